@@ -1,0 +1,87 @@
+"""What every algorithm shares: device choice, source checks, id mapping, the result object."""
+
+import time
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from ..errors import DeviceUnavailableError, UnknownNameError, VertexNotFoundError
+
+DEVICES = ("auto", "cpu", "cuda")
+
+
+@dataclass
+class Result:
+    """Base of every result: run statistics beside the per-vertex arrays of the subclass."""
+
+    algorithm: str
+    device: str
+    time_s: float = 0.0
+    iterations: int = 0
+    strategy: str = ""
+    stats: dict = field(default_factory=dict)
+
+    def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables."""
+        out = {"algorithm": self.algorithm, "device": self.device, "time_s": self.time_s,
+               "iterations": self.iterations, "strategy": self.strategy}
+        out.update(self.stats)
+        return out
+
+
+def choose_device(device, implementations, name):
+    """Pick "cpu" or "cuda" for `device` among the backends `name` has."""
+    if device not in DEVICES:
+        raise UnknownNameError(f"unknown device {device!r} (expected auto, cpu or cuda)")
+    from ..backends import cuda
+
+    if device == "cpu":
+        return "cpu"
+    has_gpu = cuda.available()
+    if device == "auto":
+        return "cuda" if has_gpu and "cuda" in implementations else "cpu"
+    if not has_gpu:
+        raise DeviceUnavailableError(f"device='cuda' but {cuda.why_unavailable()}")
+    if "cuda" not in implementations:
+        raise DeviceUnavailableError(f"{name} has no CUDA implementation in this version of gravel")
+    return "cuda"
+
+
+def check_source(G, source):
+    """The internal id of the caller's vertex `source`; VertexNotFoundError if there is none."""
+    if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
+        raise VertexNotFoundError(f"source must be an integer vertex id, not {source!r}")
+    if not 0 <= source < G.n:
+        raise VertexNotFoundError(f"source vertex {source} is not in the graph (ids 0..{G.n - 1})")
+    return int(source) if G.order is None else int(G.order[source])
+
+
+def to_caller(G, values):
+    """Per-vertex array indexed by internal ids -> indexed by the caller's ids."""
+    return values if G.order is None else values[G.order]
+
+
+def ids_to_caller(G, ids):
+    """Vertex ids (a parent array, say) -> the caller's ids; negative entries stay."""
+    if G.order is None:
+        return ids
+    inverse = np.empty(G.n, np.int32)
+    inverse[G.order] = np.arange(G.n, dtype=np.int32)
+    return np.where(ids >= 0, inverse[np.maximum(ids, 0)], ids)
+
+
+def chunks():
+    """How many pieces a parallel loop splits its work into (a few per thread, for balance)."""
+    return 4 * numba.get_num_threads()
+
+
+class Timer:
+    """Wall time of a CPU block (GPU code times with CUDA events instead)."""
+
+    def __enter__(self):
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self.start

@@ -1,0 +1,1 @@
+"""Compute backends: ``cpu`` (NumPy + Numba) and ``cuda`` (CuPy + CUDA C++)."""

@@ -1,0 +1,1 @@
+"""CPU kernels, written with Numba and compiled on first use (cached on disk)."""

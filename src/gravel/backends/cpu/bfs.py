@@ -1,0 +1,113 @@
+"""Direction-optimizing BFS kernels (Beamer et al.; GAP's bfs.cc), parallel with Numba.
+
+Numba has no atomics, so the top-down step lets threads race on ``parent[v]`` and then keeps each
+claimed vertex once: a claim (v, u) survives only if ``parent[v] == u`` after the step (a word-sized
+write is atomic, so exactly one claimant of v wins).
+"""
+
+import numba
+import numpy as np
+
+
+@numba.njit(parallel=True, cache=True)
+def top_down_step(offsets, indices, frontier, parent, depth, level, chunks):
+    nf = frontier.shape[0]
+    bounds = np.empty(chunks + 1, np.int64)
+    for c in range(chunks + 1):
+        bounds[c] = nf * c // chunks
+    # each chunk writes its claims into its own slice of the buffers, sized by its out-edges
+    edge_start = np.zeros(chunks + 1, np.int64)
+    for c in numba.prange(chunks):
+        s = 0
+        for i in range(bounds[c], bounds[c + 1]):
+            u = frontier[i]
+            s += offsets[u + 1] - offsets[u]
+        edge_start[c + 1] = s
+    edge_start = np.cumsum(edge_start)
+    claim_v = np.empty(edge_start[-1], np.int32)
+    claim_u = np.empty(edge_start[-1], np.int32)
+    claimed = np.zeros(chunks, np.int64)
+    for c in numba.prange(chunks):
+        k = edge_start[c]
+        for i in range(bounds[c], bounds[c + 1]):
+            u = frontier[i]
+            for p in range(offsets[u], offsets[u + 1]):
+                v = indices[p]
+                if parent[v] < 0:
+                    parent[v] = u
+                    depth[v] = level
+                    claim_v[k] = v
+                    claim_u[k] = u
+                    k += 1
+        claimed[c] = k - edge_start[c]
+    kept = np.zeros(chunks + 1, np.int64)
+    for c in numba.prange(chunks):
+        s = 0
+        for k in range(edge_start[c], edge_start[c] + claimed[c]):
+            if parent[claim_v[k]] == claim_u[k]:
+                s += 1
+        kept[c + 1] = s
+    kept = np.cumsum(kept)
+    out = np.empty(kept[-1], np.int32)
+    for c in numba.prange(chunks):
+        j = kept[c]
+        for k in range(edge_start[c], edge_start[c] + claimed[c]):
+            if parent[claim_v[k]] == claim_u[k]:
+                out[j] = claim_v[k]
+                j += 1
+    return out, edge_start[-1]
+
+
+@numba.njit(parallel=True, cache=True)
+def bottom_up_step(in_offsets, in_indices, front, nxt, parent, depth, level):
+    """Every unvisited vertex looks for a parent in the frontier bitmap, stopping at the first."""
+    n = parent.shape[0]
+    awake = 0
+    for v in numba.prange(n):
+        nxt[v] = 0
+        if parent[v] < 0:
+            for p in range(in_offsets[v], in_offsets[v + 1]):
+                u = in_indices[p]
+                if front[u]:
+                    parent[v] = u
+                    depth[v] = level
+                    nxt[v] = 1
+                    awake += 1
+                    break
+    return awake
+
+
+@numba.njit(parallel=True, cache=True)
+def queue_to_bitmap(queue, bitmap):
+    bitmap[:] = 0
+    for i in numba.prange(queue.shape[0]):
+        bitmap[queue[i]] = 1
+
+
+@numba.njit(parallel=True, cache=True)
+def bitmap_to_queue(bitmap, chunks):
+    n = bitmap.shape[0]
+    counts = np.zeros(chunks + 1, np.int64)
+    for c in numba.prange(chunks):
+        s = 0
+        for v in range(n * c // chunks, n * (c + 1) // chunks):
+            s += bitmap[v]
+        counts[c + 1] = s
+    counts = np.cumsum(counts)
+    out = np.empty(counts[-1], np.int32)
+    for c in numba.prange(chunks):
+        j = counts[c]
+        for v in range(n * c // chunks, n * (c + 1) // chunks):
+            if bitmap[v]:
+                out[j] = v
+                j += 1
+    return out
+
+
+@numba.njit(parallel=True, cache=True)
+def degree_sum(offsets, frontier):
+    s = 0
+    for i in numba.prange(frontier.shape[0]):
+        u = frontier[i]
+        s += offsets[u + 1] - offsets[u]
+    return s

@@ -1,0 +1,67 @@
+"""Afforest connected components (Sutton, Ben-Nun, Barak, IPDPS'18; GAP's cc.cc) with Numba.
+
+Union by linking the larger root under the smaller id, so each tree's root is its smallest vertex.
+Numba has no compare-and-swap, so a link can be lost to a racing write; the caller repeats the final
+pass until a check finds no edge between two labels, which makes the result exact.
+"""
+
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True, inline="always")
+def _find(comp, x):
+    x = np.int64(x)
+    while comp[x] != x:
+        x = np.int64(comp[x])
+    return x
+
+
+@numba.njit(cache=True, inline="always")
+def _link(comp, u, v):
+    a = _find(comp, u)
+    b = _find(comp, v)
+    while a != b:
+        hi = max(a, b)
+        lo = min(a, b)
+        if comp[hi] == hi:
+            comp[hi] = lo
+            return
+        a = _find(comp, comp[hi])
+        b = _find(comp, lo)
+
+
+@numba.njit(parallel=True, cache=True)
+def link_neighbour(offsets, indices, comp, r):
+    """Link every vertex with its r-th neighbour (the sampling rounds)."""
+    for u in numba.prange(comp.shape[0]):
+        p = offsets[u] + r
+        if p < offsets[u + 1]:
+            _link(comp, u, indices[p])
+
+
+@numba.njit(parallel=True, cache=True)
+def compress(comp):
+    for u in numba.prange(comp.shape[0]):
+        comp[u] = _find(comp, u)
+
+
+@numba.njit(parallel=True, cache=True)
+def link_rest(offsets, indices, comp, start, skip):
+    """Link the remaining edges (from the start-th neighbour on) of vertices outside component `skip`."""
+    for u in numba.prange(comp.shape[0]):
+        if comp[u] == skip:
+            continue
+        for p in range(offsets[u] + start, offsets[u + 1]):
+            _link(comp, u, indices[p])
+
+
+@numba.njit(parallel=True, cache=True)
+def crossing_edges(offsets, indices, comp):
+    """Number of edges whose ends carry different labels (0 when the labelling is final)."""
+    bad = 0
+    for u in numba.prange(comp.shape[0]):
+        for p in range(offsets[u], offsets[u + 1]):
+            if comp[indices[p]] != comp[u]:
+                bad += 1
+    return bad

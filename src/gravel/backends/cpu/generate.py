@@ -1,0 +1,150 @@
+"""Numba kernels of the graph generators.
+
+Every random number is a hash of (seed, counter) (splitmix64), not a draw from a stateful stream, so
+edges are generated in parallel in any order and the CUDA generators reproduce them bit for bit.
+"""
+
+import numba
+import numpy as np
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@numba.njit(cache=True, inline="always")
+def mix64(x):
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@numba.njit(cache=True, inline="always")
+def rand64(seed, counter):
+    return mix64(np.uint64(seed) + np.uint64(counter + 1) * _GOLDEN)
+
+
+@numba.njit(parallel=True, cache=True)
+def kronecker_edges(scale, m, seed, a, b, c):
+    """m Graph500 Kronecker edges; each level picks a quadrant with probabilities a, b, c, 1-a-b-c.
+
+    A 64-bit hash per pair of levels gives two 32-bit uniforms.
+    """
+    ta = np.uint32(a * 4294967296.0)
+    tb = np.uint32((a + b) * 4294967296.0)
+    tc = np.uint32((a + b + c) * 4294967296.0)
+    src = np.empty(m, np.int32)
+    dst = np.empty(m, np.int32)
+    pairs = (scale + 1) // 2
+    for e in numba.prange(m):
+        u = 0
+        v = 0
+        for k in range(pairs):
+            r = rand64(seed, np.uint64(e) * np.uint64(pairs) + np.uint64(k))
+            for half in range(2):
+                level = 2 * k + half
+                if level >= scale:
+                    break
+                x = np.uint32(r >> np.uint64(32 * half) & np.uint64(0xFFFFFFFF))
+                bit = 1 << level
+                if x >= ta:
+                    if x < tb:
+                        v |= bit
+                    elif x < tc:
+                        u |= bit
+                    else:
+                        u |= bit
+                        v |= bit
+        src[e] = u
+        dst[e] = v
+    return src, dst
+
+
+@numba.njit(parallel=True, cache=True)
+def uniform_edges(n, m, seed):
+    """m edges with both endpoints uniform in [0, n) (GAP's urand)."""
+    src = np.empty(m, np.int32)
+    dst = np.empty(m, np.int32)
+    for e in numba.prange(m):
+        r = rand64(seed, e)
+        src[e] = np.int32((r & np.uint64(0xFFFFFFFF)) * np.uint64(n) >> np.uint64(32))
+        dst[e] = np.int32((r >> np.uint64(32)) * np.uint64(n) >> np.uint64(32))
+    return src, dst
+
+
+@numba.njit(cache=True)
+def grid_edges(rows, cols, diagonals):
+    per = 4 if diagonals else 2
+    src = np.empty(rows * cols * per, np.int32)
+    dst = np.empty(rows * cols * per, np.int32)
+    k = 0
+    for r in range(rows):
+        for c in range(cols):
+            v = r * cols + c
+            if c + 1 < cols:
+                src[k], dst[k] = v, v + 1
+                k += 1
+            if r + 1 < rows:
+                src[k], dst[k] = v, v + cols
+                k += 1
+            if diagonals and r + 1 < rows and c + 1 < cols:
+                src[k], dst[k] = v, v + cols + 1
+                k += 1
+            if diagonals and r + 1 < rows and c > 0:
+                src[k], dst[k] = v, v + cols - 1
+                k += 1
+    return src[:k], dst[:k]
+
+
+@numba.njit(cache=True)
+def _points(n, seed):
+    xy = np.empty((n, 2), np.float64)
+    for i in range(n):
+        r = rand64(seed, i)
+        xy[i, 0] = (r >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        xy[i, 1] = (mix64(r) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return xy
+
+
+@numba.njit(cache=True)
+def _close_points(i, xy, cell, g, order, start, r2, src, dst, base, write):
+    """Count (and, when `write`, store from `base` on) the points j > i within the radius of point i."""
+    cx, cy = cell[i] // g, cell[i] % g
+    k = 0
+    for x in range(max(cx - 1, 0), min(cx + 2, g)):
+        for y in range(max(cy - 1, 0), min(cy + 2, g)):
+            q = x * g + y
+            for s in range(start[q], start[q + 1]):
+                j = order[s]
+                if j <= i:
+                    continue
+                ddx = xy[i, 0] - xy[j, 0]
+                ddy = xy[i, 1] - xy[j, 1]
+                if ddx * ddx + ddy * ddy < r2:
+                    if write:
+                        src[base + k] = i
+                        dst[base + k] = j
+                    k += 1
+    return k
+
+
+@numba.njit(parallel=True, cache=True)
+def geometric_edges(n, radius, seed):
+    """Edges {i, j}, i < j, between points of the unit square closer than `radius` (cells of side
+    >= radius, so only the 3 x 3 neighbouring cells are searched)."""
+    xy = _points(n, seed)
+    g = max(1, int(1.0 / radius))
+    cell = np.empty(n, np.int64)
+    for i in range(n):
+        cell[i] = min(int(xy[i, 0] * g), g - 1) * g + min(int(xy[i, 1] * g), g - 1)
+    order = np.argsort(cell, kind="mergesort")
+    start = np.searchsorted(cell[order], np.arange(g * g + 1))
+    r2 = radius * radius
+    none = np.empty(0, np.int32)
+    count = np.zeros(n + 1, np.int64)
+    for i in numba.prange(n):
+        count[i + 1] = _close_points(i, xy, cell, g, order, start, r2, none, none, 0, False)
+    offsets = np.cumsum(count)
+    src = np.empty(offsets[-1], np.int32)
+    dst = np.empty(offsets[-1], np.int32)
+    for i in numba.prange(n):
+        _close_points(i, xy, cell, g, order, start, r2, src, dst, offsets[i], True)
+    return src, dst

@@ -1,0 +1,77 @@
+"""Delta-stepping SSSP kernels (Meyer and Sanders; GAP's sssp.cc), parallel with Numba.
+
+A phase relaxes the out-edges of the current bucket's vertices in parallel, each chunk writing the
+improving (vertex, distance) requests into its own slice of a buffer; a short sequential pass then
+applies the requests (taking the minimum, so no update is lost without atomics) and files improved
+vertices into buckets. Buckets form a ring of ceil(max weight / delta) + 2 linked lists: every pending
+distance lies within one maximum weight of the current bucket.
+"""
+
+import numba
+import numpy as np
+
+
+@numba.njit(parallel=True, cache=True)
+def relax(offsets, indices, weights, frontier, dist, chunks, req_v, req_d, counts):
+    """Write improving requests of each chunk into req_v/req_d from that chunk's edge offset."""
+    nf = frontier.shape[0]
+    starts = np.zeros(chunks + 1, np.int64)
+    for c in numba.prange(chunks):
+        s = 0
+        for i in range(nf * c // chunks, nf * (c + 1) // chunks):
+            u = frontier[i]
+            s += offsets[u + 1] - offsets[u]
+        starts[c + 1] = s
+    starts = np.cumsum(starts)
+    for c in numba.prange(chunks):
+        k = starts[c]
+        for i in range(nf * c // chunks, nf * (c + 1) // chunks):
+            u = frontier[i]
+            du = dist[u]
+            for p in range(offsets[u], offsets[u + 1]):
+                v = indices[p]
+                nd = du + weights[p]
+                if nd < dist[v]:
+                    req_v[k] = v
+                    req_d[k] = nd
+                    k += 1
+        counts[c] = k - starts[c]
+    return starts
+
+
+@numba.njit(cache=True)
+def apply(req_v, req_d, starts, counts, dist, delta, head, nxt, entry_v, used):
+    """Apply requests sequentially; push improved vertices into their bucket. Returns entries used."""
+    ring = head.shape[0]
+    for c in range(counts.shape[0]):
+        for k in range(starts[c], starts[c] + counts[c]):
+            v = req_v[k]
+            d = req_d[k]
+            if d < dist[v]:
+                dist[v] = d
+                b = np.int64(d / delta) % ring
+                entry_v[used] = v
+                nxt[used] = head[b]
+                head[b] = used
+                used += 1
+    return used
+
+
+@numba.njit(cache=True)
+def take_bucket(b, delta, head, nxt, entry_v, dist, stamp, round_, out):
+    """Pop bucket b (ring slot b % ring): its vertices whose distance still falls in bucket b, once."""
+    ring = head.shape[0]
+    slot = b % ring
+    e = head[slot]
+    head[slot] = -1
+    k = 0
+    lo = b * delta
+    hi = lo + delta
+    while e >= 0:
+        v = entry_v[e]
+        if lo <= dist[v] < hi and stamp[v] != round_:
+            stamp[v] = round_
+            out[k] = v
+            k += 1
+        e = nxt[e]
+    return out[:k]

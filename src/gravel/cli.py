@@ -1,0 +1,194 @@
+"""The ``gravel`` command: run, info, generate, convert.
+
+Every subcommand takes GRAPH as a file or a generator spec (kron:SCALE[:EDGEFACTOR], urand:SCALE[:DEGREE],
+grid:RxC[:diag], rgg:SCALE[:DEGREE]). Errors print one line and exit with status 2.
+"""
+
+import argparse
+import json
+import sys
+import time
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from . import generate
+from .algorithms import ALGORITHMS
+from .errors import GravelError, UnknownNameError
+from .io import load, save
+
+DEFAULT_GRAPH = "facebook_combined.txt.gz"  # SNAP ego-Facebook, 4,039 vertices, undirected
+
+#: the per-vertex array each algorithm's --output writes first
+MAIN_ARRAY = {"bfs": "depth", "sssp": "distance", "pagerank": "rank", "cc": "labels", "bc": "centrality",
+              "tc": "triangles", "kcore": "core"}
+PER_VERTEX = {"bfs": ("depth", "parent")}
+
+
+def open_graph(spec, *, undirected=False, seed=0):
+    """A Graph from a file, a generator spec, or (None) the small real graph shipped with gravel."""
+    if spec is None:
+        with resources.as_file(resources.files("gravel") / "data" / DEFAULT_GRAPH) as p:
+            return load(p, undirected=True, cache=False), f"{DEFAULT_GRAPH} (bundled)"
+    if generate.is_spec(spec):
+        return generate.from_spec(spec, seed=seed), spec
+    return load(spec, undirected=undirected), spec
+
+
+def _describe(G, name):
+    deg = G.out_degree
+    return {"graph": str(name), "vertices": G.n, "edges": G.m, "arcs": G.nnz, "directed": G.directed,
+            "weighted": G.weighted, "self_loops": G.self_loops,
+            "degree_min": int(deg.min()) if G.n else 0, "degree_max": int(deg.max(initial=0)),
+            "degree_mean": float(deg.mean()) if G.n else 0.0,
+            "degree_median": float(np.median(deg)) if G.n else 0.0,
+            "isolated_vertices": int(((deg == 0) & (G.in_degree == 0)).sum())}
+
+
+def _print_table(title, rows):
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_header=False, title_justify="left")
+    for k, v in rows.items():
+        table.add_row(str(k), f"{v:,.6g}" if isinstance(v, float) else (f"{v:,}" if isinstance(v, int)
+                      and not isinstance(v, bool) else str(v)))
+    Console().print(table)
+
+
+def cmd_info(args):
+    t = time.perf_counter()
+    G, name = open_graph(args.graph, undirected=args.undirected)
+    info = _describe(G, name) | {"load_s": time.perf_counter() - t}
+    if args.json:
+        print(json.dumps(info))
+    else:
+        _print_table(f"gravel info: {name}", info)
+
+
+def cmd_run(args):
+    t = time.perf_counter()
+    G, name = open_graph(args.graph, undirected=args.undirected, seed=args.seed)
+    load_s = time.perf_counter() - t
+    fn = ALGORITHMS[args.algo]
+    kwargs = {"device": args.device}
+    if args.algo in ("bfs", "sssp"):
+        source = args.source
+        if source is None:
+            # the busiest vertex: a traversal from it is never trivially short
+            source = 0 if G.n == 0 else int(np.argmax(G.out_degree))
+        kwargs["source"] = source
+    elif args.source is not None:
+        raise UnknownNameError(f"--source does not apply to {args.algo}")
+    if args.algo == "bc":
+        kwargs.update(k=args.k, seed=args.seed)
+    if G.n == 0 and args.algo in ("bfs", "sssp"):
+        raise GravelError("the graph is empty: there is no source vertex")
+    res = fn(G, **kwargs)
+    summary = {"graph": str(name), "vertices": G.n, "edges": G.m, "directed": G.directed,
+               "load_s": load_s} | res.summary()
+    if args.output:
+        summary["output"] = str(write_output(args.output, args.algo, res, G))
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print_table(f"gravel run {args.algo}: {name}", summary)
+
+
+def write_output(path, algo, res, G):
+    """Write the per-vertex result: .npy (main array), .csv or .parquet (every per-vertex column)."""
+    from .io._files import atomic_write
+
+    path = Path(path)
+    columns = {"vertex": G.labels if G.labels is not None else np.arange(G.n)}
+    for name in PER_VERTEX.get(algo, (MAIN_ARRAY[algo],)):
+        columns[name] = np.asarray(getattr(res, name))
+    suffix = path.suffix.lower()
+    if suffix == ".npy":
+        with atomic_write(path) as f:
+            np.save(f, columns[MAIN_ARRAY[algo]])
+    elif suffix == ".csv":
+        with atomic_write(path, "w") as f:
+            f.write(",".join(columns) + "\n")
+            np.savetxt(f, np.column_stack(list(columns.values())), delimiter=",",
+                       fmt=["%d"] + ["%.10g"] * (len(columns) - 1))
+    elif suffix == ".parquet":
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise GravelError("writing .parquet needs pyarrow (pip install pyarrow)") from None
+        with atomic_write(path) as f:
+            pq.write_table(pa.table(columns), f)
+    else:
+        raise UnknownNameError(f"{path}: unknown output type (use .npy, .csv or .parquet)")
+    return path
+
+
+def cmd_generate(args):
+    G = generate.from_spec(args.spec, seed=args.seed)
+    save(G, args.output)
+    print(f"{args.spec}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")
+
+
+def cmd_convert(args):
+    G, _ = open_graph(args.input, undirected=args.undirected)
+    save(G, args.output)
+    print(f"{args.input}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="gravel", description="Graph analytics on NVIDIA GPUs and CPUs.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def graph_args(sp, optional=False):
+        sp.add_argument("graph", nargs="?" if optional else None, metavar="GRAPH",
+                        help="graph file or generator spec (kron:SCALE[:EF], urand:SCALE[:DEG], grid:RxC, "
+                             "rgg:SCALE[:DEG])" + ("; default: a small real graph shipped with gravel"
+                                                   if optional else ""))
+        sp.add_argument("--undirected", action="store_true", help="read an edge list as undirected")
+
+    s = sub.add_parser("run", help="run an algorithm")
+    s.add_argument("algo", choices=sorted(ALGORITHMS), metavar="ALGO",
+                   help="one of " + ", ".join(ALGORITHMS))
+    graph_args(s, optional=True)
+    s.add_argument("--source", type=int, help="source vertex of bfs/sssp (default: highest out-degree)")
+    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    s.add_argument("--k", type=int, help="bc: number of sampled sources (default: all)")
+    s.add_argument("--seed", type=int, default=0, help="seed of generators and sampling")
+    s.add_argument("--output", "-o", help="write the per-vertex result (.npy, .csv, .parquet)")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("info", help="size and degree statistics of a graph")
+    graph_args(s, optional=True)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_info)
+
+    s = sub.add_parser("generate", help="write a generated graph to a file")
+    s.add_argument("spec", help="kron:SCALE[:EF], urand:SCALE[:DEG], grid:RxC[:diag], rgg:SCALE[:DEG]")
+    s.add_argument("-o", "--output", required=True)
+    s.add_argument("--seed", type=int, default=0)
+    s.set_defaults(func=cmd_generate)
+
+    s = sub.add_parser("convert", help="convert between graph formats (by file suffix)")
+    s.add_argument("input")
+    s.add_argument("output")
+    s.add_argument("--undirected", action="store_true")
+    s.set_defaults(func=cmd_convert)
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except (GravelError, OSError) as e:
+        print(f"gravel: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""Exception types raised by gravel.
+
+Every gravel error also inherits the builtin exception a Python user would expect, so that
+``except ValueError`` keeps working; the command line turns any of them into one line and exit code 2.
+"""
+
+
+class GravelError(Exception):
+    """Base class of every error gravel raises on purpose."""
+
+
+class InvalidGraphError(GravelError, ValueError):
+    """A graph, or arrays meant to become one, break the rules of :class:`gravel.Graph`."""
+
+
+class GraphFormatError(InvalidGraphError):
+    """A graph file is malformed. The message names the file and, where it can, the line."""
+
+    def __init__(self, message, path=None, line=None):
+        where = ""
+        if path is not None:
+            where = f"{path}"
+            if line is not None:
+                where += f", line {line}"
+            where += ": "
+        super().__init__(where + message)
+        self.path = path
+        self.line = line
+
+
+class VertexNotFoundError(GravelError, IndexError):
+    """A vertex id (a source, say) is not in the graph."""
+
+
+class InvalidWeightError(GravelError, ValueError):
+    """Edge weights that the chosen algorithm cannot take (negative or NaN for SSSP)."""
+
+
+class UnknownNameError(GravelError, ValueError):
+    """An unknown algorithm, generator spec, strategy or file format."""
+
+
+class DeviceUnavailableError(GravelError, RuntimeError):
+    """The requested device (``cuda``) cannot be used on this machine."""

@@ -1,0 +1,263 @@
+"""The Graph: CSR out-edges, lazily built CSC in-edges, optional float32 weights.
+
+Conventions (DESIGN.md section 3): vertex ids are int32, edge offsets int64, weights float32. Rows are
+sorted by destination. An undirected graph stores every edge in both directions (a self loop once), so its
+CSR is its own CSC. A Graph is immutable: its arrays are read-only and derived data is cached.
+"""
+
+from functools import cached_property
+
+import numpy as np
+
+from .errors import InvalidGraphError
+from .backends.cpu import csr as _csr
+
+_MAX_VERTICES = 2**31 - 1
+
+
+def _readonly(a):
+    a.flags.writeable = False
+    return a
+
+
+class Graph:
+    """A graph in compressed sparse row form.
+
+    Parameters
+    ----------
+    offsets : array of int, shape (n + 1,)
+        Row offsets into `indices`; non-decreasing, ``offsets[0] == 0``.
+    indices : array of int, shape (nnz,)
+        Destination of each arc, in ``[0, n)``.
+    weights : array of float, shape (nnz,), optional
+        Arc weights (stored as float32).
+    directed : bool, default True
+        For an undirected graph the arrays must already hold every edge both ways.
+    labels : array, optional
+        Original id of each vertex, when the ids were relabelled on load.
+    order : array of int, optional
+        The id permutation slot used by reordering: ``order[i]`` is the internal id of the caller's
+        vertex ``i``. Algorithms return results indexed by the caller's ids.
+
+    Most users build graphs with :func:`gravel.load`, :mod:`gravel.generate`, :meth:`from_edges`,
+    :meth:`from_scipy` or :meth:`from_networkx`.
+    """
+
+    def __init__(self, offsets, indices, weights=None, *, directed=True, labels=None, order=None,
+                 _sorted=False):
+        offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+        indices = np.asarray(indices)
+        if offsets.ndim != 1 or offsets.shape[0] < 1:
+            raise InvalidGraphError("offsets must be a 1-D array of length n + 1")
+        n = offsets.shape[0] - 1
+        if n > _MAX_VERTICES:
+            raise InvalidGraphError(f"{n} vertices: gravel supports fewer than 2**31")
+        if offsets[0] != 0 or (n and np.any(np.diff(offsets) < 0)):
+            raise InvalidGraphError("offsets must start at 0 and never decrease")
+        if indices.ndim != 1 or indices.shape[0] != offsets[-1]:
+            raise InvalidGraphError(f"indices has {indices.shape[0]} entries, offsets[-1] says {offsets[-1]}")
+        if indices.size and (indices.min() < 0 or indices.max() >= n):
+            bad = indices[(indices < 0) | (indices >= n)][0]
+            raise InvalidGraphError(f"vertex id {bad} out of range [0, {n})")
+        indices = np.ascontiguousarray(indices, dtype=np.int32)
+        if weights is not None:
+            weights = np.ascontiguousarray(weights, dtype=np.float32)
+            if weights.shape != indices.shape:
+                raise InvalidGraphError("weights must have one entry per arc")
+        if not _sorted:
+            indices = indices.copy()
+            weights = None if weights is None else weights.copy()
+            _csr._sort_rows(offsets, indices, weights if weights is not None else np.empty(0, np.float32))
+        self.offsets = _readonly(offsets)
+        self.indices = _readonly(indices)
+        self.weights = None if weights is None else _readonly(weights)
+        self.directed = bool(directed)
+        self.labels = None if labels is None else _readonly(np.asarray(labels))
+        self.order = None if order is None else _readonly(np.ascontiguousarray(order, dtype=np.int32))
+        if self.order is not None and self.order.shape != (n,):
+            raise InvalidGraphError("order must hold one internal id per vertex")
+
+    # -- constructors ------------------------------------------------------------------------------------
+    @classmethod
+    def from_edges(cls, src, dst, weights=None, *, n=None, directed=True, labels=None):
+        """Build a graph from arc arrays ``src[i] -> dst[i]`` (edges, when ``directed=False``).
+
+        `n` defaults to the largest id + 1. Duplicate arcs and self loops are kept; see
+        :func:`gravel.transform.deduplicate` and :func:`gravel.transform.drop_self_loops`.
+        """
+        src, dst = _as_ids(src, "src"), _as_ids(dst, "dst")
+        if src.shape != dst.shape:
+            raise InvalidGraphError(f"src has {src.size} entries but dst has {dst.size}")
+        top = int(max(src.max(initial=-1), dst.max(initial=-1)))
+        if n is None:
+            n = top + 1
+        elif top >= n:
+            raise InvalidGraphError(f"vertex id {top} out of range for n={n}")
+        if n > _MAX_VERTICES:
+            raise InvalidGraphError(f"{n} vertices: gravel supports fewer than 2**31")
+        if weights is not None:
+            weights = np.asarray(weights)
+            if weights.shape != src.shape:
+                raise InvalidGraphError("weights must have one entry per edge")
+            weights = weights.astype(np.float32, copy=False)
+        offsets, indices, w = _csr.edges_to_csr(src.astype(np.int32, copy=False),
+                                                dst.astype(np.int32, copy=False), weights, int(n),
+                                                not directed)
+        return cls(offsets, indices, w, directed=directed, labels=labels, _sorted=True)
+
+    @classmethod
+    def from_scipy(cls, matrix, *, directed=True, weighted=True):
+        """Build a graph from a SciPy sparse matrix; entry (i, j) is the arc i -> j.
+
+        With ``directed=False`` the matrix must be symmetric (use :func:`gravel.transform.symmetrize`
+        on a directed graph otherwise).
+        """
+        import scipy.sparse as sp
+
+        if not sp.issparse(matrix) or matrix.shape[0] != matrix.shape[1]:
+            raise InvalidGraphError("expected a square SciPy sparse matrix")
+        a = sp.csr_array(matrix, copy=True)
+        a.sort_indices()
+        if not directed and (a != a.T).nnz:
+            raise InvalidGraphError("directed=False needs a symmetric matrix")
+        w = a.data if weighted else None
+        return cls(a.indptr, a.indices, w, directed=directed, _sorted=True)
+
+    @classmethod
+    def from_networkx(cls, graph, *, weight="weight"):
+        """Build a graph from a NetworkX graph; nodes are numbered in ``graph.nodes`` order.
+
+        The node of each id is kept in :attr:`labels`. `weight` names the edge attribute to read
+        (``None``: unweighted; missing attributes count 1).
+        """
+        nodes = list(graph.nodes)
+        index = {v: i for i, v in enumerate(nodes)}
+        edges = list(graph.edges(data=weight, default=1)) if weight else list(graph.edges)
+        src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
+        dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
+        w = np.fromiter((e[2] for e in edges), np.float64, len(edges)) if weight else None
+        labels = np.asarray(nodes) if nodes and not _is_range(nodes) else None
+        return cls.from_edges(src, dst, w, n=len(nodes), directed=graph.is_directed(), labels=labels)
+
+    # -- converters --------------------------------------------------------------------------------------
+    def to_scipy(self):
+        """The adjacency matrix as ``scipy.sparse.csr_array`` (weights, or ones when unweighted)."""
+        import scipy.sparse as sp
+
+        data = self.weights if self.weights is not None else np.ones(self.nnz, np.float32)
+        return sp.csr_array((data, self.indices, self.offsets), shape=(self.n, self.n))
+
+    def to_networkx(self):
+        """A ``networkx.DiGraph`` or ``networkx.Graph`` (parallel arcs merge; the last weight wins)."""
+        import networkx as nx
+
+        g = nx.DiGraph() if self.directed else nx.Graph()
+        names = self.labels.tolist() if self.labels is not None else range(self.n)
+        g.add_nodes_from(names)
+        src, dst = self.edges()
+        if self.labels is not None:
+            src, dst = self.labels[src], self.labels[dst]
+        if self.weights is None:
+            g.add_edges_from(zip(src.tolist(), dst.tolist()))
+        else:
+            g.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), self.weights.tolist()))
+        return g
+
+    def edges(self):
+        """Arrays ``(src, dst)`` of every stored arc, in CSR order."""
+        return np.repeat(np.arange(self.n, dtype=np.int32), self.out_degree), self.indices
+
+    # -- sizes and degrees ------------------------------------------------------------------------------
+    @property
+    def n(self):
+        """Number of vertices."""
+        return self.offsets.shape[0] - 1
+
+    @property
+    def nnz(self):
+        """Number of stored arcs (an undirected edge counts twice, a self loop once)."""
+        return self.indices.shape[0]
+
+    @cached_property
+    def self_loops(self):
+        """Number of self loops."""
+        return int(_csr.count_loops(self.offsets, self.indices))
+
+    @property
+    def m(self):
+        """Number of edges: arcs if directed, unordered pairs (loops once) if undirected."""
+        if self.directed:
+            return self.nnz
+        return (self.nnz - self.self_loops) // 2 + self.self_loops
+
+    @property
+    def weighted(self):
+        return self.weights is not None
+
+    @cached_property
+    def out_degree(self):
+        return _readonly(np.diff(self.offsets).astype(np.int32))
+
+    @cached_property
+    def in_degree(self):
+        if not self.directed:
+            return self.out_degree
+        return _readonly(np.bincount(self.indices, minlength=self.n).astype(np.int32))
+
+    # -- derived layouts ---------------------------------------------------------------------------------
+    @cached_property
+    def _csc(self):
+        if not self.directed:
+            return self.offsets, self.indices, self.weights
+        off, idx, w = _csr.transpose(self.offsets, self.indices, self.weights, self.n)
+        return _readonly(off), _readonly(idx), (None if w is None else _readonly(w))
+
+    def csc(self):
+        """In-edges ``(offsets, sources, weights)``, built on first use and cached."""
+        return self._csc
+
+    @cached_property
+    def _simple_undirected(self):
+        from .transform import simple_undirected
+
+        return simple_undirected(self)
+
+    def simple_undirected(self):
+        """This graph symmetrised, without self loops or duplicate edges (cached)."""
+        return self._simple_undirected
+
+    def __repr__(self):
+        kind = "directed" if self.directed else "undirected"
+        w = ", weighted" if self.weighted else ""
+        return f"<gravel.Graph n={self.n} m={self.m} {kind}{w}>"
+
+    def __eq__(self, other):
+        if not isinstance(other, Graph):
+            return NotImplemented
+        same_w = (self.weights is None) == (other.weights is None) and (
+            self.weights is None or np.array_equal(self.weights, other.weights))
+        return (self.directed == other.directed and np.array_equal(self.offsets, other.offsets)
+                and np.array_equal(self.indices, other.indices) and same_w)
+
+    __hash__ = None
+
+
+def _is_range(nodes):
+    return all(isinstance(v, (int, np.integer)) and v == i for i, v in enumerate(nodes))
+
+
+def _as_ids(a, name):
+    a = np.asarray(a)
+    if a.ndim != 1:
+        raise InvalidGraphError(f"{name} must be 1-D")
+    if a.size == 0:
+        return a.astype(np.int32)
+    if not np.issubdtype(a.dtype, np.integer):
+        if not np.issubdtype(a.dtype, np.floating) or not np.all(np.isfinite(a)) or np.any(a != np.floor(a)):
+            raise InvalidGraphError(f"{name} holds non-integer vertex ids")
+    lo, hi = a.min(), a.max()
+    if lo < 0:
+        raise InvalidGraphError(f"{name} holds a negative vertex id ({lo})")
+    if hi > _MAX_VERTICES - 1:
+        raise InvalidGraphError(f"{name} holds vertex id {hi}, beyond the int32 range")
+    return a.astype(np.int32, copy=False)

@@ -1,0 +1,121 @@
+"""Reading and writing graphs: Matrix Market, edge lists, DIMACS .gr, and gravel's binary .npz.
+
+Text files may be gzip-compressed (detected from their bytes). The first load of a text graph stores a
+binary copy in the cache directory ($GRAVEL_CACHE_DIR, default ~/.cache/gravel); later loads of the same,
+unchanged file read that copy instead.
+"""
+
+import contextlib
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import GraphFormatError, InvalidGraphError, UnknownNameError
+from ..graph import Graph
+from . import binary, dimacs, edgelist, matrix_market
+from ._files import atomic_write, cache_path, read_bytes
+
+FORMATS = {"mtx": matrix_market, "edgelist": edgelist, "gr": dimacs, "npz": binary}
+_SUFFIX = {".mtx": "mtx", ".mm": "mtx", ".gr": "gr", ".npz": "npz"}
+
+
+def _format_of(path, fmt):
+    if fmt is not None:
+        if fmt not in FORMATS:
+            raise UnknownNameError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+        return fmt
+    suffixes = [s for s in Path(path).suffixes if s != ".gz"]
+    return _SUFFIX.get(suffixes[-1].lower() if suffixes else "", "edgelist")
+
+
+def load(path, *, format=None, undirected=False, relabel=False, dedupe=True, weighted=True, cache=True,
+         progress=None):
+    """Read a graph file.
+
+    Parameters
+    ----------
+    path : str or Path
+        A Matrix Market (.mtx), DIMACS (.gr), binary (.npz) or edge-list file, optionally gzipped.
+    format : {"mtx", "edgelist", "gr", "npz"}, optional
+        Overrides the format guessed from the file name.
+    undirected : bool, default False
+        Edge lists only: treat each line as an undirected edge. Matrix Market and DIMACS files say
+        themselves whether they are directed (``symmetric`` / ``p tw`` are undirected).
+    relabel : bool, default False
+        Edge lists only: number the ids that occur 0..n-1 in increasing order, keeping the original
+        ids in ``G.labels``. Without it ids are kept and n is the largest id + 1.
+    dedupe : bool, default True
+        Merge parallel edges, keeping the minimum weight.
+    weighted : bool, default True
+        Keep the weight column if the file has one.
+    cache : bool, default True
+        Use (and fill) the binary cache for text files.
+    progress : bool, optional
+        Show progress bars for slow loads (default: when the load takes more than a second).
+
+    Raises
+    ------
+    GraphFormatError
+        The file is malformed; the message names the file and, where known, the line.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise GraphFormatError("no such file", path)
+    fmt = _format_of(path, format)
+    if fmt == "npz":
+        return binary.read(path)
+    if fmt != "edgelist" and (undirected or relabel):
+        raise InvalidGraphError("undirected= and relabel= apply to edge lists only")
+    options = {"format": fmt, "undirected": undirected, "relabel": relabel, "dedupe": dedupe,
+               "weighted": weighted}
+    cached = cache_path(path, options) if cache else None
+    if cached is not None and cached.is_file():
+        with contextlib.suppress(GraphFormatError):
+            return binary.read(cached)
+    src, dst, w, n, directed = FORMATS[fmt].read(read_bytes(path, progress), path)
+    G = _build(src, dst, w if weighted else None, n, directed if directed is not None else not undirected,
+               relabel, dedupe, path)
+    if cached is not None:
+        _store(G, cached)
+    return G
+
+
+def _build(src, dst, w, n, directed, relabel, dedupe, path):
+    labels = None
+    if relabel:
+        labels, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
+        src, dst = inverse[: len(src)], inverse[len(src):]
+        n = len(labels)
+    elif len(src) and max(src.max(), dst.max()) >= 2**31 - 1:
+        raise GraphFormatError(f"vertex id {max(src.max(), dst.max())} exceeds the int32 range: "
+                               "load with relabel=True", path)
+    G = Graph.from_edges(src, dst, w, n=n, directed=directed, labels=labels)
+    if dedupe:
+        from ..transform import deduplicate
+
+        G = deduplicate(G)
+    return G
+
+
+def _store(G, cached):
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_write(cached) as f:
+            binary.write(f, G)
+    except OSError as e:
+        warnings.warn(f"gravel: could not write the binary cache {cached}: {e}", stacklevel=3)
+
+
+def save(G, path, *, format=None):
+    """Write `G` to `path` (Matrix Market, edge list, DIMACS .gr or binary .npz, by suffix or `format`).
+
+    A ``.gz`` suffix compresses text formats. The file appears only once it is complete.
+    """
+    path = Path(path)
+    fmt = _format_of(path, format)
+    mode = "wb" if fmt == "npz" else "w"
+    options = {"sep": ","} if fmt == "edgelist" and ".csv" in path.suffixes else {}
+    with atomic_write(path, mode) as f:
+        FORMATS[fmt].write(f, G, **options)
+    return path

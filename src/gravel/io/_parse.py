@@ -1,0 +1,170 @@
+"""A Numba tokenizer for the text formats: lines of two integer ids and an optional weight.
+
+One pass over the raw bytes, no Python objects per line. Errors come back as a code and a line
+number, which the format readers turn into a GraphFormatError naming the file and line.
+"""
+
+import numba
+import numpy as np
+
+OK, BAD_NUMBER, NEGATIVE_ID, TOO_FEW, COLUMNS_CHANGE, BAD_PREFIX, NOT_INTEGER = range(7)
+MESSAGES = {
+    BAD_NUMBER: "cannot read a number",
+    NEGATIVE_ID: "negative vertex id",
+    TOO_FEW: "expected at least two columns (source and target)",
+    COLUMNS_CHANGE: "number of columns differs from the first data line",
+    BAD_PREFIX: "unexpected line",
+    NOT_INTEGER: "vertex id is not an integer",
+}
+
+
+@numba.njit(cache=True, inline="always")
+def _is_sep(c):
+    return c == 32 or c == 9 or c == 44 or c == 13  # space, tab, comma, CR
+
+
+@numba.njit(cache=True)
+def _parse_float(buf, p, end):
+    """Parse a decimal float (or nan/inf) at buf[p:]; returns (value, next position, ok)."""
+    sign = 1.0
+    if p < end and (buf[p] == 45 or buf[p] == 43):
+        if buf[p] == 45:
+            sign = -1.0
+        p += 1
+    if p + 2 < end and (buf[p] | 32) == 110 and (buf[p + 1] | 32) == 97 and (buf[p + 2] | 32) == 110:
+        return np.nan, p + 3, True
+    if p + 2 < end and (buf[p] | 32) == 105 and (buf[p + 1] | 32) == 110 and (buf[p + 2] | 32) == 102:
+        p += 3
+        while p < end and (buf[p] | 32) >= 97 and (buf[p] | 32) <= 122:  # "inity"
+            p += 1
+        return sign * np.inf, p, True
+    mant = 0.0
+    digits = 0
+    scale = 0
+    while p < end and 48 <= buf[p] <= 57:
+        mant = mant * 10.0 + (buf[p] - 48)
+        digits += 1
+        p += 1
+    if p < end and buf[p] == 46:
+        p += 1
+        while p < end and 48 <= buf[p] <= 57:
+            mant = mant * 10.0 + (buf[p] - 48)
+            digits += 1
+            scale -= 1
+            p += 1
+    if digits == 0:
+        return 0.0, p, False
+    if p < end and (buf[p] | 32) == 101:
+        p += 1
+        esign = 1
+        if p < end and (buf[p] == 45 or buf[p] == 43):
+            if buf[p] == 45:
+                esign = -1
+            p += 1
+        e = 0
+        ed = 0
+        while p < end and 48 <= buf[p] <= 57:
+            e = e * 10 + (buf[p] - 48)
+            ed += 1
+            p += 1
+        if ed == 0:
+            return 0.0, p, False
+        scale += esign * e
+    return sign * mant * 10.0 ** scale, p, True
+
+
+@numba.njit(cache=True)
+def parse_lines(buf, comments, prefix, src, dst, w):
+    """Fill src/dst/w from the data lines of buf.
+
+    Lines that are empty or start with a byte in `comments` are skipped. When `prefix` is non-zero,
+    every data line must start with that byte and a separator (DIMACS "a u v w").
+    Returns (rows, columns, error code, 0-based line of the error).
+    """
+    end = buf.shape[0]
+    p = 0
+    line = 0
+    rows = 0
+    ncols = 0
+    while p < end:
+        # skip leading blanks
+        while p < end and (buf[p] == 32 or buf[p] == 9 or buf[p] == 13):
+            p += 1
+        if p >= end:
+            break
+        c = buf[p]
+        skip = c == 10
+        for k in range(comments.shape[0]):
+            if c == comments[k]:
+                skip = True
+        if skip:
+            while p < end and buf[p] != 10:
+                p += 1
+            p += 1
+            line += 1
+            continue
+        if prefix != 0:
+            if c != prefix or p + 1 >= end or not _is_sep(buf[p + 1]):
+                return rows, ncols, BAD_PREFIX, line
+            p += 1
+        cols = 0
+        while True:
+            while p < end and _is_sep(buf[p]):
+                p += 1
+            if p >= end or buf[p] == 10:
+                break
+            if cols < 2:
+                if buf[p] == 45:
+                    return rows, ncols, NEGATIVE_ID, line
+                v = 0
+                nd = 0
+                while p < end and 48 <= buf[p] <= 57:
+                    v = v * 10 + (buf[p] - 48)
+                    nd += 1
+                    p += 1
+                if nd == 0 or nd > 18:
+                    return rows, ncols, BAD_NUMBER, line
+                if p < end and not (_is_sep(buf[p]) or buf[p] == 10):
+                    if buf[p] == 46 or (buf[p] | 32) == 101:
+                        return rows, ncols, NOT_INTEGER, line
+                    return rows, ncols, BAD_NUMBER, line
+                if cols == 0:
+                    src[rows] = v
+                else:
+                    dst[rows] = v
+            elif cols == 2:
+                x, p, ok = _parse_float(buf, p, end)
+                if not ok or (p < end and not (_is_sep(buf[p]) or buf[p] == 10)):
+                    return rows, ncols, BAD_NUMBER, line
+                w[rows] = x
+            else:
+                # extra columns (timestamps in some SNAP files) are ignored
+                while p < end and not (_is_sep(buf[p]) or buf[p] == 10):
+                    p += 1
+            cols += 1
+        if cols < 2:
+            return rows, ncols, TOO_FEW, line
+        cols = min(cols, 3)
+        if rows == 0:
+            ncols = cols
+        elif cols != ncols:
+            return rows, ncols, COLUMNS_CHANGE, line
+        rows += 1
+        p += 1
+        line += 1
+    return rows, ncols, OK, line
+
+
+def parse(buf, *, comments=b"#%", prefix=b"", path=None, first_line=1):
+    """Parse the data lines of ``buf`` (a uint8 array). Returns (src, dst, weights or None)."""
+    from ..errors import GraphFormatError
+
+    cap = int(np.count_nonzero(buf == 10)) + 1
+    src = np.empty(cap, np.int64)
+    dst = np.empty(cap, np.int64)
+    w = np.empty(cap, np.float64)
+    rows, ncols, err, line = parse_lines(buf, np.frombuffer(comments, np.uint8),
+                                         prefix[0] if prefix else 0, src, dst, w)
+    if err != OK:
+        raise GraphFormatError(MESSAGES[err], path, first_line + line)
+    return src[:rows], dst[:rows], (w[:rows] if ncols == 3 else None)

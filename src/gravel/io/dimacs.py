@@ -1,0 +1,46 @@
+"""DIMACS shortest-path files ('p sp n m', 'a u v w' arcs, directed) and their PACE cousins
+('p tw n m', 'u v' edges, undirected), 1-based ids, 'c' comments."""
+
+from ..errors import GraphFormatError
+from ._files import split_header, write_rows
+from ._parse import parse
+
+
+def read(buf, path):
+    header, body, taken = split_header(buf, lambda line: not line.strip() or line[:1] in (b"c", b"p"))
+    problem = [h for h in header if h.startswith("p")]
+    if len(problem) != 1:
+        raise GraphFormatError("expected one 'p sp N M' (or 'p tw N M') problem line before the arcs", path)
+    words = problem[0].split()
+    line_no = header.index(problem[0]) + 1
+    try:
+        kind, n, m = words[1], int(words[2]), int(words[3])
+    except (IndexError, ValueError):
+        raise GraphFormatError(f"malformed problem line {problem[0]!r}", path, line_no) from None
+    if kind not in ("sp", "tw"):
+        raise GraphFormatError(f"unsupported problem type {kind!r} (expected sp or tw)", path, line_no)
+    directed = kind == "sp"
+    src, dst, w = parse(body, comments=b"c", prefix=b"a" if directed else b"", path=path,
+                        first_line=taken + 1)
+    if len(src) != m:
+        raise GraphFormatError(f"problem line promises {m} arcs, file holds {len(src)} (truncated?)", path)
+    if directed and m and w is None:
+        raise GraphFormatError("'a' lines need a weight: 'a u v w'", path)
+    for ids in (src, dst):
+        if m and (ids.min() < 1 or ids.max() > n):
+            bad = int(((ids < 1) | (ids > n)).argmax())
+            raise GraphFormatError(f"vertex {ids[bad]} outside 1..{n} (arc {bad + 1})", path)
+    return src - 1, dst - 1, w, n, directed
+
+
+def write(f, G):
+    """A directed graph as 'p sp' with 'a' arcs (weight 1 when unweighted); undirected as 'p tw'."""
+    src, dst = G.edges()
+    if G.directed:
+        w = G.weights if G.weights is not None else src * 0 + 1
+        f.write(f"c written by gravel\np sp {G.n} {G.nnz}\n")
+        write_rows(f, [src + 1, dst + 1, w], "a %d %d %.9g")
+    else:
+        keep = src <= dst
+        f.write(f"c written by gravel\np tw {G.n} {int(keep.sum())}\n")
+        write_rows(f, [src[keep] + 1, dst[keep] + 1], "%d %d")

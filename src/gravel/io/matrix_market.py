@@ -1,0 +1,76 @@
+"""Matrix Market coordinate files: pattern/real/integer, general/symmetric, 1-based ids."""
+
+import numpy as np
+
+from ..errors import GraphFormatError
+from ._files import split_header, write_rows
+from ._parse import parse
+
+FIELDS = ("pattern", "real", "integer", "double")
+SYMMETRIES = ("general", "symmetric")
+
+
+def read(buf, path):
+    """Returns (src, dst, weights or None, n, directed), ids 0-based."""
+    header, body, taken = split_header(buf, lambda line: line.startswith(b"%") or not line.strip())
+    if not header or not header[0].lower().startswith("%%matrixmarket"):
+        raise GraphFormatError("missing '%%MatrixMarket' banner", path, 1)
+    words = header[0].lower().split()
+    if len(words) != 5 or words[1] != "matrix":
+        raise GraphFormatError(f"malformed banner {header[0]!r}", path, 1)
+    layout, field, symmetry = words[2:]
+    if layout != "coordinate":
+        raise GraphFormatError(f"only 'coordinate' matrices are graphs, not {layout!r}", path, 1)
+    if field not in FIELDS:
+        raise GraphFormatError(f"unsupported field {field!r} (expected one of {', '.join(FIELDS)})", path, 1)
+    if symmetry not in SYMMETRIES:
+        raise GraphFormatError(f"unsupported symmetry {symmetry!r} (expected general or symmetric)", path, 1)
+    # size line: rows cols entries
+    nl = bytes(body[:4096]).find(b"\n")
+    first = bytes(body[: nl if nl >= 0 else len(body)]).decode("utf-8", "replace").split()
+    line_no = taken + 1
+    try:
+        rows, cols, nnz = (int(x) for x in first)
+    except ValueError:
+        raise GraphFormatError(f"expected 'rows cols entries', found {' '.join(first)!r}", path,
+                               line_no) from None
+    if rows != cols:
+        raise GraphFormatError(f"a graph needs a square matrix, this one is {rows} x {cols}", path, line_no)
+    if min(rows, nnz) < 0:
+        raise GraphFormatError("negative size", path, line_no)
+    body = body[nl + 1:] if nl >= 0 else body[:0]
+    src, dst, w = parse(body, comments=b"%", path=path, first_line=line_no + 1)
+    if len(src) != nnz:
+        raise GraphFormatError(f"header promises {nnz} entries, file holds {len(src)} (truncated?)", path)
+    if field == "pattern" and w is not None:
+        raise GraphFormatError("pattern matrix with a value column", path)
+    if field != "pattern" and nnz and w is None:
+        raise GraphFormatError(f"{field} matrix without a value column", path)
+    if field == "integer" and w is not None and np.any(w != np.floor(w)):
+        bad = int(np.flatnonzero(w != np.floor(w))[0])
+        raise GraphFormatError(f"non-integer value {w[bad]} in an integer matrix", path)
+    for ids in (src, dst):
+        if nnz and (ids.min() < 1 or ids.max() > rows):
+            bad = int(np.flatnonzero((ids < 1) | (ids > rows))[0])
+            raise GraphFormatError(f"index {ids[bad]} outside 1..{rows} (entry {bad + 1})", path)
+    return src - 1, dst - 1, w, rows, symmetry == "general"
+
+
+def write(f, G):
+    """Write G as Matrix Market; an undirected graph is written 'symmetric', lower triangle only."""
+    src, dst = G.edges()
+    keep = slice(None) if G.directed else src >= dst
+    src, dst = src[keep], dst[keep]
+    field = "pattern" if G.weights is None else (
+        "integer" if np.all(G.weights == np.round(G.weights)) else "real")
+    sym = "general" if G.directed else "symmetric"
+    f.write(f"%%MatrixMarket matrix coordinate {field} {sym}\n% written by gravel\n")
+    f.write(f"{G.n} {G.n} {len(src)}\n")
+    cols = [src + 1, dst + 1]
+    fmt = "%d %d"
+    if G.weights is not None:
+        w = G.weights[keep]
+        cols.append(w)
+        fmt += " %d" if field == "integer" else " %.9g"
+    write_rows(f, cols, fmt)
+

@@ -1,0 +1,90 @@
+"""Graph transforms. Each returns a new Graph; the input is never changed."""
+
+import numpy as np
+
+from .backends.cpu import csr as _csr
+from .errors import InvalidGraphError
+from .graph import Graph
+
+
+def symmetrize(G):
+    """The undirected graph with an edge {u, v} for every arc u -> v (parallel edges kept)."""
+    if not G.directed:
+        return G
+    src, dst = G.edges()
+    return Graph.from_edges(src, dst, G.weights, n=G.n, directed=False, labels=G.labels)
+
+
+def deduplicate(G):
+    """Merge parallel arcs, keeping the minimum weight."""
+    off, idx, w = _csr.clean_rows(G.offsets, G.indices, G.weights, dedupe=True, drop_loops=False)
+    return Graph(off, idx, w, directed=G.directed, labels=G.labels, order=G.order, _sorted=True)
+
+
+def drop_self_loops(G):
+    """Remove every arc u -> u."""
+    off, idx, w = _csr.clean_rows(G.offsets, G.indices, G.weights, dedupe=False, drop_loops=True)
+    return Graph(off, idx, w, directed=G.directed, labels=G.labels, order=G.order, _sorted=True)
+
+
+def simple_undirected(G):
+    """Symmetrised, deduplicated, loop-free, unweighted: the graph triangle counting and k-core see."""
+    H = symmetrize(G)
+    off, idx, _ = _csr.clean_rows(H.offsets, H.indices, None, dedupe=True, drop_loops=True)
+    return Graph(off, idx, None, directed=False, labels=G.labels, order=G.order, _sorted=True)
+
+
+def add_random_weights(G, low=1, high=64, *, seed=0):
+    """Integer weights drawn uniformly from ``[low, high]`` (Gunrock's convention is 1..64).
+
+    Both directions of an undirected edge get the same weight, so the graph stays symmetric.
+    """
+    if not 0 <= low <= high:
+        raise InvalidGraphError(f"weight range [{low}, {high}] is empty or negative")
+    rng = np.random.default_rng(seed)
+    src, dst = G.edges()
+    if G.directed:
+        w = rng.integers(low, high + 1, size=G.nnz).astype(np.float32)
+    else:
+        # the weight of an edge is a function of the unordered pair, so u->v and v->u agree
+        lo = np.minimum(src, dst).astype(np.uint64)
+        hi = np.maximum(src, dst).astype(np.uint64)
+        key = lo * np.uint64(G.n) + hi
+        salt = np.uint64(rng.integers(0, 2**63))
+        w = (low + _mix64(key ^ salt) % np.uint64(high - low + 1)).astype(np.float32)
+    return Graph(G.offsets, G.indices, w, directed=G.directed, labels=G.labels, order=G.order, _sorted=True)
+
+
+def relabel(G, perm, *, transparent=False):
+    """Renumber vertices: vertex ``v`` becomes ``perm[v]``.
+
+    With ``transparent=True`` the graph remembers the permutation (its ``order``), and algorithms keep
+    returning results indexed by the caller's original ids; this is how reordering works.
+    """
+    perm = np.asarray(perm)
+    if perm.shape != (G.n,) or not np.array_equal(np.sort(perm), np.arange(G.n)):
+        raise InvalidGraphError("perm must be a permutation of range(n)")
+    perm = perm.astype(np.int32)
+    src, dst = G.edges()
+    H = Graph.from_edges(perm[src], perm[dst], G.weights, n=G.n, directed=True)
+    if transparent:
+        # labels stay indexed by the caller's ids; order maps caller ids to the new internal ids
+        order = perm if G.order is None else perm[G.order]
+        labels = G.labels
+    else:
+        if G.order is not None:
+            raise InvalidGraphError("this graph is reordered: relabel it with transparent=True")
+        order = None
+        labels = None
+        if G.labels is not None:
+            labels = np.empty_like(G.labels)
+            labels[perm] = G.labels
+    return Graph(H.offsets, H.indices, H.weights, directed=G.directed, labels=labels, order=order,
+                 _sorted=True)
+
+
+def _mix64(x):
+    """splitmix64 finaliser on uint64 arrays: a cheap, well-mixed hash."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
