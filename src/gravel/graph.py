@@ -141,11 +141,14 @@ class Graph:
 
     # -- converters --------------------------------------------------------------------------------------
     def to_scipy(self):
-        """The adjacency matrix as ``scipy.sparse.csr_array`` (weights, or ones when unweighted)."""
+        """The adjacency matrix as ``scipy.sparse.csr_array`` (weights, or ones when unweighted).
+
+        The arrays are copies: SciPy may sort or sum duplicates in place.
+        """
         import scipy.sparse as sp
 
-        data = self.weights if self.weights is not None else np.ones(self.nnz, np.float32)
-        return sp.csr_array((data, self.indices, self.offsets), shape=(self.n, self.n))
+        data = self.weights.copy() if self.weights is not None else np.ones(self.nnz, np.float32)
+        return sp.csr_array((data, self.indices.copy(), self.offsets.copy()), shape=(self.n, self.n))
 
     def to_networkx(self):
         """A ``networkx.DiGraph`` or ``networkx.Graph`` (parallel arcs merge; the last weight wins)."""
@@ -166,6 +169,20 @@ class Graph:
     def edges(self):
         """Arrays ``(src, dst)`` of every stored arc, in CSR order."""
         return np.repeat(np.arange(self.n, dtype=np.int32), self.out_degree), self.indices
+
+    def has_arcs(self, src, dst):
+        """Boolean array: is there an arc ``src[i] -> dst[i]``? (Binary search in the sorted rows.)"""
+        src = np.asarray(src, np.int64)
+        keys = self._arc_keys
+        q = src * self.n + np.asarray(dst, np.int64)
+        pos = np.minimum(np.searchsorted(keys, q), max(len(keys) - 1, 0))
+        return (keys[pos] == q) if len(keys) else np.zeros(q.shape, bool)
+
+    @cached_property
+    def _arc_keys(self):
+        # rows are sorted, so u * n + v is sorted over all arcs
+        src, dst = self.edges()
+        return src.astype(np.int64) * self.n + dst
 
     # -- sizes and degrees ------------------------------------------------------------------------------
     @property

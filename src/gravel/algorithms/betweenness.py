@@ -11,7 +11,7 @@ import numba
 import numpy as np
 
 from ..backends.cpu import bc as _k
-from ..errors import InvalidGraphError
+from ..errors import InvalidGraphError, VertexNotFoundError
 from ._common import Result, Timer, choose_device, to_caller
 
 
@@ -21,7 +21,7 @@ class BCResult(Result):
     sources: np.ndarray = None
 
 
-def betweenness_centrality(G, k=None, *, normalized=True, seed=None, device="auto"):
+def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=None, device="auto"):
     """Betweenness centrality of every vertex.
 
     Parameters
@@ -34,6 +34,8 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, device="aut
         Divide by the number of ordered pairs, as NetworkX does.
     seed : int, optional
         Seed of the source sample.
+    sources : array of int, optional
+        Use exactly these sources (scaled as a sample of ``k = len(sources)``); overrides `k` and `seed`.
     device : {"auto", "cpu", "cuda"}
 
     Examples
@@ -45,7 +47,12 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, device="aut
     """
     choose_device(device, _IMPLEMENTATIONS, "betweenness_centrality")
     n = G.n
-    if k is None:
+    if sources is not None:
+        sources = np.unique(np.asarray(sources))
+        if sources.size and (sources.min() < 0 or sources.max() >= n):
+            raise VertexNotFoundError(f"a source is not in the graph (ids 0..{n - 1})")
+        sources, k = sources.astype(np.int32), len(sources)
+    elif k is None:
         sources = np.arange(n, dtype=np.int32)
     else:
         if not 0 < k <= n:

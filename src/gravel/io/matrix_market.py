@@ -44,8 +44,10 @@ def read(buf, path):
         raise GraphFormatError(f"header promises {nnz} entries, file holds {len(src)} (truncated?)", path)
     if field == "pattern" and w is not None:
         raise GraphFormatError("pattern matrix with a value column", path)
-    if field != "pattern" and nnz and w is None:
-        raise GraphFormatError(f"{field} matrix without a value column", path)
+    if field != "pattern" and w is None:
+        if nnz:
+            raise GraphFormatError(f"{field} matrix without a value column", path)
+        w = np.empty(0)
     if field == "integer" and w is not None and np.any(w != np.floor(w)):
         bad = int(np.flatnonzero(w != np.floor(w))[0])
         raise GraphFormatError(f"non-integer value {w[bad]} in an integer matrix", path)

@@ -1,0 +1,91 @@
+import json
+
+import numpy as np
+import pytest
+
+import gravel
+from gravel.cli import main
+
+ALGOS = ["bfs", "sssp", "pagerank", "cc", "bc", "tc", "kcore"]
+
+
+@pytest.mark.parametrize("algo", ALGOS)
+def test_run_on_the_bundled_graph(algo, capsys):
+    assert main(["run", algo, "--json", "--device", "cpu"] + (["--k", "16"] if algo == "bc" else [])) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["vertices"] == 4039 and out["edges"] == 88234 and out["device"] == "cpu"
+    if algo == "tc":
+        assert out["triangles"] == 1612010  # SNAP's published figure for ego-Facebook
+    if algo == "cc":
+        assert out["components"] == 1
+    if algo == "kcore":
+        assert out["degeneracy"] == 115
+
+
+def test_run_writes_outputs(tmp_path, capsys):
+    npy, csv = tmp_path / "d.npy", tmp_path / "d.csv"
+    assert main(["run", "bfs", "grid:3x3", "--source", "0", "-o", str(npy)]) == 0
+    assert np.load(npy).tolist() == [0, 1, 2, 1, 2, 3, 2, 3, 4]
+    assert main(["run", "bfs", "grid:3x3", "--source", "0", "-o", str(csv)]) == 0
+    rows = csv.read_text().splitlines()
+    assert rows[0] == "vertex,depth,parent" and rows[1] == "0,0,0"
+
+
+def test_text_summary(capsys):
+    assert main(["run", "cc", "grid:4x4"]) == 0
+    assert "components" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["run", "bfs", "grid:3x3", "--source", "99"], "source vertex 99"),
+    (["run", "bfs", "nosuchfile.txt"], "no such file"),
+    (["run", "bfs", "kron:abc"], "unknown generator spec"),
+    (["run", "pagerank", "grid:2x2", "--source", "1"], "--source does not apply"),
+    (["run", "bfs", "grid:2x2", "-o", "x.unknown"], "unknown output type"),
+])
+def test_errors_exit_2_with_one_line(argv, match, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert match in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_unknown_algorithm_is_rejected(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["run", "nosuchalgo"])
+    assert e.value.code == 2
+
+
+def test_cuda_without_gpu(capsys):
+    from gravel.backends import cuda
+
+    if cuda.available():
+        pytest.skip("a GPU is present")
+    assert main(["run", "bfs", "--device", "cuda"]) == 2
+    assert "device='cuda'" in capsys.readouterr().err
+
+
+def test_malformed_file_names_line(tmp_path, capsys):
+    p = tmp_path / "bad.txt"
+    p.write_text("0 1\n2 three\n")
+    assert main(["info", str(p)]) == 2
+    assert f"{p}, line 2" in capsys.readouterr().err
+
+
+def test_generate_convert_info(tmp_path, capsys):
+    mtx, npz = tmp_path / "k.mtx", tmp_path / "k.npz"
+    assert main(["generate", "kron:8", "-o", str(mtx)]) == 0
+    assert main(["convert", str(mtx), str(npz)]) == 0
+    assert gravel.load(npz) == gravel.load(mtx) == gravel.generate.kronecker(8)
+    assert main(["info", str(npz), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert info["vertices"] == 256 and info["directed"] is False
+
+
+def test_empty_graph_file(tmp_path, capsys):
+    p = tmp_path / "empty.txt"
+    p.write_text("# nothing\n")
+    assert main(["run", "cc", str(p), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["components"] == 0
+    assert main(["run", "bfs", str(p)]) == 2

@@ -1,0 +1,71 @@
+import networkx as nx
+import numpy as np
+import pytest
+
+import gravel
+from gravel import generate
+
+
+def test_kronecker_is_deterministic_undirected_and_simple():
+    G = generate.kronecker(12, 8, seed=5)
+    assert G.n == 4096 and not G.directed and G.self_loops == 0
+    assert G == generate.kronecker(12, 8, seed=5)
+    assert G != generate.kronecker(12, 8, seed=6)
+    A = G.to_scipy()
+    assert (A != A.T).nnz == 0
+    assert G.nnz == gravel.transform.deduplicate(G).nnz
+    # Graph500 edge factor: about 8 * 4096 generated edges, a few percent lost to duplicates and loops
+    assert 0.75 * 8 * 4096 < G.m <= 8 * 4096
+
+
+def test_kronecker_is_skewed_and_ids_are_permuted():
+    G = generate.kronecker(14)
+    deg = G.out_degree
+    assert deg.max() > 50 * deg.mean()
+    # without the permutation vertex 0 would be the biggest hub
+    assert np.argmax(deg) != 0 or deg[0] < deg.max()
+    assert np.corrcoef(np.arange(G.n), deg)[0, 1] < 0.1
+
+
+def test_uniform_random_degree():
+    G = generate.uniform_random(12, 16, seed=1)
+    assert G.n == 4096 and 15 * 4096 < G.m <= 16 * 4096
+    assert G.out_degree.max() < 4 * G.out_degree.mean()
+
+
+@pytest.mark.parametrize("r,c,diag", [(1, 1, False), (3, 4, False), (5, 2, True), (0, 3, False)])
+def test_grid_matches_networkx(r, c, diag):
+    G = generate.grid(r, c, diagonals=diag)
+    ref = nx.grid_2d_graph(r, c)
+    if diag:
+        ref.add_edges_from(((i, j), (i + 1, j + dj)) for i in range(r - 1) for j in range(c)
+                           for dj in (-1, 1) if 0 <= j + dj < c)
+    assert G.n == r * c and G.m == ref.number_of_edges()
+    mapping = {(i, j): i * c + j for i in range(r) for j in range(c)}
+    assert set(map(tuple, np.sort(np.array(G.edges()).T, axis=1).tolist())) == {
+        tuple(sorted((mapping[a], mapping[b]))) for a, b in ref.edges()}
+
+
+def test_random_geometric_edges_are_short():
+    G = generate.random_geometric(10, 8, seed=2)
+    xy = generate._gen._points(G.n, 2)
+    src, dst = G.edges()
+    radius = np.sqrt(8 / (np.pi * G.n))
+    assert np.all(np.hypot(*(xy[src] - xy[dst]).T) < radius)
+    # and every pair within the radius is an edge (brute force)
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    close = (d < radius) & ~np.eye(G.n, dtype=bool)
+    assert close.sum() == G.nnz
+    assert 4 < G.nnz / G.n < 12
+
+
+@pytest.mark.parametrize("spec,n", [("kron:8", 256), ("kron:8:4", 256), ("urand:7:3", 128), ("grid:3x5", 15),
+                                    ("grid:3x5:diag", 15), ("rgg:6", 64)])
+def test_specs(spec, n):
+    assert generate.from_spec(spec).n == n
+
+
+@pytest.mark.parametrize("spec", ["kron", "kron:x", "kron:1:2:3", "grid:3", "grid:3x4:foo", "bogus:3", "kron:40"])
+def test_bad_specs(spec):
+    with pytest.raises(gravel.GravelError):
+        generate.from_spec(spec)

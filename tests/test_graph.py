@@ -1,0 +1,120 @@
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+
+import gravel
+from gravel import transform
+
+from .strategies import graphs
+
+
+def test_from_edges_builds_sorted_csr():
+    G = gravel.Graph.from_edges([2, 0, 0, 1], [0, 2, 1, 2], [4, 3, 1, 2])
+    assert G.n == 3 and G.m == 4 and G.directed
+    assert G.offsets.tolist() == [0, 2, 3, 4]
+    assert G.indices.tolist() == [1, 2, 2, 0]
+    assert G.weights.tolist() == [1, 3, 2, 4]
+    assert G.offsets.dtype == np.int64 and G.indices.dtype == np.int32 and G.weights.dtype == np.float32
+
+
+def test_undirected_stores_both_directions_and_loops_once():
+    G = gravel.Graph.from_edges([0, 1], [1, 1], directed=False)
+    assert G.nnz == 3 and G.m == 2 and G.self_loops == 1
+    assert G.csc()[0] is G.offsets
+
+
+def test_arrays_are_read_only():
+    G = gravel.generate.grid(2, 2)
+    with pytest.raises(ValueError):
+        G.indices[0] = 1
+
+
+@pytest.mark.parametrize("src,dst,n,msg", [
+    ([0, -1], [1, 0], None, "negative"),
+    ([0, 5], [1, 0], 3, "out of range"),
+    ([0.5], [1], None, "non-integer"),
+    ([0, 1], [1], None, "entries"),
+])
+def test_bad_edges_are_rejected(src, dst, n, msg):
+    with pytest.raises(gravel.InvalidGraphError, match=msg):
+        gravel.Graph.from_edges(src, dst, n=n)
+
+
+def test_empty_graph():
+    G = gravel.Graph.from_edges([], [], n=0)
+    assert G.n == 0 and G.m == 0
+    G = gravel.Graph.from_edges([], [], n=5)
+    assert G.n == 5 and G.out_degree.tolist() == [0] * 5
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs(weighted=True))
+def test_scipy_round_trip(G):
+    G = transform.deduplicate(G)
+    H = gravel.Graph.from_scipy(G.to_scipy(), directed=G.directed)
+    assert H == G
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs())
+def test_networkx_round_trip_matches_networkx_edges(G):
+    g = G.to_networkx()
+    assert g.number_of_nodes() == G.n
+    simple = transform.deduplicate(G)
+    assert g.number_of_edges() == simple.m
+    H = gravel.Graph.from_networkx(g, weight=None)
+    assert H == simple
+
+
+def test_from_networkx_keeps_labels():
+    g = nx.Graph([("a", "b"), ("b", "c")])
+    G = gravel.Graph.from_networkx(g)
+    assert G.labels.tolist() == ["a", "b", "c"] and not G.directed and G.m == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs(weighted=True))
+def test_transforms_against_scipy(G):
+    A = G.to_scipy()
+    D = transform.deduplicate(G)
+    assert D.nnz == len(set(zip(*map(np.ndarray.tolist, G.edges()))))
+    # deduplicate keeps the minimum weight of parallel arcs
+    src, dst = G.edges()
+    best = {}
+    for u, v, w in zip(src.tolist(), dst.tolist(), G.weights.tolist()):
+        best[u, v] = min(w, best.get((u, v), np.inf))
+    assert dict(zip(zip(*map(np.ndarray.tolist, D.edges())), D.weights.tolist())) == best
+    L = transform.drop_self_loops(G)
+    assert L.self_loops == 0 and L.nnz == G.nnz - G.self_loops
+    S = transform.symmetrize(G)
+    sym = S.to_scipy()
+    assert (abs(sym - sym.T)).nnz == 0 or not G.directed
+    assert not S.directed and sp.csr_array((A + A.T) != 0).nnz == sp.csr_array(sym != 0).nnz
+
+
+def test_random_weights_are_symmetric_and_in_range():
+    G = gravel.generate.kronecker(10)
+    W = transform.add_random_weights(G, 1, 64, seed=3)
+    A = W.to_scipy()
+    assert (A != A.T).nnz == 0
+    assert W.weights.min() >= 1 and W.weights.max() <= 64 and np.all(W.weights == np.round(W.weights))
+    assert np.array_equal(W.weights, transform.add_random_weights(G, 1, 64, seed=3).weights)
+
+
+def test_relabel_transparent_keeps_caller_ids():
+    G = gravel.generate.kronecker(8)
+    perm = np.random.default_rng(1).permutation(G.n)
+    H = transform.relabel(G, perm)
+    assert H.order is None and H.m == G.m
+    assert np.array_equal(H.out_degree[perm], G.out_degree)
+    T = transform.relabel(G, perm, transparent=True)
+    assert np.array_equal(T.order, perm)
+    for algo in (lambda g: gravel.bfs(g, 3, device="cpu").depth,
+                 lambda g: gravel.connected_components(g, device="cpu").labels,
+                 lambda g: gravel.core_number(g, device="cpu").core,
+                 lambda g: gravel.triangles(g, device="cpu").triangles):
+        assert np.array_equal(algo(T), algo(G))
+    with pytest.raises(gravel.InvalidGraphError):
+        transform.relabel(G, np.zeros(G.n, int))
