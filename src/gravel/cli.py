@@ -1,4 +1,4 @@
-"""The ``gravel`` command: run, info, generate, convert.
+"""The ``gravel`` command: run, info, bench, generate, convert.
 
 Every subcommand takes GRAPH as a file or a generator spec (kron:SCALE[:EDGEFACTOR], urand:SCALE[:DEGREE],
 grid:RxC[:diag], rgg:SCALE[:DEGREE]). Errors print one line and exit with status 2.
@@ -138,6 +138,30 @@ def cmd_convert(args):
     print(f"{args.input}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")
 
 
+def cmd_bench(args):
+    from . import bench
+
+    algos = args.algo or list(bench.DEFAULT_ALGOS)
+    bandwidth = bench.copy_bandwidth()
+    rows, graphs = [], {}
+    for spec in args.graphs or [None]:
+        t = time.perf_counter()
+        G, name = open_graph(spec, undirected=args.undirected)
+        graphs[name] = {"build_s": time.perf_counter() - t, "vertices": G.n, "edges": G.m,
+                        "directed": G.directed}
+        if args.weights and G.weights is None:
+            from .transform import add_random_weights
+
+            G = add_random_weights(G, 1, args.weights, seed=0)
+        rows += bench.bench_graph(G, name, algos, args.device, args.repeat, bandwidth, args.source)
+    bench.print_table(rows)
+    print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s; graph build/load times (s): "
+          + ", ".join(f"{k} {v['build_s']:.2f}" for k, v in graphs.items()))
+    if args.json:
+        bench.write_json(args.json, rows, {"bandwidth_Bps": bandwidth, "graphs": graphs,
+                                           "command": sys.argv})
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="gravel", description="Graph analytics on NVIDIA GPUs and CPUs.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -165,6 +189,18 @@ def build_parser():
     graph_args(s, optional=True)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_info)
+
+    s = sub.add_parser("bench", help="time algorithms against baselines on one or more graphs")
+    s.add_argument("graphs", nargs="*", metavar="GRAPH", help="files or generator specs (default: bundled)")
+    s.add_argument("--algo", action="append", choices=sorted(ALGORITHMS), help="repeatable; default: all")
+    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    s.add_argument("--repeat", type=int, default=5, help="timed runs after one warm-up (median reported)")
+    s.add_argument("--source", type=int, help="bfs/sssp source (default: highest out-degree)")
+    s.add_argument("--weights", type=int, default=255, metavar="MAX",
+                   help="unweighted graphs get random integer weights 1..MAX (default 255)")
+    s.add_argument("--undirected", action="store_true")
+    s.add_argument("--json", help="write the results (with machine, date, git SHA) to this file")
+    s.set_defaults(func=cmd_bench)
 
     s = sub.add_parser("generate", help="write a generated graph to a file")
     s.add_argument("spec", help="kron:SCALE[:EF], urand:SCALE[:DEG], grid:RxC[:diag], rgg:SCALE[:DEG]")

@@ -13,18 +13,16 @@ from .backends.cpu import generate as _gen
 from .errors import UnknownNameError, InvalidGraphError
 from .graph import Graph
 from .io._files import progress
-from .transform import deduplicate, drop_self_loops
+from .backends.cpu.csr import build_csr
 
 #: Graph500 initiator probabilities (D = 1 - A - B - C = 0.05).
 KRONECKER_ABC = (0.57, 0.19, 0.19)
 
 
-def _finish(src, dst, n, directed, show_progress, bar=None):
-    G = Graph.from_edges(src, dst, n=n, directed=directed)
-    del src, dst
-    if bar is not None:
-        bar.update()
-    return drop_self_loops(deduplicate(G))
+def _simple_graph(edges, n, directed):
+    """Graph of ``edges = [src, dst, None]`` without loops or duplicates; frees the edges early."""
+    offsets, indices, _ = build_csr(edges, n, not directed, dedupe=True, drop_loops=True)
+    return Graph(offsets, indices, directed=directed, _sorted=True)
 
 
 def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None):
@@ -36,12 +34,10 @@ def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None):
     _check_scale(scale)
     n, m = 1 << scale, edge_factor << scale
     with _stage_bar(f"kron:{scale}:{edge_factor}", progress) as bar:
-        src, dst = _gen.kronecker_edges(scale, m, seed, *KRONECKER_ABC)
-        bar.update()
         perm = np.random.default_rng(seed).permutation(n).astype(np.int32)
-        src, dst = perm[src], perm[dst]
-        del perm
-        return _finish(src, dst, n, directed, progress, bar)
+        edges = [*_gen.kronecker_edges(scale, m, seed, *KRONECKER_ABC, perm), None]
+        bar.update()
+        return _simple_graph(edges, n, directed)
 
 
 def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None):
@@ -49,9 +45,9 @@ def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None):
     _check_scale(scale)
     n, m = 1 << scale, degree << scale
     with _stage_bar(f"urand:{scale}:{degree}", progress) as bar:
-        src, dst = _gen.uniform_edges(n, m, seed)
+        edges = [*_gen.uniform_edges(n, m, seed), None]
         bar.update()
-        return _finish(src, dst, n, directed, progress, bar)
+        return _simple_graph(edges, n, directed)
 
 
 def grid(rows, cols, *, diagonals=False):

@@ -7,26 +7,59 @@ import numba
 import numpy as np
 
 
-@numba.njit(cache=True)
-def _scatter(src, dst, w, offsets, indices, weights, both_ways):
-    # Sequential counting-sort scatter: one random write per arc, memory-bound; a parallel version
-    # needs per-thread count tables (threads x n words), which costs more memory than it saves time.
-    pos = offsets[:-1].copy()
-    has_w = weights.shape[0] > 0
-    for e in range(src.shape[0]):
-        u = src[e]
-        v = dst[e]
-        p = pos[u]
-        indices[p] = v
-        if has_w:
-            weights[p] = w[e]
-        pos[u] = p + 1
-        if both_ways and u != v:
-            q = pos[v]
-            indices[q] = u
+@numba.njit(parallel=True, cache=True)
+def _scatter(src, dst, w, n, both_ways, threads):
+    """Counting sort of arcs into CSR rows, in parallel without atomics.
+
+    Each thread takes a contiguous slice of the edges and counts its arcs per row; a prefix over the
+    threads then gives every thread its own slots inside each row, so the scatter never collides.
+    """
+    m = src.shape[0]
+    has_w = w.shape[0] > 0
+    local = np.zeros((threads, n), np.int32)
+    for t in numba.prange(threads):
+        for e in range(m * t // threads, m * (t + 1) // threads):
+            local[t, src[e]] += 1
+            if both_ways and src[e] != dst[e]:
+                local[t, dst[e]] += 1
+    offsets = np.zeros(n + 1, np.int64)
+    for u in numba.prange(n):
+        s = 0
+        for t in range(threads):
+            c = local[t, u]
+            local[t, u] = s
+            s += c
+        offsets[u + 1] = s
+    offsets = np.cumsum(offsets)
+    indices = np.empty(offsets[-1], np.int32)
+    weights = np.empty(offsets[-1] if has_w else 0, np.float32)
+    for t in numba.prange(threads):
+        for e in range(m * t // threads, m * (t + 1) // threads):
+            u = src[e]
+            v = dst[e]
+            p = offsets[u] + local[t, u]
+            local[t, u] += 1
+            indices[p] = v
             if has_w:
-                weights[q] = w[e]
-            pos[v] = q + 1
+                weights[p] = w[e]
+            if both_ways and u != v:
+                q = offsets[v] + local[t, v]
+                local[t, v] += 1
+                indices[q] = u
+                if has_w:
+                    weights[q] = w[e]
+    return offsets, indices, weights
+
+
+@numba.njit(cache=True, inline="always")
+def _insertion_sort(a, lo, hi):
+    for i in range(lo + 1, hi):
+        x = a[i]
+        j = i - 1
+        while j >= lo and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
 
 
 @numba.njit(parallel=True, cache=True)
@@ -38,7 +71,10 @@ def _sort_rows(offsets, indices, weights):
         b = offsets[u + 1]
         if b - a < 2:
             continue
-        if has_w:
+        if not has_w and b - a <= 32:
+            # most rows of skewed graphs are short: insertion sort beats a library sort call there
+            _insertion_sort(indices, a, b)
+        elif has_w:
             order = np.argsort(indices[a:b], kind="mergesort")
             idx = indices[a:b][order]
             ww = weights[a:b][order]
@@ -90,24 +126,61 @@ def _compact_rows(offsets, indices, weights, new_offsets, new_indices, new_weigh
                 new_weights[q] = weights[p]
 
 
+@numba.njit(cache=True)
+def _compact_in_place(offsets, indices, weights, dedupe, drop_loops):
+    """Sequential in-place version of _compact_rows (rows only shrink, so writes trail reads)."""
+    n = offsets.shape[0] - 1
+    has_w = weights.shape[0] > 0
+    q = 0
+    start = 0
+    for u in range(n):
+        end = offsets[u + 1]
+        row_start = q
+        prev = -1
+        for p in range(start, end):
+            v = indices[p]
+            if drop_loops and v == u:
+                continue
+            if dedupe and v == prev:
+                if has_w and weights[p] < weights[q - 1]:
+                    weights[q - 1] = weights[p]
+                continue
+            prev = v
+            indices[q] = v
+            if has_w:
+                weights[q] = weights[p]
+            q += 1
+        offsets[u] = row_start
+        start = end
+    offsets[n] = q
+    return q
+
+
 def edges_to_csr(src, dst, weights, n, both_ways):
     """Sorted CSR of the arcs ``src[i] -> dst[i]`` (and the reverse arcs when ``both_ways``)."""
-    counts = np.bincount(src, minlength=n).astype(np.int64)
-    if both_ways:
-        loops = src == dst
-        counts += np.bincount(dst, minlength=n)
-        counts -= np.bincount(src[loops], minlength=n)
-        del loops
-    offsets = np.zeros(n + 1, np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    del counts
-    nnz = int(offsets[-1])
-    indices = np.empty(nnz, np.int32)
-    w_out = np.empty(nnz if weights is not None else 0, np.float32)
-    w_in = weights if weights is not None else np.empty(0, np.float32)
-    _scatter(src, dst, w_in, offsets, indices, w_out, both_ways)
+    return build_csr([src, dst, weights], n, both_ways)
+
+
+def build_csr(edges, n, both_ways, dedupe=False, drop_loops=False):
+    """Sorted CSR from ``edges = [src, dst, weights or None]``.
+
+    The list is emptied once the arcs are scattered, so a caller that passes its only reference lets
+    the edge arrays be freed before sorting: peak memory is the edge list plus the CSR, not more.
+    Dedupe and loop removal compact the rows in place.
+    """
+    src, dst, weights = edges
+    has_w = weights is not None
+    offsets, indices, w_out = _scatter(src, dst, weights if has_w else np.empty(0, np.float32), n,
+                                       both_ways, numba.get_num_threads())
+    nnz = indices.shape[0]
+    edges.clear()
+    del src, dst, weights
     _sort_rows(offsets, indices, w_out)
-    return offsets, indices, (w_out if weights is not None else None)
+    if dedupe or drop_loops:
+        nnz = _compact_in_place(offsets, indices, w_out, dedupe, drop_loops)
+        indices = indices[:nnz]
+        w_out = w_out[:nnz] if has_w else w_out
+    return offsets, indices, (w_out if has_w else None)
 
 
 def clean_rows(offsets, indices, weights, *, dedupe, drop_loops):

@@ -1,0 +1,148 @@
+"""The benchmark harness behind ``gravel bench``.
+
+Each graph is built or loaded once; every primitive is warmed up, then run `repeat` times (median, min
+and max reported), with the baselines measured in the same process: SciPy's csgraph on the CPU (BFS,
+CC, Dijkstra). Speed is reported as time, GTEPS (graph edges / time, Gunrock's definition) and the
+ratio of the time to the memory floor: the bytes the primitive must move at least, over the copy
+bandwidth measured in the same run.
+"""
+
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import time
+
+import numpy as np
+
+from . import algorithms
+from .algorithms.sssp import _checked_weights
+
+DEFAULT_ALGOS = ("bfs", "sssp", "pagerank", "cc", "bc", "tc", "kcore")
+BC_SOURCES = 4
+
+
+def copy_bandwidth(nbytes=1 << 29, repeat=5):
+    """Bytes per second of a large host memory copy (read + write counted)."""
+    a = np.ones(nbytes // 8)
+    b = np.empty_like(a)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        np.copyto(b, a)
+        times.append(time.perf_counter() - t)
+    return 2 * nbytes / min(times)
+
+
+def floor_bytes(algo, G):
+    """Fewest bytes a primitive must move: every input array read once, every output written once."""
+    n, nnz = G.n, G.nnz
+    graph = 8 * (n + 1) + 4 * nnz
+    return {
+        "bfs": graph + 8 * n,                         # + depth and parent
+        "sssp": graph + 4 * nnz + 8 * n,              # + weights, distances
+        "pagerank": graph + 3 * 8 * n,                # per iteration: contributions, rank in and out
+        "cc": graph + 4 * n,
+        "bc": BC_SOURCES * 2 * (graph + 8 * n),       # forward and backward sweep per source
+        "tc": graph + 8 * n,
+        "kcore": graph + 4 * n,
+    }[algo]
+
+
+def _runner(algo, G, source, device):
+    fn = algorithms.ALGORITHMS[algo]
+    if algo in ("bfs", "sssp"):
+        return lambda: fn(G, source, device=device)
+    if algo == "bc":
+        sources = np.arange(BC_SOURCES) * max(G.n // BC_SOURCES, 1) % max(G.n, 1)
+        return lambda: fn(G, sources=sources, device=device)
+    if algo == "tc":
+        return lambda: fn(G, per_vertex=False, device=device)
+    return lambda: fn(G, device=device)
+
+
+def _baseline(algo, G, source):
+    """SciPy's equivalent of a primitive, or None."""
+    import scipy.sparse.csgraph as cg
+
+    if algo not in ("bfs", "cc", "sssp"):
+        return None
+    A = G.to_scipy()
+    if algo == "sssp":
+        _checked_weights(G)
+        return lambda: cg.dijkstra(A, directed=True, indices=source)
+    A.data[:] = 1
+    if algo == "bfs":
+        return lambda: cg.breadth_first_order(A, source, directed=True, return_predecessors=True)
+    return lambda: cg.connected_components(A, directed=True, connection="weak")
+
+
+def _time(fn, repeat):
+    fn()  # warm-up: JIT compilation, caches, lazily built layouts
+    times = []
+    res = None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        res = fn()
+        times.append(time.perf_counter() - t)
+    return times, res
+
+
+def bench_graph(G, name, algos, device, repeat, bandwidth, source=None):
+    """Rows of results for one graph."""
+    if source is None:
+        source = int(np.argmax(G.out_degree))
+    rows = []
+    for algo in algos:
+        times, res = _time(_runner(algo, G, source, device), repeat)
+        t = statistics.median(times)
+        per = res.iterations if algo == "pagerank" else 1
+        row = {"graph": name, "algo": algo, "device": res.device, "n": G.n, "edges": G.m,
+               "time_s": t, "min_s": min(times), "max_s": max(times), "iterations": res.iterations,
+               "gteps": (G.nnz * (2 * BC_SOURCES if algo == "bc" else per)) / t / 1e9,
+               "floor_ratio": t / per / (floor_bytes(algo, G) / bandwidth)}
+        base = _baseline(algo, G, source)
+        if base is not None:
+            btimes, _ = _time(base, repeat)
+            row["scipy_s"] = statistics.median(btimes)
+            row["speedup_vs_scipy"] = row["scipy_s"] / t
+        rows.append(row)
+    return rows
+
+
+def machine():
+    info = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": platform.node(),
+            "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count()}
+    import numba
+
+    info["threads"] = numba.get_num_threads()
+    try:
+        info["git"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                     text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        info["git"] = None
+    return info
+
+
+def print_table(rows):
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="gravel bench")
+    for col in ("graph", "algo", "device", "time (ms)", "min..max", "GTEPS", "x floor", "SciPy (ms)",
+                "vs SciPy"):
+        table.add_column(col, justify="left" if col in ("graph", "algo", "device") else "right")
+    for r in rows:
+        table.add_row(r["graph"], r["algo"], r["device"], f"{1e3 * r['time_s']:.2f}",
+                      f"{1e3 * r['min_s']:.1f}..{1e3 * r['max_s']:.1f}", f"{r['gteps']:.3f}",
+                      f"{r['floor_ratio']:.1f}",
+                      f"{1e3 * r['scipy_s']:.2f}" if "scipy_s" in r else "",
+                      f"{r['speedup_vs_scipy']:.1f}x" if "speedup_vs_scipy" in r else "")
+    Console().print(table)
+
+
+def write_json(path, rows, extra):
+    with open(path, "w") as f:
+        json.dump({"schema": 1, "machine": machine(), **extra, "results": rows}, f, indent=1)
