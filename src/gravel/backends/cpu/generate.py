@@ -22,10 +22,26 @@ def rand64(seed, counter):
     return mix64(np.uint64(seed) + np.uint64(counter + 1) * _GOLDEN)
 
 
+@numba.njit(cache=True, inline="always")
+def permute_id(x, scale, seed):
+    """A keyed bijection of [0, 2**scale): rounds of multiply-by-odd and xor-shift, each invertible
+    modulo 2**scale. It scrambles vertex ids as Graph500 asks, with no permutation table to look up
+    (a table of 2**scale ids misses the cache on every edge)."""
+    mask = (np.uint64(1) << np.uint64(scale)) - np.uint64(1)
+    h = np.uint64(x)
+    shift = np.uint64(max(scale // 2, 1))
+    for r in range(3):
+        key = rand64(seed, np.uint64(0xFFFFFFFF00000000) + np.uint64(r))
+        h = (h * (key | np.uint64(1))) & mask
+        h = h ^ (h >> shift)
+        h = (h + (key >> np.uint64(32))) & mask
+    return h
+
+
 @numba.njit(parallel=True, cache=True)
-def kronecker_edges(scale, m, seed, a, b, c, perm):
-    """m Graph500 Kronecker edges, endpoints mapped through `perm`; each level picks a quadrant with
-    probabilities a, b, c, 1-a-b-c.
+def kronecker_edges(scale, m, seed, a, b, c):
+    """m Graph500 Kronecker edges, endpoints scrambled by `permute_id`; each level picks a quadrant
+    with probabilities a, b, c, 1-a-b-c.
 
     A 64-bit hash gives four 16-bit uniforms, one per level: the probabilities are quantised to
     1/65536, far below the sampling noise, for a quarter of the hashing.
@@ -49,8 +65,8 @@ def kronecker_edges(scale, m, seed, a, b, c, perm):
             vb = np.int64(x >= ta) - ub + np.int64(x >= tc)
             u |= ub << level
             v |= vb << level
-        src[e] = perm[u]
-        dst[e] = perm[v]
+        src[e] = permute_id(u, scale, seed)
+        dst[e] = permute_id(v, scale, seed)
     return src, dst
 
 

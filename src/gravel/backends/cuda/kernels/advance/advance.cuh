@@ -1,0 +1,22 @@
+// What every advance strategy does with one edge: evaluate the user's op, then emit the destination
+// vertex (OUT == 1) or the edge id (OUT == 2) into the output frontier if the op returned true.
+#pragma once
+#include "common.cuh"
+
+#define GRAVEL_ADVANCE_PARAMS                                                                  \
+    const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,                  \
+        const float *__restrict__ weights, int weighted, const vid_t *__restrict__ frontier,  \
+        long long n_frontier, OutT *__restrict__ out, unsigned long long *__restrict__ out_len, \
+        unsigned long long out_cap
+
+#define GRAVEL_VISIT(src_, e_)                                                        \
+    do {                                                                              \
+        const vid_t src = (src_);                                                     \
+        const offset_t edge = (e_);                                                   \
+        const vid_t dst = indices[edge];                                              \
+        const float weight = weighted ? weights[edge] : 1.0f;                         \
+        (void)src; (void)weight;                                                      \
+        bool keep_ = (GRAVEL_ADVANCE_OP(src, dst, edge, weight));                     \
+        if (OUT != 0 && keep_) gravel_emit<OutT>(out, out_len, out_cap,               \
+                                                 OUT == 1 ? (OutT)dst : (OutT)edge);  \
+    } while (0)

@@ -1,0 +1,62 @@
+// Shared device code of gravel's kernels: types, user-functor hooks, emission, searches, atomics.
+#pragma once
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+typedef long long offset_t;  // edge offsets (graphs beyond 2^31 edges exist)
+typedef int vid_t;           // vertex ids
+
+// A user functor arrives as a prelude that defines these macros; the defaults make every kernel
+// compile on its own (CI builds each .cu with nvcc).
+#ifndef GRAVEL_USER_PARAMS
+#define GRAVEL_USER_PARAMS       // ", int* depth, int level": extra kernel parameters
+#endif
+#ifndef GRAVEL_ADVANCE_OP
+#define GRAVEL_ADVANCE_OP(src, dst, edge, weight) true
+#endif
+
+// Append `value` to out[0..cap) through one atomic per group of active lanes; positions past `cap`
+// are counted but not written, so the host can detect an undersized buffer.
+template <typename T>
+__device__ __forceinline__ void gravel_emit(T* out, unsigned long long* len, unsigned long long cap, T value) {
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(len, (unsigned long long)g.size());
+    base = g.shfl(base, 0) + g.thread_rank();
+    if (base < cap) out[base] = value;
+}
+
+// Index of the last element <= key in the sorted a[0..n) (n >= 1, a[0] <= key).
+__device__ __forceinline__ long long gravel_last_le(const long long* a, long long n, long long key) {
+    long long lo = 0, hi = n;  // invariant: a[lo] <= key, answer in [lo, hi)
+    while (hi - lo > 1) {
+        long long mid = (lo + hi) >> 1;
+        if (a[mid] <= key) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+// Is x in the sorted a[0..n)?
+__device__ __forceinline__ bool gravel_contains(const int* a, long long n, int x) {
+    long long lo = 0, hi = n;
+    while (lo < hi) {
+        long long mid = (lo + hi) >> 1;
+        int v = a[mid];
+        if (v < x) lo = mid + 1; else hi = mid;
+    }
+    return lo < n && a[lo] == x;
+}
+
+// atomicMin/atomicMax for non-negative floats: their bit patterns order like the values.
+__device__ __forceinline__ float gravel_atomic_min(float* a, float v) {
+    return __int_as_float(atomicMin((int*)a, __float_as_int(v)));
+}
+__device__ __forceinline__ float gravel_atomic_max(float* a, float v) {
+    return __int_as_float(atomicMax((int*)a, __float_as_int(v)));
+}
+__device__ __forceinline__ int gravel_atomic_min(int* a, int v) { return atomicMin(a, v); }
+__device__ __forceinline__ int gravel_atomic_max(int* a, int v) { return atomicMax(a, v); }
+
+// Grid-stride loop over [0, n).
+#define GRAVEL_GRID_STRIDE(i, n) \
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)

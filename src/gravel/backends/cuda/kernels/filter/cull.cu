@@ -1,0 +1,39 @@
+// Filter, inexact culling for idempotent traversals (Gunrock's bitmask + warp history hash):
+// an item is dropped when the visited bitmask already has it, or when its warp saw the same id
+// recently (a small hash table per warp in shared memory). Some duplicates may survive; no item that
+// passes the predicate and is new is ever lost. Survivors are appended in no particular order.
+#include "common.cuh"
+
+#ifndef GRAVEL_FILTER_OP
+#define GRAVEL_FILTER_OP(v, i) true
+#endif
+
+#define GRAVEL_WARP_HASH 128
+
+__global__ void gravel_filter_cull(const vid_t *__restrict__ frontier, long long n, unsigned int *__restrict__ bitmask,
+                                   vid_t *__restrict__ out, unsigned long long *__restrict__ out_len,
+                                   unsigned long long out_cap GRAVEL_USER_PARAMS) {
+    extern __shared__ vid_t history[];  // GRAVEL_WARP_HASH entries per warp
+    vid_t *mine = history + (threadIdx.x >> 5) * GRAVEL_WARP_HASH;
+    for (int k = threadIdx.x & 31; k < GRAVEL_WARP_HASH; k += 32) mine[k] = -1;
+    __syncwarp();
+    GRAVEL_GRID_STRIDE(i, n) {
+        const vid_t v = frontier[i];
+        bool keep = GRAVEL_FILTER_OP(v, i);
+        if (keep) {
+            unsigned int bit = 1u << (v & 31);
+            unsigned int word = bitmask[v >> 5];  // plain read: a racing duplicate may slip through
+            if (word & bit) keep = false;
+            else bitmask[v >> 5] = word | bit;    // racing writers may drop another's bit: re-set below
+        }
+        if (keep) {
+            int h = (v * 2654435761u) % GRAVEL_WARP_HASH;
+            if (mine[h] == v) keep = false;
+            else mine[h] = v;
+        }
+        if (keep) {
+            atomicOr(&bitmask[v >> 5], 1u << (v & 31));
+            gravel_emit<vid_t>(out, out_len, out_cap, v);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+// Shared by the segmented-intersection strategies: the pair (u, v) of item i, its two sorted lists,
+// and the per-pair / global counters.
+#pragma once
+#include "common.cuh"
+
+#define GRAVEL_INTERSECT_PARAMS                                                                        \
+    const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices, const vid_t *__restrict__ us, \
+        const vid_t *__restrict__ vs, const long long *__restrict__ items, long long n_items,            \
+        long long *__restrict__ counts, unsigned long long *__restrict__ total
+
+// Count the common elements of sorted a[0..na) and b[0..nb) by merging (both short).
+__device__ __forceinline__ long long gravel_merge_count(const vid_t *a, long long na, const vid_t *b, long long nb) {
+    long long i = 0, j = 0, c = 0;
+    while (i < na && j < nb) {
+        vid_t x = a[i], y = b[j];
+        c += (x == y);
+        i += (x <= y);
+        j += (y <= x);
+    }
+    return c;
+}

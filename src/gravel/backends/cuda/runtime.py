@@ -1,0 +1,123 @@
+"""CUDA runtime: device properties, kernel modules compiled by NVRTC, and checked launches.
+
+Kernels live in ``kernels/<operator>/<strategy>.cu``. A module is compiled once per (file, device,
+defines) through ``cupy.RawModule`` with ``name_expressions`` for its template instances; CuPy caches
+the binary on disk. Headers under ``kernels/`` are inlined into the source text so that editing one
+changes the source hash and recompiles (CuPy's cache does not hash ``-I`` headers).
+"""
+
+import functools
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+KERNELS = Path(__file__).parent / "kernels"
+_INCLUDE = re.compile(r'^#include "([^"]+)"\s*$', re.M)
+
+#: set GRAVEL_CUDA_SYNC=1 to synchronise after every launch, so that a fault names its kernel
+SYNC_EACH_LAUNCH = os.environ.get("GRAVEL_CUDA_SYNC", "") not in ("", "0")
+
+
+@dataclass(frozen=True)
+class DeviceProps:
+    name: str
+    sm_count: int
+    l2_bytes: int
+    smem_per_block: int
+    max_threads_per_sm: int
+    cc: tuple
+    total_bytes: int
+
+
+@functools.cache
+def props(device_id=None):
+    """Properties of the current (or given) device, read once."""
+    import cupy
+
+    dev = cupy.cuda.Device(device_id)
+    p = cupy.cuda.runtime.getDeviceProperties(dev.id)
+    name = p["name"].decode() if isinstance(p["name"], bytes) else p["name"]
+    return DeviceProps(name=name, sm_count=p["multiProcessorCount"], l2_bytes=p["l2CacheSize"],
+                       smem_per_block=p["sharedMemPerBlock"],
+                       max_threads_per_sm=p["maxThreadsPerMultiProcessor"],
+                       cc=(p["major"], p["minor"]), total_bytes=p["totalGlobalMem"])
+
+
+def free_bytes():
+    import cupy
+
+    return cupy.cuda.runtime.memGetInfo()[0]
+
+
+def source(path, defines=()):
+    """Kernel source with local headers inlined and `defines` (name, value) prepended."""
+    path = KERNELS / path
+
+    def inline(text, seen):
+        def repl(m):
+            inc = KERNELS / m.group(1)
+            if not inc.is_file():
+                inc = path.parent / m.group(1)
+            if inc in seen:
+                return ""
+            return inline(inc.read_text(), seen | {inc})
+
+        return _INCLUDE.sub(repl, text)
+
+    head = "".join(f"#define {k} {v}\n" for k, v in defines)
+    return head + inline(path.read_text(), frozenset())
+
+
+@functools.cache
+def _module(path, name_expressions, defines, device_id):
+    import cupy
+
+    code = source(path, defines)
+    return cupy.RawModule(code=code, options=("-std=c++17",), name_expressions=name_expressions)
+
+
+def kernel(path, name, *, templates=(), defines=()):
+    """The compiled kernel `name` (a template instance if `templates` is given) from `path`."""
+    import cupy
+
+    expr = f"{name}<{', '.join(templates)}>" if templates else name
+    mod = _module(path, (expr,), tuple(defines), cupy.cuda.Device().id)
+    return Launcher(mod.get_function(expr), expr)
+
+
+class Launcher:
+    """A kernel with a checked launch: scalars must be explicit NumPy types, arrays device arrays."""
+
+    def __init__(self, fn, name):
+        self.fn = fn
+        self.name = name
+
+    def __call__(self, grid, block, args, shared_mem=0):
+        import cupy
+
+        for i, a in enumerate(args):
+            if not isinstance(a, (cupy.ndarray, np.generic)):
+                raise TypeError(f"{self.name}: argument {i} is {type(a).__name__}; pass a CuPy array or "
+                                "an explicit NumPy scalar (np.int32, np.int64, np.float32)")
+            if isinstance(a, cupy.ndarray) and not a.flags.c_contiguous:
+                raise ValueError(f"{self.name}: argument {i} is not contiguous")
+        grid = (max(int(grid), 1),) if np.isscalar(grid) else grid
+        block = (int(block),) if np.isscalar(block) else block
+        self.fn(grid, block, args, shared_mem=shared_mem)
+        if SYNC_EACH_LAUNCH:
+            try:
+                cupy.cuda.Device().synchronize()
+            except Exception as e:
+                raise RuntimeError(f"kernel {self.name} failed: {e}") from e
+
+
+def blocks_for(items, block, per_thread=1, *, resident=None):
+    """Grid size covering `items` work items; capped at `resident` waves of the device when given."""
+    need = -(-int(items) // (block * per_thread))
+    if resident is not None:
+        p = props()
+        need = min(need, resident * p.sm_count * (p.max_threads_per_sm // block))
+    return max(need, 1)
