@@ -74,6 +74,7 @@ class Graph:
         self.directed = bool(directed)
         self.labels = None if labels is None else _readonly(np.asarray(labels))
         self.order = None if order is None else _readonly(np.ascontiguousarray(order, dtype=np.int32))
+        self._device = None
         if self.order is not None and self.order.shape != (n,):
             raise InvalidGraphError("order must hold one internal id per vertex")
 
@@ -183,6 +184,25 @@ class Graph:
         # rows are sorted, so u * n + v is sorted over all arcs
         src, dst = self.edges()
         return src.astype(np.int64) * self.n + dst
+
+    def to(self, device):
+        """This graph on `device`: ``"cpu"`` (itself) or ``"cuda"`` (a DeviceGraph, built once)."""
+        if device == "cpu":
+            return self
+        if device != "cuda":
+            from .errors import UnknownNameError
+
+            raise UnknownNameError(f"unknown device {device!r} (expected cpu or cuda)")
+        if self._device is None:
+            from .backends import cuda
+            from .errors import DeviceUnavailableError
+
+            if not cuda.available():
+                raise DeviceUnavailableError(f"Graph.to('cuda'): {cuda.why_unavailable()}")
+            from .backends.cuda.graph import DeviceGraph
+
+            self._device = DeviceGraph(self)
+        return self._device
 
     # -- sizes and degrees ------------------------------------------------------------------------------
     @property

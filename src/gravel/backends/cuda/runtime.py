@@ -52,8 +52,8 @@ def free_bytes():
     return cupy.cuda.runtime.memGetInfo()[0]
 
 
-def source(path, defines=()):
-    """Kernel source with local headers inlined and `defines` (name, value) prepended."""
+def source(path, prelude=""):
+    """Kernel source with local headers inlined and `prelude` (generated #defines, helpers) prepended."""
     path = KERNELS / path
 
     def inline(text, seen):
@@ -67,24 +67,23 @@ def source(path, defines=()):
 
         return _INCLUDE.sub(repl, text)
 
-    head = "".join(f"#define {k} {v}\n" for k, v in defines)
-    return head + inline(path.read_text(), frozenset())
+    return prelude + "\n" + inline(path.read_text(), frozenset())
 
 
 @functools.cache
-def _module(path, name_expressions, defines, device_id):
+def _module(path, name_expressions, prelude, device_id):
     import cupy
 
-    code = source(path, defines)
-    return cupy.RawModule(code=code, options=("-std=c++17",), name_expressions=name_expressions)
+    return cupy.RawModule(code=source(path, prelude), options=("-std=c++17",),
+                          name_expressions=name_expressions)
 
 
-def kernel(path, name, *, templates=(), defines=()):
+def kernel(path, name, *, templates=(), prelude=""):
     """The compiled kernel `name` (a template instance if `templates` is given) from `path`."""
     import cupy
 
-    expr = f"{name}<{', '.join(templates)}>" if templates else name
-    mod = _module(path, (expr,), tuple(defines), cupy.cuda.Device().id)
+    expr = f"{name}<{', '.join(str(t) for t in templates)}>" if templates else name
+    mod = _module(path, (expr,), prelude, cupy.cuda.Device().id)
     return Launcher(mod.get_function(expr), expr)
 
 

@@ -3,6 +3,17 @@
 #pragma once
 #include "common.cuh"
 
+#ifndef GRAVEL_EMIT_GUARD
+#define GRAVEL_EMIT_GUARD(dst) true
+#endif
+
+// Exactly one caller per vertex sees true: the one whose atomicOr sets its bit.
+__device__ __forceinline__ bool gravel_first_visit(unsigned int *visited, vid_t v) {
+    unsigned int bit = 1u << (v & 31);
+    if (visited[v >> 5] & bit) return false;  // cheap read first: most repeats stop here
+    return !(atomicOr(&visited[v >> 5], bit) & bit);
+}
+
 #define GRAVEL_ADVANCE_PARAMS                                                                  \
     const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,                  \
         const float *__restrict__ weights, int weighted, const vid_t *__restrict__ frontier,  \
@@ -17,6 +28,7 @@
         const float weight = weighted ? weights[edge] : 1.0f;                         \
         (void)src; (void)weight;                                                      \
         bool keep_ = (GRAVEL_ADVANCE_OP(src, dst, edge, weight));                     \
-        if (OUT != 0 && keep_) gravel_emit<OutT>(out, out_len, out_cap,               \
+        if (OUT != 0 && keep_ && GRAVEL_EMIT_GUARD(dst))                              \
+            gravel_emit<OutT>(out, out_len, out_cap,                                  \
                                                  OUT == 1 ? (OutT)dst : (OutT)edge);  \
     } while (0)

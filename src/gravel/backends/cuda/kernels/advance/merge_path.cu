@@ -2,11 +2,15 @@
 // `scan` holds the exclusive prefix sum of the frontier's degrees, so edge k of the frontier's total
 // belongs to the last item whose scan value is <= k. Each block finds its slice of items once, then
 // each thread binary-searches only that slice. Every thread gets exactly one edge: immune to hubs.
+// With a `visited` bitmask this is LB_CULL, advance fused with filter: a destination is emitted only by
+// the thread that first sets its bit, so the output frontier has no duplicates and no filter pass.
+#define GRAVEL_EMIT_GUARD(dst) (!cull || gravel_first_visit(visited, dst))
 #include "advance/advance.cuh"
 
 template <int OUT, typename OutT>
 __global__ void gravel_advance_merge_path(GRAVEL_ADVANCE_PARAMS, const long long *__restrict__ scan,
-                                          long long total GRAVEL_USER_PARAMS) {
+                                          long long total, unsigned int *__restrict__ visited,
+                                          int cull GRAVEL_USER_PARAMS) {
     __shared__ long long s_lo, s_hi;
     for (long long base = blockIdx.x * (long long)blockDim.x; base < total;
          base += (long long)gridDim.x * blockDim.x) {

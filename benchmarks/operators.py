@@ -1,0 +1,92 @@
+"""Advance benchmark: every load-balancing strategy on a Kronecker and a grid graph, frontiers of
+0.1 %, 10 % and 100 % of the vertices.
+
+    PYTHONPATH=src python benchmarks/operators.py --scale 24 --grid 4096 --json out.json
+
+The functor reads one 4-byte value per destination (``x[dst] < 0``, never true), so each edge moves its
+4-byte id and a 4-byte gathered value; with the frontier's offsets and ids, that is the memory floor.
+Bandwidth is a device-to-device copy measured in the same run. Times: CUDA events, one warm-up, median
+of --repeat runs.
+"""
+
+import argparse
+import datetime
+import json
+import statistics
+
+import cupy
+import numpy as np
+
+import gravel
+from gravel import operators as ops
+from gravel.backends.cuda import runtime
+from gravel.frontier import Frontier
+from gravel.operators import LoadBalance
+
+STRATEGIES = [LoadBalance.THREAD, LoadBalance.TWC, LoadBalance.LB_INPUT, LoadBalance.LB, "auto"]
+FRACTIONS = (0.001, 0.1, 1.0)
+
+
+def cuda_time(fn, repeat):
+    fn()
+    times = []
+    for _ in range(repeat):
+        a, b = cupy.cuda.Event(), cupy.cuda.Event()
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(a, b) / 1e3)
+    return statistics.median(times)
+
+
+def copy_bandwidth():
+    x = cupy.ones(1 << 28, cupy.float32)  # 1 GiB
+    y = cupy.empty_like(x)
+    t = cuda_time(lambda: cupy.copyto(y, x), 10)
+    return 2 * x.nbytes / t
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--scale", type=int, default=24)
+    p.add_argument("--grid", type=int, default=4096)
+    p.add_argument("--repeat", type=int, default=10)
+    p.add_argument("--json")
+    a = p.parse_args()
+    bw = copy_bandwidth()
+    graphs = [(f"kron:{a.scale}:16", gravel.generate.kronecker(a.scale, 16)),
+              (f"grid:{a.grid}x{a.grid}", gravel.generate.grid(a.grid, a.grid))]
+    rows = []
+    rng = np.random.default_rng(0)
+    for name, G in graphs:
+        dg = G.to("cuda")
+        x = cupy.ones(G.n, cupy.float32)
+        for frac in FRACTIONS:
+            k = max(1, int(frac * G.n))
+            ids = np.arange(G.n, dtype=np.int32) if frac == 1.0 else np.sort(
+                rng.choice(G.n, k, replace=False)).astype(np.int32)
+            f = Frontier.from_ids(G.n, ids)
+            edges = int(G.out_degree[ids].sum())
+            floor = (8 * edges + 20 * k) / bw  # ids + gathered value per edge; offsets pair + id per item
+            cells = {}
+            for lb in STRATEGIES:
+                t = cuda_time(lambda: ops.advance(dg, f, "x[dst] < 0.0f", params={"x": x}, output=None,
+                                                  strategy=lb), a.repeat)
+                label = lb if isinstance(lb, str) else lb.name.lower()
+                cells[label] = t
+                rows.append({"graph": name, "fraction": frac, "strategy": label, "time_s": t,
+                             "gteps": edges / t / 1e9, "floor_fraction": floor / t, "edges": edges})
+            best = min(v for s, v in cells.items() if s != "auto")
+            print(f"{name:>16} {frac:>6.1%} " + " ".join(f"{s}={1e3 * v:.3f}ms" for s, v in cells.items())
+                  + f"  best floor {floor / best:.0%}  auto/best {cells['auto'] / best:.2f}")
+    card = runtime.props().name
+    out = {"date": datetime.date.today().isoformat(), "card": card, "bandwidth_Bps": bw, "rows": rows}
+    print(f"card {card}, copy bandwidth {bw / 1e12:.2f} TB/s")
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(out, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()

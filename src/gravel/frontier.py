@@ -1,0 +1,119 @@
+"""Frontiers: the set of active vertices of a GPU traversal step.
+
+A frontier is either *sparse*, a queue of int32 ids on the device, or *dense*, a bitmap with one bit
+per vertex. Sparse suits small frontiers (work proportional to their size); dense suits large ones and
+pull steps (O(1) membership). :meth:`Frontier.auto` converts by density. The length of a sparse
+frontier lives on the host: operators read the device counter (8 bytes), never the ids.
+"""
+
+import functools
+
+import numpy as np
+
+from .backends.cuda import runtime
+
+#: a frontier holding more than this fraction of the vertices is better dense
+DENSE_FRACTION = 1 / 16
+_BLOCK = 256
+
+
+class Frontier:
+    def __init__(self, n, *, ids=None, length=None, bitmap=None):
+        self.n = int(n)
+        self._ids = ids
+        self._length = None if length is None else int(length)
+        self.bitmap = bitmap
+
+    # -- construction ------------------------------------------------------------------------------------
+    @classmethod
+    def from_ids(cls, n, ids):
+        """A sparse frontier of the given vertex ids (host or device array)."""
+        import cupy
+
+        ids = cupy.ascontiguousarray(cupy.asarray(ids, dtype=cupy.int32))
+        if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= n):
+            from .errors import VertexNotFoundError
+
+            raise VertexNotFoundError(f"frontier ids must lie in [0, {n})")
+        return cls(n, ids=ids, length=ids.size)
+
+    @classmethod
+    def all(cls, n):
+        import cupy
+
+        return cls(n, ids=cupy.arange(n, dtype=cupy.int32), length=n)
+
+    @classmethod
+    def empty(cls, n, capacity=0):
+        import cupy
+
+        return cls(n, ids=cupy.empty(max(capacity, 1), dtype=cupy.int32), length=0)
+
+    # -- views ---------------------------------------------------------------------------------------------
+    @property
+    def is_dense(self):
+        return self.bitmap is not None and self._ids is None
+
+    @property
+    def ids(self):
+        """The ids of a sparse frontier (a view of the first len(self) slots)."""
+        if self._ids is None:
+            return self.to_sparse().ids
+        return self._ids[: self._length]
+
+    def __len__(self):
+        if self._ids is None:
+            # sync: popcount of the bitmap read back to the host
+            return int(_popcount(self.bitmap))
+        return self._length
+
+    def get(self):
+        """Sorted host copy of the ids (for tests and inspection)."""
+        return np.sort(self.ids.get())
+
+    # -- conversions ---------------------------------------------------------------------------------------
+    def to_dense(self):
+        import cupy
+
+        if self._ids is None:
+            return self
+        bitmap = cupy.zeros((self.n + 31) // 32, dtype=cupy.uint32)
+        k = runtime.kernel("frontier/convert.cu", "gravel_queue_to_bitmap")
+        k(runtime.blocks_for(self._length, _BLOCK, resident=4), _BLOCK,
+          (self._ids, np.int64(self._length), bitmap))
+        return Frontier(self.n, bitmap=bitmap)
+
+    def to_sparse(self):
+        import cupy
+
+        if self._ids is not None:
+            return self
+        words = self.bitmap.size
+        count = len(self)
+        out = cupy.empty(max(count, 1), dtype=cupy.int32)
+        length = cupy.zeros(1, dtype=cupy.uint64)
+        k = runtime.kernel("frontier/convert.cu", "gravel_bitmap_to_queue")
+        k(runtime.blocks_for(words, _BLOCK, resident=4), _BLOCK,
+          (self.bitmap, np.int64(words), out, length, np.uint64(out.size)))
+        return Frontier(self.n, ids=out, length=count)
+
+    def auto(self):
+        """Dense when the frontier holds more than DENSE_FRACTION of the vertices, else sparse."""
+        dense = len(self) > DENSE_FRACTION * self.n
+        return self.to_dense() if dense else self.to_sparse()
+
+    def __repr__(self):
+        kind = "dense" if self.is_dense else "sparse"
+        return f"<Frontier {kind} {len(self)}/{self.n}>"
+
+
+@functools.cache
+def _popcount_kernel():
+    import cupy
+
+    return cupy.ReductionKernel("uint32 w", "int64 c", "__popc(w)", "a + b", "c = a", "0",
+                                "gravel_popcount")
+
+
+def _popcount(words):
+    return _popcount_kernel()(words)

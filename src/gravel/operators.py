@@ -1,0 +1,345 @@
+"""Gunrock's operators on the GPU: advance, filter, compute, neighbor_reduce, intersect.
+
+Each operator takes a DeviceGraph (``G.to("cuda")``) and frontiers, plus a user functor: a CUDA C++
+expression over named variables, as CuPy's ElementwiseKernel takes them, spliced into the operator's
+kernel. Extra device arrays and scalars are passed by name in ``params`` and appear under those names
+in the expression; ``preamble`` may define helper functions. Examples (BFS)::
+
+    advance(dg, front, "atomicCAS(&depth[dst], -1, level) == -1",
+            params={"depth": depth, "level": np.int32(d)})
+
+Load balancing is a strategy of advance (:class:`LoadBalance`); ``"auto"`` picks one from the frontier
+size and degrees (see :func:`choose_load_balance`).
+"""
+
+import enum
+
+import numpy as np
+
+from .backends.cuda import runtime
+from .errors import UnknownNameError
+from .frontier import Frontier
+
+BLOCK = 256
+_CTYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long", np.dtype(np.float32): "float",
+           np.dtype(np.float64): "double", np.dtype(np.uint32): "unsigned int",
+           np.dtype(np.uint64): "unsigned long long", np.dtype(np.uint8): "unsigned char",
+           np.dtype(np.int8): "signed char", np.dtype(np.bool_): "bool"}
+
+
+class LoadBalance(enum.Enum):
+    """How advance maps a frontier's edges to threads."""
+
+    THREAD = "thread_mapped"     #: one thread per frontier vertex
+    TWC = "twc"                  #: thread / warp / CTA by list length
+    LB_INPUT = "block_mapped"    #: block scans its input items' degrees, threads share the edges
+    LB = "merge_path"            #: one thread per output edge, sorted search in the scanned degrees
+    LB_CULL = "lb_cull"          #: LB fused with exact duplicate culling (needs `visited`)
+
+
+class Output(enum.Enum):
+    NONE = 0
+    VERTEX = 1
+    EDGE = 2
+
+
+# -- user functors ----------------------------------------------------------------------------------------
+def _ctype(x):
+    dt = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
+    try:
+        return _CTYPES[np.dtype(dt)]
+    except KeyError:
+        raise UnknownNameError(f"unsupported parameter dtype {dt}") from None
+
+
+def _functor(params, macros, preamble=""):
+    """(prelude source, extra kernel arguments) for user parameters and operator macros."""
+    import cupy
+
+    decl, args = [], []
+    for name, value in (params or {}).items():
+        if isinstance(value, cupy.ndarray):
+            decl.append(f", {_ctype(value)}* {name}")
+            args.append(value)
+        elif isinstance(value, np.generic):
+            decl.append(f", {_ctype(value)} {name}")
+            args.append(value)
+        else:
+            raise TypeError(f"parameter {name!r}: pass a CuPy array or an explicit NumPy scalar "
+                            f"(np.int32(...)), not {type(value).__name__}")
+    lines = [f"#define GRAVEL_USER_PARAMS {''.join(decl)}"]
+    lines += [f"#define {k} {v}" for k, v in macros.items()]
+    return "\n".join(lines) + "\n" + preamble + "\n", tuple(args)
+
+
+def _counter():
+    import cupy
+
+    return cupy.zeros(1, dtype=cupy.uint64)
+
+
+def _read(counter):
+    return int(counter.get()[0])  # sync: the output length, 8 bytes
+
+
+# -- advance ----------------------------------------------------------------------------------------------
+def frontier_degrees(graph, ids):
+    """Out-degrees of the frontier's vertices and their exclusive scan (length n + 1, int64)."""
+    import cupy
+
+    deg = (graph.offsets[ids + 1] - graph.offsets[ids])
+    scan = cupy.zeros(ids.size + 1, dtype=cupy.int64)
+    cupy.cumsum(deg, out=scan[1:])
+    return deg, scan
+
+
+def choose_load_balance(graph, n_frontier, total_edges):
+    """Gunrock's rule as the starting point: LB for average degree >= 5 (over the inputs below 4096
+    items), TWC otherwise."""
+    avg = total_edges / max(n_frontier, 1)
+    if avg >= 5:
+        return LoadBalance.LB_INPUT if n_frontier < 4096 else LoadBalance.LB
+    return LoadBalance.TWC
+
+
+def advance(graph, frontier, op="true", *, params=None, output="vertex", strategy="auto", visited=None,
+            preamble=""):
+    """Visit every out-edge (src -> dst) of the frontier's vertices; `op` sees ``src, dst, edge,
+    weight`` and the `params`; where it is true, ``dst`` (output="vertex") or ``edge`` ("edge") joins
+    the output frontier. ``output=None`` returns None (a pure visit).
+
+    `visited` (uint32 bitmap) with strategy LB_CULL emits each destination once.
+    """
+    import cupy
+
+    out_kind = {None: Output.NONE, "vertex": Output.VERTEX, "edge": Output.EDGE}[output]
+    lb = _strategy(strategy)
+    ids = frontier.ids
+    nf = ids.size
+    deg, scan = frontier_degrees(graph, ids)
+    total = int(scan[-1])  # sync: sizes the output and the grid
+    if lb is None:
+        lb = choose_load_balance(graph, nf, total)
+    if lb is LoadBalance.LB_CULL and visited is None:
+        raise ValueError("LB_CULL needs a visited bitmap")
+    out_t = cupy.int64 if out_kind is Output.EDGE else cupy.int32
+    cap = total if out_kind is not Output.NONE else 0
+    out = cupy.empty(max(cap, 1), dtype=out_t)
+    length = _counter()
+    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight)": f"({op})"}, preamble)
+    templates = (out_kind.value, "long long" if out_t == cupy.int64 else "int")
+    weights = graph.weights if graph.weights is not None else cupy.empty(1, cupy.float32)
+    common = (graph.offsets, graph.indices, weights, np.int32(graph.weights is not None), ids, np.int64(nf),
+              out, length, np.uint64(cap))
+    if nf and total:
+        if lb in (LoadBalance.LB, LoadBalance.LB_CULL):
+            k = runtime.kernel("advance/merge_path.cu", "gravel_advance_merge_path", templates=templates,
+                               prelude=prelude)
+            cull = lb is LoadBalance.LB_CULL
+            mask = visited if cull else cupy.empty(1, cupy.uint32)
+            k(runtime.blocks_for(total, BLOCK, resident=8), BLOCK,
+              common + (scan, np.int64(total), mask, np.int32(cull)) + extra)
+        elif lb is LoadBalance.LB_INPUT:
+            k = runtime.kernel("advance/block_mapped.cu", "gravel_advance_block_mapped",
+                               templates=templates + (BLOCK,), prelude=prelude)
+            k(runtime.blocks_for(nf, BLOCK, resident=8), BLOCK, common + extra)
+        else:
+            name = lb.value
+            k = runtime.kernel(f"advance/{name}.cu", f"gravel_advance_{name}", templates=templates,
+                               prelude=prelude)
+            k(runtime.blocks_for(nf, BLOCK, resident=8), BLOCK, common + extra)
+    if out_kind is Output.NONE:
+        return None
+    n_out = _read(length)
+    result = Frontier(graph.n, ids=out, length=n_out)
+    result.strategy = lb
+    return result
+
+
+def _strategy(strategy):
+    if strategy == "auto":
+        return None
+    if isinstance(strategy, LoadBalance):
+        return strategy
+    for lb in LoadBalance:
+        if strategy in (lb.value, lb.name, lb.name.lower()):
+            return lb
+    raise UnknownNameError(f"unknown load-balancing strategy {strategy!r} "
+                           f"(expected auto or one of {', '.join(lb.name.lower() for lb in LoadBalance)})")
+
+
+def advance_pull(graph, frontier, candidates, op="true", *, params=None, output="vertex", preamble=""):
+    """Pull step: each candidate vertex v scans its in-edges (src -> v) for a src in `frontier` and stops
+    at the first for which `op` holds (``dst`` is v in the expression); v then joins the output."""
+    import cupy
+
+    front = frontier.to_dense().bitmap
+    ids = candidates.ids
+    in_off, in_idx, in_w = graph.csc()
+    out_kind = {None: Output.NONE, "vertex": Output.VERTEX, "edge": Output.EDGE}[output]
+    out_t = cupy.int64 if out_kind is Output.EDGE else cupy.int32
+    out = cupy.empty(max(ids.size, 1), dtype=out_t)
+    length = _counter()
+    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight)": f"({op})"}, preamble)
+    k = runtime.kernel("advance/pull.cu", "gravel_advance_pull",
+                       templates=(out_kind.value, "long long" if out_t == cupy.int64 else "int"), prelude=prelude)
+    w = in_w if in_w is not None else cupy.empty(1, cupy.float32)
+    if ids.size:
+        k(runtime.blocks_for(ids.size, BLOCK, resident=8), BLOCK,
+          (in_off, in_idx, w, np.int32(in_w is not None), ids, np.int64(ids.size), front, out, length,
+           np.uint64(out.size)) + extra)
+    if out_kind is Output.NONE:
+        return None
+    return Frontier(graph.n, ids=out, length=_read(length))
+
+
+# -- filter, compute --------------------------------------------------------------------------------------
+def filter(frontier, predicate="true", *, params=None, mode="compact", visited=None, preamble=""):
+    """Keep the items ``v`` (at position ``i``) for which `predicate` holds.
+
+    ``mode="compact"``: exact and order-preserving (the predicate is evaluated once per item).
+    ``mode="cull"``: Gunrock's inexact culling with the `visited` bitmap and warp history hashes, for
+    idempotent traversals: items already visited are dropped; a few duplicates may remain.
+    """
+    import cupy
+
+    ids = frontier.ids
+    n = ids.size
+    prelude, extra = _functor(params, {"GRAVEL_FILTER_OP(v, i)": f"({predicate})"}, preamble)
+    if mode == "cull":
+        if visited is None:
+            raise ValueError("mode='cull' needs a visited bitmap")
+        out = cupy.empty(max(n, 1), dtype=cupy.int32)
+        length = _counter()
+        k = runtime.kernel("filter/cull.cu", "gravel_filter_cull", prelude=prelude)
+        if n:
+            k(runtime.blocks_for(n, BLOCK, resident=8), BLOCK,
+              (ids, np.int64(n), visited, out, length, np.uint64(out.size)) + extra,
+              shared_mem=(BLOCK // 32) * 128 * 4)
+        return Frontier(frontier.n, ids=out, length=_read(length))
+    if mode != "compact":
+        raise UnknownNameError(f"unknown filter mode {mode!r} (expected compact or cull)")
+    blocks = runtime.blocks_for(n, BLOCK)
+    flags = cupy.empty(max(n, 1), dtype=cupy.uint8)
+    counts = cupy.zeros(blocks + 1, dtype=cupy.int64)
+    if n:
+        runtime.kernel("filter/compact.cu", "gravel_filter_flags", templates=(BLOCK,), prelude=prelude)(
+            blocks, BLOCK, (ids, np.int64(n), flags, counts[1:]) + extra)
+    offsets = cupy.cumsum(counts)
+    kept = int(offsets[-1])  # sync: output size
+    out = cupy.empty(max(kept, 1), dtype=cupy.int32)
+    if n:
+        runtime.kernel("filter/compact.cu", "gravel_filter_write", templates=(BLOCK,), prelude=prelude)(
+            blocks, BLOCK, (ids, np.int64(n), flags, offsets, out))
+    return Frontier(frontier.n, ids=out, length=kept)
+
+
+def compute(frontier, op, *, params=None, n=None, preamble=""):
+    """Run `op` (a statement over ``v`` and ``i``) on every frontier item, or on every vertex 0..n-1
+    when `frontier` is None."""
+    import cupy
+
+    prelude, extra = _functor(params, {"GRAVEL_COMPUTE_OP(v, i)": f"{{ {op}; }}"}, preamble)
+    k = runtime.kernel("compute/compute.cu", "gravel_compute", prelude=prelude)
+    if frontier is None:
+        ids, count, all_ = cupy.empty(1, cupy.int32), n, 1
+    else:
+        ids, count, all_ = frontier.ids, len(frontier), 0
+    if count:
+        k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK, (ids, np.int32(all_), np.int64(count)) + extra)
+
+
+# -- neighbor reduce --------------------------------------------------------------------------------------
+_REDUCE = {"sum": ("(a) + (b)", 0), "min": ("min((a), (b))", 1), "max": ("max((a), (b))", 2)}
+_IDENTITY = {"sum": lambda dt: 0, "min": lambda dt: np.finfo(dt).max if dt.kind == "f" else np.iinfo(dt).max,
+             "max": lambda dt: np.finfo(dt).min if dt.kind == "f" else np.iinfo(dt).min}
+
+
+def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, identity=None, direction="pull",
+                    params=None, preamble=""):
+    """Reduce `value` (an expression over ``v, u, edge, weight``) over neighbour lists.
+
+    ``direction="pull"``: ``out[i]`` reduces over the in-edges (u -> v) of item v of `frontier` (every
+    vertex when None); `reduce` is "sum", "min", "max" or an expression over ``a`` and ``b`` (then
+    `identity` is required). ``direction="push"``: every out-edge (u -> v) of a frontier item u folds into
+    ``out[v]`` (length n) with an atomic; `reduce` must be sum, min or max.
+    """
+    import cupy
+
+    dt = np.dtype(dtype)
+    ctype = _CTYPES[dt]
+    if reduce in _REDUCE:
+        expr, op_id = _REDUCE[reduce]
+        if identity is None:
+            identity = _IDENTITY[reduce](dt)
+    else:
+        expr, op_id = reduce, None
+        if identity is None:
+            raise ValueError("a custom reduce expression needs an identity")
+    macros = {"GRAVEL_NR_VALUE(v, u, edge, weight)": f"(({ctype})({value}))", "GRAVEL_NR_REDUCE(a, b)": f"({expr})"}
+    prelude, extra = _functor(params, macros, preamble)
+    if frontier is None:
+        ids, count, all_ = cupy.empty(1, cupy.int32), graph.n, 1
+    else:
+        ids, count, all_ = frontier.ids, len(frontier), 0
+    if direction == "pull":
+        off, idx, w = graph.csc()
+        out = cupy.empty(count, dtype=dt)
+        k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(ctype,),
+                           prelude=prelude)
+        if count:
+            k(runtime.blocks_for(count * 32, BLOCK, resident=8), BLOCK,
+              (off, idx, w if w is not None else cupy.empty(1, cupy.float32), np.int32(w is not None), ids,
+               np.int32(all_), np.int64(count), dt.type(identity), out) + extra)
+        return out
+    if direction != "push":
+        raise UnknownNameError(f"unknown direction {direction!r} (expected pull or push)")
+    if op_id is None:
+        raise ValueError("push neighbor_reduce supports sum, min and max (atomics)")
+    out = cupy.full(graph.n, identity, dtype=dt)
+    k = runtime.kernel("neighbor_reduce/push.cu", "gravel_neighbor_reduce_push", templates=(ctype, op_id),
+                       prelude=prelude)
+    w = graph.weights
+    if count:
+        k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK,
+          (graph.offsets, graph.indices, w if w is not None else cupy.empty(1, cupy.float32),
+           np.int32(w is not None), ids, np.int32(all_), np.int64(count), out) + extra)
+    return out
+
+
+# -- segmented intersection -------------------------------------------------------------------------------
+#: lists up to this long are "small": merged by one thread
+SMALL = 128
+#: a pair whose shorter list exceeds this is intersected by a whole block
+LARGE = 1024
+
+
+def intersect(graph, us, vs):
+    """|N(u) ∩ N(v)| for every pair (us[i], vs[i]) of sorted out-neighbour lists.
+
+    Pairs are split three ways: both lists short (one thread merges), one short (one thread binary-
+    searches the short list's elements in the long one), both long (one block per pair). Returns
+    (per-pair counts as int64, total).
+    """
+    import cupy
+
+    us = cupy.ascontiguousarray(cupy.asarray(us, dtype=cupy.int32))
+    vs = cupy.ascontiguousarray(cupy.asarray(vs, dtype=cupy.int32))
+    deg = graph.out_degree
+    du, dv = deg[us], deg[vs]
+    lo, hi = cupy.minimum(du, dv), cupy.maximum(du, dv)
+    counts = cupy.zeros(us.size, dtype=cupy.int64)
+    total = _counter()
+    classes = {"two_small": hi <= SMALL, "small_large": (hi > SMALL) & (lo <= LARGE), "large_large": lo > LARGE}
+    for name, mask in classes.items():
+        items = cupy.flatnonzero(mask).astype(cupy.int64)
+        if not items.size:
+            continue
+        args = (graph.offsets, graph.indices, us, vs, items, np.int64(items.size), counts, total)
+        if name == "large_large":
+            k = runtime.kernel("intersect/large_large.cu", "gravel_intersect_large_large", templates=(BLOCK,))
+            k(min(items.size, 64 * runtime.props().sm_count), BLOCK, args)
+        else:
+            k = runtime.kernel(f"intersect/{name}.cu", f"gravel_intersect_{name}")
+            k(runtime.blocks_for(items.size, BLOCK, resident=8), BLOCK, args)
+    return counts, _read(total)

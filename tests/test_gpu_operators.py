@@ -1,0 +1,241 @@
+"""Every GPU operator and every load-balancing strategy against a NumPy reference, on random inputs."""
+
+import numpy as np
+import pytest
+
+import gravel
+from gravel import generate, transform
+
+pytestmark = pytest.mark.gpu
+
+cupy = pytest.importorskip("cupy")
+from gravel import operators as ops  # noqa: E402
+from gravel.frontier import Frontier  # noqa: E402
+from gravel.operators import LoadBalance  # noqa: E402
+
+STRATEGIES = [LoadBalance.THREAD, LoadBalance.TWC, LoadBalance.LB_INPUT, LoadBalance.LB, "auto"]
+POISON = -7
+
+
+def star(leaves):
+    """Vertex 0 joined to `leaves` others: one list of more than a million entries."""
+    return gravel.Graph.from_edges(np.zeros(leaves, np.int64), np.arange(1, leaves + 1), directed=False)
+
+
+def with_loops_and_isolated(rng):
+    n = 300
+    src = rng.integers(0, 200, 2000)
+    dst = rng.integers(0, 200, 2000)
+    src[:50] = dst[:50]  # self loops; vertices 200..299 are isolated
+    return gravel.Graph.from_edges(src, dst, rng.integers(1, 9, 2000).astype(np.float32), n=n, directed=True)
+
+
+def graphs():
+    rng = np.random.default_rng()
+    yield "kron", transform.add_random_weights(generate.kronecker(14, 16, seed=int(rng.integers(1 << 30))), seed=1)
+    yield "grid", generate.grid(64, 80)
+    yield "loops+isolated", with_loops_and_isolated(rng)
+
+
+GRAPHS = list(graphs())
+
+
+def frontiers(G, rng):
+    n = G.n
+    yield "empty", np.zeros(0, np.int32)
+    yield "all", np.arange(n, dtype=np.int32)
+    yield "random", rng.choice(n, size=max(1, n // 10), replace=False).astype(np.int32)
+    yield "duplicates", rng.integers(0, n, size=max(1, n // 5)).astype(np.int32)
+    yield "small", rng.choice(n, size=min(n, 100), replace=False).astype(np.int32)
+
+
+def reference_edges(G, ids):
+    """(src, dst, edge, weight) of every out-edge of the frontier, duplicates included."""
+    deg = G.out_degree[ids]
+    src = np.repeat(ids, deg)
+    starts = np.repeat(G.offsets[ids], deg)
+    local = np.arange(deg.sum()) - np.repeat(np.cumsum(deg) - deg, deg)
+    edge = starts + local
+    w = G.weights[edge] if G.weights is not None else np.ones(edge.size, np.float32)
+    return src, G.indices[edge], edge, w
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("lb", STRATEGIES, ids=lambda s: getattr(s, "name", s))
+def test_advance_visits_every_edge_once(name, G, lb):
+    rng = np.random.default_rng()
+    dg = G.to("cuda")
+    for fname, ids in frontiers(G, rng):
+        src, dst, edge, w = reference_edges(G, ids)
+        # count visits per edge and sum (src + weight) per destination: any lost or doubled edge shows
+        hits = cupy.zeros(G.nnz + 1, cupy.int32)
+        acc = cupy.zeros(G.n, cupy.float64)
+        out = ops.advance(dg, Frontier.from_ids(G.n, ids),
+                          "(atomicAdd(&hits[edge], 1), atomicAdd(&acc[dst], (double)src + weight), (dst & 1) == 0)",
+                          params={"hits": hits, "acc": acc}, strategy=lb)
+        expect_hits = np.bincount(edge, minlength=G.nnz + 1)
+        assert np.array_equal(hits.get(), expect_hits), (fname, "edge visits")
+        expect_acc = np.zeros(G.n)
+        np.add.at(expect_acc, dst, src.astype(np.float64) + w)
+        assert np.allclose(acc.get(), expect_acc), (fname, "functor arguments")
+        kept = np.sort(dst[dst % 2 == 0])
+        assert np.array_equal(out.get(), kept), (fname, "output frontier")
+
+
+@pytest.mark.parametrize("lb", STRATEGIES, ids=lambda s: getattr(s, "name", s))
+def test_advance_edge_output_and_hub_of_a_million(lb):
+    G = star(1_100_000)
+    dg = G.to("cuda")
+    ids = np.array([0, 5, 0], np.int32)  # the hub twice, one leaf
+    out = ops.advance(dg, Frontier.from_ids(G.n, ids), "true", output="edge", strategy=lb)
+    _, _, edge, _ = reference_edges(G, ids)
+    assert out.ids.dtype == cupy.int64
+    assert np.array_equal(np.sort(out.ids.get()), np.sort(edge))
+
+
+def test_lb_cull_emits_each_vertex_once():
+    G = generate.kronecker(13)
+    dg = G.to("cuda")
+    ids = np.random.default_rng().choice(G.n, 500, replace=False).astype(np.int32)
+    visited = cupy.zeros((G.n + 31) // 32, cupy.uint32)
+    out = ops.advance(dg, Frontier.from_ids(G.n, ids), "true", strategy=LoadBalance.LB_CULL, visited=visited)
+    _, dst, _, _ = reference_edges(G, ids)
+    assert np.array_equal(out.get(), np.unique(dst))
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+def test_pull_advance_finds_a_frontier_parent(name, G):
+    rng = np.random.default_rng()
+    dg = G.to("cuda")
+    in_off, in_idx, _ = G.csc()
+    front = rng.choice(G.n, G.n // 8, replace=False).astype(np.int32)
+    cand = np.setdiff1d(np.arange(G.n), front).astype(np.int32)
+    parent = cupy.full(G.n, POISON, cupy.int32)
+    out = ops.advance_pull(dg, Frontier.from_ids(G.n, front), Frontier.from_ids(G.n, cand),
+                           "(parent[dst] = src, true)", params={"parent": parent})
+    in_front = np.zeros(G.n, bool)
+    in_front[front] = True
+    has = np.array([in_front[in_idx[in_off[v]:in_off[v + 1]]].any() for v in cand], bool)
+    assert np.array_equal(out.get(), np.sort(cand[has]))
+    p = parent.get()
+    assert np.all(p[cand[~has]] == POISON)
+    reached = cand[has]
+    assert np.all(in_front[p[reached]]) and np.all(G.has_arcs(p[reached], reached))
+
+
+def test_filter_compact_and_cull():
+    rng = np.random.default_rng()
+    n = 100_000
+    ids = rng.integers(0, n, 300_000).astype(np.int32)
+    keep = cupy.asarray(rng.random(n) < 0.3)
+    f = Frontier.from_ids(n, ids)
+    out = ops.filter(f, "keep[v]", params={"keep": keep})
+    assert np.array_equal(out.ids.get(), ids[keep.get()[ids]])  # exact and in order
+    for repeat in range(2):
+        visited = cupy.zeros((n + 31) // 32, cupy.uint32)
+        pre = rng.choice(n, 1000, replace=False)
+        visited_host = np.zeros(n, bool)
+        visited_host[pre] = True
+        visited[:] = cupy.asarray(np.packbits(visited_host, bitorder="little").view(np.uint32)[: visited.size])
+        culled = ops.filter(f, "keep[v]", params={"keep": keep}, mode="cull", visited=visited).ids.get()
+        expect = np.unique(ids[keep.get()[ids] & ~visited_host[ids]])
+        assert np.array_equal(np.unique(culled), expect)  # nothing new is lost
+        assert not np.isin(culled, pre).any()  # nothing visited survives
+    empty = ops.filter(Frontier.from_ids(n, []), "true")
+    assert len(empty) == 0
+
+
+def test_compute_over_frontier_and_all():
+    n = 5000
+    out = cupy.full(n, POISON, cupy.int32)
+    ids = np.random.default_rng().choice(n, 700, replace=False).astype(np.int32)
+    ops.compute(Frontier.from_ids(n, ids), "out[v] = (int)i * 2", params={"out": out})
+    expect = np.full(n, POISON)
+    expect[ids] = np.arange(700) * 2
+    assert np.array_equal(out.get(), expect)
+    ops.compute(None, "out[v] = v + k", params={"out": out, "k": np.int32(3)}, n=n)
+    assert np.array_equal(out.get(), np.arange(n) + 3)
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("reduce", ["sum", "min", "max"])
+def test_neighbor_reduce_pull_and_push(name, G, reduce):
+    rng = np.random.default_rng()
+    dg = G.to("cuda")
+    x = rng.random(G.n).astype(np.float32)
+    xd = cupy.asarray(x)
+    in_off, in_idx, in_w = G.csc()
+    w = in_w if in_w is not None else np.ones(in_idx.size, np.float32)
+    npf = {"sum": np.add, "min": np.minimum, "max": np.maximum}[reduce]
+    ident = {"sum": 0.0, "min": np.finfo(np.float32).max, "max": np.finfo(np.float32).min}[reduce]
+    expect = np.full(G.n, ident, np.float64)
+    dst = np.repeat(np.arange(G.n), np.diff(in_off))
+    npf.at(expect, dst, x[in_idx] * w)
+    got = ops.neighbor_reduce(dg, None, "x[u] * weight", reduce, params={"x": xd})
+    assert np.allclose(got.get(), expect, rtol=1e-5)
+    ids = rng.choice(G.n, G.n // 3, replace=False).astype(np.int32)
+    part = ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd})
+    assert np.allclose(part.get(), expect[ids], rtol=1e-5)
+    # push: out-edges (u -> v) of frontier items fold into out[v]
+    src, dstp, _, wp = reference_edges(G, ids)
+    expect_push = np.full(G.n, ident, np.float64)
+    npf.at(expect_push, dstp, x[src] * wp)
+    push = ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd},
+                               direction="push")
+    assert np.allclose(push.get(), expect_push, rtol=1e-5)
+
+
+def test_intersect_every_size_class():
+    rng = np.random.default_rng()
+    # a graph mixing tiny lists, hubs and two huge overlapping lists
+    G = transform.deduplicate(gravel.Graph.from_edges(
+        np.concatenate([rng.integers(0, 3000, 60000), np.zeros(5000, int), np.ones(5000, int)]),
+        np.concatenate([rng.integers(0, 3000, 60000), rng.integers(2, 9000, 5000), rng.integers(2, 9000, 5000)]),
+        n=9000, directed=False))
+    dg = G.to("cuda")
+    us = np.concatenate([rng.integers(0, 9000, 20000), [0, 0, 1, 5]]).astype(np.int32)
+    vs = np.concatenate([rng.integers(0, 9000, 20000), [1, 7, 0, 5]]).astype(np.int32)
+    counts, total = ops.intersect(dg, us, vs)
+    rows = [set(G.indices[G.offsets[v]:G.offsets[v + 1]].tolist()) for v in range(G.n)]
+    expect = np.array([len(rows[u] & rows[v]) for u, v in zip(us, vs)])
+    assert np.array_equal(counts.get(), expect) and total == expect.sum()
+    assert G.out_degree[0] > ops.LARGE and G.out_degree[1] > ops.LARGE
+
+
+def test_frontier_conversions():
+    rng = np.random.default_rng()
+    n = 100_003
+    ids = np.unique(rng.integers(0, n, 20000)).astype(np.int32)
+    f = Frontier.from_ids(n, ids)
+    d = f.to_dense()
+    assert d.is_dense and len(d) == ids.size
+    assert np.array_equal(d.to_sparse().get(), ids)
+    assert Frontier.from_ids(n, np.arange(n // 2)).auto().is_dense
+    assert not Frontier.from_ids(n, ids[:10]).auto().is_dense
+    with pytest.raises(gravel.VertexNotFoundError):
+        Frontier.from_ids(n, [n])
+
+
+def test_unknown_strategy():
+    G = generate.grid(3, 3)
+    with pytest.raises(gravel.UnknownNameError):
+        ops.advance(G.to("cuda"), Frontier.all(G.n), strategy="magic")
+
+
+@pytest.mark.slow
+def test_offsets_beyond_2_31_edges():
+    """A device graph of 2.2 G edges: 1024 vertices with 2.15 M out-edges each, built on the GPU."""
+    from gravel.backends.cuda.graph import DeviceGraph
+
+    n, per = 1024, 2100 * 1024
+    offsets = cupy.arange(n + 1, dtype=cupy.int64) * per
+    indices = cupy.tile(cupy.arange(n, dtype=cupy.int32), per)
+    assert int(offsets[-1]) > 2**31
+    dg = DeviceGraph.from_arrays(offsets, indices)
+    ids = np.array([0, n - 1, n // 2], np.int32)  # the last vertex's edges all lie beyond 2^31
+    for lb in (LoadBalance.THREAD, LoadBalance.TWC, LoadBalance.LB):
+        hits = cupy.zeros(n, cupy.int64)
+        ops.advance(dg, Frontier.from_ids(n, ids), "(atomicAdd((unsigned long long*)&hits[dst], 1ull), false)",
+                    params={"hits": hits}, output=None, strategy=lb)
+        assert np.all(hits.get() == 3 * (per // n)), lb
+    del indices, dg
