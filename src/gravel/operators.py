@@ -8,7 +8,8 @@ in the expression; ``preamble`` may define helper functions. Examples (BFS)::
     advance(dg, front, "atomicCAS(&depth[dst], -1, level) == -1",
             params={"depth": depth, "level": np.int32(d)})
 
-Load balancing is a strategy of advance (:class:`LoadBalance`); ``"auto"`` picks one from the frontier
+User names must not start with ``gravel_`` nor repeat a kernel parameter (offsets, indices, weights,
+frontier, out, ...). Load balancing is a strategy of advance (:class:`LoadBalance`); ``"auto"`` picks one from the frontier
 size and degrees (see :func:`choose_load_balance`).
 """
 

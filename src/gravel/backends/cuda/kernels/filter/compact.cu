@@ -16,14 +16,14 @@ __global__ void __launch_bounds__(BLOCK) gravel_filter_flags(const vid_t *__rest
     typedef cub::BlockReduce<int, BLOCK> Reduce;
     __shared__ typename Reduce::TempStorage temp;
     long long i = blockIdx.x * (long long)BLOCK + threadIdx.x;
-    int keep = 0;
+    int gravel_keep = 0;
     if (i < n) {
         const vid_t v = frontier[i];
         (void)v;
-        keep = (GRAVEL_FILTER_OP(v, i)) ? 1 : 0;
-        flags[i] = (unsigned char)keep;
+        gravel_keep = (GRAVEL_FILTER_OP(v, i)) ? 1 : 0;
+        flags[i] = (unsigned char)gravel_keep;
     }
-    int total = Reduce(temp).Sum(keep);
+    int total = Reduce(temp).Sum(gravel_keep);
     if (threadIdx.x == 0) block_counts[blockIdx.x] = total;
 }
 

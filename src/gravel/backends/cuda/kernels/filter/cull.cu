@@ -14,24 +14,24 @@ __global__ void gravel_filter_cull(const vid_t *__restrict__ frontier, long long
                                    vid_t *__restrict__ out, unsigned long long *__restrict__ out_len,
                                    unsigned long long out_cap GRAVEL_USER_PARAMS) {
     extern __shared__ vid_t history[];  // GRAVEL_WARP_HASH entries per warp
-    vid_t *mine = history + (threadIdx.x >> 5) * GRAVEL_WARP_HASH;
-    for (int k = threadIdx.x & 31; k < GRAVEL_WARP_HASH; k += 32) mine[k] = -1;
+    vid_t *gravel_hist = history + (threadIdx.x >> 5) * GRAVEL_WARP_HASH;
+    for (int k = threadIdx.x & 31; k < GRAVEL_WARP_HASH; k += 32) gravel_hist[k] = -1;
     __syncwarp();
     GRAVEL_GRID_STRIDE(i, n) {
         const vid_t v = frontier[i];
-        bool keep = GRAVEL_FILTER_OP(v, i);
-        if (keep) {
-            unsigned int bit = 1u << (v & 31);
-            unsigned int word = bitmask[v >> 5];  // plain read: a racing duplicate may slip through
-            if (word & bit) keep = false;
-            else bitmask[v >> 5] = word | bit;    // racing writers may drop another's bit: re-set below
+        bool gravel_keep = GRAVEL_FILTER_OP(v, i);
+        if (gravel_keep) {
+            unsigned int gravel_bit = 1u << (v & 31);
+            unsigned int gravel_word = bitmask[v >> 5];  // plain read: a racing duplicate may slip through
+            if (gravel_word & gravel_bit) gravel_keep = false;
+            else bitmask[v >> 5] = gravel_word | gravel_bit;    // racing writers may drop another's bit: re-set below
         }
-        if (keep) {
-            int h = (v * 2654435761u) % GRAVEL_WARP_HASH;
-            if (mine[h] == v) keep = false;
-            else mine[h] = v;
+        if (gravel_keep) {
+            int gravel_h = (v * 2654435761u) % GRAVEL_WARP_HASH;
+            if (gravel_hist[gravel_h] == v) gravel_keep = false;
+            else gravel_hist[gravel_h] = v;
         }
-        if (keep) {
+        if (gravel_keep) {
             atomicOr(&bitmask[v >> 5], 1u << (v & 31));
             gravel_emit<vid_t>(out, out_len, out_cap, v);
         }
