@@ -14,6 +14,7 @@ size and degrees (see :func:`choose_load_balance`).
 """
 
 import enum
+import functools
 
 import numpy as np
 
@@ -94,10 +95,10 @@ def frontier_degrees(graph, ids):
     return deg, scan
 
 
-def choose_load_balance(graph, n_frontier, total_edges):
+def choose_load_balance(graph, n_frontier):
     """Gunrock's rule as the starting point: LB for average degree >= 5 (over the inputs below 4096
-    items), TWC otherwise."""
-    avg = total_edges / max(n_frontier, 1)
+    items), TWC otherwise. Decided from the graph's average degree, so it needs no device sync."""
+    avg = graph.nnz / max(graph.n, 1)
     if avg >= 5:
         return LoadBalance.LB_INPUT if n_frontier < 4096 else LoadBalance.LB
     return LoadBalance.TWC
@@ -107,54 +108,61 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
             preamble=""):
     """Visit every out-edge (src -> dst) of the frontier's vertices; `op` sees ``src, dst, edge,
     weight`` and the `params`; where it is true, ``dst`` (output="vertex") or ``edge`` ("edge") joins
-    the output frontier. ``output=None`` returns None (a pure visit).
+    the output frontier. ``output=None`` returns None (a pure visit, with no host sync).
 
     `visited` (uint32 bitmap) with strategy LB_CULL emits each destination once.
     """
     import cupy
 
     out_kind = {None: Output.NONE, "vertex": Output.VERTEX, "edge": Output.EDGE}[output]
-    lb = _strategy(strategy)
     ids = frontier.ids
     nf = ids.size
-    deg, scan = frontier_degrees(graph, ids)
-    total = int(scan[-1])  # sync: sizes the output and the grid
-    if lb is None:
-        lb = choose_load_balance(graph, nf, total)
+    lb = _strategy(strategy) or choose_load_balance(graph, nf)
     if lb is LoadBalance.LB_CULL and visited is None:
         raise ValueError("LB_CULL needs a visited bitmap")
+    merge = lb in (LoadBalance.LB, LoadBalance.LB_CULL)
+    scan, total = None, None
+    if merge or out_kind is not Output.NONE:
+        _, scan = frontier_degrees(graph, ids)
+        total = int(scan[-1])  # sync: sizes the output (and the merge-path grid)
+        if not total:
+            nf = 0
     out_t = cupy.int64 if out_kind is Output.EDGE else cupy.int32
     cap = total if out_kind is not Output.NONE else 0
     out = cupy.empty(max(cap, 1), dtype=out_t)
     length = _counter()
     prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight)": f"({op})"}, preamble)
     templates = (out_kind.value, "long long" if out_t == cupy.int64 else "int")
-    weights = graph.weights if graph.weights is not None else cupy.empty(1, cupy.float32)
+    weights = graph.weights if graph.weights is not None else _dummy(cupy.float32)
     common = (graph.offsets, graph.indices, weights, np.int32(graph.weights is not None), ids, np.int64(nf),
               out, length, np.uint64(cap))
-    if nf and total:
-        if lb in (LoadBalance.LB, LoadBalance.LB_CULL):
-            k = runtime.kernel("advance/merge_path.cu", "gravel_advance_merge_path", templates=templates,
-                               prelude=prelude)
-            cull = lb is LoadBalance.LB_CULL
-            mask = visited if cull else cupy.empty(1, cupy.uint32)
-            k(runtime.blocks_for(total, BLOCK, resident=8), BLOCK,
-              common + (scan, np.int64(total), mask, np.int32(cull)) + extra)
-        elif lb is LoadBalance.LB_INPUT:
-            k = runtime.kernel("advance/block_mapped.cu", "gravel_advance_block_mapped",
-                               templates=templates + (BLOCK,), prelude=prelude)
-            k(runtime.blocks_for(nf, BLOCK, resident=8), BLOCK, common + extra)
-        else:
-            name = lb.value
-            k = runtime.kernel(f"advance/{name}.cu", f"gravel_advance_{name}", templates=templates,
-                               prelude=prelude)
-            k(runtime.blocks_for(nf, BLOCK, resident=8), BLOCK, common + extra)
+    if nf and merge:
+        k = runtime.kernel("advance/merge_path.cu", "gravel_advance_merge_path", templates=templates,
+                           prelude=prelude)
+        cull = lb is LoadBalance.LB_CULL
+        k(runtime.blocks_for(total, BLOCK, resident=8), BLOCK,
+          common + (scan, np.int64(total), visited if cull else _dummy(cupy.uint32), np.int32(cull)) + extra)
+    elif nf and lb is LoadBalance.LB_INPUT:
+        k = runtime.kernel("advance/block_mapped.cu", "gravel_advance_block_mapped",
+                           templates=templates + (BLOCK,), prelude=prelude)
+        k(runtime.blocks_for(nf, BLOCK, resident=8), BLOCK, common + extra)
+    elif nf:
+        k = runtime.kernel(f"advance/{lb.value}.cu", f"gravel_advance_{lb.value}", templates=templates,
+                           prelude=prelude)
+        k(runtime.blocks_for(nf, BLOCK, resident=8), BLOCK, common + extra)
     if out_kind is Output.NONE:
         return None
-    n_out = _read(length)
-    result = Frontier(graph.n, ids=out, length=n_out)
+    result = Frontier(graph.n, ids=out, length=_read(length))
     result.strategy = lb
     return result
+
+
+@functools.cache
+def _dummy(dtype):
+    """A one-element device array for pointer arguments a kernel will not read."""
+    import cupy
+
+    return cupy.zeros(1, dtype=dtype)
 
 
 def _strategy(strategy):
@@ -184,7 +192,7 @@ def advance_pull(graph, frontier, candidates, op="true", *, params=None, output=
     prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight)": f"({op})"}, preamble)
     k = runtime.kernel("advance/pull.cu", "gravel_advance_pull",
                        templates=(out_kind.value, "long long" if out_t == cupy.int64 else "int"), prelude=prelude)
-    w = in_w if in_w is not None else cupy.empty(1, cupy.float32)
+    w = in_w if in_w is not None else _dummy(cupy.float32)
     if ids.size:
         k(runtime.blocks_for(ids.size, BLOCK, resident=8), BLOCK,
           (in_off, in_idx, w, np.int32(in_w is not None), ids, np.int64(ids.size), front, out, length,
@@ -243,7 +251,7 @@ def compute(frontier, op, *, params=None, n=None, preamble=""):
     prelude, extra = _functor(params, {"GRAVEL_COMPUTE_OP(v, i)": f"{{ {op}; }}"}, preamble)
     k = runtime.kernel("compute/compute.cu", "gravel_compute", prelude=prelude)
     if frontier is None:
-        ids, count, all_ = cupy.empty(1, cupy.int32), n, 1
+        ids, count, all_ = _dummy(cupy.int32), n, 1
     else:
         ids, count, all_ = frontier.ids, len(frontier), 0
     if count:
@@ -280,7 +288,7 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     macros = {"GRAVEL_NR_VALUE(v, u, edge, weight)": f"(({ctype})({value}))", "GRAVEL_NR_REDUCE(a, b)": f"({expr})"}
     prelude, extra = _functor(params, macros, preamble)
     if frontier is None:
-        ids, count, all_ = cupy.empty(1, cupy.int32), graph.n, 1
+        ids, count, all_ = _dummy(cupy.int32), graph.n, 1
     else:
         ids, count, all_ = frontier.ids, len(frontier), 0
     if direction == "pull":
@@ -290,7 +298,7 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
                            prelude=prelude)
         if count:
             k(runtime.blocks_for(count * 32, BLOCK, resident=8), BLOCK,
-              (off, idx, w if w is not None else cupy.empty(1, cupy.float32), np.int32(w is not None), ids,
+              (off, idx, w if w is not None else _dummy(cupy.float32), np.int32(w is not None), ids,
                np.int32(all_), np.int64(count), dt.type(identity), out) + extra)
         return out
     if direction != "push":
@@ -303,7 +311,7 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     w = graph.weights
     if count:
         k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK,
-          (graph.offsets, graph.indices, w if w is not None else cupy.empty(1, cupy.float32),
+          (graph.offsets, graph.indices, w if w is not None else _dummy(cupy.float32),
            np.int32(w is not None), ids, np.int32(all_), np.int64(count), out) + extra)
     return out
 
