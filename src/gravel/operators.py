@@ -96,11 +96,14 @@ def frontier_degrees(graph, ids):
 
 
 def choose_load_balance(graph, n_frontier):
-    """Gunrock's rule as the starting point: LB for average degree >= 5 (over the inputs below 4096
-    items), TWC otherwise. Decided from the graph's average degree, so it needs no device sync."""
+    """Gunrock's rule (LB at average degree >= 5, over the inputs below 4096 items; TWC otherwise),
+    revised by measurement (benchmarks/operators.py, H200, 2026-11-25): merge-path LB was never the
+    fastest (kron:24 full frontier: TWC 5.4 ms, LB 17.3 ms) and TWC was within 8 % of the best in every
+    other cell, so LB over the inputs for small frontiers of high-degree graphs and TWC elsewhere.
+    Decided from the graph's average degree, so it needs no device sync."""
     avg = graph.nnz / max(graph.n, 1)
-    if avg >= 5:
-        return LoadBalance.LB_INPUT if n_frontier < 4096 else LoadBalance.LB
+    if avg >= 5 and n_frontier < 4096:
+        return LoadBalance.LB_INPUT
     return LoadBalance.TWC
 
 

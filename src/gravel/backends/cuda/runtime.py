@@ -83,8 +83,13 @@ def kernel(path, name, *, templates=(), prelude=""):
     import cupy
 
     expr = f"{name}<{', '.join(str(t) for t in templates)}>" if templates else name
-    mod = _module(path, (expr,), prelude, cupy.cuda.Device().id)
-    return Launcher(mod.get_function(expr), expr)
+    return _launcher(path, expr, prelude, cupy.cuda.Device().id)
+
+
+@functools.cache
+def _launcher(path, expr, prelude, device_id):
+    # cached: looking a function up in a module costs more than launching it
+    return Launcher(_module(path, (expr,), prelude, device_id).get_function(expr), expr)
 
 
 class Launcher:
