@@ -23,6 +23,8 @@ from .errors import UnknownNameError
 from .frontier import Frontier
 
 BLOCK = 256
+#: edges per merge-path tile (4 per thread)
+MERGE_TILE = 4 * BLOCK
 _CTYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long", np.dtype(np.float32): "float",
            np.dtype(np.float64): "double", np.dtype(np.uint32): "unsigned int",
            np.dtype(np.uint64): "unsigned long long", np.dtype(np.uint8): "unsigned char",
@@ -140,11 +142,17 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
     common = (graph.offsets, graph.indices, weights, np.int32(graph.weights is not None), ids, np.int64(nf),
               out, length, np.uint64(cap))
     if nf and merge:
-        k = runtime.kernel("advance/merge_path.cu", "gravel_advance_merge_path", templates=templates,
-                           prelude=prelude)
+        tiles = -(-total // MERGE_TILE)
+        part = cupy.empty(tiles + 1, dtype=cupy.int64)
+        runtime.kernel("advance/merge_path.cu", "gravel_merge_path_partition")(
+            runtime.blocks_for(tiles + 1, BLOCK, resident=4), BLOCK,
+            (scan, np.int64(nf), np.int64(total), np.int64(MERGE_TILE), np.int64(tiles), part))
+        k = runtime.kernel("advance/merge_path.cu", "gravel_advance_merge_path",
+                           templates=templates + (BLOCK, MERGE_TILE // BLOCK), prelude=prelude)
         cull = lb is LoadBalance.LB_CULL
-        k(runtime.blocks_for(total, BLOCK, resident=8), BLOCK,
-          common + (scan, np.int64(total), visited if cull else _dummy(cupy.uint32), np.int32(cull)) + extra)
+        k(min(tiles, 8 * runtime.props().sm_count * 8), BLOCK,
+          common + (scan, np.int64(total), part, visited if cull else _dummy(cupy.uint32), np.int32(cull))
+          + extra)
     elif nf and lb is LoadBalance.LB_INPUT:
         k = runtime.kernel("advance/block_mapped.cu", "gravel_advance_block_mapped",
                            templates=templates + (BLOCK,), prelude=prelude)
