@@ -98,15 +98,15 @@ def frontier_degrees(graph, ids):
 
 
 def choose_load_balance(graph, n_frontier):
-    """Gunrock's rule (LB at average degree >= 5, over the inputs below 4096 items; TWC otherwise),
-    revised by measurement (benchmarks/operators.py, H200, 2026-11-25): merge-path LB was never the
-    fastest (kron:24 full frontier: TWC 5.4 ms, LB 17.3 ms) and TWC was within 8 % of the best in every
-    other cell, so LB over the inputs for small frontiers of high-degree graphs and TWC elsewhere.
-    Decided from the graph's average degree, so it needs no device sync."""
-    avg = graph.nnz / max(graph.n, 1)
-    if avg >= 5 and n_frontier < 4096:
-        return LoadBalance.LB_INPUT
-    return LoadBalance.TWC
+    """Gunrock's rule: merge-path LB on graphs of average degree >= 5, TWC otherwise.
+
+    Measured (benchmarks/operators.py, H200, 2026-11-25, kron:24:16 and grid:4096x4096): on kron, LB
+    was within 4 % of the best strategy at 0.1 %, 10 % and 100 % frontiers (best at 10 %: 0.77 ms vs TWC
+    1.00 ms); LB over the inputs, Gunrock's choice under 4096 items, was 48 % slower than LB at 16.7 K
+    items, so it is not chosen. On the grid, TWC and thread-mapped tie and LB costs its scan. Decided
+    from the graph's average degree, so it needs no device sync.
+    """
+    return LoadBalance.LB if graph.nnz >= 5 * graph.n else LoadBalance.TWC
 
 
 def advance(graph, frontier, op="true", *, params=None, output="vertex", strategy="auto", visited=None,
