@@ -74,11 +74,11 @@ def test_malformed_file_names_line(tmp_path, capsys):
 
 
 def test_generate_convert_info(tmp_path, capsys):
-    mtx, npz = tmp_path / "k.mtx", tmp_path / "k.npz"
+    mtx, gbin = tmp_path / "k.mtx", tmp_path / "k.gravel"
     assert main(["generate", "kron:8", "-o", str(mtx)]) == 0
-    assert main(["convert", str(mtx), str(npz)]) == 0
-    assert gravel.load(npz) == gravel.load(mtx) == gravel.generate.kronecker(8)
-    assert main(["info", str(npz), "--json"]) == 0
+    assert main(["convert", str(mtx), str(gbin)]) == 0
+    assert gravel.load(gbin) == gravel.load(mtx) == gravel.generate.kronecker(8)
+    assert main(["info", str(gbin), "--json"]) == 0
     info = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert info["vertices"] == 256 and info["directed"] is False
 

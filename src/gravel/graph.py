@@ -52,7 +52,7 @@ class Graph:
         n = offsets.shape[0] - 1
         if n > _MAX_VERTICES:
             raise InvalidGraphError(f"{n} vertices: gravel supports fewer than 2**31")
-        if offsets[0] != 0 or (n and np.any(np.diff(offsets) < 0)):
+        if offsets[0] != 0 or (n and not np.all(offsets[1:] >= offsets[:-1])):
             raise InvalidGraphError("offsets must start at 0 and never decrease")
         if indices.ndim != 1 or indices.shape[0] != offsets[-1]:
             raise InvalidGraphError(f"indices has {indices.shape[0]} entries, offsets[-1] says {offsets[-1]}")

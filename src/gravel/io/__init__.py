@@ -1,4 +1,4 @@
-"""Reading and writing graphs: Matrix Market, edge lists, DIMACS .gr, and gravel's binary .npz.
+"""Reading and writing graphs: Matrix Market, edge lists, DIMACS .gr, and gravel's binary .gravel.
 
 Text files may be gzip-compressed (detected from their bytes). The first load of a text graph stores a
 binary copy in the cache directory ($GRAVEL_CACHE_DIR, default ~/.cache/gravel); later loads of the same,
@@ -16,8 +16,8 @@ from ..graph import Graph
 from . import binary, dimacs, edgelist, matrix_market
 from ._files import atomic_write, cache_path, read_bytes
 
-FORMATS = {"mtx": matrix_market, "edgelist": edgelist, "gr": dimacs, "npz": binary}
-_SUFFIX = {".mtx": "mtx", ".mm": "mtx", ".gr": "gr", ".npz": "npz"}
+FORMATS = {"mtx": matrix_market, "edgelist": edgelist, "gr": dimacs, "gravel": binary}
+_SUFFIX = {".mtx": "mtx", ".mm": "mtx", ".gr": "gr", ".gravel": "gravel"}
 
 
 def _format_of(path, fmt):
@@ -36,8 +36,8 @@ def load(path, *, format=None, undirected=False, relabel=False, dedupe=True, wei
     Parameters
     ----------
     path : str or Path
-        A Matrix Market (.mtx), DIMACS (.gr), binary (.npz) or edge-list file, optionally gzipped.
-    format : {"mtx", "edgelist", "gr", "npz"}, optional
+        A Matrix Market (.mtx), DIMACS (.gr), binary (.gravel) or edge-list file, optionally gzipped.
+    format : {"mtx", "edgelist", "gr", "gravel"}, optional
         Overrides the format guessed from the file name.
     undirected : bool, default False
         Edge lists only: treat each line as an undirected edge. Matrix Market and DIMACS files say
@@ -63,7 +63,7 @@ def load(path, *, format=None, undirected=False, relabel=False, dedupe=True, wei
     if not path.is_file():
         raise GraphFormatError("no such file", path)
     fmt = _format_of(path, format)
-    if fmt == "npz":
+    if fmt == "gravel":
         return binary.read(path)
     if fmt != "edgelist" and (undirected or relabel):
         raise InvalidGraphError("undirected= and relabel= apply to edge lists only")
@@ -108,13 +108,13 @@ def _store(G, cached):
 
 
 def save(G, path, *, format=None):
-    """Write `G` to `path` (Matrix Market, edge list, DIMACS .gr or binary .npz, by suffix or `format`).
+    """Write `G` to `path` (Matrix Market, edge list, DIMACS .gr or binary .gravel, by suffix or `format`).
 
     A ``.gz`` suffix compresses text formats. The file appears only once it is complete.
     """
     path = Path(path)
     fmt = _format_of(path, format)
-    mode = "wb" if fmt == "npz" else "w"
+    mode = "wb" if fmt == "gravel" else "w"
     options = {"sep": ","} if fmt == "edgelist" and ".csv" in path.suffixes else {}
     with atomic_write(path, mode) as f:
         FORMATS[fmt].write(f, G, **options)

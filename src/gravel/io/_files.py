@@ -100,8 +100,8 @@ def cache_dir():
 def cache_path(path, options):
     """Where the binary copy of a text graph loaded with `options` lives."""
     st = Path(path).stat()
-    key = f"{Path(path).resolve()}|{st.st_size}|{st.st_mtime_ns}|{sorted(options.items())}|v1"
-    return cache_dir() / (hashlib.sha1(key.encode()).hexdigest()[:24] + ".npz")
+    key = f"{Path(path).resolve()}|{st.st_size}|{st.st_mtime_ns}|{sorted(options.items())}|v2"
+    return cache_dir() / (hashlib.sha1(key.encode()).hexdigest()[:24] + ".gravel")
 
 
 def write_rows(f, cols, fmt, chunk=1 << 20):
