@@ -57,18 +57,33 @@ def check_source(G, source):
     return int(source) if G.order is None else int(G.order[source])
 
 
+def xp(a):
+    """The array module of `a`: numpy, or cupy for device arrays (imported only then)."""
+    if type(a).__module__.startswith("cupy"):
+        import cupy
+
+        return cupy
+    return np
+
+
+def host(a):
+    """A NumPy copy of a device array (sync); NumPy arrays pass through."""
+    return a.get() if xp(a) is not np else a
+
+
 def to_caller(G, values):
     """Per-vertex array indexed by internal ids -> indexed by the caller's ids."""
-    return values if G.order is None else values[G.order]
+    return values if G.order is None else values[xp(values).asarray(G.order)]
 
 
 def ids_to_caller(G, ids):
     """Vertex ids (a parent array, say) -> the caller's ids; negative entries stay."""
     if G.order is None:
         return ids
-    inverse = np.empty(G.n, np.int32)
-    inverse[G.order] = np.arange(G.n, dtype=np.int32)
-    return np.where(ids >= 0, inverse[np.maximum(ids, 0)], ids)
+    m = xp(ids)
+    inverse = m.empty(G.n, np.int32)
+    inverse[m.asarray(G.order)] = m.arange(G.n, dtype=np.int32)
+    return m.where(ids >= 0, inverse[m.maximum(ids, 0)], ids)
 
 
 def chunks():
@@ -77,11 +92,26 @@ def chunks():
 
 
 class Timer:
-    """Wall time of a CPU block (GPU code times with CUDA events instead)."""
+    """Time of a block: wall time on the CPU, CUDA events around the block's GPU work on "cuda"."""
+
+    def __init__(self, device="cpu"):
+        self.device = device
 
     def __enter__(self):
+        if self.device == "cuda":
+            import cupy
+
+            self._events = (cupy.cuda.Event(), cupy.cuda.Event())
+            self._events[0].record()
         self.start = time.perf_counter()
         return self
 
     def __exit__(self, *exc):
-        self.seconds = time.perf_counter() - self.start
+        if self.device == "cuda":
+            import cupy
+
+            self._events[1].record()
+            self._events[1].synchronize()
+            self.seconds = cupy.cuda.get_elapsed_time(*self._events) / 1e3
+        else:
+            self.seconds = time.perf_counter() - self.start

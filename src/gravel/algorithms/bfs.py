@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..backends.cpu import bfs as _k
-from ._common import Result, Timer, check_source, choose_device, chunks, ids_to_caller, to_caller
+from ._common import Result, Timer, check_source, choose_device, chunks, host, ids_to_caller, to_caller
 
 ALPHA, BETA = 15, 18
 
@@ -22,8 +22,8 @@ class BFSResult(Result):
     parent: np.ndarray = None
 
     def summary(self):
-        reached = int((self.depth >= 0).sum())
-        return super().summary() | {"reached": reached, "max_depth": int(self.depth.max(initial=-1))}
+        depth = host(self.depth)
+        return super().summary() | {"reached": int((depth >= 0).sum()), "max_depth": int(depth.max(initial=-1))}
 
 
 def bfs(G, source, *, device="auto"):
@@ -50,8 +50,7 @@ def bfs(G, source, *, device="auto"):
     [0, 1, 2, 1, 2, 3]
     """
     s = check_source(G, source)
-    choose_device(device, _IMPLEMENTATIONS, "bfs")
-    res = _bfs_cpu(G, s)
+    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "bfs")](G, s)
     res.depth, res.parent = to_caller(G, res.depth), ids_to_caller(G, to_caller(G, res.parent))
     return res
 
@@ -93,6 +92,47 @@ def _bfs_cpu(G, source):
                      {"bottom_up_steps": pulls}, depth=depth, parent=parent)
 
 
+def _bfs_cuda(G, source):
+    """The same direction-optimizing loop on the GPU operators: push steps are an advance whose
+    functor claims parent[dst] by compare-and-swap (so the output frontier is exact, no filter);
+    pull steps are a pull advance over the compacted unvisited vertices, which shrink by a filter."""
+    import cupy
+
+    from ..frontier import Frontier
+    from ..operators import advance, advance_pull, filter as keep_if
+
+    dg = G.to("cuda")
+    n = G.n
+    parent = cupy.full(n, -1, cupy.int32)
+    depth = cupy.full(n, -1, cupy.int32)
+    parent[source], depth[source] = source, 0
+    out_degree = dg.out_degree
+    frontier = Frontier.from_ids(n, [source])
+    unvisited = None
+    edges_to_check = G.nnz
+    scout = int(G.out_degree[source])
+    level, pulls = 0, 0
+    with Timer("cuda") as t:
+        while len(frontier):
+            level += 1
+            lv = np.int32(level)
+            # on the GPU, switching back to push was never faster (Gunrock, DESIGN.md section 5)
+            if unvisited is not None or scout > edges_to_check / ALPHA:
+                if unvisited is None:
+                    unvisited = keep_if(Frontier.all(n), "depth[v] < 0", params={"depth": depth})
+                frontier = advance_pull(dg, frontier, unvisited, "(parent[dst] = src, depth[dst] = level, true)",
+                                        params={"parent": parent, "depth": depth, "level": lv})
+                unvisited = keep_if(unvisited, "depth[v] < 0", params={"depth": depth})
+                pulls += 1
+            else:
+                edges_to_check -= scout
+                frontier = advance(dg, frontier, "atomicCAS(&parent[dst], -1, src) == -1 && (depth[dst] = level, true)",
+                                   params={"parent": parent, "depth": depth, "level": lv})
+            scout = int(out_degree[frontier.ids].sum()) if len(frontier) else 0  # sync: switch heuristic
+    return BFSResult("bfs", "cuda", t.seconds, level, "direction-optimizing", {"bottom_up_steps": pulls},
+                     depth=depth, parent=parent)
+
+
 def verify_bfs(G, source, depth, parent):
     """GAP-style check of a BFS result (caller ids): depths match a serial BFS, and every reached
     non-source vertex's parent is an in-neighbour one level closer. Returns a list of problems."""
@@ -117,4 +157,4 @@ def verify_bfs(G, source, depth, parent):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _bfs_cpu}
+_IMPLEMENTATIONS = {"cpu": _bfs_cpu, "cuda": _bfs_cuda}

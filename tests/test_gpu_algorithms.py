@@ -1,0 +1,75 @@
+"""GPU primitives against the CPU path (and so against NetworkX and SciPy, which the CPU path matches)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import gravel
+from gravel import generate, transform
+from gravel.algorithms.bfs import verify_bfs
+from gravel.algorithms.cc import verify_cc
+from gravel.algorithms.sssp import verify_sssp
+
+from .conftest import dataset_ids, load_dataset, reference
+from .strategies import graphs
+
+pytestmark = pytest.mark.gpu
+cupy = pytest.importorskip("cupy")
+
+REF = reference()
+FIXED = [("kron", transform.add_random_weights(generate.kronecker(13, 16, seed=3), 1, 255, seed=2)),
+         ("grid", generate.grid(60, 70)),
+         ("urand-directed", generate.uniform_random(12, 8, seed=4, directed=True))]
+
+
+def check_all(G, sources):
+    for s in sources:
+        r = gravel.bfs(G, s, device="cuda")
+        assert r.device == "cuda"
+        assert verify_bfs(G, s, r.depth.get(), r.parent.get()) == []
+        d = gravel.sssp(G, s, device="cuda").distance.get()
+        assert verify_sssp(G, s, d.astype(np.float64), rtol=1e-5) == []
+    cc = gravel.connected_components(G, device="cuda").labels.get()
+    assert verify_cc(G, cc) == []
+    if G.n:
+        pr = gravel.pagerank(G, device="cuda").rank.get()
+        ref = gravel.pagerank(G, device="cpu").rank
+        assert np.abs(pr - ref).sum() < 1e-4 and np.allclose(pr, ref, rtol=1e-3, atol=1e-7)
+    tri = gravel.triangles(G, device="cuda")
+    cpu = gravel.triangles(G, device="cpu")
+    assert np.array_equal(tri.triangles.get(), cpu.triangles) and tri.total == cpu.total
+    assert gravel.triangles(G, per_vertex=False, device="cuda").total == cpu.total
+
+
+@pytest.mark.parametrize("name,G", FIXED, ids=[f[0] for f in FIXED])
+def test_fixed_graphs(name, G):
+    sources = [int(np.argmax(G.out_degree)), 0, int(np.argmin(G.out_degree))]  # the last has few out-edges
+    check_all(G, sources)
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs(weighted=True))
+def test_random_graphs(G):
+    check_all(G, sorted({0, G.n - 1}) if G.n else [])
+
+
+@pytest.mark.parametrize("entry", REF, ids=dataset_ids(REF))
+def test_shared_datasets(entry):
+    G, internal = load_dataset(entry)
+    c = entry["checks"]
+    s = internal(c["bfs_source_label"])
+    depth = gravel.bfs(G, s, device="cuda").depth.get()
+    assert (depth >= 0).sum() == c["bfs_reached"] and depth.max() == c["bfs_max_depth"]
+    assert depth[depth >= 0].sum() == c["bfs_sum_depth"]
+    assert gravel.connected_components(G, device="cuda").summary()["components"] == entry["computed"]["wcc_count"]
+    if "triangles" in entry["computed"]:
+        assert gravel.triangles(G, per_vertex=False, device="cuda").total == entry["computed"]["triangles"]
+    if "sssp_source_label" in c:
+        d = gravel.sssp(G, internal(c["sssp_source_label"]), device="cuda").distance.get()
+        f = np.isfinite(d)
+        assert f.sum() == c["sssp_reached"] and d[f].sum() == c["sssp_sum_dist"]
+
+
+def test_auto_picks_the_gpu():
+    assert gravel.bfs(generate.grid(4, 4), 0).device == "cuda"
+    assert gravel.core_number(generate.grid(4, 4)).device == "cpu"  # no CUDA path yet
