@@ -74,8 +74,11 @@ def _cc_cpu(G):
 
 # ECL-CC's lock-free union-find (Jaiganesh and Burtscher, HPDC'18): find with path halving, and a
 # union that hooks the larger root under the smaller by compare-and-swap, retrying when it loses a race.
+# Reads go through a volatile pointer: other threads relink the forest while a thread walks it, and
+# cached loads made the union retry on stale roots (road graphs ended with dozens of false components).
 _UNION_FIND = """
-__device__ int gravel_find(int* p, int x) {
+__device__ int gravel_find(int* parent, int x) {
+    volatile int* p = parent;
     while (true) {
         int px = p[x];
         if (px == x) return x;
@@ -84,13 +87,13 @@ __device__ int gravel_find(int* p, int x) {
         x = px;
     }
 }
-__device__ void gravel_union(int* p, int a, int b) {
+__device__ void gravel_union(int* parent, int a, int b) {
     while (true) {
-        a = gravel_find(p, a);
-        b = gravel_find(p, b);
+        a = gravel_find(parent, a);
+        b = gravel_find(parent, b);
         if (a == b) return;
         if (a < b) { int t = a; a = b; b = t; }
-        if (atomicCAS(&p[a], a, b) == a) return;
+        if (atomicCAS(&parent[a], a, b) == a) return;
     }
 }
 """
