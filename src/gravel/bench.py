@@ -140,7 +140,7 @@ def print_table(rows):
                       f"{r['floor_ratio']:.1f}",
                       f"{1e3 * r['scipy_s']:.2f}" if "scipy_s" in r else "",
                       f"{r['speedup_vs_scipy']:.1f}x" if "speedup_vs_scipy" in r else "")
-    Console().print(table)
+    Console(width=max(Console().width, 150)).print(table)
 
 
 def write_json(path, rows, extra):
