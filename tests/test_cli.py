@@ -89,3 +89,15 @@ def test_empty_graph_file(tmp_path, capsys):
     assert main(["run", "cc", str(p), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["components"] == 0
     assert main(["run", "bfs", str(p)]) == 2
+
+
+def test_bench_writes_json(tmp_path, capsys):
+    out = tmp_path / "b.json"
+    assert main(["bench", "grid:20x20", "--algo", "bfs", "--algo", "cc", "--device", "cpu", "--repeat", "2",
+                 "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    rows = {r["algo"]: r for r in data["results"]}
+    assert set(rows) == {"bfs", "cc"} and data["machine"]["cores"] >= 1
+    assert rows["bfs"]["time_s"] > 0 and rows["bfs"]["min_s"] <= rows["bfs"]["time_s"] <= rows["bfs"]["max_s"]
+    assert rows["bfs"]["scipy_s"] > 0 and rows["cc"]["speedup_vs_scipy"] > 0
+    assert "gravel bench" in capsys.readouterr().out

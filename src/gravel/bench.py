@@ -24,15 +24,21 @@ DEFAULT_ALGOS = ("bfs", "sssp", "pagerank", "cc", "bc", "tc", "kcore")
 BC_SOURCES = 4
 
 
-def copy_bandwidth(nbytes=1 << 29, repeat=5):
-    """Bytes per second of a large host memory copy (read + write counted)."""
-    a = np.ones(nbytes // 8)
-    b = np.empty_like(a)
+def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
+    """Bytes per second of a large memory copy (read + write counted): host memory, or device memory
+    timed with CUDA events."""
+    from .algorithms._common import Timer
+
+    m = np
+    if device == "cuda":
+        import cupy as m
+    a = m.ones(nbytes // 8)
+    b = m.empty_like(a)
     times = []
     for _ in range(repeat):
-        t = time.perf_counter()
-        np.copyto(b, a)
-        times.append(time.perf_counter() - t)
+        with Timer(device) as t:
+            m.copyto(b, a)
+        times.append(t.seconds)
     return 2 * nbytes / min(times)
 
 
@@ -80,32 +86,39 @@ def _baseline(algo, G, source):
 
 
 def _time(fn, repeat):
-    fn()  # warm-up: JIT compilation, caches, lazily built layouts
+    """Wall times of `repeat` runs after a warm-up (JIT compilation, caches, lazily built layouts)."""
+    fn()
     times = []
-    res = None
     for _ in range(repeat):
         t = time.perf_counter()
-        res = fn()
+        fn()
         times.append(time.perf_counter() - t)
-    return times, res
+    return times
+
+
+def _time_algorithm(fn, repeat):
+    """The algorithm's own times (CUDA events on the GPU, wall on the CPU) after a warm-up."""
+    fn()
+    results = [fn() for _ in range(repeat)]
+    return [r.time_s for r in results], results[-1]
 
 
 def bench_graph(G, name, algos, device, repeat, bandwidth, source=None):
-    """Rows of results for one graph."""
+    """Rows of results for one graph; `bandwidth(device)` gives the copy bandwidth of a device."""
     if source is None:
         source = int(np.argmax(G.out_degree))
     rows = []
     for algo in algos:
-        times, res = _time(_runner(algo, G, source, device), repeat)
+        times, res = _time_algorithm(_runner(algo, G, source, device), repeat)
         t = statistics.median(times)
         per = res.iterations if algo == "pagerank" else 1
         row = {"graph": name, "algo": algo, "device": res.device, "n": G.n, "edges": G.m,
                "time_s": t, "min_s": min(times), "max_s": max(times), "iterations": res.iterations,
                "gteps": (G.nnz * (2 * BC_SOURCES if algo == "bc" else per)) / t / 1e9,
-               "floor_ratio": t / per / (floor_bytes(algo, G) / bandwidth)}
+               "floor_ratio": t / per / (floor_bytes(algo, G) / bandwidth(res.device))}
         base = _baseline(algo, G, source)
         if base is not None:
-            btimes, _ = _time(base, repeat)
+            btimes = _time(base, repeat)
             row["scipy_s"] = statistics.median(btimes)
             row["speedup_vs_scipy"] = row["scipy_s"] / t
         rows.append(row)
@@ -115,6 +128,15 @@ def bench_graph(G, name, algos, device, repeat, bandwidth, source=None):
 def machine():
     info = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": platform.node(),
             "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count()}
+    from .backends import cuda
+
+    if cuda.available():
+        import cupy
+
+        from .backends.cuda.runtime import props
+
+        info["gpu"] = props().name
+        info["driver"] = cupy.cuda.runtime.driverGetVersion()
     import numba
 
     info["threads"] = numba.get_num_threads()

@@ -14,6 +14,8 @@ from ..backends.cpu import bfs as _k
 from ._common import Result, Timer, check_source, choose_device, chunks, host, ids_to_caller, to_caller
 
 ALPHA, BETA = 15, 18
+#: frontiers smaller than this are expanded serially, a whole run of levels per call
+SERIAL_LIMIT = 1024
 
 
 @dataclass
@@ -67,6 +69,12 @@ def _bfs_cpu(G, source):
     level, pulls = 0, 0
     with Timer() as t:
         while frontier.size:
+            if frontier.size < SERIAL_LIMIT and scout <= edges_to_check / ALPHA:
+                frontier, level, scanned = _k.top_down_serial(G.offsets, G.indices, frontier, parent, depth,
+                                                              level, SERIAL_LIMIT)
+                edges_to_check -= scanned
+                scout = _k.degree_sum(G.offsets, frontier)
+                continue
             level += 1
             if scout > edges_to_check / ALPHA:
                 front = np.zeros(n, np.uint8)
