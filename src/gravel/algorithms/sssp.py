@@ -82,6 +82,10 @@ def default_delta(G, weights):
     return mean * max(1.0, 16.0 / (G.nnz / max(G.n, 1)))
 
 
+#: frontiers smaller than this run serially, many phases per call
+SERIAL_LIMIT = 1024
+
+
 def _sssp_cpu(G, source, weights, delta):
     n = G.n
     dist = np.full(n, np.inf)
@@ -95,10 +99,19 @@ def _sssp_cpu(G, source, weights, delta):
     parts = chunks()
     counts = np.zeros(parts, np.int64)
     frontier = np.array([source], np.int32)
-    b, used, phases, pending = 0, 0, 0, 0
+    b, used, rounds, phases = 0, 0, 0, 0
     with Timer() as t:
         while True:
-            while frontier.size:
+            if 0 < frontier.size < SERIAL_LIMIT:
+                if used + G.nnz > cap:  # a serial run relaxes each arc at most once per improvement
+                    cap = max(2 * cap, used + G.nnz)
+                    nxt, entry_v = np.resize(nxt, cap), np.resize(entry_v, cap)
+                frontier, b, used, rounds = _k.serial_phases(G.offsets, G.indices, weights, frontier, b, dist,
+                                                             delta, head, nxt, entry_v, used, stamp, rounds,
+                                                             out, SERIAL_LIMIT)
+                phases += 1
+                continue
+            if frontier.size:
                 phases += 1
                 edges = int(np.sum(G.out_degree[frontier], dtype=np.int64))
                 req_v, req_d = np.empty(edges, np.int32), np.empty(edges, np.float64)
@@ -107,7 +120,9 @@ def _sssp_cpu(G, source, weights, delta):
                     cap = max(2 * cap, used + int(counts.sum()))
                     nxt, entry_v = np.resize(nxt, cap), np.resize(entry_v, cap)
                 used = _k.apply(req_v, req_d, starts, counts, dist, delta, head, nxt, entry_v, used)
-                frontier = _k.take_bucket(b, delta, head, nxt, entry_v, dist, stamp, phases, out).copy()
+                rounds += 1
+                frontier = _k.take_bucket(b, delta, head, nxt, entry_v, dist, stamp, rounds, out).copy()
+                continue
             # next non-empty bucket; after a full empty ring, no work is left
             for step in range(1, ring + 1):
                 if head[(b + step) % ring] >= 0:
@@ -115,10 +130,9 @@ def _sssp_cpu(G, source, weights, delta):
             else:
                 break
             b += step
-            pending += 1
-            frontier = _k.take_bucket(b, delta, head, nxt, entry_v, dist, stamp, -b - 1, out).copy()
-    return SSSPResult("sssp", "cpu", t.seconds, phases, "delta-stepping",
-                      {"delta": delta, "buckets": pending + 1}, distance=dist)
+            rounds += 1
+            frontier = _k.take_bucket(b, delta, head, nxt, entry_v, dist, stamp, rounds, out).copy()
+    return SSSPResult("sssp", "cpu", t.seconds, phases, "delta-stepping", {"delta": delta}, distance=dist)
 
 
 def _sssp_cuda(G, source, weights, delta):

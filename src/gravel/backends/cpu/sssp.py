@@ -75,3 +75,42 @@ def take_bucket(b, delta, head, nxt, entry_v, dist, stamp, round_, out):
             k += 1
         e = nxt[e]
     return out[:k]
+
+
+@numba.njit(cache=True)
+def serial_phases(offsets, indices, weights, frontier, b, dist, delta, head, nxt, entry_v, used, stamp,
+                  round_, out, limit):
+    """Run delta-stepping serially while the frontier stays below `limit` vertices: relax, file improved
+    vertices, take the current (else the next non-empty) bucket. Road graphs have thousands of tiny
+    buckets; one call covers many of them. Returns (frontier, bucket, entries used, rounds used);
+    an empty frontier means no work is left. Entries must have room for every relaxation of the call
+    (the caller sizes them for all arcs)."""
+    ring = head.shape[0]
+    cur = frontier.copy()
+    while 0 < cur.shape[0] < limit:
+        for i in range(cur.shape[0]):
+            u = cur[i]
+            du = dist[u]
+            for p in range(offsets[u], offsets[u + 1]):
+                v = indices[p]
+                nd = du + weights[p]
+                if nd < dist[v]:
+                    dist[v] = nd
+                    s = np.int64(nd / delta) % ring
+                    entry_v[used] = v
+                    nxt[used] = head[s]
+                    head[s] = used
+                    used += 1
+        round_ += 1
+        cur = take_bucket(b, delta, head, nxt, entry_v, dist, stamp, round_, out).copy()
+        step = 0
+        while cur.shape[0] == 0 and step < ring:
+            step += 1
+            if head[(b + step) % ring] >= 0:
+                b += step
+                step = 0
+                round_ += 1
+                cur = take_bucket(b, delta, head, nxt, entry_v, dist, stamp, round_, out).copy()
+        if cur.shape[0] == 0:
+            break
+    return cur, b, used, round_
