@@ -220,3 +220,11 @@ def test_cuda_without_gpu_is_a_clear_error():
         pytest.skip("a GPU is present")
     with pytest.raises(gravel.DeviceUnavailableError, match="device='cuda'"):
         gravel.bfs(gravel.generate.grid(2, 2), 0, device="cuda")
+
+
+def test_pagerank_fixed_iterations_with_zero_tolerance():
+    G = gravel.generate.kronecker(10)
+    r = gravel.pagerank(G, max_iter=7, tol=0.0, device="cpu")
+    assert r.iterations == 7 and abs(r.rank.sum() - 1) < 1e-9
+    with pytest.raises(gravel.GravelError, match="did not converge"):
+        gravel.pagerank(G, max_iter=2, tol=1e-12, device="cpu")
