@@ -110,12 +110,14 @@ def choose_load_balance(graph, n_frontier):
 
 
 def advance(graph, frontier, op="true", *, params=None, output="vertex", strategy="auto", visited=None,
-            preamble=""):
+            capacity=None, preamble=""):
     """Visit every out-edge (src -> dst) of the frontier's vertices; `op` sees ``src, dst, edge,
     weight`` and the `params`; where it is true, ``dst`` (output="vertex") or ``edge`` ("edge") joins
     the output frontier. ``output=None`` returns None (a pure visit, with no host sync).
 
-    `visited` (uint32 bitmap) with strategy LB_CULL emits each destination once.
+    `visited` (uint32 bitmap) with strategy LB_CULL emits each destination once. `capacity` bounds the
+    output size when the caller knows one (n, for a functor that claims each vertex once): the
+    frontier's degrees then need no scan and no sync, except under merge-path LB.
     """
     import cupy
 
@@ -127,13 +129,13 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
         raise ValueError("LB_CULL needs a visited bitmap")
     merge = lb in (LoadBalance.LB, LoadBalance.LB_CULL)
     scan, total = None, None
-    if merge or out_kind is not Output.NONE:
+    if merge or (out_kind is not Output.NONE and capacity is None):
         _, scan = frontier_degrees(graph, ids)
         total = int(scan[-1])  # sync: sizes the output (and the merge-path grid)
         if not total:
             nf = 0
     out_t = cupy.int64 if out_kind is Output.EDGE else cupy.int32
-    cap = total if out_kind is not Output.NONE else 0
+    cap = 0 if out_kind is Output.NONE else (total if capacity is None else int(capacity))
     out = cupy.empty(max(cap, 1), dtype=out_t)
     length = _counter()
     prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight)": f"({op})"}, preamble)
@@ -163,7 +165,10 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
         k(runtime.blocks_for(nf, BLOCK, resident=8), BLOCK, common + extra)
     if out_kind is Output.NONE:
         return None
-    result = Frontier(graph.n, ids=out, length=_read(length))
+    n_out = _read(length)
+    if n_out > cap:
+        raise RuntimeError(f"advance produced {n_out} items, more than capacity={cap}")
+    result = Frontier(graph.n, ids=out, length=n_out)
     result.strategy = lb
     return result
 

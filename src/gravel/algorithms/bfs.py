@@ -101,9 +101,10 @@ def _bfs_cpu(G, source):
 
 
 def _bfs_cuda(G, source):
-    """The same direction-optimizing loop on the GPU operators: push steps are an advance whose
-    functor claims parent[dst] by compare-and-swap (so the output frontier is exact, no filter);
-    pull steps are a pull advance over the compacted unvisited vertices, which shrink by a filter."""
+    """The direction-optimizing loop on the GPU operators: push steps are an advance whose functor
+    claims parent[dst] by compare-and-swap (so each vertex is emitted once: no filter, no output scan);
+    once the frontier exceeds the unvisited vertices / alpha, pull steps scan the compacted unvisited
+    vertices' in-edges with early exit (DESIGN.md section 5: on the GPU, switching back never paid)."""
     import cupy
 
     from ..frontier import Frontier
@@ -114,18 +115,14 @@ def _bfs_cuda(G, source):
     parent = cupy.full(n, -1, cupy.int32)
     depth = cupy.full(n, -1, cupy.int32)
     parent[source], depth[source] = source, 0
-    out_degree = dg.out_degree
     frontier = Frontier.from_ids(n, [source])
-    unvisited = None
-    edges_to_check = G.nnz
-    scout = int(G.out_degree[source])
+    unvisited, n_unvisited = None, n - 1
     level, pulls = 0, 0
     with Timer("cuda") as t:
         while len(frontier):
             level += 1
             lv = np.int32(level)
-            # on the GPU, switching back to push was never faster (Gunrock, DESIGN.md section 5)
-            if unvisited is not None or scout > edges_to_check / ALPHA:
+            if unvisited is not None or len(frontier) > n_unvisited / ALPHA:
                 if unvisited is None:
                     unvisited = keep_if(Frontier.all(n), "depth[v] < 0", params={"depth": depth})
                 frontier = advance_pull(dg, frontier, unvisited, "(parent[dst] = src, depth[dst] = level, true)",
@@ -133,10 +130,9 @@ def _bfs_cuda(G, source):
                 unvisited = keep_if(unvisited, "depth[v] < 0", params={"depth": depth})
                 pulls += 1
             else:
-                edges_to_check -= scout
                 frontier = advance(dg, frontier, "atomicCAS(&parent[dst], -1, src) == -1 && (depth[dst] = level, true)",
-                                   params={"parent": parent, "depth": depth, "level": lv})
-            scout = int(out_degree[frontier.ids].sum()) if len(frontier) else 0  # sync: switch heuristic
+                                   params={"parent": parent, "depth": depth, "level": lv}, capacity=n_unvisited)
+            n_unvisited -= len(frontier)
     return BFSResult("bfs", "cuda", t.seconds, level, "direction-optimizing", {"bottom_up_steps": pulls},
                      depth=depth, parent=parent)
 
