@@ -239,3 +239,9 @@ def test_offsets_beyond_2_31_edges():
                     params={"hits": hits}, output=None, strategy=lb)
         assert np.all(hits.get() == 3 * (per // n)), lb
     del indices, dg
+
+
+def test_advance_capacity_overflow_is_an_error():
+    G = generate.grid(10, 10)
+    with pytest.raises(RuntimeError, match="capacity"):
+        ops.advance(G.to("cuda"), Frontier.all(G.n), "true", capacity=5, strategy=LoadBalance.TWC)
