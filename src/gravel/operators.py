@@ -353,7 +353,7 @@ def intersect(graph, us, vs):
     deg = graph.out_degree
     du, dv = deg[us], deg[vs]
     lo, hi = cupy.minimum(du, dv), cupy.maximum(du, dv)
-    counts = cupy.zeros(us.size, dtype=cupy.int64)
+    counts = cupy.empty(us.size, dtype=cupy.int64)  # every pair falls in one class and is written
     total = _counter()
     classes = {"two_small": hi <= SMALL, "small_large": (hi > SMALL) & (lo <= LARGE), "large_large": lo > LARGE}
     for name, mask in classes.items():

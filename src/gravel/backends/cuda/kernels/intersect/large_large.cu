@@ -9,12 +9,9 @@ __global__ void __launch_bounds__(BLOCK) gravel_intersect_large_large(GRAVEL_INT
     __shared__ typename Reduce::TempStorage temp;
     for (long long k = blockIdx.x; k < n_items; k += gridDim.x) {
         long long p = items[k];
-        vid_t u = us[p], v = vs[p];
-        long long nu = offsets[u + 1] - offsets[u], nv = offsets[v + 1] - offsets[v];
-        const vid_t *a = indices + offsets[u], *b = indices + offsets[v];
-        if (nu > nv) { const vid_t *t = a; a = b; b = t; long long tn = nu; nu = nv; nv = tn; }
+        GravelPair q = gravel_pair(offsets, indices, us, vs, p);
         long long c = 0;
-        for (long long i = threadIdx.x; i < nu; i += BLOCK) c += gravel_contains(b, nv, a[i]);
+        for (long long i = threadIdx.x; i < q.na; i += BLOCK) c += gravel_contains(q.b, q.nb, q.a[i]);
         c = Reduce(temp).Sum(c);
         if (threadIdx.x == 0) {
             counts[p] = c;

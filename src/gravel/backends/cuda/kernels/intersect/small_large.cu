@@ -5,12 +5,9 @@
 __global__ void gravel_intersect_small_large(GRAVEL_INTERSECT_PARAMS) {
     GRAVEL_GRID_STRIDE(k, n_items) {
         long long p = items[k];
-        vid_t u = us[p], v = vs[p];
-        long long nu = offsets[u + 1] - offsets[u], nv = offsets[v + 1] - offsets[v];
-        const vid_t *a = indices + offsets[u], *b = indices + offsets[v];
-        if (nu > nv) { const vid_t *t = a; a = b; b = t; long long tn = nu; nu = nv; nv = tn; }
+        GravelPair q = gravel_pair(offsets, indices, us, vs, p);
         long long c = 0;
-        for (long long i = 0; i < nu; ++i) c += gravel_contains(b, nv, a[i]);
+        for (long long i = 0; i < q.na; ++i) c += gravel_contains(q.b, q.nb, q.a[i]);
         counts[p] = c;
         if (c) atomicAdd(total, (unsigned long long)c);
     }
