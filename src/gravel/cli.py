@@ -15,6 +15,7 @@ import numpy as np
 
 from . import generate
 from .algorithms import ALGORITHMS
+from .algorithms._common import host
 from .errors import GravelError, UnknownNameError
 from .io import load, save
 
@@ -103,7 +104,7 @@ def write_output(path, algo, res, G):
     path = Path(path)
     columns = {"vertex": G.labels if G.labels is not None else np.arange(G.n)}
     for name in PER_VERTEX.get(algo, (MAIN_ARRAY[algo],)):
-        columns[name] = np.asarray(getattr(res, name))
+        columns[name] = host(getattr(res, name))
     suffix = path.suffix.lower()
     if suffix == ".npy":
         with atomic_write(path) as f:
