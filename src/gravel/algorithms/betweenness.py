@@ -12,7 +12,7 @@ import numpy as np
 
 from ..backends.cpu import bc as _k
 from ..errors import InvalidGraphError, VertexNotFoundError
-from ._common import Result, Timer, choose_device, to_caller
+from ._common import Result, Timer, choose_device, to_caller, xp
 
 
 @dataclass
@@ -45,7 +45,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     >>> r.centrality.tolist()
     [0.0, 1.0, 0.0]
     """
-    choose_device(device, _IMPLEMENTATIONS, "betweenness_centrality")
+    dev = choose_device(device, _IMPLEMENTATIONS, "betweenness_centrality")
     n = G.n
     if sources is not None:
         sources = np.unique(np.asarray(sources))
@@ -59,8 +59,9 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
             raise InvalidGraphError(f"k={k} sources, but the graph has {n} vertices")
         sources = np.random.default_rng(seed).choice(n, size=k, replace=False).astype(np.int32)
     internal = sources if G.order is None else G.order[sources]
-    res = _bc_cpu(G, internal)
-    res.centrality = rescale(to_caller(G, res.centrality), n, sources, k, normalized, G.directed)
+    res = _IMPLEMENTATIONS[dev](G, internal)
+    res.centrality = rescale(to_caller(G, res.centrality), n, xp(res.centrality).asarray(sources), k, normalized,
+                             G.directed)
     res.sources = sources
     return res
 
@@ -71,6 +72,56 @@ def _bc_cpu(G, sources):
         raw = _k.brandes(G.offsets, G.indices, sources, threads) if G.n else np.zeros(0)
     return BCResult("betweenness_centrality", "cpu", t.seconds, len(sources), "brandes",
                     {"sources": len(sources)}, centrality=raw)
+
+
+# Forward step of Brandes on the GPU: claim dst for the next level, and add src's path count to every
+# dst on that level (the claimant and the later arrivals alike).
+_VISIT = """
+__device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int level) {
+    bool first = atomicCAS(&depth[dst], -1, level) == -1;
+    if (depth[dst] == level) atomicAdd(&sigma[dst], sigma[src]);
+    return first;
+}
+"""
+
+
+def _bc_cuda(G, sources):
+    """Brandes per source on the operators: a forward BFS whose advance counts shortest paths (sigma)
+    level by level, keeping each level's frontier; then, deepest level first, an advance over each level
+    whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v] for successors w."""
+    import cupy
+
+    from ..frontier import Frontier
+    from ..operators import advance, compute
+
+    dg = G.to("cuda")
+    n = G.n
+    bc = cupy.zeros(n, cupy.float64)
+    depth = cupy.empty(n, cupy.int32)
+    sigma = cupy.empty(n, cupy.float64)
+    delta = cupy.empty(n, cupy.float64)
+    with Timer("cuda") as t:
+        for s in sources.tolist():
+            depth.fill(-1)
+            sigma.fill(0)
+            delta.fill(0)
+            depth[s], sigma[s] = 0, 1
+            levels = [Frontier.from_ids(n, [s])]
+            unvisited = n - 1
+            while len(levels[-1]):
+                nxt = advance(dg, levels[-1], "gravel_bc_visit(depth, sigma, src, dst, level)",
+                              params={"depth": depth, "sigma": sigma, "level": np.int32(len(levels))},
+                              capacity=unvisited, preamble=_VISIT)
+                unvisited -= len(nxt)
+                levels.append(nxt)
+            for lv in range(len(levels) - 2, 0, -1):
+                advance(dg, levels[lv],
+                        "depth[dst] == level + 1 && (atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)",
+                        params={"depth": depth, "sigma": sigma, "delta": delta, "level": np.int32(lv)}, output=None)
+            compute(None, "if (v != s && depth[v] >= 0) bc[v] += delta[v]",
+                    params={"bc": bc, "depth": depth, "delta": delta, "s": np.int32(s)}, n=n)
+    return BCResult("betweenness_centrality", "cuda", t.seconds, len(sources), "brandes",
+                    {"sources": len(sources)}, centrality=bc)
 
 
 def rescale(raw, n, sources, k, normalized, directed):
@@ -94,4 +145,4 @@ def rescale(raw, n, sources, k, normalized, directed):
     return out
 
 
-_IMPLEMENTATIONS = {"cpu": _bc_cpu}
+_IMPLEMENTATIONS = {"cpu": _bc_cpu, "cuda": _bc_cuda}
