@@ -89,6 +89,55 @@ def _baseline(algo, G, source):
     return lambda: cg.connected_components(A, directed=True, connection="weak")
 
 
+def _cusparse_baseline(algo, G, source):
+    """What a CuPy user would write with cuSPARSE SpMV (``cupyx.scipy.sparse``): PageRank's power
+    iteration and a BFS whose frontier expands by one SpMV per level. None for other primitives."""
+    if algo not in ("pagerank", "bfs"):
+        return None
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    off, idx, _ = G.csc()  # in-edges: the rows of A^T
+    at = csp.csr_matrix((cupy.ones(len(idx), cupy.float32), cupy.asarray(idx), cupy.asarray(off)),
+                        shape=(G.n, G.n))
+    if algo == "pagerank":
+        deg = cupy.asarray(G.out_degree)
+        inv = cupy.where(deg > 0, 1.0 / cupy.maximum(deg, 1), 0).astype(cupy.float32)
+        dangling = (deg == 0).astype(cupy.float32)
+
+        def run():
+            x = cupy.full(G.n, 1.0 / G.n, cupy.float32)
+            for _ in range(PAGERANK_ITERATIONS):
+                x = 0.85 * (at @ (x * inv) + cupy.dot(x, dangling) / G.n) + 0.15 / G.n
+            return x
+        return run
+
+    def run():
+        visited = cupy.zeros(G.n, bool)
+        visited[source] = True
+        f = cupy.zeros(G.n, cupy.float32)
+        f[source] = 1
+        while True:
+            nxt = (at @ f > 0) & ~visited
+            if not bool(nxt.any()):  # sync per level, as any CuPy loop must
+                return visited
+            visited |= nxt
+            f = nxt.astype(cupy.float32)
+    return run
+
+
+def _time_cuda(fn, repeat):
+    from .algorithms._common import Timer
+
+    fn()
+    times = []
+    for _ in range(repeat):
+        with Timer("cuda") as t:
+            fn()
+        times.append(t.seconds)
+    return times
+
+
 def _time(fn, repeat):
     """Wall times of `repeat` runs after a warm-up (JIT compilation, caches, lazily built layouts)."""
     fn()
@@ -125,6 +174,10 @@ def bench_graph(G, name, algos, device, repeat, bandwidth, source=None):
             btimes = _time(base, repeat)
             row["scipy_s"] = statistics.median(btimes)
             row["speedup_vs_scipy"] = row["scipy_s"] / t
+        gpu_base = _cusparse_baseline(algo, G, source) if res.device == "cuda" else None
+        if gpu_base is not None:
+            row["cusparse_s"] = statistics.median(_time_cuda(gpu_base, repeat))
+            row["speedup_vs_cusparse"] = row["cusparse_s"] / t
         rows.append(row)
     return rows
 
@@ -158,14 +211,16 @@ def print_table(rows):
 
     table = Table(title="gravel bench")
     for col in ("graph", "algo", "device", "time (ms)", "min..max", "GTEPS", "x floor", "SciPy (ms)",
-                "vs SciPy"):
+                "vs SciPy", "cuSPARSE (ms)", "vs cuSPARSE"):
         table.add_column(col, justify="left" if col in ("graph", "algo", "device") else "right")
     for r in rows:
         table.add_row(r["graph"], r["algo"], r["device"], f"{1e3 * r['time_s']:.2f}",
                       f"{1e3 * r['min_s']:.1f}..{1e3 * r['max_s']:.1f}", f"{r['gteps']:.3f}",
                       f"{r['floor_ratio']:.1f}",
                       f"{1e3 * r['scipy_s']:.2f}" if "scipy_s" in r else "",
-                      f"{r['speedup_vs_scipy']:.1f}x" if "speedup_vs_scipy" in r else "")
+                      f"{r['speedup_vs_scipy']:.1f}x" if "speedup_vs_scipy" in r else "",
+                      f"{1e3 * r['cusparse_s']:.2f}" if "cusparse_s" in r else "",
+                      f"{r['speedup_vs_cusparse']:.1f}x" if "speedup_vs_cusparse" in r else "")
     Console(width=max(Console().width, 150)).print(table)
 
 
