@@ -8,8 +8,9 @@ in the expression; ``preamble`` may define helper functions. Examples (BFS)::
     advance(dg, front, "atomicCAS(&depth[dst], -1, level) == -1",
             params={"depth": depth, "level": np.int32(d)})
 
-User names must not start with ``gravel_`` nor repeat a kernel parameter (offsets, indices, weights,
-frontier, out, ...). Load balancing is a strategy of advance (:class:`LoadBalance`); ``"auto"`` picks one from the frontier
+Each functor is evaluated in a scope of its own (its documented names and the params), so user names
+cannot collide with a kernel's locals; they must not start with ``gravel_``. Load balancing is a
+strategy of advance (:class:`LoadBalance`); ``"auto"`` picks one from the frontier
 size and degrees (see :func:`choose_load_balance`).
 """
 
@@ -60,7 +61,7 @@ def _functor(params, macros, preamble=""):
     """(prelude source, extra kernel arguments) for user parameters and operator macros."""
     import cupy
 
-    decl, args = [], []
+    decl, names, args = [], [], []
     for name, value in (params or {}).items():
         if isinstance(value, cupy.ndarray):
             decl.append(f", {_ctype(value)}* {name}")
@@ -71,7 +72,8 @@ def _functor(params, macros, preamble=""):
         else:
             raise TypeError(f"parameter {name!r}: pass a CuPy array or an explicit NumPy scalar "
                             f"(np.int32(...)), not {type(value).__name__}")
-    lines = [f"#define GRAVEL_USER_PARAMS {''.join(decl)}"]
+        names.append(f", {name}")
+    lines = [f"#define GRAVEL_USER_PARAMS {''.join(decl)}", f"#define GRAVEL_USER_ARGS {''.join(names)}"]
     lines += [f"#define {k} {v}" for k, v in macros.items()]
     return "\n".join(lines) + "\n" + preamble + "\n", tuple(args)
 

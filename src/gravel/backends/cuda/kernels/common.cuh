@@ -11,6 +11,11 @@ typedef int vid_t;           // vertex ids
 #ifndef GRAVEL_USER_PARAMS
 #define GRAVEL_USER_PARAMS       // ", int* depth, int level": extra kernel parameters
 #endif
+#ifndef GRAVEL_USER_ARGS
+#define GRAVEL_USER_ARGS         // ", depth, level": the same names, to pass them on
+#endif
+// Each functor is evaluated inside a small __device__ function that sees only its documented names
+// and the user's parameters, so a kernel's own locals (k, i, lo, ...) can never capture a user name.
 #ifndef GRAVEL_ADVANCE_OP
 #define GRAVEL_ADVANCE_OP(src, dst, edge, weight) true
 #endif

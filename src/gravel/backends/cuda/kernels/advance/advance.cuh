@@ -14,6 +14,10 @@ __device__ __forceinline__ bool gravel_first_visit(unsigned int *visited, vid_t 
     return !(atomicOr(&visited[v >> 5], bit) & bit);
 }
 
+__device__ __forceinline__ bool gravel_advance_op(vid_t src, vid_t dst, offset_t edge, float weight GRAVEL_USER_PARAMS) {
+    return GRAVEL_ADVANCE_OP(src, dst, edge, weight);
+}
+
 #define GRAVEL_ADVANCE_PARAMS                                                                  \
     const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,                  \
         const float *__restrict__ weights, int weighted, const vid_t *__restrict__ frontier,  \
@@ -27,7 +31,7 @@ __device__ __forceinline__ bool gravel_first_visit(unsigned int *visited, vid_t 
         const vid_t dst = indices[edge];                                              \
         const float weight = weighted ? weights[edge] : 1.0f;                         \
         (void)src; (void)weight;                                                      \
-        bool keep_ = (GRAVEL_ADVANCE_OP(src, dst, edge, weight));                     \
+        bool keep_ = gravel_advance_op(src, dst, edge, weight GRAVEL_USER_ARGS);       \
         if (OUT != 0 && keep_ && GRAVEL_EMIT_GUARD(dst))                              \
             gravel_emit<OutT>(out, out_len, out_cap,                                  \
                                                  OUT == 1 ? (OutT)dst : (OutT)edge);  \

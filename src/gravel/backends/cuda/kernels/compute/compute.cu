@@ -6,10 +6,14 @@
 #define GRAVEL_COMPUTE_OP(v, i)
 #endif
 
+__device__ __forceinline__ void gravel_compute_op(vid_t v, long long i GRAVEL_USER_PARAMS) {
+    (void)v; (void)i;
+    GRAVEL_COMPUTE_OP(v, i);
+}
+
 __global__ void gravel_compute(const vid_t *__restrict__ frontier, int all, long long n GRAVEL_USER_PARAMS) {
     GRAVEL_GRID_STRIDE(i, n) {
         const vid_t v = all ? (vid_t)i : frontier[i];
-        (void)v;
-        GRAVEL_COMPUTE_OP(v, i);
+        gravel_compute_op(v, i GRAVEL_USER_ARGS);
     }
 }

@@ -1,13 +1,10 @@
 // Filter, exact: keep the frontier items whose predicate holds, in their original order.
 // Pass 1 evaluates the predicate once per item and counts survivors per block; the host scans the
 // block counts; pass 2 scans the flags inside each block and writes the survivors at the block's offset.
-#include "common.cuh"
+#include "filter/filter.cuh"
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_reduce.cuh>
 
-#ifndef GRAVEL_FILTER_OP
-#define GRAVEL_FILTER_OP(v, i) true
-#endif
 
 template <int BLOCK>
 __global__ void __launch_bounds__(BLOCK) gravel_filter_flags(const vid_t *__restrict__ frontier, long long n,
@@ -20,7 +17,7 @@ __global__ void __launch_bounds__(BLOCK) gravel_filter_flags(const vid_t *__rest
     if (i < n) {
         const vid_t v = frontier[i];
         (void)v;
-        gravel_keep = (GRAVEL_FILTER_OP(v, i)) ? 1 : 0;
+        gravel_keep = gravel_filter_op(v, i GRAVEL_USER_ARGS) ? 1 : 0;
         flags[i] = (unsigned char)gravel_keep;
     }
     int total = Reduce(temp).Sum(gravel_keep);

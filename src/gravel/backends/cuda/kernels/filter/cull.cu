@@ -2,11 +2,8 @@
 // an item is dropped when the visited bitmask already has it, or when its warp saw the same id
 // recently (a small hash table per warp in shared memory). Some duplicates may survive; no item that
 // passes the predicate and is new is ever lost. Survivors are appended in no particular order.
-#include "common.cuh"
+#include "filter/filter.cuh"
 
-#ifndef GRAVEL_FILTER_OP
-#define GRAVEL_FILTER_OP(v, i) true
-#endif
 
 #define GRAVEL_WARP_HASH 128
 
@@ -19,7 +16,7 @@ __global__ void gravel_filter_cull(const vid_t *__restrict__ frontier, long long
     __syncwarp();
     GRAVEL_GRID_STRIDE(i, n) {
         const vid_t v = frontier[i];
-        bool gravel_keep = GRAVEL_FILTER_OP(v, i);
+        bool gravel_keep = gravel_filter_op(v, i GRAVEL_USER_ARGS);
         if (gravel_keep) {
             unsigned int gravel_bit = 1u << (v & 31);
             unsigned int gravel_word = bitmask[v >> 5];  // plain read: a racing duplicate may slip through

@@ -1,14 +1,16 @@
 // Neighbor reduce, pull: out[i] = reduce over the in-edges (u -> v) of item v of value(v, u, edge,
 // weight), starting from the identity. One warp per item: lanes stride over the list, then a shuffle
 // tree combines them; no atomics, coalesced reads of the list.
-#include "common.cuh"
+#include "neighbor_reduce/neighbor_reduce.cuh"
 
-#ifndef GRAVEL_NR_VALUE
-#define GRAVEL_NR_VALUE(v, u, edge, weight) ((T)1)
-#endif
 #ifndef GRAVEL_NR_REDUCE
 #define GRAVEL_NR_REDUCE(a, b) ((a) + (b))
 #endif
+
+template <typename T>
+__device__ __forceinline__ T gravel_nr_reduce(T a, T b) {
+    return GRAVEL_NR_REDUCE(a, b);
+}
 
 template <typename T>
 __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
@@ -24,11 +26,11 @@ __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets
             const vid_t u = indices[edge];
             const float weight = weighted ? weights[edge] : 1.0f;
             (void)u; (void)weight;
-            acc = GRAVEL_NR_REDUCE(acc, (GRAVEL_NR_VALUE(v, u, edge, weight)));
+            acc = gravel_nr_reduce<T>(acc, gravel_nr_value<T>(v, u, edge, weight GRAVEL_USER_ARGS));
         }
         for (int d = 16; d > 0; d >>= 1) {
             T other = __shfl_down_sync(0xffffffffu, acc, d);
-            acc = GRAVEL_NR_REDUCE(acc, other);
+            acc = gravel_nr_reduce<T>(acc, other);
         }
         if (lane == 0) out[i] = acc;
     }

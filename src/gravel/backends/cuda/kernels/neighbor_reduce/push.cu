@@ -1,11 +1,8 @@
 // Neighbor reduce, push: every out-edge (u -> v) of a frontier item u folds value(v, u, edge, weight)
 // into out[v] with an atomic (OP 0: add, 1: min, 2: max). Thread-mapped over items; the work of the
 // sparse frontiers that pull would waste a sweep on.
-#include "common.cuh"
+#include "neighbor_reduce/neighbor_reduce.cuh"
 
-#ifndef GRAVEL_NR_VALUE
-#define GRAVEL_NR_VALUE(v, u, edge, weight) ((T)1)
-#endif
 
 template <typename T, int OP>
 __device__ __forceinline__ void gravel_atomic_fold(T *a, T x) {
@@ -25,7 +22,7 @@ __global__ void gravel_neighbor_reduce_push(const offset_t *__restrict__ offsets
             const vid_t v = indices[edge];
             const float weight = weighted ? weights[edge] : 1.0f;
             (void)weight;
-            gravel_atomic_fold<T, OP>(&out[v], (T)(GRAVEL_NR_VALUE(v, u, edge, weight)));
+            gravel_atomic_fold<T, OP>(&out[v], gravel_nr_value<T>(v, u, edge, weight GRAVEL_USER_ARGS));
         }
     }
 }
