@@ -251,10 +251,10 @@ def test_advance_capacity_overflow_is_an_error():
 def test_user_names_do_not_collide_with_kernel_locals(lb):
     """Regression: a parameter named `k` was captured by merge-path's edge index (wrong k-core)."""
     G = generate.kronecker(10)
-    names = {"k": np.int32(1), "i": np.int32(2), "lo": np.int32(3), "s": np.int32(4), "t": np.int32(5),
+    names = {"k": np.int32(1), "j": np.int32(2), "lo": np.int32(3), "s": np.int32(4), "t": np.int32(5),
              "e": np.int32(6), "base": np.int32(7), "item": np.int32(8)}
     total = cupy.zeros(1, cupy.int64)
     ops.advance(G.to("cuda"), Frontier.all(G.n), "(atomicAdd((unsigned long long*)total, (unsigned long long)"
-                "(k + i + lo + s + t + e + base + item)), false)", params={**names, "total": total},
+                "(k + j + lo + s + t + e + base + item)), false)", params={**names, "total": total},
                 output=None, strategy=lb)
     assert int(total[0]) == G.nnz * sum(range(1, 9))

@@ -9,7 +9,8 @@ in the expression; ``preamble`` may define helper functions. Examples (BFS)::
             params={"depth": depth, "level": np.int32(d)})
 
 Each functor is evaluated in a scope of its own (its documented names and the params), so user names
-cannot collide with a kernel's locals; they must not start with ``gravel_``. Load balancing is a
+cannot collide with a kernel's locals; they must not repeat the functor's own names (src, dst, edge,
+weight; v, i; u) nor start with ``gravel_``. Load balancing is a
 strategy of advance (:class:`LoadBalance`); ``"auto"`` picks one from the frontier
 size and degrees (see :func:`choose_load_balance`).
 """
@@ -64,16 +65,20 @@ def _functor(params, macros, preamble=""):
     decl, names, args = [], [], []
     for name, value in (params or {}).items():
         if isinstance(value, cupy.ndarray):
-            decl.append(f", {_ctype(value)}* {name}")
+            decl.append(f"{_ctype(value)}* {{}}{name}")
             args.append(value)
         elif isinstance(value, np.generic):
-            decl.append(f", {_ctype(value)} {name}")
+            decl.append(f"{_ctype(value)} {{}}{name}")
             args.append(value)
         else:
             raise TypeError(f"parameter {name!r}: pass a CuPy array or an explicit NumPy scalar "
                             f"(np.int32(...)), not {type(value).__name__}")
-        names.append(f", {name}")
-    lines = [f"#define GRAVEL_USER_PARAMS {''.join(decl)}", f"#define GRAVEL_USER_ARGS {''.join(names)}"]
+        names.append(f", gravel_p_{name}")
+    # kernels take the parameters prefixed, so no kernel local can shadow them; the functor's own
+    # function takes them under the user's names
+    lines = [f"#define GRAVEL_USER_PARAMS {''.join(', ' + d.format('gravel_p_') for d in decl)}",
+             f"#define GRAVEL_USER_ARGS {''.join(names)}",
+             f"#define GRAVEL_USER_FN_PARAMS {''.join(', ' + d.format('') for d in decl)}"]
     lines += [f"#define {k} {v}" for k, v in macros.items()]
     return "\n".join(lines) + "\n" + preamble + "\n", tuple(args)
 

@@ -9,10 +9,13 @@ typedef int vid_t;           // vertex ids
 // A user functor arrives as a prelude that defines these macros; the defaults make every kernel
 // compile on its own (CI builds each .cu with nvcc).
 #ifndef GRAVEL_USER_PARAMS
-#define GRAVEL_USER_PARAMS       // ", int* depth, int level": extra kernel parameters
+#define GRAVEL_USER_PARAMS       // ", int* gravel_p_depth, int gravel_p_level": extra kernel parameters
 #endif
 #ifndef GRAVEL_USER_ARGS
-#define GRAVEL_USER_ARGS         // ", depth, level": the same names, to pass them on
+#define GRAVEL_USER_ARGS         // those kernel parameters, passed on to the functor
+#endif
+#ifndef GRAVEL_USER_FN_PARAMS
+#define GRAVEL_USER_FN_PARAMS    // the functor's own view of them, under the user's names
 #endif
 // Each functor is evaluated inside a small __device__ function that sees only its documented names
 // and the user's parameters, so a kernel's own locals (k, i, lo, ...) can never capture a user name.

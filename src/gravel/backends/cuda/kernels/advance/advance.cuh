@@ -14,7 +14,7 @@ __device__ __forceinline__ bool gravel_first_visit(unsigned int *visited, vid_t 
     return !(atomicOr(&visited[v >> 5], bit) & bit);
 }
 
-__device__ __forceinline__ bool gravel_advance_op(vid_t src, vid_t dst, offset_t edge, float weight GRAVEL_USER_PARAMS) {
+__device__ __forceinline__ bool gravel_advance_op(vid_t src, vid_t dst, offset_t edge, float weight GRAVEL_USER_FN_PARAMS) {
     return GRAVEL_ADVANCE_OP(src, dst, edge, weight);
 }
 

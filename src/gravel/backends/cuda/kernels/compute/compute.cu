@@ -6,7 +6,7 @@
 #define GRAVEL_COMPUTE_OP(v, i)
 #endif
 
-__device__ __forceinline__ void gravel_compute_op(vid_t v, long long i GRAVEL_USER_PARAMS) {
+__device__ __forceinline__ void gravel_compute_op(vid_t v, long long i GRAVEL_USER_FN_PARAMS) {
     (void)v; (void)i;
     GRAVEL_COMPUTE_OP(v, i);
 }

@@ -6,6 +6,6 @@
 #define GRAVEL_FILTER_OP(v, i) true
 #endif
 
-__device__ __forceinline__ bool gravel_filter_op(vid_t v, long long i GRAVEL_USER_PARAMS) {
+__device__ __forceinline__ bool gravel_filter_op(vid_t v, long long i GRAVEL_USER_FN_PARAMS) {
     return GRAVEL_FILTER_OP(v, i);
 }
