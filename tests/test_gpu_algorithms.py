@@ -39,6 +39,8 @@ def check_all(G, sources):
     cpu = gravel.triangles(G, device="cpu")
     assert np.array_equal(tri.triangles.get(), cpu.triangles) and tri.total == cpu.total
     assert gravel.triangles(G, per_vertex=False, device="cuda").total == cpu.total
+    core = gravel.core_number(G, device="cuda").core.get()
+    assert np.array_equal(core, gravel.core_number(G, device="cpu").core)
     if G.n:
         srcs = np.unique(np.array(sources + [G.n // 2]))
         for D in (G, transform.deduplicate(G)):
@@ -70,7 +72,8 @@ def test_shared_datasets(entry):
     assert gravel.connected_components(G, device="cuda").summary()["components"] == entry["computed"]["wcc_count"]
     if "triangles" in entry["computed"]:
         assert gravel.triangles(G, per_vertex=False, device="cuda").total == entry["computed"]["triangles"]
-
+    core = gravel.core_number(G, device="cuda").core.get()
+    assert core.max() == c["kcore_max"] and (core == core.max()).sum() == c["kcore_max_size"]
     if "sssp_source_label" in c:
         d = gravel.sssp(G, internal(c["sssp_source_label"]), device="cuda").distance.get()
         f = np.isfinite(d)
@@ -79,6 +82,5 @@ def test_shared_datasets(entry):
 
 def test_auto_picks_the_gpu():
     G = generate.grid(4, 4)
-    for algo in (lambda: gravel.bfs(G, 0), lambda: gravel.betweenness_centrality(G)):
+    for algo in (lambda: gravel.bfs(G, 0), lambda: gravel.core_number(G), lambda: gravel.betweenness_centrality(G)):
         assert algo().device == "cuda"
-    assert gravel.core_number(G).device == "cpu"  # no CUDA path yet

@@ -44,4 +44,38 @@ def _core_cpu(S):
     return CoreResult("core_number", "cpu", t.seconds, 1, "bucket peeling", core=core)
 
 
-_IMPLEMENTATIONS = {"cpu": _core_cpu}
+def _core_cuda(S):
+    """Level-synchronous peeling on the operators: at level k, a filter finds the remaining vertices of
+    degree <= k; each round marks them with core k and advances over their edges with an atomic
+    decrement, emitting each neighbour whose degree falls from k + 1 to k (exactly once) into the next
+    round. When a level empties, k jumps to the smallest remaining degree."""
+    import cupy
+
+    from ..frontier import Frontier
+    from ..operators import advance, compute, filter as keep_if
+
+    dg = S.to("cuda")
+    n = S.n
+    deg = dg.out_degree.copy()
+    core = cupy.zeros(n, cupy.int32)
+    removed = cupy.zeros(n, cupy.uint8)
+    remaining = Frontier.all(n)
+    k, rounds = 0, 0
+    with Timer("cuda") as t:
+        while len(remaining):
+            p = {"deg": deg, "core": core, "removed": removed, "k": np.int32(k)}
+            frontier = keep_if(remaining, "deg[v] <= k", params=p)
+            if not len(frontier):
+                k = int(deg[remaining.ids].min())  # sync: skip empty levels
+                continue
+            while len(frontier):
+                rounds += 1
+                compute(frontier, "core[v] = k; removed[v] = 1", params=p)
+                frontier = advance(dg, frontier, "!removed[dst] && atomicSub(&deg[dst], 1) == k + 1", params=p,
+                                   capacity=len(remaining))
+            remaining = keep_if(remaining, "!removed[v]", params=p)
+            k += 1
+    return CoreResult("core_number", "cuda", t.seconds, rounds, "peeling", core=core)
+
+
+_IMPLEMENTATIONS = {"cpu": _core_cpu, "cuda": _core_cuda}
