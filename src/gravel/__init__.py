@@ -12,7 +12,7 @@ Graph and return a result object whose arrays are indexed by vertex id::
 Importing gravel never imports CuPy.
 """
 
-from . import generate, transform
+from . import generate, reorder, transform
 from .algorithms import (
     betweenness_centrality,
     bfs,
@@ -37,7 +37,7 @@ from .io import load, save
 __version__ = "0.1.0"
 
 __all__ = [
-    "Graph", "load", "save", "generate", "transform",
+    "Graph", "load", "save", "generate", "transform", "reorder",
     "bfs", "sssp", "pagerank", "connected_components", "betweenness_centrality", "triangles",
     "core_number",
     "GravelError", "InvalidGraphError", "GraphFormatError", "VertexNotFoundError", "InvalidWeightError",
