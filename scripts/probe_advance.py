@@ -1,4 +1,4 @@
-import cupy, numpy as np, gravel, statistics
+import cupy, gravel, statistics
 from gravel import operators as ops
 from gravel.frontier import Frontier
 from gravel.operators import LoadBalance

@@ -43,12 +43,6 @@ class Frontier:
 
         return cls(n, ids=cupy.arange(n, dtype=cupy.int32), length=n)
 
-    @classmethod
-    def empty(cls, n, capacity=0):
-        import cupy
-
-        return cls(n, ids=cupy.empty(max(capacity, 1), dtype=cupy.int32), length=0)
-
     # -- views ---------------------------------------------------------------------------------------------
     @property
     def is_dense(self):

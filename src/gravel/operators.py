@@ -94,14 +94,13 @@ def _read(counter):
 
 
 # -- advance ----------------------------------------------------------------------------------------------
-def frontier_degrees(graph, ids):
-    """Out-degrees of the frontier's vertices and their exclusive scan (length n + 1, int64)."""
+def degree_scan(graph, ids):
+    """Exclusive scan of the out-degrees of the frontier's vertices (length n + 1, int64)."""
     import cupy
 
-    deg = (graph.offsets[ids + 1] - graph.offsets[ids])
     scan = cupy.zeros(ids.size + 1, dtype=cupy.int64)
-    cupy.cumsum(deg, out=scan[1:])
-    return deg, scan
+    cupy.cumsum(graph.offsets[ids + 1] - graph.offsets[ids], out=scan[1:])
+    return scan
 
 
 def choose_load_balance(graph, n_frontier):
@@ -137,7 +136,7 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
     merge = lb in (LoadBalance.LB, LoadBalance.LB_CULL)
     scan, total = None, None
     if merge or (out_kind is not Output.NONE and capacity is None):
-        _, scan = frontier_degrees(graph, ids)
+        scan = degree_scan(graph, ids)
         total = int(scan[-1])  # sync: sizes the output (and the merge-path grid)
         if not total:
             nf = 0

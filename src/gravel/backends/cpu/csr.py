@@ -84,51 +84,10 @@ def _sort_rows(offsets, indices, weights):
             indices[a:b].sort()
 
 
-@numba.njit(parallel=True, cache=True)
-def _kept_per_row(offsets, indices, dedupe, drop_loops):
-    n = offsets.shape[0] - 1
-    kept = np.zeros(n + 1, np.int64)
-    for u in numba.prange(n):
-        c = 0
-        prev = -1
-        for p in range(offsets[u], offsets[u + 1]):
-            v = indices[p]
-            if drop_loops and v == u:
-                continue
-            if dedupe and v == prev:
-                continue
-            prev = v
-            c += 1
-        kept[u + 1] = c
-    return kept
-
-
-@numba.njit(parallel=True, cache=True)
-def _compact_rows(offsets, indices, weights, new_offsets, new_indices, new_weights, dedupe, drop_loops):
-    n = offsets.shape[0] - 1
-    has_w = weights.shape[0] > 0
-    for u in numba.prange(n):
-        q = new_offsets[u] - 1
-        prev = -1
-        for p in range(offsets[u], offsets[u + 1]):
-            v = indices[p]
-            if drop_loops and v == u:
-                continue
-            if dedupe and v == prev:
-                # rows are sorted, so duplicates are adjacent: keep the minimum weight
-                if has_w and weights[p] < new_weights[q]:
-                    new_weights[q] = weights[p]
-                continue
-            prev = v
-            q += 1
-            new_indices[q] = v
-            if has_w:
-                new_weights[q] = weights[p]
-
-
 @numba.njit(cache=True)
 def _compact_in_place(offsets, indices, weights, dedupe, drop_loops):
-    """Sequential in-place version of _compact_rows (rows only shrink, so writes trail reads)."""
+    """Drop loops and/or duplicate arcs of sorted rows in place, keeping a duplicate's minimum weight.
+    Sequential: rows only shrink, so every write trails its read. Returns the new arc count."""
     n = offsets.shape[0] - 1
     has_w = weights.shape[0] > 0
     q = 0
@@ -185,14 +144,10 @@ def build_csr(edges, n, both_ways, dedupe=False, drop_loops=False):
 
 def clean_rows(offsets, indices, weights, *, dedupe, drop_loops):
     """Copy of sorted CSR without duplicate arcs (minimum weight kept) and/or self loops."""
-    kept = _kept_per_row(offsets, indices, dedupe, drop_loops)
-    new_offsets = np.cumsum(kept)
-    nnz = int(new_offsets[-1])
-    new_indices = np.empty(nnz, np.int32)
-    w_in = weights if weights is not None else np.empty(0, np.float32)
-    new_weights = np.empty(nnz if weights is not None else 0, np.float32)
-    _compact_rows(offsets, indices, w_in, new_offsets, new_indices, new_weights, dedupe, drop_loops)
-    return new_offsets, new_indices, (new_weights if weights is not None else None)
+    offsets, indices = offsets.copy(), indices.copy()
+    w = weights.copy() if weights is not None else np.empty(0, np.float32)
+    nnz = _compact_in_place(offsets, indices, w, dedupe, drop_loops)
+    return offsets, indices[:nnz].copy(), (w[:nnz].copy() if weights is not None else None)
 
 
 def transpose(offsets, indices, weights, n):

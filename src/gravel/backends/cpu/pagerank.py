@@ -1,7 +1,6 @@
 """Pull PageRank kernel: each vertex sums its in-neighbours' contributions, no atomics needed."""
 
 import numba
-import numpy as np
 
 
 @numba.njit(parallel=True, cache=True)

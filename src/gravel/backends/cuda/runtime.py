@@ -46,12 +46,6 @@ def props(device_id=None):
                        cc=(p["major"], p["minor"]), total_bytes=p["totalGlobalMem"])
 
 
-def free_bytes():
-    import cupy
-
-    return cupy.cuda.runtime.memGetInfo()[0]
-
-
 def source(path, prelude=""):
     """Kernel source with local headers inlined and `prelude` (generated #defines, helpers) prepended."""
     path = KERNELS / path
@@ -118,9 +112,9 @@ class Launcher:
                 raise RuntimeError(f"kernel {self.name} failed: {e}") from e
 
 
-def blocks_for(items, block, per_thread=1, *, resident=None):
+def blocks_for(items, block, *, resident=None):
     """Grid size covering `items` work items; capped at `resident` waves of the device when given."""
-    need = -(-int(items) // (block * per_thread))
+    need = -(-int(items) // block)
     if resident is not None:
         p = props()
         need = min(need, resident * p.sm_count * (p.max_threads_per_sm // block))
