@@ -258,3 +258,114 @@ def test_user_names_do_not_collide_with_kernel_locals(lb):
                 "(k + j + lo + s + t + e + base + item)), false)", params={**names, "total": total},
                 output=None, strategy=lb)
     assert int(total[0]) == G.nnz * sum(range(1, 9))
+
+
+def bfs_levels(G, source):
+    """Host BFS: the list of each level's vertices (sorted), the source's level first."""
+    depth = np.full(G.n, -1)
+    depth[source] = 0
+    levels = [np.array([source])]
+    while levels[-1].size:
+        src, dst, _, _ = reference_edges(G, levels[-1].astype(np.int32))
+        new = np.unique(dst[depth[dst] < 0])
+        depth[new] = len(levels)
+        levels.append(new)
+    return levels
+
+
+CLAIM = "atomicCAS(&depth[dst], -1, base + step) == -1"
+
+
+@pytest.mark.parametrize("name,G", GRAPHS + [("long grid", generate.grid(3, 2000))], ids=lambda x: x if isinstance(x, str) else "")
+def test_advance_steps_walks_every_level_in_one_launch(name, G):
+    from gravel.frontier import FrontierQueue
+
+    rng = np.random.default_rng()
+    s = int(rng.integers(G.n))
+    expect = bfs_levels(G, s)
+    depth = cupy.full(G.n, -1, cupy.int32)
+    depth[s] = 0
+    queue = FrontierQueue(G.n, G.n, [s])
+    steps = ops.advance_steps(G.to("cuda"), queue, CLAIM, params={"depth": depth, "base": np.int32(1)}, limit=G.n)
+    assert steps == len(expect) - 1
+    assert len(queue) == len(expect)
+    for i, level in enumerate(expect):
+        assert np.array_equal(queue.segment(i).get(), level), (name, i)
+    expect_depth = np.full(G.n, -1)
+    for i, level in enumerate(expect):
+        expect_depth[level] = i
+    assert np.array_equal(depth.get(), expect_depth)
+
+
+def test_advance_steps_stops_at_limit_max_steps_and_room():
+    from gravel.frontier import FrontierQueue
+
+    G = generate.grid(50, 50)
+    dg = G.to("cuda")
+    expect = bfs_levels(G, 0)  # level i holds min(i + 1, ...) vertices: a diagonal
+    for kw, steps in [({"limit": 10}, 10), ({"max_steps": 7}, 7), ({"step_bound": G.n - 30}, None)]:
+        depth = cupy.full(G.n, -1, cupy.int32)
+        depth[0] = 0
+        queue = FrontierQueue(G.n, G.n, [0])
+        ran = ops.advance_steps(dg, queue, CLAIM, params={"depth": depth, "base": np.int32(1)}, **kw)
+        if steps is not None:
+            assert ran == steps, kw
+        else:  # stops once fewer than step_bound entries remain: after 1 + 2 + ... + 7 >= 30 - 1 appended
+            assert queue.room < G.n - 30 <= queue.room + len(queue.last), kw
+        for i in range(len(queue)):
+            assert np.array_equal(queue.segment(i).get(), expect[i]), (kw, i)
+        # the run continues where it stopped
+        ops.advance_steps(dg, queue, CLAIM, params={"depth": depth, "base": np.int32(len(queue))}, limit=G.n)
+        assert len(queue) == len(expect), kw
+        assert np.array_equal(queue.last.get(), expect[-1])
+
+
+def test_advance_steps_overflow_is_an_error():
+    from gravel.frontier import FrontierQueue
+
+    G = generate.grid(20, 20)
+    queue = FrontierQueue(G.n, 10, [0])
+    with pytest.raises(RuntimeError, match="overflowed"):
+        ops.advance_steps(G.to("cuda"), queue, "true", limit=G.n)
+
+
+TICK = """
+__device__ bool tick(int* clock, int* first, int* last, int step) {
+    int t = atomicAdd(clock, 1);
+    atomicMin(&first[step], t);
+    atomicMax(&last[step], t);
+    return false;
+}
+"""
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_advance_replay_visits_each_segment_with_its_index(name, G, reverse):
+    from gravel.frontier import FrontierQueue
+
+    rng = np.random.default_rng()
+    segments = [rng.integers(0, G.n, size=int(rng.integers(0, 400))).astype(np.int32) for _ in range(12)]
+    queue = FrontierQueue(G.n, sum(s.size for s in segments), segments[0])
+    for seg in segments[1:]:
+        queue.push(Frontier.from_ids(G.n, seg))
+    acc = cupy.zeros(G.n, cupy.float64)
+    # a sum of step-weighted sources per destination shows any lost or repeated segment; a clock ticked
+    # per edge, its first and last tick kept per step, shows the order of the steps
+    clock = cupy.zeros(1, cupy.int32)
+    first = cupy.full(12, 1 << 30, cupy.int32)
+    last = cupy.full(12, -1, cupy.int32)
+    ops.advance_replay(G.to("cuda"), queue,
+                       "(atomicAdd(&acc[dst], (double)(step + 1) * (src + 1)), tick(clock, first, last, step))",
+                       first=2, last=11, reverse=reverse, params={"acc": acc, "clock": clock, "first": first,
+                                                                  "last": last},
+                       preamble=TICK)
+    expect = np.zeros(G.n)
+    for i in range(2, 11):
+        src, dst, _, _ = reference_edges(G, segments[i])
+        np.add.at(expect, dst, (i + 1.0) * (src + 1.0))
+    assert np.allclose(acc.get(), expect)
+    ran = [i for i in range(2, 11) if reference_edges(G, segments[i])[0].size]
+    ran = ran[::-1] if reverse else ran
+    f, l = first.get(), last.get()
+    assert all(l[a] < f[b] for a, b in zip(ran, ran[1:])), (f, l)

@@ -150,34 +150,55 @@ def _time(fn, repeat):
 
 
 def _time_algorithm(fn, repeat):
-    """The algorithm's own times (CUDA events on the GPU, wall on the CPU) after a warm-up."""
+    """The algorithm's own times (CUDA events on the GPU, wall on the CPU) after a warm-up, and the
+    gravel kernel launches of one run."""
+    from .backends.cuda import runtime
+
     fn()
+    before = runtime.launches
     results = [fn() for _ in range(repeat)]
-    return [r.time_s for r in results], results[-1]
+    return [r.time_s for r in results], results[-1], (runtime.launches - before) / repeat
 
 
-def bench_graph(G, name, algos, device, repeat, bandwidth, source=None):
-    """Rows of results for one graph; `bandwidth(device)` gives the copy bandwidth of a device."""
+#: runs of gravel's CPU path when it is the baseline of a GPU run (after one warm-up): slow primitives
+#: (triangles, betweenness) would otherwise dominate the benchmark's time
+CPU_BASELINE_RUNS = 3
+
+
+def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baselines=True):
+    """Rows of results for one graph; `bandwidth(device)` gives the copy bandwidth of a device. With
+    `baselines`, SciPy (BFS, CC, SSSP), cuSPARSE (PageRank, BFS; GPU runs) and gravel's CPU path (GPU
+    runs) are timed in the same process."""
     if source is None:
         source = int(np.argmax(G.out_degree))
     rows = []
     for algo in algos:
-        times, res = _time_algorithm(_runner(algo, G, source, device), repeat)
+        times, res, launches = _time_algorithm(_runner(algo, G, source, device), repeat)
         t = statistics.median(times)
         per = res.iterations if algo == "pagerank" else 1
         row = {"graph": name, "algo": algo, "device": res.device, "n": G.n, "edges": G.m,
                "time_s": t, "min_s": min(times), "max_s": max(times), "iterations": res.iterations,
                "gteps": (G.nnz * (2 * BC_SOURCES if algo == "bc" else per)) / t / 1e9,
                "floor_ratio": t / per / (floor_bytes(algo, G) / bandwidth(res.device))}
+        if res.device == "cuda":
+            row["launches"] = launches
+            row["launches_per_iteration"] = launches / max(res.iterations, 1)
+        if not baselines:
+            rows.append(row)
+            continue
         base = _baseline(algo, G, source)
         if base is not None:
             btimes = _time(base, repeat)
             row["scipy_s"] = statistics.median(btimes)
             row["speedup_vs_scipy"] = row["scipy_s"] / t
-        gpu_base = _cusparse_baseline(algo, G, source) if res.device == "cuda" else None
-        if gpu_base is not None:
-            row["cusparse_s"] = statistics.median(_time_cuda(gpu_base, repeat))
-            row["speedup_vs_cusparse"] = row["cusparse_s"] / t
+        if res.device == "cuda":
+            gpu_base = _cusparse_baseline(algo, G, source)
+            if gpu_base is not None:
+                row["cusparse_s"] = statistics.median(_time_cuda(gpu_base, repeat))
+                row["speedup_vs_cusparse"] = row["cusparse_s"] / t
+            ctimes, _, _ = _time_algorithm(_runner(algo, G, source, "cpu"), CPU_BASELINE_RUNS)
+            row["cpu_s"] = statistics.median(ctimes)
+            row["speedup_vs_cpu"] = row["cpu_s"] / t
         rows.append(row)
     return rows
 
@@ -205,23 +226,39 @@ def machine():
     return info
 
 
+def _ms(key):
+    return lambda r: f"{1e3 * r[key]:.2f}" if key in r else ""
+
+
+def _times(key):
+    return lambda r: f"{r[key]:.1f}x" if key in r else ""
+
+
+#: (heading, cell) of the table; columns that are empty in every row are left out
+COLUMNS = [
+    ("graph", lambda r: r["graph"]), ("algo", lambda r: r["algo"]), ("device", lambda r: r["device"]),
+    ("time (ms)", _ms("time_s")), ("min..max", lambda r: f"{1e3 * r['min_s']:.1f}..{1e3 * r['max_s']:.1f}"),
+    ("GTEPS", lambda r: f"{r['gteps']:.3f}"), ("x floor", lambda r: f"{r['floor_ratio']:.1f}"),
+    ("launches/it", lambda r: f"{r['launches_per_iteration']:.1f}" if "launches" in r else ""),
+    ("SciPy (ms)", _ms("scipy_s")), ("vs SciPy", _times("speedup_vs_scipy")),
+    ("cuSPARSE (ms)", _ms("cusparse_s")), ("vs cuSPARSE", _times("speedup_vs_cusparse")),
+    ("CPU path (ms)", _ms("cpu_s")), ("vs CPU", _times("speedup_vs_cpu")),
+]
+
+
 def print_table(rows):
     from rich.console import Console
     from rich.table import Table
 
+    cells = [[cell(r) for _, cell in COLUMNS] for r in rows]
+    keep = [j for j in range(len(COLUMNS)) if any(c[j] for c in cells)]
     table = Table(title="gravel bench")
-    for col in ("graph", "algo", "device", "time (ms)", "min..max", "GTEPS", "x floor", "SciPy (ms)",
-                "vs SciPy", "cuSPARSE (ms)", "vs cuSPARSE"):
-        table.add_column(col, justify="left" if col in ("graph", "algo", "device") else "right")
-    for r in rows:
-        table.add_row(r["graph"], r["algo"], r["device"], f"{1e3 * r['time_s']:.2f}",
-                      f"{1e3 * r['min_s']:.1f}..{1e3 * r['max_s']:.1f}", f"{r['gteps']:.3f}",
-                      f"{r['floor_ratio']:.1f}",
-                      f"{1e3 * r['scipy_s']:.2f}" if "scipy_s" in r else "",
-                      f"{r['speedup_vs_scipy']:.1f}x" if "speedup_vs_scipy" in r else "",
-                      f"{1e3 * r['cusparse_s']:.2f}" if "cusparse_s" in r else "",
-                      f"{r['speedup_vs_cusparse']:.1f}x" if "speedup_vs_cusparse" in r else "")
-    Console(width=max(Console().width, 150)).print(table)
+    for j in keep:
+        head = COLUMNS[j][0]
+        table.add_column(head, justify="left" if head in ("graph", "algo", "device") else "right")
+    for c in cells:
+        table.add_row(*(c[j] for j in keep))
+    Console(width=max(Console().width, 190)).print(table)
 
 
 def write_json(path, rows, extra):

@@ -156,7 +156,7 @@ def cmd_bench(args):
             from .transform import add_random_weights
 
             G = add_random_weights(G, 1, args.weights, seed=0)
-        rows += bench.bench_graph(G, name, algos, args.device, args.repeat, bandwidth, args.source)
+        rows += bench.bench_graph(G, name, algos, args.device, args.repeat, bandwidth, args.source, args.baselines)
     bench.print_table(rows)
     measured = {d: bandwidth(d) for d in sorted({r["device"] for r in rows})}
     print("copy bandwidth " + ", ".join(f"{d} {b / 1e9:.1f} GB/s" for d, b in measured.items())
@@ -198,6 +198,8 @@ def build_parser():
     s.add_argument("--algo", action="append", choices=sorted(ALGORITHMS), help="repeatable; default: all")
     s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     s.add_argument("--repeat", type=int, default=5, help="timed runs after one warm-up (median reported)")
+    s.add_argument("--baselines", action=argparse.BooleanOptionalAction, default=True,
+                   help="time SciPy, cuSPARSE and (for GPU runs) gravel's CPU path in the same run")
     s.add_argument("--source", type=int, help="bfs/sssp source (default: highest out-degree)")
     s.add_argument("--weights", type=int, default=255, metavar="MAX",
                    help="unweighted graphs get random integer weights 1..MAX (default 255)")

@@ -10,7 +10,7 @@ in the expression; ``preamble`` may define helper functions. Examples (BFS)::
 
 Each functor is evaluated in a scope of its own (its documented names and the params), so user names
 cannot collide with a kernel's locals; they must not repeat the functor's own names (src, dst, edge,
-weight; v, i; u) nor start with ``gravel_``. Load balancing is a
+weight, step; v, i; u) nor start with ``gravel_``. Load balancing is a
 strategy of advance (:class:`LoadBalance`); ``"auto"`` picks one from the frontier
 size and degrees (see :func:`choose_load_balance`).
 """
@@ -106,11 +106,13 @@ def degree_scan(graph, ids):
 def choose_load_balance(graph, n_frontier):
     """Gunrock's rule: merge-path LB on graphs of average degree >= 5, TWC otherwise.
 
-    Measured (benchmarks/operators.py, H200, 2026-11-25, kron:24:16 and grid:4096x4096): on kron, LB
-    was within 4 % of the best strategy at 0.1 %, 10 % and 100 % frontiers (best at 10 %: 0.77 ms vs TWC
-    1.00 ms); LB over the inputs, Gunrock's choice under 4096 items, was 48 % slower than LB at 16.7 K
-    items, so it is not chosen. On the grid, TWC and thread-mapped tie and LB costs its scan. Decided
-    from the graph's average degree, so it needs no device sync.
+    Measured (benchmarks/operators.py, H200, 2026-11-26, kron:24:16 as generated and degree-sorted,
+    grid:4096x4096, frontiers of 0.1 % to 100 %): on kron, LB was best or within 5 % of the best in every
+    cell; TWC was best at 100 % as generated (5.46 vs 5.70 ms) but 2-58x slower than LB once hubs sit
+    next to each other (degree-sorted: its block-wide phase walks a block's hubs one after another), so
+    TWC for small frontiers, tried on the first day's figures, is not used. LB over the inputs (Gunrock's
+    choice under 4096 items) was never best on kron. On the grid, TWC, thread-mapped and LB over the
+    inputs tie, and LB pays its scan. Decided from the graph's average degree: no device sync.
     """
     return LoadBalance.LB if graph.nnz >= 5 * graph.n else LoadBalance.TWC
 
@@ -144,7 +146,7 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
     cap = 0 if out_kind is Output.NONE else (total if capacity is None else int(capacity))
     out = cupy.empty(max(cap, 1), dtype=out_t)
     length = _counter()
-    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight)": f"({op})"}, preamble)
+    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})"}, preamble)
     templates = (out_kind.value, "long long" if out_t == cupy.int64 else "int")
     weights = graph.weights if graph.weights is not None else _dummy(cupy.float32)
     common = (graph.offsets, graph.indices, weights, np.int32(graph.weights is not None), ids, np.int64(nf),
@@ -179,6 +181,74 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
     return result
 
 
+#: threads per block of the multi-step kernels, and the blocks per SM their launch bounds guarantee
+STEPS_BLOCK, STEPS_BLOCKS_PER_SM = 256, 4
+
+
+def steps_width():
+    """Threads of one multi-step launch: a step's frontier up to this size takes one chunk per block."""
+    return STEPS_BLOCK * STEPS_BLOCKS_PER_SM * runtime.props().sm_count
+
+
+def _steps_args(graph):
+    import cupy
+
+    weights = graph.weights if graph.weights is not None else _dummy(cupy.float32)
+    return graph.offsets, graph.indices, weights, np.int32(graph.weights is not None)
+
+
+def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps=None, step_bound=0, preamble=""):
+    """Advance repeatedly in one cooperative launch: each step's output frontier is the next step's
+    input, with a grid-wide barrier in between, so a run of thin levels costs one launch and one host
+    round trip instead of one per level. `queue` (a :class:`FrontierQueue`) supplies the input as its
+    last segment and receives every step's output as a new segment. The functor also sees ``step``
+    (0, 1, ... within this call); a destination joins the output where it returns true.
+
+    Stops after a step whose output is empty or holds more than `limit` items (default: the launch's
+    thread count), after `max_steps` steps, or when fewer than `step_bound` entries of the queue remain.
+    Returns the number of steps run. Raises RuntimeError if an output overflowed the queue.
+    """
+    import cupy
+
+    limit = steps_width() if limit is None else int(limit)
+    max_steps = (1 << 30) if max_steps is None else int(max_steps)
+    if max_steps < 1 or not len(queue.last):
+        return 0
+    # bounds[s + 2] = end of step s's output; the room bounds the steps that can append anything
+    slots = min(max_steps, queue.room + 1)
+    bounds = cupy.empty(slots + 2, dtype=cupy.int64)
+    status = cupy.zeros(2, dtype=cupy.int64)
+    counts = cupy.zeros(3, dtype=cupy.uint64)
+    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})"}, preamble)
+    k = runtime.kernel("advance/steps.cu", "gravel_advance_steps", templates=(STEPS_BLOCK,), prelude=prelude,
+                       cooperative=True)
+    begin, end = queue.bounds[-2], queue.bounds[-1]
+    k(STEPS_BLOCKS_PER_SM * runtime.props().sm_count, STEPS_BLOCK,
+      _steps_args(graph) + (queue.buffer, np.int64(queue.capacity), np.int64(begin), np.int64(end), bounds,
+                            np.int32(slots), np.int64(limit), np.int64(step_bound), counts, status) + extra)
+    steps, overflow = (int(x) for x in status.get())  # sync: how far it got
+    if overflow:
+        raise RuntimeError(f"advance_steps: a step's output overflowed the queue of {queue.capacity}")
+    queue.bounds += bounds[2:steps + 2].get().tolist()
+    return steps
+
+
+def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, params=None, preamble=""):
+    """Advance over the queue's segments first..last-1 (in reverse order if asked), one after the other
+    in one cooperative launch, with no output; the functor sees the segment's index as ``step``."""
+    import cupy
+
+    last = len(queue) if last is None else int(last)
+    if last <= first:
+        return
+    bounds = cupy.asarray(np.asarray(queue.bounds, dtype=np.int64))
+    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})"}, preamble)
+    k = runtime.kernel("advance/steps.cu", "gravel_advance_replay", templates=(STEPS_BLOCK,), prelude=prelude,
+                       cooperative=True)
+    k(STEPS_BLOCKS_PER_SM * runtime.props().sm_count, STEPS_BLOCK,
+      _steps_args(graph) + (queue.buffer, bounds, np.int32(first), np.int32(last), np.int32(reverse)) + extra)
+
+
 @functools.cache
 def _dummy(dtype):
     """A one-element device array for pointer arguments a kernel will not read."""
@@ -211,7 +281,7 @@ def advance_pull(graph, frontier, candidates, op="true", *, params=None, output=
     out_t = cupy.int64 if out_kind is Output.EDGE else cupy.int32
     out = cupy.empty(max(ids.size, 1), dtype=out_t)
     length = _counter()
-    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight)": f"({op})"}, preamble)
+    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})"}, preamble)
     k = runtime.kernel("advance/pull.cu", "gravel_advance_pull",
                        templates=(out_kind.value, "long long" if out_t == cupy.int64 else "int"), prelude=prelude)
     w = in_w if in_w is not None else _dummy(cupy.float32)

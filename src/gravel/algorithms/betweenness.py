@@ -87,12 +87,14 @@ __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int
 
 def _bc_cuda(G, sources):
     """Brandes per source on the operators: a forward BFS whose advance counts shortest paths (sigma)
-    level by level, keeping each level's frontier; then, deepest level first, an advance over each level
-    whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v] for successors w."""
+    level by level, keeping every level's frontier in one queue; then, deepest level first, an advance
+    over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v] for successors
+    w. Runs of thin levels (road graphs, meshes) go forward in one multi-step launch and come back in one
+    replay launch."""
     import cupy
 
-    from ..frontier import Frontier
-    from ..operators import advance, compute
+    from ..frontier import FrontierQueue
+    from ..operators import advance, advance_replay, advance_steps, compute, steps_width
 
     dg = G.to("cuda")
     n = G.n
@@ -100,24 +102,31 @@ def _bc_cuda(G, sources):
     depth = cupy.empty(n, cupy.int32)
     sigma = cupy.empty(n, cupy.float64)
     delta = cupy.empty(n, cupy.float64)
+    thin = steps_width()
+    visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
+    back = "depth[dst] == {} + 1 && (atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
     with Timer("cuda") as t:
         for s in sources.tolist():
             depth.fill(-1)
             sigma.fill(0)
             delta.fill(0)
             depth[s], sigma[s] = 0, 1
-            levels = [Frontier.from_ids(n, [s])]
-            unvisited = n - 1
-            while len(levels[-1]):
-                nxt = advance(dg, levels[-1], "gravel_bc_visit(depth, sigma, src, dst, level)",
-                              params={"depth": depth, "sigma": sigma, "level": np.int32(len(levels))},
-                              capacity=unvisited, preamble=_VISIT)
-                unvisited -= len(nxt)
-                levels.append(nxt)
-            for lv in range(len(levels) - 2, 0, -1):
-                advance(dg, levels[lv],
-                        "depth[dst] == level + 1 && (atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)",
-                        params={"depth": depth, "sigma": sigma, "delta": delta, "level": np.int32(lv)}, output=None)
+            levels = FrontierQueue(n, n, [s])  # segment i: the vertices at depth i
+            while len(levels.last):
+                params = {"depth": depth, "sigma": sigma, "level": np.int32(len(levels))}
+                if len(levels.last) <= thin:
+                    advance_steps(dg, levels, visit, params=params, preamble=_VISIT)
+                else:
+                    levels.push(advance(dg, levels.last, visit, params=params, capacity=levels.room,
+                                        preamble=_VISIT))
+            # segment L is the empty last one: dependencies flow from depth L - 1 back to depth 1
+            params = {"depth": depth, "sigma": sigma, "delta": delta}
+            if len(levels) > 8:
+                advance_replay(dg, levels, back.format("step"), first=1, last=len(levels) - 2, reverse=True, params=params)
+            else:
+                for lv in range(len(levels) - 3, 0, -1):
+                    advance(dg, levels.segment(lv), back.format("level"), params=params | {"level": np.int32(lv)},
+                            output=None)
             compute(None, "if (v != s && depth[v] >= 0) bc[v] += delta[v]",
                     params={"bc": bc, "depth": depth, "delta": delta, "s": np.int32(s)}, n=n)
     return BCResult("betweenness_centrality", "cuda", t.seconds, len(sources), "brandes",

@@ -106,13 +106,15 @@ def _bfs_cuda(G, source):
     claims parent[dst] by compare-and-swap (so each vertex is emitted once: no filter, no output scan);
     once the frontier exceeds the unvisited vertices / alpha, pull steps scan the compacted unvisited
     vertices' in-edges with early exit (DESIGN.md section 5: on the GPU, switching back never paid).
+    Runs of frontiers too small to ever pass the switch test go to one multi-step launch (the thousands
+    of thin levels of road graphs and meshes).
     Measured on an H200 (2026-11-25): switching on vertex counts alone made kron:22 slower (2.46 ->
     3.58 ms); testing degrees every level cost the 2048x2048 grid a sync per level (1151 ms; 219 ms
     without), hence the gate by the degree spread (max / mean: 1 on a grid, thousands on kron)."""
     import cupy
 
-    from ..frontier import Frontier
-    from ..operators import advance, advance_pull, filter as keep_if
+    from ..frontier import Frontier, FrontierQueue
+    from ..operators import advance, advance_pull, advance_steps, filter as keep_if, steps_width
 
     dg = G.to("cuda")
     n = G.n
@@ -121,14 +123,25 @@ def _bfs_cuda(G, source):
     parent[source], depth[source] = source, 0
     frontier = Frontier.from_ids(n, [source])
     unvisited, n_unvisited = None, n - 1
-    level, pulls = 0, 0
+    level, pulls, fused = 0, 0, 0
     avg = G.nnz / max(n, 1)
     # a frontier can pass the edge test only if its vertices' degrees could make up for its size
     gate = max(1.0, float(G.out_degree.max(initial=0)) / max(avg, 1e-9))
+    claim = "atomicCAS(&parent[dst], -1, src) == -1 && (depth[dst] = level + step, true)"
     with Timer("cuda") as t:
         while len(frontier):
             level += 1
             lv = np.int32(level)
+            thin = min(steps_width(), int(n_unvisited / (ALPHA * gate)))
+            if unvisited is None and len(frontier) <= thin:
+                queue = FrontierQueue(n, len(frontier) + n_unvisited, frontier)
+                steps = advance_steps(dg, queue, claim, params={"parent": parent, "depth": depth, "level": lv},
+                                      limit=thin)
+                level += steps - 1
+                n_unvisited -= queue.bounds[-1] - queue.bounds[1]
+                frontier = queue.last
+                fused += 1
+                continue
             if unvisited is None and len(frontier) * gate > n_unvisited / ALPHA:
                 # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored edges
                 # / alpha; the degree sum costs a sync, so it is taken only for frontiers that could pass
@@ -144,11 +157,11 @@ def _bfs_cuda(G, source):
                 unvisited = keep_if(unvisited, "depth[v] < 0", params={"depth": depth})
                 pulls += 1
             else:
-                frontier = advance(dg, frontier, "atomicCAS(&parent[dst], -1, src) == -1 && (depth[dst] = level, true)",
-                                   params={"parent": parent, "depth": depth, "level": lv}, capacity=n_unvisited)
+                frontier = advance(dg, frontier, claim, params={"parent": parent, "depth": depth, "level": lv},
+                                   capacity=n_unvisited)
             n_unvisited -= len(frontier)
-    return BFSResult("bfs", "cuda", t.seconds, level, "direction-optimizing", {"bottom_up_steps": pulls},
-                     depth=depth, parent=parent)
+    return BFSResult("bfs", "cuda", t.seconds, level, "direction-optimizing",
+                     {"bottom_up_steps": pulls, "multi_step_launches": fused}, depth=depth, parent=parent)
 
 
 def verify_bfs(G, source, depth, parent):

@@ -135,44 +135,71 @@ def _sssp_cpu(G, source, weights, delta):
     return SSSPResult("sssp", "cpu", t.seconds, phases, "delta-stepping", {"delta": delta}, distance=dist)
 
 
+# Relaxation on the GPU: an atomic min on the distance's bits (non-negative floats order like their
+# bits); improved vertices below the split join the next near frontier (once per step, by a stamp), the
+# others go to the far pile; a full pile sends them to near instead, which only costs work early.
+_RELAX = """
+__device__ bool gravel_sssp_relax(float* dist, unsigned int* stamp, int* far, unsigned long long* far_len,
+                                  long long far_cap, int src, int dst, float weight, float split, unsigned int tag) {
+    float d = dist[src] + weight;
+    if (!(__int_as_float(atomicMin((int*)&dist[dst], __float_as_int(d))) > d)) return false;
+    if (d >= split) {
+        unsigned long long k = atomicAdd(far_len, 1ULL);
+        if (k < (unsigned long long)far_cap) { far[k] = dst; return false; }
+    }
+    return atomicExch(&stamp[dst], tag) != tag;
+}
+"""
+
+
 def _sssp_cuda(G, source, weights, delta):
     """Near/far SSSP on the GPU operators (Davidson et al.; Gunrock's SSSP): relax the near pile with an
     advance whose functor does an atomic min on float distances; improved vertices below the split go
     back to the near pile, the rest to the far pile; when near empties, the split moves up by delta.
-    Float32 distances."""
+    The near pile is drained by multi-step advances (one launch for many relaxation rounds, instead of
+    launches, scans and host round trips per round). Float32 distances."""
     import cupy
 
-    from ..frontier import Frontier
-    from ..operators import advance, filter as keep_if
+    from ..frontier import Frontier, FrontierQueue
+    from ..operators import advance_steps, filter as keep_if
 
     dg = G.to("cuda")
     if G.weights is None:
         from ..backends.cuda.graph import DeviceGraph
 
         dg = DeviceGraph.from_arrays(dg.offsets, dg.indices, cupy.asarray(weights), directed=G.directed)
-    dist = cupy.full(G.n, cupy.inf, cupy.float32)
+    n = G.n
+    dist = cupy.full(n, cupy.inf, cupy.float32)
     dist[source] = 0
-    near = Frontier.from_ids(G.n, [source])
-    far = cupy.zeros(0, cupy.int32)
-    split, phases = delta, 0
-    relax = "gravel_atomic_min(&dist[dst], dist[src] + weight) > dist[src] + weight"
+    stamp = cupy.zeros(n, cupy.uint32)
+    far = cupy.empty(max(n, 1), cupy.int32)
+    far_len = cupy.zeros(1, cupy.uint64)
+    # each step emits a vertex at most once: room for n more keeps every step's output in the queue
+    capacity = 3 * n + 1
+    near = FrontierQueue(n, capacity, [source])
+    split, phases, tag = delta, 0, 1
+    relax = "gravel_sssp_relax(dist, stamp, far, far_len, far_cap, src, dst, weight, split, tag + step)"
     with Timer("cuda") as t:
         while True:
-            while len(near):
-                phases += 1
-                out = advance(dg, near, relax, params={"dist": dist})
-                near = keep_if(out, "dist[v] < split", params={"dist": dist, "split": np.float32(split)})
-                later = keep_if(out, "dist[v] >= split", params={"dist": dist, "split": np.float32(split)})
-                far = cupy.concatenate([far, later.ids])
-                if far.size > G.n:
-                    far = cupy.unique(far)  # duplicates only cost work; keep the pile bounded
-            if not far.size:
+            while len(near.last):
+                steps = advance_steps(dg, near, relax, params={
+                    "dist": dist, "stamp": stamp, "far": far, "far_len": far_len, "far_cap": np.int64(far.size),
+                    "split": np.float32(split), "tag": np.uint32(tag)}, limit=n, step_bound=n, preamble=_RELAX)
+                phases, tag = phases + steps, tag + steps
+                if len(near.last):  # the queue ran out of room
+                    near = FrontierQueue(n, capacity, near.last)
+            k = min(int(far_len.get()[0]), far.size)  # sync: the far pile's size
+            if not k:
                 break
-            pile = Frontier.from_ids(G.n, cupy.unique(far))
+            ids = cupy.unique(far[:k])
+            pile = Frontier(n, ids=ids, length=ids.size)
             lowest = float(dist[pile.ids].min())  # sync: jump over empty buckets
             split = max(split + delta, (np.floor(lowest / delta) + 1) * delta)
-            near = keep_if(pile, "dist[v] < split", params={"dist": dist, "split": np.float32(split)})
-            far = keep_if(pile, "dist[v] >= split", params={"dist": dist, "split": np.float32(split)}).ids
+            params = {"dist": dist, "split": np.float32(split)}
+            rest = keep_if(pile, "dist[v] >= split", params=params)
+            far[:len(rest)] = rest.ids
+            far_len.fill(len(rest))
+            near = FrontierQueue(n, capacity, keep_if(pile, "dist[v] < split", params=params))
     return SSSPResult("sssp", "cuda", t.seconds, phases, "near-far", {"delta": delta},
                       distance=dist)
 

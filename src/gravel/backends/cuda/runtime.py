@@ -65,25 +65,31 @@ def source(path, prelude=""):
 
 
 @functools.cache
-def _module(path, name_expressions, prelude, device_id):
+def _module(path, name_expressions, prelude, device_id, cooperative):
     import cupy
 
     return cupy.RawModule(code=source(path, prelude), options=("-std=c++17",),
-                          name_expressions=name_expressions)
+                          name_expressions=name_expressions, enable_cooperative_groups=cooperative)
 
 
-def kernel(path, name, *, templates=(), prelude=""):
-    """The compiled kernel `name` (a template instance if `templates` is given) from `path`."""
+def kernel(path, name, *, templates=(), prelude="", cooperative=False):
+    """The compiled kernel `name` (a template instance if `templates` is given) from `path`.
+    ``cooperative=True`` launches it cooperatively (grid-wide barriers; the grid must be resident)."""
     import cupy
 
     expr = f"{name}<{', '.join(str(t) for t in templates)}>" if templates else name
-    return _launcher(path, expr, prelude, cupy.cuda.Device().id)
+    return _launcher(path, expr, prelude, cupy.cuda.Device().id, cooperative)
 
 
 @functools.cache
-def _launcher(path, expr, prelude, device_id):
+def _launcher(path, expr, prelude, device_id, cooperative):
     # cached: looking a function up in a module costs more than launching it
-    return Launcher(_module(path, (expr,), prelude, device_id).get_function(expr), expr)
+    return Launcher(_module(path, (expr,), prelude, device_id, cooperative).get_function(expr), expr)
+
+
+#: gravel kernel launches so far in this process (CuPy's own kernels, such as fills and scans, are not
+#: counted); `gravel bench` reports them per iteration
+launches = 0
 
 
 class Launcher:
@@ -104,7 +110,9 @@ class Launcher:
                 raise ValueError(f"{self.name}: argument {i} is not contiguous")
         grid = (max(int(grid), 1),) if np.isscalar(grid) else grid
         block = (int(block),) if np.isscalar(block) else block
+        global launches
         self.fn(grid, block, args, shared_mem=shared_mem)
+        launches += 1
         if SYNC_EACH_LAUNCH:
             try:
                 cupy.cuda.Device().synchronize()

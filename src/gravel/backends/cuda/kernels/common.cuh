@@ -20,7 +20,7 @@ typedef int vid_t;           // vertex ids
 // Each functor is evaluated inside a small __device__ function that sees only its documented names
 // and the user's parameters, so a kernel's own locals (k, i, lo, ...) can never capture a user name.
 #ifndef GRAVEL_ADVANCE_OP
-#define GRAVEL_ADVANCE_OP(src, dst, edge, weight) true
+#define GRAVEL_ADVANCE_OP(src, dst, edge, weight, step) true
 #endif
 
 // Append `value` to out[0..cap) through one atomic per group of active lanes; positions past `cap`

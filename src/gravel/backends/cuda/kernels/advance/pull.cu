@@ -16,7 +16,7 @@ __global__ void gravel_advance_pull(const offset_t *__restrict__ offsets, const 
             if (!(front[src >> 5] & (1u << (src & 31)))) continue;
             const float weight = weighted ? weights[edge] : 1.0f;
             (void)weight;
-            if (gravel_advance_op(src, dst, edge, weight GRAVEL_USER_ARGS)) {
+            if (gravel_advance_op(src, dst, edge, weight, 0 GRAVEL_USER_ARGS)) {
                 if (OUT != 0) gravel_emit<OutT>(out, out_len, out_cap, OUT == 1 ? (OutT)dst : (OutT)edge);
                 break;
             }

@@ -1,0 +1,41 @@
+// One block's share of a load-balanced-over-inputs advance: BLOCK frontier items from `base` have
+// their degrees scanned in shared memory, then the block's threads sweep those items' edges together,
+// each finding its item by binary search in the scan. Used by the block-mapped advance (one chunk per
+// block per grid stride) and by the fused multi-step advance (advance/steps.cu).
+#pragma once
+#include "advance/advance.cuh"
+#include <cub/block/block_scan.cuh>
+
+template <int BLOCK>
+struct GravelChunkStorage {
+    typename cub::BlockScan<long long, BLOCK>::TempStorage scan_temp;
+    long long scan[BLOCK + 1];
+    vid_t src[BLOCK];
+    offset_t beg[BLOCK];
+};
+
+// `frontier` is not __restrict__: the multi-step advance reads items that other blocks wrote earlier in
+// the same launch, which the read-only data path could serve stale.
+template <int OUT, typename OutT, int BLOCK>
+__device__ __forceinline__ void gravel_block_chunk(GravelChunkStorage<BLOCK> &s, const offset_t *__restrict__ offsets,
+                                                   const vid_t *__restrict__ indices, const float *__restrict__ weights,
+                                                   int weighted, const vid_t *frontier, long long n_frontier,
+                                                   long long base, OutT *out, unsigned long long *out_len,
+                                                   unsigned long long out_cap, int step GRAVEL_USER_PARAMS) {
+    long long i = base + threadIdx.x;
+    long long deg = 0;
+    vid_t mine = 0;
+    offset_t beg = 0;
+    if (i < n_frontier) { mine = frontier[i]; beg = offsets[mine]; deg = offsets[mine + 1] - beg; }
+    long long excl, total;
+    cub::BlockScan<long long, BLOCK>(s.scan_temp).ExclusiveSum(deg, excl, total);
+    s.scan[threadIdx.x] = excl;
+    s.src[threadIdx.x] = mine;
+    s.beg[threadIdx.x] = beg;
+    __syncthreads();
+    for (long long k = threadIdx.x; k < total; k += BLOCK) {
+        long long item = gravel_last_le(s.scan, BLOCK, k);
+        GRAVEL_VISIT_STEP(s.src[item], s.beg[item] + (k - s.scan[item]), step);
+    }
+    __syncthreads();
+}

@@ -1,0 +1,76 @@
+// Advance repeated inside one cooperative launch, with a grid-wide barrier between steps. High-
+// diameter graphs (roads, meshes) have thousands of thin levels; as separate launches each costs a scan,
+// launches and a host round trip (a 2048x2048 grid's BFS: 4,093 levels, 210 ms on an H200, about
+// 51 us per level). Frontiers live in one sliding queue: step s reads queue[bounds[s], bounds[s+1])
+// and appends its output right after, so every step's frontier survives (Brandes' backward pass
+// replays them with gravel_advance_replay). Each step's edges are balanced over inputs, a chunk of
+// BLOCK items per block (advance/block_chunk.cuh).
+#include "advance/block_chunk.cuh"
+
+// Blocks per SM the launch uses; the launch bounds cap registers so that they fit.
+#define GRAVEL_STEPS_BLOCKS_PER_SM 4
+
+template <int OUT, int BLOCK>
+__device__ __forceinline__ void gravel_step_chunks(GravelChunkStorage<BLOCK> &s, const offset_t *__restrict__ offsets,
+                                                   const vid_t *__restrict__ indices, const float *__restrict__ weights,
+                                                   int weighted, const vid_t *items, long long n, vid_t *out,
+                                                   unsigned long long *out_len, unsigned long long out_cap,
+                                                   int step GRAVEL_USER_PARAMS) {
+    for (long long base = blockIdx.x * (long long)BLOCK; base < n; base += (long long)gridDim.x * BLOCK)
+        gravel_block_chunk<OUT, vid_t, BLOCK>(s, offsets, indices, weights, weighted, items, n, base, out, out_len,
+                                            out_cap, step GRAVEL_USER_ARGS);
+}
+
+// Steps run from queue[begin, end) until one outputs nothing or more than `limit` items, `max_steps`
+// have run, or fewer than `step_bound` entries of the queue's `cap` remain. bounds[s + 2] receives the
+// end of step s's output; status = {steps run, 1 if an output overflowed the queue}.
+template <int BLOCK>
+__global__ void __launch_bounds__(BLOCK, GRAVEL_STEPS_BLOCKS_PER_SM)
+gravel_advance_steps(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
+                     const float *__restrict__ weights, int weighted, vid_t *queue, long long cap, long long begin,
+                     long long end, long long *bounds, int max_steps, long long limit, long long step_bound,
+                     unsigned long long *counts, long long *status GRAVEL_USER_PARAMS) {
+    __shared__ GravelChunkStorage<BLOCK> s;
+    cg::grid_group grid = cg::this_grid();
+    int step = 0;
+    bool overflow = false;
+    while (true) {
+        // three counters in rotation: this step's, the next one's (zeroed now), and the previous one's,
+        // which slow threads may still be reading
+        unsigned long long *count = counts + step % 3;
+        if (grid.thread_rank() == 0) counts[(step + 1) % 3] = 0;
+        gravel_step_chunks<1, BLOCK>(s, offsets, indices, weights, weighted, queue + begin, end - begin, queue + end,
+                                  count, (unsigned long long)(cap - end), step GRAVEL_USER_ARGS);
+        grid.sync();
+        long long made = (long long)*(volatile unsigned long long *)count;
+        overflow = made > cap - end;
+        begin = end;
+        end += overflow ? cap - end : made;
+        ++step;
+        if (grid.thread_rank() == 0) bounds[step + 1] = end;
+        if (overflow || made == 0 || made > limit || step >= max_steps || cap - end < step_bound) break;
+    }
+    if (grid.thread_rank() == 0) { status[0] = step; status[1] = overflow; }
+}
+
+// Advance over recorded frontiers queue[bounds[s], bounds[s + 1]) for s in [first, last), in reverse
+// when asked, one step each, with no output; the functor sees the step's index s.
+template <int BLOCK>
+__global__ void __launch_bounds__(BLOCK, GRAVEL_STEPS_BLOCKS_PER_SM)
+gravel_advance_replay(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
+                      const float *__restrict__ weights, int weighted, const vid_t *queue,
+                      const long long *__restrict__ bounds, int first, int last, int reverse GRAVEL_USER_PARAMS) {
+    __shared__ GravelChunkStorage<BLOCK> s;
+    cg::grid_group grid = cg::this_grid();
+    for (int t = first; t < last; ++t) {
+        int step = reverse ? last - 1 - (t - first) : t;
+        long long b = bounds[step], e = bounds[step + 1];
+        gravel_step_chunks<0, BLOCK>(s, offsets, indices, weights, weighted, queue + b, e - b, nullptr, nullptr, 0, step
+                                  GRAVEL_USER_ARGS);
+        grid.sync();
+    }
+}
+
+#ifdef GRAVEL_INSTANTIATE  // CI compiles every kernel with nvcc: force the instances
+void* gravel_instances[] = {(void*)gravel_advance_steps<256>, (void*)gravel_advance_replay<256>};
+#endif
