@@ -121,6 +121,15 @@ def test_pull_advance_finds_a_frontier_parent(name, G):
     assert np.all(p[cand[~has]] == POISON)
     reached = cand[has]
     assert np.all(in_front[p[reached]]) and np.all(G.has_arcs(p[reached], reached))
+    # every vertex as a candidate, the `where` predicate choosing them, and a bitmap out
+    parent = cupy.full(G.n, POISON, cupy.int32)
+    is_cand = cupy.asarray(np.isin(np.arange(G.n), cand).astype(np.int8))
+    dense = ops.advance_pull(dg, Frontier.from_ids(G.n, front), None, "(parent[dst] = src, true)",
+                             where="is_cand[v] != 0", params={"parent": parent, "is_cand": is_cand},
+                             output="bitmap")
+    assert dense.is_dense and len(dense) == reached.size
+    assert np.array_equal(dense.get(), reached)
+    assert np.array_equal(parent.get() != POISON, np.isin(np.arange(G.n), reached))
 
 
 def test_filter_compact_and_cull():
@@ -183,6 +192,13 @@ def test_neighbor_reduce_pull_and_push(name, G, reduce):
     push = ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd},
                                direction="push")
     assert np.allclose(push.get(), expect_push, rtol=1e-5)
+    # a fused update in place of the write
+    y = cupy.full(G.n, POISON, cupy.float64)
+    assert ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, apply="y[v] = 2.0 * acc + i",
+                               params={"x": xd, "y": y}) is None
+    expect_y = np.full(G.n, POISON, np.float64)
+    expect_y[ids] = 2.0 * expect[ids].astype(np.float32).astype(np.float64) + np.arange(ids.size)
+    assert np.allclose(y.get(), expect_y, rtol=1e-5)
 
 
 def test_intersect_every_size_class():

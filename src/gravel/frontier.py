@@ -56,9 +56,9 @@ class Frontier:
         return self._ids[: self._length]
 
     def __len__(self):
-        if self._ids is None:
+        if self._length is None:
             # sync: popcount of the bitmap read back to the host
-            return int(_popcount(self.bitmap))
+            self._length = int(_popcount(self.bitmap))
         return self._length
 
     def get(self):
@@ -75,7 +75,7 @@ class Frontier:
         k = runtime.kernel("frontier/convert.cu", "gravel_queue_to_bitmap")
         k(runtime.blocks_for(self._length, _BLOCK, resident=4), _BLOCK,
           (self._ids, np.int64(self._length), bitmap))
-        return Frontier(self.n, bitmap=bitmap)
+        return Frontier(self.n, bitmap=bitmap)  # duplicates may merge: the length is counted anew
 
     def to_sparse(self):
         import cupy

@@ -47,6 +47,7 @@ class Output(enum.Enum):
     NONE = 0
     VERTEX = 1
     EDGE = 2
+    BITMAP = 3
 
 
 # -- user functors ----------------------------------------------------------------------------------------
@@ -269,28 +270,40 @@ def _strategy(strategy):
                            f"(expected auto or one of {', '.join(lb.name.lower() for lb in LoadBalance)})")
 
 
-def advance_pull(graph, frontier, candidates, op="true", *, params=None, output="vertex", preamble=""):
-    """Pull step: each candidate vertex v scans its in-edges (src -> v) for a src in `frontier` and stops
-    at the first for which `op` holds (``dst`` is v in the expression); v then joins the output."""
+def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, params=None, output="vertex",
+                 preamble=""):
+    """Pull step: each candidate vertex v (those of the `candidates` frontier, or every vertex when it is
+    None) for which `where` (an expression over ``v``) holds scans its in-edges (src -> v) for a src in
+    `frontier` and stops at the first for which `op` holds (``dst`` is v in the expression); v then joins
+    the output. ``output="bitmap"`` returns a dense frontier, counted as it is made (no popcount)."""
     import cupy
 
     front = frontier.to_dense().bitmap
-    ids = candidates.ids
+    if candidates is None:
+        ids, count, all_ = _dummy(cupy.int32), graph.n, 1
+    else:
+        ids, count, all_ = candidates.ids, len(candidates), 0
     in_off, in_idx, in_w = graph.csc()
-    out_kind = {None: Output.NONE, "vertex": Output.VERTEX, "edge": Output.EDGE}[output]
-    out_t = cupy.int64 if out_kind is Output.EDGE else cupy.int32
-    out = cupy.empty(max(ids.size, 1), dtype=out_t)
+    out_kind = {None: Output.NONE, "vertex": Output.VERTEX, "edge": Output.EDGE, "bitmap": Output.BITMAP}[output]
+    if out_kind is Output.BITMAP:
+        out, out_t = cupy.zeros((graph.n + 31) // 32, dtype=cupy.uint32), "unsigned int"
+    else:
+        out = cupy.empty(max(count, 1), dtype=cupy.int64 if out_kind is Output.EDGE else cupy.int32)
+        out_t = _CTYPES[out.dtype]
     length = _counter()
-    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})"}, preamble)
-    k = runtime.kernel("advance/pull.cu", "gravel_advance_pull",
-                       templates=(out_kind.value, "long long" if out_t == cupy.int64 else "int"), prelude=prelude)
+    macros = {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})",
+              "GRAVEL_PULL_WHERE(v)": f"({where or 'true'})"}
+    prelude, extra = _functor(params, macros, preamble)
+    k = runtime.kernel("advance/pull.cu", "gravel_advance_pull", templates=(out_kind.value, out_t), prelude=prelude)
     w = in_w if in_w is not None else _dummy(cupy.float32)
-    if ids.size:
-        k(runtime.blocks_for(ids.size, BLOCK, resident=8), BLOCK,
-          (in_off, in_idx, w, np.int32(in_w is not None), ids, np.int64(ids.size), front, out, length,
+    if count:
+        k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK,
+          (in_off, in_idx, w, np.int32(in_w is not None), ids, np.int32(all_), np.int64(count), front, out, length,
            np.uint64(out.size)) + extra)
     if out_kind is Output.NONE:
         return None
+    if out_kind is Output.BITMAP:
+        return Frontier(graph.n, bitmap=out, length=_read(length))
     return Frontier(graph.n, ids=out, length=_read(length))
 
 
@@ -356,14 +369,22 @@ _IDENTITY = {"sum": lambda dt: 0, "min": lambda dt: np.finfo(dt).max if dt.kind 
              "max": lambda dt: np.finfo(dt).min if dt.kind == "f" else np.iinfo(dt).min}
 
 
+def lanes_per_item(mean_degree):
+    """Lanes that share one neighbour list in pull neighbor_reduce: the power of two nearest above the
+    mean degree, at most a warp (cuSPARSE's CSR-vector rule)."""
+    return int(min(32, max(1, 1 << int(np.ceil(np.log2(max(mean_degree, 1.0)))))))
+
+
 def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, identity=None, direction="pull",
-                    params=None, preamble=""):
+                    apply=None, params=None, preamble=""):
     """Reduce `value` (an expression over ``v, u, edge, weight``) over neighbour lists.
 
     ``direction="pull"``: ``out[i]`` reduces over the in-edges (u -> v) of item v of `frontier` (every
     vertex when None); `reduce` is "sum", "min", "max" or an expression over ``a`` and ``b`` (then
-    `identity` is required). ``direction="push"``: every out-edge (u -> v) of a frontier item u folds into
-    ``out[v]`` (length n) with an atomic; `reduce` must be sum, min or max.
+    `identity` is required). `apply`, a statement over ``v, i, acc`` and the params, replaces the
+    write of ``out[i] = acc`` (then nothing is returned): the vertex update fused into the reduction.
+    ``direction="push"``: every out-edge (u -> v) of a frontier item u folds into ``out[v]`` (length n)
+    with an atomic; `reduce` must be sum, min or max.
     """
     import cupy
 
@@ -378,6 +399,10 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
         if identity is None:
             raise ValueError("a custom reduce expression needs an identity")
     macros = {"GRAVEL_NR_VALUE(v, u, edge, weight)": f"(({ctype})({value}))", "GRAVEL_NR_REDUCE(a, b)": f"({expr})"}
+    if apply is not None:
+        if direction != "pull":
+            raise ValueError("apply is supported by pull neighbor_reduce")
+        macros["GRAVEL_NR_APPLY(v, i, acc, out)"] = f"{{ {apply}; }}"
     prelude, extra = _functor(params, macros, preamble)
     if frontier is None:
         ids, count, all_ = _dummy(cupy.int32), graph.n, 1
@@ -385,14 +410,15 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
         ids, count, all_ = frontier.ids, len(frontier), 0
     if direction == "pull":
         off, idx, w = graph.csc()
-        out = cupy.empty(count, dtype=dt)
-        k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(ctype,),
+        out = cupy.empty(count, dtype=dt) if apply is None else _dummy(dt)
+        vec = lanes_per_item(graph.nnz / max(graph.n, 1))
+        k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(ctype, vec),
                            prelude=prelude)
         if count:
-            k(runtime.blocks_for(count * 32, BLOCK, resident=8), BLOCK,
+            k(runtime.blocks_for(count * vec, BLOCK, resident=8), BLOCK,
               (off, idx, w if w is not None else _dummy(cupy.float32), np.int32(w is not None), ids,
                np.int32(all_), np.int64(count), dt.type(identity), out) + extra)
-        return out
+        return out if apply is None else None
     if direction != "push":
         raise UnknownNameError(f"unknown direction {direction!r} (expected pull or push)")
     if op_id is None:

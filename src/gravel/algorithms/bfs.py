@@ -104,17 +104,20 @@ def _bfs_cpu(G, source):
 def _bfs_cuda(G, source):
     """The direction-optimizing loop on the GPU operators: push steps are an advance whose functor
     claims parent[dst] by compare-and-swap (so each vertex is emitted once: no filter, no output scan);
-    once the frontier exceeds the unvisited vertices / alpha, pull steps scan the compacted unvisited
-    vertices' in-edges with early exit (DESIGN.md section 5: on the GPU, switching back never paid).
-    Runs of frontiers too small to ever pass the switch test go to one multi-step launch (the thousands
-    of thin levels of road graphs and meshes).
+    once the frontier's edges exceed the unexplored ones / alpha, pull steps let every unvisited vertex
+    scan its in-edges for a parent in the frontier bitmap, with early exit, and emit the next bitmap
+    (DESIGN.md section 5: on the GPU, switching back never paid). On graphs without hubs, runs of
+    frontiers too small to ever pass the switch test go to one multi-step launch (the thousands of thin
+    levels of road graphs and meshes).
     Measured on an H200 (2026-11-25): switching on vertex counts alone made kron:22 slower (2.46 ->
     3.58 ms); testing degrees every level cost the 2048x2048 grid a sync per level (1151 ms; 219 ms
-    without), hence the gate by the degree spread (max / mean: 1 on a grid, thousands on kron)."""
+    without), hence the gate by the degree spread (max / mean: 1 on a grid, thousands on kron).
+    2026-11-26: multi-step runs on kron:22 made it slower (2.2 -> 3.1 ms): its source's hub went to one
+    block; so they are used only where one block sweeps any list at once."""
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import advance, advance_pull, advance_steps, filter as keep_if, steps_width
+    from ..operators import STEPS_BLOCK, advance, advance_pull, advance_steps, steps_width
 
     dg = G.to("cuda")
     n = G.n
@@ -122,18 +125,19 @@ def _bfs_cuda(G, source):
     depth = cupy.full(n, -1, cupy.int32)
     parent[source], depth[source] = source, 0
     frontier = Frontier.from_ids(n, [source])
-    unvisited, n_unvisited = None, n - 1
-    level, pulls, fused = 0, 0, 0
+    n_unvisited = n - 1
+    level, pulls, fused, pulling = 0, 0, 0, False
     avg = G.nnz / max(n, 1)
+    max_degree = int(G.out_degree.max(initial=0))
     # a frontier can pass the edge test only if its vertices' degrees could make up for its size
-    gate = max(1.0, float(G.out_degree.max(initial=0)) / max(avg, 1e-9))
+    gate = max(1.0, max_degree / max(avg, 1e-9))
     claim = "atomicCAS(&parent[dst], -1, src) == -1 && (depth[dst] = level + step, true)"
     with Timer("cuda") as t:
         while len(frontier):
             level += 1
             lv = np.int32(level)
-            thin = min(steps_width(), int(n_unvisited / (ALPHA * gate)))
-            if unvisited is None and len(frontier) <= thin:
+            thin = min(steps_width(), int(n_unvisited / (ALPHA * gate))) if max_degree <= STEPS_BLOCK else 0
+            if not pulling and len(frontier) <= thin:
                 queue = FrontierQueue(n, len(frontier) + n_unvisited, frontier)
                 steps = advance_steps(dg, queue, claim, params={"parent": parent, "depth": depth, "level": lv},
                                       limit=thin)
@@ -142,19 +146,14 @@ def _bfs_cuda(G, source):
                 frontier = queue.last
                 fused += 1
                 continue
-            if unvisited is None and len(frontier) * gate > n_unvisited / ALPHA:
+            if not pulling and len(frontier) * gate > n_unvisited / ALPHA:
                 # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored edges
                 # / alpha; the degree sum costs a sync, so it is taken only for frontiers that could pass
-                scout = int(dg.out_degree[frontier.ids].sum())
-                pull = scout > n_unvisited * avg / ALPHA
-            else:
-                pull = unvisited is not None
-            if pull:
-                if unvisited is None:
-                    unvisited = keep_if(Frontier.all(n), "depth[v] < 0", params={"depth": depth})
-                frontier = advance_pull(dg, frontier, unvisited, "(parent[dst] = src, depth[dst] = level, true)",
-                                        params={"parent": parent, "depth": depth, "level": lv})
-                unvisited = keep_if(unvisited, "depth[v] < 0", params={"depth": depth})
+                pulling = int(dg.out_degree[frontier.ids].sum()) > n_unvisited * avg / ALPHA
+            if pulling:
+                frontier = advance_pull(dg, frontier, None, "(parent[dst] = src, depth[dst] = level, true)",
+                                        where="depth[v] < 0", params={"parent": parent, "depth": depth, "level": lv},
+                                        output="bitmap")
                 pulls += 1
             else:
                 frontier = advance(dg, frontier, claim, params={"parent": parent, "depth": depth, "level": lv},

@@ -100,23 +100,38 @@ __device__ void gravel_union(int* parent, int a, int b) {
 
 
 def _cc_cuda(G):
-    """Union-find over every edge (an advance over all vertices whose functor unions src and dst),
-    then a compute that points every vertex at its root. Hooking under the smaller root makes each
-    root its component's smallest id. Beats hooking + pointer jumping, which sweeps all edges once per
-    round; here every edge is touched once."""
+    """Afforest on the GPU operators, with ECL-CC's union-find as the link: a compute links every vertex
+    with its first two neighbours, compresses, and a 1,024-vertex sample names the component most
+    vertices already share; then an advance unions the edges of the vertices outside it only (and, on
+    a directed graph, their in-edges: an edge from the big component into them is no out-edge of
+    theirs), and a last compute points every vertex at its root. Hooking under the smaller root makes
+    each root its component's smallest id. Union-find over every edge took 7.9 ms on kron:22 (H200,
+    2026-11-26): the big component holds almost all of the edges, which Afforest never touches."""
     import cupy
 
+    from ..backends.cuda.graph import DeviceGraph
+    from ..operators import advance, compute, filter as keep_if
     from ..frontier import Frontier
-    from ..operators import advance, compute
 
     dg = G.to("cuda")
     comp = cupy.arange(G.n, dtype=cupy.int32)
+    link = "(gravel_union(comp, src, dst), false)"
     with Timer("cuda") as t:
         if G.n:
-            advance(dg, Frontier.all(G.n), "(gravel_union(comp, src, dst), false)", params={"comp": comp},
-                    output=None, preamble=_UNION_FIND)
+            for r in range(SAMPLE_ROUNDS):
+                compute(None, "if (offsets[v + 1] - offsets[v] > r) gravel_union(comp, v, indices[offsets[v] + r])",
+                        params={"comp": comp, "offsets": dg.offsets, "indices": dg.indices, "r": np.int32(r)},
+                        n=G.n, preamble=_UNION_FIND)
             compute(None, "comp[v] = gravel_find(comp, v)", params={"comp": comp}, n=G.n, preamble=_UNION_FIND)
-    return CCResult("connected_components", "cuda", t.seconds, 1, "ecl-cc union-find", labels=comp)
+            sample = comp[cupy.asarray(np.random.default_rng(0).integers(0, G.n, 1024))].get()
+            skip = np.int32(np.bincount(sample).argmax())
+            rest = keep_if(Frontier.all(G.n), "comp[v] != skip", params={"comp": comp, "skip": skip})
+            advance(dg, rest, link, params={"comp": comp}, output=None, preamble=_UNION_FIND)
+            if G.directed:
+                advance(DeviceGraph.from_arrays(*dg.csc()), rest, link, params={"comp": comp}, output=None,
+                        preamble=_UNION_FIND)
+            compute(None, "comp[v] = gravel_find(comp, v)", params={"comp": comp}, n=G.n, preamble=_UNION_FIND)
+    return CCResult("connected_components", "cuda", t.seconds, 1, "afforest + ecl-cc union-find", labels=comp)
 
 
 def verify_cc(G, labels):

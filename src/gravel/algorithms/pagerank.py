@@ -4,6 +4,7 @@ Matches ``networkx.pagerank(G, alpha, weight=None)``: the rank of dangling verti
 spread uniformly, and iteration stops when the L1 change is below ``n * tol``.
 """
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,8 +83,10 @@ def _pagerank_cpu(G, alpha, max_iter, tol):
 
 
 def _pagerank_cuda(G, alpha, max_iter, tol):
-    """Pull PageRank on the GPU: a neighbor_reduce (sum) of rank/outdeg over in-edges per iteration;
-    float32 ranks, float64 error and dangling sums."""
+    """Pull PageRank on the GPU: per iteration one neighbor_reduce sums contrib[u] = rank[u] / outdeg[u]
+    over the in-edges, its fused update writing the new rank and the next contributions, then one
+    reduction gives both the L1 change and the dangling mass (read back together: one sync). Float32
+    ranks, float64 sums."""
     import cupy
 
     from ..operators import neighbor_reduce
@@ -96,20 +99,35 @@ def _pagerank_cuda(G, alpha, max_iter, tol):
     inv_deg = cupy.where(deg > 0, 1.0 / cupy.maximum(deg, 1), 0.0).astype(cupy.float32)
     dangling = (deg == 0).astype(cupy.float32)
     rank = cupy.full(n, 1.0 / n, cupy.float32)
+    new = cupy.empty_like(rank)
+    contrib, nxt = rank * inv_deg, cupy.empty_like(rank)
+    update = "float r = base + alpha * acc; rank_out[v] = r; contrib_out[v] = r * inv_deg[v]"
     with Timer("cuda") as t:
+        lost = float(cupy.sum(rank * dangling, dtype=cupy.float64))
         for it in range(1, max_iter + 1):
-            contrib = rank * inv_deg
-            lost = cupy.sum(rank * dangling, dtype=cupy.float64)
-            s = neighbor_reduce(dg, None, "contrib[u]", "sum", params={"contrib": contrib})
-            new = ((1.0 - alpha) / n + alpha * (s + lost / n)).astype(cupy.float32)
-            err = float(cupy.abs(new - rank).sum(dtype=cupy.float64))  # sync: convergence test
-            rank = new
+            base = np.float32((1.0 - alpha) / n + alpha * lost / n)
+            neighbor_reduce(dg, None, "contrib[u]", "sum", apply=update, params={
+                "contrib": contrib, "rank_out": new, "contrib_out": nxt, "inv_deg": inv_deg, "base": base,
+                "alpha": np.float32(alpha)})
+            sums = complex(_change_and_dangling()(new, rank, dangling))  # sync: convergence test
+            err, lost = sums.real, sums.imag
+            rank, new, contrib, nxt = new, rank, nxt, contrib
             if err < n * tol:
                 break
         else:
             if tol > 0:
                 raise PowerIterationFailedConvergence(f"pagerank did not converge in {max_iter} iterations")
     return PageRankResult("pagerank", "cuda", t.seconds, it, "pull", {"error": err}, rank=rank)
+
+
+@functools.cache
+def _change_and_dangling():
+    """sum |new - old| and sum new * dangling in one pass, as the real and imaginary parts of one sum."""
+    import cupy
+
+    return cupy.ReductionKernel("float32 x, float32 y, float32 d", "complex128 s",
+                                "complex<double>(fabs((double)x - (double)y), (double)x * d)", "a + b", "s = a",
+                                "complex<double>(0, 0)", "gravel_pagerank_sums")
 
 
 def verify_pagerank(G, rank, alpha=0.85, tol=1e-6):
