@@ -385,3 +385,12 @@ def test_advance_replay_visits_each_segment_with_its_index(name, G, reverse):
     ran = ran[::-1] if reverse else ran
     f, l = first.get(), last.get()
     assert all(l[a] < f[b] for a, b in zip(ran, ran[1:])), (f, l)
+
+
+def test_a_graph_too_large_for_the_device_is_a_clear_error(monkeypatch):
+    from gravel.backends.cuda import runtime
+
+    G = generate.grid(30, 30)
+    monkeypatch.setattr(runtime, "free_bytes", lambda: 1000)
+    with pytest.raises(gravel.GraphTooLargeError, match=r"CSR needs 0\.00 GiB .* free on the"):
+        G.to("cuda")

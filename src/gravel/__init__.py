@@ -25,6 +25,7 @@ from .algorithms import (
 from .errors import (
     DeviceUnavailableError,
     GraphFormatError,
+    GraphTooLargeError,
     GravelError,
     InvalidGraphError,
     InvalidWeightError,
@@ -41,5 +42,5 @@ __all__ = [
     "bfs", "sssp", "pagerank", "connected_components", "betweenness_centrality", "triangles",
     "core_number",
     "GravelError", "InvalidGraphError", "GraphFormatError", "VertexNotFoundError", "InvalidWeightError",
-    "UnknownNameError", "DeviceUnavailableError",
+    "UnknownNameError", "DeviceUnavailableError", "GraphTooLargeError",
 ]

@@ -42,3 +42,7 @@ class UnknownNameError(GravelError, ValueError):
 
 class DeviceUnavailableError(GravelError, RuntimeError):
     """The requested device (``cuda``) cannot be used on this machine."""
+
+
+class GraphTooLargeError(GravelError, MemoryError):
+    """A graph does not fit the chosen placement (device memory, say). The message gives the sizes."""

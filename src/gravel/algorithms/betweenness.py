@@ -75,10 +75,13 @@ def _bc_cpu(G, sources):
 
 
 # Forward step of Brandes on the GPU: claim dst for the next level, and add src's path count to every
-# dst on that level (the claimant and the later arrivals alike). The CAS's old value says which: a plain
-# read of depth[dst] could see a stale cached -1 after another thread's claim.
+# dst on that level (the claimant and the later arrivals alike). A plain read skips the atomics for the
+# many edges into earlier levels; otherwise the CAS's old value decides (a plain read could see a stale
+# cached -1 after another thread's claim).
 _VISIT = """
 __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int level) {
+    int seen = depth[dst];  // a stale read can only be -1: then the CAS decides
+    if (seen != -1 && seen != level) return false;
     int old = atomicCAS(&depth[dst], -1, level);
     if (old == -1 || old == level) atomicAdd(&sigma[dst], sigma[src]);
     return old == -1;
@@ -88,15 +91,18 @@ __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int
 
 def _bc_cuda(G, sources):
     """Brandes per source on the operators: a forward BFS whose advance counts shortest paths (sigma)
-    level by level, keeping every level's frontier in one queue; then, deepest level first, an advance
-    over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v] for successors
-    w. On graphs without hubs (road graphs, meshes), levels go forward in multi-step launches and come
-    back in one replay launch (a multi-step launch gives each vertex list to one block: on kron:22 that
-    made a source 1.6x slower)."""
+    level by level, keeping every level's frontier in one queue; then, deepest level first, a pull
+    neighbor_reduce over each level's out-edges sets delta[v] = sigma[v] * sum over successors w of
+    (1 + delta[w]) / sigma[w], without atomics. On graphs without hubs (road graphs, meshes), levels go
+    forward in multi-step launches and come back in one replay launch whose advance adds each successor's
+    share atomically (a multi-step launch gives each vertex list to one block: on kron:22 that made a
+    source 1.6x slower)."""
     import cupy
 
+    from ..backends.cuda.graph import DeviceGraph
     from ..frontier import FrontierQueue
-    from ..operators import STEPS_BLOCK, advance, advance_replay, advance_steps, compute, steps_width
+    from ..operators import (STEPS_BLOCK, advance, advance_replay, advance_steps, compute, neighbor_reduce,
+                             steps_width)
 
     dg = G.to("cuda")
     n = G.n
@@ -106,7 +112,9 @@ def _bc_cuda(G, sources):
     delta = cupy.empty(n, cupy.float64)
     thin = steps_width() if G.out_degree.max(initial=0) <= STEPS_BLOCK else 0
     visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
-    back = "depth[dst] == {} + 1 && (atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
+    back = "depth[dst] == step + 1 && (atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
+    out_edges = DeviceGraph.from_arrays(dg.offsets, dg.indices, directed=False)  # pull over out-edges
+    share = "depth[u] == level + 1 ? (1.0 + delta[u]) / sigma[u] : 0.0"
     with Timer("cuda") as t:
         for s in sources.tolist():
             depth.fill(-1)
@@ -124,11 +132,11 @@ def _bc_cuda(G, sources):
             # segment L is the empty last one: dependencies flow from depth L - 1 back to depth 1
             params = {"depth": depth, "sigma": sigma, "delta": delta}
             if thin:
-                advance_replay(dg, levels, back.format("step"), first=1, last=len(levels) - 2, reverse=True, params=params)
+                advance_replay(dg, levels, back, first=1, last=len(levels) - 2, reverse=True, params=params)
             else:
                 for lv in range(len(levels) - 3, 0, -1):
-                    advance(dg, levels.segment(lv), back.format("level"), params=params | {"level": np.int32(lv)},
-                            output=None)
+                    neighbor_reduce(out_edges, levels.segment(lv), share, "sum", dtype=np.float64,
+                                    apply="delta[v] = sigma[v] * acc", params=params | {"level": np.int32(lv)})
             compute(None, "if (v != s && depth[v] >= 0) bc[v] += delta[v]",
                     params={"bc": bc, "depth": depth, "delta": delta, "s": np.int32(s)}, n=n)
     return BCResult("betweenness_centrality", "cuda", t.seconds, len(sources), "brandes",

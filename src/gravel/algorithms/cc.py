@@ -43,6 +43,16 @@ def connected_components(G, *, device="auto"):
     return res
 
 
+def _sample(n):
+    """The 1,024 vertices whose labels name the big component."""
+    return np.random.default_rng(0).integers(0, n, 1024)
+
+
+def _most_common(labels):
+    values, counts = np.unique(labels, return_counts=True)  # not bincount: it allocates n counters
+    return int(values[counts.argmax()])
+
+
 def _cc_cpu(G):
     comp = np.arange(G.n, dtype=np.int32)
     rounds = 0
@@ -52,8 +62,7 @@ def _cc_cpu(G):
             _k.compress(comp)
         skip = -1
         if G.n:
-            sample = comp[np.random.default_rng(0).integers(0, G.n, 1024)]
-            skip = int(np.bincount(sample).argmax())
+            skip = _most_common(comp[_sample(G.n)])
         layouts = [(G.offsets, G.indices)]
         if G.directed:
             # a vertex of the big component may have an in-edge from outside it
@@ -123,8 +132,7 @@ def _cc_cuda(G):
                         params={"comp": comp, "offsets": dg.offsets, "indices": dg.indices, "r": np.int32(r)},
                         n=G.n, preamble=_UNION_FIND)
             compute(None, "comp[v] = gravel_find(comp, v)", params={"comp": comp}, n=G.n, preamble=_UNION_FIND)
-            sample = comp[cupy.asarray(np.random.default_rng(0).integers(0, G.n, 1024))].get()
-            skip = np.int32(np.bincount(sample).argmax())
+            skip = np.int32(_most_common(comp[cupy.asarray(_sample(G.n))].get()))
             rest = keep_if(Frontier.all(G.n), "comp[v] != skip", params={"comp": comp, "skip": skip})
             advance(dg, rest, link, params={"comp": comp}, output=None, preamble=_UNION_FIND)
             if G.directed:

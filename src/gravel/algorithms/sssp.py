@@ -33,8 +33,9 @@ def sssp(G, source, *, delta=None, device="auto"):
         Weights must be non-negative and not NaN; an unweighted graph has unit weights.
     source : int
     delta : float, optional
-        Bucket width. Default: the mean edge weight times max(1, 16 / average degree); wider buckets
-        mean fewer phases but more re-relaxations.
+        Bucket width. Default: the mean edge weight times max(1, 16 / average degree) on the CPU and
+        max(8, 256 / average degree) on the GPU; wider buckets mean fewer phases but more
+        re-relaxations.
     device : {"auto", "cpu", "cuda"}
 
     Raises
@@ -55,7 +56,7 @@ def sssp(G, source, *, delta=None, device="auto"):
     weights = _checked_weights(G)
     dev = choose_device(device, _IMPLEMENTATIONS, "sssp")
     if delta is None:
-        delta = default_delta(G, weights)
+        delta = default_delta(G, weights, dev)
     elif not delta > 0:
         raise InvalidWeightError(f"delta must be positive, not {delta}")
     res = _IMPLEMENTATIONS[dev](G, s, weights, float(delta))
@@ -75,11 +76,18 @@ def _checked_weights(G):
     return G.weights
 
 
-def default_delta(G, weights):
+def default_delta(G, weights, device="cpu"):
+    """Bucket width from the mean weight and the average degree. The GPU's is wider: a relaxation
+    step there costs little next to each bucket's host round trips. Measured on an H200 (2026-11-26,
+    weights 1..255, scripts/probe_sssp_delta.py): kron:22 took 21.7 ms at the CPU's width (128), 15.0 ms
+    at 8x it; grid:1024x1024 201 ms at the CPU's width (512), 35 ms at 16x it."""
     if G.nnz == 0:
         return 1.0
     mean = float(weights.mean()) or 1.0
-    return mean * max(1.0, 16.0 / (G.nnz / max(G.n, 1)))
+    degree = G.nnz / max(G.n, 1)
+    if device == "cuda":
+        return mean * max(8.0, 256.0 / degree)
+    return mean * max(1.0, 16.0 / degree)
 
 
 #: frontiers smaller than this run serially, many phases per call

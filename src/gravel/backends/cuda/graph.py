@@ -12,6 +12,10 @@ class DeviceGraph:
     def __init__(self, G):
         import cupy
 
+        from .runtime import check_fits
+
+        check_fits(G.offsets.nbytes + G.indices.nbytes + (0 if G.weights is None else G.weights.nbytes),
+                   "the graph's CSR")
         self.host = G
         self.n, self.nnz, self.directed = G.n, G.nnz, G.directed
         self.offsets = cupy.asarray(G.offsets)

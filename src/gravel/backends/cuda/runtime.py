@@ -46,6 +46,23 @@ def props(device_id=None):
                        cc=(p["major"], p["minor"]), total_bytes=p["totalGlobalMem"])
 
 
+def free_bytes():
+    """Device memory free for new arrays: the driver's free memory plus CuPy's pooled free blocks."""
+    import cupy
+
+    return cupy.cuda.Device().mem_info[0] + cupy.get_default_memory_pool().free_bytes()
+
+
+def check_fits(nbytes, what):
+    """Raise GraphTooLargeError, with the sizes, if `nbytes` more do not fit in device memory."""
+    from ...errors import GraphTooLargeError
+
+    free = free_bytes()
+    if nbytes > free:
+        raise GraphTooLargeError(f"{what} needs {nbytes / 2**30:.2f} GiB of device memory; "
+                                 f"{free / 2**30:.2f} GiB are free on the {props().name}")
+
+
 def source(path, prelude=""):
     """Kernel source with local headers inlined and `prelude` (generated #defines, helpers) prepended."""
     path = KERNELS / path
