@@ -186,9 +186,9 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
 STEPS_BLOCK, STEPS_BLOCKS_PER_SM = 256, 4
 
 
-def steps_width():
+def steps_width(blocks_per_sm=STEPS_BLOCKS_PER_SM):
     """Threads of one multi-step launch: a step's frontier up to this size takes one chunk per block."""
-    return STEPS_BLOCK * STEPS_BLOCKS_PER_SM * runtime.props().sm_count
+    return STEPS_BLOCK * blocks_per_sm * runtime.props().sm_count
 
 
 def _steps_args(graph):
@@ -198,7 +198,8 @@ def _steps_args(graph):
     return graph.offsets, graph.indices, weights, np.int32(graph.weights is not None)
 
 
-def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps=None, step_bound=0, preamble=""):
+def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps=None, step_bound=0,
+                  blocks_per_sm=STEPS_BLOCKS_PER_SM, preamble=""):
     """Advance repeatedly in one cooperative launch: each step's output frontier is the next step's
     input, with a grid-wide barrier in between, so a run of thin levels costs one launch and one host
     round trip instead of one per level. `queue` (a :class:`FrontierQueue`) supplies the input as its
@@ -207,11 +208,15 @@ def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps
 
     Stops after a step whose output is empty or holds more than `limit` items (default: the launch's
     thread count), after `max_steps` steps, or when fewer than `step_bound` entries of the queue remain.
-    Returns the number of steps run. Raises RuntimeError if an output overflowed the queue.
+    `blocks_per_sm` (1 to STEPS_BLOCKS_PER_SM) sizes the launch: fewer blocks make the grid-wide barrier
+    cheaper, more hide latency on large frontiers. Returns the number of steps run. Raises RuntimeError
+    if an output overflowed the queue.
     """
     import cupy
 
-    limit = steps_width() if limit is None else int(limit)
+    if not 1 <= blocks_per_sm <= STEPS_BLOCKS_PER_SM:
+        raise ValueError(f"blocks_per_sm must lie in [1, {STEPS_BLOCKS_PER_SM}], not {blocks_per_sm}")
+    limit = steps_width(blocks_per_sm) if limit is None else int(limit)
     max_steps = (1 << 30) if max_steps is None else int(max_steps)
     if max_steps < 1 or not len(queue.last):
         return 0
@@ -224,7 +229,7 @@ def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps
     k = runtime.kernel("advance/steps.cu", "gravel_advance_steps", templates=(STEPS_BLOCK,), prelude=prelude,
                        cooperative=True)
     begin, end = queue.bounds[-2], queue.bounds[-1]
-    k(STEPS_BLOCKS_PER_SM * runtime.props().sm_count, STEPS_BLOCK,
+    k(blocks_per_sm * runtime.props().sm_count, STEPS_BLOCK,
       _steps_args(graph) + (queue.buffer, np.int64(queue.capacity), np.int64(begin), np.int64(end), bounds,
                             np.int32(slots), np.int64(limit), np.int64(step_bound), counts, status) + extra)
     steps, overflow = (int(x) for x in status.get())  # sync: how far it got
@@ -234,7 +239,8 @@ def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps
     return steps
 
 
-def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, params=None, preamble=""):
+def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, params=None,
+                   blocks_per_sm=STEPS_BLOCKS_PER_SM, preamble=""):
     """Advance over the queue's segments first..last-1 (in reverse order if asked), one after the other
     in one cooperative launch, with no output; the functor sees the segment's index as ``step``."""
     import cupy
@@ -246,7 +252,7 @@ def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, param
     prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})"}, preamble)
     k = runtime.kernel("advance/steps.cu", "gravel_advance_replay", templates=(STEPS_BLOCK,), prelude=prelude,
                        cooperative=True)
-    k(STEPS_BLOCKS_PER_SM * runtime.props().sm_count, STEPS_BLOCK,
+    k(blocks_per_sm * runtime.props().sm_count, STEPS_BLOCK,
       _steps_args(graph) + (queue.buffer, bounds, np.int32(first), np.int32(last), np.int32(reverse)) + extra)
 
 

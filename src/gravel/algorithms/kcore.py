@@ -48,11 +48,13 @@ def _core_cuda(S):
     """Level-synchronous peeling on the operators: at level k, a filter finds the remaining vertices of
     degree <= k; each round marks them with core k and advances over their edges with an atomic
     decrement, emitting each neighbour whose degree falls from k + 1 to k (exactly once) into the next
-    round. When a level empties, k jumps to the smallest remaining degree."""
+    round. When a level empties, k jumps to the smallest remaining degree. On graphs without hubs a
+    level's rounds run in one multi-step launch, the functor marking what it emits (a 4096x4096 grid
+    peels its rim and then its layers in thousands of one-vertex-deep rounds)."""
     import cupy
 
-    from ..frontier import Frontier
-    from ..operators import advance, compute, filter as keep_if
+    from ..frontier import Frontier, FrontierQueue
+    from ..operators import STEPS_BLOCK, advance, advance_steps, compute, filter as keep_if
 
     dg = S.to("cuda")
     n = S.n
@@ -61,6 +63,8 @@ def _core_cuda(S):
     removed = cupy.zeros(n, cupy.uint8)
     remaining = Frontier.all(n)
     k, rounds = 0, 0
+    fused = S.out_degree.max(initial=0) <= STEPS_BLOCK
+    peel = "!removed[dst] && atomicSub(&deg[dst], 1) == k + 1"
     with Timer("cuda") as t:
         while len(remaining):
             p = {"deg": deg, "core": core, "removed": removed, "k": np.int32(k)}
@@ -68,11 +72,15 @@ def _core_cuda(S):
             if not len(frontier):
                 k = int(deg[remaining.ids].min())  # sync: skip empty levels
                 continue
-            while len(frontier):
+            compute(frontier, "core[v] = k; removed[v] = 1", params=p)
+            if fused:
+                queue = FrontierQueue(n, len(remaining), frontier)
+                rounds += advance_steps(dg, queue, f"{peel} && (core[dst] = k, removed[dst] = 1, true)", params=p,
+                                        limit=n)
+            while not fused and len(frontier):
                 rounds += 1
+                frontier = advance(dg, frontier, peel, params=p, capacity=len(remaining))
                 compute(frontier, "core[v] = k; removed[v] = 1", params=p)
-                frontier = advance(dg, frontier, "!removed[dst] && atomicSub(&deg[dst], 1) == k + 1", params=p,
-                                   capacity=len(remaining))
             remaining = keep_if(remaining, "!removed[v]", params=p)
             k += 1
     return CoreResult("core_number", "cuda", t.seconds, rounds, "peeling", core=core)
