@@ -8,7 +8,6 @@ import statistics
 import sys
 
 import cupy
-import numpy as np
 
 import gravel
 from gravel import operators as ops
