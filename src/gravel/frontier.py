@@ -111,3 +111,50 @@ def _popc_kernel():
 def _popcount(words):
     # per-word counts, then CuPy's sum (a ReductionKernel to one value would run in a single block)
     return _popc_kernel()(words).sum(dtype="int64")
+
+
+class FrontierQueue:
+    """Frontiers back to back in one device buffer (GAP's sliding queue): segment i holds the ith
+    frontier appended. Multi-step advances append one segment per step without a host round trip, and
+    every segment stays readable (Brandes' backward pass walks them in reverse)."""
+
+    def __init__(self, n, capacity, first):
+        import cupy
+
+        self.n = int(n)
+        first = first.ids if isinstance(first, Frontier) else cupy.asarray(first, dtype=cupy.int32)
+        if first.size > capacity:
+            raise ValueError(f"a frontier of {first.size} items does not fit a queue of {capacity}")
+        self.buffer = cupy.empty(max(int(capacity), 1), dtype=cupy.int32)
+        self.buffer[: first.size] = first
+        self.bounds = [0, int(first.size)]  # segment i is buffer[bounds[i]:bounds[i + 1]]
+
+    def __len__(self):
+        """Number of segments."""
+        return len(self.bounds) - 1
+
+    @property
+    def capacity(self):
+        return self.buffer.size
+
+    @property
+    def room(self):
+        return self.capacity - self.bounds[-1]
+
+    def segment(self, i):
+        """Segment i as a sparse frontier (a view, no copy)."""
+        b, e = self.bounds[i], self.bounds[i + 1]
+        return Frontier(self.n, ids=self.buffer[b:e], length=e - b)
+
+    @property
+    def last(self):
+        return self.segment(len(self) - 1)
+
+    def push(self, frontier):
+        """Append a frontier as a new segment (device copy, no sync)."""
+        k = len(frontier)
+        if k > self.room:
+            raise ValueError(f"a frontier of {k} items does not fit the queue's remaining {self.room}")
+        end = self.bounds[-1]
+        self.buffer[end:end + k] = frontier.ids
+        self.bounds.append(end + k)
