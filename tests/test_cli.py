@@ -101,3 +101,16 @@ def test_bench_writes_json(tmp_path, capsys):
     assert rows["bfs"]["time_s"] > 0 and rows["bfs"]["min_s"] <= rows["bfs"]["time_s"] <= rows["bfs"]["max_s"]
     assert rows["bfs"]["scipy_s"] > 0 and rows["cc"]["speedup_vs_scipy"] > 0
     assert "gravel bench" in capsys.readouterr().out
+
+
+def test_bench_reordered_graph_starts_from_the_same_source(tmp_path):
+    out = tmp_path / "b.json"
+    # RCM puts a peripheral vertex first: a source taken in internal ids would change the BFS's depth
+    assert main(["bench", "grid:12x7", "--algo", "bfs", "--device", "cpu", "--repeat", "1", "--reorder", "rcm",
+                 "--source", "40", "--no-baselines", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    (name, info), = data["graphs"].items()
+    assert name == "grid:12x7 (rcm)" and info["reorder_s"] > 0 and info["reordered"]
+    row, = data["results"]
+    assert row["graph"] == name and "scipy_s" not in row
+    assert row["iterations"] == gravel.bfs(gravel.generate.grid(12, 7), 40, device="cpu").iterations

@@ -91,17 +91,16 @@ __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int
 
 def _bc_cuda(G, sources):
     """Brandes per source on the operators: a forward BFS whose advance counts shortest paths (sigma)
-    level by level, keeping every level's frontier in one queue; then, deepest level first, a pull
-    neighbor_reduce over each level's out-edges sets delta[v] = sigma[v] * sum over successors w of
-    (1 + delta[w]) / sigma[w], without atomics. On graphs without hubs (road graphs, meshes), levels go
-    forward in multi-step launches and come back in one replay launch whose advance adds each successor's
-    share atomically (a multi-step launch gives each vertex list to one block: on kron:22 that made a
-    source 1.6x slower)."""
+    level by level, keeping every level's frontier in one queue; then, deepest level first, an advance
+    over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v] for successors
+    w. On graphs without hubs (road graphs, meshes), levels go forward in multi-step launches and come
+    back in one replay launch (a multi-step launch gives each vertex list to one block: on kron:22 that
+    made a source 1.6x slower). A pull backward pass (neighbor_reduce over each level's out-edges, no
+    atomics) was tried: 5.2 ms against about 3 ms for the push on kron:22 (H200, 2026-11-26)."""
     import cupy
 
-    from ..backends.cuda.graph import DeviceGraph
     from ..frontier import FrontierQueue
-    from ..operators import (STEPS_BLOCK, advance, advance_replay, advance_steps, compute, neighbor_reduce,
+    from ..operators import (STEPS_BLOCK, THIN_BLOCKS_PER_SM, advance, advance_replay, advance_steps, compute,
                              steps_width)
 
     dg = G.to("cuda")
@@ -110,11 +109,9 @@ def _bc_cuda(G, sources):
     depth = cupy.empty(n, cupy.int32)
     sigma = cupy.empty(n, cupy.float64)
     delta = cupy.empty(n, cupy.float64)
-    thin = steps_width() if G.out_degree.max(initial=0) <= STEPS_BLOCK else 0
+    thin = steps_width(THIN_BLOCKS_PER_SM) if G.out_degree.max(initial=0) <= STEPS_BLOCK else 0
     visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
-    back = "depth[dst] == step + 1 && (atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
-    out_edges = DeviceGraph.from_arrays(dg.offsets, dg.indices, directed=False)  # pull over out-edges
-    share = "depth[u] == level + 1 ? (1.0 + delta[u]) / sigma[u] : 0.0"
+    back = "depth[dst] == {} + 1 && (atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
     with Timer("cuda") as t:
         for s in sources.tolist():
             depth.fill(-1)
@@ -125,18 +122,20 @@ def _bc_cuda(G, sources):
             while len(levels.last):
                 params = {"depth": depth, "sigma": sigma, "level": np.int32(len(levels))}
                 if len(levels.last) <= thin:
-                    advance_steps(dg, levels, visit, params=params, preamble=_VISIT)
+                    advance_steps(dg, levels, visit, params=params, blocks_per_sm=THIN_BLOCKS_PER_SM,
+                                  preamble=_VISIT)
                 else:
                     levels.push(advance(dg, levels.last, visit, params=params, capacity=levels.room,
                                         preamble=_VISIT))
             # segment L is the empty last one: dependencies flow from depth L - 1 back to depth 1
             params = {"depth": depth, "sigma": sigma, "delta": delta}
             if thin:
-                advance_replay(dg, levels, back, first=1, last=len(levels) - 2, reverse=True, params=params)
+                advance_replay(dg, levels, back.format("step"), first=1, last=len(levels) - 2, reverse=True,
+                               params=params, blocks_per_sm=THIN_BLOCKS_PER_SM)
             else:
                 for lv in range(len(levels) - 3, 0, -1):
-                    neighbor_reduce(out_edges, levels.segment(lv), share, "sum", dtype=np.float64,
-                                    apply="delta[v] = sigma[v] * acc", params=params | {"level": np.int32(lv)})
+                    advance(dg, levels.segment(lv), back.format("level"), params=params | {"level": np.int32(lv)},
+                            output=None)
             compute(None, "if (v != s && depth[v] >= 0) bc[v] += delta[v]",
                     params={"bc": bc, "depth": depth, "delta": delta, "s": np.int32(s)}, n=n)
     return BCResult("betweenness_centrality", "cuda", t.seconds, len(sources), "brandes",

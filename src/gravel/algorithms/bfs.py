@@ -117,7 +117,7 @@ def _bfs_cuda(G, source):
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import STEPS_BLOCK, advance, advance_pull, advance_steps, steps_width
+    from ..operators import STEPS_BLOCK, THIN_BLOCKS_PER_SM, advance, advance_pull, advance_steps, steps_width
 
     dg = G.to("cuda")
     n = G.n
@@ -136,11 +136,13 @@ def _bfs_cuda(G, source):
         while len(frontier):
             level += 1
             lv = np.int32(level)
-            thin = min(steps_width(), int(n_unvisited / (ALPHA * gate))) if max_degree <= STEPS_BLOCK else 0
+            thin = 0
+            if max_degree <= STEPS_BLOCK:
+                thin = min(steps_width(THIN_BLOCKS_PER_SM), int(n_unvisited / (ALPHA * gate)))
             if not pulling and len(frontier) <= thin:
                 queue = FrontierQueue(n, len(frontier) + n_unvisited, frontier)
                 steps = advance_steps(dg, queue, claim, params={"parent": parent, "depth": depth, "level": lv},
-                                      limit=thin)
+                                      limit=thin, blocks_per_sm=THIN_BLOCKS_PER_SM)
                 level += steps - 1
                 n_unvisited -= queue.bounds[-1] - queue.bounds[1]
                 frontier = queue.last

@@ -54,7 +54,7 @@ def _core_cuda(S):
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import STEPS_BLOCK, advance, advance_steps, compute, filter as keep_if
+    from ..operators import STEPS_BLOCK, THIN_BLOCKS_PER_SM, advance, advance_steps, compute, filter as keep_if
 
     dg = S.to("cuda")
     n = S.n
@@ -76,7 +76,7 @@ def _core_cuda(S):
             if fused:
                 queue = FrontierQueue(n, len(remaining), frontier)
                 rounds += advance_steps(dg, queue, f"{peel} && (core[dst] = k, removed[dst] = 1, true)", params=p,
-                                        limit=n)
+                                        limit=n, blocks_per_sm=THIN_BLOCKS_PER_SM)
             while not fused and len(frontier):
                 rounds += 1
                 frontier = advance(dg, frontier, peel, params=p, capacity=len(remaining))
