@@ -62,11 +62,14 @@ def relabel(G, perm, *, transparent=False):
     returning results indexed by the caller's original ids; this is how reordering works.
     """
     perm = np.asarray(perm)
-    if perm.shape != (G.n,) or not np.array_equal(np.sort(perm), np.arange(G.n)):
+    if perm.shape != (G.n,) or (G.n and (perm.min() < 0 or perm.max() >= G.n)):
+        raise InvalidGraphError("perm must be a permutation of range(n)")
+    seen = np.zeros(G.n, bool)
+    seen[perm] = True
+    if not seen.all():
         raise InvalidGraphError("perm must be a permutation of range(n)")
     perm = perm.astype(np.int32)
-    src, dst = G.edges()
-    H = Graph.from_edges(perm[src], perm[dst], G.weights, n=G.n, directed=True)
+    offsets, indices, weights = _csr.permute(G.offsets, G.indices, G.weights, perm)
     if transparent:
         # labels stay indexed by the caller's ids; order maps caller ids to the new internal ids
         order = perm if G.order is None else perm[G.order]
@@ -79,8 +82,7 @@ def relabel(G, perm, *, transparent=False):
         if G.labels is not None:
             labels = np.empty_like(G.labels)
             labels[perm] = G.labels
-    return Graph(H.offsets, H.indices, H.weights, directed=G.directed, labels=labels, order=order,
-                 _sorted=True)
+    return Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order, _sorted=True)
 
 
 def _mix64(x):

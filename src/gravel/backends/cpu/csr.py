@@ -115,6 +115,34 @@ def _compact_in_place(offsets, indices, weights, dedupe, drop_loops):
     return q
 
 
+@numba.njit(parallel=True, cache=True)
+def _permute_rows(offsets, indices, weights, perm, new_offsets, out_idx, out_w):
+    has_w = weights.shape[0] > 0
+    for v in numba.prange(offsets.shape[0] - 1):
+        a = offsets[v]
+        o = new_offsets[perm[v]]
+        for k in range(offsets[v + 1] - a):
+            out_idx[o + k] = perm[indices[a + k]]
+            if has_w:
+                out_w[o + k] = weights[a + k]
+
+
+def permute(offsets, indices, weights, perm):
+    """The CSR with vertex v renamed perm[v]: rows move whole and their ids are mapped, then sorted
+    (parallel; no edge list, no counting sort: a relabelled kron:24 took 62 s through from_edges)."""
+    deg = np.diff(offsets)
+    new_deg = np.empty_like(deg)
+    new_deg[perm] = deg
+    new_offsets = np.zeros(offsets.size, np.int64)
+    np.cumsum(new_deg, out=new_offsets[1:])
+    out_idx = np.empty_like(indices)
+    out_w = np.empty_like(weights) if weights is not None else np.empty(0, np.float32)
+    w = weights if weights is not None else out_w
+    _permute_rows(offsets, indices, w, perm, new_offsets, out_idx, out_w)
+    _sort_rows(new_offsets, out_idx, out_w)
+    return new_offsets, out_idx, (out_w if weights is not None else None)
+
+
 def edges_to_csr(src, dst, weights, n, both_ways):
     """Sorted CSR of the arcs ``src[i] -> dst[i]`` (and the reverse arcs when ``both_ways``)."""
     return build_csr([src, dst, weights], n, both_ways)

@@ -1,7 +1,8 @@
-// One block's share of a load-balanced-over-inputs advance: BLOCK frontier items from `base` have
-// their degrees scanned in shared memory, then the block's threads sweep those items' edges together,
-// each finding its item by binary search in the scan. Used by the block-mapped advance (one chunk per
-// block per grid stride) and by the fused multi-step advance (advance/steps.cu).
+// One block's share of a load-balanced-over-inputs advance: BLOCK frontier items (base, base + stride,
+// base + 2 stride, ...) have their degrees scanned in shared memory, then the block's threads sweep
+// those items' edges together, each finding its item by binary search in the scan. The block-mapped
+// advance takes consecutive items (stride 1); the fused multi-step advance (advance/steps.cu) deals
+// them out with a stride, so that hubs next to each other (a degree-sorted graph) go to different blocks.
 #pragma once
 #include "advance/advance.cuh"
 #include <cub/block/block_scan.cuh>
@@ -20,9 +21,10 @@ template <int OUT, typename OutT, int BLOCK>
 __device__ __forceinline__ void gravel_block_chunk(GravelChunkStorage<BLOCK> &s, const offset_t *__restrict__ offsets,
                                                    const vid_t *__restrict__ indices, const float *__restrict__ weights,
                                                    int weighted, const vid_t *frontier, long long n_frontier,
-                                                   long long base, OutT *out, unsigned long long *out_len,
+                                                   long long base, long long stride, OutT *out,
+                                                   unsigned long long *out_len,
                                                    unsigned long long out_cap, int step GRAVEL_USER_PARAMS) {
-    long long i = base + threadIdx.x;
+    long long i = base + threadIdx.x * stride;
     long long deg = 0;
     vid_t mine = 0;
     offset_t beg = 0;
