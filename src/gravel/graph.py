@@ -67,7 +67,7 @@ class Graph:
         if not _sorted:
             indices = indices.copy()
             weights = None if weights is None else weights.copy()
-            _csr._sort_rows(offsets, indices, weights if weights is not None else np.empty(0, np.float32))
+            _csr.sort_rows(offsets, indices, weights)
         self.offsets = _readonly(offsets)
         self.indices = _readonly(indices)
         self.weights = None if weights is None else _readonly(weights)
