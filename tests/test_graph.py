@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gravel
 from gravel import transform
@@ -101,6 +102,26 @@ def test_random_weights_are_symmetric_and_in_range():
     assert (A != A.T).nnz == 0
     assert W.weights.min() >= 1 and W.weights.max() <= 64 and np.all(W.weights == np.round(W.weights))
     assert np.array_equal(W.weights, transform.add_random_weights(G, 1, 64, seed=3).weights)
+
+
+@given(graphs(weighted=True), st.randoms(use_true_random=False))
+@settings(max_examples=60, deadline=None)
+def test_relabel_matches_a_graph_built_from_renamed_arcs(G, rnd):
+    """The row permutation against an independent reference: every arc (u, v, w) renamed, then a CSR
+    built from scratch (rows sorted by id, weights following; parallel arcs keep their order)."""
+    perm = np.array(rnd.sample(range(G.n), G.n), dtype=np.int64)
+    H = transform.relabel(G, perm)
+    src, dst = G.edges()
+    R = gravel.Graph(*_reference_csr(perm[src], perm[dst], G.weights, G.n), directed=G.directed)
+    assert np.array_equal(H.offsets, R.offsets) and np.array_equal(H.indices, R.indices)
+    assert np.array_equal(H.weights, R.weights)
+
+
+def _reference_csr(src, dst, w, n):
+    order = np.lexsort((dst, src))  # stable: parallel arcs keep their order, as the relabel's sort does
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=offsets[1:])
+    return offsets, dst[order].astype(np.int32), w[order]
 
 
 def test_relabel_transparent_keeps_caller_ids():
