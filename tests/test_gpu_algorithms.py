@@ -84,3 +84,14 @@ def test_auto_picks_the_gpu():
     G = generate.grid(4, 4)
     for algo in (lambda: gravel.bfs(G, 0), lambda: gravel.core_number(G), lambda: gravel.betweenness_centrality(G)):
         assert algo().device == "cuda"
+
+
+@pytest.mark.parametrize("name,G", FIXED, ids=[f[0] for f in FIXED])
+@pytest.mark.parametrize("blocking", [1, 97, 10**9, "auto"])
+def test_blocked_pagerank_equals_the_plain_pull(name, G, blocking):
+    """Block widths of one vertex, of a width that splits hubs, wider than the graph, and the card's."""
+    plain = gravel.pagerank(G, max_iter=30, tol=0.0, device="cuda").rank.get()
+    blocked = gravel.pagerank(G, max_iter=30, tol=0.0, blocking=blocking, device="cuda").rank.get()
+    assert np.allclose(blocked, plain, rtol=1e-5, atol=1e-9)
+    ref = gravel.pagerank(G, max_iter=30, tol=0.0, device="cpu").rank
+    assert np.abs(blocked - ref).sum() < 1e-4

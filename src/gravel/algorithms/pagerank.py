@@ -22,7 +22,7 @@ class PageRankResult(Result):
     rank: np.ndarray = None
 
 
-def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, device="auto"):
+def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, blocking=None, device="auto"):
     """PageRank of every vertex (scores sum to 1).
 
     Parameters
@@ -36,6 +36,9 @@ def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, device="auto"):
         Stop when ``sum(|x_new - x|) < n * tol`` (NetworkX's rule: a mean change below `tol`, which
         large graphs meet after very few iterations). ``tol=0`` runs exactly `max_iter` iterations
         (for benchmarks) and never raises.
+    blocking : None, "auto" or int, GPU only
+        Cache blocking of the pull sweep (:mod:`gravel.blocking`): an int is the block width in
+        vertices; ``"auto"`` blocks when the ranks outgrow the share of the L2 a block may take.
     device : {"auto", "cpu", "cuda"}
 
     Raises
@@ -53,7 +56,10 @@ def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, device="auto"):
     if not 0 <= alpha <= 1:
         raise InvalidGraphError(f"alpha must lie in [0, 1], not {alpha}")
     dev = choose_device(device, _IMPLEMENTATIONS, "pagerank")
-    res = _IMPLEMENTATIONS[dev](G, float(alpha), int(max_iter), float(tol))
+    if blocking is not None and dev != "cuda":
+        raise InvalidGraphError("blocking applies to the GPU path (device='cuda')")
+    args = (G, float(alpha), int(max_iter), float(tol)) + ((blocking,) if dev == "cuda" else ())
+    res = _IMPLEMENTATIONS[dev](*args)
     res.rank = to_caller(G, res.rank)
     return res
 
@@ -81,20 +87,19 @@ def _pagerank_cpu(G, alpha, max_iter, tol):
     return PageRankResult("pagerank", "cpu", t.seconds, it, "pull", {"error": err}, rank=rank)
 
 
-def _pagerank_cuda(G, alpha, max_iter, tol):
+def _pagerank_cuda(G, alpha, max_iter, tol, blocking=None):
     """Pull PageRank on the GPU: per iteration one neighbor_reduce sums contrib[u] = rank[u] / outdeg[u]
     over the in-edges, its fused update writing the new rank and the next contributions, then CuPy's
     sums give the L1 change and the dangling mass (read back together: one sync). Not a ReductionKernel:
     reducing to one value, it ran in one block (3 ms per iteration on kron:22, H200). Float32 ranks,
-    float64 sums."""
+    float64 sums. With `blocking`, the sweep is GraphCage's blocked pull (:func:`_pull_sweep`)."""
     import cupy
-
-    from ..operators import neighbor_reduce
 
     n = G.n
     if n == 0:
         return PageRankResult("pagerank", "cuda", 0.0, 0, "pull", rank=cupy.zeros(0, cupy.float32))
     dg = G.to("cuda")
+    sweep = _pull_sweep(dg, blocking)
     deg = dg.out_degree
     inv_deg = cupy.where(deg > 0, 1.0 / cupy.maximum(deg, 1), 0.0).astype(cupy.float32)
     dangling = (deg == 0).astype(cupy.float32)
@@ -106,9 +111,8 @@ def _pagerank_cuda(G, alpha, max_iter, tol):
         lost = float(cupy.sum(rank * dangling, dtype=cupy.float64))
         for it in range(1, max_iter + 1):
             base = np.float32((1.0 - alpha) / n + alpha * lost / n)
-            neighbor_reduce(dg, None, "contrib[u]", "sum", apply=update, params={
-                "contrib": contrib, "rank_out": new, "contrib_out": nxt, "inv_deg": inv_deg, "base": base,
-                "alpha": np.float32(alpha)})
+            sweep(contrib, update, {"rank_out": new, "contrib_out": nxt, "inv_deg": inv_deg, "base": base,
+                                    "alpha": np.float32(alpha)})
             sums = cupy.stack([cupy.abs(new - rank).sum(dtype=cupy.float64),
                                (new * dangling).sum(dtype=cupy.float64)])
             err, lost = sums.get().tolist()  # sync: convergence test
@@ -121,6 +125,36 @@ def _pagerank_cuda(G, alpha, max_iter, tol):
     return PageRankResult("pagerank", "cuda", t.seconds, it, "pull", {"error": err}, rank=rank)
 
 
+
+
+def _pull_sweep(dg, blocking):
+    """sweep(x, apply, params): reduce x[u] over every vertex's in-edges and run `apply` on the sums,
+    in one pass, or blocked: a pass over the blocked rows writing partial sums, then the merge."""
+    import cupy
+
+    from ..backends.cuda.graph import DeviceGraph
+    from ..blocking import block_width, blocked_pull
+    from ..operators import neighbor_reduce
+
+    def plain(x, apply, params):
+        neighbor_reduce(dg, None, "contrib[u]", "sum", apply=apply, params={"contrib": x} | params)
+
+    if blocking is None:
+        return plain
+    width = block_width(4) if blocking == "auto" else int(blocking)
+    if blocking == "auto" and width >= dg.n:
+        return plain
+    layout = blocked_pull(*dg.csc()[:2], dg.n, width)
+    rows = DeviceGraph.from_arrays(layout.offsets, layout.sources, directed=False)
+    merge = DeviceGraph.from_arrays(layout.merge_offsets, layout.merge_rows, directed=False)
+    partial = cupy.empty(max(layout.rows, 1), cupy.float32)
+
+    def blocked(x, apply, params):
+        neighbor_reduce(rows, None, "contrib[u]", "sum", apply="partial[i] = acc",
+                        params={"contrib": x, "partial": partial})
+        neighbor_reduce(merge, None, "partial[u]", "sum", apply=apply, params={"partial": partial} | params)
+
+    return blocked
 
 
 def verify_pagerank(G, rank, alpha=0.85, tol=1e-6):
