@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gravel
-from gravel.blocking import block_width, blocked_pull
+from gravel.blocking import block_width, blocked_pull, blocked_push
 
 from .strategies import graphs
 
@@ -51,6 +51,26 @@ def test_blocked_pull_on_kronecker_widths_one_split_and_whole(width):
     G = gravel.generate.kronecker(12)  # 4096 vertices; width 7 splits every hub's list over many blocks
     L = check_layout(G, width)
     assert (L.blocks == 1) == (width >= G.n)
+
+
+@given(graphs(), st.integers(1, 50))
+@settings(max_examples=80, deadline=None)
+def test_blocked_push_scatters_what_the_plain_push_does(G, width):
+    if not G.n:
+        return
+    x = np.random.default_rng(1).random(G.n)
+    L = blocked_push(G.offsets, G.indices, G.n, width)
+    out = np.zeros(G.n)
+    for r, (a, b) in enumerate(zip(L.offsets[:-1], L.offsets[1:])):
+        targets = L.targets[a:b]
+        assert b > a and np.unique(targets // width).size == 1  # one block's range per row
+        np.add.at(out, targets, x[L.row_vertex[r]])
+    expect = np.zeros(G.n)
+    np.add.at(expect, G.indices, np.repeat(x, np.diff(G.offsets)))
+    assert np.allclose(out, expect) and L.offsets[-1] == G.nnz
+    # rows of a block are its sources with an edge into it, ascending; blocks in order
+    rank = np.array([L.targets[a] // width for a in L.offsets[:-1]], np.int64) * G.n + L.row_vertex
+    assert np.all(np.diff(rank) > 0)
 
 
 def test_block_width_from_the_l2():
