@@ -95,3 +95,21 @@ def test_blocked_pagerank_equals_the_plain_pull(name, G, blocking):
     assert np.allclose(blocked, plain, rtol=1e-5, atol=1e-9)
     ref = gravel.pagerank(G, max_iter=30, tol=0.0, device="cpu").rank
     assert np.abs(blocked - ref).sum() < 1e-4
+
+
+@pytest.mark.parametrize("name,G", FIXED, ids=[f[0] for f in FIXED])
+def test_reordering_a_graph_on_the_device_happens_there(name, G):
+    from gravel.reorder import reorder
+
+    on_host = reorder(G, "degree")
+    D = gravel.Graph(G.offsets, G.indices, G.weights, directed=G.directed)
+    D.to("cuda")
+    on_device = reorder(D, "degree")
+    assert on_device._device is not None and on_device._device.host is on_device
+    dev = on_device._device
+    for a, b in ((on_host.offsets, on_device.offsets), (on_host.indices, on_device.indices),
+                 (on_host.offsets, dev.offsets.get()), (on_host.indices, dev.indices.get())):
+        assert np.array_equal(a, b)
+    assert np.array_equal(on_host.order, on_device.order)
+    s = int(np.argmax(G.out_degree))
+    assert np.array_equal(gravel.bfs(on_device, s, device="cuda").depth.get(), gravel.bfs(G, s, device="cpu").depth)

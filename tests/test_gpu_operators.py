@@ -292,7 +292,8 @@ def bfs_levels(G, source):
 CLAIM = "atomicCAS(&depth[dst], -1, base + step) == -1"
 
 
-@pytest.mark.parametrize("name,G", GRAPHS + [("long grid", generate.grid(3, 2000))], ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize("name,G", GRAPHS + [("long grid", generate.grid(3, 2000))],
+                         ids=lambda x: x if isinstance(x, str) else "")
 def test_advance_steps_walks_every_level_in_one_launch(name, G):
     from gravel.frontier import FrontierQueue
 

@@ -139,3 +139,13 @@ def test_relabel_transparent_keeps_caller_ids():
         assert np.array_equal(algo(T), algo(G))
     with pytest.raises(gravel.InvalidGraphError):
         transform.relabel(G, np.zeros(G.n, int))
+
+
+@given(graphs(weighted=True), st.randoms(use_true_random=False))
+@settings(max_examples=60, deadline=None)
+def test_array_permutation_matches_the_row_permutation(G, rnd):
+    """permute_csr (the GPU's sort-based relabelling, run here with NumPy) against the host's."""
+    perm = np.array(rnd.sample(range(G.n), G.n), dtype=np.int32)
+    H = transform.relabel(G, perm)
+    off, idx, w = transform.permute_csr(G.offsets, G.indices, G.weights, perm)
+    assert np.array_equal(off, H.offsets) and np.array_equal(idx, H.indices) and np.array_equal(w, H.weights)

@@ -14,7 +14,7 @@ The layouts are built with the array module of the graph given (CuPy on the devi
 
 from dataclasses import dataclass
 
-import numpy as np
+from .arrays import xp as _module
 
 #: share of the L2 a block's vertex data may take (GraphCage's best: 1 MB of a 2.75 MB L2)
 L2_FRACTION = 0.5
@@ -105,11 +105,3 @@ def _segment(offsets, others, n, width):
     starts = xp.flatnonzero(xp.concatenate([xp.ones(min(nnz, 1), bool), key[1:] != key[:-1]]))
     row_offsets = xp.concatenate([starts, xp.array([nnz], dtype=starts.dtype)]).astype(xp.int64)
     return blocks, row_offsets, others[order], (key[starts] % n).astype(xp.int32)
-
-
-def _module(a):
-    if isinstance(a, np.ndarray):
-        return np
-    import cupy
-
-    return cupy.get_array_module(a)

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import generate
 from .algorithms import ALGORITHMS
-from .algorithms._common import host
+from .arrays import host
 from .errors import GravelError, UnknownNameError
 from .io import load, save
 

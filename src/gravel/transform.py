@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .arrays import host, xp
 from .backends.cpu import csr as _csr
 from .errors import InvalidGraphError
 from .graph import Graph
@@ -59,9 +60,10 @@ def relabel(G, perm, *, transparent=False):
     """Renumber vertices: vertex ``v`` becomes ``perm[v]``.
 
     With ``transparent=True`` the graph remembers the permutation (its ``order``), and algorithms keep
-    returning results indexed by the caller's original ids; this is how reordering works.
+    returning results indexed by the caller's original ids; this is how reordering works. A graph
+    already on the GPU is permuted there, and the result keeps its device copy.
     """
-    perm = np.asarray(perm)
+    perm = host(perm)
     if perm.shape != (G.n,) or (G.n and (perm.min() < 0 or perm.max() >= G.n)):
         raise InvalidGraphError("perm must be a permutation of range(n)")
     seen = np.zeros(G.n, bool)
@@ -69,7 +71,13 @@ def relabel(G, perm, *, transparent=False):
     if not seen.all():
         raise InvalidGraphError("perm must be a permutation of range(n)")
     perm = perm.astype(np.int32)
-    offsets, indices, weights = _csr.permute(G.offsets, G.indices, G.weights, perm)
+    device = None
+    if G._device is not None:
+        dg = G._device
+        device = permute_csr(dg.offsets, dg.indices, dg.weights, xp(dg.offsets).asarray(perm))
+        offsets, indices, weights = (None if a is None else host(a) for a in device)
+    else:
+        offsets, indices, weights = _csr.permute(G.offsets, G.indices, G.weights, perm)
     if transparent:
         # labels stay indexed by the caller's ids; order maps caller ids to the new internal ids
         order = perm if G.order is None else perm[G.order]
@@ -82,7 +90,29 @@ def relabel(G, perm, *, transparent=False):
         if G.labels is not None:
             labels = np.empty_like(G.labels)
             labels[perm] = G.labels
-    return Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order, _sorted=True)
+    H = Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order, _sorted=True)
+    if device is not None:
+        from .backends.cuda.graph import DeviceGraph
+
+        H._device = DeviceGraph.from_arrays(*device, directed=G.directed, host=H)
+    return H
+
+
+def permute_csr(offsets, indices, weights, perm):
+    """A CSR with vertex v renamed perm[v], by whole-array operations of the inputs' module (one sort of
+    (new row, new id) keys: the GPU's way; the host's Numba path permutes rows in parallel instead).
+    Parallel arcs keep their order."""
+    m = xp(offsets)
+    n, nnz = offsets.size - 1, indices.size
+    deg = offsets[1:] - offsets[:-1]
+    new_deg = m.empty_like(deg)
+    new_deg[perm] = deg
+    new_offsets = m.zeros(n + 1, m.int64)
+    m.cumsum(new_deg, out=new_offsets[1:])
+    row = m.searchsorted(offsets, m.arange(nnz, dtype=m.int64), side="right") - 1
+    ids = perm[indices]
+    order = m.argsort(perm[row].astype(m.int64) * n + ids, kind="stable")
+    return new_offsets, ids[order].astype(m.int32), (None if weights is None else weights[order])
 
 
 def _mix64(x):

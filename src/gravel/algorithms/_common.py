@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
+from ..arrays import xp
 from ..errors import DeviceUnavailableError, UnknownNameError, VertexNotFoundError
 
 DEVICES = ("auto", "cpu", "cuda")
@@ -55,20 +56,6 @@ def check_source(G, source):
     if not 0 <= source < G.n:
         raise VertexNotFoundError(f"source vertex {source} is not in the graph (ids 0..{G.n - 1})")
     return int(source) if G.order is None else int(G.order[source])
-
-
-def xp(a):
-    """The array module of `a`: numpy, or cupy for device arrays (imported only then)."""
-    if type(a).__module__.startswith("cupy"):
-        import cupy
-
-        return cupy
-    return np
-
-
-def host(a):
-    """A NumPy copy of a device array (sync); NumPy arrays pass through."""
-    return a.get() if xp(a) is not np else a
 
 
 def to_caller(G, values):

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ..arrays import xp
 from ..backends.cpu import bc as _k
 from ..errors import InvalidGraphError, VertexNotFoundError
-from ._common import Result, Timer, choose_device, to_caller, xp
+from ._common import Result, Timer, choose_device, to_caller
 
 
 @dataclass

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arrays import host
 from ..backends.cpu import bfs as _k
-from ._common import Result, Timer, check_source, choose_device, chunks, host, ids_to_caller, to_caller
+from ._common import Result, Timer, check_source, choose_device, chunks, ids_to_caller, to_caller
 
 ALPHA, BETA = 15, 18
 #: frontiers smaller than this are expanded serially, a whole run of levels per call

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arrays import host
 from ..backends.cpu import cc as _k
-from ._common import Result, Timer, choose_device, host, ids_to_caller, to_caller
+from ._common import Result, Timer, choose_device, ids_to_caller, to_caller
 
 SAMPLE_ROUNDS = 2
 

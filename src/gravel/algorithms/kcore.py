@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arrays import host
 from ..backends.cpu import kcore as _k
-from ._common import Result, Timer, choose_device, host, to_caller
+from ._common import Result, Timer, choose_device, to_caller
 
 
 @dataclass

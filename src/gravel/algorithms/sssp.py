@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arrays import host
 from ..backends.cpu import sssp as _k
 from ..errors import InvalidWeightError
-from ._common import Result, Timer, check_source, choose_device, chunks, host, to_caller
+from ._common import Result, Timer, check_source, choose_device, chunks, to_caller
 
 
 @dataclass

@@ -23,11 +23,11 @@ class DeviceGraph:
         self.weights = None if G.weights is None else cupy.asarray(G.weights)
 
     @classmethod
-    def from_arrays(cls, offsets, indices, weights=None, *, directed=True):
-        """A device graph straight from device CSR arrays (no host copy: for graphs built on the GPU).
-        Its CSC is available only when undirected."""
+    def from_arrays(cls, offsets, indices, weights=None, *, directed=True, host=None):
+        """A device graph straight from device CSR arrays (no copy: for graphs built on the GPU). Its
+        CSC comes from `host`, the same graph on the host, when directed."""
         self = cls.__new__(cls)
-        self.host = None
+        self.host = host
         self.offsets, self.indices, self.weights = offsets, indices, weights
         self.n, self.nnz, self.directed = offsets.size - 1, indices.size, directed
         return self
