@@ -2,9 +2,10 @@
 
 Each graph is built or loaded once; every primitive is warmed up, then run `repeat` times (median, min
 and max reported), with the baselines measured in the same process: SciPy's csgraph on the CPU (BFS,
-CC, Dijkstra) and, on the GPU, cuSPARSE SpMV through CuPy (PageRank, BFS). Speed is reported as time, GTEPS (graph edges / time, Gunrock's definition) and the
-ratio of the time to the memory floor: the bytes the primitive must move at least, over the copy
-bandwidth measured in the same run.
+CC, Dijkstra) and, on the GPU, cuSPARSE SpMV through CuPy (PageRank, BFS) and gravel's own CPU path.
+Speed is reported as time, GTEPS (graph edges / time, Gunrock's definition) and the ratio of the time
+to the memory floor: the bytes the primitive must move at least, over the copy bandwidth measured in
+the same run; GPU rows also give gravel's kernel launches per iteration.
 """
 
 import datetime
