@@ -7,12 +7,14 @@ pays: the lines that hold a hub in the current order over the fewest lines the h
 
 Every order is returned as ``perm`` with ``perm[v]`` the new id of vertex v. :func:`reorder` applies one
 transparently (the Graph keeps the permutation, results stay in the caller's ids). Sort by out-degree
-for pull code (its gathers read sources), by in-degree for push code. Host implementations with
-NumPy; the GPU versions and the measured GPU threshold belong to the cache-locality work.
+for pull code (its gathers read sources), by in-degree for push code. A graph already on the GPU is
+reordered there (CuPy, the same code; the permutation and relabelling stay on the device), others on
+the host. RCM is SciPy's, on the host.
 """
 
 import numpy as np
 
+from .arrays import xp
 from .errors import UnknownNameError
 from .transform import relabel
 
@@ -22,53 +24,62 @@ METHODS = ("degree", "hub_sort", "hub_cluster", "dbg", "rcm")
 
 
 def _degrees(G, by):
+    """Degrees where the graph lives: on the device when it has a device copy."""
     if by not in ("out", "in"):
         raise UnknownNameError(f"by must be 'out' or 'in', not {by!r}")
-    return (G.out_degree if by == "out" else G.in_degree).astype(np.int64)
+    dg = G._device
+    if dg is None:
+        return (G.out_degree if by == "out" else G.in_degree).astype(np.int64)
+    offsets = dg.offsets if by == "out" else dg.csc()[0]
+    return (offsets[1:] - offsets[:-1]).astype(np.int64)
 
 
 def _perm_from_order(order):
     """order[k] = the vertex that becomes k  ->  perm[v] = new id of v."""
-    perm = np.empty(order.size, np.int32)
-    perm[order] = np.arange(order.size, dtype=np.int32)
+    m = xp(order)
+    perm = m.empty(order.size, m.int32)
+    perm[order] = m.arange(order.size, dtype=m.int32)
     return perm
 
 
 def hubs(G, by="out"):
     """Boolean mask of the hubs: degree above the average."""
     deg = _degrees(G, by)
-    return deg > (deg.mean() if deg.size else 0)
+    return deg > (float(deg.mean()) if deg.size else 0)
 
 
 def degree_sort(G, by="out"):
     """Every vertex by decreasing degree (ties keep their order)."""
-    return _perm_from_order(np.argsort(-_degrees(G, by), kind="stable"))
+    deg = _degrees(G, by)
+    return _perm_from_order(xp(deg).argsort(-deg, kind="stable"))
 
 
 def hub_sort(G, by="out"):
     """Hubs first by decreasing degree; the other vertices keep their relative order."""
     deg = _degrees(G, by)
+    m = xp(deg)
     h = hubs(G, by)
-    hub_ids = np.flatnonzero(h)
-    hub_ids = hub_ids[np.argsort(-deg[hub_ids], kind="stable")]
-    return _perm_from_order(np.concatenate([hub_ids, np.flatnonzero(~h)]))
+    hub_ids = m.flatnonzero(h)
+    hub_ids = hub_ids[m.argsort(-deg[hub_ids], kind="stable")]
+    return _perm_from_order(m.concatenate([hub_ids, m.flatnonzero(~h)]))
 
 
 def hub_cluster(G, by="out"):
     """Hubs first in their original order, then the rest: the cheapest grouping."""
     h = hubs(G, by)
-    return _perm_from_order(np.concatenate([np.flatnonzero(h), np.flatnonzero(~h)]))
+    m = xp(h)
+    return _perm_from_order(m.concatenate([m.flatnonzero(h), m.flatnonzero(~h)]))
 
 
 def dbg(G, by="out"):
     """Degree-based grouping (Faldu et al., IISWC'19): groups of degree in [2^k, 2^(k+1)) times the
     average, k from -1 (and below) to 5 (and above), hottest group first, original order inside."""
     deg = _degrees(G, by)
-    avg = max(deg.mean(), 1e-12) if deg.size else 1.0
-    with np.errstate(divide="ignore"):
-        group = np.clip(np.floor(np.log2(np.maximum(deg, 1e-12) / avg)), -1, 5).astype(np.int64)
+    m = xp(deg)
+    avg = max(float(deg.mean()), 1e-12) if deg.size else 1.0
+    group = m.clip(m.floor(m.log2(m.maximum(deg, 1e-12) / avg)), -1, 5).astype(m.int64)
     group[deg == 0] = -2  # vertices without edges last
-    return _perm_from_order(np.argsort(-group, kind="stable"))
+    return _perm_from_order(m.argsort(-group, kind="stable"))
 
 
 def rcm(G, by="out"):
@@ -90,7 +101,8 @@ def packing_factor(G, by="out", *, line_bytes=64, value_bytes=4):
     n_hubs = int(h.sum())
     if n_hubs == 0:
         return 1.0
-    lines_with_hub = np.unique(np.flatnonzero(h) // per_line).size
+    m = xp(h)
+    lines_with_hub = m.unique(m.flatnonzero(h) // per_line).size
     return lines_with_hub / -(-n_hubs // per_line)
 
 
