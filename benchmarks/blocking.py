@@ -1,6 +1,6 @@
-"""PageRank's pull sweep, plain and cache-blocked (GraphCage's TOCAB), on graphs as generated and
+"""PageRank pulling and pushing, plain and cache-blocked (GraphCage's TOCAB), on graphs as generated and
 degree-sorted: time per iteration (the algorithm's CUDA events over 20 fixed iterations, median of 3
-after a warm-up) and the time to build the blocked layout and to reorder.
+after a warm-up) and the time to build the blocked pull layout and to reorder.
 
     PYTHONPATH=src python benchmarks/blocking.py kron:24 kron:25 --json out.json
 """
@@ -21,8 +21,9 @@ from gravel.reorder import reorder
 ITERATIONS = 20
 
 
-def per_iteration(G, blocking):
-    runs = [gravel.pagerank(G, max_iter=ITERATIONS, tol=0.0, blocking=blocking, device="cuda") for _ in range(4)]
+def per_iteration(G, direction, blocking):
+    runs = [gravel.pagerank(G, max_iter=ITERATIONS, tol=0.0, direction=direction, blocking=blocking, device="cuda")
+            for _ in range(4)]
     return statistics.median(r.time_s for r in runs[1:]) / ITERATIONS
 
 
@@ -45,12 +46,12 @@ def main():
             blocked_pull(*dg.csc()[:2], dg.n, width)
             cupy.cuda.Device().synchronize()
             build_s = time.perf_counter() - t
-            plain, blocked = per_iteration(H, None), per_iteration(H, width)
-            rows.append({"graph": label, "n": H.n, "nnz": H.nnz, "width": width, "plain_s": plain,
-                         "blocked_s": blocked, "build_s": build_s, "reorder_s": reorder_s})
-            print(f"{label:>28}: plain {1e3 * plain:7.3f} ms/it, blocked {1e3 * blocked:7.3f} ms/it "
-                  f"({plain / blocked:.2f}x), width {width:,} of {H.n:,}, layout built in {build_s:.2f} s, "
-                  f"card {card}")
+            times = {f"{d}_{b}_s": per_iteration(H, d, None if b == "plain" else width)
+                     for d in ("pull", "push") for b in ("plain", "blocked")}
+            rows.append({"graph": label, "n": H.n, "nnz": H.nnz, "width": width, "build_s": build_s,
+                         "reorder_s": reorder_s} | times)
+            print(f"{label:>28}: " + ", ".join(f"{k[:-2]} {1e3 * v:7.3f} ms/it" for k, v in times.items())
+                  + f"; width {width:,} of {H.n:,}, pull layout built in {build_s:.2f} s, card {card}")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"date": datetime.date.today().isoformat(), "card": card,

@@ -81,6 +81,10 @@ def test_block_width_from_the_l2():
         blocked_pull(np.zeros(2, np.int64), np.zeros(0, np.int32), 1, 0)
 
 
-def test_blocking_is_a_gpu_option():
-    with pytest.raises(gravel.InvalidGraphError, match="GPU"):
-        gravel.pagerank(gravel.generate.grid(3, 3), blocking=4, device="cpu")
+def test_blocking_and_push_are_gpu_options():
+    G = gravel.generate.grid(3, 3)
+    for kw in ({"blocking": 4}, {"direction": "push"}):
+        with pytest.raises(gravel.InvalidGraphError, match="GPU"):
+            gravel.pagerank(G, device="cpu", **kw)
+    with pytest.raises(gravel.UnknownNameError, match="sideways"):
+        gravel.pagerank(G, direction="sideways", device="cpu")

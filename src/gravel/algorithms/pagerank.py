@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..backends.cpu import pagerank as _k
-from ..errors import GravelError, InvalidGraphError
+from ..errors import GravelError, InvalidGraphError, UnknownNameError
 from ._common import Result, Timer, choose_device, to_caller
 
 
@@ -22,7 +22,7 @@ class PageRankResult(Result):
     rank: np.ndarray = None
 
 
-def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, blocking=None, device="auto"):
+def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, direction="pull", blocking=None, device="auto"):
     """PageRank of every vertex (scores sum to 1).
 
     Parameters
@@ -36,9 +36,11 @@ def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, blocking=None, device="au
         Stop when ``sum(|x_new - x|) < n * tol`` (NetworkX's rule: a mean change below `tol`, which
         large graphs meet after very few iterations). ``tol=0`` runs exactly `max_iter` iterations
         (for benchmarks) and never raises.
+    direction : {"pull", "push"}
+        Pull sums over in-edges with no atomics; push (GPU only) adds along out-edges atomically.
     blocking : None, "auto" or int, GPU only
-        Cache blocking of the pull sweep (:mod:`gravel.blocking`): an int is the block width in
-        vertices; ``"auto"`` blocks when the ranks outgrow the share of the L2 a block may take.
+        Cache blocking of the sweep (:mod:`gravel.blocking`): an int is the block width in vertices;
+        ``"auto"`` blocks when the ranks outgrow the share of the L2 a block may take.
     device : {"auto", "cpu", "cuda"}
 
     Raises
@@ -55,10 +57,12 @@ def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, blocking=None, device="au
     """
     if not 0 <= alpha <= 1:
         raise InvalidGraphError(f"alpha must lie in [0, 1], not {alpha}")
+    if direction not in ("pull", "push"):
+        raise UnknownNameError(f"direction must be 'pull' or 'push', not {direction!r}")
     dev = choose_device(device, _IMPLEMENTATIONS, "pagerank")
-    if blocking is not None and dev != "cuda":
-        raise InvalidGraphError("blocking applies to the GPU path (device='cuda')")
-    args = (G, float(alpha), int(max_iter), float(tol)) + ((blocking,) if dev == "cuda" else ())
+    if (blocking is not None or direction == "push") and dev != "cuda":
+        raise InvalidGraphError("push and blocking are options of the GPU path (device='cuda')")
+    args = (G, float(alpha), int(max_iter), float(tol)) + ((direction, blocking) if dev == "cuda" else ())
     res = _IMPLEMENTATIONS[dev](*args)
     res.rank = to_caller(G, res.rank)
     return res
@@ -87,19 +91,20 @@ def _pagerank_cpu(G, alpha, max_iter, tol):
     return PageRankResult("pagerank", "cpu", t.seconds, it, "pull", {"error": err}, rank=rank)
 
 
-def _pagerank_cuda(G, alpha, max_iter, tol, blocking=None):
-    """Pull PageRank on the GPU: per iteration one neighbor_reduce sums contrib[u] = rank[u] / outdeg[u]
-    over the in-edges, its fused update writing the new rank and the next contributions, then CuPy's
-    sums give the L1 change and the dangling mass (read back together: one sync). Not a ReductionKernel:
-    reducing to one value, it ran in one block (3 ms per iteration on kron:22, H200). Float32 ranks,
-    float64 sums. With `blocking`, the sweep is GraphCage's blocked pull (:func:`_pull_sweep`)."""
+def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking=None):
+    """PageRank on the GPU: per iteration a sweep sums contrib[u] = rank[u] / outdeg[u] over every
+    vertex's in-edges and runs the update, which writes the new rank and the next contributions; then
+    CuPy's sums give the L1 change and the dangling mass (read back together: one sync). Not a
+    ReductionKernel: reducing to one value, it ran in one block (3 ms per iteration on kron:22, H200).
+    Float32 ranks, float64 sums. The sweep pulls (one neighbor_reduce with the update fused) or pushes
+    (an advance adding atomically, then the update), either one blocked as GraphCage does."""
     import cupy
 
     n = G.n
     if n == 0:
         return PageRankResult("pagerank", "cuda", 0.0, 0, "pull", rank=cupy.zeros(0, cupy.float32))
     dg = G.to("cuda")
-    sweep = _pull_sweep(dg, blocking)
+    sweep = (_pull_sweep if direction == "pull" else _push_sweep)(dg, blocking)
     deg = dg.out_degree
     inv_deg = cupy.where(deg > 0, 1.0 / cupy.maximum(deg, 1), 0.0).astype(cupy.float32)
     dangling = (deg == 0).astype(cupy.float32)
@@ -122,27 +127,37 @@ def _pagerank_cuda(G, alpha, max_iter, tol, blocking=None):
         else:
             if tol > 0:
                 raise PowerIterationFailedConvergence(f"pagerank did not converge in {max_iter} iterations")
-    return PageRankResult("pagerank", "cuda", t.seconds, it, "pull", {"error": err}, rank=rank)
+    variant = direction + ("" if blocking is None else f", blocked ({blocking})")
+    return PageRankResult("pagerank", "cuda", t.seconds, it, variant, {"error": err}, rank=rank)
 
 
+
+
+def _width(dg, blocking):
+    """The block width `blocking` asks for, or None where no blocking is wanted."""
+    from ..blocking import block_width
+
+    if blocking is None:
+        return None
+    width = block_width(4) if blocking == "auto" else int(blocking)
+    return None if blocking == "auto" and width >= dg.n else width
 
 
 def _pull_sweep(dg, blocking):
-    """sweep(x, apply, params): reduce x[u] over every vertex's in-edges and run `apply` on the sums,
-    in one pass, or blocked: a pass over the blocked rows writing partial sums, then the merge."""
+    """sweep(x, apply, params): reduce x[u] over every vertex's in-edges and run `apply` (a statement
+    over v and the sum `acc`) in one pass, or blocked: a pass over the blocked rows writing partial
+    sums, then the merge."""
     import cupy
 
     from ..backends.cuda.graph import DeviceGraph
-    from ..blocking import block_width, blocked_pull
+    from ..blocking import blocked_pull
     from ..operators import neighbor_reduce
 
     def plain(x, apply, params):
         neighbor_reduce(dg, None, "contrib[u]", "sum", apply=apply, params={"contrib": x} | params)
 
-    if blocking is None:
-        return plain
-    width = block_width(4) if blocking == "auto" else int(blocking)
-    if blocking == "auto" and width >= dg.n:
+    width = _width(dg, blocking)
+    if width is None:
         return plain
     layout = blocked_pull(*dg.csc()[:2], dg.n, width)
     rows = DeviceGraph.from_arrays(layout.offsets, layout.sources, directed=False)
@@ -155,6 +170,36 @@ def _pull_sweep(dg, blocking):
         neighbor_reduce(merge, None, "partial[u]", "sum", apply=apply, params={"partial": partial} | params)
 
     return blocked
+
+
+def _push_sweep(dg, blocking):
+    """sweep(x, apply, params) by pushing: every out-edge u -> v adds x[u] into sums[v] atomically (an
+    advance, load-balanced), then a compute runs `apply` on each vertex's sum. Blocked, the edges come
+    grouped by destination range, so that a block's atomics stay in its L2-sized slice of the sums."""
+    import cupy
+
+    from ..backends.cuda.graph import DeviceGraph
+    from ..blocking import blocked_push
+    from ..frontier import Frontier
+    from ..operators import advance, compute
+
+    sums = cupy.empty(dg.n, cupy.float32)
+    width = _width(dg, blocking)
+    if width is None:
+        graph, value, extra = dg, "contrib[src]", {}
+    else:
+        layout = blocked_push(dg.offsets, dg.indices, dg.n, width)
+        graph = DeviceGraph.from_arrays(layout.offsets, layout.targets)
+        value, extra = "contrib[row_vertex[src]]", {"row_vertex": layout.row_vertex}
+    rows = Frontier.all(graph.n)
+
+    def push(x, apply, params):
+        sums.fill(0)
+        advance(graph, rows, f"(atomicAdd(&sums[dst], {value}), false)", params={"contrib": x, "sums": sums} | extra,
+                output=None)
+        compute(None, f"float acc = sums[v]; {apply}", params={"sums": sums} | params, n=dg.n)
+
+    return push
 
 
 def verify_pagerank(G, rank, alpha=0.85, tol=1e-6):
