@@ -131,8 +131,6 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking=None):
     return PageRankResult("pagerank", "cuda", t.seconds, it, variant, {"error": err}, rank=rank)
 
 
-
-
 def _width(dg, blocking):
     """The block width `blocking` asks for, or None where no blocking is wanted."""
     from ..blocking import block_width
