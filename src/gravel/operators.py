@@ -59,29 +59,41 @@ def _ctype(x):
         raise UnknownNameError(f"unsupported parameter dtype {dt}") from None
 
 
+# The macros through which each kernel takes its functor (see common.cuh and the operator's headers)
+ADVANCE_OP = "GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)"
+PULL_WHERE = "GRAVEL_PULL_WHERE(v)"
+FILTER_OP = "GRAVEL_FILTER_OP(v, i)"
+COMPUTE_OP = "GRAVEL_COMPUTE_OP(v, i)"
+NR_VALUE, NR_REDUCE, NR_APPLY = ("GRAVEL_NR_VALUE(v, u, edge, weight)", "GRAVEL_NR_REDUCE(a, b)",
+                                 "GRAVEL_NR_APPLY(v, i, acc, out)")
+
+
+def prelude(decls, macros, preamble=""):
+    """The source put before a kernel: the user parameters `decls`, (C type, name) pairs, then the
+    operator's `macros` and the user's `preamble`. Kernels take the parameters prefixed, so no kernel
+    local can shadow them; the functor's own function takes them under the user's names."""
+    lines = [f"#define GRAVEL_USER_PARAMS {''.join(f', {t} gravel_p_{n}' for t, n in decls)}",
+             f"#define GRAVEL_USER_ARGS {''.join(f', gravel_p_{n}' for _, n in decls)}",
+             f"#define GRAVEL_USER_FN_PARAMS {''.join(f', {t} {n}' for t, n in decls)}"]
+    lines += [f"#define {k} {v}" for k, v in macros.items()]
+    return "\n".join(lines) + "\n" + preamble + "\n"
+
+
 def _functor(params, macros, preamble=""):
     """(prelude source, extra kernel arguments) for user parameters and operator macros."""
     import cupy
 
-    decl, names, args = [], [], []
+    decls, args = [], []
     for name, value in (params or {}).items():
         if isinstance(value, cupy.ndarray):
-            decl.append(f"{_ctype(value)}* {{}}{name}")
-            args.append(value)
+            decls.append((f"{_ctype(value)}*", name))
         elif isinstance(value, np.generic):
-            decl.append(f"{_ctype(value)} {{}}{name}")
-            args.append(value)
+            decls.append((_ctype(value), name))
         else:
             raise TypeError(f"parameter {name!r}: pass a CuPy array or an explicit NumPy scalar "
                             f"(np.int32(...)), not {type(value).__name__}")
-        names.append(f", gravel_p_{name}")
-    # kernels take the parameters prefixed, so no kernel local can shadow them; the functor's own
-    # function takes them under the user's names
-    lines = [f"#define GRAVEL_USER_PARAMS {''.join(', ' + d.format('gravel_p_') for d in decl)}",
-             f"#define GRAVEL_USER_ARGS {''.join(names)}",
-             f"#define GRAVEL_USER_FN_PARAMS {''.join(', ' + d.format('') for d in decl)}"]
-    lines += [f"#define {k} {v}" for k, v in macros.items()]
-    return "\n".join(lines) + "\n" + preamble + "\n", tuple(args)
+        args.append(value)
+    return prelude(decls, macros, preamble), tuple(args)
 
 
 def _counter():
@@ -147,7 +159,7 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
     cap = 0 if out_kind is Output.NONE else (total if capacity is None else int(capacity))
     out = cupy.empty(max(cap, 1), dtype=out_t)
     length = _counter()
-    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})"}, preamble)
+    prelude, extra = _functor(params, {ADVANCE_OP: f"({op})"}, preamble)
     templates = (out_kind.value, "long long" if out_t == cupy.int64 else "int")
     weights = graph.weights if graph.weights is not None else _dummy(cupy.float32)
     common = (graph.offsets, graph.indices, weights, np.int32(graph.weights is not None), ids, np.int64(nf),
@@ -228,7 +240,7 @@ def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps
     bounds = cupy.empty(slots + 2, dtype=cupy.int64)
     status = cupy.zeros(2, dtype=cupy.int64)
     counts = cupy.zeros(3, dtype=cupy.uint64)
-    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})"}, preamble)
+    prelude, extra = _functor(params, {ADVANCE_OP: f"({op})"}, preamble)
     k = runtime.kernel("advance/steps.cu", "gravel_advance_steps", templates=(STEPS_BLOCK,), prelude=prelude,
                        cooperative=True)
     begin, end = queue.bounds[-2], queue.bounds[-1]
@@ -252,7 +264,7 @@ def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, param
     if last <= first:
         return
     bounds = cupy.asarray(np.asarray(queue.bounds, dtype=np.int64))
-    prelude, extra = _functor(params, {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})"}, preamble)
+    prelude, extra = _functor(params, {ADVANCE_OP: f"({op})"}, preamble)
     k = runtime.kernel("advance/steps.cu", "gravel_advance_replay", templates=(STEPS_BLOCK,), prelude=prelude,
                        cooperative=True)
     k(blocks_per_sm * runtime.props().sm_count, STEPS_BLOCK,
@@ -300,8 +312,7 @@ def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, par
         out = cupy.empty(max(count, 1), dtype=cupy.int64 if out_kind is Output.EDGE else cupy.int32)
         out_t = _CTYPES[out.dtype]
     length = _counter()
-    macros = {"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)": f"({op})",
-              "GRAVEL_PULL_WHERE(v)": f"({where or 'true'})"}
+    macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
     prelude, extra = _functor(params, macros, preamble)
     k = runtime.kernel("advance/pull.cu", "gravel_advance_pull", templates=(out_kind.value, out_t), prelude=prelude)
     w = in_w if in_w is not None else _dummy(cupy.float32)
@@ -328,7 +339,7 @@ def filter(frontier, predicate="true", *, params=None, mode="compact", visited=N
 
     ids = frontier.ids
     n = ids.size
-    prelude, extra = _functor(params, {"GRAVEL_FILTER_OP(v, i)": f"({predicate})"}, preamble)
+    prelude, extra = _functor(params, {FILTER_OP: f"({predicate})"}, preamble)
     if mode == "cull":
         if visited is None:
             raise ValueError("mode='cull' needs a visited bitmap")
@@ -362,7 +373,7 @@ def compute(frontier, op, *, params=None, n=None, preamble=""):
     when `frontier` is None."""
     import cupy
 
-    prelude, extra = _functor(params, {"GRAVEL_COMPUTE_OP(v, i)": f"{{ {op}; }}"}, preamble)
+    prelude, extra = _functor(params, {COMPUTE_OP: f"{{ {op}; }}"}, preamble)
     k = runtime.kernel("compute/compute.cu", "gravel_compute", prelude=prelude)
     if frontier is None:
         ids, count, all_ = _dummy(cupy.int32), n, 1
@@ -407,11 +418,11 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
         expr, op_id = reduce, None
         if identity is None:
             raise ValueError("a custom reduce expression needs an identity")
-    macros = {"GRAVEL_NR_VALUE(v, u, edge, weight)": f"(({ctype})({value}))", "GRAVEL_NR_REDUCE(a, b)": f"({expr})"}
+    macros = {NR_VALUE: f"(({ctype})({value}))", NR_REDUCE: f"({expr})"}
     if apply is not None:
         if direction != "pull":
             raise ValueError("apply is supported by pull neighbor_reduce")
-        macros["GRAVEL_NR_APPLY(v, i, acc, out)"] = f"{{ {apply}; }}"
+        macros[NR_APPLY] = f"{{ {apply}; }}"
     prelude, extra = _functor(params, macros, preamble)
     if frontier is None:
         ids, count, all_ = _dummy(cupy.int32), graph.n, 1

@@ -1,0 +1,51 @@
+"""Every kernel compiles with a functor of the kind the operators splice in: user parameters (one named
+`k`, which a kernel local once shadowed), the `step` of multi-step advances, a pull's `where`, a fused
+neighbor_reduce update. CI has nvcc but no GPU; NVRTC compiles the same source on the device."""
+
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from gravel import operators as ops
+from gravel.backends.cuda import runtime
+
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found")
+
+PARAMS = [("int*", "depth"), ("int", "level"), ("int", "k"), ("float*", "x")]
+VISIT = {ops.ADVANCE_OP: "(atomicCAS(&depth[dst], -1, level + step + k) == -1 && x[src] >= 0.0f)"}
+CASES = [
+    ("advance/thread_mapped.cu", "gravel_advance_thread_mapped<1, int>", VISIT),
+    ("advance/twc.cu", "gravel_advance_twc<2, long long>", VISIT),
+    ("advance/block_mapped.cu", "gravel_advance_block_mapped<1, int, 256>", VISIT),
+    ("advance/merge_path.cu", "gravel_advance_merge_path<0, int, 256, 4>", VISIT),
+    ("advance/steps.cu", "gravel_advance_steps<256>", VISIT),
+    ("advance/steps.cu", "gravel_advance_replay<256>", VISIT),
+    ("advance/pull.cu", "gravel_advance_pull<3, unsigned int>", VISIT | {ops.PULL_WHERE: "(depth[v] < 0)"}),
+    ("filter/compact.cu", "gravel_filter_flags<256>", {ops.FILTER_OP: "(depth[v] == level + k)"}),
+    ("filter/cull.cu", "gravel_filter_cull", {ops.FILTER_OP: "(x[v] > 0.0f)"}),
+    ("compute/compute.cu", "gravel_compute", {ops.COMPUTE_OP: "{ float acc = x[v]; depth[v] = (int)acc + k; }"}),
+    ("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull<float, 4>",
+     {ops.NR_VALUE: "((float)(x[u] * weight))", ops.NR_REDUCE: "((a) + (b))",
+      ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
+    ("neighbor_reduce/push.cu", "gravel_neighbor_reduce_push<float, 0>",
+     {ops.NR_VALUE: "((float)(x[u]))", ops.NR_REDUCE: "((a) + (b))"}),
+]
+
+
+def compile_case(case, tmp_path):
+    path, instance, macros = case
+    src = runtime.source(path, ops.prelude(PARAMS, macros)) + f"\nvoid* gravel_check = (void*){instance};\n"
+    cu = tmp_path / (instance.split("<")[0] + f"_{abs(hash(instance))}.cu")
+    cu.write_text(src)
+    run = subprocess.run(["nvcc", "-arch=sm_90", "-std=c++17", "-c", str(cu), "-o", "/dev/null"],
+                         capture_output=True, text=True)
+    return instance, run.returncode, run.stderr[-3000:]
+
+
+def test_every_kernel_compiles_with_a_functor(tmp_path):
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda c: compile_case(c, tmp_path), CASES))
+    failed = [f"{inst}:\n{err}" for inst, rc, err in results if rc]
+    assert not failed, "\n".join(failed)
