@@ -206,6 +206,13 @@ def steps_width(blocks_per_sm=STEPS_BLOCKS_PER_SM):
     return STEPS_BLOCK * blocks_per_sm * runtime.props().sm_count
 
 
+def _steps_grid(blocks_per_sm):
+    """Blocks of a multi-step launch: a cooperative launch must fit the device at once."""
+    if not 1 <= blocks_per_sm <= STEPS_BLOCKS_PER_SM:
+        raise ValueError(f"blocks_per_sm must lie in [1, {STEPS_BLOCKS_PER_SM}], not {blocks_per_sm}")
+    return blocks_per_sm * runtime.props().sm_count
+
+
 def _steps_args(graph):
     import cupy
 
@@ -229,8 +236,7 @@ def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps
     """
     import cupy
 
-    if not 1 <= blocks_per_sm <= STEPS_BLOCKS_PER_SM:
-        raise ValueError(f"blocks_per_sm must lie in [1, {STEPS_BLOCKS_PER_SM}], not {blocks_per_sm}")
+    grid = _steps_grid(blocks_per_sm)
     limit = steps_width(blocks_per_sm) if limit is None else int(limit)
     max_steps = (1 << 30) if max_steps is None else int(max_steps)
     if max_steps < 1 or not len(queue.last):
@@ -244,7 +250,7 @@ def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps
     k = runtime.kernel("advance/steps.cu", "gravel_advance_steps", templates=(STEPS_BLOCK,), prelude=prelude,
                        cooperative=True)
     begin, end = queue.bounds[-2], queue.bounds[-1]
-    k(blocks_per_sm * runtime.props().sm_count, STEPS_BLOCK,
+    k(grid, STEPS_BLOCK,
       _steps_args(graph) + (queue.buffer, np.int64(queue.capacity), np.int64(begin), np.int64(end), bounds,
                             np.int32(slots), np.int64(limit), np.int64(step_bound), counts, status) + extra)
     steps, overflow = (int(x) for x in status.get())  # sync: how far it got
@@ -260,6 +266,7 @@ def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, param
     in one cooperative launch, with no output; the functor sees the segment's index as ``step``."""
     import cupy
 
+    grid = _steps_grid(blocks_per_sm)
     last = len(queue) if last is None else int(last)
     if last <= first:
         return
@@ -267,7 +274,7 @@ def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, param
     prelude, extra = _functor(params, {ADVANCE_OP: f"({op})"}, preamble)
     k = runtime.kernel("advance/steps.cu", "gravel_advance_replay", templates=(STEPS_BLOCK,), prelude=prelude,
                        cooperative=True)
-    k(blocks_per_sm * runtime.props().sm_count, STEPS_BLOCK,
+    k(grid, STEPS_BLOCK,
       _steps_args(graph) + (queue.buffer, bounds, np.int32(first), np.int32(last), np.int32(reverse)) + extra)
 
 
