@@ -13,6 +13,11 @@ cannot collide with a kernel's locals; they must not repeat the functor's own na
 weight, step; v, i; u) nor start with ``gravel_``. Load balancing is a
 strategy of advance (:class:`LoadBalance`); ``"auto"`` picks one from the frontier
 size and degrees (see :func:`choose_load_balance`).
+
+Beyond Gunrock: :func:`advance_steps` runs many advance steps in one cooperative launch (a grid-wide
+barrier between steps, every step's frontier kept in a :class:`~gravel.frontier.FrontierQueue`), for the
+thousands of thin levels of road graphs and meshes, and :func:`advance_replay` walks recorded frontiers
+again, in reverse if asked (Brandes' backward pass).
 """
 
 import enum
