@@ -7,8 +7,8 @@ The functor reads one 4-byte value per destination (``x[dst] < 0``, never true; 
 runs but keeps the compiler from deleting the loads). The memory floor moves
 every 4-byte neighbour id, each gathered value once (the rest may hit L2), and each frontier item's id
 and offsets pair.
-Bandwidth is a device-to-device copy measured in the same run. Times: CUDA events, one warm-up, median
-of --repeat runs.
+Bandwidth is a device-to-device copy measured in the same run (gravel bench's). Times: CUDA events, one
+warm-up, median of --repeat runs.
 """
 
 import argparse
@@ -22,6 +22,7 @@ import numpy as np
 import gravel
 from gravel import operators as ops
 from gravel.backends.cuda import runtime
+from gravel.bench import copy_bandwidth, run_times
 from gravel.frontier import Frontier
 from gravel.operators import LoadBalance
 from gravel.reorder import packing_factor, reorder
@@ -31,26 +32,6 @@ FRACTIONS = (0.001, 0.01, 0.1, 1.0)
 FUNCTOR = "x[dst] < 0.0f && (atomicAdd(&sink[0], 1), true)"
 
 
-def cuda_time(fn, repeat):
-    fn()
-    times = []
-    for _ in range(repeat):
-        a, b = cupy.cuda.Event(), cupy.cuda.Event()
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(a, b) / 1e3)
-    return statistics.median(times)
-
-
-def copy_bandwidth():
-    x = cupy.ones(1 << 28, cupy.float32)  # 1 GiB
-    y = cupy.empty_like(x)
-    t = cuda_time(lambda: cupy.copyto(y, x), 10)
-    return 2 * x.nbytes / t
-
-
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--scale", type=int, default=24)
@@ -58,7 +39,7 @@ def main():
     p.add_argument("--repeat", type=int, default=10)
     p.add_argument("--json")
     a = p.parse_args()
-    bw = copy_bandwidth()
+    bw = copy_bandwidth("cuda")
     kron = gravel.generate.kronecker(a.scale, 16)
     # the same graph with hubs first (reorder="auto" picks hub sorting for it: packing factor above 4)
     graphs = [(f"kron:{a.scale}:16", kron), (f"kron:{a.scale}:16 degree-sorted", reorder(kron, "degree")),
@@ -80,8 +61,8 @@ def main():
             floor = (4 * edges + 4 * min(edges, G.n) + 20 * k) / bw
             cells = {}
             for lb in STRATEGIES:
-                t = cuda_time(lambda: ops.advance(dg, f, FUNCTOR, params={"x": x, "sink": sink}, output=None,
-                                                  strategy=lb), a.repeat)
+                t = statistics.median(run_times(lambda: ops.advance(dg, f, FUNCTOR, params={"x": x, "sink": sink},
+                                                                    output=None, strategy=lb), a.repeat, "cuda"))
                 label = lb if isinstance(lb, str) else lb.name.lower()
                 cells[label] = t
                 rows.append({"graph": name, "fraction": frac, "strategy": label, "time_s": t,

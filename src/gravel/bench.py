@@ -14,7 +14,6 @@ import os
 import platform
 import statistics
 import subprocess
-import time
 
 import numpy as np
 
@@ -27,21 +26,14 @@ PAGERANK_ITERATIONS = 20
 
 
 def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
-    """Bytes per second of a large memory copy (read + write counted): host memory, or device memory
-    timed with CUDA events."""
-    from .algorithms._common import Timer
-
+    """Bytes per second of a large memory copy (read + write counted), the fastest of `repeat`: host
+    memory, or device memory timed with CUDA events."""
     m = np
     if device == "cuda":
         import cupy as m
     a = m.ones(nbytes // 8)
     b = m.empty_like(a)
-    times = []
-    for _ in range(repeat):
-        with Timer(device) as t:
-            m.copyto(b, a)
-        times.append(t.seconds)
-    return 2 * nbytes / min(times)
+    return 2 * nbytes / min(run_times(lambda: m.copyto(b, a), repeat, device))
 
 
 def floor_bytes(algo, G):
@@ -127,26 +119,17 @@ def _cusparse_baseline(algo, G, source):
     return run
 
 
-def _time_cuda(fn, repeat):
+def run_times(fn, repeat, device="cpu"):
+    """Seconds of each of `repeat` runs of fn after one warm-up (JIT compilation, caches, lazily built
+    layouts): CUDA events around each run on "cuda", wall time on "cpu"."""
     from .algorithms._common import Timer
 
     fn()
     times = []
     for _ in range(repeat):
-        with Timer("cuda") as t:
+        with Timer(device) as t:
             fn()
         times.append(t.seconds)
-    return times
-
-
-def _time(fn, repeat):
-    """Wall times of `repeat` runs after a warm-up (JIT compilation, caches, lazily built layouts)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
     return times
 
 
@@ -189,13 +172,13 @@ def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baseline
             continue
         base = _baseline(algo, G, source)
         if base is not None:
-            btimes = _time(base, repeat)
+            btimes = run_times(base, repeat)
             row["scipy_s"] = statistics.median(btimes)
             row["speedup_vs_scipy"] = row["scipy_s"] / t
         if res.device == "cuda":
             gpu_base = _cusparse_baseline(algo, G, source)
             if gpu_base is not None:
-                row["cusparse_s"] = statistics.median(_time_cuda(gpu_base, repeat))
+                row["cusparse_s"] = statistics.median(run_times(gpu_base, repeat, "cuda"))
                 row["speedup_vs_cusparse"] = row["cusparse_s"] / t
             ctimes, _, _ = _time_algorithm(_runner(algo, G, source, "cpu"), CPU_BASELINE_RUNS)
             row["cpu_s"] = statistics.median(ctimes)

@@ -18,11 +18,13 @@ _BLOCK = 256
 
 
 class Frontier:
-    def __init__(self, n, *, ids=None, length=None, bitmap=None):
+    def __init__(self, n, *, ids=None, length=None, bitmap=None, every_vertex=False):
         self.n = int(n)
         self._ids = ids
         self._length = None if length is None else int(length)
         self.bitmap = bitmap
+        #: the ids are 0..n-1 in order: the degrees' scan is then the graph's offsets
+        self.every_vertex = every_vertex
 
     # -- construction ------------------------------------------------------------------------------------
     @classmethod
@@ -41,7 +43,7 @@ class Frontier:
     def all(cls, n):
         import cupy
 
-        return cls(n, ids=cupy.arange(n, dtype=cupy.int32), length=n)
+        return cls(n, ids=cupy.arange(n, dtype=cupy.int32), length=n, every_vertex=True)
 
     # -- views ---------------------------------------------------------------------------------------------
     @property

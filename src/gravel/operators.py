@@ -125,12 +125,13 @@ def choose_load_balance(graph, n_frontier):
     """Gunrock's rule: merge-path LB on graphs of average degree >= 5, TWC otherwise.
 
     Measured (benchmarks/operators.py, H200, 2026-11-26, kron:24:16 as generated and degree-sorted,
-    grid:4096x4096, frontiers of 0.1 % to 100 %): on kron, LB was best or within 5 % of the best in every
-    cell; TWC was best at 100 % as generated (5.46 vs 5.70 ms) but 2-58x slower than LB once hubs sit
-    next to each other (degree-sorted: its block-wide phase walks a block's hubs one after another), so
-    TWC for small frontiers, tried on the first day's figures, is not used. LB over the inputs (Gunrock's
-    choice under 4096 items) was never best on kron. On the grid, TWC, thread-mapped and LB over the
-    inputs tie, and LB pays its scan. Decided from the graph's average degree: no device sync.
+    grid:4096x4096, frontiers of 0.1 % to 100 %; results/2026-11-26-h200-operators.json): on kron, LB was
+    best or within 4 % of the best in every cell; TWC was best at 100 % as generated (5.38 vs 5.59 ms)
+    but 3-23x slower than LB once hubs sit next to each other (degree-sorted: its block-wide phase walks
+    a block's hubs one after another), so TWC for small frontiers, tried first, is not used (it put auto
+    at 1.70x the best; results/2026-11-26-h200-operators-twc-small-frontiers.json). LB over the inputs
+    (Gunrock's choice under 4096 items) was never best on kron. On the grid, TWC, thread-mapped and LB
+    over the inputs tie, and LB pays its scan. Decided from the graph's average degree: no device sync.
     """
     return LoadBalance.LB if graph.nnz >= 5 * graph.n else LoadBalance.TWC
 
@@ -156,8 +157,11 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
     merge = lb in (LoadBalance.LB, LoadBalance.LB_CULL)
     scan, total = None, None
     if merge or (out_kind is not Output.NONE and capacity is None):
-        scan = degree_scan(graph, ids)
-        total = int(scan[-1])  # sync: sizes the output (and the merge-path grid)
+        if frontier.every_vertex and frontier.n == graph.n:
+            scan, total = graph.offsets, graph.nnz  # no scan, no sync
+        else:
+            scan = degree_scan(graph, ids)
+            total = int(scan[-1])  # sync: sizes the output (and the merge-path grid)
         if not total:
             nf = 0
     out_t = cupy.int64 if out_kind is Output.EDGE else cupy.int32
@@ -194,9 +198,7 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
     n_out = _read(length)
     if n_out > cap:
         raise RuntimeError(f"advance produced {n_out} items, more than capacity={cap}")
-    result = Frontier(graph.n, ids=out, length=n_out)
-    result.strategy = lb
-    return result
+    return Frontier(graph.n, ids=out, length=n_out)
 
 
 #: threads per block of the multi-step kernels, and the blocks per SM their launch bounds guarantee

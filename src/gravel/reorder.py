@@ -20,7 +20,6 @@ from .transform import relabel
 
 #: thesis threshold on its CPUs: below it, hub sorting cost up to 37 % end to end
 PF_THRESHOLD = 4.0
-METHODS = ("degree", "hub_sort", "hub_cluster", "dbg", "rcm")
 
 
 def _degrees(G, by):
@@ -106,13 +105,17 @@ def packing_factor(G, by="out", *, line_bytes=64, value_bytes=4):
     return lines_with_hub / -(-n_hubs // per_line)
 
 
+#: every order by name (besides "auto")
+ORDERS = {"degree": degree_sort, "hub_sort": hub_sort, "hub_cluster": hub_cluster, "dbg": dbg, "rcm": rcm}
+METHODS = tuple(ORDERS)
+
+
 def reorder(G, method="auto", *, by="out", threshold=PF_THRESHOLD):
     """`G` relabelled by `method` (one of METHODS), transparently: algorithms on the result return the
     caller's ids. ``"auto"`` hub-sorts only when the packing factor exceeds `threshold`, else returns
     `G` itself."""
     if method == "auto":
         return reorder(G, "hub_sort", by=by) if packing_factor(G, by) > threshold else G
-    orders = {"degree": degree_sort, "hub_sort": hub_sort, "hub_cluster": hub_cluster, "dbg": dbg, "rcm": rcm}
-    if method not in orders:
+    if method not in ORDERS:
         raise UnknownNameError(f"unknown reordering {method!r} (expected auto or one of {', '.join(METHODS)})")
-    return relabel(G, orders[method](G, by), transparent=True)
+    return relabel(G, ORDERS[method](G, by), transparent=True)

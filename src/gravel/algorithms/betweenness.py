@@ -97,7 +97,8 @@ def _bc_cuda(G, sources):
     w. On graphs without hubs (road graphs, meshes), levels go forward in multi-step launches and come
     back in one replay launch (a multi-step launch gives each vertex list to one block: on kron:22 that
     made a source 1.6x slower). A pull backward pass (neighbor_reduce over each level's out-edges, no
-    atomics) was tried: 5.2 ms against about 3 ms for the push on kron:22 (H200, 2026-11-26)."""
+    atomics) was tried and measured slower on kron:22 (H200, 2026-11-26): 4 sources took 75.4 ms with
+    it and 44.9-45.0 ms with the push (benchmarks/results/*kron22-run5*, *kron22.json)."""
     import cupy
 
     from ..frontier import FrontierQueue

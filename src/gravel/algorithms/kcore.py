@@ -78,10 +78,11 @@ def _core_cuda(S):
                 queue = FrontierQueue(n, len(remaining), frontier)
                 rounds += advance_steps(dg, queue, f"{peel} && (core[dst] = k, removed[dst] = 1, true)", params=p,
                                         limit=n, blocks_per_sm=THIN_BLOCKS_PER_SM)
-            while not fused and len(frontier):
-                rounds += 1
-                frontier = advance(dg, frontier, peel, params=p, capacity=len(remaining))
-                compute(frontier, "core[v] = k; removed[v] = 1", params=p)
+            else:
+                while len(frontier):
+                    rounds += 1
+                    frontier = advance(dg, frontier, peel, params=p, capacity=len(remaining))
+                    compute(frontier, "core[v] = k; removed[v] = 1", params=p)
             remaining = keep_if(remaining, "!removed[v]", params=p)
             k += 1
     return CoreResult("core_number", "cuda", t.seconds, rounds, "peeling", core=core)
