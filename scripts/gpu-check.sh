@@ -7,7 +7,7 @@
 set -uo pipefail
 out=${OUT:-/tmp/gravel-gpu}
 mkdir -p "$out"
-export PYTHONPATH=src PYTHONUNBUFFERED=1 GRAVEL_CACHE_DIR=$out/cache
+export PYTHONPATH=src PYTHONUNBUFFERED=1 GRAVEL_CACHE_DIR=${GRAVEL_CACHE_DIR:-/tmp/gravel-cache}
 bench() { python3 -m gravel.cli bench "$@" --device cuda 2>&1 | grep -v generating; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 python3 -m pytest -q -m gpu -p no:cacheprovider tests 2>&1 | tee "$out/gpu-tests.log" | tail -5
