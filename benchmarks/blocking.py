@@ -1,8 +1,10 @@
 """PageRank pulling and pushing, plain and cache-blocked (GraphCage's TOCAB), on graphs as generated and
-degree-sorted: time per iteration (the algorithm's CUDA events over 20 fixed iterations, median of 3
-after a warm-up) and the time to build the blocked pull layout and to reorder.
+degree-sorted (on the device): time per iteration (the algorithm's CUDA events over 20 fixed
+iterations, median of 3 after a warm-up that also builds the blocked layout), its ratio to the memory
+floor (`gravel bench`'s PageRank floor over a device copy's bandwidth, measured here), the time to build
+each blocked layout and to reorder. `--widths` adds blocked pulls of other block widths (vertices).
 
-    PYTHONPATH=src python benchmarks/blocking.py kron:24 kron:25 --json out.json
+    PYTHONPATH=src python benchmarks/blocking.py kron:24 kron:25 --widths 1966080 49152 --json out.json
 """
 
 import argparse
@@ -15,7 +17,8 @@ import cupy
 
 import gravel
 from gravel.backends.cuda import runtime
-from gravel.blocking import block_width, blocked_pull
+from gravel.bench import copy_bandwidth, floor_bytes
+from gravel.blocking import block_width, pull_layout, push_layout
 from gravel.reorder import reorder
 
 ITERATIONS = 20
@@ -27,34 +30,48 @@ def per_iteration(G, direction, blocking):
     return statistics.median(r.time_s for r in runs[1:]) / ITERATIONS
 
 
+def seconds(fn):
+    cupy.cuda.Device().synchronize()
+    t = time.perf_counter()
+    fn()
+    cupy.cuda.Device().synchronize()
+    return time.perf_counter() - t
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("graphs", nargs="+")
+    p.add_argument("--widths", type=int, nargs="*", default=[], help="more block widths for the pull")
     p.add_argument("--json")
     a = p.parse_args()
     width = block_width(4)
     card = runtime.props().name
+    bandwidth = copy_bandwidth("cuda")
     rows = []
     for spec in a.graphs:
         G = gravel.generate.from_spec(spec)
-        t = time.perf_counter()
-        S = reorder(G, "degree")
-        reorder_s = time.perf_counter() - t
-        for label, H in ((spec, G), (f"{spec} degree-sorted", S)):
+        G.to("cuda")
+        holder = {}
+        reorder_s = seconds(lambda: holder.setdefault("S", reorder(G, "degree")))
+        for label, H in ((spec, G), (f"{spec} degree-sorted", holder["S"])):
             dg = H.to("cuda")
-            t = time.perf_counter()
-            blocked_pull(*dg.csc()[:2], dg.n, width)
-            cupy.cuda.Device().synchronize()
-            build_s = time.perf_counter() - t
-            times = {f"{d}_{b}_s": per_iteration(H, d, None if b == "plain" else width)
-                     for d in ("pull", "push") for b in ("plain", "blocked")}
-            rows.append({"graph": label, "n": H.n, "nnz": H.nnz, "width": width, "build_s": build_s,
-                         "reorder_s": reorder_s} | times)
-            print(f"{label:>28}: " + ", ".join(f"{k[:-2]} {1e3 * v:7.3f} ms/it" for k, v in times.items())
-                  + f"; width {width:,} of {H.n:,}, pull layout built in {build_s:.2f} s, card {card}")
+            floor_s = floor_bytes("pagerank", H) / bandwidth
+            build = {"pull_build_s": seconds(lambda: pull_layout(dg, width)),
+                     "push_build_s": seconds(lambda: push_layout(dg, width))}
+            times = {"pull_plain_s": per_iteration(H, "pull", None), "pull_blocked_s": per_iteration(H, "pull", width),
+                     "push_plain_s": per_iteration(H, "push", None), "push_blocked_s": per_iteration(H, "push", width)}
+            times |= {f"pull_blocked_{w}_s": per_iteration(H, "pull", w) for w in a.widths}
+            layout_rows = pull_layout(dg, width).rows
+            dg.derived.clear()  # the layouts of one graph at a time
+            rows.append({"graph": label, "n": H.n, "nnz": H.nnz, "width": width, "pull_rows": layout_rows,
+                         "reorder_s": reorder_s, "floor_s": floor_s} | build | times)
+            print(f"{label:>24}: " + ", ".join(f"{k[:-2]} {1e3 * v:7.3f} ms/it ({v / floor_s:4.1f}x floor)"
+                                              for k, v in times.items())
+                  + f"; width {width:,} of {H.n:,}; layouts built in {build['pull_build_s']:.2f} s (pull), "
+                  f"{build['push_build_s']:.2f} s (push); degree sort {reorder_s:.2f} s; {card}")
     if a.json:
         with open(a.json, "w") as fh:
-            json.dump({"date": datetime.date.today().isoformat(), "card": card,
+            json.dump({"date": datetime.date.today().isoformat(), "card": card, "bandwidth_Bps": bandwidth,
                        "l2_bytes": runtime.props().l2_bytes, "rows": rows}, fh, indent=1)
 
 

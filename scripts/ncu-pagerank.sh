@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# L2 hit rate and DRAM traffic of PageRank's main kernel (Nsight Compute; clocks left alone), plain and
-# blocked (the rows pass and the merge, one after the other), on one graph: scripts/ncu-pagerank.sh kron:25.
+# L2 hit rate and DRAM traffic of PageRank's sweep kernels (Nsight Compute; clocks left alone), plain
+# (the pull kernel) and blocked (the rows pass, then the merge), on one graph, as generated and
+# degree-sorted: scripts/ncu-pagerank.sh kron:25. The graph is generated once into $TMPDIR.
 set -euo pipefail
 spec=${1:-kron:24}
 export PYTHONPATH=src
+file=${TMPDIR:-/tmp}/gravel-ncu-${spec//:/-}.gravel
+[ -f "$file" ] || python3 -c "import gravel; gravel.io.save(gravel.generate.from_spec('$spec'), '$file')"
 metrics=lts__t_sector_hit_rate.pct,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
-for blocking in None '"auto"'; do
-  echo "== $spec, blocking=$blocking"
-  ncu --clock-control none --kernel-name regex:gravel_neighbor_reduce_pull --launch-skip 2 --launch-count 2 \
-      --metrics "$metrics" \
-      python3 -c "import gravel; G = gravel.generate.from_spec('$spec'); gravel.pagerank(G, max_iter=8, tol=0.0, blocking=$blocking, device='cuda')" \
-      2>&1 | grep -E "gravel_neighbor_reduce_pull|lts__t_sector_hit_rate|dram__bytes|gpu__time_duration"
+for order in none degree; do
+  for blocking in None '"auto"'; do
+    echo "== $spec, reorder=$order, blocking=$blocking"
+    ncu --clock-control none --kernel-name regex:'gravel_neighbor_reduce_(pull|merge)' --launch-skip 2 \
+        --launch-count 2 --metrics "$metrics" \
+        python3 -c "import gravel; from gravel.reorder import reorder; G = gravel.io.load('$file'); G.to('cuda')
+G = G if '$order' == 'none' else reorder(G, '$order')
+gravel.pagerank(G, max_iter=8, tol=0.0, blocking=$blocking, device='cuda')" \
+        2>&1 | grep -E "gravel_neighbor_reduce_(pull|merge)|lts__t_sector_hit_rate|dram__bytes|gpu__time_duration"
+  done
 done

@@ -6,17 +6,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gravel
-from gravel.blocking import block_width, blocked_pull, blocked_push
+from gravel.blocking import block_width, blocked_pull, blocked_push, resolve_width
 
 from .strategies import graphs
 
 
-def blocked_sums(G, width, x):
-    """Per-vertex sums of x over in-edges through the blocked layout: rows, then the merge."""
+def blocked_sums(G, width, x, tile):
+    """Per-vertex sums of x over in-edges through the blocked layout: rows, then the merge by tiles,
+    each tile's run of rows in every block, as the merge kernel reads them."""
     off, src, _ = G.csc()
-    L = blocked_pull(off, src, G.n, width)
+    L = blocked_pull(off, src, G.n, width, tile=tile)
     partial = np.array([x[L.sources[a:b]].sum() for a, b in zip(L.offsets[:-1], L.offsets[1:])])
-    out = np.array([partial[L.merge_rows[a:b]].sum() for a, b in zip(L.merge_offsets[:-1], L.merge_offsets[1:])])
+    out = np.zeros(G.n)
+    runs = L.tile_rows.reshape(L.blocks, L.tiles + 1)
+    for t in range(L.tiles):
+        for b in range(L.blocks):
+            rows = np.arange(runs[b, t], runs[b, t + 1])
+            v = L.row_vertex[rows]
+            assert np.all((v >= t * tile) & (v < (t + 1) * tile)) and np.unique(v).size == v.size
+            out[v] += partial[rows]
     return L, out
 
 
@@ -25,9 +33,9 @@ def plain_sums(G, x):
     return np.array([x[src[a:b]].sum() for a, b in zip(off[:-1], off[1:])])
 
 
-def check_layout(G, width):
+def check_layout(G, width, tile=3):
     x = np.random.default_rng(0).random(G.n)
-    L, out = blocked_sums(G, width, x)
+    L, out = blocked_sums(G, width, x, tile)
     assert np.allclose(out, plain_sums(G, x))
     # every row's sources lie in one block; rows run block by block, destinations ascending inside one
     block_of_row = np.array([L.sources[a] // width for a in L.offsets[:-1]], np.int64)
@@ -35,21 +43,21 @@ def check_layout(G, width):
         assert b > a and np.all(L.sources[a:b] // width == block_of_row[r])
     rank = block_of_row * G.n + L.row_vertex
     assert np.all(np.diff(rank) > 0)
-    assert L.blocks == -(-G.n // width) and L.offsets[-1] == G.nnz
+    assert L.blocks == -(-G.n // width) and L.offsets[-1] == G.nnz and L.tiles == -(-G.n // tile)
     return L
 
 
-@given(graphs(), st.integers(1, 50))
+@given(graphs(), st.integers(1, 50), st.integers(1, 9))
 @settings(max_examples=80, deadline=None)
-def test_blocked_pull_sums_equal_the_plain_pull(G, width):
+def test_blocked_pull_sums_equal_the_plain_pull(G, width, tile):
     if G.n:
-        check_layout(G, width)
+        check_layout(G, width, tile)
 
 
 @pytest.mark.parametrize("width", [1, 7, 4096, 5000])
 def test_blocked_pull_on_kronecker_widths_one_split_and_whole(width):
-    G = gravel.generate.kronecker(12)  # 4096 vertices; width 7 splits every hub's list over many blocks
-    L = check_layout(G, width)
+    G = gravel.generate.kronecker(10)  # 1024 vertices; width 7 splits every hub's list over many blocks
+    L = check_layout(G, width, tile=100)
     assert (L.blocks == 1) == (width >= G.n)
 
 
@@ -79,6 +87,13 @@ def test_block_width_from_the_l2():
     assert block_width(1024, l2_bytes=10) == 1
     with pytest.raises(ValueError):
         blocked_pull(np.zeros(2, np.int64), np.zeros(0, np.int32), 1, 0)
+
+
+def test_resolve_width():
+    assert resolve_width(None, 10) is None and resolve_width(7, 10) == 7 and resolve_width(50, 10) == 50
+    for bad in (0, -3, "wide"):
+        with pytest.raises(ValueError, match="blocking must be"):
+            resolve_width(bad, 10)
 
 
 def test_blocking_and_push_are_gpu_options():

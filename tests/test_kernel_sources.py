@@ -29,6 +29,8 @@ CASES = [
     ("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull<float, 4>",
      {ops.NR_VALUE: "((float)(x[u] * weight))", ops.NR_REDUCE: "((a) + (b))",
       ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
+    ("neighbor_reduce/blocked_merge.cu", "gravel_neighbor_reduce_merge<float, 2048>",
+     {ops.NR_REDUCE: "((a) + (b))", ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
     ("neighbor_reduce/push.cu", "gravel_neighbor_reduce_push<float, 0>",
      {ops.NR_VALUE: "((float)(x[u]))", ops.NR_REDUCE: "((a) + (b))"}),
 ]

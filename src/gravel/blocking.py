@@ -5,9 +5,11 @@ When x or y is larger than the L2, those accesses miss. The blocked layouts cut 
 of the irregular endpoint (pull: the source; push: the destination) into blocks of `width` vertices, so
 that one block's slice of the vertex data fits in a fraction of the L2, and list each block's regular
 endpoints that have an edge there as dense local rows (the rows of all blocks back to back, block after
-block). Pull: one reduction over those rows, in block order, writes a partial sum per row, and the merge
-adds each vertex's partials, itself a pull over a small "merge" CSR whose rows are the vertices and
-whose entries are their rows. Push: the rows scatter with atomics that stay inside their block's range.
+block). Pull: one reduction over those rows, in block order, writes a partial result per row; the merge
+then takes the vertices in tiles of MERGE_TILE: a tile's rows form one run in each block (rows ascend
+by vertex inside a block), so a CTA folds each run into the tile's accumulators in shared memory and
+writes the tile once, every read and write coalesced. Push: the rows scatter with atomics that stay
+inside their block's range.
 
 The layouts are built with the array module of the graph given (CuPy on the device, NumPy for tests).
 """
@@ -18,6 +20,8 @@ from .arrays import xp as _module
 
 #: share of the L2 a block's vertex data may take (GraphCage's best: 1 MB of a 2.75 MB L2)
 L2_FRACTION = 0.5
+#: vertices per merge tile: its accumulators live in shared memory (8 KB of float)
+MERGE_TILE = 2048
 
 
 def block_width(bytes_per_vertex=4, *, l2_bytes=None, fraction=L2_FRACTION):
@@ -30,13 +34,28 @@ def block_width(bytes_per_vertex=4, *, l2_bytes=None, fraction=L2_FRACTION):
     return max(1, int(fraction * l2_bytes) // int(bytes_per_vertex))
 
 
+def resolve_width(blocking, n, bytes_per_vertex=4):
+    """The block width a ``blocking=`` argument asks for (None, "auto" or an int of vertices), or None
+    where no blocking is wanted: "auto" blocks only a graph whose vertex data outgrows one block."""
+    if blocking is None:
+        return None
+    if blocking == "auto":
+        width = block_width(bytes_per_vertex)
+        return None if width >= n else width
+    if isinstance(blocking, str) or int(blocking) < 1:
+        raise ValueError(f"blocking must be None, 'auto' or a width of at least 1 vertex, not {blocking!r}")
+    return int(blocking)
+
+
 @dataclass
 class BlockedPull:
     """In-edges blocked by source range.
 
-    ``offsets``/``sources`` are a CSR over the rows (one per block and destination with an edge in that
-    block, block-major, destinations ascending inside a block); ``row_vertex[r]`` is row r's destination.
-    ``merge_offsets``/``merge_rows`` list, for each vertex v, the rows whose destination is v.
+    ``offsets``/``sources`` (and ``weights``, if given) are a CSR over the rows (one per block and
+    destination with an edge in that block, block-major, destinations ascending inside a block);
+    ``row_vertex[r]`` is row r's destination. ``tile_rows[b * (tiles + 1) + t]`` is block b's first row
+    whose destination is at least ``t * tile``: block b's rows for tile t are ``tile_rows[..t]`` to
+    ``tile_rows[..t + 1]``.
     """
 
     n: int
@@ -44,9 +63,11 @@ class BlockedPull:
     blocks: int
     offsets: object
     sources: object
+    weights: object
     row_vertex: object
-    merge_offsets: object
-    merge_rows: object
+    tile: int
+    tiles: int
+    tile_rows: object
 
     @property
     def rows(self):
@@ -71,26 +92,46 @@ class BlockedPush:
         return self.row_vertex.size
 
 
-def blocked_pull(in_offsets, in_sources, n, width):
-    """The blocked layout of the in-edges given as a CSR over destinations (in_offsets, in_sources)."""
+def blocked_pull(in_offsets, in_sources, n, width, weights=None, *, tile=MERGE_TILE):
+    """The blocked layout of the in-edges given as a CSR over destinations (in_offsets, in_sources,
+    and their weights if any)."""
     xp = _module(in_offsets)
-    blocks, offsets, sources, row_vertex = _segment(in_offsets, in_sources, n, width)
-    by_vertex = xp.argsort(row_vertex, kind="stable").astype(xp.int32)
-    merge_offsets = xp.searchsorted(row_vertex[by_vertex], xp.arange(n + 1, dtype=xp.int32)).astype(xp.int64)
-    return BlockedPull(n=n, width=int(width), blocks=blocks, offsets=offsets, sources=sources,
-                       row_vertex=row_vertex, merge_offsets=merge_offsets, merge_rows=by_vertex)
+    blocks, offsets, order, row_key = _segment(in_offsets, in_sources, n, width)
+    tiles = -(-n // tile)
+    first = xp.minimum(xp.arange(tiles + 1, dtype=xp.int64) * tile, n)
+    bounds = (xp.arange(blocks, dtype=xp.int64)[:, None] * n + first[None, :]).ravel()
+    return BlockedPull(n=n, width=int(width), blocks=blocks, offsets=offsets, sources=in_sources[order],
+                       weights=None if weights is None else weights[order],
+                       row_vertex=(row_key % n).astype(xp.int32), tile=int(tile), tiles=tiles,
+                       tile_rows=xp.searchsorted(row_key, bounds).astype(xp.int64))
 
 
 def blocked_push(out_offsets, out_targets, n, width):
     """The blocked layout of the out-edges given as a CSR over sources (out_offsets, out_targets)."""
-    blocks, offsets, targets, row_vertex = _segment(out_offsets, out_targets, n, width)
-    return BlockedPush(n=n, width=int(width), blocks=blocks, offsets=offsets, targets=targets,
-                       row_vertex=row_vertex)
+    blocks, offsets, order, row_key = _segment(out_offsets, out_targets, n, width)
+    return BlockedPush(n=n, width=int(width), blocks=blocks, offsets=offsets, targets=out_targets[order],
+                       row_vertex=(row_key % n).astype(_module(row_key).int32))
+
+
+def pull_layout(dg, width):
+    """The blocked pull layout of a DeviceGraph's in-edges, built on first use and kept with the graph."""
+    layouts = dg.derived.setdefault("blocked_pull", {})
+    if width not in layouts:
+        layouts[width] = blocked_pull(*dg.csc(), dg.n, width)
+    return layouts[width]
+
+
+def push_layout(dg, width):
+    """The blocked push layout of a DeviceGraph's out-edges, built on first use and kept with the graph."""
+    layouts = dg.derived.setdefault("blocked_push", {})
+    if width not in layouts:
+        layouts[width] = blocked_push(dg.offsets, dg.indices, dg.n, width)
+    return layouts[width]
 
 
 def _segment(offsets, others, n, width):
     """A CSR's entries regrouped by (block of the entry, row): the rows of block 0, then of block 1, ...
-    Returns (blocks, row offsets, entries, row vertex of each row)."""
+    Returns (blocks, row offsets, the entries' order, block * n + vertex of each row, ascending)."""
     xp = _module(offsets)
     if width < 1:
         raise ValueError(f"the block width must be at least 1 vertex, not {width}")
@@ -104,4 +145,4 @@ def _segment(offsets, others, n, width):
     key = key[order]
     starts = xp.flatnonzero(xp.concatenate([xp.ones(min(nnz, 1), bool), key[1:] != key[:-1]]))
     row_offsets = xp.concatenate([starts, xp.array([nnz], dtype=starts.dtype)]).astype(xp.int64)
-    return blocks, row_offsets, others[order], (key[starts] % n).astype(xp.int32)
+    return blocks, row_offsets, order, key[starts]

@@ -410,17 +410,24 @@ def lanes_per_item(mean_degree):
 
 
 def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, identity=None, direction="pull",
-                    apply=None, params=None, preamble=""):
+                    apply=None, params=None, preamble="", blocking=None):
     """Reduce `value` (an expression over ``v, u, edge, weight``) over neighbour lists.
 
     ``direction="pull"``: ``out[i]`` reduces over the in-edges (u -> v) of item v of `frontier` (every
     vertex when None); `reduce` is "sum", "min", "max" or an expression over ``a`` and ``b`` (then
     `identity` is required). `apply`, a statement over ``v, i, acc`` and the params, replaces the
     write of ``out[i] = acc`` (then nothing is returned): the vertex update fused into the reduction.
+    `blocking` (pull over every vertex): None, "auto" (blocks when the gathered values outgrow the
+    block width :func:`gravel.blocking.block_width` gives) or a block width in vertices: GraphCage's
+    cache-blocked sweep, a reduction per (source block, vertex) row and a merge in shared memory
+    (:mod:`gravel.blocking`; the layout is built on first use and kept with the graph). Its ``edge`` is
+    the position in that layout, its ``weight`` the edge's weight.
     ``direction="push"``: every out-edge (u -> v) of a frontier item u folds into ``out[v]`` (length n)
     with an atomic; `reduce` must be sum, min or max.
     """
     import cupy
+
+    from .blocking import resolve_width
 
     dt = np.dtype(dtype)
     ctype = _CTYPES[dt]
@@ -437,26 +444,26 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
         if direction != "pull":
             raise ValueError("apply is supported by pull neighbor_reduce")
         macros[NR_APPLY] = f"{{ {apply}; }}"
-    prelude, extra = _functor(params, macros, preamble)
+    if blocking is not None and (direction != "pull" or frontier is not None):
+        raise ValueError("blocking applies to a pull over every vertex (frontier=None)")
+    width = resolve_width(blocking, graph.n, dt.itemsize)
     if frontier is None:
         ids, count, all_ = _dummy(cupy.int32), graph.n, 1
     else:
         ids, count, all_ = frontier.ids, len(frontier), 0
     if direction == "pull":
-        off, idx, w = graph.csc()
         out = cupy.empty(count, dtype=dt) if apply is None else _dummy(dt)
-        vec = lanes_per_item(graph.nnz / max(graph.n, 1))
-        k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(ctype, vec),
-                           prelude=prelude)
-        if count:
-            k(runtime.blocks_for(count * vec, BLOCK, resident=8), BLOCK,
-              (off, idx, w if w is not None else _dummy(cupy.float32), np.int32(w is not None), ids,
-               np.int32(all_), np.int64(count), dt.type(identity), out) + extra)
+        if width is not None:
+            _blocked_pull(graph, width, macros, params, preamble, dt, identity, out)
+        else:
+            prelude, extra = _functor(params, macros, preamble)
+            _pull(graph.csc(), ids, all_, False, count, dt, identity, out, prelude, extra)
         return out if apply is None else None
     if direction != "push":
         raise UnknownNameError(f"unknown direction {direction!r} (expected pull or push)")
     if op_id is None:
         raise ValueError("push neighbor_reduce supports sum, min and max (atomics)")
+    prelude, extra = _functor(params, macros, preamble)
     out = cupy.full(graph.n, identity, dtype=dt)
     k = runtime.kernel("neighbor_reduce/push.cu", "gravel_neighbor_reduce_push", templates=(ctype, op_id),
                        prelude=prelude)
@@ -466,6 +473,42 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
           (graph.offsets, graph.indices, w if w is not None else _dummy(cupy.float32),
            np.int32(w is not None), ids, np.int32(all_), np.int64(count), out) + extra)
     return out
+
+
+def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra):
+    """Launch the pull kernel over `count` items of the lists (offsets, indices, weights) `csc`."""
+    import cupy
+
+    off, idx, w = csc
+    if not count:
+        return
+    vec = lanes_per_item(idx.size / count)
+    k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(_CTYPES[dt], vec),
+                       prelude=prelude)
+    k(runtime.blocks_for(count * vec, BLOCK, resident=8), BLOCK,
+      (off, idx, w if w is not None else _dummy(cupy.float32), np.int32(w is not None), ids, np.int32(all_),
+       np.int32(by_item), np.int64(count), dt.type(identity), out) + extra)
+
+
+def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):
+    """GraphCage's blocked sweep: the rows pass (the pull kernel over the layout's rows, each writing
+    its partial result) and the merge of each vertex's partials by tiles in shared memory."""
+    import cupy
+
+    from .blocking import pull_layout
+
+    L = pull_layout(graph, width)
+    partial = cupy.empty(L.rows, dtype=dt)
+    rows_macros = {k: v for k, v in macros.items() if k != NR_APPLY}  # rows write their partial
+    prelude, extra = _functor(params, rows_macros, preamble)
+    _pull((L.offsets, L.sources, L.weights), L.row_vertex, 0, True, L.rows, dt, identity, partial, prelude,
+          extra)
+    prelude, extra = _functor(params, macros, preamble)
+    k = runtime.kernel("neighbor_reduce/blocked_merge.cu", "gravel_neighbor_reduce_merge",
+                       templates=(_CTYPES[dt], L.tile), prelude=prelude)
+    k(runtime.blocks_for(L.tiles * BLOCK, BLOCK, resident=8), BLOCK,
+      (L.tile_rows, np.int32(L.blocks), np.int64(L.tiles), L.row_vertex, partial, np.int64(graph.n),
+       dt.type(identity), out) + extra)
 
 
 # -- segmented intersection -------------------------------------------------------------------------------

@@ -131,43 +131,16 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking=None):
     return PageRankResult("pagerank", "cuda", t.seconds, it, variant, {"error": err}, rank=rank)
 
 
-def _width(dg, blocking):
-    """The block width `blocking` asks for, or None where no blocking is wanted."""
-    from ..blocking import block_width
-
-    if blocking is None:
-        return None
-    width = block_width(4) if blocking == "auto" else int(blocking)
-    return None if blocking == "auto" and width >= dg.n else width
-
-
 def _pull_sweep(dg, blocking):
     """sweep(x, apply, params): reduce x[u] over every vertex's in-edges and run `apply` (a statement
-    over v and the sum `acc`) in one pass, or blocked: a pass over the blocked rows writing partial
-    sums, then the merge."""
-    import cupy
-
-    from ..backends.cuda.graph import DeviceGraph
-    from ..blocking import blocked_pull
+    over v and the sum `acc`) in one pass, blocked as `blocking` asks (see neighbor_reduce)."""
     from ..operators import neighbor_reduce
 
-    def plain(x, apply, params):
-        neighbor_reduce(dg, None, "contrib[u]", "sum", apply=apply, params={"contrib": x} | params)
+    def pull(x, apply, params):
+        neighbor_reduce(dg, None, "contrib[u]", "sum", apply=apply, params={"contrib": x} | params,
+                        blocking=blocking)
 
-    width = _width(dg, blocking)
-    if width is None:
-        return plain
-    layout = blocked_pull(*dg.csc()[:2], dg.n, width)
-    rows = DeviceGraph.from_arrays(layout.offsets, layout.sources, directed=False)
-    merge = DeviceGraph.from_arrays(layout.merge_offsets, layout.merge_rows, directed=False)
-    partial = cupy.empty(max(layout.rows, 1), cupy.float32)
-
-    def blocked(x, apply, params):
-        neighbor_reduce(rows, None, "contrib[u]", "sum", apply="partial[i] = acc",
-                        params={"contrib": x, "partial": partial})
-        neighbor_reduce(merge, None, "partial[u]", "sum", apply=apply, params={"partial": partial} | params)
-
-    return blocked
+    return pull
 
 
 def _push_sweep(dg, blocking):
@@ -177,16 +150,16 @@ def _push_sweep(dg, blocking):
     import cupy
 
     from ..backends.cuda.graph import DeviceGraph
-    from ..blocking import blocked_push
+    from ..blocking import push_layout, resolve_width
     from ..frontier import Frontier
     from ..operators import advance, compute
 
     sums = cupy.empty(dg.n, cupy.float32)
-    width = _width(dg, blocking)
+    width = resolve_width(blocking, dg.n)
     if width is None:
         graph, value, extra = dg, "contrib[src]", {}
     else:
-        layout = blocked_push(dg.offsets, dg.indices, dg.n, width)
+        layout = push_layout(dg, width)
         graph = DeviceGraph.from_arrays(layout.offsets, layout.targets)
         value, extra = "contrib[row_vertex[src]]", {"row_vertex": layout.row_vertex}
     rows = Frontier.all(graph.n)

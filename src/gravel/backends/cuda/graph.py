@@ -6,7 +6,8 @@ from functools import cached_property
 class DeviceGraph:
     """CSR (and, on first use, CSC) of a :class:`gravel.Graph` as CuPy arrays.
 
-    Built by ``G.to("cuda")``; the host Graph stays reachable as ``.host``.
+    Built by ``G.to("cuda")``; the host Graph stays reachable as ``.host``. ``derived`` keeps layouts
+    built from these arrays (cache-blocked ones) for as long as the graph lives.
     """
 
     def __init__(self, G):
@@ -21,6 +22,7 @@ class DeviceGraph:
         self.offsets = cupy.asarray(G.offsets)
         self.indices = cupy.asarray(G.indices)
         self.weights = None if G.weights is None else cupy.asarray(G.weights)
+        self.derived = {}
 
     @classmethod
     def from_arrays(cls, offsets, indices, weights=None, *, directed=True, host=None):
@@ -30,6 +32,7 @@ class DeviceGraph:
         self.host = host
         self.offsets, self.indices, self.weights = offsets, indices, weights
         self.n, self.nnz, self.directed = offsets.size - 1, indices.size, directed
+        self.derived = {}
         return self
 
     @cached_property

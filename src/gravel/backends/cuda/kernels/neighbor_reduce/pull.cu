@@ -2,31 +2,16 @@
 // starting from the identity, then apply(v, i, acc) (default: out[i] = acc). VEC lanes per item (a
 // power of two up to a warp, chosen from the average degree, as cuSPARSE's CSR-vector does): lanes
 // stride over the list, then a shuffle tree within the group combines them; no atomics, coalesced reads.
+// The lists are read once per sweep, so they load with evict-first (__ldcs): the L2 keeps the gathered
+// values instead. `by_item`: item i's list is offsets[i]..offsets[i + 1] instead of vertex v's (the
+// rows pass of a blocked sweep, whose rows are the items and frontier[i] their vertex).
 #include "neighbor_reduce/neighbor_reduce.cuh"
-
-#ifndef GRAVEL_NR_REDUCE
-#define GRAVEL_NR_REDUCE(a, b) ((a) + (b))
-#endif
-#ifndef GRAVEL_NR_APPLY
-#define GRAVEL_NR_APPLY(v, i, acc, out) out[i] = acc
-#endif
-
-template <typename T>
-__device__ __forceinline__ T gravel_nr_reduce(T a, T b) {
-    return GRAVEL_NR_REDUCE(a, b);
-}
-
-template <typename T>
-__device__ __forceinline__ void gravel_nr_apply(vid_t v, long long i, T acc, T *out GRAVEL_USER_FN_PARAMS) {
-    (void)v; (void)out;
-    GRAVEL_NR_APPLY(v, i, acc, out);
-}
 
 template <typename T, int VEC>
 __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                                             const float *__restrict__ weights, int weighted,
-                                            const vid_t *__restrict__ frontier, int all, long long n, T identity,
-                                            T *__restrict__ out GRAVEL_USER_PARAMS) {
+                                            const vid_t *__restrict__ frontier, int all, int by_item, long long n,
+                                            T identity, T *__restrict__ out GRAVEL_USER_PARAMS) {
     constexpr int PER_WARP = 32 / VEC;
     const int lane = threadIdx.x & (VEC - 1);
     const int group = (threadIdx.x & 31) / VEC;
@@ -38,10 +23,12 @@ __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets
         T acc = identity;
         vid_t v = 0;
         if (i < n) {
-            v = all ? (vid_t)i : frontier[i];
-            for (offset_t edge = offsets[v] + lane, end = offsets[v + 1]; edge < end; edge += VEC) {
-                const vid_t u = indices[edge];
-                const float weight = weighted ? weights[edge] : 1.0f;
+            v = all ? (vid_t)i : __ldcs(frontier + i);
+            const long long list = by_item ? i : v;
+            for (offset_t edge = __ldcs(offsets + list) + lane, end = __ldcs(offsets + list + 1); edge < end;
+                 edge += VEC) {
+                const vid_t u = __ldcs(indices + edge);
+                const float weight = weighted ? __ldcs(weights + edge) : 1.0f;
                 (void)u; (void)weight;
                 acc = gravel_nr_reduce<T>(acc, gravel_nr_value<T>(v, u, edge, weight GRAVEL_USER_ARGS));
             }
