@@ -19,6 +19,7 @@ import gravel
 from gravel.backends.cuda import runtime
 from gravel.bench import copy_bandwidth, floor_bytes
 from gravel.blocking import block_width, pull_layout, push_layout
+from gravel.cli import open_graph
 from gravel.reorder import reorder
 
 ITERATIONS = 20
@@ -49,7 +50,7 @@ def main():
     bandwidth = copy_bandwidth("cuda")
     rows = []
     for spec in a.graphs:
-        G = gravel.generate.from_spec(spec)
+        G, _ = open_graph(spec)
         G.to("cuda")
         holder = {}
         reorder_s = seconds(lambda: holder.setdefault("S", reorder(G, "degree")))

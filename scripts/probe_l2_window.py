@@ -13,11 +13,11 @@ import sys
 import cupy
 import numpy as np
 
-import gravel
 from gravel import operators as ops
 from gravel.algorithms._common import Timer
 from gravel.backends.cuda import runtime
 from gravel.blocking import block_width, pull_layout
+from gravel.cli import open_graph
 
 CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06
 CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1
@@ -50,7 +50,7 @@ def check(rc, what):
 
 def main():
     spec = sys.argv[1] if len(sys.argv) > 1 else "kron:24"
-    G = gravel.generate.from_spec(spec)
+    G, _ = open_graph(spec)
     dg = G.to("cuda")
     width = block_width(4)
     L = pull_layout(dg, width)
