@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gravel
-from gravel.blocking import block_width, blocked_pull, blocked_push, resolve_width
+from gravel.backends.cuda.graph import DeviceGraph
+from gravel.blocking import block_width, blocked_pull, blocked_push, pull_layout, push_layout, resolve_width
 
 from .strategies import graphs
 
@@ -79,6 +80,19 @@ def test_blocked_push_scatters_what_the_plain_push_does(G, width):
     # rows of a block are its sources with an edge into it, ascending; blocks in order
     rank = np.array([L.targets[a] // width for a in L.offsets[:-1]], np.int64) * G.n + L.row_vertex
     assert np.all(np.diff(rank) > 0)
+
+
+def test_layouts_of_a_device_graph_are_built_once_with_weights_in_layout_order():
+    # a DeviceGraph over NumPy arrays: the layouts only use the array module of the graph's arrays
+    G = gravel.transform.add_random_weights(gravel.generate.kronecker(8), seed=2)
+    dg = DeviceGraph.from_arrays(G.offsets, G.indices, G.weights, directed=False)
+    L = pull_layout(dg, 10)
+    assert pull_layout(dg, 10) is L and push_layout(dg, 10) is push_layout(dg, 10)
+    # each blocked entry keeps its weight: (row vertex, source) -> weight as in the graph
+    rows = np.repeat(L.row_vertex, np.diff(L.offsets))
+    by_edge = dict(zip(zip(np.repeat(np.arange(G.n), np.diff(G.offsets)).tolist(), G.indices.tolist()),
+                       G.weights.tolist()))
+    assert [by_edge[(int(v), int(u))] for v, u in zip(rows, L.sources)] == L.weights.tolist()
 
 
 def test_block_width_from_the_l2():

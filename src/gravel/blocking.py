@@ -117,7 +117,8 @@ def pull_layout(dg, width):
     """The blocked pull layout of a DeviceGraph's in-edges, built on first use and kept with the graph."""
     layouts = dg.derived.setdefault("blocked_pull", {})
     if width not in layouts:
-        layouts[width] = blocked_pull(*dg.csc(), dg.n, width)
+        offsets, sources, weights = dg.csc()
+        layouts[width] = blocked_pull(offsets, sources, dg.n, width, weights)
     return layouts[width]
 
 

@@ -37,10 +37,10 @@ class DeviceGraph:
 
     @cached_property
     def _csc(self):
-        import cupy
-
         if not self.directed:
             return self.offsets, self.indices, self.weights
+        import cupy
+
         off, idx, w = self.host.csc()
         return cupy.asarray(off), cupy.asarray(idx), (None if w is None else cupy.asarray(w))
 
