@@ -7,7 +7,7 @@ spec=${1:-kron:24}
 export PYTHONPATH=src
 file=${TMPDIR:-/tmp}/gravel-ncu-${spec//:/-}.gravel
 [ -f "$file" ] || python3 -c "import gravel; gravel.io.save(gravel.generate.from_spec('$spec'), '$file')"
-metrics=lts__t_sector_hit_rate.pct,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
+metrics=lts__t_sector_hit_rate.pct,lts__t_sectors.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 for order in none degree; do
   for blocking in None '"auto"'; do
     echo "== $spec, reorder=$order, blocking=$blocking"
@@ -16,6 +16,6 @@ for order in none degree; do
         python3 -c "import gravel; from gravel.reorder import reorder; G = gravel.io.load('$file'); G.to('cuda')
 G = G if '$order' == 'none' else reorder(G, '$order')
 gravel.pagerank(G, max_iter=8, tol=0.0, blocking=$blocking, device='cuda')" \
-        2>&1 | grep -E "gravel_neighbor_reduce_(pull|merge)|lts__t_sector_hit_rate|dram__bytes|gpu__time_duration"
+        2>&1 | grep -E "gravel_neighbor_reduce_(pull|merge)|lts__|dram__bytes|gpu__time_duration"
   done
 done

@@ -1,9 +1,12 @@
 """Does an L2 persistence window (cudaAccessPolicyWindow, which GraphCage's GPUs lacked) speed up the rows
-pass of the blocked PageRank pull? The rows pass three ways: one launch over every row (gravel's way),
-one launch per block, and one launch per block with the window set over that block's slice of the
-gathered values. CUDA events, median of 5 after a warm-up; the partial sums of the three must agree.
+pass of the blocked PageRank pull? The rows pass four ways: one launch whose CTAs stride over every row,
+one launch of one pass of CTAs (gravel's way), one launch per block, and one launch per block with the
+window set over that block's slice of the gathered values. Then the whole sweep: the plain pull with
+striding CTAs (gravel's way) and with one pass, and the blocked pull (rows and merge). CUDA events,
+median of 5 after a warm-up; the sums of every variant must agree. The block width is a fraction of the
+L2 (default: gravel's).
 
-    PYTHONPATH=src python scripts/probe_l2_window.py kron:25
+    PYTHONPATH=src python scripts/probe_l2_window.py kron:25 [L2 FRACTION]
 """
 
 import ctypes
@@ -16,7 +19,7 @@ import numpy as np
 from gravel import operators as ops
 from gravel.algorithms._common import Timer
 from gravel.backends.cuda import runtime
-from gravel.blocking import block_width, pull_layout
+from gravel.blocking import L2_FRACTION, block_width, pull_layout
 from gravel.cli import open_graph
 
 CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06
@@ -50,9 +53,10 @@ def check(rc, what):
 
 def main():
     spec = sys.argv[1] if len(sys.argv) > 1 else "kron:24"
+    fraction = float(sys.argv[2]) if len(sys.argv) > 2 else L2_FRACTION
     G, _ = open_graph(spec)
     dg = G.to("cuda")
-    width = block_width(4)
+    width = block_width(4, fraction=fraction)
     L = pull_layout(dg, width)
     attrs = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
     persist_max, window_max = attrs["persistingL2CacheMaxSize"], attrs["accessPolicyMaxWindowSize"]
@@ -65,13 +69,10 @@ def main():
     starts = L.tile_rows.reshape(L.blocks, L.tiles + 1)[:, 0].get().tolist() + [L.rows]
     stream = cupy.cuda.Stream(non_blocking=True)
 
-    def rows(partial, lo, hi):
-        k(runtime.blocks_for((hi - lo) * vec, ops.BLOCK, resident=8), ops.BLOCK,
+    def rows(partial, lo, hi, resident=None):
+        k(runtime.blocks_for((hi - lo) * vec, ops.BLOCK, resident=resident), ops.BLOCK,
           (L.offsets[lo:hi + 1], L.sources, ops._dummy(cupy.float32), np.int32(0), L.row_vertex[lo:hi],
            np.int32(0), np.int32(1), np.int64(hi - lo), np.float32(0), partial[lo:hi]) + extra)
-
-    def one_launch(partial):
-        rows(partial, 0, L.rows)
 
     def per_block(window):
         def run(partial):
@@ -86,21 +87,42 @@ def main():
                 check(libcuda.cuCtxResetPersistingL2Cache(), "cuCtxResetPersistingL2Cache")
         return run
 
-    results = {}
+    variants = {"one launch, CTAs striding over every row": lambda p: rows(p, 0, L.rows, resident=8),
+                "one launch, one pass of CTAs in row order": lambda p: rows(p, 0, L.rows),
+                "a launch per block": per_block(False),
+                "a launch per block + window": per_block(True)}
+    tag = f"{spec} ({G.n:,} vertices, {L.blocks} blocks of {width:,}, {L.rows:,} rows, {runtime.props().name})"
+    reference = None
     with stream:
-        for name, fn in (("one launch", one_launch), ("per block", per_block(False)),
-                         ("per block + window", per_block(True))):
+        for name, fn in variants.items():
             partial = cupy.empty(L.rows, cupy.float32)
-            times = []
-            for _ in range(6):
-                with Timer("cuda") as t:
-                    fn(partial)
-                times.append(t.seconds)
-            results[name] = partial
-            assert cupy.allclose(partial, results["one launch"], rtol=1e-5), name
-            print(f"{spec} ({G.n:,} vertices, {L.blocks} blocks of {width:,}, {L.rows:,} rows): rows pass, {name}: "
-                  f"{1e3 * statistics.median(times[1:]):.3f} ms; persisting L2 max {persist_max / 2**20:.1f} MiB, "
-                  f"window max {window_max / 2**20:.1f} MiB, {runtime.props().name}")
+            ms = median_ms(lambda: fn(partial))
+            reference = partial if reference is None else reference
+            assert cupy.allclose(partial, reference, rtol=1e-5), name
+            print(f"{tag}: rows pass, {name}: {ms:.3f} ms")
+        print(f"{tag}: persisting L2 max {persist_max / 2**20:.1f} MiB, window max {window_max / 2**20:.1f} MiB")
+        out = cupy.empty(G.n, cupy.float32)
+        plain = ops.neighbor_reduce(dg, None, "x[u]", params={"x": x})
+        for name, fn in (
+                ("plain pull, striding CTAs", lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x})),
+                ("plain pull, one pass of CTAs", lambda: ops._pull(dg.csc(), ops._dummy(cupy.int32), 1, False, G.n,
+                                                                  np.dtype(np.float32), 0.0, out, prelude, extra,
+                                                                  resident=None)),
+                ("blocked pull (rows + merge)", lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x},
+                                                                            blocking=width))):
+            ms = median_ms(fn)
+            print(f"{tag}: neighbor_reduce, {name}: {ms:.3f} ms")
+        assert cupy.allclose(out, plain, rtol=1e-5)
+        assert cupy.allclose(ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=width), plain, rtol=1e-4)
+
+
+def median_ms(fn):
+    times = []
+    for _ in range(6):
+        with Timer("cuda") as t:
+            fn()
+        times.append(t.seconds)
+    return 1e3 * statistics.median(times[1:])
 
 
 if __name__ == "__main__":
