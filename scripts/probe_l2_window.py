@@ -2,7 +2,7 @@
 pass of the blocked PageRank pull? The rows pass four ways: one launch whose CTAs stride over every row,
 one launch of one pass of CTAs (gravel's way), one launch per block, and one launch per block with the
 window set over that block's slice of the gathered values. Then the whole sweep: the plain pull with
-striding CTAs (gravel's way) and with one pass, and the blocked pull (rows and merge). CUDA events,
+striding CTAs and with one pass (gravel's way), and the blocked pull (rows and merge). CUDA events,
 median of 5 after a warm-up; the sums of every variant must agree. The block width is a fraction of the
 L2 (default: gravel's).
 
@@ -104,10 +104,11 @@ def main():
         out = cupy.empty(G.n, cupy.float32)
         plain = ops.neighbor_reduce(dg, None, "x[u]", params={"x": x})
         for name, fn in (
-                ("plain pull, striding CTAs", lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x})),
-                ("plain pull, one pass of CTAs", lambda: ops._pull(dg.csc(), ops._dummy(cupy.int32), 1, False, G.n,
-                                                                  np.dtype(np.float32), 0.0, out, prelude, extra,
-                                                                  resident=None)),
+                ("plain pull, striding CTAs", lambda: ops._pull(dg.csc(), ops._dummy(cupy.int32), 1, False, G.n,
+                                                               np.dtype(np.float32), 0.0, out, prelude, extra,
+                                                               resident=8)),
+                ("plain pull, one pass of CTAs (gravel's way)",
+                 lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x})),
                 ("blocked pull (rows + merge)", lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x},
                                                                             blocking=width))):
             ms = median_ms(fn)

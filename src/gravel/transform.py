@@ -90,7 +90,8 @@ def relabel(G, perm, *, transparent=False):
         if G.labels is not None:
             labels = np.empty_like(G.labels)
             labels[perm] = G.labels
-    H = Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order, _sorted=True)
+    H = Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order, _sorted=True,
+              _checked=True)
     if device is not None:
         from .backends.cuda.graph import DeviceGraph
 
