@@ -1,10 +1,9 @@
 """Does an L2 persistence window (cudaAccessPolicyWindow, which GraphCage's GPUs lacked) speed up the rows
-pass of the blocked PageRank pull? The rows pass four ways: one launch whose CTAs stride over every row,
-one launch of one pass of CTAs (gravel's way), one launch per block, and one launch per block with the
-window set over that block's slice of the gathered values. Then the whole sweep: the plain pull with
-striding CTAs and with one pass (gravel's way), and the blocked pull (rows and merge). CUDA events,
-median of 5 after a warm-up; the sums of every variant must agree. The block width is a fraction of the
-L2 (default: gravel's).
+pass of the blocked PageRank pull? The rows pass three ways, each one pass of CTAs: one launch over
+every row (gravel's way), one launch per block, and one launch per block with the window set over
+that block's slice of the gathered values. Then the whole sweep, plain and blocked (rows and merge).
+CUDA events, median of 5 after a warm-up; the sums of every variant must agree. The block width is a
+fraction of the L2 (default: gravel's).
 
     PYTHONPATH=src python scripts/probe_l2_window.py kron:25 [L2 FRACTION]
 """
@@ -69,10 +68,10 @@ def main():
     starts = L.tile_rows.reshape(L.blocks, L.tiles + 1)[:, 0].get().tolist() + [L.rows]
     stream = cupy.cuda.Stream(non_blocking=True)
 
-    def rows(partial, lo, hi, resident=None):
-        k(runtime.blocks_for((hi - lo) * vec, ops.BLOCK, resident=resident), ops.BLOCK,
+    def rows(partial, lo, hi):  # one pass of CTAs over rows lo..hi
+        k(runtime.blocks_for((hi - lo) * vec, ops.BLOCK), ops.BLOCK,
           (L.offsets[lo:hi + 1], L.sources, ops._dummy(cupy.float32), np.int32(0), L.row_vertex[lo:hi],
-           np.int32(0), np.int32(1), np.int64(hi - lo), np.float32(0), partial[lo:hi]) + extra)
+           np.int32(0), np.int32(1), np.int64(hi - lo), np.int32(1), np.float32(0), partial[lo:hi]) + extra)
 
     def per_block(window):
         def run(partial):
@@ -87,8 +86,7 @@ def main():
                 check(libcuda.cuCtxResetPersistingL2Cache(), "cuCtxResetPersistingL2Cache")
         return run
 
-    variants = {"one launch, CTAs striding over every row": lambda p: rows(p, 0, L.rows, resident=8),
-                "one launch, one pass of CTAs in row order": lambda p: rows(p, 0, L.rows),
+    variants = {"one launch": lambda p: rows(p, 0, L.rows),
                 "a launch per block": per_block(False),
                 "a launch per block + window": per_block(True)}
     tag = f"{spec} ({G.n:,} vertices, {L.blocks} blocks of {width:,}, {L.rows:,} rows, {runtime.props().name})"
@@ -101,19 +99,10 @@ def main():
             assert cupy.allclose(partial, reference, rtol=1e-5), name
             print(f"{tag}: rows pass, {name}: {ms:.3f} ms")
         print(f"{tag}: persisting L2 max {persist_max / 2**20:.1f} MiB, window max {window_max / 2**20:.1f} MiB")
-        out = cupy.empty(G.n, cupy.float32)
         plain = ops.neighbor_reduce(dg, None, "x[u]", params={"x": x})
-        for name, fn in (
-                ("plain pull, striding CTAs", lambda: ops._pull(dg.csc(), ops._dummy(cupy.int32), 1, False, G.n,
-                                                               np.dtype(np.float32), 0.0, out, prelude, extra,
-                                                               resident=8)),
-                ("plain pull, one pass of CTAs (gravel's way)",
-                 lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x})),
-                ("blocked pull (rows + merge)", lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x},
-                                                                            blocking=width))):
-            ms = median_ms(fn)
+        for name, blocking in (("plain pull", None), ("blocked pull (rows + merge)", width)):
+            ms = median_ms(lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=blocking))
             print(f"{tag}: neighbor_reduce, {name}: {ms:.3f} ms")
-        assert cupy.allclose(out, plain, rtol=1e-5)
         assert cupy.allclose(ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=width), plain, rtol=1e-4)
 
 

@@ -475,23 +475,30 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     return out
 
 
-def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, resident=None):
-    """Launch the pull kernel over `count` items of the lists (offsets, indices, weights) `csc`: one
-    pass of CTAs, which the GPU dispatches in item order, so the items in flight stay close together.
-    CTAs striding over every item (at most `resident` waves of them) drift apart over long lists:
-    kron:25 on an H200, plain pull 22.5 ms striding, 16.7 ms in one pass; the blocked rows pass 21.2
-    against 12.6 ms, its rows in flight spreading over every block's range."""
+#: how the pull kernel's CTAs cover the items: (passes, resident). A CTA takes `passes` consecutive
+#: stretches of items at a time; `resident` caps the grid at that many waves of CTAs, which then stride
+#: over the items (None: one CTA per stretch, dispatched in item order, so the items in flight stay
+#: close together). Measured on an H200 (scripts/probe_pull_shape.py): see PULL_SHAPE_NOTE.
+PULL_SHAPE = (1, 8)
+#: the blocked rows pass needs its rows in flight inside one block's range: striding CTAs drift apart
+#: over hub rows and spread over every block (kron:25, H200: 21.2 ms striding, 12.6 ms in one pass)
+ROWS_SHAPE = (1, None)
+
+
+def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, shape=None):
+    """Launch the pull kernel over `count` items of the lists (offsets, indices, weights) `csc`."""
     import cupy
 
     off, idx, w = csc
     if not count:
         return
+    passes, resident = shape or PULL_SHAPE
     vec = lanes_per_item(idx.size / count)
     k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(_CTYPES[dt], vec),
                        prelude=prelude)
-    k(runtime.blocks_for(count * vec, BLOCK, resident=resident), BLOCK,
+    k(runtime.blocks_for(-(-count // passes) * vec, BLOCK, resident=resident), BLOCK,
       (off, idx, w if w is not None else _dummy(cupy.float32), np.int32(w is not None), ids, np.int32(all_),
-       np.int32(by_item), np.int64(count), dt.type(identity), out) + extra)
+       np.int32(by_item), np.int64(count), np.int32(passes), dt.type(identity), out) + extra)
 
 
 def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):
@@ -505,9 +512,8 @@ def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):
     partial = cupy.empty(L.rows, dtype=dt)
     rows_macros = {k: v for k, v in macros.items() if k != NR_APPLY}  # rows write their partial
     prelude, extra = _functor(params, rows_macros, preamble)
-    # rows in flight stay inside one block's range (see _pull); a launch per block measured no faster
     _pull((L.offsets, L.sources, L.weights), L.row_vertex, 0, True, L.rows, dt, identity, partial, prelude,
-          extra)
+          extra, ROWS_SHAPE)
     prelude, extra = _functor(params, macros, preamble)
     k = runtime.kernel("neighbor_reduce/blocked_merge.cu", "gravel_neighbor_reduce_merge",
                        templates=(_CTYPES[dt], L.tile), prelude=prelude)

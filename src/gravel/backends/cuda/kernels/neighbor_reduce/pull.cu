@@ -11,33 +11,38 @@ template <typename T, int VEC>
 __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                                             const float *__restrict__ weights, int weighted,
                                             const vid_t *__restrict__ frontier, int all, int by_item, long long n,
-                                            T identity, T *__restrict__ out GRAVEL_USER_PARAMS) {
+                                            int passes, T identity, T *__restrict__ out GRAVEL_USER_PARAMS) {
     constexpr int PER_WARP = 32 / VEC;
     const int lane = threadIdx.x & (VEC - 1);
     const int group = (threadIdx.x & 31) / VEC;
-    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
-    // the loop bound is the same for the whole warp, so every lane reaches the full-warp shuffles
-    for (long long w = ((blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5) * PER_WARP; w < n;
-         w += warps * PER_WARP) {
-        const long long i = w + group;
-        T acc = identity;
-        vid_t v = 0;
-        if (i < n) {
-            v = all ? (vid_t)i : __ldcs(frontier + i);
-            const long long list = by_item ? i : v;
-            for (offset_t edge = __ldcs(offsets + list) + lane, end = __ldcs(offsets + list + 1); edge < end;
-                 edge += VEC) {
-                const vid_t u = __ldcs(indices + edge);
-                const float weight = weighted ? __ldcs(weights + edge) : 1.0f;
-                (void)u; (void)weight;
-                acc = gravel_nr_reduce<T>(acc, gravel_nr_value<T>(v, u, edge, weight GRAVEL_USER_ARGS));
+    // a CTA takes `passes` consecutive stretches of items at a time, the grid's CTAs side by side, and
+    // strides on by the whole grid if it does not cover the items
+    const long long per_pass = (long long)(blockDim.x >> 5) * PER_WARP;
+    const long long chunk = per_pass * passes;
+    for (long long c = blockIdx.x * chunk; c < n; c += (long long)gridDim.x * chunk) {
+        const long long last = min(c + chunk, n);
+        // the loop bound is the same for the whole warp, so every lane reaches the full-warp shuffles
+        for (long long w = c + (threadIdx.x >> 5) * PER_WARP; w < last; w += per_pass) {
+            const long long i = w + group;
+            T acc = identity;
+            vid_t v = 0;
+            if (i < last) {
+                v = all ? (vid_t)i : __ldcs(frontier + i);
+                const long long list = by_item ? i : v;
+                for (offset_t edge = __ldcs(offsets + list) + lane, end = __ldcs(offsets + list + 1); edge < end;
+                     edge += VEC) {
+                    const vid_t u = __ldcs(indices + edge);
+                    const float weight = weighted ? __ldcs(weights + edge) : 1.0f;
+                    (void)u; (void)weight;
+                    acc = gravel_nr_reduce<T>(acc, gravel_nr_value<T>(v, u, edge, weight GRAVEL_USER_ARGS));
+                }
             }
+            for (int d = VEC / 2; d > 0; d >>= 1) {
+                T other = __shfl_down_sync(0xffffffffu, acc, d, VEC);
+                acc = gravel_nr_reduce<T>(acc, other);
+            }
+            if (lane == 0 && i < last) gravel_nr_apply<T>(v, i, acc, out GRAVEL_USER_ARGS);
         }
-        for (int d = VEC / 2; d > 0; d >>= 1) {
-            T other = __shfl_down_sync(0xffffffffu, acc, d, VEC);
-            acc = gravel_nr_reduce<T>(acc, other);
-        }
-        if (lane == 0 && i < n) gravel_nr_apply<T>(v, i, acc, out GRAVEL_USER_ARGS);
     }
 }
 
