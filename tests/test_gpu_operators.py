@@ -204,6 +204,22 @@ def test_neighbor_reduce_pull_and_push(name, G, reduce):
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("shape", [(1, 1, None), (1, 1, 1), (3, 1, None), (16, 5, None), (4, 64, 1), (16, 64, None)])
+def test_pull_launch_shapes_cover_every_item_once(name, G, shape, monkeypatch):
+    """Every way the pull kernel's CTAs can cover the items (passes, spread, a capped grid striding on)
+    reduces every vertex once: sums over plain and blocked sweeps equal NumPy's."""
+    monkeypatch.setattr(ops, "PULL_SHAPE", shape)
+    monkeypatch.setattr(ops, "ROWS_SHAPE", shape)
+    dg = G.to("cuda")
+    x = np.random.default_rng().random(G.n).astype(np.float32)
+    in_off, in_idx, _ = G.csc()
+    expect = np.add.reduceat(np.append(x[in_idx], 0), in_off[:-1]) * (np.diff(in_off) > 0)
+    for blocking in (None, 97):
+        got = ops.neighbor_reduce(dg, None, "x[u]", params={"x": cupy.asarray(x)}, blocking=blocking).get()
+        assert np.allclose(got, expect, rtol=1e-4), blocking
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("width", [1, 7, 97, 2049, 10**9, "auto"])
 def test_blocked_neighbor_reduce_equals_the_plain_pull(name, G, width):
     """Every block width (1 vertex, hub-splitting, across merge tiles, wider than the graph), every

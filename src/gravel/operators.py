@@ -475,14 +475,14 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     return out
 
 
-#: how the pull kernel's CTAs cover the items: (passes, resident). A CTA takes `passes` consecutive
-#: stretches of items at a time; `resident` caps the grid at that many waves of CTAs, which then stride
-#: over the items (None: one CTA per stretch, dispatched in item order, so the items in flight stay
-#: close together). Measured on an H200 (scripts/probe_pull_shape.py): see PULL_SHAPE_NOTE.
-PULL_SHAPE = (1, 8)
+#: how the pull kernel's CTAs cover the items: (passes, spread, resident). Items go in stretches of one
+#: CTA pass; `spread` CTAs share a super-chunk of passes * spread stretches, each taking every
+#: spread-th; `resident` caps the grid at that many waves of CTAs, which then stride over the super-
+#: chunks (None: one pass over them in order). Measured on an H200 (scripts/probe_pull_shape.py):
+PULL_SHAPE = (1, 1, 8)
 #: the blocked rows pass needs its rows in flight inside one block's range: striding CTAs drift apart
-#: over hub rows and spread over every block (kron:25, H200: 21.2 ms striding, 12.6 ms in one pass)
-ROWS_SHAPE = (1, None)
+#: over hub rows and spread over every block (kron:25, H200: 17.2 ms striding, 9.8 ms in one pass)
+ROWS_SHAPE = (16, 1, None)
 
 
 def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, shape=None):
@@ -492,13 +492,17 @@ def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, sha
     off, idx, w = csc
     if not count:
         return
-    passes, resident = shape or PULL_SHAPE
+    passes, spread, resident = shape or PULL_SHAPE
     vec = lanes_per_item(idx.size / count)
+    grid = -(-count // (BLOCK // vec * passes * spread)) * spread
+    if resident is not None:
+        cap = runtime.blocks_for(grid * BLOCK, BLOCK, resident=resident)
+        grid = min(grid, max(spread, cap // spread * spread))
     k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(_CTYPES[dt], vec),
                        prelude=prelude)
-    k(runtime.blocks_for(-(-count // passes) * vec, BLOCK, resident=resident), BLOCK,
-      (off, idx, w if w is not None else _dummy(cupy.float32), np.int32(w is not None), ids, np.int32(all_),
-       np.int32(by_item), np.int64(count), np.int32(passes), dt.type(identity), out) + extra)
+    k(grid, BLOCK, (off, idx, w if w is not None else _dummy(cupy.float32), np.int32(w is not None), ids,
+                    np.int32(all_), np.int32(by_item), np.int64(count), np.int32(passes), np.int32(spread),
+                    dt.type(identity), out) + extra)
 
 
 def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):

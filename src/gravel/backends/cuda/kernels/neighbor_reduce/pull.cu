@@ -11,22 +11,27 @@ template <typename T, int VEC>
 __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                                             const float *__restrict__ weights, int weighted,
                                             const vid_t *__restrict__ frontier, int all, int by_item, long long n,
-                                            int passes, T identity, T *__restrict__ out GRAVEL_USER_PARAMS) {
+                                            int passes, int spread, T identity, T *__restrict__ out GRAVEL_USER_PARAMS) {
     constexpr int PER_WARP = 32 / VEC;
     const int lane = threadIdx.x & (VEC - 1);
     const int group = (threadIdx.x & 31) / VEC;
-    // a CTA takes `passes` consecutive stretches of items at a time, the grid's CTAs side by side, and
-    // strides on by the whole grid if it does not cover the items
+    // The items go in stretches of per_pass (one per CTA pass) and super-chunks of passes * spread
+    // stretches. `spread` CTAs share a super-chunk, each taking every spread-th stretch of it, `passes`
+    // in all: few CTAs, the items in flight close together (the GPU dispatches CTAs in order), and the
+    // long lists of a degree-sorted graph dealt out over CTAs rather than queued in one. A grid that
+    // does not cover every super-chunk strides on over them.
     const long long per_pass = (long long)(blockDim.x >> 5) * PER_WARP;
-    const long long chunk = per_pass * passes;
-    for (long long c = blockIdx.x * chunk; c < n; c += (long long)gridDim.x * chunk) {
-        const long long last = min(c + chunk, n);
-        // the loop bound is the same for the whole warp, so every lane reaches the full-warp shuffles
-        for (long long w = c + (threadIdx.x >> 5) * PER_WARP; w < last; w += per_pass) {
+    const long long per_super = per_pass * passes * spread;
+    const int slot = blockIdx.x % spread;
+    for (long long base = (blockIdx.x / spread) * per_super; base < n; base += (gridDim.x / spread) * per_super) {
+        for (int p = 0; p < passes; ++p) {
+            // the same for the whole warp, so every lane reaches the full-warp shuffles
+            const long long w = base + ((long long)p * spread + slot) * per_pass + (threadIdx.x >> 5) * PER_WARP;
+            if (w >= n) break;
             const long long i = w + group;
             T acc = identity;
             vid_t v = 0;
-            if (i < last) {
+            if (i < n) {
                 v = all ? (vid_t)i : __ldcs(frontier + i);
                 const long long list = by_item ? i : v;
                 for (offset_t edge = __ldcs(offsets + list) + lane, end = __ldcs(offsets + list + 1); edge < end;
@@ -41,7 +46,7 @@ __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets
                 T other = __shfl_down_sync(0xffffffffu, acc, d, VEC);
                 acc = gravel_nr_reduce<T>(acc, other);
             }
-            if (lane == 0 && i < last) gravel_nr_apply<T>(v, i, acc, out GRAVEL_USER_ARGS);
+            if (lane == 0 && i < n) gravel_nr_apply<T>(v, i, acc, out GRAVEL_USER_ARGS);
         }
     }
 }
