@@ -1,6 +1,6 @@
 """How should the pull kernel's CTAs cover the items? For each graph, as given and degree-sorted: the
 plain pull sweep (neighbor_reduce of x[u] over every vertex) and the blocked one (rows pass + merge)
-with each launch shape (passes, spread, resident waves; see operators.PULL_SHAPE). CUDA events, median of 5
+with each launch shape (passes, spread, resident waves; see operators.STRIDING). CUDA events, median of 5
 after a warm-up; every shape's sums must agree.
 
     PYTHONPATH=src python scripts/probe_pull_shape.py kron:22 /tmp/kron25.gravel
@@ -40,7 +40,8 @@ def main():
             x = cupy.random.random(H.n, dtype=cupy.float32)
             expect = None
             for shape in SHAPES:
-                ops.PULL_SHAPE = ops.ROWS_SHAPE = shape
+                ops.ROWS_SHAPE = shape
+                ops.pull_shape = lambda graph, bytes_per_vertex=4, shape=shape: shape
                 cells = []
                 for blocking in (None, width):
                     out = ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=blocking)

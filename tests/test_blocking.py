@@ -7,7 +7,9 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.backends.cuda.graph import DeviceGraph
-from gravel.blocking import block_width, blocked_pull, blocked_push, pull_layout, push_layout, resolve_width
+from gravel.blocking import (block_width, blocked_pull, blocked_push, hub_front, pull_layout, push_layout,
+                             resolve_width)
+from gravel.reorder import reorder
 
 from .strategies import graphs
 
@@ -103,11 +105,19 @@ def test_block_width_from_the_l2():
         blocked_pull(np.zeros(2, np.int64), np.zeros(0, np.int32), 1, 0)
 
 
-def test_resolve_width():
-    assert resolve_width(None, 10) is None and resolve_width(7, 10) == 7 and resolve_width(50, 10) == 50
+def test_resolve_width_and_hub_front():
+    G = gravel.generate.kronecker(10)
+    dg = DeviceGraph.from_arrays(G.offsets, G.indices, directed=False)
+    assert resolve_width(None, dg) is None and resolve_width(7, dg) == 7 and resolve_width(5000, dg) == 5000
     for bad in (0, -3, "wide"):
         with pytest.raises(ValueError, match="blocking must be"):
-            resolve_width(bad, 10)
+            resolve_width(bad, dg)
+    # the share of edges whose source is in the first sixteenth of the ids, against a direct count
+    src = np.repeat(np.arange(G.n), np.diff(G.offsets))
+    assert hub_front(dg) == (np.mean(src < G.n // 16) > 0.25)
+    S = reorder(G, "degree")
+    assert hub_front(DeviceGraph.from_arrays(S.offsets, S.indices, directed=False))
+    assert not hub_front(DeviceGraph.from_arrays(*gravel.generate.grid(40, 40).csc()[:2], directed=False))
 
 
 def test_blocking_and_push_are_gpu_options():

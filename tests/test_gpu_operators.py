@@ -208,7 +208,7 @@ def test_neighbor_reduce_pull_and_push(name, G, reduce):
 def test_pull_launch_shapes_cover_every_item_once(name, G, shape, monkeypatch):
     """Every way the pull kernel's CTAs can cover the items (passes, spread, a capped grid striding on)
     reduces every vertex once: sums over plain and blocked sweeps equal NumPy's."""
-    monkeypatch.setattr(ops, "PULL_SHAPE", shape)
+    monkeypatch.setattr(ops, "pull_shape", lambda graph, bytes_per_vertex=4: shape)
     monkeypatch.setattr(ops, "ROWS_SHAPE", shape)
     dg = G.to("cuda")
     x = np.random.default_rng().random(G.n).astype(np.float32)

@@ -22,6 +22,9 @@ from .arrays import xp as _module
 L2_FRACTION = 0.5
 #: vertices per merge tile: its accumulators live in shared memory (8 KB of float)
 MERGE_TILE = 2048
+#: a graph whose first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges has its
+#: hubs in front (degree-sorted kron: about 0.8; as generated, uniform graphs and grids: about 0.06)
+HUB_FRONT_PART, HUB_FRONT_SHARE = 16, 0.25
 
 
 def block_width(bytes_per_vertex=4, *, l2_bytes=None, fraction=L2_FRACTION):
@@ -34,17 +37,28 @@ def block_width(bytes_per_vertex=4, *, l2_bytes=None, fraction=L2_FRACTION):
     return max(1, int(fraction * l2_bytes) // int(bytes_per_vertex))
 
 
-def resolve_width(blocking, n, bytes_per_vertex=4):
-    """The block width a ``blocking=`` argument asks for (None, "auto" or an int of vertices), or None
-    where no blocking is wanted: "auto" blocks only a graph whose vertex data outgrows one block."""
+def resolve_width(blocking, dg, bytes_per_vertex=4):
+    """The block width a ``blocking=`` argument asks for (None, "auto" or an int of vertices) for the
+    DeviceGraph `dg`, or None where no blocking is wanted. "auto" blocks where the vertex data
+    outgrows one block, unless the hubs come first (:func:`hub_front`): there the plain sweep's
+    gathers already hit (degree-sorted kron:25 on an H200: 7.8 ms plain, 7.9 blocked)."""
     if blocking is None:
         return None
     if blocking == "auto":
         width = block_width(bytes_per_vertex)
-        return None if width >= n else width
+        return None if width >= dg.n or hub_front(dg) else width
     if isinstance(blocking, str) or int(blocking) < 1:
         raise ValueError(f"blocking must be None, 'auto' or a width of at least 1 vertex, not {blocking!r}")
     return int(blocking)
+
+
+def hub_front(dg):
+    """Do the first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges (hubs first,
+    as after a degree sort)? One read of the offsets, kept with the graph."""
+    if "hub_front" not in dg.derived:
+        head = int(dg.offsets[dg.n // HUB_FRONT_PART])
+        dg.derived["hub_front"] = dg.nnz > 0 and head > HUB_FRONT_SHARE * dg.nnz
+    return dg.derived["hub_front"]
 
 
 @dataclass

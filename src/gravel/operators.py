@@ -417,8 +417,8 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     vertex when None); `reduce` is "sum", "min", "max" or an expression over ``a`` and ``b`` (then
     `identity` is required). `apply`, a statement over ``v, i, acc`` and the params, replaces the
     write of ``out[i] = acc`` (then nothing is returned): the vertex update fused into the reduction.
-    `blocking` (pull over every vertex): None, "auto" (blocks when the gathered values outgrow the
-    block width :func:`gravel.blocking.block_width` gives) or a block width in vertices: GraphCage's
+    `blocking` (pull over every vertex): None, "auto" (see :func:`gravel.blocking.resolve_width`) or a
+    block width in vertices: GraphCage's
     cache-blocked sweep, a reduction per (source block, vertex) row and a merge in shared memory
     (:mod:`gravel.blocking`; the layout is built on first use and kept with the graph). Its ``edge`` is
     the position in that layout, its ``weight`` the edge's weight.
@@ -446,7 +446,7 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
         macros[NR_APPLY] = f"{{ {apply}; }}"
     if blocking is not None and (direction != "pull" or frontier is not None):
         raise ValueError("blocking applies to a pull over every vertex (frontier=None)")
-    width = resolve_width(blocking, graph.n, dt.itemsize)
+    width = resolve_width(blocking, graph, dt.itemsize)
     if frontier is None:
         ids, count, all_ = _dummy(cupy.int32), graph.n, 1
     else:
@@ -457,7 +457,8 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
             _blocked_pull(graph, width, macros, params, preamble, dt, identity, out)
         else:
             prelude, extra = _functor(params, macros, preamble)
-            _pull(graph.csc(), ids, all_, False, count, dt, identity, out, prelude, extra)
+            shape = pull_shape(graph, dt.itemsize) if frontier is None else STRIDING
+            _pull(graph.csc(), ids, all_, False, count, dt, identity, out, prelude, extra, shape)
         return out if apply is None else None
     if direction != "push":
         raise UnknownNameError(f"unknown direction {direction!r} (expected pull or push)")
@@ -478,21 +479,32 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
 #: how the pull kernel's CTAs cover the items: (passes, spread, resident). Items go in stretches of one
 #: CTA pass; `spread` CTAs share a super-chunk of passes * spread stretches, each taking every
 #: spread-th; `resident` caps the grid at that many waves of CTAs, which then stride over the super-
-#: chunks (None: one pass over them in order). Measured on an H200 (scripts/probe_pull_shape.py):
-PULL_SHAPE = (1, 1, 8)
-#: the blocked rows pass needs its rows in flight inside one block's range: striding CTAs drift apart
-#: over hub rows and spread over every block (kron:25, H200: 17.2 ms striding, 9.8 ms in one pass)
+#: chunks (None: one pass over them, in order, so the items in flight stay close together).
+#: Measured on an H200 (scripts/probe_pull_shape.py, benchmarks/results/*pull-shape*): no shape wins
+#: everywhere. Striding CTAs win where the gathered values fit in the L2 (kron:22, 1.63 against 1.88
+#: ms in one pass) and where the hubs come first (degree-sorted kron:25, 7.8 against 11.3 ms); one pass
+#: wins on larger graphs as given (kron:25 13.5 against 19.6 ms, urand:24 8.1 against 9.1 ms), where
+#: striding CTAs drift apart over the hub lists and the reads in flight spread over the whole graph.
+STRIDING, ONE_PASS = (1, 1, 8), (1, 1, None)
+#: the blocked rows pass keeps its rows in flight inside one block's range, 16 stretches per CTA
+#: (kron:25: 9.96 ms, against 17.6 striding and 14.6 with one stretch per CTA)
 ROWS_SHAPE = (16, 1, None)
+def pull_shape(graph, bytes_per_vertex=4):
+    """The pull kernel's launch shape for a sweep over every vertex of `graph` (see STRIDING)."""
+    from .blocking import hub_front
+
+    fits = graph.n * bytes_per_vertex <= runtime.props().l2_bytes
+    return STRIDING if fits or hub_front(graph) else ONE_PASS
 
 
-def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, shape=None):
+def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, shape):
     """Launch the pull kernel over `count` items of the lists (offsets, indices, weights) `csc`."""
     import cupy
 
     off, idx, w = csc
     if not count:
         return
-    passes, spread, resident = shape or PULL_SHAPE
+    passes, spread, resident = shape
     vec = lanes_per_item(idx.size / count)
     grid = -(-count // (BLOCK // vec * passes * spread)) * spread
     if resident is not None:

@@ -22,7 +22,7 @@ class PageRankResult(Result):
     rank: np.ndarray = None
 
 
-def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, direction="pull", blocking=None, device="auto"):
+def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, direction="pull", blocking="auto", device="auto"):
     """PageRank of every vertex (scores sum to 1).
 
     Parameters
@@ -38,9 +38,11 @@ def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, direction="pull", blockin
         (for benchmarks) and never raises.
     direction : {"pull", "push"}
         Pull sums over in-edges with no atomics; push (GPU only) adds along out-edges atomically.
-    blocking : None, "auto" or int, GPU only
-        Cache blocking of the sweep (:mod:`gravel.blocking`): an int is the block width in vertices;
-        ``"auto"`` blocks when the ranks outgrow the share of the L2 a block may take.
+    blocking : "auto", None or int
+        Cache blocking of the GPU sweep (:mod:`gravel.blocking`): an int is the block width in
+        vertices; ``"auto"`` blocks when the ranks outgrow the share of the L2 a block may take and the
+        hubs do not come first (:func:`gravel.blocking.resolve_width`). The blocked layout is built on
+        the first sweep and kept with the graph's device copy. The CPU path takes only "auto".
     device : {"auto", "cpu", "cuda"}
 
     Raises
@@ -60,8 +62,8 @@ def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, direction="pull", blockin
     if direction not in ("pull", "push"):
         raise UnknownNameError(f"direction must be 'pull' or 'push', not {direction!r}")
     dev = choose_device(device, _IMPLEMENTATIONS, "pagerank")
-    if (blocking is not None or direction == "push") and dev != "cuda":
-        raise InvalidGraphError("push and blocking are options of the GPU path (device='cuda')")
+    if (blocking != "auto" or direction == "push") and dev != "cuda":
+        raise InvalidGraphError("push and blocking=None or a width are options of the GPU path (device='cuda')")
     args = (G, float(alpha), int(max_iter), float(tol)) + ((direction, blocking) if dev == "cuda" else ())
     res = _IMPLEMENTATIONS[dev](*args)
     res.rank = to_caller(G, res.rank)
@@ -91,7 +93,7 @@ def _pagerank_cpu(G, alpha, max_iter, tol):
     return PageRankResult("pagerank", "cpu", t.seconds, it, "pull", {"error": err}, rank=rank)
 
 
-def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking=None):
+def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
     """PageRank on the GPU: per iteration a sweep sums contrib[u] = rank[u] / outdeg[u] over every
     vertex's in-edges and runs the update, which writes the new rank and the next contributions; then
     CuPy's sums give the L1 change and the dangling mass (read back together: one sync). Not a
@@ -103,8 +105,11 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking=None):
     n = G.n
     if n == 0:
         return PageRankResult("pagerank", "cuda", 0.0, 0, "pull", rank=cupy.zeros(0, cupy.float32))
+    from ..blocking import resolve_width
+
     dg = G.to("cuda")
-    sweep = (_pull_sweep if direction == "pull" else _push_sweep)(dg, blocking)
+    width = resolve_width(blocking, dg)
+    sweep = (_pull_sweep if direction == "pull" else _push_sweep)(dg, width)
     deg = dg.out_degree
     inv_deg = cupy.where(deg > 0, 1.0 / cupy.maximum(deg, 1), 0.0).astype(cupy.float32)
     dangling = (deg == 0).astype(cupy.float32)
@@ -127,35 +132,34 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking=None):
         else:
             if tol > 0:
                 raise PowerIterationFailedConvergence(f"pagerank did not converge in {max_iter} iterations")
-    variant = direction + ("" if blocking is None else f", blocked ({blocking})")
+    variant = direction + ("" if width is None else f", blocked by {width:,} vertices")
     return PageRankResult("pagerank", "cuda", t.seconds, it, variant, {"error": err}, rank=rank)
 
 
-def _pull_sweep(dg, blocking):
+def _pull_sweep(dg, width):
     """sweep(x, apply, params): reduce x[u] over every vertex's in-edges and run `apply` (a statement
-    over v and the sum `acc`) in one pass, blocked as `blocking` asks (see neighbor_reduce)."""
+    over v and the sum `acc`) in one pass, blocked by `width` vertices unless None."""
     from ..operators import neighbor_reduce
 
     def pull(x, apply, params):
         neighbor_reduce(dg, None, "contrib[u]", "sum", apply=apply, params={"contrib": x} | params,
-                        blocking=blocking)
+                        blocking=width)
 
     return pull
 
 
-def _push_sweep(dg, blocking):
+def _push_sweep(dg, width):
     """sweep(x, apply, params) by pushing: every out-edge u -> v adds x[u] into sums[v] atomically (an
     advance, load-balanced), then a compute runs `apply` on each vertex's sum. Blocked, the edges come
     grouped by destination range, so that a block's atomics stay in its L2-sized slice of the sums."""
     import cupy
 
     from ..backends.cuda.graph import DeviceGraph
-    from ..blocking import push_layout, resolve_width
+    from ..blocking import push_layout
     from ..frontier import Frontier
     from ..operators import advance, compute
 
     sums = cupy.empty(dg.n, cupy.float32)
-    width = resolve_width(blocking, dg.n)
     if width is None:
         graph, value, extra = dg, "contrib[src]", {}
     else:
