@@ -98,7 +98,7 @@ def test_layouts_of_a_device_graph_are_built_once_with_weights_in_layout_order()
 
 
 def test_block_width_from_the_l2():
-    assert block_width(4, l2_bytes=50 * 2**20) == 50 * 2**20 // 2 // 4
+    assert block_width(4, l2_bytes=50 * 2**20) == 50 * 2**20 // 4 // 4
     assert block_width(8, l2_bytes=100, fraction=0.5) == 6
     assert block_width(1024, l2_bytes=10) == 1
     with pytest.raises(ValueError):

@@ -149,3 +149,20 @@ def test_array_permutation_matches_the_row_permutation(G, rnd):
     H = transform.relabel(G, perm)
     off, idx, w = transform.permute_csr(G.offsets, G.indices, G.weights, perm)
     assert np.array_equal(off, H.offsets) and np.array_equal(idx, H.indices) and np.array_equal(w, H.weights)
+
+
+@given(graphs(weighted=True), st.randoms(use_true_random=False))
+@settings(max_examples=40, deadline=None)
+def test_relabel_where_the_graph_lives_copies_to_the_host_only_when_asked(G, rnd):
+    """A graph with a device copy (NumPy arrays standing in for CuPy's) is relabelled there; its host
+    arrays appear on first use and equal the host path's, sizes known before."""
+    from gravel.backends.cuda.graph import DeviceGraph
+
+    perm = np.array(rnd.sample(range(G.n), G.n), dtype=np.int32)
+    expect = transform.relabel(G, perm, transparent=True)
+    D = gravel.Graph(G.offsets, G.indices, G.weights, directed=G.directed)
+    D._device = DeviceGraph.from_arrays(G.offsets, G.indices, G.weights, directed=G.directed, host=D)
+    H = transform.relabel(D, perm, transparent=True)
+    assert H._csr is None and (H.n, H.nnz, H.weighted, H.directed) == (G.n, G.nnz, G.weighted, G.directed)
+    assert H.to("cuda").host is H and H._csr is None
+    assert H == expect and np.array_equal(H.order, expect.order) and H._csr is not None

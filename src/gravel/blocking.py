@@ -18,8 +18,11 @@ from dataclasses import dataclass
 
 from .arrays import xp as _module
 
-#: share of the L2 a block's vertex data may take (GraphCage's best: 1 MB of a 2.75 MB L2)
-L2_FRACTION = 0.5
+#: share of the L2 a block's vertex data may take. GraphCage's best was 1 MB of a 2.75 MB L2; on an H200
+#: (60 MB) a quarter beat a half on kron:25 (9.3 against 10.7 ms per PageRank iteration) and urand:24
+#: (5.3 against 6.1), lost on kron:24 (5.3 against 4.8): the gathered values share the L2 with the
+#: streamed lists (benchmarks/results/2026-11-26-h200-final-blocking.json)
+L2_FRACTION = 0.25
 #: vertices per merge tile: its accumulators live in shared memory (8 KB of float)
 MERGE_TILE = 2048
 #: a graph whose first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges has its

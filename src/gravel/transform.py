@@ -71,13 +71,6 @@ def relabel(G, perm, *, transparent=False):
     if not seen.all():
         raise InvalidGraphError("perm must be a permutation of range(n)")
     perm = perm.astype(np.int32)
-    device = None
-    if G._device is not None:
-        dg = G._device
-        device = permute_csr(dg.offsets, dg.indices, dg.weights, xp(dg.offsets).asarray(perm))
-        offsets, indices, weights = (None if a is None else host(a) for a in device)
-    else:
-        offsets, indices, weights = _csr.permute(G.offsets, G.indices, G.weights, perm)
     if transparent:
         # labels stay indexed by the caller's ids; order maps caller ids to the new internal ids
         order = perm if G.order is None else perm[G.order]
@@ -90,13 +83,15 @@ def relabel(G, perm, *, transparent=False):
         if G.labels is not None:
             labels = np.empty_like(G.labels)
             labels[perm] = G.labels
-    H = Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order, _sorted=True,
-              _checked=True)
-    if device is not None:
+    if G._device is not None:
         from .backends.cuda.graph import DeviceGraph
 
-        H._device = DeviceGraph.from_arrays(*device, directed=G.directed, host=H)
-    return H
+        dg = G._device
+        arrays = permute_csr(dg.offsets, dg.indices, dg.weights, xp(dg.offsets).asarray(perm))
+        return Graph._on_device(DeviceGraph.from_arrays(*arrays, directed=G.directed), labels=labels, order=order)
+    offsets, indices, weights = _csr.permute(G.offsets, G.indices, G.weights, perm)
+    return Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order, _sorted=True,
+                 _checked=True)
 
 
 def permute_csr(offsets, indices, weights, perm):
