@@ -1,10 +1,14 @@
-"""Where reordering pays on the GPU: for each graph, its packing factor (the thesis's Algorithm 3), then
-PageRank per iteration (pull, 20 fixed iterations, median of 3 after a warm-up) and BFS from the
-highest-degree vertex, as given and after each reordering, the reordering's own time (on the device,
-the graph already there), and the iterations after which it has paid for itself. The packing factor
-below which no reordering gains is the GPU's threshold for reorder="auto".
+"""Where reordering pays on the GPU. For each graph: its packing factor (the thesis's Algorithm 3), then
+PageRank per iteration (20 fixed iterations, median of 3 after a warm-up), the iterations PageRank
+takes to converge (tol 1e-6) and BFS from the highest-degree vertex, as given and after each
+reordering; the reordering's own time on the device (the graph already there; split into computing the
+order and permuting the CSR); the iterations after which it has paid for itself; and end to end (the
+reordering plus a converged PageRank) as given, reordered, and as reorder="auto" decides with the
+run's iterations as its sweeps. `--scramble F...` adds, for the first graph, copies that are hub-sorted
+and then have a fraction F of their ids shuffled: graphs between a packing factor of 1 and the
+scrambled original's, to find where the gain begins.
 
-    PYTHONPATH=src python benchmarks/reorder.py kron:22 urand:22 grid:2048x2048 ../shared/datasets/X --json out.json
+    PYTHONPATH=src python benchmarks/reorder.py kron:22 urand:22 grid:2048x2048 --scramble 0.05 0.2 --json out.json
 """
 
 import argparse
@@ -20,7 +24,7 @@ import gravel
 from gravel.backends.cuda import runtime
 from gravel.cli import open_graph
 from gravel.reorder import ORDERS, packing_factor, reorder
-from gravel.transform import permute_csr
+from gravel.transform import permute_csr, relabel
 
 METHODS = ("hub_sort", "degree", "dbg")
 ITERATIONS = 20
@@ -29,6 +33,10 @@ ITERATIONS = 20
 def pagerank_per_iteration(G):
     runs = [gravel.pagerank(G, max_iter=ITERATIONS, tol=0.0, device="cuda") for _ in range(4)]
     return statistics.median(r.time_s for r in runs[1:]) / ITERATIONS
+
+
+def converged_iterations(G):
+    return gravel.pagerank(G, max_iter=1000, device="cuda").iterations
 
 
 def bfs_time(G, source):
@@ -43,45 +51,68 @@ def seconds(fn):
     return time.perf_counter() - t
 
 
+def scrambled(G, fraction, seed=0):
+    """G hub-sorted (a plain graph, not transparent), then a random `fraction` of its ids shuffled."""
+    S = relabel(G, ORDERS["hub_sort"](G))
+    rng = np.random.default_rng(seed)
+    chosen = rng.choice(S.n, int(fraction * S.n), replace=False)
+    perm = np.arange(S.n, dtype=np.int32)
+    perm[chosen] = rng.permutation(chosen)
+    return relabel(S, perm)
+
+
+def on_device(G):
+    """A fresh copy of G with only its device arrays warm (no relabelling state)."""
+    D = gravel.Graph(G.offsets, G.indices, G.weights, directed=G.directed)
+    D.to("cuda")
+    return D
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("graphs", nargs="+")
     p.add_argument("--undirected", action="store_true", help="read edge lists as undirected")
+    p.add_argument("--scramble", type=float, nargs="*", default=[])
     p.add_argument("--json")
     a = p.parse_args()
     card = runtime.props().name
     for method in METHODS:  # compile CuPy's kernels outside the timings
-        W = gravel.generate.kronecker(10)
-        W.to("cuda")
-        reorder(W, method)
+        reorder(on_device(gravel.generate.kronecker(10)), method)
+    graphs = [open_graph(spec, undirected=a.undirected) for spec in a.graphs]
+    graphs += [(scrambled(graphs[0][0], f), f"{graphs[0][1]} hub-sorted, {f:.0%} scrambled") for f in a.scramble]
     rows = []
-    for spec in a.graphs:
-        G, name = open_graph(spec, undirected=a.undirected)
+    for G, name in graphs:
         source = int(np.argmax(G.out_degree))
-        pf = packing_factor(G)
-        base_pr, base_bfs = pagerank_per_iteration(G), bfs_time(G, source)
+        D = on_device(G)
+        pf = packing_factor(D)
+        base_pr, base_bfs, iters = pagerank_per_iteration(D), bfs_time(D, source), converged_iterations(D)
+        auto_s = None
         for method in METHODS:
-            D = gravel.Graph(G.offsets, G.indices, G.weights, directed=G.directed)
-            D.to("cuda")  # reordered where the graph lives
+            D = on_device(G)
             holder = {}
             reorder_s = seconds(lambda: holder.setdefault("H", reorder(D, method)))
             H = holder["H"]
-            # where the time goes: computing the order, permuting the CSR on the device (the rest is the
-            # copy back to the host and the host Graph's checks)
             order_s = seconds(lambda: ORDERS[method](D))
             perm = ORDERS[method](D)
             permute_s = seconds(lambda: permute_csr(D._device.offsets, D._device.indices, None, perm))
             pr, bfs = pagerank_per_iteration(H), bfs_time(H, source)
             gain = base_pr - pr
-            breakeven = reorder_s / gain if gain > 0 else None
+            plain_s, reordered_s = iters * base_pr, reorder_s + iters * pr
+            if method == "hub_sort":  # what "auto" would do, given the run's iterations
+                decide_s = seconds(lambda: holder.setdefault("A", reorder(on_device(G), "auto", sweeps=iters)))
+                auto_s = decide_s + (reordered_s - reorder_s if holder["A"].order is not None else plain_s)
             rows.append({"graph": name, "packing_factor": pf, "method": method, "reorder_s": reorder_s,
                          "order_s": order_s, "permute_s": permute_s, "pagerank_s": base_pr,
-                         "pagerank_reordered_s": pr, "bfs_s": base_bfs, "bfs_reordered_s": bfs,
-                         "pagerank_breakeven_iterations": breakeven})
-            print(f"{name:>24} PF {pf:6.2f} {method:>9}: PageRank {1e3 * base_pr:7.3f} -> {1e3 * pr:7.3f} ms/it, "
-                  f"BFS {1e3 * base_bfs:7.3f} -> {1e3 * bfs:7.3f} ms, reordering {reorder_s:.3f} s "
-                  f"(order {order_s:.3f}, permute {permute_s:.3f})"
-                  + (f", pays after {breakeven:.0f} iterations" if breakeven else ", never pays") + f" ({card})")
+                         "pagerank_reordered_s": pr, "pagerank_iterations": iters, "bfs_s": base_bfs,
+                         "bfs_reordered_s": bfs, "breakeven_iterations": reorder_s / gain if gain > 0 else None,
+                         "end_to_end_plain_s": plain_s, "end_to_end_reordered_s": reordered_s,
+                         "end_to_end_auto_s": auto_s if method == "hub_sort" else None})
+            print(f"{name:>34} PF {pf:5.2f} {method:>8}: PageRank {1e3 * base_pr:6.3f} -> {1e3 * pr:6.3f} ms/it "
+                  f"({iters} to converge), BFS {1e3 * base_bfs:7.3f} -> {1e3 * bfs:7.3f} ms, reordering "
+                  f"{1e3 * reorder_s:6.1f} ms (order {1e3 * order_s:.1f}, permute {1e3 * permute_s:.1f})"
+                  + (f", pays after {reorder_s / gain:.0f} iterations" if gain > 0 else ", never pays")
+                  + f"; end to end {1e3 * plain_s:.1f} / {1e3 * reordered_s:.1f} ms"
+                  + (f", auto {1e3 * auto_s:.1f} ms" if method == "hub_sort" else "") + f" ({card})")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"date": datetime.date.today().isoformat(), "card": card, "rows": rows}, fh, indent=1)

@@ -20,6 +20,11 @@ from .transform import relabel
 
 #: thesis threshold on its CPUs: below it, hub sorting cost up to 37 % end to end
 PF_THRESHOLD = 4.0
+#: on the GPU: PageRank's gain per iteration from a hub sort against the packing factor, measured on an
+#: H200 (benchmarks/reorder.py; interpolated between the points, flat beyond them)
+GPU_GAIN = ((2.0, 0.0), (7.7, 0.22))
+#: a hub sort on the GPU costs about this many pull sweeps over the same graph (H200: kron:22, ...)
+GPU_REORDER_SWEEPS = 15.0
 
 
 def _degrees(G, by):
@@ -110,12 +115,33 @@ ORDERS = {"degree": degree_sort, "hub_sort": hub_sort, "hub_cluster": hub_cluste
 METHODS = tuple(ORDERS)
 
 
-def reorder(G, method="auto", *, by="out", threshold=PF_THRESHOLD):
+def predicted_gain(G, pf=None, *, by="out"):
+    """The share of a pull sweep's time a hub sort should save on the GPU (GPU_GAIN at G's packing
+    factor)."""
+    pf = packing_factor(G, by) if pf is None else pf
+    xs, ys = zip(*GPU_GAIN)
+    return float(np.interp(pf, xs, ys))
+
+
+def worth_reordering(G, sweeps=None, *, by="out", threshold=PF_THRESHOLD):
+    """Should `G` be hub-sorted? On the host, and on the GPU when `sweeps` is unknown: its packing
+    factor exceeds `threshold` (the thesis's rule). On the GPU, given `sweeps` (the sweeps over the
+    edges the caller will run: PageRank's iterations, twice BC's sources): only if the time they
+    should save pays for the reordering, GPU_REORDER_SWEEPS sweeps' worth."""
+    pf = packing_factor(G, by)
+    if pf <= threshold:
+        return False
+    if sweeps is None or G._device is None:
+        return True
+    return sweeps * predicted_gain(G, pf, by=by) > GPU_REORDER_SWEEPS
+
+
+def reorder(G, method="auto", *, by="out", threshold=PF_THRESHOLD, sweeps=None):
     """`G` relabelled by `method` (one of METHODS), transparently: algorithms on the result return the
-    caller's ids. ``"auto"`` hub-sorts only when the packing factor exceeds `threshold`, else returns
-    `G` itself."""
+    caller's ids. ``"auto"`` hub-sorts where :func:`worth_reordering` says so (`threshold`, `sweeps`),
+    else returns `G` itself."""
     if method == "auto":
-        return reorder(G, "hub_sort", by=by) if packing_factor(G, by) > threshold else G
+        return reorder(G, "hub_sort", by=by) if worth_reordering(G, sweeps, by=by, threshold=threshold) else G
     if method not in ORDERS:
         raise UnknownNameError(f"unknown reordering {method!r} (expected auto or one of {', '.join(METHODS)})")
     return relabel(G, ORDERS[method](G, by), transparent=True)
