@@ -83,3 +83,23 @@ def test_every_primitive_gives_the_same_answer_after_reordering(method):
 def test_unknown_method():
     with pytest.raises(gravel.UnknownNameError):
         reorder.reorder(generate.grid(2, 2), "magic")
+
+
+def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_pay(monkeypatch):
+    K = generate.kronecker(12)  # ids scrambled: a high packing factor
+    S = reorder.reorder(K, "degree")
+    assert reorder.reorder(K, "auto").order is not None and reorder.reorder(S, "auto") is S
+    assert reorder.reorder(K, "auto", threshold=1e9) is K
+    # on the GPU (a device copy of NumPy arrays standing in), given the sweeps: saving against cost
+    from gravel.backends.cuda.graph import DeviceGraph
+
+    D = gravel.Graph(K.offsets, K.indices, directed=False)
+    D._device = DeviceGraph.from_arrays(K.offsets, K.indices, directed=False, host=D)
+    monkeypatch.setattr(reorder, "_sweep_seconds", lambda dg: 1e-3)
+    pf = reorder.packing_factor(D)
+    cost = reorder.GPU_REORDER_FIXED_S + reorder.GPU_REORDER_S_PER_ARC * D.nnz
+    pays = cost / (reorder.predicted_gain(pf) * 1e-3)  # sweeps at which the saving equals the cost
+    assert pf > reorder.GPU_PF_THRESHOLD
+    assert not reorder.worth_reordering(D, sweeps=int(pays * 0.9))
+    assert reorder.worth_reordering(D, sweeps=int(pays * 1.1) + 1) and reorder.worth_reordering(D)
+    assert reorder.predicted_gain(1.0) == 0.0 and reorder.predicted_gain(100.0) == reorder.GPU_GAIN[-1][1]

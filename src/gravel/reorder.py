@@ -4,6 +4,9 @@ Lightweight, degree-based orders put the hubs (degree above the average) next to
 their data shares cache lines: degree sort, hub sort, hub cluster and DBG; RCM (SciPy's) is the classic
 bandwidth-reducing order. The packing factor (the thesis's Algorithm 3) predicts whether hub sorting
 pays: the lines that hold a hub in the current order over the fewest lines the hubs could fill.
+``reorder(G, "auto")`` hub-sorts above the threshold measured for where the graph lives; on the GPU,
+told how many sweeps the caller will run, it also weighs their predicted saving against the cost of
+reordering, which there takes as long as tens of PageRank iterations.
 
 Every order is returned as ``perm`` with ``perm[v]`` the new id of vertex v. :func:`reorder` applies one
 transparently (the Graph keeps the permutation, results stay in the caller's ids). Sort by out-degree
@@ -20,11 +23,15 @@ from .transform import relabel
 
 #: thesis threshold on its CPUs: below it, hub sorting cost up to 37 % end to end
 PF_THRESHOLD = 4.0
-#: on the GPU: PageRank's gain per iteration from a hub sort against the packing factor, measured on an
-#: H200 (benchmarks/reorder.py; interpolated between the points, flat beyond them)
-GPU_GAIN = ((2.0, 0.0), (7.7, 0.22))
-#: a hub sort on the GPU costs about this many pull sweeps over the same graph (H200: kron:22, ...)
-GPU_REORDER_SWEEPS = 15.0
+#: on the GPU the gain starts at the same packing factor: PageRank per iteration after a hub sort, H200,
+#: kron:22 hub-sorted and then partly scrambled (benchmarks/results/2026-11-26-h200-reorder-run3-*):
+#: PF 1.3 0 %, 1.7 +1 %, 2.3 -4 %, 3.4 +3.5 %, 5.2 +14 %, 7.7 (as generated) +37 %; urand, rgg, grids
+#: and road graphs (PF 1 to 1.9) -5 to +3 %. GPU_GAIN interpolates that share of a sweep saved.
+GPU_PF_THRESHOLD = 4.0
+GPU_GAIN = ((4.0, 0.0), (5.2, 0.14), (7.7, 0.30))
+#: a hub sort where the graph is on the GPU costs about this (H200: kron:22's 64 M arcs 47 to 55 ms, of
+#: which 21 ms permute the CSR; a 4096^2 grid's 17 M arcs 30 ms; USA-road-NE's 3.9 M arcs 12 ms)
+GPU_REORDER_FIXED_S, GPU_REORDER_S_PER_ARC = 0.025, 0.4e-9
 
 
 def _degrees(G, by):
@@ -115,28 +122,44 @@ ORDERS = {"degree": degree_sort, "hub_sort": hub_sort, "hub_cluster": hub_cluste
 METHODS = tuple(ORDERS)
 
 
-def predicted_gain(G, pf=None, *, by="out"):
-    """The share of a pull sweep's time a hub sort should save on the GPU (GPU_GAIN at G's packing
-    factor)."""
-    pf = packing_factor(G, by) if pf is None else pf
+def predicted_gain(pf):
+    """The share of a pull sweep's time a hub sort should save on the GPU at packing factor `pf`."""
     xs, ys = zip(*GPU_GAIN)
     return float(np.interp(pf, xs, ys))
 
 
-def worth_reordering(G, sweeps=None, *, by="out", threshold=PF_THRESHOLD):
-    """Should `G` be hub-sorted? On the host, and on the GPU when `sweeps` is unknown: its packing
-    factor exceeds `threshold` (the thesis's rule). On the GPU, given `sweeps` (the sweeps over the
-    edges the caller will run: PageRank's iterations, twice BC's sources): only if the time they
-    should save pays for the reordering, GPU_REORDER_SWEEPS sweeps' worth."""
+def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
+    """Should `G` be hub-sorted? Its packing factor must exceed `threshold` (default: the thesis's 4 on
+    the host, GPU_PF_THRESHOLD where the graph is on the GPU). On the GPU, given `sweeps` (the sweeps
+    over the edges the caller will run: PageRank's iterations, say), the time they should save
+    (predicted_gain of one pull sweep, timed here) must also pay for the reordering."""
+    on_gpu = G._device is not None
+    if threshold is None:
+        threshold = GPU_PF_THRESHOLD if on_gpu else PF_THRESHOLD
     pf = packing_factor(G, by)
     if pf <= threshold:
         return False
-    if sweeps is None or G._device is None:
+    if sweeps is None or not on_gpu:
         return True
-    return sweeps * predicted_gain(G, pf, by=by) > GPU_REORDER_SWEEPS
+    cost = GPU_REORDER_FIXED_S + GPU_REORDER_S_PER_ARC * G.nnz
+    return sweeps * predicted_gain(pf) * _sweep_seconds(G._device) > cost
 
 
-def reorder(G, method="auto", *, by="out", threshold=PF_THRESHOLD, sweeps=None):
+def _sweep_seconds(dg):
+    """One pull sweep over every vertex of the device graph `dg` (a sum of ones), CUDA events."""
+    import cupy
+
+    from .algorithms._common import Timer
+    from .operators import neighbor_reduce
+
+    ones = cupy.ones(dg.n, cupy.float32)
+    neighbor_reduce(dg, None, "x[u]", params={"x": ones})  # compiled and warm
+    with Timer("cuda") as t:
+        neighbor_reduce(dg, None, "x[u]", params={"x": ones})
+    return t.seconds
+
+
+def reorder(G, method="auto", *, by="out", threshold=None, sweeps=None):
     """`G` relabelled by `method` (one of METHODS), transparently: algorithms on the result return the
     caller's ids. ``"auto"`` hub-sorts where :func:`worth_reordering` says so (`threshold`, `sweeps`),
     else returns `G` itself."""
