@@ -24,7 +24,7 @@ import numpy as np
 import gravel
 from gravel.backends.cuda import runtime
 from gravel.cli import open_graph
-from gravel.reorder import ORDERS, packing_factor, reorder
+from gravel.reorder import ORDERS, packing_factor, reorder, worth_reordering
 from gravel.transform import permute_csr, relabel
 
 METHODS = ("hub_sort", "degree", "dbg")
@@ -97,6 +97,8 @@ def main():
             gain = base_pr - pr
             plain_s, reordered_s = iters * base_pr, reorder_s + iters * pr
             if method == "hub_sort":  # what "auto" would do, given the run's iterations
+                A = on_device(G)
+                worth_reordering(A, sweeps=iters)  # its sweep's kernel compiled outside the timing
                 A = on_device(G)
                 decide_s = seconds(lambda: holder.setdefault("A", reorder(A, "auto", sweeps=iters)))
                 auto_s = decide_s + (reordered_s - reorder_s if holder["A"].order is not None else plain_s)

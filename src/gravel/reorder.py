@@ -17,7 +17,7 @@ the host. RCM is SciPy's, on the host.
 
 import numpy as np
 
-from .arrays import xp
+from .arrays import host, xp
 from .errors import UnknownNameError
 from .transform import relabel
 
@@ -109,12 +109,10 @@ def packing_factor(G, by="out", *, line_bytes=64, value_bytes=4):
     ceil(hubs / vertices per line). 1 means hubs are already packed; large values predict gains."""
     h = hubs(G, by)
     per_line = max(line_bytes // value_bytes, 1)
-    n_hubs = int(h.sum())
-    if n_hubs == 0:
-        return 1.0
     m = xp(h)
-    lines_with_hub = m.unique(m.flatnonzero(h) // per_line).size
-    return lines_with_hub / -(-n_hubs // per_line)
+    lines = m.concatenate([h, m.zeros(-h.size % per_line, bool)]).reshape(-1, per_line)
+    n_hubs, lines_with_hub = (int(x) for x in host(m.stack([h.sum(), lines.any(axis=1).sum()])))
+    return lines_with_hub / -(-n_hubs // per_line) if n_hubs else 1.0
 
 
 #: every order by name (besides "auto")

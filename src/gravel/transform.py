@@ -63,14 +63,13 @@ def relabel(G, perm, *, transparent=False):
     returning results indexed by the caller's original ids; this is how reordering works. A graph
     already on the GPU is permuted there, and the result keeps its device copy.
     """
-    perm = host(perm)
-    if perm.shape != (G.n,) or (G.n and (perm.min() < 0 or perm.max() >= G.n)):
+    # checked and applied where the graph lives; the host keeps a copy for the caller's ids
+    m = np if G._device is None else xp(G._device.offsets)
+    dev_perm = m.asarray(perm)
+    if dev_perm.shape != (G.n,) or (G.n and not _is_permutation(dev_perm)):
         raise InvalidGraphError("perm must be a permutation of range(n)")
-    seen = np.zeros(G.n, bool)
-    seen[perm] = True
-    if not seen.all():
-        raise InvalidGraphError("perm must be a permutation of range(n)")
-    perm = perm.astype(np.int32)
+    dev_perm = dev_perm.astype(m.int32, copy=False)
+    perm = host(dev_perm)
     if transparent:
         # labels stay indexed by the caller's ids; order maps caller ids to the new internal ids
         order = perm if G.order is None else perm[G.order]
@@ -87,11 +86,20 @@ def relabel(G, perm, *, transparent=False):
         from .backends.cuda.graph import DeviceGraph
 
         dg = G._device
-        arrays = permute_csr(dg.offsets, dg.indices, dg.weights, xp(dg.offsets).asarray(perm))
+        arrays = permute_csr(dg.offsets, dg.indices, dg.weights, dev_perm)
         return Graph._on_device(DeviceGraph.from_arrays(*arrays, directed=G.directed), labels=labels, order=order)
     offsets, indices, weights = _csr.permute(G.offsets, G.indices, G.weights, perm)
     return Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order, _sorted=True,
                  _checked=True)
+
+
+def _is_permutation(perm):
+    """Does `perm` hold every id of range(len(perm)) once? (one sync, with its array module)"""
+    m = xp(perm)
+    inside = (perm >= 0) & (perm < perm.size)
+    seen = m.zeros(perm.size, bool)
+    seen[m.where(inside, perm, 0)] = True
+    return bool(inside.all() & seen.all())
 
 
 def permute_csr(offsets, indices, weights, perm):
