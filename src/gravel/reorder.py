@@ -29,9 +29,10 @@ PF_THRESHOLD = 4.0
 #: and road graphs (PF 1 to 1.9) -5 to +3 %. GPU_GAIN interpolates that share of a sweep saved.
 GPU_PF_THRESHOLD = 4.0
 GPU_GAIN = ((4.0, 0.0), (5.2, 0.14), (7.7, 0.30))
-#: a hub sort where the graph is on the GPU costs about this (H200: kron:22's 64 M arcs 47 to 55 ms, of
-#: which 21 ms permute the CSR; a 4096^2 grid's 17 M arcs 30 ms; USA-road-NE's 3.9 M arcs 12 ms)
-GPU_REORDER_FIXED_S, GPU_REORDER_S_PER_ARC = 0.025, 0.4e-9
+#: a hub sort where the graph is on the GPU costs about this: permuting the CSR 0.33 ns per arc (H200:
+#: kron:22's 64 M arcs 21 ms, a 2048^2 grid's 17 M 3 ms), plus the order and the caller's ids copied to
+#: the host
+GPU_REORDER_FIXED_S, GPU_REORDER_S_PER_ARC = 0.008, 0.35e-9
 
 
 def _degrees(G, by):
