@@ -95,7 +95,7 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
 
     D = gravel.Graph(K.offsets, K.indices, directed=False)
     D._device = DeviceGraph.from_arrays(K.offsets, K.indices, directed=False, host=D)
-    monkeypatch.setattr(reorder, "_sweep_seconds", lambda dg: 1e-3)
+    monkeypatch.setattr(reorder, "_sweep_seconds", lambda G: 1e-3)
     pf = reorder.packing_factor(D)
     cost = reorder.GPU_REORDER_FIXED_S + reorder.GPU_REORDER_S_PER_ARC * D.nnz
     pays = cost / (reorder.predicted_gain(pf) * 1e-3)  # sweeps at which the saving equals the cost

@@ -24,11 +24,12 @@ from .transform import relabel
 #: thesis threshold on its CPUs: below it, hub sorting cost up to 37 % end to end
 PF_THRESHOLD = 4.0
 #: on the GPU the gain starts at the same packing factor: PageRank per iteration after a hub sort, H200,
-#: kron:22 hub-sorted and then partly scrambled (benchmarks/results/2026-11-26-h200-reorder-run3-*):
-#: PF 1.3 0 %, 1.7 +1 %, 2.3 -4 %, 3.4 +3.5 %, 5.2 +14 %, 7.7 (as generated) +37 %; urand, rgg, grids
-#: and road graphs (PF 1 to 1.9) -5 to +3 %. GPU_GAIN interpolates that share of a sweep saved.
+#: kron:22 hub-sorted and then partly scrambled (benchmarks/results/2026-11-26-h200-*reorder*, three
+#: runs): PF 1.3 -8 to 0 %, 1.7 -3 to +2 %, 2.3 -4 to +5 %, 3.4 +3 to +5 %, 5.2 +13 to +17 %, 7.7 (as
+#: generated) +37 to +39 %; urand, rgg, grids and road graphs (PF 1 to 1.9) -5 to +3 %. GPU_GAIN
+#: interpolates the share of a PageRank iteration saved.
 GPU_PF_THRESHOLD = 4.0
-GPU_GAIN = ((4.0, 0.0), (5.2, 0.14), (7.7, 0.30))
+GPU_GAIN = ((4.0, 0.0), (5.2, 0.14), (7.7, 0.37))
 #: a hub sort where the graph is on the GPU costs about this: permuting the CSR 0.33 ns per arc (H200:
 #: kron:22's 64 M arcs 21 ms, a 2048^2 grid's 17 M 3 ms), plus the order and the caller's ids copied to
 #: the host
@@ -122,7 +123,7 @@ METHODS = tuple(ORDERS)
 
 
 def predicted_gain(pf):
-    """The share of a pull sweep's time a hub sort should save on the GPU at packing factor `pf`."""
+    """The share of a PageRank iteration a hub sort should save on the GPU at packing factor `pf`."""
     xs, ys = zip(*GPU_GAIN)
     return float(np.interp(pf, xs, ys))
 
@@ -130,8 +131,8 @@ def predicted_gain(pf):
 def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
     """Should `G` be hub-sorted? Its packing factor must exceed `threshold` (default: the thesis's 4 on
     the host, GPU_PF_THRESHOLD where the graph is on the GPU). On the GPU, given `sweeps` (the sweeps
-    over the edges the caller will run: PageRank's iterations, say), the time they should save
-    (predicted_gain of one pull sweep, timed here) must also pay for the reordering."""
+    over the edges the caller will run, in PageRank iterations), the time they should save
+    (predicted_gain of a PageRank iteration, timed here) must also pay for the reordering."""
     on_gpu = G._device is not None
     if threshold is None:
         threshold = GPU_PF_THRESHOLD if on_gpu else PF_THRESHOLD
@@ -141,21 +142,14 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
     if sweeps is None or not on_gpu:
         return True
     cost = GPU_REORDER_FIXED_S + GPU_REORDER_S_PER_ARC * G.nnz
-    return sweeps * predicted_gain(pf) * _sweep_seconds(G._device) > cost
+    return sweeps * predicted_gain(pf) * _sweep_seconds(G) > cost
 
 
-def _sweep_seconds(dg):
-    """One pull sweep over every vertex of the device graph `dg` (a sum of ones), CUDA events."""
-    import cupy
+def _sweep_seconds(G):
+    """One sweep of `G` on the GPU: a PageRank iteration (what GPU_GAIN was measured on), timed."""
+    from .algorithms.pagerank import pagerank
 
-    from .algorithms._common import Timer
-    from .operators import neighbor_reduce
-
-    ones = cupy.ones(dg.n, cupy.float32)
-    neighbor_reduce(dg, None, "x[u]", params={"x": ones})  # compiled and warm
-    with Timer("cuda") as t:
-        neighbor_reduce(dg, None, "x[u]", params={"x": ones})
-    return t.seconds
+    return pagerank(G, max_iter=1, tol=0.0, device="cuda").time_s
 
 
 def reorder(G, method="auto", *, by="out", threshold=None, sweeps=None):
