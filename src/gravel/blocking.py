@@ -23,6 +23,9 @@ from .arrays import xp as _module
 #: (5.3 against 6.1), lost on kron:24 (5.3 against 4.8): the gathered values share the L2 with the
 #: streamed lists (benchmarks/results/2026-11-26-h200-final-blocking.json)
 L2_FRACTION = 0.25
+#: "auto" blocks vertex data over this share of the L2 (H200, PageRank per iteration: kron:22's 17 MB,
+#: 0.28 of the L2, 1.37 ms plain, 1.96 blocked; kron:23's 34 MB, 0.56 of it, 3.26 plain, 2.71 blocked)
+AUTO_L2_SHARE = 0.5
 #: vertices per merge tile: its accumulators live in shared memory (8 KB of float)
 MERGE_TILE = 2048
 #: a graph whose first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges has its
@@ -43,13 +46,15 @@ def block_width(bytes_per_vertex=4, *, l2_bytes=None, fraction=L2_FRACTION):
 def resolve_width(blocking, dg, bytes_per_vertex=4):
     """The block width a ``blocking=`` argument asks for (None, "auto" or an int of vertices) for the
     DeviceGraph `dg`, or None where no blocking is wanted. "auto" blocks where the vertex data
-    outgrows one block, unless the hubs come first (:func:`hub_front`): there the plain sweep's
-    gathers already hit (degree-sorted kron:25 on an H200: 7.8 ms plain, 7.9 blocked)."""
+    outgrows AUTO_L2_SHARE of the L2, unless the hubs come first (:func:`hub_front`): there the plain
+    sweep's gathers already hit (degree-sorted kron:25 on an H200: 9.6 ms plain, 17.1 blocked)."""
     if blocking is None:
         return None
     if blocking == "auto":
-        width = block_width(bytes_per_vertex)
-        return None if width >= dg.n or hub_front(dg) else width
+        from .backends.cuda import runtime
+
+        small = dg.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes
+        return None if small or hub_front(dg) else block_width(bytes_per_vertex)
     if isinstance(blocking, str) or int(blocking) < 1:
         raise ValueError(f"blocking must be None, 'auto' or a width of at least 1 vertex, not {blocking!r}")
     return int(blocking)
