@@ -23,8 +23,9 @@ from .arrays import xp as _module
 #: (5.3 against 6.1), lost on kron:24 (5.3 against 4.8): the gathered values share the L2 with the
 #: streamed lists (benchmarks/results/2026-11-26-h200-final-blocking.json)
 L2_FRACTION = 0.25
-#: "auto" blocks vertex data over this share of the L2 (H200, PageRank per iteration: kron:22's 17 MB,
-#: 0.28 of the L2, 1.37 ms plain, 1.96 blocked; kron:23's 34 MB, 0.56 of it, 3.26 plain, 2.71 blocked)
+#: "auto" blocks vertex data over this share of the L2 (H200, PageRank per iteration: kron:23's 34 MB,
+#: 0.56 of the L2, 3.26 ms plain, 2.71 blocked; kron:22's 17 MB, 0.28 of it, 1.96 ms blocked in one
+#: run, 1.53 plain in another)
 AUTO_L2_SHARE = 0.5
 #: vertices per merge tile: its accumulators live in shared memory (8 KB of float)
 MERGE_TILE = 2048
