@@ -11,13 +11,10 @@ import argparse
 import datetime
 import json
 import statistics
-import time
-
-import cupy
 
 import gravel
 from gravel.backends.cuda import runtime
-from gravel.bench import copy_bandwidth, floor_bytes
+from gravel.bench import copy_bandwidth, floor_bytes, wall_seconds
 from gravel.blocking import block_width, pull_layout, push_layout
 from gravel.cli import open_graph
 from gravel.reorder import reorder
@@ -29,14 +26,6 @@ def per_iteration(G, direction, blocking):
     runs = [gravel.pagerank(G, max_iter=ITERATIONS, tol=0.0, direction=direction, blocking=blocking, device="cuda")
             for _ in range(4)]
     return statistics.median(r.time_s for r in runs[1:]) / ITERATIONS
-
-
-def seconds(fn):
-    cupy.cuda.Device().synchronize()
-    t = time.perf_counter()
-    fn()
-    cupy.cuda.Device().synchronize()
-    return time.perf_counter() - t
 
 
 def main():
@@ -53,12 +42,12 @@ def main():
         G, _ = open_graph(spec)
         G.to("cuda")
         holder = {}
-        reorder_s = seconds(lambda: holder.setdefault("S", reorder(G, "degree")))
+        reorder_s = wall_seconds(lambda: holder.setdefault("S", reorder(G, "degree")))
         for label, H in ((spec, G), (f"{spec} degree-sorted", holder["S"])):
             dg = H.to("cuda")
             floor_s = floor_bytes("pagerank", H) / bandwidth
-            build = {"pull_build_s": seconds(lambda: pull_layout(dg, width)),
-                     "push_build_s": seconds(lambda: push_layout(dg, width))}
+            build = {"pull_build_s": wall_seconds(lambda: pull_layout(dg, width)),
+                     "push_build_s": wall_seconds(lambda: push_layout(dg, width))}
             times = {"pull_plain_s": per_iteration(H, "pull", None), "pull_blocked_s": per_iteration(H, "pull", width),
                      "push_plain_s": per_iteration(H, "push", None), "push_blocked_s": per_iteration(H, "push", width)}
             times |= {f"pull_blocked_{w}_s": per_iteration(H, "pull", w) for w in a.widths}

@@ -16,13 +16,12 @@ import argparse
 import datetime
 import json
 import statistics
-import time
 
-import cupy
 import numpy as np
 
 import gravel
 from gravel.backends.cuda import runtime
+from gravel.bench import wall_seconds
 from gravel.cli import open_graph
 from gravel.reorder import ORDERS, packing_factor, reorder, worth_reordering
 from gravel.transform import permute_csr, relabel
@@ -39,14 +38,6 @@ def pagerank_per_iteration(G):
 
 def bfs_time(G, source):
     return statistics.median(gravel.bfs(G, source, device="cuda").time_s for _ in range(4))
-
-
-def seconds(fn):
-    cupy.cuda.Device().synchronize()
-    t = time.perf_counter()
-    fn()
-    cupy.cuda.Device().synchronize()
-    return time.perf_counter() - t
 
 
 def scrambled(G, fraction, seed=0):
@@ -88,11 +79,11 @@ def main():
         for method in METHODS:
             D = on_device(G)
             holder = {}
-            reorder_s = seconds(lambda: holder.setdefault("H", reorder(D, method)))
+            reorder_s = wall_seconds(lambda: holder.setdefault("H", reorder(D, method)))
             H = holder["H"]
-            order_s = seconds(lambda: ORDERS[method](D))
+            order_s = wall_seconds(lambda: ORDERS[method](D))
             perm = ORDERS[method](D)
-            permute_s = seconds(lambda: permute_csr(D._device.offsets, D._device.indices, None, perm))
+            permute_s = wall_seconds(lambda: permute_csr(D._device.offsets, D._device.indices, None, perm))
             pr, bfs = pagerank_per_iteration(H), bfs_time(H, source)
             gain = base_pr - pr
             plain_s, reordered_s = iters * base_pr, reorder_s + iters * pr
@@ -100,7 +91,7 @@ def main():
                 A = on_device(G)
                 worth_reordering(A, sweeps=iters)  # its sweep's kernel compiled outside the timing
                 A = on_device(G)
-                decide_s = seconds(lambda: holder.setdefault("A", reorder(A, "auto", sweeps=iters)))
+                decide_s = wall_seconds(lambda: holder.setdefault("A", reorder(A, "auto", sweeps=iters)))
                 auto_s = decide_s + (reordered_s - reorder_s if holder["A"].order is not None else plain_s)
             rows.append({"graph": name, "packing_factor": pf, "method": method, "reorder_s": reorder_s,
                          "order_s": order_s, "permute_s": permute_s, "pagerank_s": base_pr,

@@ -16,8 +16,8 @@ import cupy
 import numpy as np
 
 from gravel import operators as ops
-from gravel.algorithms._common import Timer
 from gravel.backends.cuda import runtime
+from gravel.bench import run_times
 from gravel.blocking import L2_FRACTION, block_width, pull_layout
 from gravel.cli import open_graph
 
@@ -108,12 +108,7 @@ def main():
 
 
 def median_ms(fn):
-    times = []
-    for _ in range(6):
-        with Timer("cuda") as t:
-            fn()
-        times.append(t.seconds)
-    return 1e3 * statistics.median(times[1:])
+    return 1e3 * statistics.median(run_times(fn, 5, "cuda"))
 
 
 if __name__ == "__main__":

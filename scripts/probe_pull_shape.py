@@ -12,8 +12,8 @@ import sys
 import cupy
 
 from gravel import operators as ops
-from gravel.algorithms._common import Timer
 from gravel.backends.cuda import runtime
+from gravel.bench import run_times
 from gravel.blocking import block_width
 from gravel.cli import open_graph
 from gravel.reorder import reorder
@@ -22,12 +22,7 @@ SHAPES = [(1, 1, 8), (1, 1, None), (16, 1, None), (16, 16, None), (16, 64, None)
 
 
 def median_ms(fn):
-    times = []
-    for _ in range(6):
-        with Timer("cuda") as t:
-            fn()
-        times.append(t.seconds)
-    return 1e3 * statistics.median(times[1:])
+    return 1e3 * statistics.median(run_times(fn, 5, "cuda"))
 
 
 def main():

@@ -15,6 +15,8 @@ import platform
 import statistics
 import subprocess
 
+import time
+
 import numpy as np
 
 from . import algorithms
@@ -117,6 +119,18 @@ def _cusparse_baseline(algo, G, source):
             visited |= nxt
             f = nxt.astype(cupy.float32)
     return run
+
+
+def wall_seconds(fn):
+    """Wall time of one call of fn, the device idle before and after (a one-off step: a layout's
+    build, a reordering)."""
+    import cupy
+
+    cupy.cuda.Device().synchronize()
+    t = time.perf_counter()
+    fn()
+    cupy.cuda.Device().synchronize()
+    return time.perf_counter() - t
 
 
 def run_times(fn, repeat, device="cpu"):
