@@ -487,8 +487,10 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
 #: striding CTAs drift apart over the hub lists and the reads in flight spread over the whole graph.
 STRIDING, ONE_PASS = (1, 1, 8), (1, 1, None)
 #: the blocked rows pass keeps its rows in flight inside one block's range, 16 stretches per CTA
-#: (kron:25: 9.96 ms, against 17.6 striding and 14.6 with one stretch per CTA)
+#: (kron:25, the whole blocked sweep: 9.96 ms, against 17.6 striding and 14.6 one stretch per CTA)
 ROWS_SHAPE = (16, 1, None)
+
+
 def pull_shape(graph, bytes_per_vertex=4):
     """The pull kernel's launch shape for a sweep over every vertex of `graph` (see STRIDING)."""
     from .blocking import hub_front
