@@ -163,6 +163,6 @@ def test_relabel_where_the_graph_lives_copies_to_the_host_only_when_asked(G, rnd
     D = gravel.Graph(G.offsets, G.indices, G.weights, directed=G.directed)
     D._device = DeviceGraph.from_arrays(G.offsets, G.indices, G.weights, directed=G.directed, host=D)
     H = transform.relabel(D, perm, transparent=True)
-    assert H._csr is None and (H.n, H.nnz, H.weighted, H.directed) == (G.n, G.nnz, G.weighted, G.directed)
-    assert H.to("cuda").host is H and H._csr is None
-    assert H == expect and np.array_equal(H.order, expect.order) and H._csr is not None
+    assert H._arrays is None and (H.n, H.nnz, H.weighted, H.directed) == (G.n, G.nnz, G.weighted, G.directed)
+    assert H.to("cuda").host is H and H._arrays is None
+    assert H == expect and np.array_equal(H.order, expect.order) and H._arrays is not None
