@@ -418,10 +418,9 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     `identity` is required). `apply`, a statement over ``v, i, acc`` and the params, replaces the
     write of ``out[i] = acc`` (then nothing is returned): the vertex update fused into the reduction.
     `blocking` (pull over every vertex): None, "auto" (see :func:`gravel.blocking.resolve_width`) or a
-    block width in vertices: GraphCage's
-    cache-blocked sweep, a reduction per (source block, vertex) row and a merge in shared memory
-    (:mod:`gravel.blocking`; the layout is built on first use and kept with the graph). Its ``edge`` is
-    the position in that layout, its ``weight`` the edge's weight.
+    block width in vertices: GraphCage's cache-blocked sweep, a reduction per (source block, vertex)
+    row and a merge in shared memory (:mod:`gravel.blocking`; the layout is built on first use and kept
+    with the graph). Its ``edge`` is the position in that layout, its ``weight`` the edge's weight.
     ``direction="push"``: every out-edge (u -> v) of a frontier item u folds into ``out[v]`` (length n)
     with an atomic; `reduce` must be sum, min or max.
     """
@@ -507,7 +506,7 @@ def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, sha
     if not count:
         return
     passes, spread, resident = shape
-    vec = lanes_per_item(idx.size / count)
+    vec = lanes_per_item(idx.size / max(off.size - 1, 1))  # the mean list
     grid = -(-count // (BLOCK // vec * passes * spread)) * spread
     if resident is not None:
         cap = runtime.blocks_for(grid * BLOCK, BLOCK, resident=resident)
