@@ -127,3 +127,23 @@ def test_blocking_and_push_are_gpu_options():
             gravel.pagerank(G, device="cpu", **kw)
     with pytest.raises(gravel.UnknownNameError, match="sideways"):
         gravel.pagerank(G, direction="sideways", device="cpu")
+
+
+def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
+    """blocking="auto" and the pull's launch shape, on device graphs of NumPy arrays and a made-up L2:
+    small data or hubs first -> no blocking and striding CTAs; else a quarter-L2 width and one pass."""
+    from types import SimpleNamespace
+
+    from gravel import operators
+    from gravel.backends.cuda import runtime
+
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=16 * 1024))
+    K = gravel.generate.kronecker(13)  # 8192 vertices: 32 KB of floats, twice the made-up L2
+    S = reorder(K, "degree")
+    small = gravel.generate.kronecker(10)
+    as_given, hubs_first, tiny = (DeviceGraph.from_arrays(H.offsets, H.indices, directed=False)
+                                  for H in (K, S, small))
+    assert resolve_width("auto", as_given) == block_width(4, l2_bytes=16 * 1024) == 1024
+    assert resolve_width("auto", hubs_first) is None and resolve_width("auto", tiny) is None
+    assert operators.pull_shape(as_given) == operators.ONE_PASS
+    assert operators.pull_shape(hubs_first) == operators.pull_shape(tiny) == operators.STRIDING
