@@ -95,7 +95,12 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
 
     D = gravel.Graph(K.offsets, K.indices, directed=False)
     D._device = DeviceGraph.from_arrays(K.offsets, K.indices, directed=False, host=D)
+    from types import SimpleNamespace
+
+    from gravel.backends.cuda import runtime
+
     monkeypatch.setattr(reorder, "_sweep_seconds", lambda G: 1e-3)
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=2**30))  # no blocking
     pf = reorder.packing_factor(D)
     cost = reorder.GPU_REORDER_FIXED_S + reorder.GPU_REORDER_S_PER_ARC * D.nnz
     pays = cost / (reorder.predicted_gain(pf) * 1e-3)  # sweeps at which the saving equals the cost
@@ -103,3 +108,6 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
     assert not reorder.worth_reordering(D, sweeps=int(pays * 0.9))
     assert reorder.worth_reordering(D, sweeps=int(pays * 1.1) + 1) and reorder.worth_reordering(D)
     assert reorder.predicted_gain(1.0) == 0.0 and reorder.predicted_gain(100.0) == reorder.GPU_GAIN[-1][1]
+    # a graph whose sweeps would run blocked (an L2 of 1 KB): never worth it for a known run
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=1024))
+    assert not reorder.worth_reordering(D, sweeps=10**9) and reorder.worth_reordering(D)
