@@ -134,6 +134,8 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
     over the edges the caller will run, in PageRank iterations), the time they should save
     (predicted_gain of a PageRank iteration, timed here) must also pay for the reordering, and the
     graph must be one that sweeps without cache blocking."""
+    if sweeps is not None and not sweeps >= 0:
+        raise ValueError(f"sweeps must be a count of sweeps, at least 0, not {sweeps!r}")
     on_gpu = G._device is not None
     if threshold is None:
         threshold = GPU_PF_THRESHOLD if on_gpu else PF_THRESHOLD
