@@ -15,3 +15,9 @@ def xp(a):
 def host(a):
     """A NumPy copy of a device array (sync); NumPy arrays pass through."""
     return a.get() if xp(a) is not np else a
+
+
+def entry_rows(offsets, nnz):
+    """The row of each of a CSR's `nnz` entries (int64), computed with the module of `offsets`."""
+    m = xp(offsets)
+    return m.searchsorted(offsets, m.arange(nnz, dtype=m.int64), side="right") - 1

@@ -14,7 +14,6 @@ import os
 import platform
 import statistics
 import subprocess
-
 import time
 
 import numpy as np

@@ -16,7 +16,7 @@ The layouts are built with the array module of the graph given (CuPy on the devi
 
 from dataclasses import dataclass
 
-from .arrays import xp as _module
+from .arrays import entry_rows, xp as _module
 
 #: share of the L2 a block's vertex data may take. GraphCage's best was 1 MB of a 2.75 MB L2; on an H200
 #: (60 MB) a quarter beat a half on kron:25 (9.3 against 10.7 ms per PageRank iteration) and urand:24
@@ -163,8 +163,7 @@ def _segment(offsets, others, n, width):
     blocks = max(1, -(-n // width))
     if nnz and blocks * n >= 2**62:
         raise ValueError(f"{blocks} blocks of {n} vertices overflow the 64-bit sort keys")
-    row = xp.searchsorted(offsets, xp.arange(nnz, dtype=xp.int64), side="right") - 1
-    key = (others.astype(xp.int64) // width) * n + row  # (block, row)
+    key = (others.astype(xp.int64) // width) * n + entry_rows(offsets, nnz)  # (block, row)
     order = xp.argsort(key, kind="stable")  # stable: entries stay sorted inside a row
     key = key[order]
     starts = xp.flatnonzero(xp.concatenate([xp.ones(min(nnz, 1), bool), key[1:] != key[:-1]]))

@@ -7,7 +7,6 @@ Specs such as ``kron:20:16`` name a generated graph wherever a file name is acce
 
 import math
 
-
 from .backends.cpu import generate as _gen
 from .errors import UnknownNameError, InvalidGraphError
 from .graph import Graph

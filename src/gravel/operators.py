@@ -170,9 +170,7 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
     length = _counter()
     prelude, extra = _functor(params, {ADVANCE_OP: f"({op})"}, preamble)
     templates = (out_kind.value, "long long" if out_t == cupy.int64 else "int")
-    weights = graph.weights if graph.weights is not None else _dummy(cupy.float32)
-    common = (graph.offsets, graph.indices, weights, np.int32(graph.weights is not None), ids, np.int64(nf),
-              out, length, np.uint64(cap))
+    common = _lists(graph.offsets, graph.indices, graph.weights) + (ids, np.int64(nf), out, length, np.uint64(cap))
     if nf and merge:
         tiles = -(-total // MERGE_TILE)
         part = cupy.empty(tiles + 1, dtype=cupy.int64)
@@ -203,9 +201,18 @@ def advance(graph, frontier, op="true", *, params=None, output="vertex", strateg
 
 #: threads per block of the multi-step kernels, and the blocks per SM their launch bounds guarantee
 STEPS_BLOCK, STEPS_BLOCKS_PER_SM = 256, 4
+_STEPS_TEMPLATES = (STEPS_BLOCK, STEPS_BLOCKS_PER_SM)
 #: blocks per SM for runs of thin frontiers: the grid-wide barrier costs less with fewer blocks (a
 #: 4096x4096 grid from its centre, H200, 2026-11-26: 9.5 us per step with 1, 11.1 with 4)
 THIN_BLOCKS_PER_SM = 1
+
+
+def steps_fit(G):
+    """Can multi-step launches serve `G`? A step gives each vertex list to one block of STEPS_BLOCK
+    threads, so a hub would hold its whole step back (kron:22's BFS took 3.1 ms with them, 2.2 without;
+    H200, 2026-11-26): only graphs whose lists are all that short. The fix at the right depth is a
+    step that splits long lists over blocks; until then the primitives ask here."""
+    return int(G.out_degree.max(initial=0)) <= STEPS_BLOCK
 
 
 def steps_width(blocks_per_sm=STEPS_BLOCKS_PER_SM):
@@ -218,13 +225,6 @@ def _steps_grid(blocks_per_sm):
     if not 1 <= blocks_per_sm <= STEPS_BLOCKS_PER_SM:
         raise ValueError(f"blocks_per_sm must lie in [1, {STEPS_BLOCKS_PER_SM}], not {blocks_per_sm}")
     return blocks_per_sm * runtime.props().sm_count
-
-
-def _steps_args(graph):
-    import cupy
-
-    weights = graph.weights if graph.weights is not None else _dummy(cupy.float32)
-    return graph.offsets, graph.indices, weights, np.int32(graph.weights is not None)
 
 
 def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps=None, step_bound=0,
@@ -254,12 +254,13 @@ def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps
     status = cupy.zeros(2, dtype=cupy.int64)
     counts = cupy.zeros(3, dtype=cupy.uint64)
     prelude, extra = _functor(params, {ADVANCE_OP: f"({op})"}, preamble)
-    k = runtime.kernel("advance/steps.cu", "gravel_advance_steps", templates=(STEPS_BLOCK,), prelude=prelude,
+    k = runtime.kernel("advance/steps.cu", "gravel_advance_steps", templates=_STEPS_TEMPLATES, prelude=prelude,
                        cooperative=True)
     begin, end = queue.bounds[-2], queue.bounds[-1]
     k(grid, STEPS_BLOCK,
-      _steps_args(graph) + (queue.buffer, np.int64(queue.capacity), np.int64(begin), np.int64(end), bounds,
-                            np.int32(slots), np.int64(limit), np.int64(step_bound), counts, status) + extra)
+      _lists(graph.offsets, graph.indices, graph.weights)
+      + (queue.buffer, np.int64(queue.capacity), np.int64(begin), np.int64(end), bounds, np.int32(slots),
+         np.int64(limit), np.int64(step_bound), counts, status) + extra)
     steps, overflow = (int(x) for x in status.get())  # sync: how far it got
     if overflow:
         raise RuntimeError(f"advance_steps: a step's output overflowed the queue of {queue.capacity}")
@@ -279,10 +280,11 @@ def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, param
         return
     bounds = cupy.asarray(np.asarray(queue.bounds, dtype=np.int64))
     prelude, extra = _functor(params, {ADVANCE_OP: f"({op})"}, preamble)
-    k = runtime.kernel("advance/steps.cu", "gravel_advance_replay", templates=(STEPS_BLOCK,), prelude=prelude,
+    k = runtime.kernel("advance/steps.cu", "gravel_advance_replay", templates=_STEPS_TEMPLATES, prelude=prelude,
                        cooperative=True)
     k(grid, STEPS_BLOCK,
-      _steps_args(graph) + (queue.buffer, bounds, np.int32(first), np.int32(last), np.int32(reverse)) + extra)
+      _lists(graph.offsets, graph.indices, graph.weights) + (queue.buffer, bounds, np.int32(first), np.int32(last),
+                                                             np.int32(reverse)) + extra)
 
 
 @functools.cache
@@ -291,6 +293,14 @@ def _dummy(dtype):
     import cupy
 
     return cupy.zeros(1, dtype=dtype)
+
+
+def _lists(offsets, indices, weights):
+    """The neighbour lists as every traversal kernel takes them: offsets, ids, weights (a stand-in
+    when there are none) and whether there are."""
+    import cupy
+
+    return offsets, indices, weights if weights is not None else _dummy(cupy.float32), np.int32(weights is not None)
 
 
 def _strategy(strategy):
@@ -329,11 +339,10 @@ def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, par
     macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
     prelude, extra = _functor(params, macros, preamble)
     k = runtime.kernel("advance/pull.cu", "gravel_advance_pull", templates=(out_kind.value, out_t), prelude=prelude)
-    w = in_w if in_w is not None else _dummy(cupy.float32)
     if count:
         k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK,
-          (in_off, in_idx, w, np.int32(in_w is not None), ids, np.int32(all_), np.int64(count), front, out, length,
-           np.uint64(out.size)) + extra)
+          _lists(in_off, in_idx, in_w) + (ids, np.int32(all_), np.int64(count), front, out, length,
+                                          np.uint64(out.size)) + extra)
     if out_kind is Output.NONE:
         return None
     if out_kind is Output.BITMAP:
@@ -467,11 +476,9 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     out = cupy.full(graph.n, identity, dtype=dt)
     k = runtime.kernel("neighbor_reduce/push.cu", "gravel_neighbor_reduce_push", templates=(ctype, op_id),
                        prelude=prelude)
-    w = graph.weights
     if count:
         k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK,
-          (graph.offsets, graph.indices, w if w is not None else _dummy(cupy.float32),
-           np.int32(w is not None), ids, np.int32(all_), np.int64(count), out) + extra)
+          _lists(graph.offsets, graph.indices, graph.weights) + (ids, np.int32(all_), np.int64(count), out) + extra)
     return out
 
 
@@ -500,8 +507,6 @@ def pull_shape(graph, bytes_per_vertex=4):
 
 def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, shape):
     """Launch the pull kernel over `count` items of the lists (offsets, indices, weights) `csc`."""
-    import cupy
-
     off, idx, w = csc
     if not count:
         return
@@ -513,9 +518,8 @@ def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, sha
         grid = min(grid, max(spread, cap // spread * spread))
     k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(_CTYPES[dt], vec),
                        prelude=prelude)
-    k(grid, BLOCK, (off, idx, w if w is not None else _dummy(cupy.float32), np.int32(w is not None), ids,
-                    np.int32(all_), np.int32(by_item), np.int64(count), np.int32(passes), np.int32(spread),
-                    dt.type(identity), out) + extra)
+    k(grid, BLOCK, _lists(off, idx, w) + (ids, np.int32(all_), np.int32(by_item), np.int64(count),
+                                          np.int32(passes), np.int32(spread), dt.type(identity), out) + extra)
 
 
 def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):

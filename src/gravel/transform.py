@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .arrays import host, xp
+from .arrays import entry_rows, host, xp
 from .backends.cpu import csr as _csr
 from .errors import InvalidGraphError
 from .graph import Graph
@@ -113,7 +113,7 @@ def permute_csr(offsets, indices, weights, perm):
     new_deg[perm] = deg
     new_offsets = m.zeros(n + 1, m.int64)
     m.cumsum(new_deg, out=new_offsets[1:])
-    row = m.searchsorted(offsets, m.arange(nnz, dtype=m.int64), side="right") - 1
+    row = entry_rows(offsets, nnz)
     ids = perm[indices]
     order = m.argsort(perm[row].astype(m.int64) * n + ids, kind="stable")
     return new_offsets, ids[order].astype(m.int32), (None if weights is None else weights[order])

@@ -102,7 +102,7 @@ def _bc_cuda(G, sources):
     import cupy
 
     from ..frontier import FrontierQueue
-    from ..operators import (STEPS_BLOCK, THIN_BLOCKS_PER_SM, advance, advance_replay, advance_steps, compute,
+    from ..operators import (THIN_BLOCKS_PER_SM, advance, advance_replay, advance_steps, compute, steps_fit,
                              steps_width)
 
     dg = G.to("cuda")
@@ -111,7 +111,7 @@ def _bc_cuda(G, sources):
     depth = cupy.empty(n, cupy.int32)
     sigma = cupy.empty(n, cupy.float64)
     delta = cupy.empty(n, cupy.float64)
-    thin = steps_width(THIN_BLOCKS_PER_SM) if G.out_degree.max(initial=0) <= STEPS_BLOCK else 0
+    thin = steps_width(THIN_BLOCKS_PER_SM) if steps_fit(G) else 0
     visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
     back = "depth[dst] == {} + 1 && (atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
     with Timer("cuda") as t:

@@ -118,7 +118,7 @@ def _bfs_cuda(G, source):
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import STEPS_BLOCK, THIN_BLOCKS_PER_SM, advance, advance_pull, advance_steps, steps_width
+    from ..operators import THIN_BLOCKS_PER_SM, advance, advance_pull, advance_steps, steps_fit, steps_width
 
     dg = G.to("cuda")
     n = G.n
@@ -130,6 +130,7 @@ def _bfs_cuda(G, source):
     level, pulls, fused, pulling = 0, 0, 0, False
     avg = G.nnz / max(n, 1)
     max_degree = int(G.out_degree.max(initial=0))
+    fused_ok = steps_fit(G)
     # a frontier can pass the edge test only if its vertices' degrees could make up for its size
     gate = max(1.0, max_degree / max(avg, 1e-9))
     claim = "atomicCAS(&parent[dst], -1, src) == -1 && (depth[dst] = level + step, true)"
@@ -138,7 +139,7 @@ def _bfs_cuda(G, source):
             level += 1
             lv = np.int32(level)
             thin = 0
-            if max_degree <= STEPS_BLOCK:
+            if fused_ok:
                 thin = min(steps_width(THIN_BLOCKS_PER_SM), int(n_unvisited / (ALPHA * gate)))
             if not pulling and len(frontier) <= thin:
                 queue = FrontierQueue(n, len(frontier) + n_unvisited, frontier)

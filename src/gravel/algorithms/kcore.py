@@ -55,7 +55,7 @@ def _core_cuda(S):
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import STEPS_BLOCK, THIN_BLOCKS_PER_SM, advance, advance_steps, compute, filter as keep_if
+    from ..operators import THIN_BLOCKS_PER_SM, advance, advance_steps, compute, filter as keep_if, steps_fit
 
     dg = S.to("cuda")
     n = S.n
@@ -64,7 +64,7 @@ def _core_cuda(S):
     removed = cupy.zeros(n, cupy.uint8)
     remaining = Frontier.all(n)
     k, rounds = 0, 0
-    fused = S.out_degree.max(initial=0) <= STEPS_BLOCK
+    fused = steps_fit(S)
     peel = "!removed[dst] && atomicSub(&deg[dst], 1) == k + 1"
     with Timer("cuda") as t:
         while len(remaining):

@@ -40,8 +40,8 @@ def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, direction="pull", blockin
         Pull sums over in-edges with no atomics; push (GPU only) adds along out-edges atomically.
     blocking : "auto", None or int
         Cache blocking of the GPU sweep (:mod:`gravel.blocking`): an int is the block width in
-        vertices; ``"auto"`` blocks when the ranks outgrow the share of the L2 a block may take and the
-        hubs do not come first (:func:`gravel.blocking.resolve_width`). The blocked layout is built on
+        vertices; ``"auto"`` blocks where the ranks outgrow half the L2 and the hubs do not come first
+        (:func:`gravel.blocking.resolve_width`). The blocked layout is built on
         the first sweep and kept with the graph's device copy. The CPU path takes only "auto".
     device : {"auto", "cpu", "cuda"}
 

@@ -8,9 +8,6 @@
 // degree-sorted, consecutive chunks put the hubs into a few blocks (SSSP 58 ms against 14 unsorted).
 #include "advance/block_chunk.cuh"
 
-// Blocks per SM the launch uses; the launch bounds cap registers so that they fit.
-#define GRAVEL_STEPS_BLOCKS_PER_SM 4
-
 template <int OUT, int BLOCK>
 __device__ __forceinline__ void gravel_step_chunks(GravelChunkStorage<BLOCK> &s, const offset_t *__restrict__ offsets,
                                                    const vid_t *__restrict__ indices, const float *__restrict__ weights,
@@ -27,8 +24,9 @@ __device__ __forceinline__ void gravel_step_chunks(GravelChunkStorage<BLOCK> &s,
 // Steps run from queue[begin, end) until one outputs nothing or more than `limit` items, `max_steps`
 // have run, or fewer than `step_bound` entries of the queue's `cap` remain. bounds[s + 2] receives the
 // end of step s's output; status = {steps run, 1 if an output overflowed the queue}.
-template <int BLOCK>
-__global__ void __launch_bounds__(BLOCK, GRAVEL_STEPS_BLOCKS_PER_SM)
+// PER_SM: the blocks per SM a launch may use; the launch bounds cap registers so that they fit.
+template <int BLOCK, int PER_SM>
+__global__ void __launch_bounds__(BLOCK, PER_SM)
 gravel_advance_steps(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                      const float *__restrict__ weights, int weighted, vid_t *queue, long long cap, long long begin,
                      long long end, long long *bounds, int max_steps, long long limit, long long step_bound,
@@ -58,8 +56,8 @@ gravel_advance_steps(const offset_t *__restrict__ offsets, const vid_t *__restri
 
 // Advance over recorded frontiers queue[bounds[s], bounds[s + 1]) for s in [first, last), in reverse
 // when asked, one step each, with no output; the functor sees the step's index s.
-template <int BLOCK>
-__global__ void __launch_bounds__(BLOCK, GRAVEL_STEPS_BLOCKS_PER_SM)
+template <int BLOCK, int PER_SM>
+__global__ void __launch_bounds__(BLOCK, PER_SM)
 gravel_advance_replay(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                       const float *__restrict__ weights, int weighted, const vid_t *queue,
                       const long long *__restrict__ bounds, int first, int last, int reverse GRAVEL_USER_PARAMS) {
@@ -75,5 +73,5 @@ gravel_advance_replay(const offset_t *__restrict__ offsets, const vid_t *__restr
 }
 
 #ifdef GRAVEL_INSTANTIATE  // CI compiles every kernel with nvcc: force the instances
-void* gravel_instances[] = {(void*)gravel_advance_steps<256>, (void*)gravel_advance_replay<256>};
+void* gravel_instances[] = {(void*)gravel_advance_steps<256, 4>, (void*)gravel_advance_replay<256, 4>};
 #endif
