@@ -30,11 +30,22 @@ def with_loops_and_isolated(rng):
     return gravel.Graph.from_edges(src, dst, rng.integers(1, 9, 2000).astype(np.float32), n=n, directed=True)
 
 
+def with_hubs(rng):
+    """A sparse random graph and three hubs whose lists (2,500 to 9,000 entries) exceed ops.LONG_LIST."""
+    n = 12000
+    sizes = (2500, 5000, 9000)
+    src = np.concatenate([rng.integers(0, n, 30000)] + [np.full(k, h) for h, k in enumerate(sizes)])
+    dst = np.concatenate([rng.integers(0, n, 30000)] + [rng.choice(n, k, replace=False) for k in sizes])
+    return transform.deduplicate(gravel.Graph.from_edges(src, dst, rng.random(src.size).astype(np.float32) + 0.5,
+                                                         n=n, directed=False))
+
+
 def graphs():
     rng = np.random.default_rng()
     yield "kron", transform.add_random_weights(generate.kronecker(14, 16, seed=int(rng.integers(1 << 30))), seed=1)
     yield "grid", generate.grid(64, 80)
     yield "loops+isolated", with_loops_and_isolated(rng)
+    yield "hubs", with_hubs(rng)
 
 
 GRAPHS = list(graphs())

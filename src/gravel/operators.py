@@ -465,8 +465,12 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
             _blocked_pull(graph, width, macros, params, preamble, dt, identity, out)
         else:
             prelude, extra = _functor(params, macros, preamble)
-            shape = pull_shape(graph, dt.itemsize) if frontier is None else STRIDING
-            _pull(graph.csc(), ids, all_, False, count, dt, identity, out, prelude, extra, shape)
+            csc = graph.csc()
+            if frontier is None:
+                shape, long_items = pull_shape(graph, dt.itemsize), long_lists(graph.derived, "long_in", csc[0])
+            else:
+                shape, long_items = STRIDING, None
+            _pull(csc, ids, all_, False, count, dt, identity, out, prelude, extra, shape, long_items)
         return out if apply is None else None
     if direction != "push":
         raise UnknownNameError(f"unknown direction {direction!r} (expected pull or push)")
@@ -505,8 +509,22 @@ def pull_shape(graph, bytes_per_vertex=4):
     return STRIDING if fits or hub_front(graph) else ONE_PASS
 
 
-def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, shape):
-    """Launch the pull kernel over `count` items of the lists (offsets, indices, weights) `csc`."""
+#: lists this long or longer get a CTA each (pull_long.cu) in a sweep over every item
+LONG_LIST = 2048
+
+
+def long_lists(derived, key, offsets):
+    """Items whose list holds LONG_LIST entries or more, found once and kept in `derived` under `key`."""
+    import cupy
+
+    if key not in derived:
+        derived[key] = cupy.flatnonzero(offsets[1:] - offsets[:-1] >= LONG_LIST).astype(cupy.int64)
+    return derived[key]
+
+
+def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, shape, long_items=None):
+    """Launch the pull kernel over `count` items of the lists (offsets, indices, weights) `csc`; the
+    items in `long_items` (lists of LONG_LIST entries or more), if given, get a CTA each."""
     off, idx, w = csc
     if not count:
         return
@@ -516,10 +534,16 @@ def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, sha
     if resident is not None:
         cap = runtime.blocks_for(grid * BLOCK, BLOCK, resident=resident)
         grid = min(grid, max(spread, cap // spread * spread))
+    split = long_items is not None and long_items.size > 0
+    lists = _lists(off, idx, w) + (ids, np.int32(all_), np.int32(by_item))
     k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(_CTYPES[dt], vec),
                        prelude=prelude)
-    k(grid, BLOCK, _lists(off, idx, w) + (ids, np.int32(all_), np.int32(by_item), np.int64(count),
-                                          np.int32(passes), np.int32(spread), dt.type(identity), out) + extra)
+    k(grid, BLOCK, lists + (np.int64(count), np.int32(passes), np.int32(spread),
+                            np.int64(LONG_LIST if split else 2**62), dt.type(identity), out) + extra)
+    if split:
+        k = runtime.kernel("neighbor_reduce/pull_long.cu", "gravel_neighbor_reduce_pull_long",
+                           templates=(_CTYPES[dt], BLOCK), prelude=prelude)
+        k(int(long_items.size), BLOCK, lists + (long_items, dt.type(identity), out) + extra)
 
 
 def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):
@@ -534,7 +558,7 @@ def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):
     rows_macros = {k: v for k, v in macros.items() if k != NR_APPLY}  # rows write their partial
     prelude, extra = _functor(params, rows_macros, preamble)
     _pull((L.offsets, L.sources, L.weights), L.row_vertex, 0, True, L.rows, dt, identity, partial, prelude,
-          extra, ROWS_SHAPE)
+          extra, ROWS_SHAPE, long_lists(graph.derived, ("long_rows", width), L.offsets))
     prelude, extra = _functor(params, macros, preamble)
     k = runtime.kernel("neighbor_reduce/blocked_merge.cu", "gravel_neighbor_reduce_merge",
                        templates=(_CTYPES[dt], L.tile), prelude=prelude)
