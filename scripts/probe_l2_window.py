@@ -71,7 +71,7 @@ def main():
     def rows(partial, lo, hi):  # one pass of CTAs over rows lo..hi
         k(runtime.blocks_for((hi - lo) * vec, ops.BLOCK), ops.BLOCK,
           (L.offsets[lo:hi + 1], L.sources, ops._dummy(cupy.float32), np.int32(0), L.row_vertex[lo:hi],
-           np.int32(0), np.int32(1), np.int64(hi - lo), np.int32(1), np.int32(1), np.int64(2**62), np.float32(0),
+           np.int32(0), np.int32(1), np.int32(0), np.int64(hi - lo), np.int32(1), np.int32(1), np.float32(0),
            partial[lo:hi]) + extra)
 
     def per_block(window):

@@ -231,6 +231,29 @@ def test_pull_launch_shapes_cover_every_item_once(name, G, shape, monkeypatch):
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("bins,long_list", [((), 2048), ((2048,), 2048), ((8, 2048), 2048), ((1, 3, 50), 2048),
+                                            ((2, 4, 8, 16, 32, 64), 64), ((4,), 4)])
+def test_sweep_bins_reduce_every_vertex_once(name, G, bins, long_list, monkeypatch):
+    """However a sweep bins the lists by length (a CTA for each list of long_list entries or more), every
+    vertex is reduced once, and a fused update sees i == v as in a sweep without bins."""
+    monkeypatch.setattr(ops, "BINS", bins)
+    monkeypatch.setattr(ops, "LONG_LIST", long_list)
+    dg = G.to("cuda")
+    dg.derived.clear()
+    x = np.random.default_rng().random(G.n).astype(np.float32)
+    in_off, in_idx, _ = G.csc()
+    expect = np.add.reduceat(np.append(x[in_idx], 0), in_off[:-1]) * (np.diff(in_off) > 0)
+    got = ops.neighbor_reduce(dg, None, "x[u]", params={"x": cupy.asarray(x)}).get()
+    assert np.allclose(got, expect, rtol=1e-4)
+    y = cupy.full(G.n, POISON, cupy.float64)
+    ops.neighbor_reduce(dg, None, "x[u]", "max", dtype=np.float64, apply="y[v] = acc + 4.0 * i",
+                        params={"x": cupy.asarray(x), "y": y})
+    top = np.maximum.reduceat(np.append(x[in_idx], 0), in_off[:-1]) * (np.diff(in_off) > 0)
+    top[np.diff(in_off) == 0] = np.finfo(np.float64).min
+    assert np.allclose(y.get(), top + 4.0 * np.arange(G.n), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("width", [1, 7, 97, 2049, 10**9, "auto"])
 def test_blocked_neighbor_reduce_equals_the_plain_pull(name, G, width):
     """Every block width (1 vertex, hub-splitting, across merge tiles, wider than the graph), every
@@ -252,6 +275,19 @@ def test_blocked_neighbor_reduce_equals_the_plain_pull(name, G, width):
     with pytest.raises(ValueError, match="every vertex"):
         ops.neighbor_reduce(dg, Frontier.from_ids(G.n, np.arange(3, dtype=np.int32)), "x[u]", params={"x": x},
                             blocking=width)
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+def test_degree_scan_in_one_block_and_with_cub(name, G):
+    """The frontier's degree scan, by one block (up to SCAN_IN_ONE_BLOCK items, across its chunks) and
+    by a degrees kernel and CuPy's cumsum beyond, equals NumPy's, repeats and the empty frontier too."""
+    rng = np.random.default_rng()
+    dg = G.to("cuda")
+    limit = ops.SCAN_IN_ONE_BLOCK
+    for size in (0, 1, 31, 1024, 1025, 5000, limit, limit + 1, 3 * limit):
+        ids = rng.integers(0, G.n, size).astype(np.int32)
+        expect = np.concatenate([[0], np.cumsum(G.out_degree[ids].astype(np.int64))])
+        assert np.array_equal(ops.degree_scan(dg, cupy.asarray(ids)).get(), expect), size
 
 
 def test_intersect_every_size_class():

@@ -112,12 +112,24 @@ def _read(counter):
 
 
 # -- advance ----------------------------------------------------------------------------------------------
+#: frontiers up to this many items have their degrees scanned by one block (frontier/degree_scan.cu)
+SCAN_IN_ONE_BLOCK = 16384
+
+
 def degree_scan(graph, ids):
     """Exclusive scan of the out-degrees of the frontier's vertices (length n + 1, int64)."""
     import cupy
 
-    scan = cupy.zeros(ids.size + 1, dtype=cupy.int64)
-    cupy.cumsum(graph.offsets[ids + 1] - graph.offsets[ids], out=scan[1:])
+    scan = cupy.empty(ids.size + 1, dtype=cupy.int64)
+    if ids.size <= SCAN_IN_ONE_BLOCK:
+        runtime.kernel("frontier/degree_scan.cu", "gravel_degree_scan_block", templates=(1024,))(
+            1, 1024, (graph.offsets, ids, np.int64(ids.size), scan))
+    else:
+        degrees = cupy.empty(ids.size, dtype=cupy.int64)
+        runtime.kernel("frontier/degree_scan.cu", "gravel_frontier_degrees")(
+            runtime.blocks_for(ids.size, BLOCK, resident=8), BLOCK, (graph.offsets, ids, np.int64(ids.size), degrees))
+        scan[0] = 0
+        cupy.cumsum(degrees, out=scan[1:])
     return scan
 
 
@@ -465,12 +477,10 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
             _blocked_pull(graph, width, macros, params, preamble, dt, identity, out)
         else:
             prelude, extra = _functor(params, macros, preamble)
-            csc = graph.csc()
             if frontier is None:
-                shape, long_items = pull_shape(graph, dt.itemsize), long_lists(graph.derived, "long_in", csc[0])
+                _sweep(graph, dt, identity, out, prelude, extra)
             else:
-                shape, long_items = STRIDING, None
-            _pull(csc, ids, all_, False, count, dt, identity, out, prelude, extra, shape, long_items)
+                _pull(graph.csc(), ids, 0, False, count, dt, identity, out, prelude, extra, STRIDING)
         return out if apply is None else None
     if direction != "push":
         raise UnknownNameError(f"unknown direction {direction!r} (expected pull or push)")
@@ -509,41 +519,66 @@ def pull_shape(graph, bytes_per_vertex=4):
     return STRIDING if fits or hub_front(graph) else ONE_PASS
 
 
-#: lists this long or longer get a CTA each (pull_long.cu) in a sweep over every item
+#: a sweep over every vertex takes its lists in bins by length, each bin with its own lanes per list
+#: (lanes_per_item of the bin's mean): the lists below BINS[0] entries, those below BINS[1], ...; lists
+#: of LONG_LIST entries or more get a CTA each (pull_long.cu), as one group of lanes walking a hub's
+#: hundred thousand entries would finish long after the rest of the sweep.
 LONG_LIST = 2048
+BINS = (8, LONG_LIST)
 
 
-def long_lists(derived, key, offsets):
-    """Items whose list holds LONG_LIST entries or more, found once and kept in `derived` under `key`."""
+def list_bins(derived, key, offsets):
+    """The bins of a sweep over the lists (offsets), found once and kept in `derived` under `key`: a
+    list of (items, lanes), items None for every item; lanes None for the long lists' CTAs."""
     import cupy
 
-    if key not in derived:
-        derived[key] = cupy.flatnonzero(offsets[1:] - offsets[:-1] >= LONG_LIST).astype(cupy.int64)
-    return derived[key]
+    if (key, BINS) not in derived:
+        degree = offsets[1:] - offsets[:-1]
+        cls = cupy.searchsorted(cupy.asarray(BINS, degree.dtype), degree, side="right")
+        bins = []
+        for c in range(len(BINS) + 1):
+            items = cupy.flatnonzero(cls == c).astype(cupy.int32)
+            if items.size:
+                long_ = BINS[c - 1] >= LONG_LIST if c else False
+                bins.append((items, None if long_ else lanes_per_item(float(degree[items].mean()))))
+        if len(bins) == 1 and bins[0][1] is not None:
+            bins = [(None, bins[0][1])]
+        derived[(key, BINS)] = bins
+    return derived[(key, BINS)]
 
 
-def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, shape, long_items=None):
-    """Launch the pull kernel over `count` items of the lists (offsets, indices, weights) `csc`; the
-    items in `long_items` (lists of LONG_LIST entries or more), if given, get a CTA each."""
+def _sweep(graph, dt, identity, out, prelude, extra):
+    """Pull over every vertex's in-edges, bin by bin (list_bins)."""
+    csc = graph.csc()
+    shape = pull_shape(graph, dt.itemsize)
+    for items, lanes in list_bins(graph.derived, "in", csc[0]):
+        if lanes is None:
+            k = runtime.kernel("neighbor_reduce/pull_long.cu", "gravel_neighbor_reduce_pull_long",
+                               templates=(_CTYPES[dt], BLOCK), prelude=prelude)
+            k(int(items.size), BLOCK, _lists(*csc) + (items, dt.type(identity), out)
+              + extra)
+        elif items is None:
+            _pull(csc, _dummy(np.int32), 1, False, graph.n, dt, identity, out, prelude, extra, shape, lanes)
+        else:
+            _pull(csc, items, 0, False, items.size, dt, identity, out, prelude, extra, shape, lanes, sweep=True)
+
+
+def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, shape, lanes=None, sweep=False):
+    """Launch the pull kernel over `count` items of the lists (offsets, indices, weights) `csc`, `lanes`
+    per list (default: from the mean list); `sweep`: the items are a bin of a sweep (results by vertex)."""
     off, idx, w = csc
     if not count:
         return
     passes, spread, resident = shape
-    vec = lanes_per_item(idx.size / max(off.size - 1, 1))  # the mean list
+    vec = lanes or lanes_per_item(idx.size / max(off.size - 1, 1))
     grid = -(-count // (BLOCK // vec * passes * spread)) * spread
     if resident is not None:
         cap = runtime.blocks_for(grid * BLOCK, BLOCK, resident=resident)
         grid = min(grid, max(spread, cap // spread * spread))
-    split = long_items is not None and long_items.size > 0
-    lists = _lists(off, idx, w) + (ids, np.int32(all_), np.int32(by_item))
     k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(_CTYPES[dt], vec),
                        prelude=prelude)
-    k(grid, BLOCK, lists + (np.int64(count), np.int32(passes), np.int32(spread),
-                            np.int64(LONG_LIST if split else 2**62), dt.type(identity), out) + extra)
-    if split:
-        k = runtime.kernel("neighbor_reduce/pull_long.cu", "gravel_neighbor_reduce_pull_long",
-                           templates=(_CTYPES[dt], BLOCK), prelude=prelude)
-        k(int(long_items.size), BLOCK, lists + (long_items, dt.type(identity), out) + extra)
+    k(grid, BLOCK, _lists(off, idx, w) + (ids, np.int32(all_), np.int32(by_item), np.int32(sweep),
+                                          np.int64(count), np.int32(passes), np.int32(spread), dt.type(identity), out) + extra)
 
 
 def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):
@@ -558,7 +593,7 @@ def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):
     rows_macros = {k: v for k, v in macros.items() if k != NR_APPLY}  # rows write their partial
     prelude, extra = _functor(params, rows_macros, preamble)
     _pull((L.offsets, L.sources, L.weights), L.row_vertex, 0, True, L.rows, dt, identity, partial, prelude,
-          extra, ROWS_SHAPE, long_lists(graph.derived, ("long_rows", width), L.offsets))
+          extra, ROWS_SHAPE)
     prelude, extra = _functor(params, macros, preamble)
     k = runtime.kernel("neighbor_reduce/blocked_merge.cu", "gravel_neighbor_reduce_merge",
                        templates=(_CTYPES[dt], L.tile), prelude=prelude)

@@ -4,16 +4,16 @@
 // stride over the list, then a shuffle tree within the group combines them; no atomics, coalesced reads.
 // The lists are read once per sweep, so they load with evict-first (__ldcs): the L2 keeps the gathered
 // values instead. `by_item`: item i's list is offsets[i]..offsets[i + 1] instead of vertex v's (the
-// rows pass of a blocked sweep, whose rows are the items and frontier[i] their vertex). Lists of
-// long_min entries or more are left to pull_long.cu, a CTA each.
+// rows pass of a blocked sweep, whose rows are the items and frontier[i] their vertex). `sweep`: the
+// items are one bin of a sweep over every vertex (operators.list_bins), so the result goes to vertex v
+// (apply(v, v, acc)), as in a sweep without bins.
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
 template <typename T, int VEC>
 __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                                             const float *__restrict__ weights, int weighted,
-                                            const vid_t *__restrict__ frontier, int all, int by_item, long long n,
-                                            int passes, int spread, long long long_min, T identity,
-                                            T *__restrict__ out GRAVEL_USER_PARAMS) {
+                                            const vid_t *__restrict__ frontier, int all, int by_item, int sweep, long long n,
+                                            int passes, int spread, T identity, T *__restrict__ out GRAVEL_USER_PARAMS) {
     constexpr int PER_WARP = 32 / VEC;
     const int lane = threadIdx.x & (VEC - 1);
     const int group = (threadIdx.x & 31) / VEC;
@@ -33,13 +33,11 @@ __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets
             const long long i = w + group;
             T acc = identity;
             vid_t v = 0;
-            bool mine = false;  // lists of long_min entries or more are pull_long.cu's
             if (i < n) {
                 v = all ? (vid_t)i : __ldcs(frontier + i);
                 const long long list = by_item ? i : v;
-                const offset_t begin = __ldcs(offsets + list), end = __ldcs(offsets + list + 1);
-                mine = end - begin < long_min;
-                for (offset_t edge = begin + lane; mine && edge < end; edge += VEC) {
+                for (offset_t edge = __ldcs(offsets + list) + lane, end = __ldcs(offsets + list + 1); edge < end;
+                     edge += VEC) {
                     const vid_t u = __ldcs(indices + edge);
                     const float weight = weighted ? __ldcs(weights + edge) : 1.0f;
                     (void)u; (void)weight;
@@ -50,7 +48,7 @@ __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets
                 T other = __shfl_down_sync(0xffffffffu, acc, d, VEC);
                 acc = gravel_nr_reduce<T>(acc, other);
             }
-            if (lane == 0 && mine) gravel_nr_apply<T>(v, i, acc, out GRAVEL_USER_ARGS);
+            if (lane == 0 && i < n) gravel_nr_apply<T>(v, sweep ? (long long)v : i, acc, out GRAVEL_USER_ARGS);
         }
     }
 }
