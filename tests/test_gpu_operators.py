@@ -179,6 +179,20 @@ def test_compute_over_frontier_and_all():
     assert np.array_equal(out.get(), np.arange(n) + 3)
 
 
+@pytest.mark.parametrize("n", [0, 1, 255, 5000, 3_000_000])
+def test_compute_sums_over_frontier_and_all(n):
+    """One launch, several float64 sums: over every vertex and over a frontier (with positions i)."""
+    rng = np.random.default_rng()
+    x = rng.random(n).astype(np.float32) - 0.5
+    xd = cupy.asarray(x)
+    got = ops.compute_sums(None, ["x[v]", "fabsf(x[v])", "v % 7 == 0 ? 1.0 : 0.0"], params={"x": xd}, n=n).get()
+    expect = [x.astype(np.float64).sum(), np.abs(x).astype(np.float64).sum(), (np.arange(n) % 7 == 0).sum()]
+    assert np.allclose(got, expect, rtol=1e-9, atol=1e-9)
+    ids = rng.choice(n, n // 3, replace=False).astype(np.int32)
+    got = ops.compute_sums(Frontier.from_ids(n, ids), ["x[v] * i"], params={"x": xd}).get()
+    assert np.allclose(got, [(x[ids].astype(np.float64) * np.arange(ids.size)).sum()], rtol=1e-9, atol=1e-9)
+
+
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("reduce", ["sum", "min", "max"])
 def test_neighbor_reduce_pull_and_push(name, G, reduce):

@@ -29,6 +29,7 @@ CASES = [
     ("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull<float, 4>",
      {ops.NR_VALUE: "((float)(x[u] * weight))", ops.NR_REDUCE: "((a) + (b))",
       ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
+    ("compute/sums.cu", "gravel_compute_sums<2, 256>", {ops.SUMS_OP: "{ s[0] += x[v] * k; s[1] += (double)i; }"}),
     ("frontier/degree_scan.cu", "gravel_degree_scan_block<1024>", {}),
     ("neighbor_reduce/pull_long.cu", "gravel_neighbor_reduce_pull_long<float, 256>",
      {ops.NR_VALUE: "((float)(x[u] * weight))", ops.NR_REDUCE: "((a) + (b))",

@@ -69,6 +69,7 @@ ADVANCE_OP = "GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)"
 PULL_WHERE = "GRAVEL_PULL_WHERE(v)"
 FILTER_OP = "GRAVEL_FILTER_OP(v, i)"
 COMPUTE_OP = "GRAVEL_COMPUTE_OP(v, i)"
+SUMS_OP = "GRAVEL_SUMS_OP(v, i, s)"
 NR_VALUE, NR_REDUCE, NR_APPLY = ("GRAVEL_NR_VALUE(v, u, edge, weight)", "GRAVEL_NR_REDUCE(a, b)",
                                  "GRAVEL_NR_APPLY(v, i, acc, out)")
 
@@ -336,10 +337,7 @@ def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, par
     import cupy
 
     front = frontier.to_dense().bitmap
-    if candidates is None:
-        ids, count, all_ = _dummy(cupy.int32), graph.n, 1
-    else:
-        ids, count, all_ = candidates.ids, len(candidates), 0
+    ids, count, all_ = _items(candidates, graph.n)
     in_off, in_idx, in_w = graph.csc()
     out_kind = {None: Output.NONE, "vertex": Output.VERTEX, "edge": Output.EDGE, "bitmap": Output.BITMAP}[output]
     if out_kind is Output.BITMAP:
@@ -406,16 +404,36 @@ def filter(frontier, predicate="true", *, params=None, mode="compact", visited=N
 def compute(frontier, op, *, params=None, n=None, preamble=""):
     """Run `op` (a statement over ``v`` and ``i``) on every frontier item, or on every vertex 0..n-1
     when `frontier` is None."""
-    import cupy
-
     prelude, extra = _functor(params, {COMPUTE_OP: f"{{ {op}; }}"}, preamble)
     k = runtime.kernel("compute/compute.cu", "gravel_compute", prelude=prelude)
-    if frontier is None:
-        ids, count, all_ = _dummy(cupy.int32), n, 1
-    else:
-        ids, count, all_ = frontier.ids, len(frontier), 0
+    ids, count, all_ = _items(frontier, n)
     if count:
         k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK, (ids, np.int32(all_), np.int64(count)) + extra)
+
+
+def compute_sums(frontier, terms, *, params=None, n=None, preamble=""):
+    """Sums of the expressions `terms` (over ``v`` and ``i``) over every frontier item, or every vertex
+    0..n-1 when `frontier` is None, in float64 and in one launch: a device array, one sum per term, read
+    back by the caller when it needs them (no sync here)."""
+    import cupy
+
+    adds = " ".join(f"s[{k}] += (double)({t});" for k, t in enumerate(terms))
+    prelude, extra = _functor(params, {SUMS_OP: f"{{ {adds} }}"}, preamble)
+    k = runtime.kernel("compute/sums.cu", "gravel_compute_sums", templates=(len(terms), BLOCK), prelude=prelude)
+    out = cupy.zeros(len(terms), dtype=cupy.float64)
+    ids, count, all_ = _items(frontier, n)
+    if count:
+        k(runtime.blocks_for(count, BLOCK, resident=4), BLOCK, (ids, np.int32(all_), np.int64(count), out) + extra)
+    return out
+
+
+def _items(frontier, n):
+    """(ids, count, all) kernel arguments for the items of `frontier`, or every vertex 0..n-1 if None."""
+    import cupy
+
+    if frontier is None:
+        return _dummy(cupy.int32), n, 1
+    return frontier.ids, len(frontier), 0
 
 
 # -- neighbor reduce --------------------------------------------------------------------------------------
@@ -467,10 +485,7 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     if blocking is not None and (direction != "pull" or frontier is not None):
         raise ValueError("blocking applies to a pull over every vertex (frontier=None)")
     width = resolve_width(blocking, graph, dt.itemsize)
-    if frontier is None:
-        ids, count, all_ = _dummy(cupy.int32), graph.n, 1
-    else:
-        ids, count, all_ = frontier.ids, len(frontier), 0
+    ids, count, all_ = _items(frontier, graph.n)
     if direction == "pull":
         out = cupy.empty(count, dtype=dt) if apply is None else _dummy(dt)
         if width is not None:
