@@ -189,7 +189,7 @@ def test_compute_sums_over_frontier_and_all(n):
     expect = [x.astype(np.float64).sum(), np.abs(x).astype(np.float64).sum(), (np.arange(n) % 7 == 0).sum()]
     assert np.allclose(got, expect, rtol=1e-9, atol=1e-9)
     ids = rng.choice(n, n // 3, replace=False).astype(np.int32)
-    got = ops.compute_sums(Frontier.from_ids(n, ids), ["x[v] * i"], params={"x": xd}).get()
+    got = ops.compute_sums(Frontier.from_ids(n, ids), ["(double)x[v] * i"], params={"x": xd}).get()
     assert np.allclose(got, [(x[ids].astype(np.float64) * np.arange(ids.size)).sum()], rtol=1e-9, atol=1e-9)
 
 

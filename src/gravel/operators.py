@@ -592,8 +592,8 @@ def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, sha
         grid = min(grid, max(spread, cap // spread * spread))
     k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(_CTYPES[dt], vec),
                        prelude=prelude)
-    k(grid, BLOCK, _lists(off, idx, w) + (ids, np.int32(all_), np.int32(by_item), np.int32(sweep),
-                                          np.int64(count), np.int32(passes), np.int32(spread), dt.type(identity), out) + extra)
+    k(grid, BLOCK, _lists(off, idx, w) + (ids, np.int32(all_), np.int32(by_item), np.int32(sweep), np.int64(count),
+                                          np.int32(passes), np.int32(spread), dt.type(identity), out) + extra)
 
 
 def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):

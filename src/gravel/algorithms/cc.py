@@ -134,7 +134,10 @@ def _cc_cuda(G):
                         n=G.n, preamble=_UNION_FIND)
             compute(None, "comp[v] = gravel_find(comp, v)", params={"comp": comp}, n=G.n, preamble=_UNION_FIND)
             skip = np.int32(_most_common(comp[cupy.asarray(_sample(G.n))].get()))
-            rest = keep_if(Frontier.all(G.n), "comp[v] != skip", params={"comp": comp, "skip": skip})
+            # outside the big component, with edges to union (kron:22: 1.8 M isolated vertices left out)
+            edged = "out_off[v + 1] > out_off[v] || in_off[v + 1] > in_off[v]"
+            rest = keep_if(Frontier.all(G.n), f"comp[v] != skip && ({edged})",
+                           params={"comp": comp, "skip": skip, "out_off": dg.offsets, "in_off": dg.csc()[0]})
             advance(dg, rest, link, params={"comp": comp}, output=None, preamble=_UNION_FIND)
             if G.directed:
                 advance(DeviceGraph.from_arrays(*dg.csc()), rest, link, params={"comp": comp}, output=None,
