@@ -110,9 +110,9 @@ def _bfs_cuda(G, source):
     once the frontier's edges exceed the unexplored ones / alpha, pull steps let every unvisited vertex
     scan its in-edges for a parent in the frontier bitmap, with early exit, and emit the next bitmap
     (DESIGN.md section 5: on the GPU, switching back never paid); vertices without in-edges are left
-    out of them (_pull_candidates). On graphs without hubs, runs of
-    frontiers too small to ever pass the switch test go to one multi-step launch (the thousands of thin
-    levels of road graphs and meshes).
+    out of them (_pull_candidates). On graphs without hubs, runs of frontiers too small to ever pass
+    the switch test go to one multi-step launch (the thousands of thin levels of road graphs and
+    meshes).
     Measured on an H200 (2026-11-25): switching on vertex counts alone made kron:22 slower (2.46 ->
     3.58 ms); testing degrees every level cost the 2048x2048 grid a sync per level (1151 ms; 219 ms
     without), hence the gate by the degree spread (max / mean: 1 on a grid, thousands on kron).

@@ -12,8 +12,9 @@
 template <typename T, int VEC>
 __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                                             const float *__restrict__ weights, int weighted,
-                                            const vid_t *__restrict__ frontier, int all, int by_item, int sweep, long long n,
-                                            int passes, int spread, T identity, T *__restrict__ out GRAVEL_USER_PARAMS) {
+                                            const vid_t *__restrict__ frontier, int all, int by_item, int sweep,
+                                            long long n, int passes, int spread, T identity,
+                                            T *__restrict__ out GRAVEL_USER_PARAMS) {
     constexpr int PER_WARP = 32 / VEC;
     const int lane = threadIdx.x & (VEC - 1);
     const int group = (threadIdx.x & 31) / VEC;
