@@ -273,7 +273,7 @@ def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps
     k(grid, STEPS_BLOCK,
       _lists(graph.offsets, graph.indices, graph.weights)
       + (queue.buffer, np.int64(queue.capacity), np.int64(begin), np.int64(end), bounds, np.int32(slots),
-         np.int64(limit), np.int64(step_bound), counts, status) + extra)
+         np.int64(limit), np.int64(step_bound), counts, status) + _steps_longs(graph) + extra)
     steps, overflow = (int(x) for x in status.get())  # sync: how far it got
     if overflow:
         raise RuntimeError(f"advance_steps: a step's output overflowed the queue of {queue.capacity}")
@@ -297,7 +297,19 @@ def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, param
                        cooperative=True)
     k(grid, STEPS_BLOCK,
       _lists(graph.offsets, graph.indices, graph.weights) + (queue.buffer, bounds, np.int32(first), np.int32(last),
-                                                             np.int32(reverse)) + extra)
+                                                             np.int32(reverse)) + _steps_longs(graph) + extra)
+
+
+def _steps_longs(graph):
+    """The multi-step kernels' arguments for the long lists a step sets aside (LONG_LIST entries or
+    more, see advance/steps.cu): a buffer with room for every such list (at most nnz / LONG_LIST; the
+    buffer is kept in graph.derived), its room, the threshold and three zeroed counters."""
+    import cupy
+
+    cap = graph.nnz // LONG_LIST + 1
+    if graph.derived.get("steps_longs", ()).__len__() < cap:
+        graph.derived["steps_longs"] = cupy.empty(cap, dtype=cupy.int32)
+    return (graph.derived["steps_longs"], np.int64(cap), np.int64(LONG_LIST), cupy.zeros(3, dtype=cupy.uint64))
 
 
 @functools.cache
@@ -329,11 +341,13 @@ def _strategy(strategy):
 
 
 def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, params=None, output="vertex",
-                 preamble=""):
+                 remaining=False, preamble=""):
     """Pull step: each candidate vertex v (those of the `candidates` frontier, or every vertex when it is
     None) for which `where` (an expression over ``v``) holds scans its in-edges (src -> v) for a src in
     `frontier` and stops at the first for which `op` holds (``dst`` is v in the expression); v then joins
-    the output. ``output="bitmap"`` returns a dense frontier, counted as it is made (no popcount)."""
+    the output. ``output="bitmap"`` returns a dense frontier, counted as it is made (no popcount).
+    ``remaining=True`` returns (output, rest): rest, a queue in no particular order, holds the candidates
+    that passed `where` and found no such src (the next step's candidates)."""
     import cupy
 
     front = frontier.to_dense().bitmap
@@ -345,19 +359,25 @@ def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, par
     else:
         out = cupy.empty(max(count, 1), dtype=cupy.int64 if out_kind is Output.EDGE else cupy.int32)
         out_t = _CTYPES[out.dtype]
-    length = _counter()
+    counts = cupy.zeros(2, dtype=cupy.uint64)  # the output's length and the rest's, read back together
+    rest = cupy.empty(max(count, 1) if remaining else 1, dtype=cupy.int32)
     macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
     prelude, extra = _functor(params, macros, preamble)
     k = runtime.kernel("advance/pull.cu", "gravel_advance_pull", templates=(out_kind.value, out_t), prelude=prelude)
     if count:
         k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK,
-          _lists(in_off, in_idx, in_w) + (ids, np.int32(all_), np.int64(count), front, out, length,
-                                          np.uint64(out.size)) + extra)
-    if out_kind is Output.NONE:
+          _lists(in_off, in_idx, in_w) + (ids, np.int32(all_), np.int64(count), front, out, counts[:1],
+                                          np.uint64(out.size), np.int32(remaining), rest, counts[1:]) + extra)
+    if out_kind is Output.NONE and not remaining:
         return None
-    if out_kind is Output.BITMAP:
-        return Frontier(graph.n, bitmap=out, length=_read(length))
-    return Frontier(graph.n, ids=out, length=_read(length))
+    n_out, n_rest = (int(c) for c in counts.get())  # sync: the lengths
+    if out_kind is Output.NONE:
+        result = None
+    elif out_kind is Output.BITMAP:
+        result = Frontier(graph.n, bitmap=out, length=n_out)
+    else:
+        result = Frontier(graph.n, ids=out, length=n_out)
+    return (result, Frontier(graph.n, ids=rest, length=n_rest)) if remaining else result
 
 
 # -- filter, compute --------------------------------------------------------------------------------------

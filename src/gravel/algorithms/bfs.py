@@ -110,7 +110,8 @@ def _bfs_cuda(G, source):
     once the frontier's edges exceed the unexplored ones / alpha, pull steps let every unvisited vertex
     scan its in-edges for a parent in the frontier bitmap, with early exit, and emit the next bitmap
     (DESIGN.md section 5: on the GPU, switching back never paid); vertices without in-edges are left
-    out of them (_pull_candidates). On graphs without hubs, runs of frontiers too small to ever pass
+    out of them (_pull_candidates), and each pull step hands the next one the vertices it did not find
+    (kron:22: the last three steps scan thousands of vertices, not 2.4 M). On graphs without hubs, runs of frontiers too small to ever pass
     the switch test go to one multi-step launch (the thousands of thin levels of road graphs and
     meshes).
     Measured on an H200 (2026-11-25): switching on vertex counts alone made kron:22 slower (2.46 ->
@@ -121,7 +122,8 @@ def _bfs_cuda(G, source):
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import THIN_BLOCKS_PER_SM, advance, advance_pull, advance_steps, steps_fit, steps_width
+    from ..operators import (THIN_BLOCKS_PER_SM, advance, advance_pull, advance_steps, compute_sums, steps_fit,
+                             steps_width)
 
     dg = G.to("cuda")
     n = G.n
@@ -157,11 +159,12 @@ def _bfs_cuda(G, source):
             if not pulling and len(frontier) * gate > n_unvisited / ALPHA:
                 # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored edges
                 # / alpha; the degree sum costs a sync, so it is taken only for frontiers that could pass
-                pulling = int(dg.out_degree[frontier.ids].sum()) > n_unvisited * avg / ALPHA
+                out_edges = compute_sums(frontier, ["deg[v]"], params={"deg": dg.out_degree})
+                pulling = float(out_edges.get()[0]) > n_unvisited * avg / ALPHA
             if pulling:
-                frontier = advance_pull(dg, frontier, candidates, "(parent[dst] = src, depth[dst] = level, true)",
-                                        where="depth[v] < 0", params={"parent": parent, "depth": depth, "level": lv},
-                                        output="bitmap")
+                frontier, candidates = advance_pull(
+                    dg, frontier, candidates, "(parent[dst] = src, depth[dst] = level, true)", where="depth[v] < 0",
+                    params={"parent": parent, "depth": depth, "level": lv}, output="bitmap", remaining=True)
                 pulls += 1
             else:
                 frontier = advance(dg, frontier, claim, params={"parent": parent, "depth": depth, "level": lv},
