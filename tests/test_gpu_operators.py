@@ -143,12 +143,6 @@ def test_pull_advance_finds_a_frontier_parent(name, G):
     assert dense.is_dense and len(dense) == reached.size
     assert np.array_equal(dense.get(), reached)
     assert np.array_equal(parent.get() != POISON, np.isin(np.arange(G.n), reached))
-    # the candidates that found no parent come back, from a list and from every vertex
-    for listed in (Frontier.from_ids(G.n, cand), None):
-        found, rest = ops.advance_pull(dg, Frontier.from_ids(G.n, front), listed, "true", where="is_cand[v] != 0",
-                                       params={"is_cand": is_cand}, output="bitmap", remaining=True)
-        assert np.array_equal(found.get(), reached) and len(rest) == (~has).sum()
-        assert np.array_equal(rest.get(), cand[~has])
 
 
 def test_filter_compact_and_cull():

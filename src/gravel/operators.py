@@ -221,10 +221,11 @@ THIN_BLOCKS_PER_SM = 1
 
 
 def steps_fit(G):
-    """Can multi-step launches serve `G`? A step gives each vertex list to one block of STEPS_BLOCK
-    threads, so a hub would hold its whole step back (kron:22's BFS took 3.1 ms with them, 2.2 without;
-    H200, 2026-11-26): only graphs whose lists are all that short. The fix at the right depth is a
-    step that splits long lists over blocks; until then the primitives ask here."""
+    """Should BFS and BC run levels in multi-step launches on `G`? Only where no list is longer than a
+    block. Steps now spread long lists over every block, which made SSSP on kron:22 faster (12.9 -> 11.1
+    ms) and k-core too (224 -> 154 ms, so it no longer asks here); but on kron:22, multi-step BFS gained
+    nothing (1.15 against 1.14 ms) and BC from 4 sources lost (29.0 -> 43.3 ms; H200, 2026-11-26,
+    scripts/probe_steps_gate.py)."""
     return int(G.out_degree.max(initial=0)) <= STEPS_BLOCK
 
 
@@ -307,7 +308,7 @@ def _steps_longs(graph):
     import cupy
 
     cap = graph.nnz // LONG_LIST + 1
-    if graph.derived.get("steps_longs", ()).__len__() < cap:
+    if len(graph.derived.get("steps_longs", ())) < cap:
         graph.derived["steps_longs"] = cupy.empty(cap, dtype=cupy.int32)
     return (graph.derived["steps_longs"], np.int64(cap), np.int64(LONG_LIST), cupy.zeros(3, dtype=cupy.uint64))
 
@@ -341,13 +342,11 @@ def _strategy(strategy):
 
 
 def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, params=None, output="vertex",
-                 remaining=False, preamble=""):
+                 preamble=""):
     """Pull step: each candidate vertex v (those of the `candidates` frontier, or every vertex when it is
     None) for which `where` (an expression over ``v``) holds scans its in-edges (src -> v) for a src in
     `frontier` and stops at the first for which `op` holds (``dst`` is v in the expression); v then joins
-    the output. ``output="bitmap"`` returns a dense frontier, counted as it is made (no popcount).
-    ``remaining=True`` returns (output, rest): rest, a queue in no particular order, holds the candidates
-    that passed `where` and found no such src (the next step's candidates)."""
+    the output. ``output="bitmap"`` returns a dense frontier, counted as it is made (no popcount)."""
     import cupy
 
     front = frontier.to_dense().bitmap
@@ -359,25 +358,19 @@ def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, par
     else:
         out = cupy.empty(max(count, 1), dtype=cupy.int64 if out_kind is Output.EDGE else cupy.int32)
         out_t = _CTYPES[out.dtype]
-    counts = cupy.zeros(2, dtype=cupy.uint64)  # the output's length and the rest's, read back together
-    rest = cupy.empty(max(count, 1) if remaining else 1, dtype=cupy.int32)
+    length = _counter()
     macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
     prelude, extra = _functor(params, macros, preamble)
     k = runtime.kernel("advance/pull.cu", "gravel_advance_pull", templates=(out_kind.value, out_t), prelude=prelude)
     if count:
         k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK,
-          _lists(in_off, in_idx, in_w) + (ids, np.int32(all_), np.int64(count), front, out, counts[:1],
-                                          np.uint64(out.size), np.int32(remaining), rest, counts[1:]) + extra)
-    if out_kind is Output.NONE and not remaining:
-        return None
-    n_out, n_rest = (int(c) for c in counts.get())  # sync: the lengths
+          _lists(in_off, in_idx, in_w) + (ids, np.int32(all_), np.int64(count), front, out, length,
+                                          np.uint64(out.size)) + extra)
     if out_kind is Output.NONE:
-        result = None
-    elif out_kind is Output.BITMAP:
-        result = Frontier(graph.n, bitmap=out, length=n_out)
-    else:
-        result = Frontier(graph.n, ids=out, length=n_out)
-    return (result, Frontier(graph.n, ids=rest, length=n_rest)) if remaining else result
+        return None
+    if out_kind is Output.BITMAP:
+        return Frontier(graph.n, bitmap=out, length=_read(length))
+    return Frontier(graph.n, ids=out, length=_read(length))
 
 
 # -- filter, compute --------------------------------------------------------------------------------------

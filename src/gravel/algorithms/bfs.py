@@ -110,20 +110,19 @@ def _bfs_cuda(G, source):
     once the frontier's edges exceed the unexplored ones / alpha, pull steps let every unvisited vertex
     scan its in-edges for a parent in the frontier bitmap, with early exit, and emit the next bitmap
     (DESIGN.md section 5: on the GPU, switching back never paid); vertices without in-edges are left
-    out of them (_pull_candidates), and each pull step hands the next one the vertices it did not find
-    (kron:22: the last three steps scan thousands of vertices, not 2.4 M). On graphs without hubs, runs of frontiers too small to ever pass
+    out of them (_pull_candidates). On graphs without hubs, runs of frontiers too small to ever pass
     the switch test go to one multi-step launch (the thousands of thin levels of road graphs and
     meshes).
     Measured on an H200 (2026-11-25): switching on vertex counts alone made kron:22 slower (2.46 ->
     3.58 ms); testing degrees every level cost the 2048x2048 grid a sync per level (1151 ms; 219 ms
     without), hence the gate by the degree spread (max / mean: 1 on a grid, thousands on kron).
     2026-11-26: multi-step runs on kron:22 made it slower (2.2 -> 3.1 ms): its source's hub went to one
-    block; so they are used only where one block sweeps any list at once."""
+    block; since steps spread long lists over every block they neither win nor lose there (1.14 against
+    1.15 ms), so they are still used only where one block sweeps any list at once (steps_fit)."""
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import (THIN_BLOCKS_PER_SM, advance, advance_pull, advance_steps, compute_sums, steps_fit,
-                             steps_width)
+    from ..operators import THIN_BLOCKS_PER_SM, advance, advance_pull, advance_steps, steps_fit, steps_width
 
     dg = G.to("cuda")
     n = G.n
@@ -159,12 +158,11 @@ def _bfs_cuda(G, source):
             if not pulling and len(frontier) * gate > n_unvisited / ALPHA:
                 # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored edges
                 # / alpha; the degree sum costs a sync, so it is taken only for frontiers that could pass
-                out_edges = compute_sums(frontier, ["deg[v]"], params={"deg": dg.out_degree})
-                pulling = float(out_edges.get()[0]) > n_unvisited * avg / ALPHA
+                pulling = int(dg.out_degree[frontier.ids].sum()) > n_unvisited * avg / ALPHA
             if pulling:
-                frontier, candidates = advance_pull(
-                    dg, frontier, candidates, "(parent[dst] = src, depth[dst] = level, true)", where="depth[v] < 0",
-                    params={"parent": parent, "depth": depth, "level": lv}, output="bitmap", remaining=True)
+                frontier = advance_pull(dg, frontier, candidates, "(parent[dst] = src, depth[dst] = level, true)",
+                                        where="depth[v] < 0", params={"parent": parent, "depth": depth, "level": lv},
+                                        output="bitmap")
                 pulls += 1
             else:
                 frontier = advance(dg, frontier, claim, params={"parent": parent, "depth": depth, "level": lv},

@@ -2,8 +2,6 @@
 // listed, or every vertex) for which the `where` predicate holds scans its in-edges (u -> v) for a u in
 // the frontier bitmap and stops at the first u for which the op holds; v then joins the output
 // frontier: a queue, or (OUT == 3) a bitmap with a count, which the next pull step reads directly.
-// With keep_rest, the candidates that pass `where` but find no such u go to the queue `rest`: the next
-// step's candidates (Gunrock's unvisited queue), so that late steps skip the vertices already found.
 #include "advance/advance.cuh"
 
 #ifndef GRAVEL_PULL_WHERE
@@ -24,14 +22,11 @@ __global__ void gravel_advance_pull(const offset_t *__restrict__ offsets, const 
                                     const float *__restrict__ weights, int weighted,
                                     const vid_t *__restrict__ candidates, int all, long long n_candidates,
                                     const unsigned int *__restrict__ front, OutT *__restrict__ out,
-                                    unsigned long long *__restrict__ out_len, unsigned long long out_cap,
-                                    int keep_rest, vid_t *__restrict__ rest, unsigned long long *__restrict__ rest_len
-                                    GRAVEL_USER_PARAMS) {
+                                    unsigned long long *__restrict__ out_len, unsigned long long out_cap GRAVEL_USER_PARAMS) {
     GRAVEL_GRID_STRIDE(i, n_candidates) {
         const vid_t dst = all ? (vid_t)i : candidates[i];
         if (!gravel_pull_where(dst GRAVEL_USER_ARGS)) continue;
-        bool found = false;
-        for (offset_t edge = offsets[dst], end = offsets[dst + 1]; !found && edge < end; ++edge) {
+        for (offset_t edge = offsets[dst], end = offsets[dst + 1]; edge < end; ++edge) {
             const vid_t src = indices[edge];
             if (!(front[src >> 5] & (1u << (src & 31)))) continue;
             const float weight = weighted ? weights[edge] : 1.0f;
@@ -39,10 +34,9 @@ __global__ void gravel_advance_pull(const offset_t *__restrict__ offsets, const 
             if (gravel_advance_op(src, dst, edge, weight, 0 GRAVEL_USER_ARGS)) {
                 if (OUT == 3) gravel_emit_bit((unsigned int *)out, out_len, dst);
                 else if (OUT != 0) gravel_emit<OutT>(out, out_len, out_cap, OUT == 1 ? (OutT)dst : (OutT)edge);
-                found = true;
+                break;
             }
         }
-        if (keep_rest && !found) gravel_emit<vid_t>(rest, rest_len, (unsigned long long)n_candidates, dst);
     }
 }
 
