@@ -221,11 +221,12 @@ THIN_BLOCKS_PER_SM = 1
 
 
 def steps_fit(G):
-    """Should BFS and BC run levels in multi-step launches on `G`? Only where no list is longer than a
-    block. Steps now spread long lists over every block, which made SSSP on kron:22 faster (12.9 -> 11.1
-    ms) and k-core too (224 -> 154 ms, so it no longer asks here); but on kron:22, multi-step BFS gained
-    nothing (1.15 against 1.14 ms) and BC from 4 sources lost (29.0 -> 43.3 ms; H200, 2026-11-26,
-    scripts/probe_steps_gate.py)."""
+    """Should BFS, BC and k-core run levels in multi-step launches on `G`? Only where no list is longer
+    than a block. Steps now spread long lists over every block, which made SSSP on kron:22 faster (12.9
+    -> 11.1 ms); with the gate open, kron:22's BFS neither won nor lost (1.15 against 1.14 ms), BC from
+    4 sources lost (29.0 -> 43.3 ms) and k-core won (224 -> 154 ms; H200, 2026-11-26,
+    scripts/probe_steps_gate.py). k-core still asks here until its multi-step path on hub graphs has
+    run in the GPU suite."""
     return int(G.out_degree.max(initial=0)) <= STEPS_BLOCK
 
 
