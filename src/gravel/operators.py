@@ -584,8 +584,7 @@ def _sweep(graph, dt, identity, out, prelude, extra):
         if lanes is None:
             k = runtime.kernel("neighbor_reduce/pull_long.cu", "gravel_neighbor_reduce_pull_long",
                                templates=(_CTYPES[dt], BLOCK), prelude=prelude)
-            k(int(items.size), BLOCK, _lists(*csc) + (items, dt.type(identity), out)
-              + extra)
+            k(int(items.size), BLOCK, _lists(*csc) + (items, dt.type(identity), out) + extra)
         elif items is None:
             _pull(csc, _dummy(np.int32), 1, False, graph.n, dt, identity, out, prelude, extra, shape, lanes)
         else:
