@@ -395,10 +395,27 @@ def bfs_levels(G, source):
 CLAIM = "atomicCAS(&depth[dst], -1, base + step) == -1"
 
 
+def split_long_lists(monkeypatch, how):
+    """Make the multi-step kernels set aside lists of `how` entries or more ("room 2": every list, with
+    room for two per step, the rest walked by their own block)."""
+    if how == "room 2":
+        plain = ops._steps_longs
+        monkeypatch.setattr(ops, "_steps_longs", lambda graph: (plain(graph)[0], np.int64(2), np.int64(1),
+                                                                cupy.zeros(3, dtype=cupy.uint64)))
+    else:
+        monkeypatch.setattr(ops, "LONG_LIST", how)
+
+
+LONG_LISTS = [2048, 4, 1, "room 2"]
+
+
 @pytest.mark.parametrize("name,G", GRAPHS + [("long grid", generate.grid(3, 2000))],
                          ids=lambda x: x if isinstance(x, str) else "")
-def test_advance_steps_walks_every_level_in_one_launch(name, G):
+@pytest.mark.parametrize("long_list", LONG_LISTS)
+def test_advance_steps_walks_every_level_in_one_launch(name, G, long_list, monkeypatch):
     from gravel.frontier import FrontierQueue
+
+    split_long_lists(monkeypatch, long_list)
 
     rng = np.random.default_rng()
     s = int(rng.integers(G.n))
@@ -461,8 +478,11 @@ __device__ bool tick(int* clock, int* first, int* last, int step) {
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("reverse", [False, True])
-def test_advance_replay_visits_each_segment_with_its_index(name, G, reverse):
+@pytest.mark.parametrize("long_list", LONG_LISTS)
+def test_advance_replay_visits_each_segment_with_its_index(name, G, reverse, long_list, monkeypatch):
     from gravel.frontier import FrontierQueue
+
+    split_long_lists(monkeypatch, long_list)
 
     rng = np.random.default_rng()
     segments = [rng.integers(0, G.n, size=int(rng.integers(0, 400))).astype(np.int32) for _ in range(12)]

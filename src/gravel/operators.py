@@ -221,10 +221,11 @@ THIN_BLOCKS_PER_SM = 1
 
 
 def steps_fit(G):
-    """Can multi-step launches serve `G`? A step gives each vertex list to one block of STEPS_BLOCK
-    threads, so a hub would hold its whole step back (kron:22's BFS took 3.1 ms with them, 2.2 without;
-    H200, 2026-11-26): only graphs whose lists are all that short. The fix at the right depth is a
-    step that splits long lists over blocks; until then the primitives ask here."""
+    """Should BFS and BC run levels in multi-step launches on `G`? Only where no list is longer than a
+    block. Steps spread long lists over every block, which made SSSP on kron:22 faster (12.9 -> 11.1
+    ms); with this gate open, kron:22's BFS neither won nor lost (1.15 against 1.14 ms), BC from 4
+    sources lost (29.0 -> 43.3 ms) and k-core won (224 -> 154 ms, so it always runs multi-step; H200,
+    2026-11-26, scripts/probe_steps_gate.py)."""
     return int(G.out_degree.max(initial=0)) <= STEPS_BLOCK
 
 
@@ -273,7 +274,7 @@ def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps
     k(grid, STEPS_BLOCK,
       _lists(graph.offsets, graph.indices, graph.weights)
       + (queue.buffer, np.int64(queue.capacity), np.int64(begin), np.int64(end), bounds, np.int32(slots),
-         np.int64(limit), np.int64(step_bound), counts, status) + extra)
+         np.int64(limit), np.int64(step_bound), counts, status) + _steps_longs(graph) + extra)
     steps, overflow = (int(x) for x in status.get())  # sync: how far it got
     if overflow:
         raise RuntimeError(f"advance_steps: a step's output overflowed the queue of {queue.capacity}")
@@ -297,7 +298,19 @@ def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, param
                        cooperative=True)
     k(grid, STEPS_BLOCK,
       _lists(graph.offsets, graph.indices, graph.weights) + (queue.buffer, bounds, np.int32(first), np.int32(last),
-                                                             np.int32(reverse)) + extra)
+                                                             np.int32(reverse)) + _steps_longs(graph) + extra)
+
+
+def _steps_longs(graph):
+    """The multi-step kernels' arguments for the long lists a step sets aside (LONG_LIST entries or
+    more, see advance/steps.cu): a buffer with room for every such list (at most nnz / LONG_LIST; the
+    buffer is kept in graph.derived), its room, the threshold and three zeroed counters."""
+    import cupy
+
+    cap = graph.nnz // LONG_LIST + 1
+    if len(graph.derived.get("steps_longs", ())) < cap:
+        graph.derived["steps_longs"] = cupy.empty(cap, dtype=cupy.int32)
+    return (graph.derived["steps_longs"], np.int64(cap), np.int64(LONG_LIST), cupy.zeros(3, dtype=cupy.uint64))
 
 
 @functools.cache
@@ -570,8 +583,7 @@ def _sweep(graph, dt, identity, out, prelude, extra):
         if lanes is None:
             k = runtime.kernel("neighbor_reduce/pull_long.cu", "gravel_neighbor_reduce_pull_long",
                                templates=(_CTYPES[dt], BLOCK), prelude=prelude)
-            k(int(items.size), BLOCK, _lists(*csc) + (items, dt.type(identity), out)
-              + extra)
+            k(int(items.size), BLOCK, _lists(*csc) + (items, dt.type(identity), out) + extra)
         elif items is None:
             _pull(csc, _dummy(np.int32), 1, False, graph.n, dt, identity, out, prelude, extra, shape, lanes)
         else:

@@ -7,8 +7,8 @@ template <int OUT, typename OutT, int BLOCK>
 __global__ void __launch_bounds__(BLOCK) gravel_advance_block_mapped(GRAVEL_ADVANCE_PARAMS GRAVEL_USER_PARAMS) {
     __shared__ GravelChunkStorage<BLOCK> s;
     for (long long base = blockIdx.x * (long long)BLOCK; base < n_frontier; base += (long long)gridDim.x * BLOCK)
-        gravel_block_chunk<OUT, OutT, BLOCK>(s, offsets, indices, weights, weighted, frontier, n_frontier, base, 1, out,
-                                             out_len, out_cap, 0 GRAVEL_USER_ARGS);
+        gravel_block_chunk<OUT, OutT, BLOCK>(s, offsets, indices, weights, weighted, frontier, n_frontier, base, 1,
+                                             nullptr, out, out_len, out_cap, 0 GRAVEL_USER_ARGS);
 }
 
 #ifdef GRAVEL_INSTANTIATE  // CI compiles every kernel with nvcc: force the instances

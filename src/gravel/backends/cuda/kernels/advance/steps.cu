@@ -6,31 +6,55 @@
 // replays them with gravel_advance_replay). Each step's edges are balanced over inputs, a chunk of
 // BLOCK items per block (advance/block_chunk.cuh), its items strided over the frontier: on kron:22
 // degree-sorted, consecutive chunks put the hubs into a few blocks (SSSP 58 ms against 14 unsorted).
+// A list of long_min entries or more is not walked by its chunk's block: the chunk pass sets it aside,
+// and after a barrier every block takes a share of those lists' edges (one block walking a hub's
+// hundred thousand edges held the whole step back); a step without such lists pays no extra barrier.
 #include "advance/block_chunk.cuh"
 
 template <int OUT, int BLOCK>
 __device__ __forceinline__ void gravel_step_chunks(GravelChunkStorage<BLOCK> &s, const offset_t *__restrict__ offsets,
                                                    const vid_t *__restrict__ indices, const float *__restrict__ weights,
-                                                   int weighted, const vid_t *items, long long n, vid_t *out,
-                                                   unsigned long long *out_len, unsigned long long out_cap,
-                                                   int step GRAVEL_USER_PARAMS) {
+                                                   int weighted, const vid_t *items, long long n,
+                                                   const GravelLongs *longs, vid_t *out, unsigned long long *out_len,
+                                                   unsigned long long out_cap, int step GRAVEL_USER_PARAMS) {
     // chunk c holds items c, c + chunks, c + 2 chunks, ...: runs of hubs are spread over the blocks
     const long long chunks = (n + BLOCK - 1) / BLOCK;
     for (long long c = blockIdx.x; c < chunks; c += gridDim.x)
-        gravel_block_chunk<OUT, vid_t, BLOCK>(s, offsets, indices, weights, weighted, items, n, c, chunks, out,
+        gravel_block_chunk<OUT, vid_t, BLOCK>(s, offsets, indices, weights, weighted, items, n, c, chunks, longs, out,
                                               out_len, out_cap, step GRAVEL_USER_ARGS);
+}
+
+// The long lists set aside by a step's chunk pass, after a barrier: each block stages BLOCK of them at
+// a time and the grid's threads deal out their edges. Returns whether there were any (the caller then
+// needs another barrier before the step's output is complete). Every thread reads the same count.
+template <int OUT, int BLOCK>
+__device__ __forceinline__ bool gravel_step_longs(GravelChunkStorage<BLOCK> &s, const offset_t *__restrict__ offsets,
+                                                  const vid_t *__restrict__ indices, const float *__restrict__ weights,
+                                                  int weighted, const GravelLongs &longs, vid_t *out,
+                                                  unsigned long long *out_len, unsigned long long out_cap,
+                                                  int step GRAVEL_USER_PARAMS) {
+    const long long n = min((long long)*(volatile unsigned long long *)longs.count, longs.cap);
+    for (long long base = 0; base < n; base += BLOCK) {
+        const long long total = gravel_chunk_stage<BLOCK>(s, offsets, longs.items, n, base, 1, nullptr);
+        gravel_chunk_walk<OUT, vid_t, BLOCK>(s, indices, weights, weighted, total,
+                                             blockIdx.x * (long long)BLOCK + threadIdx.x, (long long)gridDim.x * BLOCK,
+                                             out, out_len, out_cap, step GRAVEL_USER_ARGS);
+    }
+    return n > 0;
 }
 
 // Steps run from queue[begin, end) until one outputs nothing or more than `limit` items, `max_steps`
 // have run, or fewer than `step_bound` entries of the queue's `cap` remain. bounds[s + 2] receives the
-// end of step s's output; status = {steps run, 1 if an output overflowed the queue}.
+// end of step s's output; status = {steps run, 1 if an output overflowed the queue}. long_items
+// (room for long_cap) holds a step's long lists; counts and long_counts hold three counters each.
 // PER_SM: the blocks per SM a launch may use; the launch bounds cap registers so that they fit.
 template <int BLOCK, int PER_SM>
 __global__ void __launch_bounds__(BLOCK, PER_SM)
 gravel_advance_steps(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                      const float *__restrict__ weights, int weighted, vid_t *queue, long long cap, long long begin,
                      long long end, long long *bounds, int max_steps, long long limit, long long step_bound,
-                     unsigned long long *counts, long long *status GRAVEL_USER_PARAMS) {
+                     unsigned long long *counts, long long *status, vid_t *long_items, long long long_cap,
+                     long long long_min, unsigned long long *long_counts GRAVEL_USER_PARAMS) {
     __shared__ GravelChunkStorage<BLOCK> s;
     cg::grid_group grid = cg::this_grid();
     int step = 0;
@@ -39,10 +63,15 @@ gravel_advance_steps(const offset_t *__restrict__ offsets, const vid_t *__restri
         // three counters in rotation: this step's, the next one's (zeroed now), and the previous one's,
         // which slow threads may still be reading
         unsigned long long *count = counts + step % 3;
-        if (grid.thread_rank() == 0) counts[(step + 1) % 3] = 0;
-        gravel_step_chunks<1, BLOCK>(s, offsets, indices, weights, weighted, queue + begin, end - begin, queue + end,
-                                  count, (unsigned long long)(cap - end), step GRAVEL_USER_ARGS);
+        const GravelLongs longs{long_items, long_counts + step % 3, long_cap, long_min};
+        if (grid.thread_rank() == 0) counts[(step + 1) % 3] = long_counts[(step + 1) % 3] = 0;
+        const unsigned long long room = (unsigned long long)(cap - end);
+        gravel_step_chunks<1, BLOCK>(s, offsets, indices, weights, weighted, queue + begin, end - begin, &longs,
+                                     queue + end, count, room, step GRAVEL_USER_ARGS);
         grid.sync();
+        if (gravel_step_longs<1, BLOCK>(s, offsets, indices, weights, weighted, longs, queue + end, count, room,
+                                        step GRAVEL_USER_ARGS))
+            grid.sync();
         long long made = (long long)*(volatile unsigned long long *)count;
         overflow = made > cap - end;
         begin = end;
@@ -55,20 +84,26 @@ gravel_advance_steps(const offset_t *__restrict__ offsets, const vid_t *__restri
 }
 
 // Advance over recorded frontiers queue[bounds[s], bounds[s + 1]) for s in [first, last), in reverse
-// when asked, one step each, with no output; the functor sees the step's index s.
+// when asked, one step each, with no output; the functor sees the step's index s. Long lists as above.
 template <int BLOCK, int PER_SM>
 __global__ void __launch_bounds__(BLOCK, PER_SM)
 gravel_advance_replay(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                       const float *__restrict__ weights, int weighted, const vid_t *queue,
-                      const long long *__restrict__ bounds, int first, int last, int reverse GRAVEL_USER_PARAMS) {
+                      const long long *__restrict__ bounds, int first, int last, int reverse, vid_t *long_items,
+                      long long long_cap, long long long_min, unsigned long long *long_counts GRAVEL_USER_PARAMS) {
     __shared__ GravelChunkStorage<BLOCK> s;
     cg::grid_group grid = cg::this_grid();
     for (int t = first; t < last; ++t) {
         int step = reverse ? last - 1 - (t - first) : t;
         long long b = bounds[step], e = bounds[step + 1];
-        gravel_step_chunks<0, BLOCK>(s, offsets, indices, weights, weighted, queue + b, e - b, nullptr, nullptr, 0, step
-                                  GRAVEL_USER_ARGS);
+        const GravelLongs longs{long_items, long_counts + t % 3, long_cap, long_min};
+        if (grid.thread_rank() == 0) long_counts[(t + 1) % 3] = 0;
+        gravel_step_chunks<0, BLOCK>(s, offsets, indices, weights, weighted, queue + b, e - b, &longs, nullptr, nullptr,
+                                     0, step GRAVEL_USER_ARGS);
         grid.sync();
+        if (gravel_step_longs<0, BLOCK>(s, offsets, indices, weights, weighted, longs, nullptr, nullptr, 0,
+                                        step GRAVEL_USER_ARGS))
+            grid.sync();
     }
 }
 
