@@ -1,8 +1,9 @@
-"""PageRank pulling and pushing, plain and cache-blocked (GraphCage's TOCAB), on graphs as generated and
-degree-sorted (on the device): time per iteration (the algorithm's CUDA events over 20 fixed
+"""PageRank pulling and pushing, plain and cache-blocked (GraphCage's TOCAB, and the pull staged in
+shared memory), on graphs as generated and degree-sorted (on the device): time per iteration (the algorithm's CUDA events over 20 fixed
 iterations, median of 3 after a warm-up that also builds the blocked layout), its ratio to the memory
 floor (`gravel bench`'s PageRank floor over a device copy's bandwidth, measured here), the time to build
-each blocked layout and to reorder. `--widths` adds blocked pulls of other block widths (vertices).
+each blocked layout and to reorder. "blocked" blocks by a quarter of the L2, "staged" by the shared
+memory of a CTA. `--widths` adds blocked pulls of other block widths (vertices).
 
     PYTHONPATH=src python benchmarks/blocking.py kron:24 kron:25 --widths 1966080 49152 --json out.json
 """
@@ -15,7 +16,7 @@ import statistics
 import gravel
 from gravel.backends.cuda import runtime
 from gravel.bench import copy_bandwidth, floor_bytes, wall_seconds
-from gravel.blocking import block_width, pull_layout, push_layout
+from gravel.blocking import STAGED_TILE_BYTES, block_width, pull_layout, push_layout, shared_width, staged_layout
 from gravel.cli import open_graph
 from gravel.reorder import reorder
 
@@ -34,7 +35,7 @@ def main():
     p.add_argument("--widths", type=int, nargs="*", default=[], help="more block widths for the pull")
     p.add_argument("--json")
     a = p.parse_args()
-    width = block_width(4)
+    width, staged = block_width(4), shared_width(4)
     card = runtime.props().name
     bandwidth = copy_bandwidth("cuda")
     rows = []
@@ -47,18 +48,22 @@ def main():
             dg = H.to("cuda")
             floor_s = floor_bytes("pagerank", H) / bandwidth
             build = {"pull_build_s": wall_seconds(lambda: pull_layout(dg, width)),
-                     "push_build_s": wall_seconds(lambda: push_layout(dg, width))}
+                     "push_build_s": wall_seconds(lambda: push_layout(dg, width)),
+                     "staged_build_s": wall_seconds(lambda: staged_layout(dg, staged, STAGED_TILE_BYTES // 4))}
             times = {"pull_plain_s": per_iteration(H, "pull", None), "pull_blocked_s": per_iteration(H, "pull", width),
+                     "pull_staged_s": per_iteration(H, "pull", staged),
                      "push_plain_s": per_iteration(H, "push", None), "push_blocked_s": per_iteration(H, "push", width)}
             times |= {f"pull_blocked_{w}_s": per_iteration(H, "pull", w) for w in a.widths}
             layout_rows = pull_layout(dg, width).rows
             dg.derived.clear()  # the layouts of one graph at a time
-            rows.append({"graph": label, "n": H.n, "nnz": H.nnz, "width": width, "pull_rows": layout_rows,
+            rows.append({"graph": label, "n": H.n, "nnz": H.nnz, "width": width, "staged_width": staged,
+                         "pull_rows": layout_rows,
                          "reorder_s": reorder_s, "floor_s": floor_s} | build | times)
             print(f"{label:>24}: " + ", ".join(f"{k[:-2]} {1e3 * v:7.3f} ms/it ({v / floor_s:4.1f}x floor)"
                                               for k, v in times.items())
-                  + f"; width {width:,} of {H.n:,}; layouts built in {build['pull_build_s']:.2f} s (pull), "
-                  f"{build['push_build_s']:.2f} s (push); degree sort {reorder_s:.2f} s; {card}")
+                  + f"; widths {width:,} and {staged:,} (staged) of {H.n:,}; layouts built in "
+                  f"{build['pull_build_s']:.2f} s (pull), {build['push_build_s']:.2f} s (push), "
+                  f"{build['staged_build_s']:.2f} s (staged); degree sort {reorder_s:.2f} s; {card}")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"date": datetime.date.today().isoformat(), "card": card, "bandwidth_Bps": bandwidth,

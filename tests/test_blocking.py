@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.backends.cuda.graph import DeviceGraph
-from gravel.blocking import (block_width, blocked_pull, blocked_push, hub_front, pull_layout, push_layout,
-                             resolve_width)
+from gravel.blocking import (STAGED_MAX, block_width, blocked_pull, blocked_push, hub_front, pull_layout,
+                             push_layout, resolve_width, shared_width, staged_pull)
 from gravel.reorder import reorder
 
 from .strategies import graphs
@@ -62,6 +62,58 @@ def test_blocked_pull_on_kronecker_widths_one_split_and_whole(width):
     G = gravel.generate.kronecker(10)  # 1024 vertices; width 7 splits every hub's list over many blocks
     L = check_layout(G, width, tile=100)
     assert (L.blocks == 1) == (width >= G.n)
+
+
+def check_staged(G, width, tile, chunk):
+    """The staged sweep as its kernels run it, in NumPy: each chunk's edges take x[u] from their
+    block's slice, then each tile folds its run of edges in every block; equals the plain pull."""
+    off, src, _ = G.csc()
+    L = staged_pull(off, src, G.n, width, tile=tile, chunk=chunk)
+    x = np.random.default_rng(0).random(G.n)
+    value = np.full(L.edges, np.nan)
+    for c, b in enumerate(L.chunk_block):
+        a, e = L.chunk_edges[c], L.chunk_edges[c + 1]
+        assert 0 < e - a <= chunk * width
+        value[a:e] = x[b * width:(b + 1) * width][L.local[a:e]]
+    assert not np.isnan(value).any()  # the chunks cover every edge, in order
+    out = np.zeros(G.n)
+    runs = L.tile_edges.reshape(L.blocks, L.tiles + 1)
+    seen = np.zeros(L.edges, int)
+    for t in range(L.tiles):
+        for b in range(L.blocks):
+            edges = np.arange(runs[b, t], runs[b, t + 1])
+            seen[edges] += 1
+            np.add.at(out, t * tile + L.target[edges].astype(np.int64), value[edges])
+    assert np.all(seen == 1) and np.allclose(out, plain_sums(G, x))
+    assert L.local.dtype == L.target.dtype == np.uint16 and L.blocks == -(-G.n // width)
+    return L
+
+
+@given(graphs(), st.integers(1, 50), st.integers(1, 9), st.integers(1, 4))
+@settings(max_examples=80, deadline=None)
+def test_staged_pull_sums_equal_the_plain_pull(G, width, tile, chunk):
+    if G.n:
+        check_staged(G, width, tile, chunk)
+
+
+@pytest.mark.parametrize("width,tile", [(1, 1), (7, 100), (1000, 3), (STAGED_MAX, STAGED_MAX)])
+def test_staged_pull_on_kronecker(width, tile):
+    G = gravel.generate.kronecker(10)
+    L = check_staged(G, width, tile, chunk=2)
+    # chunks never straddle blocks, and a block's chunks are as even as whole edges allow
+    sizes = np.diff(L.chunk_edges)
+    for b in np.unique(L.chunk_block):
+        mine = sizes[L.chunk_block == b]
+        assert mine.max() - mine.min() <= 1
+    with pytest.raises(ValueError, match="1 to 65536"):
+        staged_pull(*G.csc()[:2], G.n, STAGED_MAX + 1)
+    with pytest.raises(ValueError, match="tile must be 1 to"):
+        staged_pull(*G.csc()[:2], G.n, 4, tile=0)
+
+
+def test_shared_width_from_the_shared_memory():
+    assert shared_width(4, smem_bytes=227 * 1024) == 58112
+    assert shared_width(8, smem_bytes=100) == 12 and shared_width(1, smem_bytes=2**20) == STAGED_MAX
 
 
 @given(graphs(), st.integers(1, 50))
@@ -137,7 +189,7 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     from gravel import operators
     from gravel.backends.cuda import runtime
 
-    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=16 * 1024))
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=4000))
     K = gravel.generate.kronecker(13)  # 8192 vertices: 32 KB of floats, twice the made-up L2
     S = reorder(K, "degree")
     small = gravel.generate.kronecker(10)
@@ -145,5 +197,8 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
                                   for H in (K, S, small))
     assert resolve_width("auto", as_given) == block_width(4, l2_bytes=16 * 1024) == 1024
     assert resolve_width("auto", hubs_first) is None and resolve_width("auto", tiny) is None
+    # a sweep that stages its values blocks by the shared memory, hubs first or not
+    assert resolve_width("auto", as_given, staged=True) == resolve_width("auto", hubs_first, staged=True) == 1000
+    assert resolve_width("auto", tiny, staged=True) is None
     assert operators.pull_shape(as_given) == operators.ONE_PASS
     assert operators.pull_shape(hubs_first) == operators.pull_shape(tiny) == operators.STRIDING

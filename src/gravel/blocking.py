@@ -11,6 +11,14 @@ by vertex inside a block), so a CTA folds each run into the tile's accumulators 
 writes the tile once, every read and write coalesced. Push: the rows scatter with atomics that stay
 inside their block's range.
 
+A sweep whose value is an array x (value x[u]) can go further: the staged layout cuts the in-edges
+by source blocks narrow enough for one block's slice of x to sit in a CTA's shared memory (about 58 K
+floats), keeping one entry per edge since at that width almost every row holds one or two edges. A
+gather pass copies each edge's x[u] out of shared memory in edge order, and a merge pass folds them
+into tiles of destinations with shared-memory atomics: 12 bytes of coalesced traffic per edge and no
+random read of the L2, whose request rate (one sector per gathered 4-byte value) bounds the sweeps
+above. The width comes from the card's shared memory per block, the tile from 16-bit local ids.
+
 The layouts are built with the array module of the graph given (CuPy on the device, NumPy for tests).
 """
 
@@ -32,6 +40,13 @@ MERGE_TILE = 2048
 #: a graph whose first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges has its
 #: hubs in front (degree-sorted kron: about 0.8; as generated, uniform graphs and grids: about 0.06)
 HUB_FRONT_PART, HUB_FRONT_SHARE = 16, 0.25
+#: the staged layout's local ids (sources in a block, destinations in a tile) are 16-bit
+STAGED_MAX = 2**16
+#: bytes of accumulators a staged merge tile keeps in shared memory (16,384 floats)
+STAGED_TILE_BYTES = 64 * 1024
+#: edges per CTA of the staged gather, in block widths: a CTA copies its block's slice (4 bytes a
+#: vertex) once for this many times as many edges (6 bytes each), so the copy costs under a tenth
+STAGED_CHUNK = 8
 
 
 def block_width(bytes_per_vertex=4, *, l2_bytes=None, fraction=L2_FRACTION):
@@ -44,18 +59,33 @@ def block_width(bytes_per_vertex=4, *, l2_bytes=None, fraction=L2_FRACTION):
     return max(1, int(fraction * l2_bytes) // int(bytes_per_vertex))
 
 
-def resolve_width(blocking, dg, bytes_per_vertex=4):
+def shared_width(bytes_per_vertex=4, *, smem_bytes=None):
+    """Vertices per block of the staged layout: the values one CTA can hold in shared memory (the
+    running card's opt-in maximum per block unless given), at most STAGED_MAX."""
+    if smem_bytes is None:
+        from .backends.cuda import runtime
+
+        smem_bytes = runtime.props().smem_optin
+    return max(1, min(STAGED_MAX, int(smem_bytes) // int(bytes_per_vertex)))
+
+
+def resolve_width(blocking, dg, bytes_per_vertex=4, *, staged=False):
     """The block width a ``blocking=`` argument asks for (None, "auto" or an int of vertices) for the
     DeviceGraph `dg`, or None where no blocking is wanted. "auto" blocks where the vertex data
-    outgrows AUTO_L2_SHARE of the L2, unless the hubs come first (:func:`hub_front`): there the plain
-    sweep's gathers already hit (degree-sorted kron:25 on an H200: 9.6 ms plain, 17.1 blocked)."""
+    outgrows AUTO_L2_SHARE of the L2: for a sweep that can stage its values (`staged`, a value array),
+    by :func:`shared_width`; else by :func:`block_width`, unless the hubs come first
+    (:func:`hub_front`): there the plain sweep's gathers already hit (degree-sorted kron:25 on an
+    H200: 9.6 ms plain, 17.1 blocked)."""
     if blocking is None:
         return None
     if blocking == "auto":
         from .backends.cuda import runtime
 
-        small = dg.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes
-        return None if small or hub_front(dg) else block_width(bytes_per_vertex)
+        if dg.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes:
+            return None
+        if staged:
+            return shared_width(bytes_per_vertex)
+        return None if hub_front(dg) else block_width(bytes_per_vertex)
     if isinstance(blocking, str) or int(blocking) < 1:
         raise ValueError(f"blocking must be None, 'auto' or a width of at least 1 vertex, not {blocking!r}")
     return int(blocking)
@@ -115,6 +145,31 @@ class BlockedPush:
         return self.row_vertex.size
 
 
+@dataclass
+class StagedPull:
+    """In-edges blocked by source range, one entry per edge (block-major, destinations ascending inside
+    a block), for the staged sweep. ``local[e]`` is edge e's source less its block's first vertex;
+    ``target[e]`` its destination less its tile's first vertex (both uint16). The gather's CTAs take
+    chunks: edges ``chunk_edges[c]`` to ``chunk_edges[c + 1]``, all in block ``chunk_block[c]``.
+    ``tile_edges[b * (tiles + 1) + t]`` is block b's first edge into a destination of tile t or later.
+    """
+
+    n: int
+    width: int
+    blocks: int
+    local: object
+    chunk_edges: object
+    chunk_block: object
+    target: object
+    tile: int
+    tiles: int
+    tile_edges: object
+
+    @property
+    def edges(self):
+        return self.local.size
+
+
 def blocked_pull(in_offsets, in_sources, n, width, weights=None, *, tile=MERGE_TILE):
     """The blocked layout of the in-edges given as a CSR over destinations (in_offsets, in_sources,
     and their weights if any)."""
@@ -136,6 +191,34 @@ def blocked_push(out_offsets, out_targets, n, width):
                        row_vertex=(row_key % n).astype(_module(row_key).int32))
 
 
+def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4, chunk=STAGED_CHUNK):
+    """The staged layout of the in-edges given as a CSR over destinations (in_offsets, in_sources):
+    blocks of `width` sources, tiles of `tile` destinations, gather chunks of up to `chunk` * width
+    edges (a block's edges cut into equal runs)."""
+    xp = _module(in_offsets)
+    for name, size in (("block width", width), ("tile", tile)):
+        if not 1 <= size <= STAGED_MAX:
+            raise ValueError(f"the staged layout's {name} must be 1 to {STAGED_MAX} vertices, not {size}")
+    blocks, _, order, key = _segment_edges(in_offsets, in_sources, n, width)
+    source = in_sources[order].astype(xp.int64)
+    local = (source % width).astype(xp.uint16)
+    target = (key % n % tile).astype(xp.uint16)
+    block_edges = xp.searchsorted(key, xp.arange(blocks + 1, dtype=xp.int64) * n)
+    runs = -(-(block_edges[1:] - block_edges[:-1]) // (chunk * width))  # chunks per block
+    ends = xp.cumsum(runs)
+    chunk_block = xp.searchsorted(ends, xp.arange(int(ends[-1]), dtype=xp.int64), side="right")
+    nth = xp.arange(chunk_block.size, dtype=xp.int64) - (ends - runs)[chunk_block]
+    size = (block_edges[1:] - block_edges[:-1])[chunk_block]
+    starts = block_edges[chunk_block] + size * nth // runs[chunk_block]
+    tiles = -(-n // tile)
+    first = xp.minimum(xp.arange(tiles + 1, dtype=xp.int64) * tile, n)
+    bounds = (xp.arange(blocks, dtype=xp.int64)[:, None] * n + first[None, :]).ravel()
+    return StagedPull(n=n, width=int(width), blocks=blocks, local=local,
+                      chunk_edges=xp.concatenate([starts, xp.array([key.size], xp.int64)]).astype(xp.int64),
+                      chunk_block=chunk_block.astype(xp.int32), target=target, tile=int(tile), tiles=tiles,
+                      tile_edges=xp.searchsorted(key, bounds).astype(xp.int64))
+
+
 def pull_layout(dg, width):
     """The blocked pull layout of a DeviceGraph's in-edges, built on first use and kept with the graph."""
     layouts = dg.derived.setdefault("blocked_pull", {})
@@ -143,6 +226,19 @@ def pull_layout(dg, width):
         offsets, sources, weights = dg.csc()
         layouts[width] = blocked_pull(offsets, sources, dg.n, width, weights)
     return layouts[width]
+
+
+def staged_layout(dg, width, tile):
+    """The staged layout of a DeviceGraph's in-edges, built on first use and kept with the graph."""
+    from .backends.cuda import runtime
+
+    layouts = dg.derived.setdefault("staged_pull", {})
+    if (width, tile) not in layouts:
+        # transient: the int64 sort keys, their order and sorted copy, the sources in that order
+        runtime.check_fits(32 * dg.nnz, f"the staged layout of {dg.nnz:,} in-edges")
+        offsets, sources, _ = dg.csc()
+        layouts[(width, tile)] = staged_pull(offsets, sources, dg.n, width, tile=tile)
+    return layouts[(width, tile)]
 
 
 def push_layout(dg, width):
@@ -153,9 +249,9 @@ def push_layout(dg, width):
     return layouts[width]
 
 
-def _segment(offsets, others, n, width):
-    """A CSR's entries regrouped by (block of the entry, row): the rows of block 0, then of block 1, ...
-    Returns (blocks, row offsets, the entries' order, block * n + vertex of each row, ascending)."""
+def _segment_edges(offsets, others, n, width):
+    """A CSR's entries sorted by (block of the entry, row), stable. Returns (blocks, nnz, the entries'
+    order, their keys block * n + row, ascending)."""
     xp = _module(offsets)
     if width < 1:
         raise ValueError(f"the block width must be at least 1 vertex, not {width}")
@@ -165,7 +261,14 @@ def _segment(offsets, others, n, width):
         raise ValueError(f"{blocks} blocks of {n} vertices overflow the 64-bit sort keys")
     key = (others.astype(xp.int64) // width) * n + entry_rows(offsets, nnz)  # (block, row)
     order = xp.argsort(key, kind="stable")  # stable: entries stay sorted inside a row
-    key = key[order]
+    return blocks, nnz, order, key[order]
+
+
+def _segment(offsets, others, n, width):
+    """A CSR's entries regrouped by (block of the entry, row): the rows of block 0, then of block 1, ...
+    Returns (blocks, row offsets, the entries' order, block * n + vertex of each row, ascending)."""
+    xp = _module(offsets)
+    blocks, nnz, order, key = _segment_edges(offsets, others, n, width)
     starts = xp.flatnonzero(xp.concatenate([xp.ones(min(nnz, 1), bool), key[1:] != key[:-1]]))
     row_offsets = xp.concatenate([starts, xp.array([nnz], dtype=starts.dtype)]).astype(xp.int64)
     return blocks, row_offsets, order, key[starts]

@@ -463,7 +463,8 @@ def lanes_per_item(mean_degree):
 
 def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, identity=None, direction="pull",
                     apply=None, params=None, preamble="", blocking=None):
-    """Reduce `value` (an expression over ``v, u, edge, weight``) over neighbour lists.
+    """Reduce `value` (an expression over ``v, u, edge, weight``, or a device array x of n values,
+    which means ``x[u]``) over neighbour lists.
 
     ``direction="pull"``: ``out[i]`` reduces over the in-edges (u -> v) of item v of `frontier` (every
     vertex when None); `reduce` is "sum", "min", "max" or an expression over ``a`` and ``b`` (then
@@ -473,14 +474,23 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     block width in vertices: GraphCage's cache-blocked sweep, a reduction per (source block, vertex)
     row and a merge in shared memory (:mod:`gravel.blocking`; the layout is built on first use and kept
     with the graph). Its ``edge`` is the position in that layout, its ``weight`` the edge's weight.
+    With a value array and a sum, min or max in float32, float64 or int32, widths up to
+    :func:`gravel.blocking.shared_width` (the "auto" choice for arrays) stage each block's slice of x
+    in shared memory (:class:`gravel.blocking.StagedPull`; an own layout, also kept with the graph).
     ``direction="push"``: every out-edge (u -> v) of a frontier item u folds into ``out[v]`` (length n)
     with an atomic; `reduce` must be sum, min or max.
     """
     import cupy
 
-    from .blocking import resolve_width
+    from .blocking import resolve_width, shared_width
 
     dt = np.dtype(dtype)
+    x = None
+    if not isinstance(value, str):
+        x = cupy.asarray(value)
+        if x.shape != (graph.n,):
+            raise ValueError(f"a value array holds one value per vertex ({graph.n}), not shape {x.shape}")
+        params, value = {**(params or {}), _VALUE_ARRAY: x}, f"{_VALUE_ARRAY}[u]"
     ctype = _CTYPES[dt]
     if reduce in _REDUCE:
         expr, op_id = _REDUCE[reduce]
@@ -497,11 +507,14 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
         macros[NR_APPLY] = f"{{ {apply}; }}"
     if blocking is not None and (direction != "pull" or frontier is not None):
         raise ValueError("blocking applies to a pull over every vertex (frontier=None)")
-    width = resolve_width(blocking, graph, dt.itemsize)
+    stageable = x is not None and op_id is not None and dt in _STAGED_TYPES
+    width = resolve_width(blocking, graph, dt.itemsize, staged=stageable)
     ids, count, all_ = _items(frontier, graph.n)
     if direction == "pull":
         out = cupy.empty(count, dtype=dt) if apply is None else _dummy(dt)
-        if width is not None:
+        if width is not None and stageable and width <= shared_width(dt.itemsize):
+            _staged_pull(graph, width, x.astype(dt, copy=False), op_id, macros, params, preamble, dt, identity, out)
+        elif width is not None:
             _blocked_pull(graph, width, macros, params, preamble, dt, identity, out)
         else:
             prelude, extra = _functor(params, macros, preamble)
@@ -627,6 +640,37 @@ def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):
     k(runtime.blocks_for(L.tiles * BLOCK, BLOCK, resident=8), BLOCK,
       (L.tile_rows, np.int32(L.blocks), np.int64(L.tiles), L.row_vertex, partial, np.int64(graph.n),
        dt.type(identity), out) + extra)
+
+
+#: the staged sweep's merge folds with shared-memory atomics, which these types have for sum, min, max
+_STAGED_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32))
+#: the parameter name under which a value array reaches the kernels
+_VALUE_ARRAY = "gravel_value_array"
+#: threads per CTA of the staged gather (one CTA per SM: its block's slice fills the shared memory)
+#: and merge (three CTAs per SM hold their 64 KB tiles)
+STAGED_GATHER_BLOCK, STAGED_MERGE_BLOCK = 1024, 512
+
+
+def _staged_pull(graph, width, x, op_id, macros, params, preamble, dt, identity, out):
+    """The staged blocked sweep (gravel.blocking.StagedPull): the gather of each edge's x[u] through
+    its block's slice in shared memory, then the merge by destination tiles (apply fused there)."""
+    import cupy
+
+    from .blocking import STAGED_TILE_BYTES, staged_layout
+
+    L = staged_layout(graph, width, STAGED_TILE_BYTES // dt.itemsize)
+    value = cupy.empty(L.edges, dtype=dt)
+    ctype = _CTYPES[dt]
+    if L.edges:
+        k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_gather", templates=(ctype,))
+        k(int(L.chunk_block.size), STAGED_GATHER_BLOCK,
+          (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, x, np.int64(graph.n),
+           np.int32(width), value), shared_mem=width * dt.itemsize)
+    prelude, extra = _functor(params, macros, preamble)
+    k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_merge", templates=(ctype, op_id), prelude=prelude)
+    k(runtime.blocks_for(L.tiles * STAGED_MERGE_BLOCK, STAGED_MERGE_BLOCK, resident=4), STAGED_MERGE_BLOCK,
+      (L.tile_edges, np.int32(L.blocks), np.int64(L.tiles), np.int32(L.tile), L.target, value, np.int64(graph.n),
+       dt.type(identity), out) + extra, shared_mem=L.tile * dt.itemsize)
 
 
 # -- segmented intersection -------------------------------------------------------------------------------

@@ -40,9 +40,11 @@ def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, direction="pull", blockin
         Pull sums over in-edges with no atomics; push (GPU only) adds along out-edges atomically.
     blocking : "auto", None or int
         Cache blocking of the GPU sweep (:mod:`gravel.blocking`): an int is the block width in
-        vertices; ``"auto"`` blocks where the ranks outgrow half the L2 and the hubs do not come first
-        (:func:`gravel.blocking.resolve_width`). The blocked layout is built on
-        the first sweep and kept with the graph's device copy. The CPU path takes only "auto".
+        vertices (pull: up to :func:`gravel.blocking.shared_width`, each block's ranks are staged in
+        shared memory; wider blocks read them through the L2); ``"auto"`` blocks where the ranks
+        outgrow half the L2, pull by the shared-memory width, push by a quarter of the L2 unless the
+        hubs come first (:func:`gravel.blocking.resolve_width`). The blocked layout is built on the
+        first sweep and kept with the graph's device copy. The CPU path takes only "auto".
     device : {"auto", "cpu", "cuda"}
 
     Raises
@@ -98,7 +100,8 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
     vertex's in-edges and runs the update, which writes the new rank and the next contributions; then
     one compute_sums launch gives the L1 change and the dangling mass (read back together: one sync).
     Float32 ranks, float64 sums. The sweep pulls (one neighbor_reduce with the update fused) or pushes
-    (an advance adding atomically, then the update), either one blocked as GraphCage does."""
+    (an advance adding atomically, then the update), either one blocked as GraphCage does (the pull
+    by default with its blocks' ranks staged in shared memory)."""
     import cupy
 
     from ..operators import compute_sums
@@ -106,10 +109,10 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
     n = G.n
     if n == 0:
         return PageRankResult("pagerank", "cuda", 0.0, 0, "pull", rank=cupy.zeros(0, cupy.float32))
-    from ..blocking import resolve_width
+    from ..blocking import resolve_width, shared_width
 
     dg = G.to("cuda")
-    width = resolve_width(blocking, dg)
+    width = resolve_width(blocking, dg, staged=direction == "pull")
     sweep = (_pull_sweep if direction == "pull" else _push_sweep)(dg, width)
     deg = dg.out_degree
     inv_deg = cupy.where(deg > 0, 1.0 / cupy.maximum(deg, 1), 0.0).astype(cupy.float32)
@@ -133,7 +136,9 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
         else:
             if tol > 0:
                 raise PowerIterationFailedConvergence(f"pagerank did not converge in {max_iter} iterations")
-    variant = direction + ("" if width is None else f", blocked by {width:,} vertices")
+    staged = direction == "pull" and width is not None and width <= shared_width()
+    variant = direction + ("" if width is None else f", blocked by {width:,} vertices"
+                           + (" staged in shared memory" if staged else ""))
     return PageRankResult("pagerank", "cuda", t.seconds, it, variant, {"error": err}, rank=rank)
 
 
@@ -143,8 +148,7 @@ def _pull_sweep(dg, width):
     from ..operators import neighbor_reduce
 
     def pull(x, apply, params):
-        neighbor_reduce(dg, None, "contrib[u]", "sum", apply=apply, params={"contrib": x} | params,
-                        blocking=width)
+        neighbor_reduce(dg, None, x, "sum", apply=apply, params=params, blocking=width)
 
     return pull
 

@@ -27,6 +27,7 @@ class DeviceProps:
     sm_count: int
     l2_bytes: int
     smem_per_block: int
+    smem_optin: int
     max_threads_per_sm: int
     cc: tuple
     total_bytes: int
@@ -42,6 +43,7 @@ def props(device_id=None):
     name = p["name"].decode() if isinstance(p["name"], bytes) else p["name"]
     return DeviceProps(name=name, sm_count=p["multiProcessorCount"], l2_bytes=p["l2CacheSize"],
                        smem_per_block=p["sharedMemPerBlock"],
+                       smem_optin=p.get("sharedMemPerBlockOptin", p["sharedMemPerBlock"]),
                        max_threads_per_sm=p["maxThreadsPerMultiProcessor"],
                        cc=(p["major"], p["minor"]), total_bytes=p["totalGlobalMem"])
 
@@ -115,6 +117,7 @@ class Launcher:
     def __init__(self, fn, name):
         self.fn = fn
         self.name = name
+        self.smem_limit = 0  # dynamic shared memory opted in so far (launches beyond 48 KB need it)
 
     def __call__(self, grid, block, args, shared_mem=0):
         import cupy
@@ -128,6 +131,8 @@ class Launcher:
         grid = (max(int(grid), 1),) if np.isscalar(grid) else grid
         block = (int(block),) if np.isscalar(block) else block
         global launches
+        if shared_mem > self.smem_limit:
+            self.fn.max_dynamic_shared_size_bytes = self.smem_limit = int(shared_mem)
         self.fn(grid, block, args, shared_mem=shared_mem)
         launches += 1
         if SYNC_EACH_LAUNCH:

@@ -55,15 +55,39 @@ __device__ __forceinline__ bool gravel_contains(const int* a, long long n, int x
     return lo < n && a[lo] == x;
 }
 
-// atomicMin/atomicMax for non-negative floats: their bit patterns order like the values.
-__device__ __forceinline__ float gravel_atomic_min(float* a, float v) {
-    return __int_as_float(atomicMin((int*)a, __float_as_int(v)));
+// atomicMin/atomicMax for floats (any but NaN): non-negative floats order like their bits as ints,
+// negative ones in reverse as unsigned ints; the sign bit (not v >= 0) keeps -0.0 with the negatives.
+__device__ __forceinline__ void gravel_atomic_min(float* a, float v) {
+    if (!signbit(v)) atomicMin((int*)a, __float_as_int(v));
+    else atomicMax((unsigned int*)a, __float_as_uint(v));
 }
-__device__ __forceinline__ float gravel_atomic_max(float* a, float v) {
-    return __int_as_float(atomicMax((int*)a, __float_as_int(v)));
+__device__ __forceinline__ void gravel_atomic_max(float* a, float v) {
+    if (!signbit(v)) atomicMax((int*)a, __float_as_int(v));
+    else atomicMin((unsigned int*)a, __float_as_uint(v));
 }
-__device__ __forceinline__ int gravel_atomic_min(int* a, int v) { return atomicMin(a, v); }
-__device__ __forceinline__ int gravel_atomic_max(int* a, int v) { return atomicMax(a, v); }
+// Doubles have no integer atomics of their width that order them: compare and swap.
+template <bool MIN>
+__device__ __forceinline__ void gravel_atomic_extreme(double* a, double v) {
+    unsigned long long* bits = (unsigned long long*)a;
+    unsigned long long seen = *bits;
+    while (MIN ? v < __longlong_as_double(seen) : v > __longlong_as_double(seen)) {
+        const unsigned long long was = atomicCAS(bits, seen, __double_as_longlong(v));
+        if (was == seen) break;
+        seen = was;
+    }
+}
+__device__ __forceinline__ void gravel_atomic_min(double* a, double v) { gravel_atomic_extreme<true>(a, v); }
+__device__ __forceinline__ void gravel_atomic_max(double* a, double v) { gravel_atomic_extreme<false>(a, v); }
+__device__ __forceinline__ void gravel_atomic_min(int* a, int v) { atomicMin(a, v); }
+__device__ __forceinline__ void gravel_atomic_max(int* a, int v) { atomicMax(a, v); }
+
+// Fold x into *a by an atomic (OP 0: add, 1: min, 2: max).
+template <typename T, int OP>
+__device__ __forceinline__ void gravel_atomic_fold(T *a, T x) {
+    if (OP == 0) atomicAdd(a, x);
+    else if (OP == 1) gravel_atomic_min(a, x);
+    else gravel_atomic_max(a, x);
+}
 
 // Grid-stride loop over [0, n).
 #define GRAVEL_GRID_STRIDE(i, n) \

@@ -3,14 +3,6 @@
 // sparse frontiers that pull would waste a sweep on.
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
-
-template <typename T, int OP>
-__device__ __forceinline__ void gravel_atomic_fold(T *a, T x) {
-    if (OP == 0) atomicAdd(a, x);
-    else if (OP == 1) gravel_atomic_min(a, x);
-    else gravel_atomic_max(a, x);
-}
-
 template <typename T, int OP>
 __global__ void gravel_neighbor_reduce_push(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                                             const float *__restrict__ weights, int weighted,
