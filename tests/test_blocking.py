@@ -64,11 +64,11 @@ def test_blocked_pull_on_kronecker_widths_one_split_and_whole(width):
     assert (L.blocks == 1) == (width >= G.n)
 
 
-def check_staged(G, width, tile, chunk):
+def check_staged(G, width, tile, chunk, segment=3, piece=7):
     """The staged sweep as its kernels run it, in NumPy: each chunk's edges take x[u] from their
-    block's slice, then each tile folds its run of edges in every block; equals the plain pull."""
+    block's slice, then each piece folds its segments into its tile; equals the plain pull."""
     off, src, _ = G.csc()
-    L = staged_pull(off, src, G.n, width, tile=tile, chunk=chunk)
+    L = staged_pull(off, src, G.n, width, tile=tile, chunk=chunk, segment=segment, piece=piece)
     x = np.random.default_rng(0).random(G.n)
     value = np.full(L.edges, np.nan)
     for c, b in enumerate(L.chunk_block):
@@ -77,23 +77,27 @@ def check_staged(G, width, tile, chunk):
         value[a:e] = x[b * width:(b + 1) * width][L.local[a:e]]
     assert not np.isnan(value).any()  # the chunks cover every edge, in order
     out = np.zeros(G.n)
-    runs = L.tile_edges.reshape(L.blocks, L.tiles + 1)
     seen = np.zeros(L.edges, int)
-    for t in range(L.tiles):
-        for b in range(L.blocks):
-            edges = np.arange(runs[b, t], runs[b, t + 1])
+    for p in range(L.pieces):
+        t = L.piece_tile[p]
+        segs = range(L.piece_first[p], L.piece_first[p + 1])
+        assert sum(L.seg_end[s] - L.seg_start[s] for s in segs) < piece + segment  # whole segments
+        for s in segs:
+            edges = np.arange(L.seg_start[s], L.seg_end[s])
+            assert 0 < edges.size <= segment and np.all(np.diff(L.target[edges].astype(int)) >= 0)
             seen[edges] += 1
             np.add.at(out, t * tile + L.target[edges].astype(np.int64), value[edges])
     assert np.all(seen == 1) and np.allclose(out, plain_sums(G, x))
+    assert np.array_equal(np.bincount(L.piece_tile, minlength=L.tiles), L.tile_pieces) and L.tile_pieces.min() >= 1
     assert L.local.dtype == L.target.dtype == np.uint16 and L.blocks == -(-G.n // width)
     return L
 
 
-@given(graphs(), st.integers(1, 50), st.integers(1, 9), st.integers(1, 4))
+@given(graphs(), st.integers(1, 50), st.integers(1, 9), st.integers(1, 4), st.integers(1, 5), st.integers(0, 9))
 @settings(max_examples=80, deadline=None)
-def test_staged_pull_sums_equal_the_plain_pull(G, width, tile, chunk):
+def test_staged_pull_sums_equal_the_plain_pull(G, width, tile, chunk, segment, more):
     if G.n:
-        check_staged(G, width, tile, chunk)
+        check_staged(G, width, tile, chunk, segment, segment + more)
 
 
 @pytest.mark.parametrize("width,tile", [(1, 1), (7, 100), (1000, 3), (STAGED_MAX, STAGED_MAX)])
@@ -109,6 +113,8 @@ def test_staged_pull_on_kronecker(width, tile):
         staged_pull(*G.csc()[:2], G.n, STAGED_MAX + 1)
     with pytest.raises(ValueError, match="tile must be 1 to"):
         staged_pull(*G.csc()[:2], G.n, 4, tile=0)
+    with pytest.raises(ValueError, match="segments"):
+        staged_pull(*G.csc()[:2], G.n, 4, segment=9, piece=8)
 
 
 def test_shared_width_from_the_shared_memory():

@@ -209,24 +209,24 @@ def test_neighbor_reduce_pull_and_push(name, G, reduce):
     dst = np.repeat(np.arange(G.n), np.diff(in_off))
     npf.at(expect, dst, x[in_idx] * w)
     got = ops.neighbor_reduce(dg, None, "x[u] * weight", reduce, params={"x": xd})
-    assert np.allclose(got.get(), expect, rtol=1e-5)
+    assert np.allclose(got.get(), expect, rtol=1e-5, atol=1e-3)
     ids = rng.choice(G.n, G.n // 3, replace=False).astype(np.int32)
     part = ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd})
-    assert np.allclose(part.get(), expect[ids], rtol=1e-5)
+    assert np.allclose(part.get(), expect[ids], rtol=1e-5, atol=1e-3)
     # push: out-edges (u -> v) of frontier items fold into out[v]
     src, dstp, _, wp = reference_edges(G, ids)
     expect_push = np.full(G.n, ident, np.float64)
     npf.at(expect_push, dstp, x[src] * wp)
     push = ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd},
                                direction="push")
-    assert np.allclose(push.get(), expect_push, rtol=1e-5)
+    assert np.allclose(push.get(), expect_push, rtol=1e-5, atol=1e-3)
     # a fused update in place of the write
     y = cupy.full(G.n, POISON, cupy.float64)
     assert ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, apply="y[v] = 2.0 * acc + i",
                                params={"x": xd, "y": y}) is None
     expect_y = np.full(G.n, POISON, np.float64)
     expect_y[ids] = 2.0 * expect[ids].astype(np.float32).astype(np.float64) + np.arange(ids.size)
-    assert np.allclose(y.get(), expect_y, rtol=1e-5)
+    assert np.allclose(y.get(), expect_y, rtol=1e-5, atol=1e-3)
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])

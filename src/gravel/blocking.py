@@ -42,8 +42,12 @@ MERGE_TILE = 2048
 HUB_FRONT_PART, HUB_FRONT_SHARE = 16, 0.25
 #: the staged layout's local ids (sources in a block, destinations in a tile) are 16-bit
 STAGED_MAX = 2**16
-#: bytes of accumulators a staged merge tile keeps in shared memory (16,384 floats)
-STAGED_TILE_BYTES = 64 * 1024
+#: bytes of accumulators a staged merge tile keeps in shared memory (4,096 floats: several CTAs per SM)
+STAGED_TILE_BYTES = 16 * 1024
+#: the staged merge's work: a warp takes segments of up to STAGED_SEGMENT edges of one block's run into
+#: a tile; a CTA takes a piece of up to STAGED_PIECE edges of one tile (a hub tile is cut into several,
+#: which fold their sums through the device memory)
+STAGED_SEGMENT, STAGED_PIECE = 4096, 131072
 #: edges per CTA of the staged gather, in block widths: a CTA copies its block's slice (4 bytes a
 #: vertex) once for this many times as many edges (6 bytes each), so the copy costs under a tenth
 STAGED_CHUNK = 8
@@ -150,8 +154,10 @@ class StagedPull:
     """In-edges blocked by source range, one entry per edge (block-major, destinations ascending inside
     a block), for the staged sweep. ``local[e]`` is edge e's source less its block's first vertex;
     ``target[e]`` its destination less its tile's first vertex (both uint16). The gather's CTAs take
-    chunks: edges ``chunk_edges[c]`` to ``chunk_edges[c + 1]``, all in block ``chunk_block[c]``.
-    ``tile_edges[b * (tiles + 1) + t]`` is block b's first edge into a destination of tile t or later.
+    chunks: edges ``chunk_edges[c]`` to ``chunk_edges[c + 1]``, all in block ``chunk_block[c]``. The
+    merge's CTAs take pieces: piece p is segments ``piece_first[p]`` to ``piece_first[p + 1]``, all
+    into tile ``piece_tile[p]``, which has ``tile_pieces[t]`` pieces (at least one); segment s is edges
+    ``seg_start[s]`` to ``seg_end[s]`` of one block's run into that tile.
     """
 
     n: int
@@ -163,11 +169,19 @@ class StagedPull:
     target: object
     tile: int
     tiles: int
-    tile_edges: object
+    seg_start: object
+    seg_end: object
+    piece_first: object
+    piece_tile: object
+    tile_pieces: object
 
     @property
     def edges(self):
         return self.local.size
+
+    @property
+    def pieces(self):
+        return self.piece_tile.size
 
 
 def blocked_pull(in_offsets, in_sources, n, width, weights=None, *, tile=MERGE_TILE):
@@ -191,32 +205,60 @@ def blocked_push(out_offsets, out_targets, n, width):
                        row_vertex=(row_key % n).astype(_module(row_key).int32))
 
 
-def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4, chunk=STAGED_CHUNK):
+def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4, chunk=STAGED_CHUNK,
+                segment=STAGED_SEGMENT, piece=STAGED_PIECE):
     """The staged layout of the in-edges given as a CSR over destinations (in_offsets, in_sources):
     blocks of `width` sources, tiles of `tile` destinations, gather chunks of up to `chunk` * width
-    edges (a block's edges cut into equal runs)."""
+    edges (a block's edges cut into equal runs), merge segments of up to `segment` edges (a block's run
+    into a tile cut likewise) and pieces of whole segments of one tile, a new one each time `piece`
+    more edges have begun."""
     xp = _module(in_offsets)
     for name, size in (("block width", width), ("tile", tile)):
         if not 1 <= size <= STAGED_MAX:
             raise ValueError(f"the staged layout's {name} must be 1 to {STAGED_MAX} vertices, not {size}")
-    blocks, _, order, key = _segment_edges(in_offsets, in_sources, n, width)
-    source = in_sources[order].astype(xp.int64)
-    local = (source % width).astype(xp.uint16)
+    if not 1 <= segment <= piece:
+        raise ValueError(f"merge segments ({segment}) must be 1 to `piece` ({piece}) edges")
+    blocks, nnz, order, key = _segment_edges(in_offsets, in_sources, n, width)
+    local = (in_sources[order] % width).astype(xp.uint16)
     target = (key % n % tile).astype(xp.uint16)
     block_edges = xp.searchsorted(key, xp.arange(blocks + 1, dtype=xp.int64) * n)
-    runs = -(-(block_edges[1:] - block_edges[:-1]) // (chunk * width))  # chunks per block
-    ends = xp.cumsum(runs)
-    chunk_block = xp.searchsorted(ends, xp.arange(int(ends[-1]), dtype=xp.int64), side="right")
-    nth = xp.arange(chunk_block.size, dtype=xp.int64) - (ends - runs)[chunk_block]
-    size = (block_edges[1:] - block_edges[:-1])[chunk_block]
-    starts = block_edges[chunk_block] + size * nth // runs[chunk_block]
+    chunk_block, chunk_starts, _ = _cut(block_edges[:-1], block_edges[1:], chunk * width, xp)
     tiles = -(-n // tile)
     first = xp.minimum(xp.arange(tiles + 1, dtype=xp.int64) * tile, n)
-    bounds = (xp.arange(blocks, dtype=xp.int64)[:, None] * n + first[None, :]).ravel()
+    runs = xp.searchsorted(key, (xp.arange(blocks, dtype=xp.int64)[:, None] * n + first[None, :]).ravel())
+    runs = runs.reshape(blocks, tiles + 1)
+    run_start, run_end = runs[:, :-1].T.ravel(), runs[:, 1:].T.ravel()  # tile-major: t * blocks + b
+    seg_run, seg_start, seg_end = _cut(run_start, run_end, segment, xp)
+    seg_tile = seg_run // blocks
+    # pieces: a tile's segments in order, a new piece each time `piece` more edges have begun
+    length = seg_end - seg_start
+    begun = xp.cumsum(length) - length
+    every = xp.arange(tiles, dtype=xp.int64)
+    head, tail = xp.searchsorted(seg_tile, every), xp.searchsorted(seg_tile, every, side="right") - 1
+    nth = (begun - xp.concatenate([begun, xp.zeros(1, xp.int64)])[head][seg_tile]) // piece
+    tile_pieces = xp.where(tail >= head, xp.concatenate([nth, xp.zeros(1, xp.int64)])[tail] + 1, 1)
+    ends = xp.cumsum(tile_pieces)
+    seg_piece = (ends - tile_pieces)[seg_tile] + nth
+    piece_tile = xp.searchsorted(ends, xp.arange(int(ends[-1]), dtype=xp.int64), side="right")
     return StagedPull(n=n, width=int(width), blocks=blocks, local=local,
-                      chunk_edges=xp.concatenate([starts, xp.array([key.size], xp.int64)]).astype(xp.int64),
+                      chunk_edges=xp.concatenate([chunk_starts, xp.array([nnz], xp.int64)]),
                       chunk_block=chunk_block.astype(xp.int32), target=target, tile=int(tile), tiles=tiles,
-                      tile_edges=xp.searchsorted(key, bounds).astype(xp.int64))
+                      seg_start=seg_start, seg_end=seg_end,
+                      piece_first=xp.searchsorted(seg_piece, xp.arange(piece_tile.size + 1, dtype=xp.int64)),
+                      piece_tile=piece_tile.astype(xp.int32), tile_pieces=tile_pieces.astype(xp.int32))
+
+
+def _cut(starts, ends, most, xp):
+    """Cut each range [starts[i], ends[i]) (empty ones dropped) into as few runs of at most `most` as
+    can be, as even as whole entries allow. Returns (the range of each run, its start, its end), in
+    order."""
+    size = (ends - starts).astype(xp.int64)
+    count = -(-size // most)
+    total = xp.cumsum(count)
+    of = xp.searchsorted(total, xp.arange(int(total[-1]) if total.size else 0, dtype=xp.int64), side="right")
+    nth = xp.arange(of.size, dtype=xp.int64) - (total - count)[of]
+    start = starts[of].astype(xp.int64)
+    return of, start + size[of] * nth // count[of], start + size[of] * (nth + 1) // count[of]
 
 
 def pull_layout(dg, width):

@@ -647,8 +647,8 @@ _STAGED_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32))
 #: the parameter name under which a value array reaches the kernels
 _VALUE_ARRAY = "gravel_value_array"
 #: threads per CTA of the staged gather (one CTA per SM: its block's slice fills the shared memory)
-#: and merge (three CTAs per SM hold their 64 KB tiles)
-STAGED_GATHER_BLOCK, STAGED_MERGE_BLOCK = 1024, 512
+#: and merge (8 warps sharing a piece's segments)
+STAGED_GATHER_BLOCK, STAGED_MERGE_BLOCK = 1024, 256
 
 
 def _staged_pull(graph, width, x, op_id, macros, params, preamble, dt, identity, out):
@@ -659,18 +659,24 @@ def _staged_pull(graph, width, x, op_id, macros, params, preamble, dt, identity,
     from .blocking import STAGED_TILE_BYTES, staged_layout
 
     L = staged_layout(graph, width, STAGED_TILE_BYTES // dt.itemsize)
-    value = cupy.empty(L.edges, dtype=dt)
     ctype = _CTYPES[dt]
+    value = cupy.empty(L.edges, dtype=dt)
     if L.edges:
         k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_gather", templates=(ctype,))
         k(int(L.chunk_block.size), STAGED_GATHER_BLOCK,
           (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, x, np.int64(graph.n),
            np.int32(width), value), shared_mem=width * dt.itemsize)
+    # the sums of tiles cut into pieces, and their pieces done: the merge leaves them as it found them
+    key = ("staged_merge", dt, op_id)
+    if key not in graph.derived:
+        graph.derived[key] = (cupy.full(graph.n, identity, dtype=dt), cupy.zeros(L.tiles, cupy.uint32))
+    total, done = graph.derived[key]
     prelude, extra = _functor(params, macros, preamble)
     k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_merge", templates=(ctype, op_id), prelude=prelude)
-    k(runtime.blocks_for(L.tiles * STAGED_MERGE_BLOCK, STAGED_MERGE_BLOCK, resident=4), STAGED_MERGE_BLOCK,
-      (L.tile_edges, np.int32(L.blocks), np.int64(L.tiles), np.int32(L.tile), L.target, value, np.int64(graph.n),
-       dt.type(identity), out) + extra, shared_mem=L.tile * dt.itemsize)
+    k(runtime.blocks_for(L.pieces * STAGED_MERGE_BLOCK, STAGED_MERGE_BLOCK, resident=8), STAGED_MERGE_BLOCK,
+      (L.piece_first, L.piece_tile, L.tile_pieces, np.int64(L.pieces), L.seg_start, L.seg_end, L.target, value,
+       np.int32(L.tile), np.int64(graph.n), dt.type(identity), total, done, out) + extra,
+      shared_mem=L.tile * dt.itemsize)
 
 
 # -- segmented intersection -------------------------------------------------------------------------------

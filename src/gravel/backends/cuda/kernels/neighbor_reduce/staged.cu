@@ -4,9 +4,8 @@
 // memory, then writes each edge's x[u] out in edge order. Reads of 2-byte local ids and writes of
 // values are coalesced; the random reads hit shared memory, not the L2, whose request rate bounds a
 // sweep that gathers through it (one 32-byte sector per 4-byte value).
-// Merge: one CTA per tile of destinations at a time folds, with shared-memory atomics, the tile's run
-// of edges in every block (a warp per block) into the tile's accumulators, then applies each vertex
-// once (default: out[v] = acc).
+// Merge: destination tiles accumulate in shared memory, each vertex applied once (default:
+// out[v] = acc); below.
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
 template <typename T>
@@ -35,26 +34,67 @@ __global__ void gravel_staged_gather(const long long *__restrict__ chunk_edges, 
     }
 }
 
+// One CTA per piece: a piece is up to PIECE_EDGES edges of one destination tile, as segments of runs
+// (a run: one block's edges into the tile, destinations ascending). A warp takes a segment at a time,
+// 32 edges per step; lanes with one destination combine first (a segmented scan over the sorted
+// targets), so a hub's edges cost one shared atomic per step, not 32 on one address. A tile that is
+// one piece applies its accumulators at once; a tile cut into pieces folds them into `total` with
+// atomics and the last of its pieces to finish (counted in `done`) applies the tile and puts `total`
+// and `done` back to the identity and zero for the next sweep.
 template <typename T, int OP>
-__global__ void gravel_staged_merge(const long long *__restrict__ tile_edges, int blocks, long long tiles, int tile,
-                                    const unsigned short *__restrict__ target, const T *__restrict__ value,
-                                    long long n, T identity, T *__restrict__ out GRAVEL_USER_PARAMS) {
+__global__ void gravel_staged_merge(const long long *__restrict__ piece_first, const int *__restrict__ piece_tile,
+                                    const int *__restrict__ tile_pieces, long long pieces,
+                                    const long long *__restrict__ seg_start, const long long *__restrict__ seg_end,
+                                    const unsigned short *__restrict__ target, const T *__restrict__ value, int tile,
+                                    long long n, T identity, T *total, unsigned int *done,
+                                    T *__restrict__ out GRAVEL_USER_PARAMS) {
     extern __shared__ __align__(16) unsigned char gravel_smem[];
     T *acc = reinterpret_cast<T *>(gravel_smem);
+    __shared__ bool last;
     const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
-    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const long long first = t * tile;
-        for (int k = threadIdx.x; k < tile; k += blockDim.x) acc[k] = identity;
+    for (long long p = blockIdx.x; p < pieces; p += gridDim.x) {
+        const int t = piece_tile[p];
+        const long long first = (long long)t * tile;
+        const int size = (int)min((long long)tile, n - first);
+        for (int k = threadIdx.x; k < size; k += blockDim.x) acc[k] = identity;
         __syncthreads();
-        for (int b = threadIdx.x >> 5; b < blocks; b += warps) {
-            const long long *run = tile_edges + b * (tiles + 1) + t;
-            for (long long e = run[0] + lane, end = run[1]; e < end; e += 32)
-                gravel_atomic_fold<T, OP>(&acc[__ldcs(target + e)], __ldcs(value + e));
+        for (long long s = piece_first[p] + (threadIdx.x >> 5); s < piece_first[p + 1]; s += warps) {
+            for (long long base = seg_start[s], end = seg_end[s]; base < end; base += 32) {
+                const long long e = base + lane;
+                const bool on = e < end;
+                const int key = on ? (int)__ldcs(target + e) : -1 - lane;
+                T x = on ? __ldcs(value + e) : identity;
+#pragma unroll
+                for (int d = 1; d < 32; d <<= 1) {
+                    const T other = __shfl_up_sync(0xffffffffu, x, d);
+                    const int other_key = __shfl_up_sync(0xffffffffu, key, d);
+                    if (lane >= d && other_key == key) x = gravel_nr_reduce<T>(x, other);
+                }
+                const int next_key = __shfl_down_sync(0xffffffffu, key, 1);
+                if (on && (lane == 31 || next_key != key)) gravel_atomic_fold<T, OP>(&acc[key], x);
+            }
         }
         __syncthreads();
-        for (int k = threadIdx.x; k < tile && first + k < n; k += blockDim.x)
-            gravel_nr_apply<T>((vid_t)(first + k), first + k, acc[k], out GRAVEL_USER_ARGS);
-        __syncthreads();  // the next tile resets acc
+        if (tile_pieces[t] == 1) {
+            for (int k = threadIdx.x; k < size; k += blockDim.x)
+                gravel_nr_apply<T>((vid_t)(first + k), first + k, acc[k], out GRAVEL_USER_ARGS);
+        } else {
+            for (int k = threadIdx.x; k < size; k += blockDim.x)
+                if (acc[k] != identity) gravel_atomic_fold<T, OP>(&total[first + k], acc[k]);
+            __threadfence();  // the folds are seen before the count says this piece is done
+            __syncthreads();
+            if (threadIdx.x == 0) last = atomicAdd(&done[t], 1u) == (unsigned int)tile_pieces[t] - 1;
+            __syncthreads();
+            if (last) {
+                for (int k = threadIdx.x; k < size; k += blockDim.x) {
+                    const T sum = __ldcg(total + first + k);  // past L1: other SMs wrote it
+                    total[first + k] = identity;
+                    gravel_nr_apply<T>((vid_t)(first + k), first + k, sum, out GRAVEL_USER_ARGS);
+                }
+                if (threadIdx.x == 0) done[t] = 0;
+            }
+        }
+        __syncthreads();  // the next piece resets acc and `last`
     }
 }
 

@@ -1,0 +1,54 @@
+"""Where does the staged sweep's time go? One sweep of x[u] summed over every vertex's in-edges
+(neighbor_reduce, CUDA events, median of 7 after a warm-up that builds the layouts): plain, blocked
+through the L2 (a quarter of it per block), staged in shared memory, and the staged gather pass alone;
+the staged sums must equal the plain ones.
+
+    PYTHONPATH=src python scripts/probe_staged.py kron:22 kron:25
+"""
+
+import statistics
+import sys
+
+import cupy
+import numpy as np
+
+from gravel import operators as ops
+from gravel.bench import run_times
+from gravel.blocking import STAGED_TILE_BYTES, block_width, shared_width, staged_layout
+from gravel.cli import open_graph
+from gravel.reorder import reorder
+from gravel.backends.cuda import runtime
+
+
+def ms(fn):
+    return 1e3 * statistics.median(run_times(fn, 7, "cuda"))
+
+
+def main():
+    width = shared_width(4)
+    for spec in sys.argv[1:]:
+        G, _ = open_graph(spec)
+        for label, H in ((spec, G), (f"{spec} degree-sorted", reorder(G, "degree"))):
+            dg = H.to("cuda")
+            x = cupy.random.random(H.n, dtype=cupy.float32)
+            plain = ops.neighbor_reduce(dg, None, x)
+            staged = ops.neighbor_reduce(dg, None, x, blocking=width)
+            assert cupy.allclose(plain, staged, rtol=1e-4, atol=1e-3), label
+            L = staged_layout(dg, width, STAGED_TILE_BYTES // 4)
+            value = cupy.empty(L.edges, cupy.float32)
+            k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_gather", templates=("float",))
+            gather = lambda: k(int(L.chunk_block.size), ops.STAGED_GATHER_BLOCK,  # noqa: E731
+                               (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, x,
+                                np.int64(H.n), np.int32(width), value), shared_mem=width * 4)
+            times = {"plain": ms(lambda: ops.neighbor_reduce(dg, None, x)),
+                     "L2-blocked": ms(lambda: ops.neighbor_reduce(dg, None, x, blocking=block_width(4))),
+                     "staged": ms(lambda: ops.neighbor_reduce(dg, None, x, blocking=width)),
+                     "staged gather": ms(gather)}
+            print(f"{label:>22}: " + ", ".join(f"{k} {v:7.3f} ms" for k, v in times.items())
+                  + f"; {L.blocks} blocks, {L.chunk_block.size} chunks, {L.tiles} tiles, {L.pieces} pieces, "
+                  f"{L.seg_start.size} segments, {H.nnz:,} edges", flush=True)
+            dg.derived.clear()
+
+
+if __name__ == "__main__":
+    main()
