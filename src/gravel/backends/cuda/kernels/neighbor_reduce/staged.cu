@@ -8,28 +8,49 @@
 // out[v] = acc); below.
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
+// Four edges' values from their ids (packed in a uint2), stored as one 16-byte write per 4-byte T:
+// a warp's store is 512 contiguous bytes.
+template <typename T>
+__device__ __forceinline__ void gravel_staged_put4(T *out, const T *slice, uint2 packed) {
+    union { uint2 q; unsigned short id[4]; } in{packed};
+    union { T v[4]; uint4 w[sizeof(T) / 4]; } put;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) put.v[j] = slice[in.id[j]];
+#pragma unroll
+    for (int j = 0; j < (int)(sizeof(T) / 4); ++j) reinterpret_cast<uint4 *>(out)[j] = put.w[j];
+}
+
 template <typename T>
 __global__ void gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__restrict__ chunk_block,
                                      long long chunks, const unsigned short *__restrict__ local,
                                      const T *__restrict__ x, long long n, int width, T *__restrict__ value) {
     extern __shared__ __align__(16) unsigned char gravel_smem[];
     T *slice = reinterpret_cast<T *>(gravel_smem);
-    constexpr int UNROLL = 4;  // loads in flight per thread: one CTA per SM holds a block's slice
+    // One CTA per SM holds a block's slice, so each thread keeps UNROLL loads of 4 ids in flight:
+    // 32 KB a SM, about what the memory's latency times its bandwidth asks for.
+    constexpr int UNROLL = 4;
     for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
         const long long base = (long long)chunk_block[c] * width;
         const int len = (int)min((long long)width, n - base);
         for (int k = threadIdx.x; k < len; k += blockDim.x) slice[k] = x[base + k];
         __syncthreads();
-        const long long end = chunk_edges[c + 1];
-        long long e = chunk_edges[c] + threadIdx.x;
-        for (; e + (UNROLL - 1) * (long long)blockDim.x < end; e += UNROLL * (long long)blockDim.x) {
-            unsigned short id[UNROLL];
+        // edges head..tail go 4 at a time (aligned: 8-byte id loads, 16-byte value stores)
+        const long long start = chunk_edges[c], end = chunk_edges[c + 1];
+        const long long head = min(end, (start + 3) & ~3LL), tail = max(head, end & ~3LL);
+        for (long long e = start + threadIdx.x; e < head; e += blockDim.x) value[e] = slice[local[e]];
+        for (long long e = tail + threadIdx.x; e < end; e += blockDim.x) value[e] = slice[local[e]];
+        const uint2 *ids = reinterpret_cast<const uint2 *>(local + head);
+        T *out = value + head;
+        const long long groups = (tail - head) >> 2, stride = blockDim.x;
+        long long g = threadIdx.x;
+        for (; g + (UNROLL - 1) * stride < groups; g += UNROLL * stride) {
+            uint2 q[UNROLL];
 #pragma unroll
-            for (int j = 0; j < UNROLL; ++j) id[j] = __ldcs(local + e + j * (long long)blockDim.x);
+            for (int j = 0; j < UNROLL; ++j) q[j] = __ldcs(ids + g + j * stride);
 #pragma unroll
-            for (int j = 0; j < UNROLL; ++j) value[e + j * (long long)blockDim.x] = slice[id[j]];
+            for (int j = 0; j < UNROLL; ++j) gravel_staged_put4<T>(out + 4 * (g + j * stride), slice, q[j]);
         }
-        for (; e < end; e += blockDim.x) value[e] = slice[__ldcs(local + e)];
+        for (; g < groups; g += stride) gravel_staged_put4<T>(out + 4 * g, slice, __ldcs(ids + g));
         __syncthreads();  // the next chunk overwrites the slice
     }
 }
@@ -41,6 +62,20 @@ __global__ void gravel_staged_gather(const long long *__restrict__ chunk_edges, 
 // one piece applies its accumulators at once; a tile cut into pieces folds them into `total` with
 // atomics and the last of its pieces to finish (counted in `done`) applies the tile and puts `total`
 // and `done` back to the identity and zero for the next sweep.
+// A warp's 32 (destination key, value) pairs, keys ascending (negative: no edge): lanes with one key
+// combine (a segmented scan), and the last lane of each key folds the result into acc[key].
+template <typename T, int OP>
+__device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lane) {
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const T other = __shfl_up_sync(0xffffffffu, x, d);
+        const int other_key = __shfl_up_sync(0xffffffffu, key, d);
+        if (lane >= d && other_key == key) x = gravel_nr_reduce<T>(x, other);
+    }
+    const int next_key = __shfl_down_sync(0xffffffffu, key, 1);
+    if (key >= 0 && (lane == 31 || next_key != key)) gravel_atomic_fold<T, OP>(&acc[key], x);
+}
+
 template <typename T, int OP>
 __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, const int *__restrict__ piece_tile,
                                     const int *__restrict__ tile_pieces, long long pieces,
@@ -52,6 +87,7 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
     T *acc = reinterpret_cast<T *>(gravel_smem);
     __shared__ bool last;
     const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+    constexpr int UNROLL = 4;
     for (long long p = blockIdx.x; p < pieces; p += gridDim.x) {
         const int t = piece_tile[p];
         const long long first = (long long)t * tile;
@@ -59,19 +95,18 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
         for (int k = threadIdx.x; k < size; k += blockDim.x) acc[k] = identity;
         __syncthreads();
         for (long long s = piece_first[p] + (threadIdx.x >> 5); s < piece_first[p + 1]; s += warps) {
-            for (long long base = seg_start[s], end = seg_end[s]; base < end; base += 32) {
-                const long long e = base + lane;
-                const bool on = e < end;
-                const int key = on ? (int)__ldcs(target + e) : -1 - lane;
-                T x = on ? __ldcs(value + e) : identity;
+            // UNROLL steps of 32 edges at once: their loads in flight together
+            for (long long base = seg_start[s], end = seg_end[s]; base < end; base += 32 * UNROLL) {
+                int key[UNROLL];
+                T x[UNROLL];
 #pragma unroll
-                for (int d = 1; d < 32; d <<= 1) {
-                    const T other = __shfl_up_sync(0xffffffffu, x, d);
-                    const int other_key = __shfl_up_sync(0xffffffffu, key, d);
-                    if (lane >= d && other_key == key) x = gravel_nr_reduce<T>(x, other);
+                for (int j = 0; j < UNROLL; ++j) {
+                    const long long e = base + 32 * j + lane;
+                    key[j] = e < end ? (int)__ldcs(target + e) : -1 - lane;  // off the end: a key of its own
+                    x[j] = e < end ? __ldcs(value + e) : identity;
                 }
-                const int next_key = __shfl_down_sync(0xffffffffu, key, 1);
-                if (on && (lane == 31 || next_key != key)) gravel_atomic_fold<T, OP>(&acc[key], x);
+#pragma unroll
+                for (int j = 0; j < UNROLL; ++j) gravel_staged_fold<T, OP>(acc, key[j], x[j], lane);
             }
         }
         __syncthreads();
