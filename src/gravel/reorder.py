@@ -146,7 +146,7 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
         return True
     from .blocking import resolve_width
 
-    if resolve_width("auto", G._device) is not None:
+    if resolve_width("auto", G._device, staged=True) is not None:
         # its sweeps run cache-blocked as given, and a hub sort then saves 0-19 % of an iteration for a
         # reordering of 0.2-1 s: it pays after hundreds of iterations or never (H200, PageRank blocked
         # as given against plain hub-first: kron:23 2.71 and 2.19 ms, kron:24 5.27 and 4.47, kron:25
