@@ -667,7 +667,7 @@ def _staged_pull(graph, width, x, op_id, macros, params, preamble, dt, identity,
           (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, x, np.int64(graph.n),
            np.int32(width), value), shared_mem=width * dt.itemsize)
     # the sums of tiles cut into pieces, and their pieces done: the merge leaves them as it found them
-    key = ("staged_merge", dt, op_id)
+    key = ("staged_merge", dt, op_id, L.tiles)
     if key not in graph.derived:
         graph.derived[key] = (cupy.full(graph.n, identity, dtype=dt), cupy.zeros(L.tiles, cupy.uint32))
     total, done = graph.derived[key]
