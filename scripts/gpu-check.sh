@@ -13,7 +13,7 @@ bench() { python3 -m gravel.cli bench "$@" --device cuda 2>&1 | grep -v generati
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 if [ "${1:-}" = "--locality" ]; then
   road=${GRAVEL_DATASETS:-../shared/datasets}/USA-road-NE.pace.gr.gz  # the largest real graph there
-  python3 benchmarks/blocking.py kron:23 kron:24 kron:25 urand:24 "$road" --widths 7864320 \
+  python3 benchmarks/blocking.py kron:23 kron:24 kron:25 urand:24 "$road" \
     --json "$out/blocking.json" 2>&1 | tr '\r' '\n' | grep -v generating | grep . | tee "$out/blocking.log"
   python3 benchmarks/reorder.py kron:22 urand:22 grid:2048x2048 rgg:22 "$road" --scramble 0.02 0.05 0.1 0.2 0.4 \
     --json "$out/reorder.json" 2>&1 | tr '\r' '\n' | grep -v generating | grep . | tee "$out/reorder.log"
