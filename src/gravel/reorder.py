@@ -147,10 +147,10 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
     from .blocking import resolve_width
 
     if resolve_width("auto", G._device, staged=True) is not None:
-        # its sweeps run cache-blocked as given, and a hub sort then saves 0-19 % of an iteration for a
-        # reordering of 0.2-1 s: it pays after hundreds of iterations or never (H200, PageRank blocked
-        # as given against plain hub-first: kron:23 2.71 and 2.19 ms, kron:24 5.27 and 4.47, kron:25
-        # 9.34 and 9.59); GPU_GAIN, measured without blocking, does not apply
+        # its sweeps run cache-blocked (staged) as given, and a hub sort then saves 10-18 % of an
+        # iteration for a reordering of 0.25-0.9 s: it pays after 700 to 1,700 iterations (H200,
+        # PageRank staged as given and hub-first: kron:23 1.67 and 1.51 ms, kron:24 3.27 and 2.74,
+        # kron:25 6.71 and 5.52); GPU_GAIN, measured without blocking, does not apply
         return False
     cost = GPU_REORDER_FIXED_S + GPU_REORDER_S_PER_ARC * G.nnz
     return sweeps * predicted_gain(pf) * _sweep_seconds(G) > cost
