@@ -32,8 +32,9 @@ from .arrays import entry_rows, xp as _module
 #: streamed lists (benchmarks/results/2026-11-26-h200-final-blocking.json)
 L2_FRACTION = 0.25
 #: "auto" blocks vertex data over this share of the L2 (H200, PageRank per iteration: kron:23's 34 MB,
-#: 0.56 of the L2, 3.26 ms plain, 2.71 blocked; kron:22's 17 MB, 0.28 of it, 1.96 ms blocked in one
-#: run, 1.53 plain in another)
+#: 0.56 of the L2, 2.43 ms plain, 2.70 blocked, 1.67 staged; kron:22's 17 MB, 0.28 of it, one sweep
+#: 1.07 ms plain and 0.93 staged as given, but 0.73 and 0.86 degree-sorted: kept plain;
+#: benchmarks/results/2026-11-26-h200-session5-run{4,6}-*)
 AUTO_L2_SHARE = 0.5
 #: vertices per merge tile: its accumulators live in shared memory (8 KB of float)
 MERGE_TILE = 2048
