@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # L2 hit rate and DRAM traffic of PageRank's sweep kernels (Nsight Compute; clocks left alone), plain
-# (the pull kernel) and blocked (the rows pass, then the merge), on one graph, as generated and
+# (the pull kernel), blocked through the L2 (the rows pass, then the merge) and staged in shared memory
+# (the gather, then the merge; what "auto" picks for large graphs), on one graph, as generated and
 # degree-sorted: scripts/ncu-pagerank.sh kron:25. The graph is generated once into $TMPDIR.
 set -euo pipefail
 spec=${1:-kron:24}
@@ -9,13 +10,14 @@ file=${TMPDIR:-/tmp}/gravel-ncu-${spec//:/-}.gravel
 [ -f "$file" ] || python3 -c "import gravel; gravel.io.save(gravel.generate.from_spec('$spec'), '$file')"
 metrics=lts__t_sector_hit_rate.pct,lts__t_sectors.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 for order in none degree; do
-  for blocking in None '"auto"'; do
+  for blocking in None 'gravel.blocking.block_width(4)' 'gravel.blocking.shared_width(4)'; do
     echo "== $spec, reorder=$order, blocking=$blocking"
-    ncu --clock-control none --kernel-name regex:'gravel_neighbor_reduce_(pull|merge)' --launch-skip 2 \
+    ncu --clock-control none --kernel-name regex:'gravel_(neighbor_reduce_(pull|merge)|staged_(gather|merge))' \
+        --launch-skip 2 \
         --launch-count 2 --metrics "$metrics" \
-        python3 -c "import gravel; from gravel.reorder import reorder; G = gravel.io.load('$file'); G.to('cuda')
+        python3 -c "import gravel, gravel.blocking; from gravel.reorder import reorder; G = gravel.io.load('$file'); G.to('cuda')
 G = G if '$order' == 'none' else reorder(G, '$order')
 gravel.pagerank(G, max_iter=8, tol=0.0, blocking=$blocking, device='cuda')" \
-        2>&1 | grep -E "gravel_neighbor_reduce_(pull|merge)|lts__|dram__bytes|gpu__time_duration"
+        2>&1 | grep -E "gravel_(neighbor_reduce_(pull|merge)|staged_(gather|merge))|lts__|dram__bytes|gpu__time_duration"
   done
 done
