@@ -89,7 +89,7 @@ def dbg(G, by="out"):
     average, k from -1 (and below) to 5 (and above), hottest group first, original order inside."""
     deg = _degrees(G, by)
     m = xp(deg)
-    avg = max(float(deg.mean()), 1e-12) if deg.size else 1.0
+    avg = max(G.nnz / G.n, 1e-12) if G.n else 1.0  # the mean of either degree, as in hubs()
     group = m.clip(m.floor(m.log2(m.maximum(deg, 1e-12) / avg)), -1, 5).astype(m.int64)
     group[deg == 0] = -2  # vertices without edges last
     return _perm_from_order(m.argsort(-group, kind="stable"))
@@ -149,7 +149,7 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
     if resolve_width("auto", G._device, staged=True) is not None:
         # its sweeps run cache-blocked (staged) as given, and a hub sort then saves 10-18 % of an
         # iteration for a reordering of 0.25-0.9 s: it pays after 700 to 1,700 iterations (H200,
-        # PageRank staged as given and hub-first: kron:23 1.67 and 1.51 ms, kron:24 3.27 and 2.74,
+        # PageRank staged as given and hub-first: kron:23 1.67 and 1.51 ms, kron:24 3.26 and 2.73,
         # kron:25 6.71 and 5.52); GPU_GAIN, measured without blocking, does not apply
         return False
     cost = GPU_REORDER_FIXED_S + GPU_REORDER_S_PER_ARC * G.nnz
