@@ -114,3 +114,19 @@ def test_reordering_a_graph_on_the_device_happens_there(name, G):
     assert np.array_equal(on_host.order, on_device.order)
     s = int(np.argmax(G.out_degree))
     assert np.array_equal(gravel.bfs(on_device, s, device="cuda").depth.get(), gravel.bfs(G, s, device="cpu").depth)
+
+
+@settings(max_examples=30, deadline=None)
+@given(graphs())
+def test_packing_factor_on_the_device_equals_numpy(G):
+    """The one-launch device count against the host's NumPy masks (which test_reorder checks against
+    Algorithm 3 written out), by out- and in-degree, for several lines, hubs scrambled and sorted."""
+    from gravel.reorder import hub_sort, packing_factor
+
+    for H in (G, transform.relabel(G, hub_sort(G))) if G.n else (G,):
+        D = gravel.Graph(H.offsets, H.indices, directed=H.directed)
+        D.to("cuda")
+        for by in ("out", "in"):
+            for line_bytes, value_bytes in ((64, 4), (128, 4), (64, 8), (4, 4)):
+                expected = packing_factor(H, by, line_bytes=line_bytes, value_bytes=value_bytes)
+                assert packing_factor(D, by, line_bytes=line_bytes, value_bytes=value_bytes) == expected

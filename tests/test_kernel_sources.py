@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from gravel import operators as ops
+from gravel import reorder
 from gravel.backends.cuda import runtime
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found")
@@ -46,9 +47,17 @@ CASES = [
 ]
 
 
+# the packing factor's sums over cache lines, with its own parameters and preamble
+PACKING = ("compute/sums.cu", "gravel_compute_sums<2, 256>", {ops.SUMS_OP: ops.sums_op(reorder._LINE_HUB_TERMS)},
+           [("long long*", "offsets"), ("long long", "per_line"), ("long long", "nv"), ("long long", "arcs")],
+           reorder._LINE_HUBS)
+CASES.append(PACKING)
+
+
 def compile_case(case, tmp_path):
-    path, instance, macros = case
-    src = runtime.source(path, ops.prelude(PARAMS, macros)) + f"\nvoid* gravel_check = (void*){instance};\n"
+    path, instance, macros, *own = case
+    params, preamble = own or (PARAMS, "")
+    src = runtime.source(path, ops.prelude(params, macros, preamble)) + f"\nvoid* gravel_check = (void*){instance};\n"
     cu = tmp_path / (instance.split("<")[0] + f"_{abs(hash(instance))}.cu")
     cu.write_text(src)
     run = subprocess.run(["nvcc", "-arch=sm_90", "-std=c++17", "-c", str(cu), "-o", "/dev/null"],

@@ -430,14 +430,19 @@ def compute_sums(frontier, terms, *, params=None, n=None, preamble=""):
     back by the caller when it needs them (no sync here)."""
     import cupy
 
-    adds = " ".join(f"s[{k}] += (double)({t});" for k, t in enumerate(terms))
-    prelude, extra = _functor(params, {SUMS_OP: f"{{ {adds} }}"}, preamble)
+    prelude, extra = _functor(params, {SUMS_OP: sums_op(terms)}, preamble)
     k = runtime.kernel("compute/sums.cu", "gravel_compute_sums", templates=(len(terms), BLOCK), prelude=prelude)
     out = cupy.zeros(len(terms), dtype=cupy.float64)
     ids, count, all_ = _items(frontier, n)
     if count:
         k(runtime.blocks_for(count, BLOCK, resident=4), BLOCK, (ids, np.int32(all_), np.int64(count), out) + extra)
     return out
+
+
+def sums_op(terms):
+    """compute_sums' functor: each of `terms` added to its sum."""
+    adds = " ".join(f"s[{k}] += (double)({t});" for k, t in enumerate(terms))
+    return f"{{ {adds} }}"
 
 
 def _items(frontier, n):
