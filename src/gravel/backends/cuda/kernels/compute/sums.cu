@@ -1,9 +1,10 @@
 // Compute sums: K double sums of the user's terms over every frontier item (every vertex when frontier
 // is null, n being the vertex count), in one launch. GRAVEL_SUMS_OP(v, i, s) adds item (v, i)'s terms
-// into s[0..K); each thread sums its items, a warp shuffle tree and a pass over the warps combine
-// them, and one atomicAdd per block and sum lands in out[0..K) (zeroed by the caller). For per-
+// into s[0..K); each thread sums its items, a CUB block reduction combines them, and one atomicAdd
+// per block and sum lands in out[0..K) (zeroed by the caller). For per-
 // iteration checks such as PageRank's L1 change and dangling mass: CuPy's elementwise and sum calls
 // took seven launches for the two.
+#include <cub/block/block_reduce.cuh>
 #include "common.cuh"
 
 #ifndef GRAVEL_SUMS_OP
@@ -27,21 +28,13 @@ gravel_compute_sums(const vid_t *__restrict__ frontier, int all, long long n, do
         const vid_t v = all ? (vid_t)i : frontier[i];
         gravel_sums_op<K>(v, i, s GRAVEL_USER_ARGS);
     }
-    __shared__ double warps[K][BLOCK / 32];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    typedef cub::BlockReduce<double, BLOCK> Reduce;
+    __shared__ typename Reduce::TempStorage temp;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-        for (int d = 16; d > 0; d >>= 1) s[k] += __shfl_down_sync(0xffffffffu, s[k], d);
-        if (lane == 0) warps[k][warp] = s[k];
-    }
-    __syncthreads();
-    if (warp == 0) {
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            double t = lane < BLOCK / 32 ? warps[k][lane] : 0.0;
-            for (int d = 16; d > 0; d >>= 1) t += __shfl_down_sync(0xffffffffu, t, d);
-            if (lane == 0) atomicAdd(out + k, t);
-        }
+        const double t = Reduce(temp).Sum(s[k]);
+        if (threadIdx.x == 0) atomicAdd(out + k, t);
+        __syncthreads();  // the next sum reuses temp
     }
 }
 

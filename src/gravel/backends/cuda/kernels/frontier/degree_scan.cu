@@ -3,6 +3,7 @@
 // and scanned by one block in one launch: CuPy's gather, subtract and (CUB) cumsum took six launches
 // and 0.1 ms for a frontier of one vertex (H200, 2026-11-26), most of a BFS step's fixed cost. A large
 // frontier writes its degrees with gravel_frontier_degrees for CuPy's cumsum to scan.
+#include <cub/block/block_scan.cuh>
 #include "common.cuh"
 
 __device__ __forceinline__ long long gravel_degree(const offset_t *offsets, const vid_t *ids, long long n, long long i) {
@@ -13,31 +14,16 @@ template <int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
 gravel_degree_scan_block(const offset_t *__restrict__ offsets, const vid_t *__restrict__ ids, long long n,
                          long long *__restrict__ scan) {
-    constexpr int WARPS = BLOCK / 32;
-    __shared__ long long warp_sums[WARPS];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    typedef cub::BlockScan<long long, BLOCK> Scan;
+    __shared__ typename Scan::TempStorage temp;
     long long carry = 0;  // the sum of every earlier chunk
     for (long long base = 0; base < n; base += BLOCK) {
         const long long i = base + threadIdx.x;
-        long long x = gravel_degree(offsets, ids, n, i);
-        for (int d = 1; d < 32; d <<= 1) {  // inclusive scan within the warp
-            const long long y = __shfl_up_sync(0xffffffffu, x, d);
-            if (lane >= d) x += y;
-        }
-        if (lane == 31) warp_sums[warp] = x;
-        __syncthreads();
-        if (warp == 0) {  // inclusive scan of the warps' sums
-            long long s = lane < WARPS ? warp_sums[lane] : 0;
-            for (int d = 1; d < 32; d <<= 1) {
-                const long long y = __shfl_up_sync(0xffffffffu, s, d);
-                if (lane >= d) s += y;
-            }
-            if (lane < WARPS) warp_sums[lane] = s;
-        }
-        __syncthreads();
-        if (i < n) scan[i + 1] = carry + (warp ? warp_sums[warp - 1] : 0) + x;
-        carry += warp_sums[WARPS - 1];
-        __syncthreads();  // warp_sums is rewritten by the next chunk
+        long long x = gravel_degree(offsets, ids, n, i), chunk;
+        Scan(temp).InclusiveSum(x, x, chunk);
+        if (i < n) scan[i + 1] = carry + x;
+        carry += chunk;
+        __syncthreads();  // the next chunk reuses temp
     }
     if (threadIdx.x == 0) scan[0] = 0;
 }

@@ -25,6 +25,12 @@ __device__ __forceinline__ T gravel_nr_reduce(T a, T b) {
     return GRAVEL_NR_REDUCE(a, b);
 }
 
+// The reduce operator as a functor, for CUB's collectives.
+template <typename T>
+struct GravelNrReduce {
+    __device__ __forceinline__ T operator()(const T &a, const T &b) const { return gravel_nr_reduce<T>(a, b); }
+};
+
 template <typename T>
 __device__ __forceinline__ void gravel_nr_apply(vid_t v, long long i, T acc, T *out GRAVEL_USER_FN_PARAMS) {
     (void)v; (void)out;

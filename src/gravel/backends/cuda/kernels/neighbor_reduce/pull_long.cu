@@ -1,7 +1,8 @@
 // Neighbor reduce, pull, the long lists of a sweep over every vertex: one CTA per listed vertex
-// (v = items[blockIdx.x]), its threads striding over v's in-edges, a warp shuffle tree and a pass over
-// the warps' results, then apply(v, v, acc) (default: out[v] = acc). pull.cu takes the other lists: one
-// group of lanes walking a hub's hundred thousand entries would finish long after the rest of the sweep.
+// (v = items[blockIdx.x]), its threads striding over v's in-edges, a CUB block reduction, then
+// apply(v, v, acc) (default: out[v] = acc). pull.cu takes the other lists: one group of lanes walking
+// a hub's hundred thousand entries would finish long after the rest of the sweep.
+#include <cub/block/block_reduce.cuh>
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
 template <typename T, int BLOCK>
@@ -17,15 +18,10 @@ __global__ void gravel_neighbor_reduce_pull_long(const offset_t *__restrict__ of
         (void)u; (void)weight;
         acc = gravel_nr_reduce<T>(acc, gravel_nr_value<T>(v, u, edge, weight GRAVEL_USER_ARGS));
     }
-    __shared__ T warps[BLOCK / 32];
-    for (int d = 16; d > 0; d >>= 1) acc = gravel_nr_reduce<T>(acc, __shfl_down_sync(0xffffffffu, acc, d));
-    if ((threadIdx.x & 31) == 0) warps[threadIdx.x >> 5] = acc;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        acc = threadIdx.x < BLOCK / 32 ? warps[threadIdx.x] : identity;
-        for (int d = 16; d > 0; d >>= 1) acc = gravel_nr_reduce<T>(acc, __shfl_down_sync(0xffffffffu, acc, d));
-        if (threadIdx.x == 0) gravel_nr_apply<T>(v, v, acc, out GRAVEL_USER_ARGS);
-    }
+    typedef cub::BlockReduce<T, BLOCK> Reduce;
+    __shared__ typename Reduce::TempStorage temp;
+    acc = Reduce(temp).Reduce(acc, GravelNrReduce<T>());
+    if (threadIdx.x == 0) gravel_nr_apply<T>(v, v, acc, out GRAVEL_USER_ARGS);
 }
 
 #ifdef GRAVEL_INSTANTIATE

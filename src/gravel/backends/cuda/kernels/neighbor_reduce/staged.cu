@@ -6,6 +6,7 @@
 // sweep that gathers through it (one 32-byte sector per 4-byte value).
 // Merge: destination tiles accumulate in shared memory, each vertex applied once (default:
 // out[v] = acc); below.
+#include <cub/warp/warp_reduce.cuh>
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
 // Four edges' values from their ids (packed in a uint2), stored as one 16-byte write per 4-byte T:
@@ -55,27 +56,26 @@ __global__ void gravel_staged_gather(const long long *__restrict__ chunk_edges, 
     }
 }
 
-// One CTA per piece: a piece is up to PIECE_EDGES edges of one destination tile, as segments of runs
-// (a run: one block's edges into the tile, destinations ascending). A warp takes a segment at a time,
-// 32 edges per step; lanes with one destination combine first (a segmented scan over the sorted
-// targets), so a hub's edges cost one shared atomic per step, not 32 on one address. A tile that is
-// one piece applies its accumulators at once; a tile cut into pieces folds them into `total` with
-// atomics and the last of its pieces to finish (counted in `done`) applies the tile and puts `total`
-// and `done` back to the identity and zero for the next sweep.
 // A warp's 32 (destination key, value) pairs, keys ascending (negative: no edge): lanes with one key
-// combine (a segmented scan), and the last lane of each key folds the result into acc[key].
+// combine (CUB's head-segmented warp reduction), and the first lane of each key folds the result into
+// acc[key].
 template <typename T, int OP>
-__device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lane) {
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const T other = __shfl_up_sync(0xffffffffu, x, d);
-        const int other_key = __shfl_up_sync(0xffffffffu, key, d);
-        if (lane >= d && other_key == key) x = gravel_nr_reduce<T>(x, other);
-    }
-    const int next_key = __shfl_down_sync(0xffffffffu, key, 1);
-    if (key >= 0 && (lane == 31 || next_key != key)) gravel_atomic_fold<T, OP>(&acc[key], x);
+__device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lane,
+                                                   typename cub::WarpReduce<T>::TempStorage &temp) {
+    const int prev_key = __shfl_up_sync(0xffffffffu, key, 1);
+    const bool head = lane == 0 || prev_key != key;
+    x = cub::WarpReduce<T>(temp).HeadSegmentedReduce(x, head, GravelNrReduce<T>());
+    __syncwarp();  // the next fold reuses temp
+    if (key >= 0 && head) gravel_atomic_fold<T, OP>(&acc[key], x);
 }
 
+// One CTA per piece: a piece is about STAGED_PIECE edges (gravel.blocking) of one destination tile,
+// as segments of runs (a run: one block's edges into the tile, destinations ascending). A warp takes a
+// segment at a time, 32 edges per step; lanes with one destination combine first (gravel_staged_fold),
+// so a hub's edges cost one shared atomic per step, not 32 on one address. A tile that is one piece
+// applies its accumulators at once; a tile cut into pieces folds them into `total` with atomics and
+// the last of its pieces to finish (counted in `done`) applies the tile and puts `total` and `done`
+// back to the identity and zero for the next sweep.
 template <typename T, int OP>
 __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, const int *__restrict__ piece_tile,
                                     const int *__restrict__ tile_pieces, long long pieces,
@@ -86,6 +86,7 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
     extern __shared__ __align__(16) unsigned char gravel_smem[];
     T *acc = reinterpret_cast<T *>(gravel_smem);
     __shared__ bool last;
+    __shared__ typename cub::WarpReduce<T>::TempStorage warp_temp[32];  // one per warp (up to 1024 threads)
     const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
     constexpr int UNROLL = 4;
     for (long long p = blockIdx.x; p < pieces; p += gridDim.x) {
@@ -106,7 +107,8 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
                     x[j] = e < end ? __ldcs(value + e) : identity;
                 }
 #pragma unroll
-                for (int j = 0; j < UNROLL; ++j) gravel_staged_fold<T, OP>(acc, key[j], x[j], lane);
+                for (int j = 0; j < UNROLL; ++j)
+                    gravel_staged_fold<T, OP>(acc, key[j], x[j], lane, warp_temp[threadIdx.x >> 5]);
             }
         }
         __syncthreads();
