@@ -1,6 +1,6 @@
 """How should the pull kernel's CTAs cover the items? For each graph, as given and degree-sorted: the
 plain pull sweep (neighbor_reduce of x[u] over every vertex) and the blocked one (rows pass + merge)
-with each launch shape (passes, spread, resident waves; see operators.STRIDING). CUDA events, median of 5
+with each launch shape (passes, resident waves; see operators.STRIDING). CUDA events, median of 5
 after a warm-up; every shape's sums must agree.
 
     PYTHONPATH=src python scripts/probe_pull_shape.py kron:22 /tmp/kron25.gravel
@@ -18,7 +18,7 @@ from gravel.blocking import block_width
 from gravel.cli import open_graph
 from gravel.reorder import reorder
 
-SHAPES = [(1, 1, 8), (1, 1, None), (16, 1, None), (16, 16, None), (16, 64, None), (4, 64, None), (16, 64, 8)]
+SHAPES = [(1, 8), (1, None), (16, None), (64, None), (16, 8)]
 
 
 def median_ms(fn):
@@ -44,7 +44,7 @@ def main():
                     assert cupy.allclose(out, expect, rtol=1e-4), (shape, blocking)
                     ms = median_ms(lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=blocking))
                     cells.append(f"{'plain' if blocking is None else 'blocked'} {ms:7.3f} ms")
-                print(f"{label:>32}: passes {shape[0]:2}, spread {shape[1]:2}, resident {str(shape[2]):>4}: "
+                print(f"{label:>32}: passes {shape[0]:2}, resident {str(shape[1]):>4}: "
                       + ", ".join(cells)
                       + f" ({runtime.props().name})")
             dg.derived.clear()

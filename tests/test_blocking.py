@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import gravel
 from gravel.backends.cuda.graph import DeviceGraph
 from gravel.blocking import (STAGED_MAX, block_width, blocked_pull, blocked_push, hub_front, pull_layout,
-                             push_layout, resolve_width, shared_width, staged_pull)
+                             push_layout, resolve_width, shared_width, staged_pull, stages)
 from gravel.reorder import reorder
 
 from .strategies import graphs
@@ -117,9 +117,15 @@ def test_staged_pull_on_kronecker(width, tile):
         staged_pull(*G.csc()[:2], G.n, 4, segment=9, piece=8)
 
 
-def test_shared_width_from_the_shared_memory():
+def test_shared_width_from_the_shared_memory(monkeypatch):
+    from types import SimpleNamespace
+
+    from gravel.backends.cuda import runtime
+
     assert shared_width(4, smem_bytes=227 * 1024) == 58112
     assert shared_width(8, smem_bytes=100) == 12 and shared_width(1, smem_bytes=2**20) == STAGED_MAX
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=4000))
+    assert stages(1000) and stages(1) and not stages(1001) and not stages(None) and not stages(600, 8)
 
 
 @given(graphs(), st.integers(1, 50))

@@ -45,9 +45,11 @@ def test_bad_edges_are_rejected(src, dst, n, msg):
 
 def test_empty_graph():
     G = gravel.Graph.from_edges([], [], n=0)
-    assert G.n == 0 and G.m == 0
+    assert G.n == 0 and G.m == 0 and G.max_out_degree == 0
     G = gravel.Graph.from_edges([], [], n=5)
-    assert G.n == 5 and G.out_degree.tolist() == [0] * 5
+    assert G.n == 5 and G.out_degree.tolist() == [0] * 5 and G.max_out_degree == 0
+    G = gravel.Graph.from_edges([0, 0, 2, 0], [1, 2, 1, 3], n=4)
+    assert G.max_out_degree == 3 == max(G.out_degree)
 
 
 @settings(max_examples=40, deadline=None)

@@ -74,6 +74,12 @@ def shared_width(bytes_per_vertex=4, *, smem_bytes=None):
     return max(1, min(STAGED_MAX, int(smem_bytes) // int(bytes_per_vertex)))
 
 
+def stages(width, bytes_per_vertex=4):
+    """Does a pull over a value array, blocked by `width` vertices (None: not blocked), stage each
+    block's values in shared memory? Widths up to :func:`shared_width` do; wider ones read the L2."""
+    return width is not None and width <= shared_width(bytes_per_vertex)
+
+
 def resolve_width(blocking, dg, bytes_per_vertex=4, *, staged=False):
     """The block width a ``blocking=`` argument asks for (None, "auto" or an int of vertices) for the
     DeviceGraph `dg`, or None where no blocking is wanted. "auto" blocks where the vertex data

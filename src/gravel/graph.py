@@ -274,6 +274,11 @@ class Graph:
         return _readonly(np.diff(self.offsets).astype(np.int32))
 
     @cached_property
+    def max_out_degree(self):
+        """The largest out-degree (0 without vertices), found once."""
+        return int(self.out_degree.max(initial=0))
+
+    @cached_property
     def in_degree(self):
         if not self.directed:
             return self.out_degree

@@ -226,7 +226,7 @@ def steps_fit(G):
     ms); with this gate open, kron:22's BFS neither won nor lost (1.15 against 1.14 ms), BC from 4
     sources lost (29.0 -> 43.3 ms) and k-core won (224 -> 154 ms, so it always runs multi-step; H200,
     2026-11-26, scripts/probe_steps_gate.py)."""
-    return int(G.out_degree.max(initial=0)) <= STEPS_BLOCK
+    return G.max_out_degree <= STEPS_BLOCK
 
 
 def steps_width(blocks_per_sm=STEPS_BLOCKS_PER_SM):
@@ -487,7 +487,7 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     """
     import cupy
 
-    from .blocking import resolve_width, shared_width
+    from .blocking import resolve_width, stages
 
     dt = np.dtype(dtype)
     x = None
@@ -517,7 +517,7 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     ids, count, all_ = _items(frontier, graph.n)
     if direction == "pull":
         out = cupy.empty(count, dtype=dt) if apply is None else _dummy(dt)
-        if width is not None and stageable and width <= shared_width(dt.itemsize):
+        if stageable and stages(width, dt.itemsize):
             _staged_pull(graph, width, x.astype(dt, copy=False), op_id, macros, params, preamble, dt, identity, out)
         elif width is not None:
             _blocked_pull(graph, width, macros, params, preamble, dt, identity, out)
@@ -542,19 +542,19 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     return out
 
 
-#: how the pull kernel's CTAs cover the items: (passes, spread, resident). Items go in stretches of one
-#: CTA pass; `spread` CTAs share a super-chunk of passes * spread stretches, each taking every
-#: spread-th; `resident` caps the grid at that many waves of CTAs, which then stride over the super-
-#: chunks (None: one pass over them, in order, so the items in flight stay close together).
-#: Measured on an H200 (scripts/probe_pull_shape.py, benchmarks/results/*pull-shape*): no shape wins
-#: everywhere. Striding CTAs win where the gathered values fit in the L2 (kron:22, 1.63 against 1.88
-#: ms in one pass) and where the hubs come first (degree-sorted kron:25, 7.8 against 11.3 ms); one pass
-#: wins on larger graphs as given (kron:25 13.5 against 19.6 ms, urand:24 8.1 against 9.1 ms), where
-#: striding CTAs drift apart over the hub lists and the reads in flight spread over the whole graph.
-STRIDING, ONE_PASS = (1, 1, 8), (1, 1, None)
+#: how the pull kernel's CTAs cover the items: (passes, resident). A CTA takes `passes` consecutive
+#: stretches of items (one CTA pass each); `resident` caps the grid at that many waves of CTAs, which
+#: then stride over the items (None: one pass over them, in order, so the items in flight stay close
+#: together). Measured on an H200 (scripts/probe_pull_shape.py, benchmarks/results/*pull-shape*): no
+#: shape wins everywhere. Striding CTAs win where the gathered values fit in the L2 (kron:22, 1.63
+#: against 1.88 ms in one pass) and where the hubs come first (degree-sorted kron:25, 7.8 against 11.3
+#: ms); one pass wins on larger graphs as given (kron:25 13.5 against 19.6 ms, urand:24 8.1 against 9.1
+#: ms), where striding CTAs drift apart over the hub lists and the reads in flight spread over the
+#: whole graph. CTAs sharing runs of stretches, each taking every k-th, never beat both (third day).
+STRIDING, ONE_PASS = (1, 8), (1, None)
 #: the blocked rows pass keeps its rows in flight inside one block's range, 16 stretches per CTA
 #: (kron:25, the whole blocked sweep: 9.96 ms, against 17.6 striding and 14.6 one stretch per CTA)
-ROWS_SHAPE = (16, 1, None)
+ROWS_SHAPE = (16, None)
 
 
 def pull_shape(graph, bytes_per_vertex=4):
@@ -614,16 +614,15 @@ def _pull(csc, ids, all_, by_item, count, dt, identity, out, prelude, extra, sha
     off, idx, w = csc
     if not count:
         return
-    passes, spread, resident = shape
+    passes, resident = shape
     vec = lanes or lanes_per_item(idx.size / max(off.size - 1, 1))
-    grid = -(-count // (BLOCK // vec * passes * spread)) * spread
+    grid = -(-count // (BLOCK // vec * passes))
     if resident is not None:
-        cap = runtime.blocks_for(grid * BLOCK, BLOCK, resident=resident)
-        grid = min(grid, max(spread, cap // spread * spread))
+        grid = min(grid, runtime.blocks_for(grid * BLOCK, BLOCK, resident=resident))
     k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(_CTYPES[dt], vec),
                        prelude=prelude)
     k(grid, BLOCK, _lists(off, idx, w) + (ids, np.int32(all_), np.int32(by_item), np.int32(sweep), np.int64(count),
-                                          np.int32(passes), np.int32(spread), dt.type(identity), out) + extra)
+                                          np.int32(passes), dt.type(identity), out) + extra)
 
 
 def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):

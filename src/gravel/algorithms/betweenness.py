@@ -96,9 +96,10 @@ def _bc_cuda(G, sources):
     over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v] for successors
     w. On graphs without hubs (road graphs, meshes), levels go forward in multi-step launches and come
     back in one replay launch (on kron:22 they made a source 1.6x slower when a step gave each list to
-    one block, and 4 sources still took 43.3 ms against 29.0 once steps spread long lists). A pull backward pass (neighbor_reduce over each level's out-edges, no
-    atomics) was tried and measured slower on kron:22 (H200, 2026-11-26): 4 sources took 75.4 ms with
-    it and 44.9-45.0 ms with the push (benchmarks/results/*kron22-run5*, *kron22.json)."""
+    one block, and 4 sources still took 43.3 ms against 29.0 once steps spread long lists). A pull
+    backward pass (neighbor_reduce over each level's out-edges, no atomics) was tried and measured
+    slower on kron:22 (H200, 2026-11-26): 4 sources took 75.4 ms with it and 44.9-45.0 ms with the
+    push (benchmarks/results/*kron22-run5*, *kron22.json)."""
     import cupy
 
     from ..frontier import FrontierQueue

@@ -133,7 +133,7 @@ def _bfs_cuda(G, source):
     n_unvisited = n - 1
     level, pulls, fused, pulling = 0, 0, 0, False
     avg = G.nnz / max(n, 1)
-    max_degree = int(G.out_degree.max(initial=0))
+    max_degree = G.max_out_degree
     fused_ok = steps_fit(G)
     # a frontier can pass the edge test only if its vertices' degrees could make up for its size
     gate = max(1.0, max_degree / max(avg, 1e-9))

@@ -109,7 +109,7 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
     n = G.n
     if n == 0:
         return PageRankResult("pagerank", "cuda", 0.0, 0, "pull", rank=cupy.zeros(0, cupy.float32))
-    from ..blocking import resolve_width, shared_width
+    from ..blocking import resolve_width, stages
 
     dg = G.to("cuda")
     width = resolve_width(blocking, dg, staged=direction == "pull")
@@ -136,9 +136,8 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
         else:
             if tol > 0:
                 raise PowerIterationFailedConvergence(f"pagerank did not converge in {max_iter} iterations")
-    staged = direction == "pull" and width is not None and width <= shared_width()
     variant = direction + ("" if width is None else f", blocked by {width:,} vertices"
-                           + (" staged in shared memory" if staged else ""))
+                           + (" staged in shared memory" if direction == "pull" and stages(width) else ""))
     return PageRankResult("pagerank", "cuda", t.seconds, it, variant, {"error": err}, rank=rank)
 
 

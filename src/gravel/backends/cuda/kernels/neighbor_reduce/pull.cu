@@ -13,23 +13,20 @@ template <typename T, int VEC>
 __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                                             const float *__restrict__ weights, int weighted,
                                             const vid_t *__restrict__ frontier, int all, int by_item, int sweep,
-                                            long long n, int passes, int spread, T identity,
+                                            long long n, int passes, T identity,
                                             T *__restrict__ out GRAVEL_USER_PARAMS) {
     constexpr int PER_WARP = 32 / VEC;
     const int lane = threadIdx.x & (VEC - 1);
     const int group = (threadIdx.x & 31) / VEC;
-    // The items go in stretches of per_pass (one per CTA pass) and super-chunks of passes * spread
-    // stretches. `spread` CTAs share a super-chunk, each taking every spread-th stretch of it, `passes`
-    // in all: few CTAs, the items in flight close together (the GPU dispatches CTAs in order), and the
-    // long lists of a degree-sorted graph dealt out over CTAs rather than queued in one. A grid that
-    // does not cover every super-chunk strides on over them.
+    // The items go in stretches of per_pass (one per CTA pass), `passes` consecutive stretches per CTA:
+    // few CTAs, the items in flight close together (the GPU dispatches CTAs in order). A grid that
+    // does not cover every stretch strides on over them.
     const long long per_pass = (long long)(blockDim.x >> 5) * PER_WARP;
-    const long long per_super = per_pass * passes * spread;
-    const int slot = blockIdx.x % spread;
-    for (long long base = (blockIdx.x / spread) * per_super; base < n; base += (gridDim.x / spread) * per_super) {
+    const long long per_cta = per_pass * passes;
+    for (long long base = blockIdx.x * per_cta; base < n; base += gridDim.x * per_cta) {
         for (int p = 0; p < passes; ++p) {
             // the same for the whole warp, so every lane reaches the full-warp shuffles
-            const long long w = base + ((long long)p * spread + slot) * per_pass + (threadIdx.x >> 5) * PER_WARP;
+            const long long w = base + p * per_pass + (threadIdx.x >> 5) * PER_WARP;
             if (w >= n) break;
             const long long i = w + group;
             T acc = identity;
