@@ -2,9 +2,10 @@
 PageRank per iteration (20 fixed iterations, median of 3 after a warm-up) and BFS from the
 highest-degree vertex, as given and after each reordering; the reordering's own time on the device
 (the graph already there; split into computing the order and permuting the CSR); the iterations after
-which it has paid for itself; and end to end, a run of RUN_ITERATIONS PageRank iterations (NetworkX's
-max_iter: its tolerance stops large graphs after one) with the reordering: as given, reordered, and as
-reorder="auto" decides, told the run's sweeps (its decision's own time included, median of three). `--scramble F...`
+which it has paid for itself; and end to end, whole runs of RUN_ITERATIONS PageRank iterations
+(NetworkX's max_iter: its tolerance stops large graphs after one) on a fresh device copy, setup
+included (the sweep's lazily built bins, the reordering, the decision): as given, hub-sorted, and as
+reorder="auto" decides, told the run's sweeps; wall time, median of three. `--scramble F...`
 adds, for the first graph, copies that are hub-sorted and then have a fraction F of their ids
 shuffled: graphs between a packing factor of 1 and the scrambled original's, to find where the gain
 begins.
@@ -23,7 +24,7 @@ import gravel
 from gravel.backends.cuda import runtime
 from gravel.bench import wall_seconds
 from gravel.cli import open_graph
-from gravel.reorder import ORDERS, packing_factor, reorder, worth_reordering
+from gravel.reorder import ORDERS, packing_factor, reorder
 from gravel.transform import permute_csr, relabel
 
 METHODS = ("hub_sort", "degree", "dbg")
@@ -50,6 +51,21 @@ def scrambled(G, fraction, seed=0):
     return relabel(S, perm)
 
 
+def run_seconds(G, method):
+    """A whole run on a fresh device copy of G (the copy not timed): `method` (None: as given; "auto":
+    told the run's sweeps), then RUN_ITERATIONS PageRank iterations. Wall time, median of 3 after a
+    warm-up that compiles what the run needs."""
+    def run(D):
+        H = D if method is None else reorder(D, method, **({"sweeps": RUN_ITERATIONS} if method == "auto" else {}))
+        gravel.pagerank(H, max_iter=RUN_ITERATIONS, tol=0.0, device="cuda")
+
+    times = []
+    for _ in range(4):
+        D = on_device(G)
+        times.append(wall_seconds(lambda: run(D)))
+    return statistics.median(times[1:])
+
+
 def on_device(G):
     """A fresh copy of G with only its device arrays warm (no relabelling state)."""
     D = gravel.Graph(G.offsets, G.indices, G.weights, directed=G.directed)
@@ -74,8 +90,7 @@ def main():
         source = int(np.argmax(G.out_degree))
         D = on_device(G)
         pf = packing_factor(D)
-        base_pr, base_bfs, iters = pagerank_per_iteration(D), bfs_time(D, source), RUN_ITERATIONS
-        auto_s = None
+        base_pr, base_bfs = pagerank_per_iteration(D), bfs_time(D, source)
         for method in METHODS:
             D = on_device(G)
             holder = {}
@@ -86,28 +101,20 @@ def main():
             permute_s = wall_seconds(lambda: permute_csr(D._device.offsets, D._device.indices, None, perm))
             pr, bfs = pagerank_per_iteration(H), bfs_time(H, source)
             gain = base_pr - pr
-            plain_s, reordered_s = iters * base_pr, reorder_s + iters * pr
-            if method == "hub_sort":  # what "auto" would do, given the run's iterations
-                A = on_device(G)
-                worth_reordering(A, sweeps=iters)  # its sweep's kernel compiled outside the timing
-                decisions = []  # the median of three, each on a fresh device copy, as every time here is
-                for _ in range(3):
-                    A = on_device(G)
-                    decisions.append(wall_seconds(lambda: holder.__setitem__("A", reorder(A, "auto", sweeps=iters))))
-                decide_s = statistics.median(decisions)
-                auto_s = decide_s + (reordered_s - reorder_s if holder["A"].order is not None else plain_s)
+            if method == "hub_sort":
+                plain_s, reordered_s, auto_s = (run_seconds(G, m) for m in (None, "hub_sort", "auto"))
             rows.append({"graph": name, "packing_factor": pf, "method": method, "reorder_s": reorder_s,
                          "order_s": order_s, "permute_s": permute_s, "pagerank_s": base_pr,
-                         "pagerank_reordered_s": pr, "pagerank_iterations": iters, "bfs_s": base_bfs,
+                         "pagerank_reordered_s": pr, "pagerank_iterations": RUN_ITERATIONS, "bfs_s": base_bfs,
                          "bfs_reordered_s": bfs, "breakeven_iterations": reorder_s / gain if gain > 0 else None,
-                         "end_to_end_plain_s": plain_s, "end_to_end_reordered_s": reordered_s,
-                         "end_to_end_auto_s": auto_s if method == "hub_sort" else None})
+                         **({"end_to_end_plain_s": plain_s, "end_to_end_reordered_s": reordered_s,
+                             "end_to_end_auto_s": auto_s} if method == "hub_sort" else {})})
             print(f"{name:>34} PF {pf:5.2f} {method:>8}: PageRank {1e3 * base_pr:6.3f} -> {1e3 * pr:6.3f} ms/it, "
                   f"BFS {1e3 * base_bfs:7.3f} -> {1e3 * bfs:7.3f} ms, reordering "
                   f"{1e3 * reorder_s:6.1f} ms (order {1e3 * order_s:.1f}, permute {1e3 * permute_s:.1f})"
                   + (f", pays after {reorder_s / gain:.0f} iterations" if gain > 0 else ", never pays")
-                  + f"; {iters} iterations end to end {1e3 * plain_s:.1f} / {1e3 * reordered_s:.1f} ms"
-                  + (f", auto {1e3 * auto_s:.1f} ms" if method == "hub_sort" else "") + f" ({card})")
+                  + (f"; {RUN_ITERATIONS} iterations end to end {1e3 * plain_s:.1f} / {1e3 * reordered_s:.1f} ms, "
+                     f"auto {1e3 * auto_s:.1f} ms" if method == "hub_sort" else "") + f" ({card})")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"date": datetime.date.today().isoformat(), "card": card, "rows": rows}, fh, indent=1)
