@@ -17,7 +17,7 @@ the host. RCM is SciPy's, on the host.
 
 import numpy as np
 
-from .arrays import host, xp
+from .arrays import xp
 from .errors import UnknownNameError
 from .transform import relabel
 
