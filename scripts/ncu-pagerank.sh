@@ -2,14 +2,16 @@
 # L2 hit rate and DRAM traffic of PageRank's sweep kernels (Nsight Compute; clocks left alone), plain
 # (the pull kernel), blocked through the L2 (the rows pass, then the merge) and staged in shared memory
 # (the gather, then the merge; what "auto" picks for large graphs), on one graph, as generated and
-# degree-sorted: scripts/ncu-pagerank.sh kron:25. The graph is generated once into $TMPDIR.
+# degree-sorted (or the orders given second: scripts/ncu-pagerank.sh kron:25 none). The graph is
+# generated once into $TMPDIR.
 set -euo pipefail
 spec=${1:-kron:24}
+orders=${2:-none degree}
 export PYTHONPATH=src
 file=${TMPDIR:-/tmp}/gravel-ncu-${spec//:/-}.gravel
 [ -f "$file" ] || python3 -c "import gravel; gravel.io.save(gravel.generate.from_spec('$spec'), '$file')"
 metrics=lts__t_sector_hit_rate.pct,lts__t_sectors.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
-for order in none degree; do
+for order in $orders; do
   for blocking in None 'gravel.blocking.block_width(4)' 'gravel.blocking.shared_width(4)'; do
     echo "== $spec, reorder=$order, blocking=$blocking"
     ncu --clock-control none --kernel-name regex:'gravel_(neighbor_reduce_(pull|merge)|staged_(gather|merge))' \
