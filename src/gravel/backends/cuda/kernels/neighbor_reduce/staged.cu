@@ -57,14 +57,18 @@ __global__ void gravel_staged_gather(const long long *__restrict__ chunk_edges, 
     }
 }
 
-// A warp's 32 (destination key, value) pairs, keys ascending (negative: no edge): lanes with one key
-// combine (CUB's head-segmented warp reduction), and the first lane of each key folds the result into
-// acc[key].
+// A warp's 32 (destination key, value) pairs, equal keys side by side (negative: no edge): lanes with
+// one key combine (CUB's head-segmented warp reduction), and the first lane of each key folds the
+// result into acc[key]. A step whose keys all differ (most, outside hub tiles) folds directly.
 template <typename T, int OP>
 __device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lane,
                                                    typename cub::WarpReduce<T>::TempStorage &temp) {
     const int prev_key = __shfl_up_sync(0xffffffffu, key, 1);
     const bool head = lane == 0 || prev_key != key;
+    if (__all_sync(0xffffffffu, head)) {
+        if (key >= 0) gravel_atomic_fold<T, OP>(&acc[key], x);
+        return;
+    }
     x = cub::WarpReduce<T>(temp).HeadSegmentedReduce(x, head, GravelNrReduce<T>());
     __syncwarp();  // the next fold reuses temp
     if (key >= 0 && head) gravel_atomic_fold<T, OP>(&acc[key], x);
