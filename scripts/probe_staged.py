@@ -1,11 +1,10 @@
 """Where does the staged sweep's time go? One sweep of x[u] summed over every vertex's in-edges
 (neighbor_reduce, CUDA events, median of 7 after a warm-up that builds the layouts): plain, blocked
 through the L2 (a quarter of it per block), staged in shared memory, and the staged gather pass alone;
-the staged sums must equal the plain ones; the staged sweep with each merge kernel (ops.STAGED_MERGE).
-`--merge` adds staged sweeps with other merge tiles (bytes of accumulators), threads per merge CTA and
-merge kernel.
+the staged sums must equal the plain ones. `--merge` adds staged sweeps with other merge tiles (bytes of
+accumulators) and threads per merge CTA.
 
-    PYTHONPATH=src python scripts/probe_staged.py kron:22 kron:25 --merge 32768:256:flat 65536:512:segments
+    PYTHONPATH=src python scripts/probe_staged.py kron:22 kron:25 --merge 32768:256 65536:512
 """
 
 import argparse
@@ -26,20 +25,20 @@ def ms(fn):
     return 1e3 * statistics.median(run_times(fn, 7, "cuda"))
 
 
-def staged_with(dg, x, width, tile_bytes, threads, merge):
-    """A staged sweep with merge tiles of `tile_bytes`, `threads` per merge CTA and the `merge` kernel."""
-    default = blocking.STAGED_TILE_BYTES, ops.STAGED_MERGE_BLOCK, ops.STAGED_MERGE
-    blocking.STAGED_TILE_BYTES, ops.STAGED_MERGE_BLOCK, ops.STAGED_MERGE = tile_bytes, threads, merge
+def staged_with(dg, x, width, tile_bytes, threads):
+    """A staged sweep with merge tiles of `tile_bytes` and `threads` per merge CTA."""
+    default = blocking.STAGED_TILE_BYTES, ops.STAGED_MERGE_BLOCK
+    blocking.STAGED_TILE_BYTES, ops.STAGED_MERGE_BLOCK = tile_bytes, threads
     try:
         return ops.neighbor_reduce(dg, None, x, blocking=width)
     finally:
-        blocking.STAGED_TILE_BYTES, ops.STAGED_MERGE_BLOCK, ops.STAGED_MERGE = default
+        blocking.STAGED_TILE_BYTES, ops.STAGED_MERGE_BLOCK = default
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("graphs", nargs="+")
-    p.add_argument("--merge", nargs="*", default=[], help="TILE_BYTES:THREADS:KERNEL of more staged merges")
+    p.add_argument("--merge", nargs="*", default=[], help="TILE_BYTES:THREADS of more staged merges")
     a = p.parse_args()
     width = shared_width(4)
     for spec in a.graphs:
@@ -60,12 +59,10 @@ def main():
                      "L2-blocked": ms(lambda: ops.neighbor_reduce(dg, None, x, blocking=block_width(4))),
                      "staged": ms(lambda: ops.neighbor_reduce(dg, None, x, blocking=width)),
                      "staged gather": ms(gather)}
-            variants = [f"{STAGED_TILE_BYTES}:{ops.STAGED_MERGE_BLOCK}:{m}" for m in ("flat", "segments")]
-            for variant in variants + a.merge:
-                tile_bytes, threads, merge = variant.split(":")
-                args = (dg, x, width, int(tile_bytes), int(threads), merge)
-                assert cupy.allclose(plain, staged_with(*args), rtol=1e-4, atol=1e-3), variant
-                times[f"staged {variant}"] = ms(lambda: staged_with(*args))
+            for variant in a.merge:
+                tile_bytes, threads = (int(v) for v in variant.split(":"))
+                assert cupy.allclose(plain, staged_with(dg, x, width, tile_bytes, threads), rtol=1e-4, atol=1e-3)
+                times[f"staged {variant}"] = ms(lambda: staged_with(dg, x, width, tile_bytes, threads))
             print(f"{label:>22}: " + ", ".join(f"{k} {v:7.3f} ms" for k, v in times.items())
                   + f"; {L.blocks} blocks, {L.chunk_block.size} chunks, {L.tiles} tiles, {L.pieces} pieces, "
                   f"{L.seg_start.size} segments, {H.nnz:,} edges", flush=True)

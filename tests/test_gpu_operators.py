@@ -294,16 +294,13 @@ def test_blocked_neighbor_reduce_equals_the_plain_pull(name, G, width):
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("width", [1, 7, 97, 20000, "auto", 10**9])
-@pytest.mark.parametrize("merge", ["flat", "segments"])
-def test_staged_neighbor_reduce_equals_numpy(name, G, width, merge, monkeypatch):
+def test_staged_neighbor_reduce_equals_numpy(name, G, width, monkeypatch):
     """A value array staged in shared memory, block by block (1 vertex, hub-splitting, wider than the
-    graph, the card's own width by "auto"; 10**9 takes the L2 path), either merge (narrow blocks give
-    pieces of thousands of segments: the flat merge's batches): every reduce over signed values,
+    graph, the card's own width by "auto"; 10**9 takes the L2 path): every reduce over signed values,
     float32, float64 and int32, a fused update; against NumPy."""
     from gravel import blocking
 
     monkeypatch.setattr(blocking, "AUTO_L2_SHARE", 0.0)  # "auto" blocks these small graphs too
-    monkeypatch.setattr(ops, "STAGED_MERGE", merge)
     rng = np.random.default_rng()
     dg = G.to("cuda")
     dg.derived.pop("staged_pull", None)

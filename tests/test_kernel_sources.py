@@ -44,10 +44,6 @@ CASES = [
      {ops.NR_REDUCE: "((a) + (b))", ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
     ("neighbor_reduce/staged.cu", "gravel_staged_merge<double, 1>",
      {ops.NR_REDUCE: "(min((a), (b)))", ops.NR_APPLY: "{ x[v] = (float)acc + k; }"}),
-    ("neighbor_reduce/staged.cu", "gravel_staged_merge_flat<float, 0, 256>",
-     {ops.NR_REDUCE: "((a) + (b))", ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
-    ("neighbor_reduce/staged.cu", "gravel_staged_merge_flat<int, 2, 256>",
-     {ops.NR_REDUCE: "(max((a), (b)))", ops.NR_APPLY: "{ x[v] = (float)acc + k; }"}),
 ]
 
 

@@ -653,8 +653,6 @@ _VALUE_ARRAY = "gravel_value_array"
 #: threads per CTA of the staged gather (one CTA per SM: its block's slice fills the shared memory)
 #: and merge (8 warps sharing a piece's segments)
 STAGED_GATHER_BLOCK, STAGED_MERGE_BLOCK = 1024, 256
-#: the staged merge's kernel: "flat" (a piece's segments as one stream) or "segments" (a warp a segment)
-STAGED_MERGE = "flat"
 
 
 def _staged_pull(graph, width, x, op_id, macros, params, preamble, dt, identity, out):
@@ -678,11 +676,7 @@ def _staged_pull(graph, width, x, op_id, macros, params, preamble, dt, identity,
         graph.derived[key] = (cupy.full(graph.n, identity, dtype=dt), cupy.zeros(L.tiles, cupy.uint32))
     total, done = graph.derived[key]
     prelude, extra = _functor(params, macros, preamble)
-    if STAGED_MERGE == "flat":
-        k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_merge_flat",
-                           templates=(ctype, op_id, STAGED_MERGE_BLOCK), prelude=prelude)
-    else:
-        k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_merge", templates=(ctype, op_id), prelude=prelude)
+    k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_merge", templates=(ctype, op_id), prelude=prelude)
     k(runtime.blocks_for(L.pieces * STAGED_MERGE_BLOCK, STAGED_MERGE_BLOCK, resident=8), STAGED_MERGE_BLOCK,
       (L.piece_first, L.piece_tile, L.tile_pieces, np.int64(L.pieces), L.seg_start, L.seg_end, L.target, value,
        np.int32(L.tile), np.int64(graph.n), dt.type(identity), total, done, out) + extra,

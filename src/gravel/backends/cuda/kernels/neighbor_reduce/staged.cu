@@ -6,7 +6,6 @@
 // sweep that gathers through it (one 32-byte sector per 4-byte value).
 // Merge: destination tiles accumulate in shared memory, each vertex applied once (default:
 // out[v] = acc); below.
-#include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_reduce.cuh>
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
@@ -57,9 +56,9 @@ __global__ void gravel_staged_gather(const long long *__restrict__ chunk_edges, 
     }
 }
 
-// A warp's 32 (destination key, value) pairs, equal keys side by side (negative: no edge): lanes with
-// one key combine (CUB's head-segmented warp reduction), and the first lane of each key folds the
-// result into acc[key]. A step whose keys all differ (most, outside hub tiles) folds directly.
+// A warp's 32 (destination key, value) pairs, keys ascending (negative: no edge): lanes with one key
+// combine (CUB's head-segmented warp reduction), and the first lane of each key folds the result into
+// acc[key]. A step whose keys all differ (most, outside hub tiles) folds directly.
 template <typename T, int OP>
 __device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lane,
                                                    typename cub::WarpReduce<T>::TempStorage &temp) {
@@ -72,36 +71,6 @@ __device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lan
     x = cub::WarpReduce<T>(temp).HeadSegmentedReduce(x, head, GravelNrReduce<T>());
     __syncwarp();  // the next fold reuses temp
     if (key >= 0 && head) gravel_atomic_fold<T, OP>(&acc[key], x);
-}
-
-// After a piece's folds (acc complete for it): a tile of one piece applies at once; a piece of a cut
-// tile folds acc into `total`, and the tile's last piece to finish (counted in `done`) applies it and
-// puts `total` and `done` back to the identity and zero for the next sweep.
-template <typename T, int OP>
-__device__ __forceinline__ void gravel_staged_finish(const T *acc, int t, long long first, int size, int pieces,
-                                                     T identity, T *total, unsigned int *done, bool &last,
-                                                     T *__restrict__ out GRAVEL_USER_PARAMS) {
-    __syncthreads();
-    if (pieces == 1) {
-        for (int k = threadIdx.x; k < size; k += blockDim.x)
-            gravel_nr_apply<T>((vid_t)(first + k), first + k, acc[k], out GRAVEL_USER_ARGS);
-    } else {
-        for (int k = threadIdx.x; k < size; k += blockDim.x)
-            if (acc[k] != identity) gravel_atomic_fold<T, OP>(&total[first + k], acc[k]);
-        __threadfence();  // the folds are seen before the count says this piece is done
-        __syncthreads();
-        if (threadIdx.x == 0) last = atomicAdd(&done[t], 1u) == (unsigned int)pieces - 1;
-        __syncthreads();
-        if (last) {
-            for (int k = threadIdx.x; k < size; k += blockDim.x) {
-                const T sum = __ldcg(total + first + k);  // past L1: other SMs wrote it
-                total[first + k] = identity;
-                gravel_nr_apply<T>((vid_t)(first + k), first + k, sum, out GRAVEL_USER_ARGS);
-            }
-            if (threadIdx.x == 0) done[t] = 0;
-        }
-    }
-    __syncthreads();  // the next piece resets acc and `last`
 }
 
 // One CTA per piece: a piece is about STAGED_PIECE edges (gravel.blocking) of one destination tile,
@@ -146,91 +115,32 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
                     gravel_staged_fold<T, OP>(acc, key[j], x[j], lane, warp_temp[threadIdx.x >> 5]);
             }
         }
-        gravel_staged_finish<T, OP>(acc, t, first, size, tile_pieces[t], identity, total, done, last,
-                                    out GRAVEL_USER_ARGS);
-    }
-}
-
-// The flat merge: the same pieces, but a CTA walks a piece's segments as one stream of edges, in
-// batches of SEGS segments: their lengths scanned into `begin` (stream index of each segment's first
-// edge) and `shift` (edge = stream index + shift). Each warp takes an equal run of the batch's stream,
-// 32 edges a step: lane i reads the (i+1)-th segment boundary past the step's start, one OR-reduce
-// gives the step's boundaries as bits, and each lane counts those before it to find its segment. Short
-// runs (a few edges of one block into a tile) no longer leave most of a warp's lanes idle.
-template <typename T, int OP, int BLOCK>
-__global__ void __launch_bounds__(BLOCK)
-gravel_staged_merge_flat(const long long *__restrict__ piece_first, const int *__restrict__ piece_tile,
-                         const int *__restrict__ tile_pieces, long long pieces,
-                         const long long *__restrict__ seg_start, const long long *__restrict__ seg_end,
-                         const unsigned short *__restrict__ target, const T *__restrict__ value, int tile,
-                         long long n, T identity, T *total, unsigned int *done, T *__restrict__ out GRAVEL_USER_PARAMS) {
-    constexpr int WARPS = BLOCK / 32, PER = 2, SEGS = PER * BLOCK, UNROLL = 4;
-    constexpr unsigned FULL = 0xffffffffu;
-    extern __shared__ __align__(16) unsigned char gravel_smem[];
-    T *acc = reinterpret_cast<T *>(gravel_smem);
-    __shared__ int begin[SEGS + 1];
-    __shared__ long long shift[SEGS];
-    __shared__ typename cub::BlockScan<int, BLOCK>::TempStorage scan_temp;
-    __shared__ typename cub::WarpReduce<T>::TempStorage warp_temp[WARPS];
-    __shared__ bool last;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (long long p = blockIdx.x; p < pieces; p += gridDim.x) {
-        const int t = piece_tile[p];
-        const long long first = (long long)t * tile;
-        const int size = (int)min((long long)tile, n - first);
-        for (int k = threadIdx.x; k < size; k += BLOCK) acc[k] = identity;
-        for (long long s0 = piece_first[p]; s0 < piece_first[p + 1]; s0 += SEGS) {
-            const int count = (int)min((long long)SEGS, piece_first[p + 1] - s0);
-            int len[PER];
-#pragma unroll
-            for (int j = 0; j < PER; ++j) {
-                const int i = threadIdx.x * PER + j;
-                len[j] = i < count ? (int)(seg_end[s0 + i] - seg_start[s0 + i]) : 0;
-            }
-            int edges;
-            __syncthreads();  // the last batch's warps are done with begin, shift and scan_temp
-            cub::BlockScan<int, BLOCK>(scan_temp).ExclusiveSum(len, len, edges);
-#pragma unroll
-            for (int j = 0; j < PER; ++j) {
-                const int i = threadIdx.x * PER + j;
-                if (i < count) begin[i] = len[j], shift[i] = seg_start[s0 + i] - len[j];
-            }
+        __syncthreads();
+        if (tile_pieces[t] == 1) {
+            for (int k = threadIdx.x; k < size; k += blockDim.x)
+                gravel_nr_apply<T>((vid_t)(first + k), first + k, acc[k], out GRAVEL_USER_ARGS);
+        } else {
+            for (int k = threadIdx.x; k < size; k += blockDim.x)
+                if (acc[k] != identity) gravel_atomic_fold<T, OP>(&total[first + k], acc[k]);
+            __threadfence();  // the folds are seen before the count says this piece is done
             __syncthreads();
-            const int steps = (edges + 31) >> 5;
-            int k0 = (int)((long long)steps * warp / WARPS) * 32;
-            const int stop = (int)((long long)steps * (warp + 1) / WARPS) * 32;
-            int seg = 0;  // the last segment to begin at or before k0
-            for (int hi = count - 1; seg < hi;) {
-                const int mid = (seg + hi + 1) >> 1;
-                if (begin[mid] <= k0) seg = mid; else hi = mid - 1;
-            }
-            for (; k0 < stop; k0 += 32 * UNROLL) {
-                int key[UNROLL];
-                T x[UNROLL];
-#pragma unroll
-                for (int j = 0; j < UNROLL; ++j) {
-                    const int at = k0 + 32 * j, k = at + lane, next = seg + 1 + lane;
-                    const int b = next < count ? begin[next] - at : 64;  // at least 1: seg holds `at`
-                    const unsigned bits = __reduce_or_sync(FULL, b < 32 ? 1u << b : 0u);
-                    const int mine = seg + __popc(bits & (FULL >> (31 - lane)));
-                    seg += __popc(__ballot_sync(FULL, b <= 32));
-                    const bool live = k < stop && k < edges;
-                    const long long e = k + shift[mine];
-                    key[j] = live ? (int)__ldcs(target + e) : -1 - lane;  // off the end: a key of its own
-                    x[j] = live ? __ldcs(value + e) : identity;
+            if (threadIdx.x == 0) last = atomicAdd(&done[t], 1u) == (unsigned int)tile_pieces[t] - 1;
+            __syncthreads();
+            if (last) {
+                for (int k = threadIdx.x; k < size; k += blockDim.x) {
+                    const T sum = __ldcg(total + first + k);  // past L1: other SMs wrote it
+                    total[first + k] = identity;
+                    gravel_nr_apply<T>((vid_t)(first + k), first + k, sum, out GRAVEL_USER_ARGS);
                 }
-#pragma unroll
-                for (int j = 0; j < UNROLL; ++j) gravel_staged_fold<T, OP>(acc, key[j], x[j], lane, warp_temp[warp]);
+                if (threadIdx.x == 0) done[t] = 0;
             }
         }
-        gravel_staged_finish<T, OP>(acc, t, first, size, tile_pieces[t], identity, total, done, last,
-                                    out GRAVEL_USER_ARGS);
+        __syncthreads();  // the next piece resets acc and `last`
     }
 }
 
 #ifdef GRAVEL_INSTANTIATE
 void* gravel_instances[] = {(void*)gravel_staged_gather<float>, (void*)gravel_staged_gather<double>,
                             (void*)gravel_staged_merge<float, 0>, (void*)gravel_staged_merge<double, 1>,
-                            (void*)gravel_staged_merge<int, 2>, (void*)gravel_staged_merge_flat<float, 0, 256>,
-                            (void*)gravel_staged_merge_flat<double, 1, 256>, (void*)gravel_staged_merge_flat<int, 2, 256>};
+                            (void*)gravel_staged_merge<int, 2>};
 #endif
