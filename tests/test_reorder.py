@@ -102,11 +102,9 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
 
     from gravel.backends.cuda import runtime
 
-    monkeypatch.setattr(reorder, "_sweep_seconds", lambda G: 1e-3)
     monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=2**30))  # no blocking
     pf = reorder.packing_factor(D)
-    cost = reorder.GPU_REORDER_FIXED_S + reorder.GPU_REORDER_S_PER_ARC * D.nnz
-    pays = cost / (reorder.predicted_gain(pf) * 1e-3)  # sweeps at which the saving equals the cost
+    pays = reorder.GPU_REORDER_SWEEPS / reorder.predicted_gain(pf)  # sweeps whose saving equals the cost
     assert pf > reorder.GPU_PF_THRESHOLD
     assert not reorder.worth_reordering(D, sweeps=int(pays * 0.9))
     assert reorder.worth_reordering(D, sweeps=int(pays * 1.1) + 1) and reorder.worth_reordering(D)

@@ -23,17 +23,18 @@ from .transform import relabel
 
 #: thesis threshold on its CPUs: below it, hub sorting cost up to 37 % end to end
 PF_THRESHOLD = 4.0
-#: on the GPU the gain starts at the same packing factor: PageRank per iteration after a hub sort, H200,
-#: kron:22 hub-sorted and then partly scrambled (benchmarks/results/2026-11-26-h200-*reorder*, three
-#: runs): PF 1.3 -8 to 0 %, 1.7 -3 to +2 %, 2.3 -4 to +5 %, 3.4 +3 to +5 %, 5.2 +13 to +17 %, 7.7 (as
-#: generated) +37 to +39 %; urand, rgg, grids and road graphs (PF 1 to 1.9) -5 to +3 %. GPU_GAIN
-#: interpolates the share of a PageRank iteration saved.
+#: on the GPU the gain starts at about the same packing factor: PageRank per iteration after a hub
+#: sort, H200, kron:22 hub-sorted and then partly scrambled (benchmarks/results/2026-11-26-h200-
+#: session6-run*-reorder*, three runs): PF 1.3 -4 to +2 %, 1.7 -1 to +5 %, 2.3 +2 to +8 %, 3.4 +4 to
+#: +11 %, 5.2 +14 to +15 %, 7.7 (as generated) +25 to +26 %; urand, rgg, grids and road graphs (PF 1
+#: to 1.9) -5 to +4 %. GPU_GAIN interpolates the share of a PageRank iteration saved.
 GPU_PF_THRESHOLD = 4.0
-GPU_GAIN = ((4.0, 0.0), (5.2, 0.14), (7.7, 0.37))
-#: a hub sort where the graph is on the GPU costs about this: permuting the CSR 0.33 ns per arc (H200:
-#: kron:22's 64 M arcs 21 ms, a 2048^2 grid's 17 M 3 ms), plus the order and the caller's ids copied to
-#: the host
-GPU_REORDER_FIXED_S, GPU_REORDER_S_PER_ARC = 0.008, 0.35e-9
+GPU_GAIN = ((4.0, 0.0), (5.2, 0.14), (7.7, 0.25))
+#: a hub sort where the graph is on the GPU costs, end to end, about this many PageRank iterations of
+#: the graph as given: the order, the permuted CSR, the reordered graph's sweep set up again, the
+#: caller's ids (same runs, whole runs of 100 iterations: 21 to 48 on ten graphs; kron:22 35). Both
+#: grow with the arcs, so their ratio stands in for timing a sweep, which cost the decision 4 ms.
+GPU_REORDER_SWEEPS = 35
 
 
 def _check_by(by):
@@ -166,9 +167,9 @@ def predicted_gain(pf):
 def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
     """Should `G` be hub-sorted? Its packing factor must exceed `threshold` (default: the thesis's 4 on
     the host, GPU_PF_THRESHOLD where the graph is on the GPU). On the GPU, given `sweeps` (the sweeps
-    over the edges the caller will run, in PageRank iterations), the time they should save
-    (predicted_gain of a PageRank iteration, timed here) must also pay for the reordering, and the
-    graph must be one that sweeps without cache blocking."""
+    over the edges the caller will run, in PageRank iterations), the iterations they should save
+    (predicted_gain of each) must also pay for the reordering (GPU_REORDER_SWEEPS), and the graph must
+    be one that sweeps without cache blocking. Costs one pass over the degrees (one launch)."""
     if sweeps is not None and not sweeps >= 0:
         raise ValueError(f"sweeps must be a count of sweeps, at least 0, not {sweeps!r}")
     on_gpu = G._device is not None
@@ -187,15 +188,7 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
         # PageRank staged as given and hub-first: kron:23 1.67 and 1.51 ms, kron:24 3.26 and 2.73,
         # kron:25 6.71 and 5.52); GPU_GAIN, measured without blocking, does not apply
         return False
-    cost = GPU_REORDER_FIXED_S + GPU_REORDER_S_PER_ARC * G.nnz
-    return sweeps * predicted_gain(pf) * _sweep_seconds(G) > cost
-
-
-def _sweep_seconds(G):
-    """One sweep of `G` on the GPU: a PageRank iteration (what GPU_GAIN was measured on), timed."""
-    from .algorithms.pagerank import pagerank
-
-    return pagerank(G, max_iter=1, tol=0.0, blocking=None, device="cuda").time_s
+    return sweeps * predicted_gain(pf) > GPU_REORDER_SWEEPS
 
 
 def reorder(G, method="auto", *, by="out", threshold=None, sweeps=None):
