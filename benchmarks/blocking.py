@@ -1,9 +1,10 @@
 """PageRank pulling and pushing, plain and cache-blocked (GraphCage's TOCAB, and the pull staged in
-shared memory), on graphs as generated and degree-sorted (on the device): time per iteration (the algorithm's CUDA events over 20 fixed
-iterations, median of 3 after a warm-up that also builds the blocked layout), its ratio to the memory
-floor (`gravel bench`'s PageRank floor over a device copy's bandwidth, measured here), the time to build
-each blocked layout and to reorder. "blocked" blocks by a quarter of the L2, "staged" by the shared
-memory of a CTA. `--widths` adds blocked pulls of other block widths (vertices).
+shared memory), on graphs as generated and degree-sorted (on the device): time per iteration (the
+algorithm's CUDA events over 20 fixed iterations, median of 3 after a warm-up that also builds the
+blocked layout; gravel.bench.pagerank_per_iteration), its ratio to the memory floor (`gravel bench`'s
+PageRank floor over a device copy's bandwidth, measured here), the time to build each blocked layout
+and to reorder. "blocked" blocks by a quarter of the L2, "staged" by the shared memory of a CTA.
+`--widths` adds blocked pulls of other block widths (vertices).
 
     PYTHONPATH=src python benchmarks/blocking.py kron:24 kron:25 --widths 1966080 49152 --json out.json
 """
@@ -11,11 +12,9 @@ memory of a CTA. `--widths` adds blocked pulls of other block widths (vertices).
 import argparse
 import datetime
 import json
-import statistics
 
-import gravel
 from gravel.backends.cuda import runtime
-from gravel.bench import copy_bandwidth, floor_bytes, wall_seconds
+from gravel.bench import copy_bandwidth, floor_bytes, pagerank_per_iteration, wall_seconds
 from gravel.blocking import STAGED_TILE_BYTES, block_width, pull_layout, push_layout, shared_width, staged_layout
 from gravel.cli import open_graph
 from gravel.reorder import reorder
@@ -24,9 +23,7 @@ ITERATIONS = 20
 
 
 def per_iteration(G, direction, blocking):
-    runs = [gravel.pagerank(G, max_iter=ITERATIONS, tol=0.0, direction=direction, blocking=blocking, device="cuda")
-            for _ in range(4)]
-    return statistics.median(r.time_s for r in runs[1:]) / ITERATIONS
+    return pagerank_per_iteration(G, ITERATIONS, direction=direction, blocking=blocking)
 
 
 def main():

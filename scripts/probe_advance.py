@@ -5,13 +5,12 @@ gathers with no traversal at all. ms, CUDA events, median of 10 after a warm-up.
     PYTHONPATH=src python scripts/probe_advance.py
 """
 
-import statistics
 
 import cupy
 
 import gravel
 from gravel import operators as ops
-from gravel.bench import run_times
+from gravel.bench import median_ms
 from gravel.frontier import Frontier
 from gravel.operators import LoadBalance
 
@@ -23,7 +22,7 @@ sink = cupy.zeros(1, cupy.int32)
 
 
 def ms(fn):
-    return round(1e3 * statistics.median(run_times(fn, 10, "cuda")), 3)
+    return round(median_ms(fn, 10), 3)
 
 
 for name, op in [("ids only", "dst < 0 && (atomicAdd(&sink[0], 1), true)"),

@@ -9,7 +9,6 @@ fraction of the L2 (default: gravel's).
 """
 
 import ctypes
-import statistics
 import sys
 
 import cupy
@@ -17,7 +16,7 @@ import numpy as np
 
 from gravel import operators as ops
 from gravel.backends.cuda import runtime
-from gravel.bench import run_times
+from gravel.bench import median_ms
 from gravel.blocking import L2_FRACTION, block_width, pull_layout
 from gravel.cli import open_graph
 
@@ -95,20 +94,16 @@ def main():
     with stream:
         for name, fn in variants.items():
             partial = cupy.empty(L.rows, cupy.float32)
-            ms = median_ms(lambda: fn(partial))
+            ms = median_ms(lambda: fn(partial), 5)
             reference = partial if reference is None else reference
             assert cupy.allclose(partial, reference, rtol=1e-5), name
             print(f"{tag}: rows pass, {name}: {ms:.3f} ms")
         print(f"{tag}: persisting L2 max {persist_max / 2**20:.1f} MiB, window max {window_max / 2**20:.1f} MiB")
         plain = ops.neighbor_reduce(dg, None, "x[u]", params={"x": x})
         for name, blocking in (("plain pull", None), ("blocked pull (rows + merge)", width)):
-            ms = median_ms(lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=blocking))
+            ms = median_ms(lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=blocking), 5)
             print(f"{tag}: neighbor_reduce, {name}: {ms:.3f} ms")
         assert cupy.allclose(ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=width), plain, rtol=1e-4)
-
-
-def median_ms(fn):
-    return 1e3 * statistics.median(run_times(fn, 5, "cuda"))
 
 
 if __name__ == "__main__":

@@ -6,23 +6,18 @@ after a warm-up; every shape's sums must agree.
     PYTHONPATH=src python scripts/probe_pull_shape.py kron:22 /tmp/kron25.gravel
 """
 
-import statistics
 import sys
 
 import cupy
 
 from gravel import operators as ops
 from gravel.backends.cuda import runtime
-from gravel.bench import run_times
+from gravel.bench import median_ms
 from gravel.blocking import block_width
 from gravel.cli import open_graph
 from gravel.reorder import reorder
 
 SHAPES = [(1, 8), (1, None), (16, None), (64, None), (16, 8)]
-
-
-def median_ms(fn):
-    return 1e3 * statistics.median(run_times(fn, 5, "cuda"))
 
 
 def main():
@@ -42,7 +37,7 @@ def main():
                     out = ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=blocking)
                     expect = out if expect is None else expect
                     assert cupy.allclose(out, expect, rtol=1e-4), (shape, blocking)
-                    ms = median_ms(lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=blocking))
+                    ms = median_ms(lambda: ops.neighbor_reduce(dg, None, "x[u]", params={"x": x}, blocking=blocking), 5)
                     cells.append(f"{'plain' if blocking is None else 'blocked'} {ms:7.3f} ms")
                 print(f"{label:>32}: passes {shape[0]:2}, resident {str(shape[1]):>4}: "
                       + ", ".join(cells)

@@ -8,21 +8,16 @@ accumulators) and threads per merge CTA.
 """
 
 import argparse
-import statistics
 
 import cupy
 import numpy as np
 
 from gravel import blocking, operators as ops
-from gravel.bench import run_times
+from gravel.bench import median_ms
 from gravel.blocking import STAGED_TILE_BYTES, block_width, shared_width, staged_layout
 from gravel.cli import open_graph
 from gravel.reorder import reorder
 from gravel.backends.cuda import runtime
-
-
-def ms(fn):
-    return 1e3 * statistics.median(run_times(fn, 7, "cuda"))
 
 
 def staged_with(dg, x, width, tile_bytes, threads):
@@ -55,14 +50,14 @@ def main():
             gather = lambda: k(int(L.chunk_block.size), ops.STAGED_GATHER_BLOCK,  # noqa: E731
                                (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, x,
                                 np.int64(H.n), np.int32(width), value), shared_mem=width * 4)
-            times = {"plain": ms(lambda: ops.neighbor_reduce(dg, None, x)),
-                     "L2-blocked": ms(lambda: ops.neighbor_reduce(dg, None, x, blocking=block_width(4))),
-                     "staged": ms(lambda: ops.neighbor_reduce(dg, None, x, blocking=width)),
-                     "staged gather": ms(gather)}
+            times = {"plain": median_ms(lambda: ops.neighbor_reduce(dg, None, x)),
+                     "L2-blocked": median_ms(lambda: ops.neighbor_reduce(dg, None, x, blocking=block_width(4))),
+                     "staged": median_ms(lambda: ops.neighbor_reduce(dg, None, x, blocking=width)),
+                     "staged gather": median_ms(gather)}
             for variant in a.merge:
                 tile_bytes, threads = (int(v) for v in variant.split(":"))
                 assert cupy.allclose(plain, staged_with(dg, x, width, tile_bytes, threads), rtol=1e-4, atol=1e-3)
-                times[f"staged {variant}"] = ms(lambda: staged_with(dg, x, width, tile_bytes, threads))
+                times[f"staged {variant}"] = median_ms(lambda: staged_with(dg, x, width, tile_bytes, threads))
             print(f"{label:>22}: " + ", ".join(f"{k} {v:7.3f} ms" for k, v in times.items())
                   + f"; {L.blocks} blocks, {L.chunk_block.size} chunks, {L.tiles} tiles, {L.pieces} pieces, "
                   f"{L.seg_start.size} segments, {H.nnz:,} edges", flush=True)

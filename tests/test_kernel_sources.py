@@ -44,14 +44,11 @@ CASES = [
      {ops.NR_REDUCE: "((a) + (b))", ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
     ("neighbor_reduce/staged.cu", "gravel_staged_merge<double, 1>",
      {ops.NR_REDUCE: "(min((a), (b)))", ops.NR_APPLY: "{ x[v] = (float)acc + k; }"}),
+    # the packing factor's sums over cache lines, with its own parameters and preamble
+    ("compute/sums.cu", "gravel_compute_sums<2, 256>", {ops.SUMS_OP: ops.sums_op(reorder._LINE_HUB_TERMS)},
+     [("long long*", "offsets"), ("long long", "per_line"), ("long long", "nv"), ("long long", "arcs")],
+     reorder._LINE_HUBS),
 ]
-
-
-# the packing factor's sums over cache lines, with its own parameters and preamble
-PACKING = ("compute/sums.cu", "gravel_compute_sums<2, 256>", {ops.SUMS_OP: ops.sums_op(reorder._LINE_HUB_TERMS)},
-           [("long long*", "offsets"), ("long long", "per_line"), ("long long", "nv"), ("long long", "arcs")],
-           reorder._LINE_HUBS)
-CASES.append(PACKING)
 
 
 def compile_case(case, tmp_path):

@@ -146,6 +146,19 @@ def run_times(fn, repeat, device="cpu"):
     return times
 
 
+def median_ms(fn, repeat=7, device="cuda"):
+    """Milliseconds of fn: the median of run_times (`repeat` runs after a warm-up)."""
+    return 1e3 * statistics.median(run_times(fn, repeat, device))
+
+
+def pagerank_per_iteration(G, iterations=PAGERANK_ITERATIONS, **options):
+    """Seconds per PageRank iteration on the GPU: `iterations` fixed ones (its own CUDA-event timer),
+    median of 3 runs after a warm-up that also builds lazy layouts; `options` go to pagerank."""
+    runs = [algorithms.ALGORITHMS["pagerank"](G, max_iter=iterations, tol=0.0, device="cuda", **options)
+            for _ in range(4)]
+    return statistics.median(r.time_s for r in runs[1:]) / iterations
+
+
 def _time_algorithm(fn, repeat):
     """The algorithm's own times (CUDA events on the GPU, wall on the CPU) after a warm-up, and the
     gravel kernel launches of one run."""

@@ -196,13 +196,11 @@ def blocked_pull(in_offsets, in_sources, n, width, weights=None, *, tile=MERGE_T
     and their weights if any)."""
     xp = _module(in_offsets)
     blocks, offsets, order, row_key = _segment(in_offsets, in_sources, n, width)
-    tiles = -(-n // tile)
-    first = xp.minimum(xp.arange(tiles + 1, dtype=xp.int64) * tile, n)
-    bounds = (xp.arange(blocks, dtype=xp.int64)[:, None] * n + first[None, :]).ravel()
+    tiles, tile_rows = _tile_runs(row_key, blocks, n, tile)
     return BlockedPull(n=n, width=int(width), blocks=blocks, offsets=offsets, sources=in_sources[order],
                        weights=None if weights is None else weights[order],
                        row_vertex=(row_key % n).astype(xp.int32), tile=int(tile), tiles=tiles,
-                       tile_rows=xp.searchsorted(row_key, bounds).astype(xp.int64))
+                       tile_rows=tile_rows.astype(xp.int64))
 
 
 def blocked_push(out_offsets, out_targets, n, width):
@@ -230,9 +228,7 @@ def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4
     target = (key % n % tile).astype(xp.uint16)
     block_edges = xp.searchsorted(key, xp.arange(blocks + 1, dtype=xp.int64) * n)
     chunk_block, chunk_starts, _ = _cut(block_edges[:-1], block_edges[1:], chunk * width, xp)
-    tiles = -(-n // tile)
-    first = xp.minimum(xp.arange(tiles + 1, dtype=xp.int64) * tile, n)
-    runs = xp.searchsorted(key, (xp.arange(blocks, dtype=xp.int64)[:, None] * n + first[None, :]).ravel())
+    tiles, runs = _tile_runs(key, blocks, n, tile)
     runs = runs.reshape(blocks, tiles + 1)
     run_start, run_end = runs[:, :-1].T.ravel(), runs[:, 1:].T.ravel()  # tile-major: t * blocks + b
     seg_run, seg_start, seg_end = _cut(run_start, run_end, segment, xp)
@@ -253,6 +249,15 @@ def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4
                       seg_start=seg_start, seg_end=seg_end,
                       piece_first=xp.searchsorted(seg_piece, xp.arange(piece_tile.size + 1, dtype=xp.int64)),
                       piece_tile=piece_tile.astype(xp.int32), tile_pieces=tile_pieces.astype(xp.int32))
+
+
+def _tile_runs(keys, blocks, n, tile):
+    """(tiles, where each block's run into each tile begins among `keys`, ascending block * n +
+    vertex): entry b * (tiles + 1) + t is the first key of block b whose vertex is t * tile or more."""
+    xp = _module(keys)
+    tiles = -(-n // tile)
+    first = xp.minimum(xp.arange(tiles + 1, dtype=xp.int64) * tile, n)
+    return tiles, xp.searchsorted(keys, (xp.arange(blocks, dtype=xp.int64)[:, None] * n + first[None, :]).ravel())
 
 
 def _cut(starts, ends, most, xp):

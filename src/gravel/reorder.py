@@ -42,13 +42,18 @@ def _check_by(by):
         raise UnknownNameError(f"by must be 'out' or 'in', not {by!r}")
 
 
+def _device_offsets(dg, by):
+    """The offsets of a device copy's out- or in-lists."""
+    _check_by(by)
+    return dg.offsets if by == "out" else dg.csc()[0]
+
+
 def _degrees(G, by):
     """Degrees where the graph lives: on the device when it has a device copy."""
     _check_by(by)
-    dg = G._device
-    if dg is None:
+    if G._device is None:
         return (G.out_degree if by == "out" else G.in_degree).astype(np.int64)
-    offsets = dg.offsets if by == "out" else dg.csc()[0]
+    offsets = _device_offsets(G._device, by)
     return (offsets[1:] - offsets[:-1]).astype(np.int64)
 
 
@@ -145,10 +150,8 @@ def _hub_lines_cuda(G, by, per_line):
     (CuPy's mask, pad, reshape and reductions took about ten launches, 0.9 ms on USA-road-NE)."""
     from .operators import compute_sums
 
-    _check_by(by)
-    dg = G._device
-    offsets = dg.offsets if by == "out" else dg.csc()[0]
-    params = {"offsets": offsets, "per_line": np.int64(per_line), "nv": np.int64(G.n), "arcs": np.int64(G.nnz)}
+    params = {"offsets": _device_offsets(G._device, by), "per_line": np.int64(per_line), "nv": np.int64(G.n),
+              "arcs": np.int64(G.nnz)}
     sums = compute_sums(None, _LINE_HUB_TERMS, params=params, n=-(-G.n // per_line), preamble=_LINE_HUBS)
     return (int(x) for x in sums.get())  # sync: the two counts
 
