@@ -328,6 +328,31 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, monkeypatch):
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("width", [1, 7, 20000])
+def test_staged_gather_reduces_each_pair(name, G, width):
+    """The gather alone: one value per (block, destination) pair, the reduce of its edges' x[u], against
+    NumPy over the layout's own pairs (chunks of 8 edges to 160,000: scans carried across tiles)."""
+    from gravel.blocking import STAGED_TILE_BYTES, staged_layout
+
+    rng = np.random.default_rng()
+    dg = G.to("cuda")
+    dg.derived.pop("staged_pull", None)
+    L = staged_layout(dg, width, STAGED_TILE_BYTES // 4)
+    local, ends = L.local.get()[:L.edges], np.unpackbits(L.ends.get().view(np.uint8), bitorder="little")[:L.edges]
+    block = np.repeat(L.chunk_block.get(), np.diff(L.chunk_edges.get()))
+    first = np.concatenate([[0], np.flatnonzero(ends)[:-1] + 1])
+    for dtype in (np.float32, np.float64, np.int32):
+        x = (rng.random(G.n) * 2000 - 1000).astype(dtype)
+        vals = x[block.astype(np.int64) * width + local]
+        for reduce, npf in (("sum", np.add), ("max", np.maximum)):
+            got = ops.staged_gather(L, cupy.asarray(x), f"({ops._REDUCE[reduce][0]})", np.dtype(dtype),
+                                    ops._IDENTITY[reduce](np.dtype(dtype))).get()
+            expect = npf.reduceat(vals.astype(np.float64), first) if L.edges else np.zeros(0)
+            atol = 5.0 if dtype == np.float32 else 1e-6  # float32 sums of up to 9,000 values, any order
+            assert got.shape == (L.pairs,) and np.allclose(got, expect, rtol=1e-5, atol=atol), (dtype, reduce)
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 def test_degree_scan_in_one_block_and_with_cub(name, G):
     """The frontier's degree scan, by one block (up to SCAN_IN_ONE_BLOCK items, across its chunks) and
     by a degrees kernel and CuPy's cumsum beyond, equals NumPy's, repeats and the empty frontier too."""
