@@ -18,13 +18,14 @@ __device__ __forceinline__ void gravel_staged_items(long long e0, long long star
                                                     const unsigned short *__restrict__ local,
                                                     const unsigned int *__restrict__ ends, const T *slice,
                                                     T identity, T (&v)[ITEMS], unsigned &begins, unsigned &last) {
+    const bool any = e0 < end;  // threads past the chunk's end read nothing (nor past the arrays' end)
     union { uint4 q[ITEMS / 8]; unsigned short id[ITEMS]; } in;
 #pragma unroll
     for (int j = 0; j < ITEMS / 8; ++j)
-        in.q[j] = e0 < end ? __ldcs(reinterpret_cast<const uint4 *>(local + e0) + j) : make_uint4(0, 0, 0, 0);
+        in.q[j] = any ? __ldcs(reinterpret_cast<const uint4 *>(local + e0) + j) : make_uint4(0, 0, 0, 0);
     // ITEMS divides 32: the items' end bits lie in one word; the bit before them may lie in the last
-    const unsigned bits = e0 < end ? __ldg(ends + (e0 >> 5)) >> (e0 & 31) : 0u;
-    const unsigned before = e0 > start ? (__ldg(ends + ((e0 - 1) >> 5)) >> ((e0 - 1) & 31)) & 1u : 1u;
+    const unsigned bits = any ? __ldg(ends + (e0 >> 5)) >> (e0 & 31) : 0u;
+    const unsigned before = any && e0 > start ? (__ldg(ends + ((e0 - 1) >> 5)) >> ((e0 - 1) & 31)) & 1u : 1u;
     const unsigned mask = ITEMS == 32 ? ~0u : (1u << ITEMS) - 1;
     // live items: from start (when it falls among them) up to end
     const unsigned live = (e0 >= end ? 0u : (end - e0 >= ITEMS ? mask : (1u << (end - e0)) - 1))
