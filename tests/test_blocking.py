@@ -72,8 +72,7 @@ def check_staged(G, width, tile, chunk, segment=3, piece=7, span=32):
     off, src, _ = G.csc()
     L = staged_pull(off, src, G.n, width, tile=tile, chunk=chunk, segment=segment, piece=piece, span=span)
     ends = np.unpackbits(L.ends.view(np.uint8), bitorder="little")
-    assert ends.size == L.local.size == L.span_pair.size * span >= L.edges and not ends[L.edges:].any()
-    assert ends[span - 1:L.edges:span].all()  # pairs end with their span
+    assert ends.size == L.span_pair.size * span and not ends[L.edges:].any() and ends[span - 1:L.edges:span].all()
     assert np.array_equal(L.span_pair, np.cumsum(np.concatenate([[0], ends]))[:L.edges:span])
     x = np.random.default_rng(0).random(G.n)
     value = np.full(L.pairs, np.nan)

@@ -166,14 +166,14 @@ class StagedPull:
     """In-edges blocked by source range (block-major, destinations ascending inside a block), for the
     staged sweep, whose gather combines the edges of one block into one destination (a *pair*, cut
     where a span of `span` edges ends) to one value per pair. ``local[e]`` is edge e's source less its
-    block's first vertex (uint16), bit e of ``ends`` (uint32 words) marks the last edge of its pair
-    (both padded to whole spans), ``span_pair[k]`` is the pair that begins span k (at edge k * span),
-    and ``target[p]`` is pair p's destination less its tile's first vertex (uint16). The gather's CTAs
+    block's first vertex (uint16), bit e of ``ends`` (uint32 words, padded to whole spans) marks the
+    last edge of its pair, ``span_pair[k]`` is the pair that begins span k (at edge k * span), and
+    ``target[p]`` is pair p's destination less its tile's first vertex (uint16). The gather's CTAs
     take chunks: edges ``chunk_edges[c]`` to ``chunk_edges[c + 1]``, all in block ``chunk_block[c]``,
-    beginning at a block's first edge or a span's. The merge's CTAs take pieces: piece p is segments
-    ``piece_first[p]`` to ``piece_first[p + 1]``, all into tile ``piece_tile[p]``, which has
-    ``tile_pieces[t]`` pieces (at least one); segment s is pairs ``seg_start[s]`` to ``seg_end[s]`` of
-    one block's run into that tile.
+    beginning at a block's first edge or a span's. The merge's CTAs take pieces: piece p
+    is segments ``piece_first[p]`` to ``piece_first[p + 1]``, all into tile ``piece_tile[p]``, which
+    has ``tile_pieces[t]`` pieces (at least one); segment s is pairs ``seg_start[s]`` to
+    ``seg_end[s]`` of one block's run into that tile.
     """
 
     n: int
@@ -240,15 +240,14 @@ def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4
     if span < 32 or span % 32:
         raise ValueError(f"the gather's span must be a positive multiple of 32 edges, not {span}")
     blocks, nnz, order, key = _segment_edges(in_offsets, in_sources, n, width)
-    spans = -(-nnz // span)
-    local = xp.zeros(spans * span, xp.uint16)  # whole spans: a lane loads its edges' ids at once
-    local[:nnz] = in_sources[order] % width
+    local = (in_sources[order] % width).astype(xp.uint16)
     del order
     e = xp.arange(1, nnz, dtype=xp.int64)
     pair_start = xp.flatnonzero(xp.concatenate([xp.ones(min(nnz, 1), bool), (key[1:] != key[:-1]) | (e % span == 0)]))
     del e
     pair_key = key[pair_start]
     last = xp.concatenate([pair_start[1:] - 1, xp.full(min(nnz, 1), nnz - 1, xp.int64)])
+    spans = -(-nnz // span)
     # bit e of word e // 32 is edge e's; the bits of one word are distinct, so their sum is their OR
     bits = xp.bincount(last >> 5, weights=xp.left_shift(xp.ones_like(last), last & 31).astype(xp.float64),
                        minlength=spans * span // 32)

@@ -1,38 +1,46 @@
 // Neighbor reduce, staged blocked pull (gravel.blocking.StagedPull): a sweep whose value is x[u], in
 // two passes over the in-edges cut by source block.
 // Gather: one CTA per chunk (edges of one block) copies the block's slice of x into shared memory;
-// then each warp takes a span (STAGED_SPAN edges, 16 a lane) and reduces each pair's x[u] (a pair:
+// then each warp takes a span (STAGED_SPAN edges, 32 a step) and reduces each pair's x[u] (a pair:
 // the block's edges into one destination, side by side, cut where a span ends) to one value. Reads of
-// 2-byte local ids and end bits are coalesced, writes one value per pair; the random reads hit shared
-// memory, not the L2, whose request rate bounds a sweep that gathers through it (one 32-byte sector
-// per 4-byte value).
+// 2-byte local ids and end bits are coalesced, and so are the writes, one value per pair; the random
+// reads hit shared memory, not the L2, whose request rate bounds a sweep that gathers through it (one
+// 32-byte sector per 4-byte value).
 // Merge: destination tiles accumulate the pairs' values in shared memory, each vertex applied once
 // (default: out[v] = acc); below.
 #include <cub/warp/warp_reduce.cuh>
-#include <cub/warp/warp_scan.cuh>
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
-constexpr int GRAVEL_STAGED_ITEMS = 16;  // edges a lane: gravel.blocking.STAGED_SPAN / 32
+constexpr int GRAVEL_STAGED_STEPS = 16;  // steps of 32 edges a span: gravel.blocking.STAGED_SPAN / 32
 
-// A CTA per chunk, its warps a span at a time; a span begins a pair, so no warp waits on another. A
-// lane loads its 16 edges' ids at once (32 bytes) and their end bits, reduces them by pair (key: the
-// pairs begun, CUB's ReduceBySegmentOp), a warp-wide exclusive scan of those gives what came before
-// it, and the lane of each pair's last edge writes the pair's value at span_pair of its span plus the
-// pairs begun in the span up to it. Edges of the span before the chunk's first (another block's,
-// whole pairs) count their pairs and add nothing.
+// One step's 32 edges, one a lane: `v` reduced over the lanes of its pair up to its own (a segmented
+// inclusive scan; `begins`: the lanes that begin a pair), the lanes before the step's first begun pair
+// continuing `carry`, the pair left open by the step before.
+template <typename T>
+__device__ __forceinline__ T gravel_staged_scan(T v, unsigned begins, T carry, int lane) {
+    const unsigned mine = begins & (0xffffffffu >> (31 - lane));  // begun at or before this lane
+    const int head = mine ? 31 - __clz(mine) : 0;
+    const int reach = __reduce_max_sync(0xffffffffu, lane - head);  // the longest pair so far: fewer rounds
+    for (int off = 1; off <= reach; off <<= 1) {
+        const T up = __shfl_up_sync(0xffffffffu, v, off);
+        if (lane - off >= head) v = gravel_nr_reduce<T>(up, v);
+    }
+    return mine ? v : gravel_nr_reduce<T>(carry, v);
+}
+
+// A CTA per chunk, its warps a span at a time; a span begins a pair, so no warp waits on another. The
+// ids of a span's 16 steps are loaded at once (1 KB a warp in flight), its end bits as four uint4.
+// Pair p's value is written by the lane of its last edge, at span_pair of its span plus the pairs that
+// ended before it there.
 template <typename T>
 __global__ void __launch_bounds__(1024)
 gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__restrict__ chunk_block,
                      long long chunks, const unsigned short *__restrict__ local, const unsigned int *__restrict__ ends,
                      const long long *__restrict__ span_pair, const T *__restrict__ x, long long n, int width,
                      T identity, T *__restrict__ value) {
-    constexpr int ITEMS = GRAVEL_STAGED_ITEMS, SPAN = 32 * ITEMS;
-    using Item = cub::KeyValuePair<int, T>;
-    using Scan = cub::WarpScan<Item>;
-    cub::ReduceBySegmentOp<GravelNrReduce<T>> by_pair;  // its operator() is not const
+    constexpr int SPAN = 32 * GRAVEL_STAGED_STEPS;
     extern __shared__ __align__(16) unsigned char gravel_smem[];
     T *slice = reinterpret_cast<T *>(gravel_smem);
-    __shared__ typename Scan::TempStorage temp[32];  // one per warp (up to 1024 threads)
     const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
     for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
         const long long base = (long long)chunk_block[c] * width;
@@ -42,31 +50,34 @@ gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__res
         __syncthreads();
         const long long start = chunk_edges[c], end = chunk_edges[c + 1];
         for (long long s = start / SPAN + (threadIdx.x >> 5); s * SPAN < end; s += warps) {
-            const long long e0 = s * SPAN + ITEMS * lane;  // this lane's first edge
-            // its edges before the chunk's (`dead`) and in it (`live`)
-            const unsigned mask = (1u << ITEMS) - 1;
-            const unsigned dead = start <= e0 ? 0u : start - e0 >= ITEMS ? mask : (1u << (start - e0)) - 1;
-            const unsigned live = ~dead & (end - e0 >= ITEMS ? mask : end <= e0 ? 0u : (1u << (end - e0)) - 1);
-            union { uint4 q[ITEMS / 8]; unsigned short id[ITEMS]; } in;
+            unsigned short id[GRAVEL_STAGED_STEPS];
 #pragma unroll
-            for (int j = 0; j < ITEMS / 8; ++j)
-                in.q[j] = live ? __ldcs(reinterpret_cast<const uint4 *>(local + e0) + j) : make_uint4(0, 0, 0, 0);
-            const unsigned bits = (__ldg(ends + (e0 >> 5)) >> (e0 & 31)) & mask;
-            const unsigned before = lane == 0 ? 1u : (__shfl_up_sync(0xffffffffu, bits, 1) >> (ITEMS - 1)) & 1u;
-            // an edge's key: 1 where it begins a live pair or ends a dead one
-            const unsigned key = (((bits << 1) | before) & live) | (bits & dead), last = bits & live;
-            T v[ITEMS];
+            for (int j = 0; j < GRAVEL_STAGED_STEPS; ++j) {
+                const long long e = s * SPAN + 32 * j + lane;
+                id[j] = e >= start && e < end ? __ldcs(local + e) : 0;
+            }
+            unsigned word[GRAVEL_STAGED_STEPS];
 #pragma unroll
-            for (int j = 0; j < ITEMS; ++j) v[j] = (live >> j) & 1u ? slice[in.id[j]] : identity;
-            Item mine(0, identity);
+            for (int q = 0; q < GRAVEL_STAGED_STEPS / 4; ++q)
+                *reinterpret_cast<uint4 *>(word + 4 * q) = __ldg(reinterpret_cast<const uint4 *>(ends) + s * 4 + q);
+            long long pair = span_pair[s];
+            unsigned before = 1u;  // the span's first edge begins a pair
+            T carry = identity;
 #pragma unroll
-            for (int j = 0; j < ITEMS; ++j) mine = by_pair(mine, Item((key >> j) & 1u, v[j]));
-            Scan(temp[threadIdx.x >> 5]).ExclusiveScan(mine, mine, Item(0, identity), by_pair);
-            const long long pair = span_pair[s] - 1;
-#pragma unroll
-            for (int j = 0; j < ITEMS; ++j) {
-                mine = by_pair(mine, Item((key >> j) & 1u, v[j]));
-                if ((last >> j) & 1u) value[pair + mine.key] = mine.value;
+            for (int j = 0; j < GRAVEL_STAGED_STEPS; ++j) {
+                const long long e0 = s * SPAN + 32 * j;
+                // live lanes: [start, end) of this chunk (a span can hold the end of one block's edges)
+                const unsigned from = e0 >= start ? 0xffffffffu : start - e0 >= 32 ? 0u : 0xffffffffu << (start - e0);
+                const unsigned live = from & (end - e0 >= 32 ? 0xffffffffu : end <= e0 ? 0u : (1u << (end - e0)) - 1);
+                const unsigned begins = ((word[j] << 1) | before) & live, last = word[j] & live;
+                if (live) {
+                    const T v = gravel_staged_scan<T>((live >> lane) & 1u ? slice[id[j]] : identity, begins, carry,
+                                                      lane);
+                    if ((last >> lane) & 1u) value[pair + __popc(word[j] & ((1u << lane) - 1))] = v;
+                    carry = __shfl_sync(0xffffffffu, v, 31);
+                }
+                pair += __popc(word[j]);
+                before = word[j] >> 31;
             }
         }
         __syncthreads();  // the next chunk overwrites the slice
