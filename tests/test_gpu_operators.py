@@ -330,9 +330,8 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, monkeypatch):
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("width", [1, 7, 20000])
 def test_staged_gather_reduces_each_pair(name, G, width):
-    """The gather alone: one value per pair (a block's edges into one destination, cut at spans), the
-    reduce of its edges' x[u], against NumPy over the layout's own pairs (chunks of one span to
-    160,000 edges; hubs' pairs carried across the steps of a span)."""
+    """The gather alone: one value per (block, destination) pair, the reduce of its edges' x[u], against
+    NumPy over the layout's own pairs (chunks of 8 edges to 160,000: scans carried across tiles)."""
     from gravel.blocking import STAGED_TILE_BYTES, staged_layout
 
     rng = np.random.default_rng()
