@@ -39,6 +39,7 @@ CASES = [
      {ops.NR_REDUCE: "((a) + (b))", ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
     ("neighbor_reduce/push.cu", "gravel_neighbor_reduce_push<float, 0>",
      {ops.NR_VALUE: "((float)(x[u]))", ops.NR_REDUCE: "((a) + (b))"}),
+    ("neighbor_reduce/staged.cu", "gravel_staged_copy<float>", {}),
     ("neighbor_reduce/staged.cu", "gravel_staged_gather<float, 1024>", {ops.NR_REDUCE: "((a) + (b))"}),
     ("neighbor_reduce/staged.cu", "gravel_staged_gather<double, 1024>", {ops.NR_REDUCE: "(min((a), (b)))"}),
     ("neighbor_reduce/staged.cu", "gravel_staged_merge<float, 0>",

@@ -15,10 +15,12 @@ A sweep whose value is an array x (value x[u]) can go further: the staged layout
 by source blocks narrow enough for one block's slice of x to sit in a CTA's shared memory (about 58 K
 floats). A gather pass reads each edge's x[u] out of shared memory and reduces the edges of one block
 into one destination (a pair) to one value, and a merge pass folds the pairs' values into tiles of
-destinations with shared-memory atomics: 2 bytes an edge and 10 a pair of coalesced traffic (kron:25
-holds about 0.57 pairs an edge as generated, 0.23 degree-sorted), and no random read of the L2, whose
-request rate (one sector per gathered 4-byte value) bounds the sweeps above. The width comes from the
-card's shared memory per block, the tile from 16-bit local ids.
+destinations with shared-memory atomics: 2 bytes an edge and 10 a pair of coalesced traffic, and no
+random read of the L2, whose request rate (one sector per gathered 4-byte value) bounds the sweeps
+above. Combining costs the gather a scan, which pays where pairs are few: kron:25 holds 0.47 pairs an
+edge as generated, 0.16 degree-sorted. Above STAGED_PAIRS_SHARE each edge is its own pair and the
+gather copies (12 bytes an edge). The width comes from the card's shared memory per block, the tile
+from 16-bit local ids.
 
 The layouts are built with the array module of the graph given (CuPy on the device, NumPy for tests).
 """
@@ -54,6 +56,10 @@ STAGED_SEGMENT, STAGED_PIECE = 4096, 131072
 STAGED_GATHER_SMEM = 1024
 #: edges a thread of the staged gather loads at once (32 bytes of ids); `local` is padded to a multiple
 STAGED_ITEMS = 16
+#: pairs per edge above which the staged layout keeps each edge its own pair and the gather copies
+#: values instead of combining them: kron:25 on an H200 (session 7), the sweep combining / copying:
+#: 7.52 / 6.69 ms as generated (0.47 pairs an edge), 3.96 / 5.65 ms degree-sorted (0.16)
+STAGED_PAIRS_SHARE = 0.3
 #: edges per CTA of the staged gather, in block widths: a CTA copies its block's slice (4 bytes a
 #: vertex) once for this many times as many edges (6 bytes each), so the copy costs under a tenth
 STAGED_CHUNK = 8
@@ -166,9 +172,10 @@ class BlockedPush:
 class StagedPull:
     """In-edges blocked by source range (block-major, destinations ascending inside a block), for the
     staged sweep, whose gather combines the edges of one block into one destination: a *pair*, one
-    value per pair. ``local[e]`` is edge e's source less its block's first vertex (uint16; padded to a
-    multiple of STAGED_ITEMS entries past the `edges`), bit e of ``ends`` (uint32 words) marks the last
-    edge of its pair, and ``target[p]`` is pair p's destination less its tile's first vertex (uint16).
+    value per pair (or each edge its own pair, where few edges share one). ``local[e]`` is edge e's
+    source less its block's first vertex (uint16; padded to a multiple of STAGED_ITEMS entries past the
+    `edges`), bit e of ``ends`` (uint32 words) marks the last edge of its pair, and ``target[p]`` is
+    pair p's destination less its tile's first vertex (uint16).
     The gather's CTAs take chunks: edges ``chunk_edges[c]`` to ``chunk_edges[c + 1]``, whole pairs
     from ``chunk_pair[c]`` on, all in block ``chunk_block[c]``. The merge's CTAs take pieces: piece p
     is segments ``piece_first[p]`` to ``piece_first[p + 1]``, all into tile ``piece_tile[p]``, which
@@ -223,12 +230,13 @@ def blocked_push(out_offsets, out_targets, n, width):
 
 
 def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4, chunk=STAGED_CHUNK,
-                segment=STAGED_SEGMENT, piece=STAGED_PIECE):
+                segment=STAGED_SEGMENT, piece=STAGED_PIECE, pairs_share=None):
     """The staged layout of the in-edges given as a CSR over destinations (in_offsets, in_sources):
     blocks of `width` sources, tiles of `tile` destinations, gather chunks of about `chunk` * width
     edges (a block's edges cut into equal runs, each cut moved on to the next pair), merge segments of
     up to `segment` pairs (a block's run of pairs into a tile cut likewise) and pieces of whole
-    segments of one tile, a new one each time `piece` more pairs have begun."""
+    segments of one tile, a new one each time `piece` more pairs have begun. Where the pairs outnumber
+    `pairs_share` (default STAGED_PAIRS_SHARE) of the edges, each edge is its own pair."""
     xp = _module(in_offsets)
     for name, size in (("block width", width), ("tile", tile)):
         if not 1 <= size <= STAGED_MAX:
@@ -240,6 +248,8 @@ def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4
     local[:nnz] = in_sources[order] % width
     del order
     pair_start = xp.flatnonzero(xp.concatenate([xp.ones(min(nnz, 1), bool), key[1:] != key[:-1]]))
+    if pair_start.size > (STAGED_PAIRS_SHARE if pairs_share is None else pairs_share) * nnz:
+        pair_start = xp.arange(nnz, dtype=xp.int64)
     pair_key = key[pair_start]
     last = xp.concatenate([pair_start[1:] - 1, xp.full(min(nnz, 1), nnz - 1, xp.int64)])
     # bit e of word e // 32 is edge e's; the bits of one word are distinct, so their sum is their OR

@@ -681,11 +681,19 @@ def _staged_pull(graph, width, x, op_id, macros, params, preamble, dt, identity,
 
 def staged_gather(L, x, reduce, dt, identity):
     """The staged sweep's first pass over layout `L`: x[u] of each edge, reduced by `reduce` (the
-    GRAVEL_NR_REDUCE expression) over each pair; one value per pair, a device array."""
+    GRAVEL_NR_REDUCE expression) over each pair, or copied where each edge is its own pair; one value
+    per pair, a device array."""
     import cupy
 
     value = cupy.empty(L.pairs, dtype=dt)
-    if L.edges:
+    if not L.edges:
+        return value
+    if L.pairs == L.edges:
+        k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_copy", templates=(_CTYPES[dt],))
+        k(int(L.chunk_block.size), STAGED_GATHER_BLOCK,
+          (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, x, np.int64(L.n),
+           np.int32(L.width), value), shared_mem=L.width * dt.itemsize)
+    else:
         k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_gather",
                            templates=(_CTYPES[dt], STAGED_GATHER_BLOCK), prelude=prelude([], {NR_REDUCE: reduce}))
         k(int(L.chunk_block.size), STAGED_GATHER_BLOCK,

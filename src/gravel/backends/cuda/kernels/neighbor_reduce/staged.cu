@@ -2,14 +2,64 @@
 // two passes over the in-edges cut by source block.
 // Gather: one CTA per chunk (whole pairs of one block's edges; a pair: the block's edges into one
 // destination, side by side) copies the block's slice of x into shared memory, then reduces each
-// pair's x[u] and writes one value per pair. Reads of 2-byte local ids and end bits and writes of pair
-// values are coalesced; the random reads hit shared memory, not the L2, whose request rate bounds a
+// pair's x[u] and writes one value per pair; where the layout keeps each edge its own pair (too few
+// edges share one), the copy below writes each edge's x[u] instead. Reads of 2-byte local ids and end
+// bits are coalesced; the random reads hit shared memory, not the L2, whose request rate bounds a
 // sweep that gathers through it (one 32-byte sector per 4-byte value).
 // Merge: destination tiles accumulate the pairs' values in shared memory, each vertex applied once
 // (default: out[v] = acc); below.
 #include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_reduce.cuh>
 #include "neighbor_reduce/neighbor_reduce.cuh"
+
+// Four edges' values from their ids (packed in a uint2), stored as one 16-byte write per 4-byte T:
+// a warp's store is 512 contiguous bytes.
+template <typename T>
+__device__ __forceinline__ void gravel_staged_put4(T *out, const T *slice, uint2 packed) {
+    union { uint2 q; unsigned short id[4]; } in{packed};
+    union { T v[4]; uint4 w[sizeof(T) / 4]; } put;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) put.v[j] = slice[in.id[j]];
+#pragma unroll
+    for (int j = 0; j < (int)(sizeof(T) / 4); ++j) reinterpret_cast<uint4 *>(out)[j] = put.w[j];
+}
+
+// The gather where each edge is its own pair (the layout found too few edges to combine): a CTA per
+// chunk, each edge's x[u] out in edge order.
+template <typename T>
+__global__ void gravel_staged_copy(const long long *__restrict__ chunk_edges, const int *__restrict__ chunk_block,
+                                   long long chunks, const unsigned short *__restrict__ local,
+                                   const T *__restrict__ x, long long n, int width, T *__restrict__ value) {
+    extern __shared__ __align__(16) unsigned char gravel_smem[];
+    T *slice = reinterpret_cast<T *>(gravel_smem);
+    // One CTA per SM holds a block's slice, so each thread keeps UNROLL loads of 4 ids in flight:
+    // 32 KB a SM, about what the memory's latency times its bandwidth asks for.
+    constexpr int UNROLL = 4;
+    for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
+        const long long base = (long long)chunk_block[c] * width;
+        const int len = (int)min((long long)width, n - base);
+        for (int k = threadIdx.x; k < len; k += blockDim.x) slice[k] = x[base + k];
+        __syncthreads();
+        // edges head..tail go 4 at a time (aligned: 8-byte id loads, 16-byte value stores)
+        const long long start = chunk_edges[c], end = chunk_edges[c + 1];
+        const long long head = min(end, (start + 3) & ~3LL), tail = max(head, end & ~3LL);
+        for (long long e = start + threadIdx.x; e < head; e += blockDim.x) value[e] = slice[local[e]];
+        for (long long e = tail + threadIdx.x; e < end; e += blockDim.x) value[e] = slice[local[e]];
+        const uint2 *ids = reinterpret_cast<const uint2 *>(local + head);
+        T *out = value + head;
+        const long long groups = (tail - head) >> 2, stride = blockDim.x;
+        long long g = threadIdx.x;
+        for (; g + (UNROLL - 1) * stride < groups; g += UNROLL * stride) {
+            uint2 q[UNROLL];
+#pragma unroll
+            for (int j = 0; j < UNROLL; ++j) q[j] = __ldcs(ids + g + j * stride);
+#pragma unroll
+            for (int j = 0; j < UNROLL; ++j) gravel_staged_put4<T>(out + 4 * (g + j * stride), slice, q[j]);
+        }
+        for (; g < groups; g += stride) gravel_staged_put4<T>(out + 4 * g, slice, __ldcs(ids + g));
+        __syncthreads();  // the next chunk overwrites the slice
+    }
+}
 
 // A thread's ITEMS consecutive edges from e0 (a multiple of ITEMS): their values from the slice
 // (identity outside [start, end)), and as bit masks those that begin a pair and those that end one.
@@ -177,7 +227,8 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
 }
 
 #ifdef GRAVEL_INSTANTIATE
-void* gravel_instances[] = {(void*)gravel_staged_gather<float, 1024>, (void*)gravel_staged_gather<double, 1024>,
+void* gravel_instances[] = {(void*)gravel_staged_copy<float>, (void*)gravel_staged_copy<double>,
+                            (void*)gravel_staged_copy<int>,(void*)gravel_staged_gather<float, 1024>, (void*)gravel_staged_gather<double, 1024>,
                             (void*)gravel_staged_gather<int, 1024>,
                             (void*)gravel_staged_merge<float, 0>, (void*)gravel_staged_merge<double, 1>,
                             (void*)gravel_staged_merge<int, 2>};
