@@ -17,7 +17,6 @@ from gravel.bench import median_ms
 from gravel.blocking import STAGED_TILE_BYTES, block_width, shared_width, staged_layout
 from gravel.cli import open_graph
 from gravel.reorder import reorder
-from gravel.backends.cuda import runtime
 
 
 def staged_with(dg, x, width, tile_bytes, threads):
@@ -45,11 +44,8 @@ def main():
             staged = ops.neighbor_reduce(dg, None, x, blocking=width)
             assert cupy.allclose(plain, staged, rtol=1e-4, atol=1e-3), label
             L = staged_layout(dg, width, STAGED_TILE_BYTES // 4)
-            value = cupy.empty(L.edges, cupy.float32)
-            k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_gather", templates=("float",))
-            gather = lambda: k(int(L.chunk_block.size), ops.STAGED_GATHER_BLOCK,  # noqa: E731
-                               (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, x,
-                                np.int64(H.n), np.int32(width), value), shared_mem=width * 4)
+            f32 = np.dtype(np.float32)
+            gather = lambda: ops.staged_gather(L, x, "((a) + (b))", f32, 0.0)  # noqa: E731
             times = {"plain": median_ms(lambda: ops.neighbor_reduce(dg, None, x)),
                      "L2-blocked": median_ms(lambda: ops.neighbor_reduce(dg, None, x, blocking=block_width(4))),
                      "staged": median_ms(lambda: ops.neighbor_reduce(dg, None, x, blocking=width)),
@@ -60,7 +56,7 @@ def main():
                 times[f"staged {variant}"] = median_ms(lambda: staged_with(dg, x, width, tile_bytes, threads))
             print(f"{label:>22}: " + ", ".join(f"{k} {v:7.3f} ms" for k, v in times.items())
                   + f"; {L.blocks} blocks, {L.chunk_block.size} chunks, {L.tiles} tiles, {L.pieces} pieces, "
-                  f"{L.seg_start.size} segments, {H.nnz:,} edges", flush=True)
+                  f"{L.seg_start.size} segments, {L.pairs:,} pairs of {H.nnz:,} edges", flush=True)
             dg.derived.clear()
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import gravel
 from gravel.backends.cuda.graph import DeviceGraph
 from gravel.blocking import (STAGED_MAX, block_width, blocked_pull, blocked_push, hub_front, pull_layout,
-                             push_layout, resolve_width, shared_width, staged_pull, stages)
+                             push_layout, resolve_width, shared_width, staged_pull, stages, STAGED_ITEMS)
 from gravel.reorder import reorder
 
 from .strategies import graphs
@@ -64,51 +64,67 @@ def test_blocked_pull_on_kronecker_widths_one_split_and_whole(width):
     assert (L.blocks == 1) == (width >= G.n)
 
 
-def check_staged(G, width, tile, chunk, segment=3, piece=7):
+def check_staged(G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0):
     """The staged sweep as its kernels run it, in NumPy: each chunk's edges take x[u] from their
-    block's slice, then each piece folds its segments into its tile; equals the plain pull."""
+    block's slice and combine by pair (the end bits), each pair's value written at its index; then
+    each piece folds its segments of pairs into its tile; equals the plain pull."""
     off, src, _ = G.csc()
-    L = staged_pull(off, src, G.n, width, tile=tile, chunk=chunk, segment=segment, piece=piece)
+    L = staged_pull(off, src, G.n, width, tile=tile, chunk=chunk, segment=segment, piece=piece,
+                    pairs_share=pairs_share)
+    ends = np.unpackbits(L.ends.view(np.uint8), bitorder="little")
+    assert L.local.size % STAGED_ITEMS == 0 and L.local.size > L.edges and not ends[L.edges:].any()
+    longest = np.diff(np.flatnonzero(np.concatenate([[1], ends[:L.edges]]))).max(initial=0)  # pair
     x = np.random.default_rng(0).random(G.n)
-    value = np.full(L.edges, np.nan)
+    value = np.full(L.pairs, np.nan)
     for c, b in enumerate(L.chunk_block):
         a, e = L.chunk_edges[c], L.chunk_edges[c + 1]
-        assert 0 < e - a <= chunk * width
-        value[a:e] = x[b * width:(b + 1) * width][L.local[a:e]]
-    assert not np.isnan(value).any()  # the chunks cover every edge, in order
+        assert 0 < e - a <= chunk * width + longest and (a == 0 or ends[a - 1]) and ends[e - 1]  # whole pairs
+        vals = x[b * width:(b + 1) * width][L.local[a:e]]
+        last = np.flatnonzero(ends[a:e])
+        sums = np.add.reduceat(vals, np.concatenate([[0], last[:-1] + 1]))
+        p = L.chunk_pair[c]
+        assert np.isnan(value[p:p + last.size]).all()
+        value[p:p + last.size] = sums
+    assert not np.isnan(value).any()  # the chunks cover every pair, in order
     out = np.zeros(G.n)
-    seen = np.zeros(L.edges, int)
+    seen = np.zeros(L.pairs, int)
     for p in range(L.pieces):
         t = L.piece_tile[p]
         segs = range(L.piece_first[p], L.piece_first[p + 1])
         assert sum(L.seg_end[s] - L.seg_start[s] for s in segs) < piece + segment  # whole segments
         for s in segs:
-            edges = np.arange(L.seg_start[s], L.seg_end[s])
-            assert 0 < edges.size <= segment and np.all(np.diff(L.target[edges].astype(int)) >= 0)
-            seen[edges] += 1
-            np.add.at(out, t * tile + L.target[edges].astype(np.int64), value[edges])
+            pairs = np.arange(L.seg_start[s], L.seg_end[s])
+            assert 0 < pairs.size <= segment and np.all(np.diff(L.target[pairs].astype(int)) >= 0)
+            seen[pairs] += 1
+            np.add.at(out, t * tile + L.target[pairs].astype(np.int64), value[pairs])
     assert np.all(seen == 1) and np.allclose(out, plain_sums(G, x))
     assert np.array_equal(np.bincount(L.piece_tile, minlength=L.tiles), L.tile_pieces) and L.tile_pieces.min() >= 1
     assert L.local.dtype == L.target.dtype == np.uint16 and L.blocks == -(-G.n // width)
+    # one pair per (block, destination) holding an edge, unless they outnumber pairs_share of the edges
+    dst = np.repeat(np.arange(G.n), np.diff(off))
+    distinct = np.unique(src.astype(np.int64) // width * G.n + dst).size
+    assert L.pairs == (distinct if distinct <= pairs_share * src.size else src.size) and L.edges == src.size
     return L
 
 
-@given(graphs(), st.integers(1, 50), st.integers(1, 9), st.integers(1, 4), st.integers(1, 5), st.integers(0, 9))
+@given(graphs(), st.integers(1, 50), st.integers(1, 9), st.integers(1, 4), st.integers(1, 5), st.integers(0, 9),
+       st.sampled_from([0.0, 0.5, 1.0]))
 @settings(max_examples=80, deadline=None)
-def test_staged_pull_sums_equal_the_plain_pull(G, width, tile, chunk, segment, more):
+def test_staged_pull_sums_equal_the_plain_pull(G, width, tile, chunk, segment, more, pairs_share):
     if G.n:
-        check_staged(G, width, tile, chunk, segment, segment + more)
+        check_staged(G, width, tile, chunk, segment, segment + more, pairs_share)
 
 
 @pytest.mark.parametrize("width,tile", [(1, 1), (7, 100), (1000, 3), (STAGED_MAX, STAGED_MAX)])
-def test_staged_pull_on_kronecker(width, tile):
+@pytest.mark.parametrize("pairs_share", [0.0, 1.0])
+def test_staged_pull_on_kronecker(width, tile, pairs_share):
     G = gravel.generate.kronecker(10)
-    L = check_staged(G, width, tile, chunk=2)
-    # chunks never straddle blocks, and a block's chunks are as even as whole edges allow
+    L = check_staged(G, width, tile, chunk=2, pairs_share=pairs_share)
+    # chunks never straddle blocks, and a block's chunks are as even as whole pairs allow
     sizes = np.diff(L.chunk_edges)
     for b in np.unique(L.chunk_block):
         mine = sizes[L.chunk_block == b]
-        assert mine.max() - mine.min() <= 1
+        assert mine.max() - mine.min() <= 2 * width
     with pytest.raises(ValueError, match="1 to 65536"):
         staged_pull(*G.csc()[:2], G.n, STAGED_MAX + 1)
     with pytest.raises(ValueError, match="tile must be 1 to"):
@@ -122,9 +138,9 @@ def test_shared_width_from_the_shared_memory(monkeypatch):
 
     from gravel.backends.cuda import runtime
 
-    assert shared_width(4, smem_bytes=227 * 1024) == 58112
-    assert shared_width(8, smem_bytes=100) == 12 and shared_width(1, smem_bytes=2**20) == STAGED_MAX
-    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=4000))
+    assert shared_width(4, smem_bytes=227 * 1024) == 57856  # the gather's scan keeps 1 KB
+    assert shared_width(8, smem_bytes=1124) == 12 and shared_width(1, smem_bytes=2**20) == STAGED_MAX
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=5024))
     assert stages(1000) and stages(1) and not stages(1001) and not stages(None) and not stages(600, 8)
 
 
@@ -201,7 +217,7 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     from gravel import operators
     from gravel.backends.cuda import runtime
 
-    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=4000))
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=5024))
     K = gravel.generate.kronecker(13)  # 8192 vertices: 32 KB of floats, twice the made-up L2
     S = reorder(K, "degree")
     small = gravel.generate.kronecker(10)

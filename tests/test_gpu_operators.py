@@ -293,14 +293,17 @@ def test_blocked_neighbor_reduce_equals_the_plain_pull(name, G, width):
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
-@pytest.mark.parametrize("width", [1, 7, 97, 20000, "auto", 10**9])
-def test_staged_neighbor_reduce_equals_numpy(name, G, width, monkeypatch):
+@pytest.mark.parametrize("width,pairs_share", [(1, 1.0), (7, 1.0), (97, 1.0), (20000, 1.0), ("auto", 1.0),
+                                               (10**9, 1.0), (7, 0.0), (20000, 0.0)])
+def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkeypatch):
     """A value array staged in shared memory, block by block (1 vertex, hub-splitting, wider than the
-    graph, the card's own width by "auto"; 10**9 takes the L2 path): every reduce over signed values,
-    float32, float64 and int32, a fused update; against NumPy."""
+    graph, the card's own width by "auto"; 10**9 takes the L2 path), edges combined by pair (share 1)
+    or copied (share 0): every reduce over signed values, float32, float64 and int32, a fused update;
+    against NumPy."""
     from gravel import blocking
 
     monkeypatch.setattr(blocking, "AUTO_L2_SHARE", 0.0)  # "auto" blocks these small graphs too
+    monkeypatch.setattr(blocking, "STAGED_PAIRS_SHARE", pairs_share)
     rng = np.random.default_rng()
     dg = G.to("cuda")
     dg.derived.pop("staged_pull", None)
@@ -325,6 +328,38 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, monkeypatch):
     assert np.allclose(y.get(), 2 * expect + np.arange(G.n), rtol=1e-12)
     with pytest.raises(ValueError, match="one value per vertex"):
         ops.neighbor_reduce(dg, None, cupy.zeros(G.n + 1, cupy.float32), blocking=width)
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("width", [1, 7, 20000])
+@pytest.mark.parametrize("pairs_share", [0.0, 1.0])
+def test_staged_gather_reduces_each_pair(name, G, width, pairs_share, monkeypatch):
+    """The gather alone: one value per (block, destination) pair, the reduce of its edges' x[u] (or
+    each edge's, copied, where the layout keeps each edge its own pair: share 0), against NumPy over
+    the layout's own pairs (chunks of 8 edges to 160,000: scans carried across tiles)."""
+    from gravel import blocking
+    from gravel.blocking import STAGED_TILE_BYTES, staged_layout
+
+    monkeypatch.setattr(blocking, "STAGED_PAIRS_SHARE", pairs_share)
+    rng = np.random.default_rng()
+    dg = G.to("cuda")
+    dg.derived.pop("staged_pull", None)
+    L = staged_layout(dg, width, STAGED_TILE_BYTES // 4)
+    local, ends = L.local.get()[:L.edges], np.unpackbits(L.ends.get().view(np.uint8), bitorder="little")[:L.edges]
+    block = np.repeat(L.chunk_block.get(), np.diff(L.chunk_edges.get()))
+    first = np.concatenate([[0], np.flatnonzero(ends)[:-1] + 1])
+    for dtype in (np.float32, np.float64, np.int32):
+        x = (rng.random(G.n) * 2000 - 1000).astype(dtype)
+        vals = x[block.astype(np.int64) * width + local]
+        for reduce, npf in (("sum", np.add), ("max", np.maximum)):
+            got = ops.staged_gather(L, cupy.asarray(x), f"({ops._REDUCE[reduce][0]})", np.dtype(dtype),
+                                    ops._IDENTITY[reduce](np.dtype(dtype))).get()
+            expect = npf.reduceat(vals.astype(np.float64), first) if L.edges else np.zeros(0)
+            atol = 5.0 if dtype == np.float32 else 1e-6  # float32 sums of up to 9,000 values, any order
+            assert got.shape == (L.pairs,) and np.allclose(got, expect, rtol=1e-5, atol=atol), (dtype, reduce)
+    in_off, in_idx, _ = G.csc()
+    distinct = np.unique(in_idx.astype(np.int64) // width * G.n + np.repeat(np.arange(G.n), np.diff(in_off))).size
+    assert L.pairs == (L.edges if pairs_share == 0.0 else distinct)
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])

@@ -657,30 +657,49 @@ STAGED_GATHER_BLOCK, STAGED_MERGE_BLOCK = 1024, 256
 
 def _staged_pull(graph, width, x, op_id, macros, params, preamble, dt, identity, out):
     """The staged blocked sweep (gravel.blocking.StagedPull): the gather of each edge's x[u] through
-    its block's slice in shared memory, then the merge by destination tiles (apply fused there)."""
+    its block's slice in shared memory, reduced to one value per (block, destination) pair, then the
+    merge of the pairs by destination tiles (apply fused there)."""
     import cupy
 
     from .blocking import STAGED_TILE_BYTES, staged_layout
 
     L = staged_layout(graph, width, STAGED_TILE_BYTES // dt.itemsize)
-    ctype = _CTYPES[dt]
-    value = cupy.empty(L.edges, dtype=dt)
-    if L.edges:
-        k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_gather", templates=(ctype,))
-        k(int(L.chunk_block.size), STAGED_GATHER_BLOCK,
-          (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, x, np.int64(graph.n),
-           np.int32(width), value), shared_mem=width * dt.itemsize)
+    value = staged_gather(L, x, macros[NR_REDUCE], dt, identity)
     # the sums of tiles cut into pieces, and their pieces done: the merge leaves them as it found them
     key = ("staged_merge", dt, op_id, L.tiles)
     if key not in graph.derived:
         graph.derived[key] = (cupy.full(graph.n, identity, dtype=dt), cupy.zeros(L.tiles, cupy.uint32))
     total, done = graph.derived[key]
-    prelude, extra = _functor(params, macros, preamble)
-    k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_merge", templates=(ctype, op_id), prelude=prelude)
+    functor, extra = _functor(params, macros, preamble)
+    k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_merge", templates=(_CTYPES[dt], op_id),
+                       prelude=functor)
     k(runtime.blocks_for(L.pieces * STAGED_MERGE_BLOCK, STAGED_MERGE_BLOCK, resident=8), STAGED_MERGE_BLOCK,
       (L.piece_first, L.piece_tile, L.tile_pieces, np.int64(L.pieces), L.seg_start, L.seg_end, L.target, value,
        np.int32(L.tile), np.int64(graph.n), dt.type(identity), total, done, out) + extra,
       shared_mem=L.tile * dt.itemsize)
+
+
+def staged_gather(L, x, reduce, dt, identity):
+    """The staged sweep's first pass over layout `L`: x[u] of each edge, reduced by `reduce` (the
+    GRAVEL_NR_REDUCE expression) over each pair, or copied where each edge is its own pair; one value
+    per pair, a device array."""
+    import cupy
+
+    value = cupy.empty(L.pairs, dtype=dt)
+    if not L.edges:
+        return value
+    if L.pairs == L.edges:
+        k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_copy", templates=(_CTYPES[dt],))
+        k(int(L.chunk_block.size), STAGED_GATHER_BLOCK,
+          (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, x, np.int64(L.n),
+           np.int32(L.width), value), shared_mem=L.width * dt.itemsize)
+    else:
+        k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_gather",
+                           templates=(_CTYPES[dt], STAGED_GATHER_BLOCK), prelude=prelude([], {NR_REDUCE: reduce}))
+        k(int(L.chunk_block.size), STAGED_GATHER_BLOCK,
+          (L.chunk_edges, L.chunk_pair, L.chunk_block, np.int64(L.chunk_block.size), L.local, L.ends, x,
+           np.int64(L.n), np.int32(L.width), dt.type(identity), value), shared_mem=L.width * dt.itemsize)
+    return value
 
 
 # -- segmented intersection -------------------------------------------------------------------------------
