@@ -56,8 +56,9 @@ STAGED_SEGMENT, STAGED_PIECE = 4096, 131072
 #: each warp's span begins a pair and reduces its own without waiting on another
 STAGED_SPAN = 512
 #: pairs per edge above which the staged layout keeps each edge its own pair and the gather copies
-#: values instead of combining them: kron:25 on an H200 (session 7), the sweep combining / copying:
-#: 7.52 / 6.69 ms as generated (0.47 pairs an edge), 3.96 / 5.65 ms degree-sorted (0.16)
+#: values instead of combining them. kron:25 on an H200 (session 7), a sweep combining / copying:
+#: 6.50 / 6.30 ms as generated (0.47 pairs an edge; runs 8 and 7), degree-sorted (0.16) 3.18 ms
+#: combining (run 7) where copying took 5.65 (run 1)
 STAGED_PAIRS_SHARE = 0.3
 #: edges per CTA of the staged gather, in block widths: a CTA copies its block's slice (4 bytes a
 #: vertex) once for this many times as many edges (6 bytes each), so the copy costs under a tenth
