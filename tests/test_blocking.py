@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import gravel
 from gravel.backends.cuda.graph import DeviceGraph
 from gravel.blocking import (STAGED_MAX, block_width, blocked_pull, blocked_push, hub_front, pull_layout,
-                             push_layout, resolve_width, shared_width, staged_pull, stages, STAGED_ITEMS)
+                             push_layout, resolve_width, shared_width, staged_pull, stages)
 from gravel.reorder import reorder
 
 from .strategies import graphs
@@ -64,28 +64,35 @@ def test_blocked_pull_on_kronecker_widths_one_split_and_whole(width):
     assert (L.blocks == 1) == (width >= G.n)
 
 
-def check_staged(G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0):
-    """The staged sweep as its kernels run it, in NumPy: each chunk's edges take x[u] from their
-    block's slice and combine by pair (the end bits), each pair's value written at its index; then
-    each piece folds its segments of pairs into its tile; equals the plain pull."""
+def check_staged(G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0, span=32):
+    """The staged sweep as its kernels run it, in NumPy: each chunk's spans take x[u] from their
+    block's slice and combine by pair (the end bits), each pair's value written at its span's first
+    pair plus the pairs ended before it there; then each piece folds its segments of pairs into its
+    tile; equals the plain pull."""
     off, src, _ = G.csc()
-    L = staged_pull(off, src, G.n, width, tile=tile, chunk=chunk, segment=segment, piece=piece,
+    L = staged_pull(off, src, G.n, width, tile=tile, chunk=chunk, segment=segment, piece=piece, span=span,
                     pairs_share=pairs_share)
     ends = np.unpackbits(L.ends.view(np.uint8), bitorder="little")
-    assert L.local.size % STAGED_ITEMS == 0 and L.local.size > L.edges and not ends[L.edges:].any()
-    longest = np.diff(np.flatnonzero(np.concatenate([[1], ends[:L.edges]]))).max(initial=0)  # pair
+    assert ends.size == L.local.size == L.span_pair.size * span >= L.edges and not ends[L.edges:].any()
+    assert ends[span - 1:L.edges:span].all()  # pairs end with their span
+    assert np.array_equal(L.span_pair, np.cumsum(np.concatenate([[0], ends]))[:L.edges:span])
     x = np.random.default_rng(0).random(G.n)
     value = np.full(L.pairs, np.nan)
     for c, b in enumerate(L.chunk_block):
         a, e = L.chunk_edges[c], L.chunk_edges[c + 1]
-        assert 0 < e - a <= chunk * width + longest and (a == 0 or ends[a - 1]) and ends[e - 1]  # whole pairs
-        vals = x[b * width:(b + 1) * width][L.local[a:e]]
-        last = np.flatnonzero(ends[a:e])
-        sums = np.add.reduceat(vals, np.concatenate([[0], last[:-1] + 1]))
-        p = L.chunk_pair[c]
-        assert np.isnan(value[p:p + last.size]).all()
-        value[p:p + last.size] = sums
-    assert not np.isnan(value).any()  # the chunks cover every pair, in order
+        assert 0 < e - a <= chunk * width + span and (a % span == 0 or a == 0 or L.chunk_block[c - 1] != b)
+        slice_ = x[b * width:(b + 1) * width]
+        for s in range(a // span, -(-e // span)):
+            lo, hi = max(a, s * span), min(e, (s + 1) * span)
+            assert lo == 0 or ends[lo - 1]  # a warp's edges begin a pair
+            head = lo
+            for i in np.flatnonzero(ends[lo:hi]) + lo:
+                p = int(L.span_pair[s]) + int(ends[s * span:i].sum())
+                assert np.isnan(value[p])
+                value[p] = slice_[L.local[head:i + 1]].sum()
+                head = i + 1
+            assert head == hi  # chunks end with a pair
+    assert not np.isnan(value).any()  # the chunks cover every pair
     out = np.zeros(G.n)
     seen = np.zeros(L.pairs, int)
     for p in range(L.pieces):
@@ -100,10 +107,12 @@ def check_staged(G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0):
     assert np.all(seen == 1) and np.allclose(out, plain_sums(G, x))
     assert np.array_equal(np.bincount(L.piece_tile, minlength=L.tiles), L.tile_pieces) and L.tile_pieces.min() >= 1
     assert L.local.dtype == L.target.dtype == np.uint16 and L.blocks == -(-G.n // width)
-    # one pair per (block, destination) holding an edge, unless they outnumber pairs_share of the edges
+    # one pair per (block, destination) holding an edge in each span, unless they outnumber pairs_share
+    # of the edges
     dst = np.repeat(np.arange(G.n), np.diff(off))
-    distinct = np.unique(src.astype(np.int64) // width * G.n + dst).size
-    assert L.pairs == (distinct if distinct <= pairs_share * src.size else src.size) and L.edges == src.size
+    key = np.sort(src.astype(np.int64) // width * G.n + dst)
+    cut = min(1, key.size) + np.sum((key[1:] != key[:-1]) | (np.arange(1, key.size) % span == 0))  # at spans
+    assert L.pairs == (cut if cut <= pairs_share * src.size else src.size) and L.edges == src.size
     return L
 
 
@@ -124,7 +133,7 @@ def test_staged_pull_on_kronecker(width, tile, pairs_share):
     sizes = np.diff(L.chunk_edges)
     for b in np.unique(L.chunk_block):
         mine = sizes[L.chunk_block == b]
-        assert mine.max() - mine.min() <= 2 * width
+        assert mine.max() - mine.min() <= 2 * 32
     with pytest.raises(ValueError, match="1 to 65536"):
         staged_pull(*G.csc()[:2], G.n, STAGED_MAX + 1)
     with pytest.raises(ValueError, match="tile must be 1 to"):
@@ -138,9 +147,9 @@ def test_shared_width_from_the_shared_memory(monkeypatch):
 
     from gravel.backends.cuda import runtime
 
-    assert shared_width(4, smem_bytes=227 * 1024) == 57856  # the gather's scan keeps 1 KB
-    assert shared_width(8, smem_bytes=1124) == 12 and shared_width(1, smem_bytes=2**20) == STAGED_MAX
-    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=5024))
+    assert shared_width(4, smem_bytes=227 * 1024) == 58112
+    assert shared_width(8, smem_bytes=100) == 12 and shared_width(1, smem_bytes=2**20) == STAGED_MAX
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=4000))
     assert stages(1000) and stages(1) and not stages(1001) and not stages(None) and not stages(600, 8)
 
 
@@ -217,7 +226,7 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     from gravel import operators
     from gravel.backends.cuda import runtime
 
-    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=5024))
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=4000))
     K = gravel.generate.kronecker(13)  # 8192 vertices: 32 KB of floats, twice the made-up L2
     S = reorder(K, "degree")
     small = gravel.generate.kronecker(10)

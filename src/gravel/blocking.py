@@ -14,13 +14,13 @@ inside their block's range.
 A sweep whose value is an array x (value x[u]) can go further: the staged layout cuts the in-edges
 by source blocks narrow enough for one block's slice of x to sit in a CTA's shared memory (about 58 K
 floats). A gather pass reads each edge's x[u] out of shared memory and reduces the edges of one block
-into one destination (a pair) to one value, and a merge pass folds the pairs' values into tiles of
-destinations with shared-memory atomics: 2 bytes an edge and 10 a pair of coalesced traffic, and no
-random read of the L2, whose request rate (one sector per gathered 4-byte value) bounds the sweeps
-above. Combining costs the gather a scan, which pays where pairs are few: kron:25 holds 0.47 pairs an
-edge as generated, 0.16 degree-sorted. Above STAGED_PAIRS_SHARE each edge is its own pair and the
-gather copies (12 bytes an edge). The width comes from the card's shared memory per block, the tile
-from 16-bit local ids.
+into one destination (a pair, cut where a warp's span of STAGED_SPAN edges ends) to one value, and a
+merge pass folds the pairs' values into tiles of destinations with shared-memory atomics: 2 bytes an
+edge and 10 a pair of coalesced traffic, and no random read of the L2, whose request rate (one sector
+per gathered 4-byte value) bounds the sweeps above. Combining costs the gather a scan, which pays
+where pairs are few: kron:25 holds 0.47 pairs an edge as generated, 0.16 degree-sorted. Above
+STAGED_PAIRS_SHARE each edge is its own pair and the gather copies (12 bytes an edge). The width comes
+from the card's shared memory per block, the tile from 16-bit local ids.
 
 The layouts are built with the array module of the graph given (CuPy on the device, NumPy for tests).
 """
@@ -52,13 +52,13 @@ STAGED_TILE_BYTES = 16 * 1024
 #: a tile; a CTA takes a piece of up to STAGED_PIECE pairs of one tile (a hub tile is cut into several,
 #: which fold their sums through the device memory)
 STAGED_SEGMENT, STAGED_PIECE = 4096, 131072
-#: bytes of shared memory the staged gather keeps besides its slice (CUB's scan: 320 to 576 by ptxas)
-STAGED_GATHER_SMEM = 1024
-#: edges a thread of the staged gather loads at once (32 bytes of ids); `local` is padded to a multiple
-STAGED_ITEMS = 16
+#: edges a warp of the staged gather takes at once (16 a lane): pairs are cut at multiples of it, so
+#: each warp's span begins a pair and reduces its own without waiting on another
+STAGED_SPAN = 512
 #: pairs per edge above which the staged layout keeps each edge its own pair and the gather copies
-#: values instead of combining them: kron:25 on an H200 (session 7), the sweep combining / copying:
-#: 7.52 / 6.69 ms as generated (0.47 pairs an edge), 3.96 / 5.65 ms degree-sorted (0.16)
+#: values instead of combining them. kron:25 on an H200 (session 7), a sweep combining / copying:
+#: 6.50 / 6.30 ms as generated (0.47 pairs an edge; runs 8 and 7), degree-sorted (0.16) 3.18 ms
+#: combining (run 7) where copying took 5.65 (run 1)
 STAGED_PAIRS_SHARE = 0.3
 #: edges per CTA of the staged gather, in block widths: a CTA copies its block's slice (4 bytes a
 #: vertex) once for this many times as many edges (6 bytes each), so the copy costs under a tenth
@@ -77,13 +77,12 @@ def block_width(bytes_per_vertex=4, *, l2_bytes=None, fraction=L2_FRACTION):
 
 def shared_width(bytes_per_vertex=4, *, smem_bytes=None):
     """Vertices per block of the staged layout: the values one CTA can hold in shared memory (the
-    running card's opt-in maximum per block unless given) beside the gather's own, at most
-    STAGED_MAX."""
+    running card's opt-in maximum per block unless given), at most STAGED_MAX."""
     if smem_bytes is None:
         from .backends.cuda import runtime
 
         smem_bytes = runtime.props().smem_optin
-    return max(1, min(STAGED_MAX, (int(smem_bytes) - STAGED_GATHER_SMEM) // int(bytes_per_vertex)))
+    return max(1, min(STAGED_MAX, int(smem_bytes) // int(bytes_per_vertex)))
 
 
 def stages(width, bytes_per_vertex=4):
@@ -171,26 +170,28 @@ class BlockedPush:
 @dataclass
 class StagedPull:
     """In-edges blocked by source range (block-major, destinations ascending inside a block), for the
-    staged sweep, whose gather combines the edges of one block into one destination: a *pair*, one
-    value per pair (or each edge its own pair, where few edges share one). ``local[e]`` is edge e's
-    source less its block's first vertex (uint16; padded to a multiple of STAGED_ITEMS entries past the
-    `edges`), bit e of ``ends`` (uint32 words) marks the last edge of its pair, and ``target[p]`` is
-    pair p's destination less its tile's first vertex (uint16).
-    The gather's CTAs take chunks: edges ``chunk_edges[c]`` to ``chunk_edges[c + 1]``, whole pairs
-    from ``chunk_pair[c]`` on, all in block ``chunk_block[c]``. The merge's CTAs take pieces: piece p
-    is segments ``piece_first[p]`` to ``piece_first[p + 1]``, all into tile ``piece_tile[p]``, which
-    has ``tile_pieces[t]`` pieces (at least one); segment s is pairs ``seg_start[s]`` to
-    ``seg_end[s]`` of one block's run into that tile.
+    staged sweep, whose gather combines the edges of one block into one destination (a *pair*, cut
+    where a span of `span` edges ends) to one value per pair, or keeps each edge its own pair where
+    few edges share one. ``local[e]`` is edge e's source less its block's first vertex (uint16), bit e
+    of ``ends`` (uint32 words) marks the last edge of its pair (both padded to whole spans),
+    ``span_pair[k]`` is the pair that begins span k (at edge k * span), and ``target[p]`` is pair p's
+    destination less its tile's first vertex (uint16). The gather's CTAs take chunks: edges
+    ``chunk_edges[c]`` to ``chunk_edges[c + 1]``, all in block ``chunk_block[c]``, beginning at a
+    block's first edge or a span's. The merge's CTAs take pieces: piece p is segments
+    ``piece_first[p]`` to ``piece_first[p + 1]``, all into tile ``piece_tile[p]``, which has
+    ``tile_pieces[t]`` pieces (at least one); segment s is pairs ``seg_start[s]`` to ``seg_end[s]`` of
+    one block's run into that tile.
     """
 
     n: int
     width: int
     blocks: int
     edges: int
+    span: int
     local: object
     ends: object
+    span_pair: object
     chunk_edges: object
-    chunk_pair: object
     chunk_block: object
     target: object
     tile: int
@@ -230,36 +231,43 @@ def blocked_push(out_offsets, out_targets, n, width):
 
 
 def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4, chunk=STAGED_CHUNK,
-                segment=STAGED_SEGMENT, piece=STAGED_PIECE, pairs_share=None):
+                segment=STAGED_SEGMENT, piece=STAGED_PIECE, span=STAGED_SPAN, pairs_share=None):
     """The staged layout of the in-edges given as a CSR over destinations (in_offsets, in_sources):
-    blocks of `width` sources, tiles of `tile` destinations, gather chunks of about `chunk` * width
-    edges (a block's edges cut into equal runs, each cut moved on to the next pair), merge segments of
-    up to `segment` pairs (a block's run of pairs into a tile cut likewise) and pieces of whole
-    segments of one tile, a new one each time `piece` more pairs have begun. Where the pairs outnumber
-    `pairs_share` (default STAGED_PAIRS_SHARE) of the edges, each edge is its own pair."""
+    blocks of `width` sources, tiles of `tile` destinations, pairs cut at spans of `span` edges (a
+    multiple of 32), gather chunks of about `chunk` * width edges (a block's edges cut into equal runs,
+    each cut moved on to the next span), merge segments of up to `segment` pairs (a block's run of
+    pairs into a tile cut likewise) and pieces of whole segments of one tile, a new one each time
+    `piece` more pairs have begun. Where the pairs outnumber `pairs_share` (default
+    STAGED_PAIRS_SHARE) of the edges, each edge is its own pair."""
     xp = _module(in_offsets)
     for name, size in (("block width", width), ("tile", tile)):
         if not 1 <= size <= STAGED_MAX:
             raise ValueError(f"the staged layout's {name} must be 1 to {STAGED_MAX} vertices, not {size}")
     if not 1 <= segment <= piece:
         raise ValueError(f"merge segments ({segment}) must be 1 to `piece` ({piece}) pairs")
+    if span < 32 or span % 32:
+        raise ValueError(f"the gather's span must be a positive multiple of 32 edges, not {span}")
     blocks, nnz, order, key = _segment_edges(in_offsets, in_sources, n, width)
-    local = xp.zeros(nnz + STAGED_ITEMS - nnz % STAGED_ITEMS, xp.uint16)  # whole vector loads past the end
+    spans = -(-nnz // span)
+    local = xp.zeros(spans * span, xp.uint16)  # whole spans: a lane loads its edges' ids at once
     local[:nnz] = in_sources[order] % width
     del order
-    pair_start = xp.flatnonzero(xp.concatenate([xp.ones(min(nnz, 1), bool), key[1:] != key[:-1]]))
+    e = xp.arange(1, nnz, dtype=xp.int64)
+    pair_start = xp.flatnonzero(xp.concatenate([xp.ones(min(nnz, 1), bool), (key[1:] != key[:-1]) | (e % span == 0)]))
+    del e
     if pair_start.size > (STAGED_PAIRS_SHARE if pairs_share is None else pairs_share) * nnz:
         pair_start = xp.arange(nnz, dtype=xp.int64)
     pair_key = key[pair_start]
     last = xp.concatenate([pair_start[1:] - 1, xp.full(min(nnz, 1), nnz - 1, xp.int64)])
     # bit e of word e // 32 is edge e's; the bits of one word are distinct, so their sum is their OR
     bits = xp.bincount(last >> 5, weights=xp.left_shift(xp.ones_like(last), last & 31).astype(xp.float64),
-                       minlength=nnz // 32 + 1)
+                       minlength=spans * span // 32)
     block_edges = xp.searchsorted(key, xp.arange(blocks + 1, dtype=xp.int64) * n)
-    _, cuts, _ = _cut(block_edges[:-1], block_edges[1:], chunk * width, xp)
-    # each cut moved on to the next pair's first edge (a block's first edge begins one); empties dropped
-    nth = xp.searchsorted(pair_start, cuts)
-    starts = xp.unique(xp.concatenate([pair_start, xp.full(1, nnz, xp.int64)])[nth])
+    chunk_block, cuts, _ = _cut(block_edges[:-1], block_edges[1:], chunk * width, xp)
+    # each cut but a block's first moved on to the next span, within its block; empties dropped
+    first = cuts == block_edges[chunk_block]
+    cuts = xp.where(first, cuts, xp.minimum(-(-cuts // span) * span, block_edges[chunk_block + 1]))
+    starts = xp.unique(cuts)
     starts = starts[starts < nnz]
     tiles, runs = _tile_runs(pair_key, blocks, n, tile)
     runs = runs.reshape(blocks, tiles + 1)
@@ -276,10 +284,11 @@ def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4
     ends = xp.cumsum(tile_pieces)
     seg_piece = (ends - tile_pieces)[seg_tile] + nth
     piece_tile = xp.searchsorted(ends, xp.arange(int(ends[-1]), dtype=xp.int64), side="right")
-    return StagedPull(n=n, width=int(width), blocks=blocks, edges=nnz, local=local,
+    return StagedPull(n=n, width=int(width), blocks=blocks, edges=nnz, span=int(span), local=local,
                       ends=bits.astype(xp.int64).astype(xp.uint32),
+                      span_pair=xp.searchsorted(pair_start, xp.arange(spans, dtype=xp.int64) * span),
                       chunk_edges=xp.concatenate([starts, xp.array([nnz], xp.int64)]),
-                      chunk_pair=xp.searchsorted(pair_start, starts), chunk_block=(key[starts] // n).astype(xp.int32),
+                      chunk_block=(key[starts] // n).astype(xp.int32),
                       target=(pair_key % n % tile).astype(xp.uint16), tile=int(tile), tiles=tiles,
                       seg_start=seg_start, seg_end=seg_end,
                       piece_first=xp.searchsorted(seg_piece, xp.arange(piece_tile.size + 1, dtype=xp.int64)),

@@ -1,14 +1,13 @@
 // Neighbor reduce, staged blocked pull (gravel.blocking.StagedPull): a sweep whose value is x[u], in
 // two passes over the in-edges cut by source block.
-// Gather: one CTA per chunk (whole pairs of one block's edges; a pair: the block's edges into one
-// destination, side by side) copies the block's slice of x into shared memory, then reduces each
-// pair's x[u] and writes one value per pair; where the layout keeps each edge its own pair (too few
+// Gather: one CTA per chunk (a run of one block's edges) copies the block's slice of x into shared
+// memory, then its warps reduce each pair's x[u] (a pair: the block's edges into one destination,
+// side by side, cut where a warp's span ends) and write one value per pair; where the layout keeps each edge its own pair (too few
 // edges share one), the copy below writes each edge's x[u] instead. Reads of 2-byte local ids and end
 // bits are coalesced; the random reads hit shared memory, not the L2, whose request rate bounds a
 // sweep that gathers through it (one 32-byte sector per 4-byte value).
 // Merge: destination tiles accumulate the pairs' values in shared memory, each vertex applied once
 // (default: out[v] = acc); below.
-#include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_reduce.cuh>
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
@@ -61,83 +60,80 @@ __global__ void gravel_staged_copy(const long long *__restrict__ chunk_edges, co
     }
 }
 
-// A thread's ITEMS consecutive edges from e0 (a multiple of ITEMS): their values from the slice
-// (identity outside [start, end)), and as bit masks those that begin a pair and those that end one.
-template <typename T, int ITEMS>
-__device__ __forceinline__ void gravel_staged_items(long long e0, long long start, long long end,
-                                                    const unsigned short *__restrict__ local,
-                                                    const unsigned int *__restrict__ ends, const T *slice,
-                                                    T identity, T (&v)[ITEMS], unsigned &begins, unsigned &last) {
-    const bool any = e0 < end;  // threads past the chunk's end read nothing (nor past the arrays' end)
-    union { uint4 q[ITEMS / 8]; unsigned short id[ITEMS]; } in;
+// A warp's exclusive scan of its lanes' (pairs begun, reduce since the last one began): what came
+// before each lane in the span, the first lane's nothing.
+template <typename T>
+__device__ __forceinline__ void gravel_staged_warp_scan(int &begun, T &since, T identity, int lane) {
 #pragma unroll
-    for (int j = 0; j < ITEMS / 8; ++j)
-        in.q[j] = any ? __ldcs(reinterpret_cast<const uint4 *>(local + e0) + j) : make_uint4(0, 0, 0, 0);
-    // ITEMS divides 32: the items' end bits lie in one word; the bit before them may lie in the last
-    const unsigned bits = any ? __ldg(ends + (e0 >> 5)) >> (e0 & 31) : 0u;
-    const unsigned before = any && e0 > start ? (__ldg(ends + ((e0 - 1) >> 5)) >> ((e0 - 1) & 31)) & 1u : 1u;
-    const unsigned mask = ITEMS == 32 ? ~0u : (1u << ITEMS) - 1;
-    // live items: from start (when it falls among them) up to end
-    const unsigned live = (e0 >= end ? 0u : (end - e0 >= ITEMS ? mask : (1u << (end - e0)) - 1))
-                          & (start <= e0 ? mask : start - e0 >= ITEMS ? 0u : mask << (start - e0));
-    begins = ((bits << 1) | before) & live;  // the first live item begins a pair: chunks hold whole pairs
-    last = bits & live;
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j) v[j] = (live >> j) & 1u ? slice[in.id[j]] : identity;
+    for (int off = 1; off < 32; off <<= 1) {
+        const int up_begun = __shfl_up_sync(0xffffffffu, begun, off);
+        const T up_since = __shfl_up_sync(0xffffffffu, since, off);
+        if (lane >= off) {
+            since = begun ? since : gravel_nr_reduce<T>(up_since, since);
+            begun += up_begun;
+        }
+    }
+    const int before_begun = __shfl_up_sync(0xffffffffu, begun, 1);
+    const T before_since = __shfl_up_sync(0xffffffffu, since, 1);
+    begun = lane ? before_begun : 0;
+    since = lane ? before_since : identity;
 }
 
-// The reduce so far carried from one tile of a chunk to the next (CUB's block prefix callback).
+// A CTA per chunk, its warps a span at a time; a span begins a pair, so no warp waits on another. A
+// lane takes 16 consecutive edges: their ids in two 16-byte loads, their end bits, their x[u] from the
+// slice; it reduces them by pair, a warp scan gives what came before it, and the lane of each pair's
+// last edge writes the pair's value at span_pair of its span plus the pairs begun there before it.
+// Edges of the span before the chunk's (another block's, whole pairs) count their pairs and add
+// nothing.
 template <typename T>
-struct GravelStagedCarry {
-    cub::KeyValuePair<int, T> running;
-    __device__ cub::KeyValuePair<int, T> operator()(const cub::KeyValuePair<int, T> &tile) {
-        const cub::KeyValuePair<int, T> before = running;
-        running = cub::ReduceBySegmentOp<GravelNrReduce<T>>()(running, tile);
-        return before;
-    }
-};
-
-// One CTA per SM holds a block's slice. A thread takes ITEMS consecutive edges (32 bytes of ids for
-// 4-byte values in one go: with 1,024 threads, 32 KB a SM in flight, about what the memory's latency times its
-// bandwidth asks for) and reduces them by pair; a block-wide exclusive scan of those (CUB's
-// ReduceBySegmentOp: pairs begun, reduce since the last one began), carried from tile to tile of the
-// chunk, gives each thread what came before it; then each pair's last edge writes its value at the
-// chunk's first pair plus the pairs begun up to it.
-template <typename T, int BLOCK>
-__global__ void __launch_bounds__(BLOCK)
-gravel_staged_gather(const long long *__restrict__ chunk_edges, const long long *__restrict__ chunk_pair,
-                     const int *__restrict__ chunk_block, long long chunks,
-                     const unsigned short *__restrict__ local, const unsigned int *__restrict__ ends,
-                     const T *__restrict__ x, long long n, int width, T identity, T *__restrict__ value) {
-    constexpr int ITEMS = 64 / sizeof(T);  // 16 floats or ints, 8 doubles: the registers of 1,024 threads
-    using Item = cub::KeyValuePair<int, T>;
-    using Scan = cub::BlockScan<Item, BLOCK, cub::BLOCK_SCAN_WARP_SCANS>;
-    cub::ReduceBySegmentOp<GravelNrReduce<T>> by_pair;  // its operator() is not const
+__global__ void __launch_bounds__(1024)
+gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__restrict__ chunk_block,
+                     long long chunks, const unsigned short *__restrict__ local, const unsigned int *__restrict__ ends,
+                     const long long *__restrict__ span_pair, const T *__restrict__ x, long long n, int width,
+                     T identity, T *__restrict__ value) {
+    constexpr int ITEMS = 16, SPAN = 32 * ITEMS;  // SPAN: gravel.blocking.STAGED_SPAN
     extern __shared__ __align__(16) unsigned char gravel_smem[];
     T *slice = reinterpret_cast<T *>(gravel_smem);
-    __shared__ typename Scan::TempStorage temp;
+    const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
     for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
         const long long base = (long long)chunk_block[c] * width;
         const int len = (int)min((long long)width, n - base);
-        for (int k = threadIdx.x; k < len; k += BLOCK) slice[k] = x[base + k];
+        for (int k = threadIdx.x; k < len; k += blockDim.x) slice[k] = x[base + k];
         __syncthreads();
-        const long long start = chunk_edges[c], end = chunk_edges[c + 1], pair = chunk_pair[c];
-        GravelStagedCarry<T> carry{Item(0, identity)};
-        for (long long t0 = start - start % ITEMS; t0 < end; t0 += (long long)BLOCK * ITEMS) {
+        const long long start = chunk_edges[c], end = chunk_edges[c + 1];
+        for (long long s = start / SPAN + (threadIdx.x >> 5); s * SPAN < end; s += warps) {
+            const long long e0 = s * SPAN + ITEMS * lane;  // this lane's first edge
+            // its edges before the chunk's (`dead`) and in it (`live`)
+            constexpr unsigned all = (1u << ITEMS) - 1;
+            const unsigned dead = start <= e0 ? 0u : start - e0 >= ITEMS ? all : (1u << (start - e0)) - 1;
+            const unsigned live = ~dead & (end - e0 >= ITEMS ? all : end <= e0 ? 0u : (1u << (end - e0)) - 1);
+            union { uint4 q[2]; unsigned short id[ITEMS]; } in;
+            in.q[0] = in.q[1] = make_uint4(0, 0, 0, 0);
+            if (live) {
+                in.q[0] = __ldcs(reinterpret_cast<const uint4 *>(local + e0));
+                in.q[1] = __ldcs(reinterpret_cast<const uint4 *>(local + e0) + 1);
+            }
+            const unsigned bits = (__ldg(ends + (e0 >> 5)) >> (e0 & 31)) & all;
+            const unsigned prev = __shfl_up_sync(0xffffffffu, bits, 1);
+            const unsigned before = lane == 0 ? 1u : prev >> (ITEMS - 1);  // the span's first edge begins a pair
+            // a pair begins where a live edge follows an end; a dead edge's end counts its pair
+            const unsigned key = (((bits << 1) | before) & live) | (bits & dead), last = bits & live;
             T v[ITEMS];
-            unsigned begins, last;
-            gravel_staged_items<T, ITEMS>(t0 + (long long)threadIdx.x * ITEMS, start, end, local, ends, slice,
-                                          identity, v, begins, last);
-            Item mine(0, identity);
 #pragma unroll
-            for (int j = 0; j < ITEMS; ++j) mine = by_pair(mine, Item((begins >> j) & 1u, v[j]));
-            Scan(temp).ExclusiveScan(mine, mine, by_pair, carry);
+            for (int j = 0; j < ITEMS; ++j) v[j] = (live >> j) & 1u ? slice[in.id[j]] : identity;
+            int begun = __popc(key);
+            T since = identity;
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) since = (key >> j) & 1u ? v[j] : gravel_nr_reduce<T>(since, v[j]);
+            gravel_staged_warp_scan<T>(begun, since, identity, lane);
+            const long long pair = span_pair[s] - 1;
 #pragma unroll
             for (int j = 0; j < ITEMS; ++j) {
-                mine = by_pair(mine, Item((begins >> j) & 1u, v[j]));
-                if ((last >> j) & 1u) value[pair + mine.key - 1] = mine.value;
+                const bool head = (key >> j) & 1u;
+                begun += head;
+                since = head ? v[j] : gravel_nr_reduce<T>(since, v[j]);
+                if ((last >> j) & 1u) value[pair + begun] = since;
             }
-            __syncthreads();  // the next tile reuses temp
         }
         __syncthreads();  // the next chunk overwrites the slice
     }
@@ -228,8 +224,9 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
 
 #ifdef GRAVEL_INSTANTIATE
 void* gravel_instances[] = {(void*)gravel_staged_copy<float>, (void*)gravel_staged_copy<double>,
-                            (void*)gravel_staged_copy<int>,(void*)gravel_staged_gather<float, 1024>, (void*)gravel_staged_gather<double, 1024>,
-                            (void*)gravel_staged_gather<int, 1024>,
+                            (void*)gravel_staged_copy<int>,
+                            (void*)gravel_staged_gather<float>, (void*)gravel_staged_gather<double>,
+                            (void*)gravel_staged_gather<int>,
                             (void*)gravel_staged_merge<float, 0>, (void*)gravel_staged_merge<double, 1>,
                             (void*)gravel_staged_merge<int, 2>};
 #endif
