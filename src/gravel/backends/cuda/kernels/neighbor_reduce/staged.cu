@@ -11,6 +11,15 @@
 #include <cub/warp/warp_reduce.cuh>
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
+// Block `block`'s values of x into the CTA's shared memory (its last block may be short).
+template <typename T>
+__device__ __forceinline__ void gravel_staged_slice(T *slice, const T *__restrict__ x, int block, int width,
+                                                    long long n) {
+    const long long base = (long long)block * width;
+    const int len = (int)min((long long)width, n - base);
+    for (int k = threadIdx.x; k < len; k += blockDim.x) slice[k] = x[base + k];
+}
+
 // Four edges' values from their ids (packed in a uint2), stored as one 16-byte write per 4-byte T:
 // a warp's store is 512 contiguous bytes.
 template <typename T>
@@ -35,9 +44,7 @@ __global__ void gravel_staged_copy(const long long *__restrict__ chunk_edges, co
     // 32 KB a SM, about what the memory's latency times its bandwidth asks for.
     constexpr int UNROLL = 4;
     for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
-        const long long base = (long long)chunk_block[c] * width;
-        const int len = (int)min((long long)width, n - base);
-        for (int k = threadIdx.x; k < len; k += blockDim.x) slice[k] = x[base + k];
+        gravel_staged_slice<T>(slice, x, chunk_block[c], width, n);
         __syncthreads();
         // edges head..tail go 4 at a time (aligned: 8-byte id loads, 16-byte value stores)
         const long long start = chunk_edges[c], end = chunk_edges[c + 1];
@@ -96,9 +103,7 @@ gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__res
     T *slice = reinterpret_cast<T *>(gravel_smem);
     const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
     for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
-        const long long base = (long long)chunk_block[c] * width;
-        const int len = (int)min((long long)width, n - base);
-        for (int k = threadIdx.x; k < len; k += blockDim.x) slice[k] = x[base + k];
+        gravel_staged_slice<T>(slice, x, chunk_block[c], width, n);
         __syncthreads();
         const long long start = chunk_edges[c], end = chunk_edges[c + 1];
         for (long long s = start / SPAN + (threadIdx.x >> 5); s * SPAN < end; s += warps) {
