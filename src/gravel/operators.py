@@ -657,8 +657,8 @@ STAGED_GATHER_BLOCK, STAGED_MERGE_BLOCK = 1024, 256
 
 def _staged_pull(graph, width, x, op_id, macros, params, preamble, dt, identity, out):
     """The staged blocked sweep (gravel.blocking.StagedPull): the gather of each edge's x[u] through
-    its block's slice in shared memory, reduced to one value per (block, destination) pair, then the
-    merge of the pairs by destination tiles (apply fused there)."""
+    its block's slice in shared memory, reduced to one value per (block, destination) pair or copied
+    per edge (staged_gather), then the merge of the pairs by destination tiles (apply fused there)."""
     import cupy
 
     from .blocking import STAGED_TILE_BYTES, staged_layout

@@ -144,7 +144,7 @@ gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__res
     }
 }
 
-// A warp's 32 (destination key, value) pairs, keys ascending (negative: no edge): lanes with one key
+// A warp's 32 (destination key, value), keys ascending (negative: no pair): lanes with one key
 // combine (CUB's head-segmented warp reduction), and the first lane of each key folds the result into
 // acc[key]. A step whose keys all differ (most, outside hub tiles) folds directly.
 template <typename T, int OP>
@@ -161,10 +161,10 @@ __device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lan
     if (key >= 0 && head) gravel_atomic_fold<T, OP>(&acc[key], x);
 }
 
-// One CTA per piece: a piece is about STAGED_PIECE edges (gravel.blocking) of one destination tile,
-// as segments of runs (a run: one block's edges into the tile, destinations ascending). A warp takes a
-// segment at a time, 32 edges per step; lanes with one destination combine first (gravel_staged_fold),
-// so a hub's edges cost one shared atomic per step, not 32 on one address. A tile that is one piece
+// One CTA per piece: a piece is about STAGED_PIECE pairs (gravel.blocking) of one destination tile,
+// as segments of runs (a run: one block's pairs into the tile, destinations ascending). A warp takes a
+// segment at a time, 32 pairs per step; lanes with one destination combine first (gravel_staged_fold),
+// so a hub's pairs cost one shared atomic per step, not 32 on one address. A tile that is one piece
 // applies its accumulators at once; a tile cut into pieces folds them into `total` with atomics and
 // the last of its pieces to finish (counted in `done`) applies the tile and puts `total` and `done`
 // back to the identity and zero for the next sweep.
