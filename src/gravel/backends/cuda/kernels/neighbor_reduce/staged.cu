@@ -2,10 +2,10 @@
 // two passes over the in-edges cut by source block.
 // Gather: one CTA per chunk (a run of one block's edges) copies the block's slice of x into shared
 // memory, then its warps reduce each pair's x[u] (a pair: the block's edges into one destination,
-// side by side, cut where a warp's span ends) and write one value per pair; where the layout keeps each edge its own pair (too few
-// edges share one), the copy below writes each edge's x[u] instead. Reads of 2-byte local ids and end
-// bits are coalesced; the random reads hit shared memory, not the L2, whose request rate bounds a
-// sweep that gathers through it (one 32-byte sector per 4-byte value).
+// side by side, cut where a warp's span ends) and write one value per pair; where the layout keeps
+// each edge its own pair (too few edges share one), the copy below writes each edge's x[u] instead.
+// Reads of 2-byte local ids and end bits are coalesced; the random reads hit shared memory, not the
+// L2, whose request rate bounds a sweep that gathers through it (one 32-byte sector per 4-byte value).
 // Merge: destination tiles accumulate the pairs' values in shared memory, each vertex applied once
 // (default: out[v] = acc); below.
 #include <cub/warp/warp_reduce.cuh>
