@@ -5,7 +5,6 @@ gathers with no traversal at all. ms, CUDA events, median of 10 after a warm-up.
     PYTHONPATH=src python scripts/probe_advance.py
 """
 
-
 import cupy
 
 import gravel

@@ -56,9 +56,10 @@ STAGED_SEGMENT, STAGED_PIECE = 4096, 131072
 #: each warp's span begins a pair and reduces its own without waiting on another
 STAGED_SPAN = 512
 #: pairs per edge above which the staged layout keeps each edge its own pair and the gather copies
-#: values instead of combining them. kron:25 on an H200 (session 7), a sweep combining / copying:
-#: 6.50 / 6.30 ms as generated (0.47 pairs an edge; runs 8 and 7), degree-sorted (0.16) 3.18 ms
-#: combining (run 7) where copying took 5.65 (run 1)
+#: values instead of combining them. kron:25 on an H200, a sweep combining / copying in one run
+#: (session 7 run 1, the block-wide scan): 7.52 / 6.69 ms as generated (0.47 pairs an edge), 3.96 /
+#: 5.65 degree-sorted (0.16); the warp gather combining as generated took 6.50 ms in run 8 where
+#: copying took 6.30 in run 7 (one warm machine, two runs)
 STAGED_PAIRS_SHARE = 0.3
 #: edges per CTA of the staged gather, in block widths: a CTA copies its block's slice (4 bytes a
 #: vertex) once for this many times as many edges (2 to 6 bytes each); kron:25 (H200, session 7): 8 as
@@ -282,9 +283,9 @@ def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4
     head, tail = xp.searchsorted(seg_tile, every), xp.searchsorted(seg_tile, every, side="right") - 1
     nth = (begun - xp.concatenate([begun, xp.zeros(1, xp.int64)])[head][seg_tile]) // piece
     tile_pieces = xp.where(tail >= head, xp.concatenate([nth, xp.zeros(1, xp.int64)])[tail] + 1, 1)
-    ends = xp.cumsum(tile_pieces)
-    seg_piece = (ends - tile_pieces)[seg_tile] + nth
-    piece_tile = xp.searchsorted(ends, xp.arange(int(ends[-1]), dtype=xp.int64), side="right")
+    tile_end = xp.cumsum(tile_pieces)  # each tile's pieces end there
+    seg_piece = (tile_end - tile_pieces)[seg_tile] + nth
+    piece_tile = xp.searchsorted(tile_end, xp.arange(int(tile_end[-1]), dtype=xp.int64), side="right")
     return StagedPull(n=n, width=int(width), blocks=blocks, edges=nnz, span=int(span), local=local,
                       ends=bits.astype(xp.int64).astype(xp.uint32),
                       span_pair=xp.searchsorted(pair_start, xp.arange(spans, dtype=xp.int64) * span),

@@ -186,10 +186,11 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
     from .blocking import resolve_width
 
     if resolve_width("auto", G._device, staged=True) is not None:
-        # its sweeps run cache-blocked (staged) as given, and a hub sort then saves 10-18 % of an
-        # iteration for a reordering of 0.25-0.9 s: it pays after 700 to 1,700 iterations (H200,
-        # PageRank staged as given and hub-first: kron:23 1.67 and 1.51 ms, kron:24 3.26 and 2.73,
-        # kron:25 6.71 and 5.52); GPU_GAIN, measured without blocking, does not apply
+        # its sweeps run staged as given, where GPU_GAIN (measured without blocking) does not apply.
+        # Since the staged gather combines pairs, a degree sort halves a staged iteration (H200,
+        # session 7 run 9: kron:25 6.55 -> 3.39 ms, kron:24 3.24 -> 1.66, kron:23 1.69 -> 1.01) and
+        # pays for itself within about 60-250 iterations; a hub sort's effect there is not measured
+        # yet, so these graphs stay as given (benchmarks/README.md, seventh day)
         return False
     return sweeps * predicted_gain(pf) > GPU_REORDER_SWEEPS
 

@@ -188,7 +188,7 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
         for (int k = threadIdx.x; k < size; k += blockDim.x) acc[k] = identity;
         __syncthreads();
         for (long long s = piece_first[p] + (threadIdx.x >> 5); s < piece_first[p + 1]; s += warps) {
-            // UNROLL steps of 32 edges at once: their loads in flight together
+            // UNROLL steps of 32 pairs at once: their loads in flight together
             for (long long base = seg_start[s], end = seg_end[s]; base < end; base += 32 * UNROLL) {
                 int key[UNROLL];
                 T x[UNROLL];
