@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import gravel
 from gravel.backends.cuda.graph import DeviceGraph
 from gravel.blocking import (STAGED_MAX, block_width, blocked_pull, blocked_push, hub_front, pull_layout,
-                             push_layout, resolve_width, shared_width, staged_pull, stages)
+                             push_layout, resolve_width, shared_width, staged_pull, stages, STAGED_STAGE)
 from gravel.reorder import reorder
 
 from .strategies import graphs
@@ -147,9 +147,11 @@ def test_shared_width_from_the_shared_memory(monkeypatch):
 
     from gravel.backends.cuda import runtime
 
-    assert shared_width(4, smem_bytes=227 * 1024) == 58112
-    assert shared_width(8, smem_bytes=100) == 12 and shared_width(1, smem_bytes=2**20) == STAGED_MAX
-    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=4000))
+    stage = 32 * STAGED_STAGE  # the gather's warps' stages, one value each
+    assert shared_width(4, smem_bytes=227 * 1024) == 58112 - stage == 54016
+    assert shared_width(8, smem_bytes=8 * (12 + stage)) == 12 and shared_width(1, smem_bytes=2**20) == STAGED_MAX
+    assert shared_width(4, smem_bytes=100) == 1  # never below one vertex
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=4 * (1000 + stage)))
     assert stages(1000) and stages(1) and not stages(1001) and not stages(None) and not stages(600, 8)
 
 
@@ -226,7 +228,8 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     from gravel import operators
     from gravel.backends.cuda import runtime
 
-    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=4000))
+    monkeypatch.setattr(runtime, "props",
+                        lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=4 * (1000 + 32 * STAGED_STAGE)))
     K = gravel.generate.kronecker(13)  # 8192 vertices: 32 KB of floats, twice the made-up L2
     S = reorder(K, "degree")
     small = gravel.generate.kronecker(10)

@@ -55,6 +55,9 @@ STAGED_SEGMENT, STAGED_PIECE = 4096, 131072
 #: edges a warp of the staged gather takes at once (16 a lane): pairs are cut at multiples of it, so
 #: each warp's span begins a pair and reduces its own without waiting on another
 STAGED_SPAN = 512
+#: pair values a warp of the staged gather collects in shared memory before writing them side by side
+#: (32 warps: 16 KB of floats beside the slice)
+STAGED_STAGE = 128
 #: pairs per edge above which the staged layout keeps each edge its own pair and the gather copies
 #: values instead of combining them. kron:25 on an H200, a sweep combining / copying in one run
 #: (session 7 run 1, the block-wide scan): 7.52 / 6.69 ms as generated (0.47 pairs an edge), 3.96 /
@@ -79,12 +82,13 @@ def block_width(bytes_per_vertex=4, *, l2_bytes=None, fraction=L2_FRACTION):
 
 def shared_width(bytes_per_vertex=4, *, smem_bytes=None):
     """Vertices per block of the staged layout: the values one CTA can hold in shared memory (the
-    running card's opt-in maximum per block unless given), at most STAGED_MAX."""
+    running card's opt-in maximum per block unless given) beside its 32 warps' stages, at most
+    STAGED_MAX."""
     if smem_bytes is None:
         from .backends.cuda import runtime
 
         smem_bytes = runtime.props().smem_optin
-    return max(1, min(STAGED_MAX, int(smem_bytes) // int(bytes_per_vertex)))
+    return max(1, min(STAGED_MAX, int(smem_bytes) // int(bytes_per_vertex) - 32 * STAGED_STAGE))
 
 
 def stages(width, bytes_per_vertex=4):

@@ -694,15 +694,17 @@ def staged_gather(L, x, reduce, dt, identity):
           (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, x, np.int64(L.n),
            np.int32(L.width), value), shared_mem=L.width * dt.itemsize)
     else:
-        from .blocking import STAGED_SPAN
+        from .blocking import STAGED_SPAN, STAGED_STAGE
 
         if L.span != STAGED_SPAN:
             raise ValueError(f"the staged gather takes spans of {STAGED_SPAN} edges, not {L.span}")
         k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_gather", templates=(_CTYPES[dt],),
                            prelude=prelude([], {NR_REDUCE: reduce}))
+        warps = STAGED_GATHER_BLOCK // 32
         k(int(L.chunk_block.size), STAGED_GATHER_BLOCK,
           (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, L.ends, L.span_pair, x,
-           np.int64(L.n), np.int32(L.width), dt.type(identity), value), shared_mem=L.width * dt.itemsize)
+           np.int64(L.n), np.int32(L.width), dt.type(identity), value),
+          shared_mem=(L.width + warps * STAGED_STAGE) * dt.itemsize)
     return value
 
 

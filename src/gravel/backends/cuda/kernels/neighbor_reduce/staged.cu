@@ -89,7 +89,9 @@ __device__ __forceinline__ void gravel_staged_warp_scan(int &begun, T &since, T 
 // A CTA per chunk, its warps a span at a time; a span begins a pair, so no warp waits on another. A
 // lane takes 16 consecutive edges: their ids in two 16-byte loads, their end bits, their x[u] from the
 // slice; it reduces them by pair, a warp scan gives what came before it, and the lane of each pair's
-// last edge writes the pair's value at span_pair of its span plus the pairs begun there before it.
+// last edge puts the pair's value in the warp's stage, from where the warp writes them side by side
+// at span_pair of its span on (a lane's own writes would scatter one value a lane over the span's
+// range: one L2 request a value).
 // Edges of the span before the chunk's (another block's, whole pairs) count their pairs and add
 // nothing.
 template <typename T>
@@ -99,9 +101,11 @@ gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__res
                      const long long *__restrict__ span_pair, const T *__restrict__ x, long long n, int width,
                      T identity, T *__restrict__ value) {
     constexpr int ITEMS = 16, SPAN = 32 * ITEMS;  // SPAN: gravel.blocking.STAGED_SPAN
+    constexpr int STAGE = 128;                     // gravel.blocking.STAGED_STAGE
     extern __shared__ __align__(16) unsigned char gravel_smem[];
     T *slice = reinterpret_cast<T *>(gravel_smem);
     const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+    T *stage = slice + width + (threadIdx.x >> 5) * STAGE;  // this warp's, past the slice
     for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
         gravel_staged_slice<T>(slice, x, chunk_block[c], width, n);
         __syncthreads();
@@ -131,13 +135,25 @@ gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__res
 #pragma unroll
             for (int j = 0; j < ITEMS; ++j) since = (key >> j) & 1u ? v[j] : gravel_nr_reduce<T>(since, v[j]);
             gravel_staged_warp_scan<T>(begun, since, identity, lane);
-            const long long pair = span_pair[s] - 1;
+            // the span's pairs, r = 0 to total - 1 (index span_pair[s] + r); those before `lowest` are
+            // dead edges', another chunk's to write. They go out STAGE at a time through the stage,
+            // whose writes are side by side; a round reduces the lane's edges again (registers only).
+            const int total = __shfl_sync(0xffffffffu, begun + __popc(key), 31);
+            const int lowest = __reduce_add_sync(0xffffffffu, __popc(bits & dead));
+            for (int r0 = lowest - lowest % STAGE; r0 < total; r0 += STAGE) {
+                int b = begun;
+                T acc = since;
 #pragma unroll
-            for (int j = 0; j < ITEMS; ++j) {
-                const bool head = (key >> j) & 1u;
-                begun += head;
-                since = head ? v[j] : gravel_nr_reduce<T>(since, v[j]);
-                if ((last >> j) & 1u) value[pair + begun] = since;
+                for (int j = 0; j < ITEMS; ++j) {
+                    const bool head = (key >> j) & 1u;
+                    b += head;
+                    acc = head ? v[j] : gravel_nr_reduce<T>(acc, v[j]);
+                    if ((last >> j) & 1u && (unsigned)(b - 1 - r0) < (unsigned)STAGE) stage[b - 1 - r0] = acc;
+                }
+                __syncwarp();
+                for (int k = max(r0, lowest) - r0 + lane; k < min(STAGE, total - r0); k += 32)
+                    value[span_pair[s] + r0 + k] = stage[k];
+                __syncwarp();  // the next round reuses the stage
             }
         }
         __syncthreads();  // the next chunk overwrites the slice
