@@ -109,6 +109,11 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
     assert not reorder.worth_reordering(D, sweeps=int(pays * 0.9))
     assert reorder.worth_reordering(D, sweeps=int(pays * 1.1) + 1) and reorder.worth_reordering(D)
     assert reorder.predicted_gain(1.0) == 0.0 and reorder.predicted_gain(100.0) == reorder.GPU_GAIN[-1][1]
-    # a graph whose sweeps would run blocked (an L2 of 1 KB): never worth it for a known run
+    assert reorder.auto_method(D) == "hub_sort" and reorder.auto_method(K) == "hub_sort"
+    # a graph whose sweeps stage (an L2 of 1 KB): its own gain and cost, and a degree sort
     monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=1024, smem_optin=4096))
-    assert not reorder.worth_reordering(D, sweeps=10**9) and reorder.worth_reordering(D)
+    staged_pays = reorder.STAGED_REORDER_SWEEPS / reorder.predicted_gain(pf, staged=True)
+    assert not reorder.worth_reordering(D, sweeps=int(staged_pays * 0.9))
+    assert reorder.worth_reordering(D, sweeps=int(staged_pays * 1.1) + 1)
+    assert reorder.auto_method(D) == "degree"
+    assert reorder.predicted_gain(100.0, staged=True) == reorder.STAGED_GAIN[-1][1]

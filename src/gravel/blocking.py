@@ -12,7 +12,7 @@ writes the tile once, every read and write coalesced. Push: the rows scatter wit
 inside their block's range.
 
 A sweep whose value is an array x (value x[u]) can go further: the staged layout cuts the in-edges
-by source blocks narrow enough for one block's slice of x to sit in a CTA's shared memory (about 58 K
+by source blocks narrow enough for one block's slice of x to sit in a CTA's shared memory (about 54 K
 floats). A gather pass reads each edge's x[u] out of shared memory and reduces the edges of one block
 into one destination (a pair, cut where a warp's span of STAGED_SPAN edges ends) to one value, and a
 merge pass folds the pairs' values into tiles of destinations with shared-memory atomics: 2 bytes an
@@ -59,11 +59,10 @@ STAGED_SPAN = 512
 #: (32 warps: 16 KB of floats beside the slice)
 STAGED_STAGE = 128
 #: pairs per edge above which the staged layout keeps each edge its own pair and the gather copies
-#: values instead of combining them. kron:25 on an H200, a sweep combining / copying in one run
-#: (session 7 run 1, the block-wide scan): 7.52 / 6.69 ms as generated (0.47 pairs an edge), 3.96 /
-#: 5.65 degree-sorted (0.16); the warp gather combining as generated took 6.50 ms in run 8 where
-#: copying took 6.30 in run 7 (one warm machine, two runs)
-STAGED_PAIRS_SHARE = 0.3
+#: values instead of combining them. A sweep combining / copying, H200, session 8 runs 3 and 4 (one
+#: warm machine): kron:23 0.93 / 1.54 ms (0.33 pairs an edge), kron:24 2.03 / 3.01 (0.41), kron:25
+#: 4.38 / 6.20 and 4.51 / 6.36 (0.48), urand:24 3.36 / 3.14 (0.95): the two meet near 0.85
+STAGED_PAIRS_SHARE = 0.8
 #: edges per CTA of the staged gather, in block widths: a CTA copies its block's slice (4 bytes a
 #: vertex) once for this many times as many edges (2 to 6 bytes each); kron:25 (H200, session 7): 8 as
 #: fast as 16 and 3-6 % faster than 4 or 32

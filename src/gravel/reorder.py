@@ -4,8 +4,9 @@ Lightweight, degree-based orders put the hubs (degree above the average) next to
 their data shares cache lines: degree sort, hub sort, hub cluster and DBG; RCM (SciPy's) is the classic
 bandwidth-reducing order. The packing factor (the thesis's Algorithm 3) predicts whether hub sorting
 pays: the lines that hold a hub in the current order over the fewest lines the hubs could fill.
-``reorder(G, "auto")`` hub-sorts above the threshold measured for where the graph lives; on the GPU,
-told how many sweeps the caller will run, it also weighs their predicted saving against the cost of
+``reorder(G, "auto")`` reorders above the threshold measured for where the graph lives: a hub sort, or
+a degree sort where the graph's sweeps stage in shared memory (gravel.blocking); on the GPU, told how
+many sweeps the caller will run, it also weighs their predicted saving against the cost of
 reordering, which there takes as long as tens of PageRank iterations.
 
 Every order is returned as ``perm`` with ``perm[v]`` the new id of vertex v. :func:`reorder` applies one
@@ -35,6 +36,17 @@ GPU_GAIN = ((4.0, 0.0), (5.2, 0.14), (7.7, 0.25))
 #: caller's ids (same runs, whole runs of 100 iterations: 21 to 48 on ten graphs; kron:22 35). Both
 #: grow with the arcs, so their ratio stands in for timing a sweep, which cost the decision 4 ms.
 GPU_REORDER_SWEEPS = 35
+#: a graph whose sweeps stage (its vertex data over half the L2, blocking.resolve_width) gains most
+#: from a degree sort, which lets the staged gather combine more of a block's edges into one
+#: destination. PageRank per iteration, H200, session 8 run 5 (degree / hub sort / DBG): kron:24 (PF
+#: 9.3) 32 / 23 / 30 %, kron:25 (8.3) 34 / 23 / 34 %, kron:24 degree-sorted and then 40 % of its ids
+#: scrambled (5.7) 23 / 17 / 24 %. The packing factor predicts this gain poorly: kron:23 (7.9) gains
+#: 7 / 11 / 12 % (as given its layout already combines to 0.33 pairs an edge), and 10 %-scrambled
+#: kron:24 (2.4, below the threshold) 22 / 19 / 18 %
+STAGED_GAIN = ((4.0, 0.0), (5.7, 0.23), (9.3, 0.33))
+#: there a reordering costs about this many staged iterations as given (run 5, whole runs of 100, their
+#: setup included: kron:23 43, kron:24 50, kron:25 47), so it pays only after about 150 of them
+STAGED_REORDER_SWEEPS = 50
 
 
 def _check_by(by):
@@ -161,18 +173,34 @@ ORDERS = {"degree": degree_sort, "hub_sort": hub_sort, "hub_cluster": hub_cluste
 METHODS = tuple(ORDERS)
 
 
-def predicted_gain(pf):
-    """The share of a PageRank iteration a hub sort should save on the GPU at packing factor `pf`."""
-    xs, ys = zip(*GPU_GAIN)
+def predicted_gain(pf, *, staged=False):
+    """The share of a PageRank iteration that reordering should save on the GPU at packing factor `pf`:
+    a hub sort's (GPU_GAIN), or a degree sort's where the sweeps stage (STAGED_GAIN)."""
+    xs, ys = zip(*(STAGED_GAIN if staged else GPU_GAIN))
     return float(np.interp(pf, xs, ys))
 
 
+def stages(G):
+    """Is `G` on the GPU, with vertex data large enough that its pull sweeps stage in shared memory
+    (``blocking="auto"``)?"""
+    from .blocking import resolve_width
+
+    return G._device is not None and resolve_width("auto", G._device, staged=True) is not None
+
+
+def auto_method(G):
+    """The order ``reorder(G, "auto")`` applies where it reorders: a degree sort where the sweeps stage
+    (:func:`stages`), else a hub sort, the thesis's."""
+    return "degree" if stages(G) else "hub_sort"
+
+
 def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
-    """Should `G` be hub-sorted? Its packing factor must exceed `threshold` (default: the thesis's 4 on
-    the host, GPU_PF_THRESHOLD where the graph is on the GPU). On the GPU, given `sweeps` (the sweeps
-    over the edges the caller will run, in PageRank iterations), the iterations they should save
-    (predicted_gain of each) must also pay for the reordering (GPU_REORDER_SWEEPS), and the graph must
-    be one that sweeps without cache blocking. Costs one pass over the degrees (one launch)."""
+    """Should `G` be reordered (by :func:`auto_method`)? Its packing factor must exceed `threshold`
+    (default: the thesis's 4 on the host, GPU_PF_THRESHOLD where the graph is on the GPU). On the GPU,
+    given `sweeps` (the sweeps over the edges the caller will run, in PageRank iterations), the
+    iterations they should save (:func:`predicted_gain` of each) must also pay for the reordering
+    (GPU_REORDER_SWEEPS, or STAGED_REORDER_SWEEPS where the sweeps stage). Costs one pass over the
+    degrees (one launch)."""
     if sweeps is not None and not sweeps >= 0:
         raise ValueError(f"sweeps must be a count of sweeps, at least 0, not {sweeps!r}")
     on_gpu = G._device is not None
@@ -183,24 +211,16 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
         return False
     if sweeps is None or not on_gpu:
         return True
-    from .blocking import resolve_width
-
-    if resolve_width("auto", G._device, staged=True) is not None:
-        # its sweeps run staged as given, where GPU_GAIN (measured without blocking) does not apply.
-        # Since the staged gather combines pairs, a degree sort halves a staged iteration (H200,
-        # session 7 run 9: kron:25 6.55 -> 3.39 ms, kron:24 3.24 -> 1.66, kron:23 1.69 -> 1.01) and
-        # pays for itself within about 60-250 iterations; a hub sort's effect there is not measured
-        # yet, so these graphs stay as given (benchmarks/README.md, seventh day)
-        return False
-    return sweeps * predicted_gain(pf) > GPU_REORDER_SWEEPS
+    staged = stages(G)
+    return sweeps * predicted_gain(pf, staged=staged) > (STAGED_REORDER_SWEEPS if staged else GPU_REORDER_SWEEPS)
 
 
 def reorder(G, method="auto", *, by="out", threshold=None, sweeps=None):
     """`G` relabelled by `method` (one of METHODS), transparently: algorithms on the result return the
-    caller's ids. ``"auto"`` hub-sorts where :func:`worth_reordering` says so (`threshold`, `sweeps`),
-    else returns `G` itself."""
+    caller's ids. ``"auto"`` applies :func:`auto_method` where :func:`worth_reordering` says so
+    (`threshold`, `sweeps`), else returns `G` itself."""
     if method == "auto":
-        return reorder(G, "hub_sort", by=by) if worth_reordering(G, sweeps, by=by, threshold=threshold) else G
+        return reorder(G, auto_method(G), by=by) if worth_reordering(G, sweeps, by=by, threshold=threshold) else G
     if method not in ORDERS:
         raise UnknownNameError(f"unknown reordering {method!r} (expected auto or one of {', '.join(METHODS)})")
     return relabel(G, ORDERS[method](G, by), transparent=True)

@@ -11,13 +11,28 @@
 #include <cub/warp/warp_reduce.cuh>
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
-// Block `block`'s values of x into the CTA's shared memory (its last block may be short).
+// Block `block`'s values of x into the CTA's shared memory (its last block may be short). The CTA
+// holds its SM, which does nothing else until the slice is in: where the slice is 16-byte aligned
+// (the widths the card picks are), asynchronous 16-byte copies put all of it in flight at once, with
+// no registers held, instead of one value a thread per round trip.
 template <typename T>
 __device__ __forceinline__ void gravel_staged_slice(T *slice, const T *__restrict__ x, int block, int width,
                                                     long long n) {
     const long long base = (long long)block * width;
     const int len = (int)min((long long)width, n - base);
-    for (int k = threadIdx.x; k < len; k += blockDim.x) slice[k] = x[base + k];
+    int k = 0;
+#if __CUDA_ARCH__ >= 800
+    if ((reinterpret_cast<size_t>(x + base) & 15) == 0) {
+        constexpr int PER = 16 / sizeof(T);
+        const int vectors = len / PER;
+        const unsigned to = (unsigned)__cvta_generic_to_shared(slice);
+        for (int v = threadIdx.x; v < vectors; v += blockDim.x)
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + 16 * v), "l"(x + base + PER * v));
+        asm volatile("cp.async.wait_all;\n" ::: "memory");
+        k = vectors * PER;
+    }
+#endif
+    for (k += threadIdx.x; k < len; k += blockDim.x) slice[k] = x[base + k];
 }
 
 // Four edges' values from their ids (packed in a uint2), stored as one 16-byte write per 4-byte T:
