@@ -72,8 +72,9 @@ def main():
                                               for k, v in times.items())
                   + f"; widths {width:,} and {staged:,} (staged) of {H.n:,}; layouts built in "
                   f"{build['pull_build_s']:.2f} s (pull), {build['push_build_s']:.2f} s (push), "
-                  f"{build['staged_build_s']:.2f} s (staged), the staged one paid after "
-                  f"{'never' if pays is None else f'{pays:.0f} iterations'}; degree sort {reorder_s:.2f} s; {card}")
+                  f"{build['staged_build_s']:.2f} s (staged), the staged one "
+                  f"{'never pays' if pays is None else f'pays after {pays:.0f} iterations'}; degree sort "
+                  f"{reorder_s:.2f} s; {card}")
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"date": datetime.date.today().isoformat(), "card": card, "bandwidth_Bps": bandwidth,

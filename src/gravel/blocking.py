@@ -18,8 +18,9 @@ into one destination (a pair, cut where a warp's span of STAGED_SPAN edges ends)
 merge pass folds the pairs' values into tiles of destinations with shared-memory atomics: 2 bytes an
 edge and 10 a pair of coalesced traffic, and no random read of the L2, whose request rate (one sector
 per gathered 4-byte value) bounds the sweeps above. Combining costs the gather a scan, which pays
-where pairs are few: kron:25 holds 0.47 pairs an edge as generated, 0.16 degree-sorted. Above
-STAGED_PAIRS_SHARE each edge is its own pair and the gather copies (12 bytes an edge). The width comes
+unless nearly every edge is a pair of its own: kron:25 holds 0.48 pairs an edge as generated, 0.17
+degree-sorted, urand:24 0.95. Above STAGED_PAIRS_SHARE each edge is its own pair and the gather copies
+(12 bytes an edge). The width comes
 from the card's shared memory per block, the tile from 16-bit local ids.
 
 The layouts are built with the array module of the graph given (CuPy on the device, NumPy for tests).

@@ -38,15 +38,15 @@ GPU_GAIN = ((4.0, 0.0), (5.2, 0.14), (7.7, 0.25))
 GPU_REORDER_SWEEPS = 35
 #: a graph whose sweeps stage (its vertex data over half the L2, blocking.resolve_width) gains most
 #: from a degree sort, which lets the staged gather combine more of a block's edges into one
-#: destination. PageRank per iteration, H200, session 8 run 5 (degree / hub sort / DBG): kron:24 (PF
-#: 9.3) 32 / 23 / 30 %, kron:25 (8.3) 34 / 23 / 34 %, kron:24 degree-sorted and then 40 % of its ids
-#: scrambled (5.7) 23 / 17 / 24 %. The packing factor predicts this gain poorly: kron:23 (7.9) gains
-#: 7 / 11 / 12 % (as given its layout already combines to 0.33 pairs an edge), and 10 %-scrambled
-#: kron:24 (2.4, below the threshold) 22 / 19 / 18 %
+#: destination. PageRank per iteration, H200, session 8 run 10 (final kernels; degree / hub sort /
+#: DBG): kron:24 (PF 9.3) 33 / 20 / 31 %, kron:25 (8.3) 34 / 21 / 32 %; run 5: kron:24 degree-sorted and
+#: then 40 % of its ids scrambled (5.7) 23 / 17 / 24 %. The packing factor predicts this gain poorly:
+#: kron:23 (7.9) gains 19 / 19 / 20 % (run 10; as given its layout already combines to 0.33 pairs an
+#: edge), and 10 %-scrambled kron:24 (2.4, below the threshold) 22 / 19 / 18 % (run 5)
 STAGED_GAIN = ((4.0, 0.0), (5.7, 0.23), (9.3, 0.33))
-#: there a reordering costs about this many staged iterations as given (run 5, whole runs of 100, their
-#: setup included: kron:23 43, kron:24 50, kron:25 47), so it pays only after about 150 of them
-STAGED_REORDER_SWEEPS = 50
+#: there a reordering costs about this many staged iterations as given (run 10, whole runs of 100,
+#: their setup included: kron:23 67, kron:24 63, kron:25 56), so it pays only after 180 or more of them
+STAGED_REORDER_SWEEPS = 60
 
 
 def _check_by(by):
