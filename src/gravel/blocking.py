@@ -20,8 +20,8 @@ edge and 10 a pair of coalesced traffic, and no random read of the L2, whose req
 per gathered 4-byte value) bounds the sweeps above. Combining costs the gather a scan, which pays
 unless nearly every edge is a pair of its own: kron:25 holds 0.48 pairs an edge as generated, 0.17
 degree-sorted, urand:24 0.95. Above STAGED_PAIRS_SHARE each edge is its own pair and the gather copies
-(12 bytes an edge). The width comes
-from the card's shared memory per block, the tile from 16-bit local ids.
+(12 bytes an edge). The width comes from the card's shared memory per block, the tile from 16-bit
+local ids.
 
 The layouts are built with the array module of the graph given (CuPy on the device, NumPy for tests).
 """

@@ -180,7 +180,7 @@ def predicted_gain(pf, *, staged=False):
     return float(np.interp(pf, xs, ys))
 
 
-def stages(G):
+def sweeps_stage(G):
     """Is `G` on the GPU, with vertex data large enough that its pull sweeps stage in shared memory
     (``blocking="auto"``)?"""
     from .blocking import resolve_width
@@ -190,8 +190,8 @@ def stages(G):
 
 def auto_method(G):
     """The order ``reorder(G, "auto")`` applies where it reorders: a degree sort where the sweeps stage
-    (:func:`stages`), else a hub sort, the thesis's."""
-    return "degree" if stages(G) else "hub_sort"
+    (:func:`sweeps_stage`), else a hub sort, the thesis's."""
+    return "degree" if sweeps_stage(G) else "hub_sort"
 
 
 def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
@@ -211,7 +211,7 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
         return False
     if sweeps is None or not on_gpu:
         return True
-    staged = stages(G)
+    staged = sweeps_stage(G)
     return sweeps * predicted_gain(pf, staged=staged) > (STAGED_REORDER_SWEEPS if staged else GPU_REORDER_SWEEPS)
 
 
