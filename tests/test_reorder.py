@@ -111,7 +111,11 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
     assert reorder.predicted_gain(1.0) == 0.0 and reorder.predicted_gain(100.0) == reorder.GPU_GAIN[-1][1]
     assert reorder.auto_method(D) == "hub_sort" and reorder.auto_method(K) == "hub_sort"
     # a graph whose sweeps stage (an L2 of 1 KB): its own gain and cost, and a degree sort
-    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=1024, smem_optin=4096))
+    from gravel.blocking import STAGED_STAGE
+
+    # room for 1,000 staged values beside the gather's 32 warps' stages
+    monkeypatch.setattr(runtime, "props",
+                        lambda: SimpleNamespace(l2_bytes=1024, smem_optin=4 * (1000 + 32 * STAGED_STAGE)))
     staged_pays = reorder.STAGED_REORDER_SWEEPS / reorder.predicted_gain(pf, staged=True)
     assert not reorder.worth_reordering(D, sweeps=int(staged_pays * 0.9))
     assert reorder.worth_reordering(D, sweeps=int(staged_pays * 1.1) + 1)

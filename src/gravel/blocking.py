@@ -11,16 +11,16 @@ by vertex inside a block), so a CTA folds each run into the tile's accumulators 
 writes the tile once, every read and write coalesced. Push: the rows scatter with atomics that stay
 inside their block's range.
 
-A sweep whose value is an array x (value x[u]) can go further: the staged layout cuts the in-edges
-by source blocks narrow enough for one block's slice of x to sit in a CTA's shared memory (about 54 K
+A sweep whose value is an array x (value x[u]) can go further: the staged layout cuts the in-edges by
+source blocks narrow enough for one block's slice of x to sit in a CTA's shared memory (about 54 K
 floats). A gather pass reads each edge's x[u] out of shared memory and reduces the edges of one block
 into one destination (a pair, cut where a warp's span of STAGED_SPAN edges ends) to one value, and a
-merge pass folds the pairs' values into tiles of destinations with shared-memory atomics: 2 bytes an
-edge and 10 a pair of coalesced traffic, and no random read of the L2, whose request rate (one sector
-per gathered 4-byte value) bounds the sweeps above. Combining costs the gather a scan, which pays
-unless nearly every edge is a pair of its own: kron:25 holds 0.48 pairs an edge as generated, 0.17
-degree-sorted, urand:24 0.95. Above STAGED_PAIRS_SHARE each edge is its own pair and the gather copies
-(12 bytes an edge). The width comes from the card's shared memory per block, the tile from 16-bit
+merge pass folds the pairs' values into tiles of destinations with shared-memory atomics: 2 bytes and an
+end bit an edge and 10 bytes a pair of coalesced traffic, and no random read of the L2, whose request
+rate (one sector per gathered 4-byte value) bounds the sweeps above. Combining costs the gather a scan,
+which pays unless nearly every edge is a pair of its own: kron:25 holds 0.48 pairs an edge as generated,
+0.17 degree-sorted, urand:24 0.95. Above STAGED_PAIRS_SHARE each edge is its own pair and the gather
+copies (12 bytes an edge). The width comes from the card's shared memory per block, the tile from 16-bit
 local ids.
 
 The layouts are built with the array module of the graph given (CuPy on the device, NumPy for tests).
@@ -82,8 +82,8 @@ def block_width(bytes_per_vertex=4, *, l2_bytes=None, fraction=L2_FRACTION):
 
 def shared_width(bytes_per_vertex=4, *, smem_bytes=None):
     """Vertices per block of the staged layout: the values one CTA can hold in shared memory (the
-    running card's opt-in maximum per block unless given) beside its 32 warps' stages, at most
-    STAGED_MAX."""
+    running card's opt-in maximum per block unless given) beside the stages of the gather's warps (32:
+    operators.STAGED_GATHER_BLOCK, a CTA's most), at most STAGED_MAX."""
     if smem_bytes is None:
         from .backends.cuda import runtime
 
