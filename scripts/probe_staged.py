@@ -2,10 +2,10 @@
 (neighbor_reduce, CUDA events, median of 7 after a warm-up that builds the layouts): plain, blocked
 through the L2 (a quarter of it per block), staged in shared memory, and the staged gather pass alone;
 the staged sums must equal the plain ones. `--merge` adds staged sweeps with other merge tiles (bytes of
-accumulators) and threads per merge CTA; `--share` adds staged sweeps whose layout combines pairs up to
+accumulators) and threads per merge CTA (256 at most); `--share` adds staged sweeps whose layout combines pairs up to
 other shares of the edges (blocking.STAGED_PAIRS_SHARE; 1: always).
 
-    PYTHONPATH=src python scripts/probe_staged.py kron:22 kron:25 --merge 32768:256 65536:512 --share 1
+    PYTHONPATH=src python scripts/probe_staged.py kron:22 kron:25 --merge 32768:256 8192:128 --share 1
 """
 
 import argparse

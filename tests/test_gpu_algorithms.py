@@ -99,6 +99,27 @@ def test_blocked_and_pushed_pagerank_equal_the_plain_pull(name, G, direction, bl
 
 
 @pytest.mark.parametrize("name,G", FIXED, ids=[f[0] for f in FIXED])
+@pytest.mark.parametrize("direction,blocking", [("pull", None), ("pull", "auto"), ("pull", 97), ("push", None)])
+def test_pagerank_returns_the_iteration_that_converged(name, G, direction, blocking):
+    """The GPU reads each iteration's L1 change while the next runs: the ranks it returns are those of
+    the iteration that converged (a fixed run of as many iterations gives them, up to the order of the
+    atomics that blocked and pushed sweeps add in; the iterations around it differ by some 1e-3),
+    whose change is below n * tol, and one iteration fewer does not converge."""
+    from gravel.algorithms.pagerank import PowerIterationFailedConvergence
+
+    opts = {"direction": direction, "blocking": blocking, "device": "cuda"}
+    r = gravel.pagerank(G, tol=1e-6, **opts)
+    assert 1 < r.iterations < 100 and r.stats["error"] < G.n * 1e-6
+    fixed = gravel.pagerank(G, max_iter=r.iterations, tol=0.0, **opts)
+    assert fixed.iterations == r.iterations and np.allclose(fixed.rank.get(), r.rank.get(), rtol=1e-5, atol=0)
+    assert fixed.stats["error"] == pytest.approx(r.stats["error"], rel=1e-3)
+    with pytest.raises(PowerIterationFailedConvergence):
+        gravel.pagerank(G, max_iter=r.iterations - 1, tol=1e-6, **opts)
+    cpu = gravel.pagerank(G, tol=1e-6, device="cpu")
+    assert abs(cpu.iterations - r.iterations) <= 1  # float32 ranks may cross the line one iteration apart
+
+
+@pytest.mark.parametrize("name,G", FIXED, ids=[f[0] for f in FIXED])
 def test_reordering_a_graph_on_the_device_happens_there(name, G):
     from gravel.reorder import reorder
 

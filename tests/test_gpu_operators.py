@@ -191,6 +191,12 @@ def test_compute_sums_over_frontier_and_all(n):
     ids = rng.choice(n, n // 3, replace=False).astype(np.int32)
     got = ops.compute_sums(Frontier.from_ids(n, ids), ["(double)x[v] * i"], params={"x": xd}).get()
     assert np.allclose(got, [(x[ids].astype(np.float64) * np.arange(ids.size)).sum()], rtol=1e-9, atol=1e-9)
+    # a statement first, whose local and writes the terms see
+    out = cupy.full(n, POISON, cupy.float32)
+    got = ops.compute_sums(None, ["twice", "out[v] < 0.0f ? 1.0 : 0.0"], op="float twice = 2.0f * x[v]; out[v] = twice",
+                           params={"x": xd, "out": out}, n=n).get()
+    assert np.array_equal(out.get(), 2.0 * x)
+    assert np.allclose(got, [2.0 * x.astype(np.float64).sum(), (x < 0).sum()], rtol=1e-9, atol=1e-9)
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
@@ -328,6 +334,39 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkey
     assert np.allclose(y.get(), 2 * expect + np.arange(G.n), rtol=1e-12)
     with pytest.raises(ValueError, match="one value per vertex"):
         ops.neighbor_reduce(dg, None, cupy.zeros(G.n + 1, cupy.float32), blocking=width)
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("path", ["sweep", "frontier", "L2-blocked", "staged", "staged-copy", "staged-auto"])
+def test_apply_sums_equal_numpy(name, G, path, monkeypatch):
+    """The sums of a fused update's terms (one of its locals, a squared term of some vertices, a count
+    of the items applied) on every path of a pull, against NumPy over what the update wrote."""
+    from gravel import blocking
+
+    monkeypatch.setattr(blocking, "AUTO_L2_SHARE", 0.0)  # "auto" blocks these small graphs too
+    monkeypatch.setattr(blocking, "STAGED_PAIRS_SHARE", 0.0 if path == "staged-copy" else 1.0)
+    rng = np.random.default_rng()
+    dg = G.to("cuda")
+    dg.derived.pop("staged_pull", None)
+    x = cupy.asarray(rng.random(G.n).astype(np.float32))
+    y = cupy.full(G.n, POISON, cupy.float32)
+    ids = np.arange(G.n, dtype=np.int32)
+    options = {"blocking": {"L2-blocked": 97, "staged": 97, "staged-copy": 20000, "staged-auto": "auto"}.get(path)}
+    value = "x[u]" if path == "L2-blocked" else x  # an expression does not stage
+    if path == "frontier":
+        ids = rng.choice(G.n, G.n // 3, replace=False).astype(np.int32)
+        options = {}
+    frontier = Frontier.from_ids(G.n, ids) if path == "frontier" else None
+    totals = ops.neighbor_reduce(dg, frontier, value, apply="float r = 2.0f * acc + 1.0f; y[v] = r",
+                                 sums=["r", "v % 3 == 0 ? (double)r * r : 0.0", "1.0"], params={"x": x, "y": y},
+                                 **options)
+    assert ("staged_pull" in dg.derived) == path.startswith("staged")
+    r = y.get()[ids].astype(np.float64)
+    assert np.all(r != POISON)
+    expect = [r.sum(), (r[ids % 3 == 0] ** 2).sum(), ids.size]
+    assert totals.dtype == np.float64 and np.allclose(totals.get(), expect, rtol=1e-9)
+    with pytest.raises(ValueError, match="apply"):
+        ops.neighbor_reduce(dg, None, x, sums=["1.0"])
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])

@@ -1,6 +1,6 @@
 """Every kernel compiles with a functor of the kind the operators splice in: user parameters (one named
 `k`, which a kernel local once shadowed), the `step` of multi-step advances, a pull's `where`, a fused
-neighbor_reduce update. CI has nvcc but no GPU; NVRTC compiles the same source on the device."""
+neighbor_reduce update and its sums. CI has nvcc but no GPU; NVRTC compiles the same source on the device."""
 
 import shutil
 import subprocess
@@ -16,6 +16,9 @@ pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not f
 
 PARAMS = [("int*", "depth"), ("int", "level"), ("int", "k"), ("float*", "x")]
 VISIT = {ops.ADVANCE_OP: "(atomicCAS(&depth[dst], -1, level + step + k) == -1 && x[src] >= 0.0f)"}
+SUMMED = {ops.NR_REDUCE: "((a) + (b))", ops.NR_SUMS: "2",
+          ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; "
+                        + ops.sums_op(["r", "fabsf(r - x[v])"], "gravel_s") + " }"}
 CASES = [
     ("advance/thread_mapped.cu", "gravel_advance_thread_mapped<1, int>", VISIT),
     ("advance/twc.cu", "gravel_advance_twc<2, long long>", VISIT),
@@ -46,6 +49,12 @@ CASES = [
      {ops.NR_REDUCE: "((a) + (b))", ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
     ("neighbor_reduce/staged.cu", "gravel_staged_merge<double, 1>",
      {ops.NR_REDUCE: "(min((a), (b)))", ops.NR_APPLY: "{ x[v] = (float)acc + k; }"}),
+    # the apply's sums (neighbor_reduce's `sums`), put in through their own parameter
+    *[(path, instance, SUMMED, PARAMS + [("double*", ops._SUMS_ARRAY)], "") for path, instance in (
+        ("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull<float, 32>"),
+        ("neighbor_reduce/pull_long.cu", "gravel_neighbor_reduce_pull_long<float, 256>"),
+        ("neighbor_reduce/blocked_merge.cu", "gravel_neighbor_reduce_merge<float, 2048>"),
+        ("neighbor_reduce/staged.cu", "gravel_staged_merge<float, 0>"))],
     # the packing factor's sums over cache lines, with its own parameters and preamble
     ("compute/sums.cu", "gravel_compute_sums<2, 256>", {ops.SUMS_OP: ops.sums_op(reorder._LINE_HUB_TERMS)},
      [("long long*", "offsets"), ("long long", "per_line"), ("long long", "nv"), ("long long", "arcs")],

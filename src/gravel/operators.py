@@ -72,6 +72,7 @@ COMPUTE_OP = "GRAVEL_COMPUTE_OP(v, i)"
 SUMS_OP = "GRAVEL_SUMS_OP(v, i, s)"
 NR_VALUE, NR_REDUCE, NR_APPLY = ("GRAVEL_NR_VALUE(v, u, edge, weight)", "GRAVEL_NR_REDUCE(a, b)",
                                  "GRAVEL_NR_APPLY(v, i, acc, out)")
+NR_SUMS = "GRAVEL_NR_SUMS"
 
 
 def prelude(decls, macros, preamble=""):
@@ -424,13 +425,15 @@ def compute(frontier, op, *, params=None, n=None, preamble=""):
         k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK, (ids, np.int32(all_), np.int64(count)) + extra)
 
 
-def compute_sums(frontier, terms, *, params=None, n=None, preamble=""):
+def compute_sums(frontier, terms, *, op=None, params=None, n=None, preamble=""):
     """Sums of the expressions `terms` (over ``v`` and ``i``) over every frontier item, or every vertex
     0..n-1 when `frontier` is None, in float64 and in one launch: a device array, one sum per term, read
-    back by the caller when it needs them (no sync here)."""
+    back by the caller when it needs them (no sync here). `op`, a statement, runs on each item first,
+    in the terms' scope (they see its locals): compute and sums in one pass."""
     import cupy
 
-    prelude, extra = _functor(params, {SUMS_OP: sums_op(terms)}, preamble)
+    body = sums_op(terms) if op is None else f"{{ {op}; {sums_op(terms)} }}"
+    prelude, extra = _functor(params, {SUMS_OP: body}, preamble)
     k = runtime.kernel("compute/sums.cu", "gravel_compute_sums", templates=(len(terms), BLOCK), prelude=prelude)
     out = cupy.zeros(len(terms), dtype=cupy.float64)
     ids, count, all_ = _items(frontier, n)
@@ -439,9 +442,9 @@ def compute_sums(frontier, terms, *, params=None, n=None, preamble=""):
     return out
 
 
-def sums_op(terms):
-    """compute_sums' functor: each of `terms` added to its sum."""
-    adds = " ".join(f"s[{k}] += (double)({t});" for k, t in enumerate(terms))
+def sums_op(terms, into="s"):
+    """compute_sums' functor: each of `terms` added to its sum in the array `into`."""
+    adds = " ".join(f"{into}[{k}] += (double)({t});" for k, t in enumerate(terms))
     return f"{{ {adds} }}"
 
 
@@ -467,7 +470,7 @@ def lanes_per_item(mean_degree):
 
 
 def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, identity=None, direction="pull",
-                    apply=None, params=None, preamble="", blocking=None):
+                    apply=None, sums=None, params=None, preamble="", blocking=None):
     """Reduce `value` (an expression over ``v, u, edge, weight``, or a device array x of n values,
     which means ``x[u]``) over neighbour lists.
 
@@ -475,6 +478,9 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     vertex when None); `reduce` is "sum", "min", "max" or an expression over ``a`` and ``b`` (then
     `identity` is required). `apply`, a statement over ``v, i, acc`` and the params, replaces the
     write of ``out[i] = acc`` (then nothing is returned): the vertex update fused into the reduction.
+    `sums`, expressions over the same names and the locals of `apply` (which it needs), are summed in
+    float64 over every applied item, in the same pass: then a device array of their sums is returned
+    (no sync), as :func:`compute_sums` would give after the sweep without reading its results again.
     `blocking` (pull over every vertex): None, "auto" (see :func:`gravel.blocking.resolve_width`) or a
     block width in vertices: GraphCage's cache-blocked sweep, a reduction per (source block, vertex)
     row and a merge in shared memory (:mod:`gravel.blocking`; the layout is built on first use and kept
@@ -506,10 +512,15 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
         if identity is None:
             raise ValueError("a custom reduce expression needs an identity")
     macros = {NR_VALUE: f"(({ctype})({value}))", NR_REDUCE: f"({expr})"}
+    if sums and apply is None:
+        raise ValueError("sums are taken over what apply computes: pass apply too")
     if apply is not None:
         if direction != "pull":
             raise ValueError("apply is supported by pull neighbor_reduce")
-        macros[NR_APPLY] = f"{{ {apply}; }}"
+        macros[NR_APPLY] = f"{{ {apply}; {sums_op(sums or (), 'gravel_s')} }}"
+    if sums:
+        totals = cupy.zeros(len(sums), dtype=cupy.float64)
+        params, macros[NR_SUMS] = {**(params or {}), _SUMS_ARRAY: totals}, str(len(sums))
     if blocking is not None and (direction != "pull" or frontier is not None):
         raise ValueError("blocking applies to a pull over every vertex (frontier=None)")
     stageable = x is not None and op_id is not None and dt in _STAGED_TYPES
@@ -527,7 +538,7 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
                 _sweep(graph, dt, identity, out, prelude, extra)
             else:
                 _pull(graph.csc(), ids, 0, False, count, dt, identity, out, prelude, extra, STRIDING)
-        return out if apply is None else None
+        return out if apply is None else totals if sums else None
     if direction != "push":
         raise UnknownNameError(f"unknown direction {direction!r} (expected pull or push)")
     if op_id is None:
@@ -634,7 +645,7 @@ def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):
 
     L = pull_layout(graph, width)
     partial = cupy.empty(L.rows, dtype=dt)
-    rows_macros = {k: v for k, v in macros.items() if k != NR_APPLY}  # rows write their partial
+    rows_macros = {k: v for k, v in macros.items() if k not in (NR_APPLY, NR_SUMS)}  # rows write their partial
     prelude, extra = _functor(params, rows_macros, preamble)
     _pull((L.offsets, L.sources, L.weights), L.row_vertex, 0, True, L.rows, dt, identity, partial, prelude,
           extra, ROWS_SHAPE)
@@ -650,8 +661,10 @@ def _blocked_pull(graph, width, macros, params, preamble, dt, identity, out):
 _STAGED_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32))
 #: the parameter name under which a value array reaches the kernels
 _VALUE_ARRAY = "gravel_value_array"
+#: ... and the array of the apply's sums (neighbor_reduce.cuh: gravel_nr_sums_put)
+_SUMS_ARRAY = "gravel_sums_array"
 #: threads per CTA of the staged gather (one CTA per SM: its block's slice fills the shared memory)
-#: and merge (8 warps sharing a piece's segments)
+#: and merge (8 warps sharing a piece's segments; its __launch_bounds__ allow 256 threads at most)
 STAGED_GATHER_BLOCK, STAGED_MERGE_BLOCK = 1024, 256
 
 

@@ -96,13 +96,18 @@ def _pagerank_cpu(G, alpha, max_iter, tol):
 
 
 def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
-    """PageRank on the GPU: per iteration a sweep sums contrib[u] = rank[u] / outdeg[u] over every
-    vertex's in-edges and runs the update, which writes the new rank and the next contributions; then
-    one compute_sums launch gives the L1 change and the dangling mass (read back together: one sync).
-    Float32 ranks, float64 sums. The sweep pulls (one neighbor_reduce with the update fused) or pushes
-    (an advance adding atomically, then the update), either one blocked as GraphCage does (the pull
-    by default with its blocks' ranks staged in shared memory)."""
+    """PageRank on the GPU: per iteration one sweep sums contrib[u] = rank[u] / outdeg[u] over every
+    vertex's in-edges and runs the update, which writes the new rank and the next contributions and
+    sums, in the same pass, the dangling vertices' new rank and the L1 change. The next sweep reads the
+    dangling mass where this one left it, so the host never waits for an iteration before it launches
+    the next: it reads each iteration's L1 change (copied to pinned memory) while the next one runs,
+    and at convergence returns that iteration's ranks, which the one launched after it does not
+    overwrite (it writes the other buffer). Float32 ranks, float64 sums. The sweep pulls (one
+    neighbor_reduce with the update fused) or pushes (an advance adding atomically, then the update),
+    either one blocked as GraphCage does (the pull by default with its blocks' ranks staged in shared
+    memory)."""
     import cupy
+    import cupyx
 
     from ..operators import compute_sums
 
@@ -119,22 +124,39 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
     rank = cupy.full(n, 1.0 / n, cupy.float32)
     new = cupy.empty_like(rank)
     contrib, nxt = rank * inv_deg, cupy.empty_like(rank)
-    update = "float r = base + alpha * acc; rank_out[v] = r; contrib_out[v] = r * inv_deg[v]"
-    # the L1 change and the dangling vertices' rank
-    check = ["fabsf(new_rank[v] - rank[v])", "deg[v] == 0 ? new_rank[v] : 0.0f"]
+    # the update's sums: the dangling vertices' new rank (which the next update spreads), the L1 change
+    update = ("float r = (float)(teleport + spread * lost[0]) + alpha * acc; rank_out[v] = r; "
+              "contrib_out[v] = r * inv_deg[v]")
+    check = ["inv_deg[v] == 0.0f ? r : 0.0f", "fabsf(r - rank_in[v])"]
+    fixed = {"inv_deg": inv_deg, "teleport": np.float64((1.0 - alpha) / n), "spread": np.float64(alpha / n),
+             "alpha": np.float32(alpha)}
+    seen, copied = cupyx.empty_pinned((2, 2), np.float64), [None, None]  # iteration k's sums in slot k % 2
+
+    def change(k):
+        """Iteration k's L1 change (waits for its copy, not for the iterations after it)."""
+        if k == 0:
+            return float("inf")
+        copied[k % 2].synchronize()
+        return float(seen[k % 2, 1])
+
     with Timer("cuda") as t:
-        lost = float(compute_sums(None, check[1:], params={"new_rank": rank, "deg": deg}, n=n)[0])
-        for it in range(1, max_iter + 1):
-            base = np.float32((1.0 - alpha) / n + alpha * lost / n)
-            sweep(contrib, update, {"rank_out": new, "contrib_out": nxt, "inv_deg": inv_deg, "base": base,
-                                    "alpha": np.float32(alpha)})
-            sums = compute_sums(None, check, params={"new_rank": new, "rank": rank, "deg": deg}, n=n)
-            err, lost = sums.get().tolist()  # sync: convergence test
+        sums = compute_sums(None, ["inv_deg[v] == 0.0f ? rank[v] : 0.0f"], params={"rank": rank, "inv_deg": inv_deg},
+                            n=n)
+        it = 0
+        while it < max_iter:
+            it += 1
+            sums = sweep(contrib, update, fixed | {"lost": sums, "rank_in": rank, "rank_out": new, "contrib_out": nxt},
+                         check)
+            sums.get(out=seen[it % 2], blocking=False)
+            copied[it % 2] = cupy.cuda.Event()
+            copied[it % 2].record()
             rank, new, contrib, nxt = new, rank, nxt, contrib
-            if err < n * tol:
+            if it > 1 and (err := change(it - 1)) < n * tol:
+                rank, it = new, it - 1  # the iteration before converged; this one wrote the other buffer
                 break
         else:
-            if tol > 0:
+            err = change(it)
+            if not err < n * tol and tol > 0:
                 raise PowerIterationFailedConvergence(f"pagerank did not converge in {max_iter} iterations")
     variant = direction + ("" if width is None else f", blocked by {width:,} vertices"
                            + (" staged in shared memory" if direction == "pull" and stages(width) else ""))
@@ -142,28 +164,30 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
 
 
 def _pull_sweep(dg, width):
-    """sweep(x, apply, params): reduce x[u] over every vertex's in-edges and run `apply` (a statement
-    over v and the sum `acc`) in one pass, blocked by `width` vertices unless None."""
+    """sweep(x, apply, params, sums): reduce x[u] over every vertex's in-edges and run `apply` (a
+    statement over v and the sum `acc`) in one pass, blocked by `width` vertices unless None; the
+    device array of the `sums` of apply's terms."""
     from ..operators import neighbor_reduce
 
-    def pull(x, apply, params):
-        neighbor_reduce(dg, None, x, "sum", apply=apply, params=params, blocking=width)
+    def pull(x, apply, params, sums):
+        return neighbor_reduce(dg, None, x, "sum", apply=apply, sums=sums, params=params, blocking=width)
 
     return pull
 
 
 def _push_sweep(dg, width):
-    """sweep(x, apply, params) by pushing: every out-edge u -> v adds x[u] into sums[v] atomically (an
-    advance, load-balanced), then a compute runs `apply` on each vertex's sum. Blocked, the edges come
-    grouped by destination range, so that a block's atomics stay in its L2-sized slice of the sums."""
+    """sweep(x, apply, params, sums) by pushing: every out-edge u -> v adds x[u] into pushed[v]
+    atomically (an advance, load-balanced), then one pass over the vertices runs `apply` on each sum
+    and sums its terms. Blocked, the edges come grouped by destination range, so that a block's atomics
+    stay in its L2-sized slice of the sums."""
     import cupy
 
     from ..backends.cuda.graph import DeviceGraph
     from ..blocking import push_layout
     from ..frontier import Frontier
-    from ..operators import advance, compute
+    from ..operators import advance, compute_sums
 
-    sums = cupy.empty(dg.n, cupy.float32)
+    pushed = cupy.empty(dg.n, cupy.float32)
     if width is None:
         graph, value, extra = dg, "contrib[src]", {}
     else:
@@ -172,11 +196,12 @@ def _push_sweep(dg, width):
         value, extra = "contrib[row_vertex[src]]", {"row_vertex": layout.row_vertex}
     rows = Frontier.all(graph.n)
 
-    def push(x, apply, params):
-        sums.fill(0)
-        advance(graph, rows, f"(atomicAdd(&sums[dst], {value}), false)", params={"contrib": x, "sums": sums} | extra,
-                output=None)
-        compute(None, f"float acc = sums[v]; {apply}", params={"sums": sums} | params, n=dg.n)
+    def push(x, apply, params, sums):
+        pushed.fill(0)
+        advance(graph, rows, f"(atomicAdd(&pushed[dst], {value}), false)",
+                params={"contrib": x, "pushed": pushed} | extra, output=None)
+        return compute_sums(None, sums, op=f"float acc = pushed[v]; {apply}", params={"pushed": pushed} | params,
+                            n=dg.n)
 
     return push
 

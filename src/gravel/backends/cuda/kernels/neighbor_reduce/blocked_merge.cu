@@ -11,6 +11,7 @@ __global__ void gravel_neighbor_reduce_merge(const long long *__restrict__ tile_
                                              const vid_t *__restrict__ row_vertex, const T *__restrict__ partial,
                                              long long n, T identity, T *__restrict__ out GRAVEL_USER_PARAMS) {
     __shared__ T acc[TILE];
+    double sums[GRAVEL_NR_SLOTS] = {};
     for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
         const long long first = t * TILE;
         for (int k = threadIdx.x; k < TILE; k += blockDim.x) acc[k] = identity;
@@ -24,9 +25,10 @@ __global__ void gravel_neighbor_reduce_merge(const long long *__restrict__ tile_
             __syncthreads();
         }
         for (int k = threadIdx.x; k < TILE && first + k < n; k += blockDim.x)
-            gravel_nr_apply<T>((vid_t)(first + k), first + k, acc[k], out GRAVEL_USER_ARGS);
+            gravel_nr_apply<T>((vid_t)(first + k), first + k, acc[k], out, sums GRAVEL_USER_ARGS);
         __syncthreads();  // the next tile resets acc
     }
+    gravel_nr_sums_put(sums GRAVEL_USER_ARGS);
 }
 
 #ifdef GRAVEL_INSTANTIATE

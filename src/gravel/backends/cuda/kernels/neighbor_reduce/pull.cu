@@ -6,7 +6,7 @@
 // values instead. `by_item`: item i's list is offsets[i]..offsets[i + 1] instead of vertex v's (the
 // rows pass of a blocked sweep, whose rows are the items and frontier[i] their vertex). `sweep`: the
 // items are one bin of a sweep over every vertex (operators.list_bins), so the result goes to vertex v
-// (apply(v, v, acc)), as in a sweep without bins.
+// (apply(v, v, acc)), as in a sweep without bins. The apply's sums, if any, go in at the end.
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
 template <typename T, int VEC>
@@ -23,6 +23,7 @@ __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets
     // does not cover every stretch strides on over them.
     const long long per_pass = (long long)(blockDim.x >> 5) * PER_WARP;
     const long long per_cta = per_pass * passes;
+    double sums[GRAVEL_NR_SLOTS] = {};
     for (long long base = blockIdx.x * per_cta; base < n; base += gridDim.x * per_cta) {
         for (int p = 0; p < passes; ++p) {
             // the same for the whole warp, so every lane reaches the full-warp shuffles
@@ -46,9 +47,10 @@ __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets
                 T other = __shfl_down_sync(0xffffffffu, acc, d, VEC);
                 acc = gravel_nr_reduce<T>(acc, other);
             }
-            if (lane == 0 && i < n) gravel_nr_apply<T>(v, sweep ? (long long)v : i, acc, out GRAVEL_USER_ARGS);
+            if (lane == 0 && i < n) gravel_nr_apply<T>(v, sweep ? (long long)v : i, acc, out, sums GRAVEL_USER_ARGS);
         }
     }
+    gravel_nr_sums_put(sums GRAVEL_USER_ARGS);
 }
 
 #ifdef GRAVEL_INSTANTIATE

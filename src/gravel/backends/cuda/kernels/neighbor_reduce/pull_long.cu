@@ -21,7 +21,9 @@ __global__ void gravel_neighbor_reduce_pull_long(const offset_t *__restrict__ of
     typedef cub::BlockReduce<T, BLOCK> Reduce;
     __shared__ typename Reduce::TempStorage temp;
     acc = Reduce(temp).Reduce(acc, GravelNrReduce<T>());
-    if (threadIdx.x == 0) gravel_nr_apply<T>(v, v, acc, out GRAVEL_USER_ARGS);
+    double sums[GRAVEL_NR_SLOTS] = {};
+    if (threadIdx.x == 0) gravel_nr_apply<T>(v, v, acc, out, sums GRAVEL_USER_ARGS);
+    gravel_nr_sums_put(sums GRAVEL_USER_ARGS);
 }
 
 #ifdef GRAVEL_INSTANTIATE

@@ -202,8 +202,13 @@ __device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lan
 // applies its accumulators at once; a tile cut into pieces folds them into `total` with atomics and
 // the last of its pieces to finish (counted in `done`) applies the tile and puts `total` and `done`
 // back to the identity and zero for the next sweep.
+// The merge waits on its loads: 8 CTAs of 256 threads (64 warps, an SM's most) fit in 32 registers,
+// which the bound asks of ptxas; left free it took 39 and 6 CTAs (kron:25 degree-sorted, H200: sweep
+// 2.35 against 2.43 ms; double min and int max spill a few bytes). operators.STAGED_MERGE_BLOCK is
+// 256 at most.
 template <typename T, int OP>
-__global__ void gravel_staged_merge(const long long *__restrict__ piece_first, const int *__restrict__ piece_tile,
+__global__ void __launch_bounds__(256, 8)
+gravel_staged_merge(const long long *__restrict__ piece_first, const int *__restrict__ piece_tile,
                                     const int *__restrict__ tile_pieces, long long pieces,
                                     const long long *__restrict__ seg_start, const long long *__restrict__ seg_end,
                                     const unsigned short *__restrict__ target, const T *__restrict__ value, int tile,
@@ -221,17 +226,9 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
         const int size = (int)min((long long)tile, n - first);
         for (int k = threadIdx.x; k < size; k += blockDim.x) acc[k] = identity;
         __syncthreads();
-        // a warp loads its next segment's bounds while it folds this one: segments are short (kron:25
-        // degree-sorted: 167 pairs on average), and the bounds' load would otherwise wait in series
-        // with the pairs' (Nsight: 42 % of the merge's cycles wait on loads)
-        const long long stop = piece_first[p + 1];
-        long long s = piece_first[p] + (threadIdx.x >> 5);
-        long long next_start = s < stop ? seg_start[s] : 0, next_end = s < stop ? seg_end[s] : 0;
-        for (; s < stop; s += warps) {
-            const long long start = next_start, end = next_end;
-            if (s + warps < stop) next_start = seg_start[s + warps], next_end = seg_end[s + warps];
+        for (long long s = piece_first[p] + (threadIdx.x >> 5); s < piece_first[p + 1]; s += warps) {
             // UNROLL steps of 32 pairs at once: their loads in flight together
-            for (long long base = start; base < end; base += 32 * UNROLL) {
+            for (long long base = seg_start[s], end = seg_end[s]; base < end; base += 32 * UNROLL) {
                 int key[UNROLL];
                 T x[UNROLL];
 #pragma unroll
@@ -246,9 +243,11 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
             }
         }
         __syncthreads();
+        // the apply's sums, put in per piece: held across the folds, they would cost registers there
+        double sums[GRAVEL_NR_SLOTS] = {};
         if (tile_pieces[t] == 1) {
             for (int k = threadIdx.x; k < size; k += blockDim.x)
-                gravel_nr_apply<T>((vid_t)(first + k), first + k, acc[k], out GRAVEL_USER_ARGS);
+                gravel_nr_apply<T>((vid_t)(first + k), first + k, acc[k], out, sums GRAVEL_USER_ARGS);
         } else {
             for (int k = threadIdx.x; k < size; k += blockDim.x)
                 if (acc[k] != identity) gravel_atomic_fold<T, OP>(&total[first + k], acc[k]);
@@ -260,12 +259,13 @@ __global__ void gravel_staged_merge(const long long *__restrict__ piece_first, c
                 for (int k = threadIdx.x; k < size; k += blockDim.x) {
                     const T sum = __ldcg(total + first + k);  // past L1: other SMs wrote it
                     total[first + k] = identity;
-                    gravel_nr_apply<T>((vid_t)(first + k), first + k, sum, out GRAVEL_USER_ARGS);
+                    gravel_nr_apply<T>((vid_t)(first + k), first + k, sum, out, sums GRAVEL_USER_ARGS);
                 }
                 if (threadIdx.x == 0) done[t] = 0;
             }
         }
-        __syncthreads();  // the next piece resets acc and `last`
+        gravel_nr_sums_put(sums GRAVEL_USER_ARGS);
+        __syncthreads();  // the next piece resets acc, `last` and the sums' shared memory
     }
 }
 
