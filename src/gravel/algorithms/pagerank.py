@@ -97,15 +97,15 @@ def _pagerank_cpu(G, alpha, max_iter, tol):
 
 def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
     """PageRank on the GPU: per iteration one sweep sums contrib[u] = rank[u] / outdeg[u] over every
-    vertex's in-edges and runs the update, which writes the new rank and the next contributions and
-    sums, in the same pass, the dangling vertices' new rank and the L1 change. The next sweep reads the
-    dangling mass where this one left it, so the host never waits for an iteration before it launches
-    the next: it reads each iteration's L1 change (copied to pinned memory) while the next one runs,
-    and at convergence returns that iteration's ranks, which the one launched after it does not
-    overwrite (it writes the other buffer). Float32 ranks, float64 sums. The sweep pulls (one
-    neighbor_reduce with the update fused) or pushes (an advance adding atomically, then the update),
-    either one blocked as GraphCage does (the pull by default with its blocks' ranks staged in shared
-    memory)."""
+    vertex's in-edges and runs the update, which writes the new rank and the next contributions, and
+    sums the dangling vertices' new rank and the L1 change (in the same pass where the sweep is
+    blocked: _pull_sweep). The next sweep reads the dangling mass where this one left it, so the host
+    never waits for an iteration before it launches the next: it reads each iteration's L1 change
+    (copied to pinned memory) while the next one runs, and at convergence returns that iteration's
+    ranks, which the one launched after it does not overwrite (it writes the other buffer). Float32
+    ranks, float64 sums. The sweep pulls (one neighbor_reduce with the update fused) or pushes (an
+    advance adding atomically, then the update), either one blocked as GraphCage does (the pull by
+    default with its blocks' ranks staged in shared memory)."""
     import cupy
     import cupyx
 
@@ -128,6 +128,7 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
     update = ("float r = (float)(teleport + spread * lost[0]) + alpha * acc; rank_out[v] = r; "
               "contrib_out[v] = r * inv_deg[v]")
     check = ["inv_deg[v] == 0.0f ? r : 0.0f", "fabsf(r - rank_in[v])"]
+    reread = "float r = rank_out[v]"  # r where the sums take a pass of their own
     fixed = {"inv_deg": inv_deg, "teleport": np.float64((1.0 - alpha) / n), "spread": np.float64(alpha / n),
              "alpha": np.float32(alpha)}
     seen, copied = cupyx.empty_pinned((2, 2), np.float64), [None, None]  # iteration k's sums in slot k % 2
@@ -146,7 +147,7 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
         while it < max_iter:
             it += 1
             sums = sweep(contrib, update, fixed | {"lost": sums, "rank_in": rank, "rank_out": new, "contrib_out": nxt},
-                         check)
+                         check, reread)
             sums.get(out=seen[it % 2], blocking=False)
             copied[it % 2] = cupy.cuda.Event()
             copied[it % 2].record()
@@ -164,19 +165,26 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
 
 
 def _pull_sweep(dg, width):
-    """sweep(x, apply, params, sums): reduce x[u] over every vertex's in-edges and run `apply` (a
-    statement over v and the sum `acc`) in one pass, blocked by `width` vertices unless None; the
-    device array of the `sums` of apply's terms."""
-    from ..operators import neighbor_reduce
+    """sweep(x, apply, params, sums, reread): reduce x[u] over every vertex's in-edges and run `apply`
+    (a statement over v and the sum `acc`), blocked by `width` vertices unless None; the device array
+    of the `sums` of apply's terms. Blocked, the sums come in the same pass. Unblocked, the sweep runs
+    millions of short CTAs, where each one's share of the sums (shuffles, a barrier, an atomic) cost
+    more than a pass of their own (kron:25 as generated, H200: 15.6 against 13.0-14.0 ms per
+    iteration): a compute_sums pass after the sweep, whose statement `reread` recovers apply's
+    locals from what it wrote."""
+    from ..operators import compute_sums, neighbor_reduce
 
-    def pull(x, apply, params, sums):
-        return neighbor_reduce(dg, None, x, "sum", apply=apply, sums=sums, params=params, blocking=width)
+    def pull(x, apply, params, sums, reread):
+        if width is not None:
+            return neighbor_reduce(dg, None, x, "sum", apply=apply, sums=sums, params=params, blocking=width)
+        neighbor_reduce(dg, None, x, "sum", apply=apply, params=params)
+        return compute_sums(None, sums, op=reread, params=params, n=dg.n)
 
     return pull
 
 
 def _push_sweep(dg, width):
-    """sweep(x, apply, params, sums) by pushing: every out-edge u -> v adds x[u] into pushed[v]
+    """sweep(x, apply, params, sums, reread) by pushing: every out-edge u -> v adds x[u] into pushed[v]
     atomically (an advance, load-balanced), then one pass over the vertices runs `apply` on each sum
     and sums its terms. Blocked, the edges come grouped by destination range, so that a block's atomics
     stay in its L2-sized slice of the sums."""
@@ -196,7 +204,7 @@ def _push_sweep(dg, width):
         value, extra = "contrib[row_vertex[src]]", {"row_vertex": layout.row_vertex}
     rows = Frontier.all(graph.n)
 
-    def push(x, apply, params, sums):
+    def push(x, apply, params, sums, reread):
         pushed.fill(0)
         advance(graph, rows, f"(atomicAdd(&pushed[dst], {value}), false)",
                 params={"contrib": x, "pushed": pushed} | extra, output=None)
