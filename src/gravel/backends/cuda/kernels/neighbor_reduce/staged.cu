@@ -209,11 +209,11 @@ __device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lan
 template <typename T, int OP>
 __global__ void __launch_bounds__(256, 8)
 gravel_staged_merge(const long long *__restrict__ piece_first, const int *__restrict__ piece_tile,
-                                    const int *__restrict__ tile_pieces, long long pieces,
-                                    const long long *__restrict__ seg_start, const long long *__restrict__ seg_end,
-                                    const unsigned short *__restrict__ target, const T *__restrict__ value, int tile,
-                                    long long n, T identity, T *total, unsigned int *done,
-                                    T *__restrict__ out GRAVEL_USER_PARAMS) {
+                    const int *__restrict__ tile_pieces, long long pieces,
+                    const long long *__restrict__ seg_start, const long long *__restrict__ seg_end,
+                    const unsigned short *__restrict__ target, const T *__restrict__ value, int tile,
+                    long long n, T identity, T *total, unsigned int *done,
+                    T *__restrict__ out GRAVEL_USER_PARAMS) {
     extern __shared__ __align__(16) unsigned char gravel_smem[];
     T *acc = reinterpret_cast<T *>(gravel_smem);
     __shared__ bool last;
