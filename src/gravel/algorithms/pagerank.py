@@ -141,7 +141,8 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
         return float(seen[k % 2, 1])
 
     with Timer("cuda") as t:
-        sums = compute_sums(None, ["inv_deg[v] == 0.0f ? rank[v] : 0.0f"], params={"rank": rank, "inv_deg": inv_deg},
+        # the first update's dangling mass: the check's own term, over the starting ranks
+        sums = compute_sums(None, check[:1], op="float r = rank_in[v]", params={"rank_in": rank, "inv_deg": inv_deg},
                             n=n)
         it = 0
         while it < max_iter:
@@ -167,11 +168,9 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
 def _pull_sweep(dg, width):
     """sweep(x, apply, params, sums, reread): reduce x[u] over every vertex's in-edges and run `apply`
     (a statement over v and the sum `acc`), blocked by `width` vertices unless None; the device array
-    of the `sums` of apply's terms. Blocked, the sums come in the same pass. Unblocked, the sweep runs
-    millions of short CTAs, where each one's share of the sums (shuffles, a barrier, an atomic) cost
-    more than a pass of their own (kron:25 as generated, H200: 15.6 against 13.0-14.0 ms per
-    iteration): a compute_sums pass after the sweep, whose statement `reread` recovers apply's
-    locals from what it wrote."""
+    of the `sums` of apply's terms. Blocked, the sums come in the same pass. Unblocked, where fused
+    sums cost more than a pass of their own (neighbor_reduce says why), a compute_sums pass after the
+    sweep, whose statement `reread` recovers apply's locals from what it wrote."""
     from ..operators import compute_sums, neighbor_reduce
 
     def pull(x, apply, params, sums, reread):
