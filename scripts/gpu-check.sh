@@ -1,33 +1,43 @@
 #!/usr/bin/env bash
 # On a GPU machine, from the repo root: the GPU test suite, then `gravel bench` with every baseline on
-# Kronecker scale 22, whose table comes last. `--all` adds the operator benchmark, the 4096x4096 grid
-# and Kronecker scale 24; `--locality` runs only the blocking and reordering benchmarks (issue 5's
-# graphs; several minutes).
-# Results land in ${OUT:-/tmp/gravel-gpu}.
-# Set GRAVEL_DATASETS to a copy of the shared datasets to include their tests.
+# Kronecker scale 22, whose table comes last.
+#   --all       adds benchmarks/operators.py, the 4096x4096 grid and Kronecker scale 24
+#   --locality  runs only benchmarks/blocking.py and benchmarks/reorder.py (several minutes)
+#   --tuning    runs only the benchmarks of tuned constants: sweep.py, steps.py, sssp_delta.py
+# JSON and logs land in ${OUT:-/tmp/gravel-gpu}, the JSON named as in benchmarks/results/<card>/.
+# Set GRAVEL_DATASETS to a folder holding USA-road-NE.pace.gr.gz to include it and the dataset tests.
 set -uo pipefail
 out=${OUT:-/tmp/gravel-gpu}
 mkdir -p "$out"
 export PYTHONPATH=src PYTHONUNBUFFERED=1 GRAVEL_CACHE_DIR=${GRAVEL_CACHE_DIR:-/tmp/gravel-cache}
 bench() { python3 -m gravel.cli bench "$@" --device cuda 2>&1 | grep -v generating; }
+# run NAME SCRIPT ARGS...: a benchmark script, its JSON to $out/NAME.json, its output to $out/NAME.log
+run() {
+  local name=$1 script=$2
+  shift 2
+  python3 "benchmarks/$script" "$@" --json "$out/$name.json" 2>&1 | tr '\r' '\n' | grep -v generating | grep . \
+    | tee "$out/$name.log"
+}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-if [ "${1:-}" = "--locality" ]; then
-  road=${GRAVEL_DATASETS:-../shared/datasets}/USA-road-NE.pace.gr.gz  # the largest real graph there
-  python3 benchmarks/blocking.py kron:23 kron:24 kron:25 urand:24 "$road" \
-    --json "$out/blocking.json" 2>&1 | tr '\r' '\n' | grep -v generating | grep . | tee "$out/blocking.log"
-  python3 benchmarks/reorder.py kron:22 urand:22 grid:2048x2048 rgg:22 "$road" --scramble 0.02 0.05 0.1 0.2 0.4 \
-    --json "$out/reorder.json" 2>&1 | tr '\r' '\n' | grep -v generating | grep . | tee "$out/reorder.log"
-  # the graphs whose sweeps stage in shared memory, where auto weighs a degree sort
-  python3 benchmarks/reorder.py kron:23 kron:24 kron:25 \
-    --json "$out/reorder-staged.json" 2>&1 | tr '\r' '\n' | grep -v generating | grep . | tee "$out/reorder-staged.log"
-  exit 0
-fi
+road=${GRAVEL_DATASETS:+$GRAVEL_DATASETS/USA-road-NE.pace.gr.gz}
+case "${1:-}" in
+  --locality)
+    run blocking blocking.py kron:23 kron:24 kron:25 urand:24 $road
+    run reorder reorder.py kron:22 urand:22 grid:2048x2048 rgg:22 $road --scramble 0.02 0.05 0.1 0.2 0.4
+    # the graphs whose sweeps stage in shared memory, where auto weighs a degree sort
+    run reorder-staged reorder.py kron:23 kron:24 kron:25
+    exit 0 ;;
+  --tuning)
+    run sweep sweep.py kron:22 kron:25
+    run steps steps.py 4096
+    run sssp_delta sssp_delta.py kron:22 grid:1024x1024
+    exit 0 ;;
+esac
 python3 -m pytest -q -m gpu -p no:cacheprovider tests 2>&1 | tee "$out/gpu-tests.log" | tail -5
 if [ "${1:-}" = "--all" ]; then
-  python3 benchmarks/operators.py --repeat 30 --json "$out/operators.json" 2>&1 | grep -v generating \
-    | tee "$out/operators.log"
-  bench grid:4096x4096 --repeat 3 --json "$out/grid.json" | tee "$out/grid.log"
+  run operators operators.py --repeat 30
+  bench grid:4096x4096 --repeat 3 --json "$out/bench-grid4096.json" | tee "$out/bench-grid4096.log"
   bench kron:24 --algo bfs --algo pagerank --algo cc --algo sssp --no-baselines --repeat 5 \
-    --json "$out/kron24.json" | tee "$out/kron24.log"
+    --json "$out/bench-kron24.json" | tee "$out/bench-kron24.log"
 fi
-bench kron:22 --repeat 5 --json "$out/kron22.json" | tee "$out/kron22.log"
+bench kron:22 --repeat 5 --json "$out/bench-kron22.json" | tee "$out/bench-kron22.log"

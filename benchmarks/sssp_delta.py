@@ -1,0 +1,61 @@
+"""GPU SSSP against its bucket width: time (CUDA events, median of --repeat runs after a warm-up)
+and relaxation steps at multiples of the CPU's default delta, weights 1..255 added where a graph
+has none, from its highest-degree vertex. The GPU's default (gravel.sssp with no delta) is timed
+beside them. This is the benchmark for SSSP's default delta on the GPU (docs/tuning.md).
+
+    python benchmarks/sssp_delta.py kron:22 grid:1024x1024 --json benchmarks/results/h200/sssp_delta.json
+"""
+
+import argparse
+import json
+import statistics
+import sys
+
+import numpy as np
+
+import gravel
+from gravel.algorithms.sssp import default_delta
+from gravel.bench import machine
+
+FACTORS = (1, 4, 8, 16, 32, 64)
+
+
+def open_graph(spec):
+    """A Graph from a generator spec (kron:22, grid:RxC, ...) or a file, weighted 1..255 if it is not."""
+    G = gravel.generate.from_spec(spec) if gravel.generate.is_spec(spec) else gravel.load(spec)
+    return G if G.weighted else gravel.transform.add_random_weights(G, low=1, high=255, seed=0)
+
+
+def timed(G, source, delta, repeat):
+    """(median ms, steps, delta used) of GPU SSSP runs after a warm-up."""
+    runs = [gravel.sssp(G, source, delta=delta, device="cuda") for _ in range(repeat + 1)][1:]
+    return 1e3 * statistics.median(r.time_s for r in runs), runs[-1].iterations, runs[-1].stats["delta"]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("graphs", nargs="+", help="generator specs or files")
+    p.add_argument("--factors", type=float, nargs="*", default=FACTORS, help="multiples of the CPU's delta")
+    p.add_argument("--repeat", type=int, default=5, help="timed runs after a warm-up (median)")
+    p.add_argument("--json", help="write the rows, with the machine and date, to this file")
+    a = p.parse_args()
+    info = machine()
+    rows = []
+    for spec in a.graphs:
+        G = open_graph(spec)
+        source = int(np.argmax(G.out_degree))
+        cpu_delta = default_delta(G, G.weights, "cpu")
+        cases = [("GPU default", None)] + [(f"{f:g} x the CPU's", f * cpu_delta) for f in a.factors]
+        for label, delta in cases:
+            ms, steps, used = timed(G, source, delta, a.repeat)
+            rows.append({"graph": spec, "case": label, "delta": used, "ms": ms, "steps": steps})
+            print(f"{spec} delta {used:9.1f} ({label:>17}): {ms:9.2f} ms, {steps} steps ({info.get('gpu')})",
+                  flush=True)
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump({"machine": info, "command": ["benchmarks/sssp_delta.py", *sys.argv[1:]], "rows": rows}, fh,
+                      indent=1)
+
+
+if __name__ == "__main__":
+    main()
