@@ -10,8 +10,8 @@ from functools import cached_property
 import numpy as np
 
 from .arrays import host
+from .backends.cpu import csr as _csr  # loaded on first use: importing gravel never imports Numba
 from .errors import InvalidGraphError
-from .backends.cpu import csr as _csr
 
 _MAX_VERTICES = 2**31 - 1
 
@@ -95,6 +95,12 @@ class Graph:
         return self
 
     @property
+    def device_graph(self):
+        """The DeviceGraph that ``G.to("cuda")`` made (or the one the graph was built on), or None;
+        never copies. Use it to work where the graph already lives."""
+        return self._device
+
+    @property
     def offsets(self):
         """CSR row offsets (int64, n + 1)."""
         return self._host_csr()[0]
@@ -118,11 +124,13 @@ class Graph:
 
     # -- constructors ------------------------------------------------------------------------------------
     @classmethod
-    def from_edges(cls, src, dst, weights=None, *, n=None, directed=True, labels=None):
+    def from_edges(cls, src, dst, weights=None, *, n=None, directed=True, labels=None, dedupe=False):
         """Build a graph from arc arrays ``src[i] -> dst[i]`` (edges, when ``directed=False``).
 
-        `n` defaults to the largest id + 1. Duplicate arcs and self loops are kept; see
-        :func:`gravel.transform.deduplicate` and :func:`gravel.transform.drop_self_loops`.
+        `n` defaults to the largest id + 1. Self loops are kept (see
+        :func:`gravel.transform.drop_self_loops`), and so are duplicate arcs unless `dedupe` is
+        true: then parallel arcs merge as they are built, keeping the minimum weight (as
+        :func:`gravel.transform.deduplicate` does afterwards).
         """
         src, dst = _as_ids(src, "src"), _as_ids(dst, "dst")
         if src.shape != dst.shape:
@@ -139,9 +147,8 @@ class Graph:
             if weights.shape != src.shape:
                 raise InvalidGraphError("weights must have one entry per edge")
             weights = weights.astype(np.float32, copy=False)
-        offsets, indices, w = _csr.edges_to_csr(src.astype(np.int32, copy=False),
-                                                dst.astype(np.int32, copy=False), weights, int(n),
-                                                not directed)
+        edges = [src.astype(np.int32, copy=False), dst.astype(np.int32, copy=False), weights]
+        offsets, indices, w = _csr.build_csr(edges, int(n), not directed, dedupe=dedupe)
         return cls(offsets, indices, w, directed=directed, labels=labels, _sorted=True)
 
     @classmethod
@@ -298,12 +305,18 @@ class Graph:
 
     @cached_property
     def _simple_undirected(self):
-        from .transform import simple_undirected
-
-        return simple_undirected(self)
+        if self.directed:
+            src, dst = self.edges()
+            off, idx, _ = _csr.build_csr([src, dst, None], self.n, True, dedupe=True, drop_loops=True)
+        else:
+            off, idx, _ = _csr.clean_rows(self.offsets, self.indices, None, dedupe=True,
+                                          drop_loops=True)
+        return Graph(off, idx, None, directed=False, labels=self.labels, order=self.order,
+                     _sorted=True, _checked=True)
 
     def simple_undirected(self):
-        """This graph symmetrised, without self loops or duplicate edges (cached)."""
+        """This graph symmetrised, unweighted, without self loops or duplicate edges: the graph
+        triangle counting and k-cores see. Built once and kept."""
         return self._simple_undirected
 
     def __repr__(self):

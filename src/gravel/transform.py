@@ -1,10 +1,12 @@
-"""Graph transforms. Each returns a new Graph; the input is never changed."""
+"""Graph transforms, each returning a new Graph (the input is never changed), and the check of a
+graph's weights that algorithms share."""
 
 import numpy as np
 
 from .arrays import entry_rows, host, xp
-from .backends.cpu import csr as _csr
-from .errors import InvalidGraphError
+from .backends.cpu import csr as _csr, tc as _tc  # loaded on first use
+from .backends.cuda.graph import DeviceGraph  # imports no CuPy
+from .errors import InvalidGraphError, InvalidWeightError
 from .graph import Graph
 
 
@@ -29,10 +31,9 @@ def drop_self_loops(G):
 
 
 def simple_undirected(G):
-    """Symmetrised, deduplicated, loop-free, unweighted: the graph triangle counting and k-core see."""
-    H = symmetrize(G)
-    off, idx, _ = _csr.clean_rows(H.offsets, H.indices, None, dedupe=True, drop_loops=True)
-    return Graph(off, idx, None, directed=False, labels=G.labels, order=G.order, _sorted=True)
+    """Symmetrised, deduplicated, loop-free, unweighted: the graph triangle counting and k-core see
+    (built once per graph and kept: :meth:`Graph.simple_undirected`)."""
+    return G.simple_undirected()
 
 
 def add_random_weights(G, low=1, high=64, *, seed=0):
@@ -64,7 +65,8 @@ def relabel(G, perm, *, transparent=False):
     already on the GPU is permuted there, and the result keeps its device copy.
     """
     # checked and applied where the graph lives; the host keeps a copy for the caller's ids
-    m = np if G._device is None else xp(G._device.offsets)
+    dg = G.device_graph
+    m = np if dg is None else xp(dg.offsets)
     dev_perm = m.asarray(perm)
     if dev_perm.shape != (G.n,) or (G.n and not _is_permutation(dev_perm)):
         raise InvalidGraphError("perm must be a permutation of range(n)")
@@ -82,15 +84,13 @@ def relabel(G, perm, *, transparent=False):
         if G.labels is not None:
             labels = np.empty_like(G.labels)
             labels[perm] = G.labels
-    if G._device is not None:
-        from .backends.cuda.graph import DeviceGraph
-
-        dg = G._device
+    if dg is not None:
         arrays = permute_csr(dg.offsets, dg.indices, dg.weights, dev_perm)
-        return Graph._on_device(DeviceGraph.from_arrays(*arrays, directed=G.directed), labels=labels, order=order)
+        return Graph._on_device(DeviceGraph.from_arrays(*arrays, directed=G.directed), labels=labels,
+                                order=order)
     offsets, indices, weights = _csr.permute(G.offsets, G.indices, G.weights, perm)
-    return Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order, _sorted=True,
-                 _checked=True)
+    return Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order,
+                 _sorted=True, _checked=True)
 
 
 def _is_permutation(perm):
@@ -117,6 +117,109 @@ def permute_csr(offsets, indices, weights, perm):
     ids = perm[indices]
     order = m.argsort(perm[row].astype(m.int64) * n + ids, kind="stable")
     return new_offsets, ids[order].astype(m.int32), (None if weights is None else weights[order])
+
+
+def orient_by_degree(G):
+    """Each edge {u, v} of the undirected graph `G` once, as an arc from the lower to the higher
+    (degree, id) rank: the forward algorithm's graph for triangle counting.
+
+    Every triangle of a simple graph appears in the result exactly once (u -> v, v -> w, u -> w),
+    and no vertex keeps more than about sqrt(2m) out-arcs. Self loops go; parallel edges stay, so
+    orient ``G.simple_undirected()``. A graph with a device copy is oriented on the GPU, and the
+    result lives there (its host arrays are copied on first use).
+
+    Returns
+    -------
+    Graph
+        Directed and unweighted, with G's ids, labels and order; rows sorted.
+    """
+    if G.directed:
+        raise InvalidGraphError("orient_by_degree takes an undirected graph (symmetrize it first)")
+    dg = G.device_graph
+    if dg is None:
+        off, idx = _tc.orient(G.offsets, G.indices, G.out_degree)
+        return Graph(off, idx, None, directed=True, labels=G.labels, order=G.order, _sorted=True,
+                     _checked=True)
+    off, idx = _orient_arrays(dg.offsets, dg.indices, dg.out_degree)
+    return Graph._on_device(DeviceGraph.from_arrays(off, idx, directed=True), labels=G.labels,
+                            order=G.order)
+
+
+def _orient_arrays(offsets, indices, degree):
+    """The oriented CSR by whole-array operations of the inputs' module (the GPU's way)."""
+    m = xp(offsets)
+    src = entry_rows(offsets, indices.size).astype(m.int32)
+    dst = indices
+    keep = (degree[src] < degree[dst]) | ((degree[src] == degree[dst]) & (src < dst))
+    # a row's new offset is the number of arcs kept before it
+    kept = m.zeros(indices.size + 1, m.int64)
+    m.cumsum(keep, out=kept[1:])
+    return kept[offsets], dst[keep]
+
+
+def check_weights(G, *, negative=False, name="this algorithm"):
+    """Raise InvalidWeightError unless every weight of `G` is one an algorithm can take: a number,
+    finite, and non-negative unless `negative`.
+
+    Parameters
+    ----------
+    G : Graph
+        An unweighted graph passes (its weights are all 1).
+    negative : bool, default False
+        Accept negative weights (NaN and infinite ones are refused all the same).
+    name : str, optional
+        Who asks, for the message (``"sssp"``, say).
+
+    Raises
+    ------
+    InvalidWeightError
+        Names the first arc at fault, in the caller's ids (labels where the graph has them), and
+        its weight. Infinite weights include those beyond float32's range (about 3.4e38), which
+        became infinite when the graph was built.
+
+    Notes
+    -----
+    The weights are read where they live: on the GPU when the graph has a device copy (one sync),
+    else on the host. O(m).
+
+    Examples
+    --------
+    >>> import gravel
+    >>> G = gravel.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0])
+    >>> gravel.check_weights(G, negative=True)
+    >>> try:
+    ...     gravel.check_weights(G, name="sssp")
+    ... except gravel.InvalidWeightError as e:
+    ...     print(e)
+    sssp needs non-negative weights: arc 1 -> 2 has weight -2.0
+    """
+    dg = G.device_graph
+    offsets, indices, w = (dg.offsets, dg.indices, dg.weights) if dg is not None else (
+        G.offsets, G.indices, G.weights)
+    if w is None:
+        return
+    m = xp(w)
+    bad = ~m.isfinite(w)
+    if not negative:
+        bad |= w < 0
+    if not bool(bad.any()):  # sync
+        return
+    e = int(m.argmax(bad))
+    u = int(m.searchsorted(offsets, m.asarray([e]), side="right")[0]) - 1
+    weight = float(w[e])
+    arc = f"arc {_caller_name(G, u)} -> {_caller_name(G, int(indices[e]))} has weight {weight}"
+    if np.isnan(weight):
+        raise InvalidWeightError(f"{name} needs weights that are numbers: {arc}")
+    if np.isinf(weight):
+        raise InvalidWeightError(f"{name} needs finite weights (float32 ends near 3.4e38): {arc}")
+    raise InvalidWeightError(f"{name} needs non-negative weights: {arc}")
+
+
+def _caller_name(G, v):
+    """How the caller names internal vertex `v`: its id before reordering, or its label."""
+    if G.order is not None:
+        v = int(np.flatnonzero(G.order == v)[0])
+    return v if G.labels is None else G.labels[v:v + 1].tolist()[0]
 
 
 def _mix64(x):

@@ -119,7 +119,6 @@ def _cc_cuda(G):
     2026-11-26): the big component holds almost all of the edges, which Afforest never touches."""
     import cupy
 
-    from ..backends.cuda.graph import DeviceGraph
     from ..operators import advance, compute, filter as keep_if
     from ..frontier import Frontier
 
@@ -140,7 +139,7 @@ def _cc_cuda(G):
                            params={"comp": comp, "skip": skip, "out_off": dg.offsets, "in_off": dg.csc()[0]})
             advance(dg, rest, link, params={"comp": comp}, output=None, preamble=_UNION_FIND)
             if G.directed:
-                advance(DeviceGraph.from_arrays(*dg.csc()), rest, link, params={"comp": comp}, output=None,
+                advance(dg.reverse(), rest, link, params={"comp": comp}, output=None,
                         preamble=_UNION_FIND)
             compute(None, "comp[v] = gravel_find(comp, v)", params={"comp": comp}, n=G.n, preamble=_UNION_FIND)
     return CCResult("connected_components", "cuda", t.seconds, 1, "afforest + ecl-cc union-find", labels=comp)

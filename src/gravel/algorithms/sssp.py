@@ -12,6 +12,7 @@ import numpy as np
 from ..arrays import host
 from ..backends.cpu import sssp as _k
 from ..errors import InvalidWeightError
+from ..transform import check_weights
 from ._common import Result, Timer, check_source, choose_device, chunks, to_caller
 
 
@@ -42,7 +43,8 @@ def sssp(G, source, *, delta=None, device="auto"):
     Raises
     ------
     InvalidWeightError
-        A weight is negative or NaN (the message names the arc).
+        A weight is negative, NaN or infinite (the message names the arc); see
+        :func:`gravel.check_weights`.
     VertexNotFoundError
         `source` is not a vertex of G.
 
@@ -54,7 +56,8 @@ def sssp(G, source, *, delta=None, device="auto"):
     [0.0, 1.0, 2.0]
     """
     s = check_source(G, source)
-    weights = _checked_weights(G)
+    check_weights(G, name="sssp")
+    weights = G.weights if G.weighted else np.ones(G.nnz, np.float32)
     dev = choose_device(device, _IMPLEMENTATIONS, "sssp")
     if delta is None:
         delta = default_delta(G, weights, dev)
@@ -63,18 +66,6 @@ def sssp(G, source, *, delta=None, device="auto"):
     res = _IMPLEMENTATIONS[dev](G, s, weights, float(delta))
     res.distance = to_caller(G, res.distance)
     return res
-
-
-def _checked_weights(G):
-    if G.weights is None:
-        return np.ones(G.nnz, np.float32)
-    bad = np.flatnonzero(~(G.weights >= 0))
-    if bad.size:
-        e = int(bad[0])
-        u = int(np.searchsorted(G.offsets, e, side="right") - 1)
-        raise InvalidWeightError(f"SSSP needs non-negative weights: arc {u} -> {int(G.indices[e])} "
-                                 f"has weight {G.weights[e]}")
-    return G.weights
 
 
 def default_delta(G, weights, device="cpu"):
@@ -173,10 +164,8 @@ def _sssp_cuda(G, source, weights, delta):
     from ..operators import advance_steps, filter as keep_if
 
     dg = G.to("cuda")
-    if G.weights is None:
-        from ..backends.cuda.graph import DeviceGraph
-
-        dg = DeviceGraph.from_arrays(dg.offsets, dg.indices, cupy.asarray(weights), directed=G.directed)
+    if not G.weighted:
+        dg = dg.with_weights(cupy.ones(G.nnz, cupy.float32))
     n = G.n
     dist = cupy.full(n, cupy.inf, cupy.float32)
     dist[source] = 0

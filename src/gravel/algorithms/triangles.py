@@ -7,10 +7,11 @@ found exactly once, by merging the sorted out-lists of the two ends of an orient
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from ..arrays import entry_rows
 from ..backends.cpu import tc as _k
+from ..transform import orient_by_degree
 from ._common import Result, Timer, choose_device, to_caller
 
 
@@ -44,42 +45,40 @@ def triangles(G, *, per_vertex=True, device="auto"):
 
 
 def _triangles_cpu(S, per_vertex):
-    threads = numba.get_num_threads()
+    from numba import get_num_threads
+
+    threads = get_num_threads()
     with Timer() as t:
-        off, idx = _k.orient(S.offsets, S.indices, S.out_degree)
-        total, per = _k.count(off, idx, threads, per_vertex)
+        O = orient_by_degree(S)
+        total, per = _k.count(O.offsets, O.indices, threads, per_vertex)
     return TriangleResult("triangles", "cpu", t.seconds, 1, "forward",
                           triangles=per if per_vertex else None, total=int(total))
 
 
 def _triangles_cuda(S, per_vertex):
-    """Segmented intersection on the GPU. Total: orient every edge by (degree, id) rank on the device and
-    intersect the two ends' out-lists of each oriented edge. Per vertex: intersect the ends of every
-    arc of the undirected graph and halve the row sums (each triangle at u is seen from both its edges)."""
+    """Segmented intersection on the GPU. Total: orient every edge by (degree, id) rank on the
+    device (:func:`gravel.transform.orient_by_degree`) and intersect the two ends' out-lists of each
+    oriented edge. Per vertex: intersect the ends of every arc of the undirected graph and halve the
+    row sums (each triangle at u is seen from both its edges)."""
     import cupy
 
-    from ..backends.cuda.graph import DeviceGraph
     from ..operators import intersect
 
     dg = S.to("cuda")
-    src = (cupy.searchsorted(dg.offsets, cupy.arange(S.nnz, dtype=cupy.int64), side="right") - 1).astype(cupy.int32)
-    dst = dg.indices
+    src = entry_rows(dg.offsets, dg.nnz).astype(cupy.int32) if per_vertex else None
     with Timer("cuda") as t:
         if per_vertex:
-            counts, total = intersect(dg, src, dst)
+            counts, total = intersect(dg, src, dg.indices)
             prefix = cupy.concatenate([cupy.zeros(1, cupy.int64), cupy.cumsum(counts)])
             per = (prefix[dg.offsets[1:]] - prefix[dg.offsets[:-1]]) // 2
             total //= 6
         else:
-            deg = dg.out_degree
-            keep = (deg[src] < deg[dst]) | ((deg[src] == deg[dst]) & (src < dst))
-            osrc, odst = src[keep], dst[keep]
-            offsets = cupy.zeros(S.n + 1, cupy.int64)
-            offsets[1:] = cupy.cumsum(cupy.bincount(osrc, minlength=S.n))
-            _, total = intersect(DeviceGraph.from_arrays(offsets, odst), osrc, odst)
+            oriented = orient_by_degree(S).to("cuda")  # S lives on the device, so this does too
+            src = entry_rows(oriented.offsets, oriented.nnz).astype(cupy.int32)
+            _, total = intersect(oriented, src, oriented.indices)
             per = None
-    return TriangleResult("triangles", "cuda", t.seconds, 1, "segmented intersection", triangles=per,
-                          total=int(total))
+    return TriangleResult("triangles", "cuda", t.seconds, 1, "segmented intersection",
+                          triangles=per, total=int(total))
 
 
 _IMPLEMENTATIONS = {"cpu": _triangles_cpu, "cuda": _triangles_cuda}

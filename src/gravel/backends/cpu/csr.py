@@ -174,8 +174,10 @@ def build_csr(edges, n, both_ways, dedupe=False, drop_loops=False):
     sort_rows(offsets, indices, w_out)
     if dedupe or drop_loops:
         nnz = _compact_in_place(offsets, indices, w_out, dedupe, drop_loops)
-        indices = indices[:nnz]
-        w_out = w_out[:nnz] if has_w else w_out
+        if nnz < indices.shape[0]:
+            # copies, so that the arcs removed are freed rather than kept behind a view
+            indices = indices[:nnz].copy()
+            w_out = w_out[:nnz].copy() if has_w else w_out
     return offsets, indices, (w_out if has_w else None)
 
 

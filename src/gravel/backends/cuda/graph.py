@@ -1,13 +1,22 @@
-"""A Graph's arrays in device memory."""
+"""A graph's arrays in device memory, and views of them (reversed, other weights) that share arrays."""
 
 from functools import cached_property
 
+from ...arrays import entry_rows, xp
+from ...errors import InvalidGraphError
+
 
 class DeviceGraph:
-    """CSR (and, on first use, CSC) of a :class:`gravel.Graph` as CuPy arrays.
+    """CSR (and, on first use, CSC) of a graph as device arrays.
 
-    Built by ``G.to("cuda")``; the host Graph stays reachable as ``.host``. ``derived`` keeps layouts
-    built from these arrays (cache-blocked ones) for as long as the graph lives.
+    Built by ``G.to("cuda")`` (the host Graph stays reachable as ``.host``), or by :meth:`from_arrays`
+    for a graph gravel built on the GPU. Operators read ``n``, ``nnz``, ``directed``, ``offsets``,
+    ``indices``, ``weights``, :meth:`csc` and ``out_degree``. :meth:`reverse` and
+    :meth:`with_weights` give views with those same attributes, sharing this graph's arrays.
+
+    The CSC of a directed graph is transposed on the device on first use, never fetched from the
+    host. Every array is computed with the module of ``offsets`` (CuPy; NumPy stands in for it in
+    tests).
     """
 
     def __init__(self, G):
@@ -17,37 +26,110 @@ class DeviceGraph:
 
         check_fits(G.offsets.nbytes + G.indices.nbytes + (0 if G.weights is None else G.weights.nbytes),
                    "the graph's CSR")
-        self.host = G
-        self.n, self.nnz, self.directed = G.n, G.nnz, G.directed
-        self.offsets = cupy.asarray(G.offsets)
-        self.indices = cupy.asarray(G.indices)
-        self.weights = None if G.weights is None else cupy.asarray(G.weights)
-        self.derived = {}
+        weights = None if G.weights is None else cupy.asarray(G.weights)
+        self._set(cupy.asarray(G.offsets), cupy.asarray(G.indices), weights, directed=G.directed,
+                  host=G)
 
     @classmethod
     def from_arrays(cls, offsets, indices, weights=None, *, directed=True, host=None):
-        """A device graph straight from device CSR arrays (no copy: for graphs built on the GPU). Its
-        CSC comes from `host`, the same graph on the host, when directed."""
+        """A device graph over CSR arrays that gravel built on the GPU (no copy, no check).
+
+        For transforms of a graph that lives on the device (:func:`gravel.transform.relabel`,
+        :func:`gravel.transform.orient_by_degree`); algorithms use views (:meth:`reverse`,
+        :meth:`with_weights`) instead. Rows must be sorted and ids in range. `host`, the same graph
+        on the host if there is one, is only kept as ``.host``.
+        """
         self = cls.__new__(cls)
-        self.host = host
-        self.offsets, self.indices, self.weights = offsets, indices, weights
-        self.n, self.nnz, self.directed = offsets.size - 1, indices.size, directed
-        self.derived = {}
+        self._set(offsets, indices, weights, directed=directed, host=host)
         return self
 
-    @cached_property
-    def _csc(self):
-        if not self.directed:
-            return self.offsets, self.indices, self.weights
-        import cupy
+    def _set(self, offsets, indices, weights, *, directed, host, csc=None):
+        self.host = host
+        self.offsets, self.indices, self.weights = offsets, indices, weights
+        self.n, self.nnz, self.directed = int(offsets.size) - 1, int(indices.size), bool(directed)
+        # layouts built from these arrays; read and filled through cached()
+        self.derived = {}
+        if csc is None and not directed:
+            csc = (offsets, indices, weights)  # an undirected graph's CSR is its own CSC
+        self._csc = csc
+        self._build_csc = self._transpose
 
-        off, idx, w = self.host.csc()
-        return cupy.asarray(off), cupy.asarray(idx), (None if w is None else cupy.asarray(w))
+    def cached(self, key, build):
+        """The value kept under `key` for as long as this graph lives, built by ``build()`` on first
+        use. Views (:meth:`reverse`, :meth:`with_weights`) keep their own."""
+        if key not in self.derived:
+            self.derived[key] = build()
+        return self.derived[key]
 
+    # -- in-edges ---------------------------------------------------------------------------------------
     def csc(self):
-        """In-edges (offsets, sources, weights) on the device."""
+        """In-edges ``(offsets, sources, weights)`` on the device, rows sorted by source; built on
+        first use and kept."""
+        if self._csc is None:
+            self._csc = self._build_csc()
         return self._csc
 
+    def _transpose(self):
+        """The CSC, by a stable sort of the arcs by destination on the device: CSR order lists each
+        destination's sources in increasing order already, so the rows come out sorted as the host's
+        transpose sorts them (parallel arcs in CSR order)."""
+        m = xp(self.offsets)
+        order = self.derived.get("csc_order")
+        if order is None:
+            order = _csc_order(self.indices)  # not kept: the CSC needs it once
+        sources = entry_rows(self.offsets, self.nnz).astype(m.int32)[order]
+        weights = None if self.weights is None else self.weights[order]
+        return _csc_offsets(self.indices, self.n), sources, weights
+
+    def csc_order(self):
+        """Position in the CSR of each arc of the CSC, in CSC order (so ``w[csc_order()]`` lists
+        per-arc values `w` by destination); computed on the device once and kept."""
+        if not self.directed:
+            m = xp(self.offsets)
+            return self.cached("csc_order", lambda: m.arange(self.nnz, dtype=_index_type(m, self.nnz)))
+        return self.cached("csc_order", lambda: _csc_order(self.indices))
+
+    # -- views ------------------------------------------------------------------------------------------
+    def reverse(self):
+        """This graph with every arc turned around, sharing arrays: its CSR is this graph's CSC and
+        its :meth:`csc` this graph's CSR. An undirected graph is its own reverse. Kept."""
+        if not self.directed:
+            return self
+        return self.cached("reverse", self._reversed)
+
+    def _reversed(self):
+        view = DeviceGraph.__new__(DeviceGraph)
+        view._set(*self.csc(), directed=True, host=None, csc=(self.offsets, self.indices, self.weights))
+        view.derived["reverse"] = self
+        return view
+
+    def with_weights(self, weights):
+        """A view with this graph's arcs and other per-arc `weights`.
+
+        Parameters
+        ----------
+        weights : array of float32, shape (nnz,)
+            One weight per arc in CSR order, a device array (another array is converted, a copy).
+            An undirected graph's CSR is its own CSC, so the weights of ``u -> v`` and ``v -> u``
+            must agree, as a Graph's own do.
+
+        Returns
+        -------
+        DeviceGraph
+            Offsets, ids and the CSC's structure are this graph's (shared, not copied); its
+            :meth:`csc` carries `weights` in CSC order (the permutation is computed once per graph).
+        """
+        m = xp(self.offsets)
+        weights = m.ascontiguousarray(m.asarray(weights, dtype=m.float32))
+        if weights.shape != (self.nnz,):
+            raise InvalidGraphError(f"with_weights: {weights.shape} weights for {self.nnz} arcs")
+        view = DeviceGraph.__new__(DeviceGraph)
+        view._set(self.offsets, self.indices, weights, directed=self.directed, host=None)
+        if self.directed:
+            view._build_csc = lambda: self.csc()[:2] + (weights[self.csc_order()],)
+        return view
+
+    # -- sizes ------------------------------------------------------------------------------------------
     @cached_property
     def out_degree(self):
         return (self.offsets[1:] - self.offsets[:-1]).astype("int32")
@@ -58,3 +140,23 @@ class DeviceGraph:
 
     def __repr__(self):
         return f"<gravel.DeviceGraph n={self.n} nnz={self.nnz} on cuda>"
+
+
+def _index_type(m, nnz):
+    """Arc positions as int32 where they fit: half the memory of a kept permutation."""
+    return m.int32 if nnz < 2**31 else m.int64
+
+
+def _csc_order(indices):
+    """The stable argsort of the arcs' destinations (CSR positions, in CSC order)."""
+    m = xp(indices)
+    return m.argsort(indices, kind="stable").astype(_index_type(m, indices.size), copy=False)
+
+
+def _csc_offsets(indices, n):
+    """CSC row offsets: the in-degree of every vertex, scanned."""
+    m = xp(indices)
+    offsets = m.zeros(n + 1, m.int64)
+    if indices.size:
+        m.cumsum(m.bincount(indices, minlength=n), out=offsets[1:])
+    return offsets
