@@ -9,19 +9,14 @@ Graph and return a result object whose arrays are indexed by vertex id::
     [0, 1, 2, 1, 2, 3, 2, 3, 4]
 
 ``device="auto"`` (the default) runs on the GPU when CuPy and a GPU are present, else on the CPU.
-Importing gravel never imports CuPy.
+Importing gravel imports neither CuPy nor Numba: the GPU path and the CPU kernels load when first
+used.
 """
 
-from . import generate, reorder, transform
-from .algorithms import (
-    betweenness_centrality,
-    bfs,
-    connected_components,
-    core_number,
-    pagerank,
-    sssp,
-    triangles,
-)
+import importlib
+from typing import TYPE_CHECKING
+
+from . import reorder, transform
 from .errors import (
     DeviceUnavailableError,
     GraphFormatError,
@@ -34,11 +29,49 @@ from .errors import (
 )
 from .graph import Graph
 from .io import load, save
+from .transform import check_weights
+
+# The algorithms and the generators are loaded on first use: their modules import Numba, which
+# ``import gravel`` must not. Name -> the module that defines it.
+_LAZY = {
+    "generate": "gravel",
+    "bfs": "gravel.algorithms", "sssp": "gravel.algorithms", "pagerank": "gravel.algorithms",
+    "connected_components": "gravel.algorithms", "betweenness_centrality": "gravel.algorithms",
+    "triangles": "gravel.algorithms", "core_number": "gravel.algorithms",
+}
+
+if TYPE_CHECKING:
+    from . import generate
+    from .algorithms import (
+        betweenness_centrality,
+        bfs,
+        connected_components,
+        core_number,
+        pagerank,
+        sssp,
+        triangles,
+    )
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'gravel' has no attribute {name!r}")
+    if _LAZY[name] == __name__:
+        value = importlib.import_module(f"{__name__}.{name}")  # a submodule
+    else:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Graph", "load", "save", "generate", "transform", "reorder",
+    "Graph", "load", "save", "generate", "transform", "reorder", "check_weights",
     "bfs", "sssp", "pagerank", "connected_components", "betweenness_centrality", "triangles",
     "core_number",
     "GravelError", "InvalidGraphError", "GraphFormatError", "VertexNotFoundError", "InvalidWeightError",

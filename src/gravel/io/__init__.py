@@ -90,12 +90,8 @@ def _build(src, dst, w, n, directed, relabel, dedupe, path):
     elif len(src) and max(src.max(), dst.max()) >= 2**31 - 1:
         raise GraphFormatError(f"vertex id {max(src.max(), dst.max())} exceeds the int32 range: "
                                "load with relabel=True", path)
-    G = Graph.from_edges(src, dst, w, n=n, directed=directed, labels=labels)
-    if dedupe:
-        from ..transform import deduplicate
-
-        G = deduplicate(G)
-    return G
+    # built once: parallel edges merge (minimum weight) while the rows are compacted
+    return Graph.from_edges(src, dst, w, n=n, directed=directed, labels=labels, dedupe=dedupe)
 
 
 def _store(G, cached):

@@ -3,10 +3,11 @@
 
 from ..errors import GraphFormatError
 from ._files import split_header, write_rows
-from ._parse import parse
 
 
 def read(buf, path):
+    from ._parse import parse  # Numba: loaded when a text file is read
+
     header, body, taken = split_header(buf, lambda line: not line.strip() or line[:1] in (b"c", b"p"))
     problem = [h for h in header if h.startswith("p")]
     if len(problem) != 1:

@@ -2,11 +2,12 @@
 weight column. Ids are kept as written (n = largest id + 1) unless the caller relabels them."""
 
 from ._files import write_rows
-from ._parse import parse
 
 
 def read(buf, path):
     """Returns (src, dst, weights or None, n or None, directed or None)."""
+    from ._parse import parse  # Numba: loaded when a text file is read
+
     src, dst, w = parse(buf, comments=b"#%", path=path)
     return src, dst, w, None, None
 

@@ -4,7 +4,6 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from ._files import split_header, write_rows
-from ._parse import parse
 
 FIELDS = ("pattern", "real", "integer", "double")
 SYMMETRIES = ("general", "symmetric")
@@ -12,6 +11,8 @@ SYMMETRIES = ("general", "symmetric")
 
 def read(buf, path):
     """Returns (src, dst, weights or None, n, directed), ids 0-based."""
+    from ._parse import parse  # Numba: loaded when a text file is read
+
     header, body, taken = split_header(buf, lambda line: line.startswith(b"%") or not line.strip())
     if not header or not header[0].lower().startswith("%%matrixmarket"):
         raise GraphFormatError("missing '%%MatrixMarket' banner", path, 1)

@@ -1,1 +1,28 @@
-"""CPU kernels, written with Numba and compiled on first use (cached on disk)."""
+"""CPU kernels, written with Numba and compiled on first use (cached on disk).
+
+Each kernel module is loaded on first use, not when it is imported: ``from ..backends.cpu import bfs``
+gives a module that imports Numba and runs its definitions at its first attribute access. So
+``import gravel`` never imports Numba.
+"""
+
+import importlib.util
+import sys
+
+#: the kernel modules of this package, loaded lazily
+KERNELS = ("bc", "bfs", "cc", "csr", "generate", "kcore", "pagerank", "sssp", "tc")
+
+
+def __getattr__(name):
+    if name not in KERNELS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    fullname = f"{__name__}.{name}"
+    module = sys.modules.get(fullname)
+    if module is None:
+        # the standard library's recipe for lazy imports (importlib.util.LazyLoader)
+        spec = importlib.util.find_spec(fullname)
+        spec.loader = importlib.util.LazyLoader(spec.loader)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[fullname] = module
+        spec.loader.exec_module(module)
+    globals()[name] = module
+    return module
