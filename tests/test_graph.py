@@ -168,3 +168,61 @@ def test_relabel_where_the_graph_lives_copies_to_the_host_only_when_asked(G, rnd
     assert H._arrays is None and (H.n, H.nnz, H.weighted, H.directed) == (G.n, G.nnz, G.weighted, G.directed)
     assert H.to("cuda").host is H and H._arrays is None
     assert H == expect and np.array_equal(H.order, expect.order) and H._arrays is not None
+
+
+@given(graphs(weighted=True))
+@settings(max_examples=60, deadline=None)
+def test_from_edges_dedupe_merges_while_building(G):
+    src, dst = G.edges()
+    if not G.directed:  # each undirected edge once, as from_edges takes them
+        keep = src <= dst
+        src, dst, w = src[keep], dst[keep], G.weights[keep]
+    else:
+        w = G.weights
+    H = gravel.Graph.from_edges(src, dst, w, n=G.n, directed=G.directed, dedupe=True)
+    assert H == transform.deduplicate(G)
+
+
+def test_simple_undirected_is_built_once_without_transform():
+    G = gravel.Graph.from_edges([0, 1, 1, 2, 2], [1, 0, 2, 2, 0], [5, 1, 2, 3, 4])
+    S = G.simple_undirected()
+    assert S is G.simple_undirected() and S is transform.simple_undirected(G)
+    assert not S.directed and not S.weighted and S.self_loops == 0
+    assert S.offsets.tolist() == [0, 2, 4, 6] and S.indices.tolist() == [1, 2, 0, 2, 0, 1]
+
+
+@pytest.mark.parametrize("w,match", [
+    (-1.0, "non-negative weights: arc 1 -> 2 has weight -1.0"),
+    (np.nan, "numbers: arc 1 -> 2 has weight nan"),
+    (np.inf, "finite weights .*: arc 1 -> 2 has weight inf"),
+    (-np.inf, "finite weights"),
+    (1e39, "finite weights .*float32.*: arc 1 -> 2 has weight inf"),  # beyond float32's range
+])
+def test_check_weights_names_the_arc(w, match):
+    with np.errstate(over="ignore"):
+        G = gravel.Graph.from_edges([0, 1, 1], [1, 2, 0], [1.0, w, 2.0])
+    with pytest.raises(gravel.InvalidWeightError, match=match):
+        gravel.check_weights(G, name="sssp")
+    with pytest.raises(gravel.InvalidWeightError, match=r"arc 1 -> 2"):
+        gravel.sssp(G, 0, device="cpu")
+
+
+def test_check_weights_accepts_what_it_is_told_to():
+    gravel.check_weights(gravel.generate.grid(3, 3))  # unweighted: all ones
+    G = gravel.Graph.from_edges([0, 1], [1, 2], [0.0, -2.0])
+    gravel.check_weights(G, negative=True)
+    with pytest.raises(gravel.InvalidWeightError, match="negative"):
+        gravel.check_weights(G)
+    N = gravel.Graph.from_edges([0, 1], [1, 2], [np.nan, -2.0])
+    with pytest.raises(gravel.InvalidWeightError, match="numbers"):
+        gravel.check_weights(N, negative=True)
+
+
+def test_check_weights_names_arcs_as_the_caller_does():
+    G = gravel.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0], labels=np.array(["a", "b", "c"]))
+    with pytest.raises(gravel.InvalidWeightError, match="arc b -> c"):
+        gravel.check_weights(G)
+    perm = np.array([2, 0, 1], np.int32)
+    R = transform.relabel(gravel.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0]), perm, transparent=True)
+    with pytest.raises(gravel.InvalidWeightError, match="arc 1 -> 2"):
+        gravel.check_weights(R)

@@ -153,3 +153,22 @@ def test_shared_dataset_sizes(name, n, m, directed):
     G = gravel.load(DATASETS / name)
     assert (G.n, G.directed) == (n, directed)
     assert G.m == m
+
+
+def test_load_builds_the_graph_once_merging_parallel_edges(tmp_path, monkeypatch):
+    path = write(tmp_path, "dup.txt", "0 1 5\n0 1 2\n1 2 7\n0 1 9\n2 2 1\n")
+    built = []
+    init = gravel.Graph.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(1)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(gravel.Graph, "__init__", counting)
+    G = gravel.load(path, cache=False)
+    assert len(built) == 1
+    assert G.indices.tolist() == [1, 2, 2] and G.weights.tolist() == [2, 7, 1]  # minimum kept
+    K = gravel.load(path, cache=False, dedupe=False)
+    assert G.nnz == 3 and K.nnz == 5 and K.weights.tolist() == [5, 2, 9, 7, 1]
+    U = gravel.load(path, cache=False, undirected=True)
+    assert U.indices.tolist() == [1, 0, 2, 1, 2] and U.weights.tolist() == [2, 2, 7, 7, 1]

@@ -204,7 +204,7 @@ def check_weights(G, *, negative=False, name="this algorithm"):
         bad |= w < 0
     if not bool(bad.any()):  # sync
         return
-    e = int(m.argmax(bad))
+    e = int(m.flatnonzero(bad)[0])
     u = int(m.searchsorted(offsets, m.asarray([e]), side="right")[0]) - 1
     weight = float(w[e])
     arc = f"arc {_caller_name(G, u)} -> {_caller_name(G, int(indices[e]))} has weight {weight}"
