@@ -1,7 +1,9 @@
 """The ``gravel`` command: run, info, bench, generate, convert.
 
-Every subcommand takes GRAPH as a file or a generator spec (kron:SCALE[:EDGEFACTOR], urand:SCALE[:DEGREE],
-grid:RxC[:diag], rgg:SCALE[:DEGREE]). Errors print one line and exit with status 2.
+Every subcommand takes GRAPH as a file or a generator spec (kron:SCALE[:EDGEFACTOR],
+urand:SCALE[:DEGREE], grid:RxC[:diag], rgg:SCALE[:DEGREE]). What ``run`` and ``bench`` know
+about each algorithm comes from its description in ``gravel.algorithms.catalog``. Errors print one
+line and exit with status 2.
 """
 
 import argparse
@@ -14,18 +16,13 @@ from pathlib import Path
 import numpy as np
 
 from . import generate
-from .algorithms import ALGORITHMS
+from .algorithms.catalog import CATALOG
 from .arrays import host
 from .errors import GravelError, UnknownNameError
 from .io import load, save
 from .reorder import METHODS, reorder
 
 DEFAULT_GRAPH = "facebook_combined.txt.gz"  # SNAP ego-Facebook, 4,039 vertices, undirected
-
-#: the per-vertex array each algorithm's --output writes first
-MAIN_ARRAY = {"bfs": "depth", "sssp": "distance", "pagerank": "rank", "cc": "labels", "bc": "centrality",
-              "tc": "triangles", "kcore": "core"}
-PER_VERTEX = {"bfs": ("depth", "parent")}
 
 
 def open_graph(spec, *, undirected=False, seed=0):
@@ -40,8 +37,8 @@ def open_graph(spec, *, undirected=False, seed=0):
 
 def _describe(G, name):
     deg = G.out_degree
-    return {"graph": str(name), "vertices": G.n, "edges": G.m, "arcs": G.nnz, "directed": G.directed,
-            "weighted": G.weighted, "self_loops": G.self_loops,
+    return {"graph": str(name), "vertices": G.n, "edges": G.m, "arcs": G.nnz,
+            "directed": G.directed, "weighted": G.weighted, "self_loops": G.self_loops,
             "degree_min": int(deg.min()) if G.n else 0, "degree_max": int(deg.max(initial=0)),
             "degree_mean": float(deg.mean()) if G.n else 0.0,
             "degree_median": float(np.median(deg)) if G.n else 0.0,
@@ -54,9 +51,17 @@ def _print_table(title, rows):
 
     table = Table(title=title, show_header=False, title_justify="left")
     for k, v in rows.items():
-        table.add_row(str(k), f"{v:,.6g}" if isinstance(v, float) else (f"{v:,}" if isinstance(v, int)
-                      and not isinstance(v, bool) else str(v)))
+        table.add_row(str(k), _cell(v))
     Console().print(table)
+
+
+def _cell(v):
+    """A summary value as a table shows it: thousands separators, six digits of a float."""
+    if isinstance(v, float):
+        return f"{v:,.6g}"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}"
+    return str(v)
 
 
 def cmd_info(args):
@@ -70,46 +75,47 @@ def cmd_info(args):
 
 
 def cmd_run(args):
+    algo = CATALOG[args.algo]
     t = time.perf_counter()
     G, name = open_graph(args.graph, undirected=args.undirected, seed=args.seed)
     load_s = time.perf_counter() - t
-    fn = ALGORITHMS[args.algo]
-    kwargs = {"device": args.device}
-    if args.algo in ("bfs", "sssp"):
-        source = args.source
-        if source is None:
-            # the busiest vertex: a traversal from it is never trivially short
-            source = 0 if G.n == 0 else int(np.argmax(G.out_degree))
-        kwargs["source"] = source
-    elif args.source is not None:
-        raise UnknownNameError(f"--source does not apply to {args.algo}")
-    if args.algo == "bc":
-        kwargs.update(k=args.k, seed=args.seed)
-    if G.n == 0 and args.algo in ("bfs", "sssp"):
-        raise GravelError("the graph is empty: there is no source vertex")
-    res = fn(G, **kwargs)
+    options = {"device": args.device} | {o: getattr(args, o) for o in algo.options}
+    res = algo.call(G, _run_source(algo, G, args.source), **options)
     summary = {"graph": str(name), "vertices": G.n, "edges": G.m, "directed": G.directed,
                "load_s": load_s} | res.summary()
     if args.output:
-        summary["output"] = str(write_output(args.output, args.algo, res, G))
+        summary["output"] = str(write_output(args.output, algo, res, G))
     if args.json:
         print(json.dumps(summary))
     else:
-        _print_table(f"gravel run {args.algo}: {name}", summary)
+        _print_table(f"gravel run {algo.name}: {name}", summary)
+
+
+def _run_source(algo, G, source):
+    """The source vertex `gravel run` starts `algo` from (None for algorithms without one)."""
+    if not algo.takes_source:
+        if source is not None:
+            raise UnknownNameError(f"--source does not apply to {algo.name}")
+        return None
+    if G.n == 0:
+        raise GravelError("the graph is empty: there is no source vertex")
+    # the busiest vertex: a traversal from it is never trivially short
+    return int(np.argmax(G.out_degree)) if source is None else source
 
 
 def write_output(path, algo, res, G):
-    """Write the per-vertex result: .npy (main array), .csv or .parquet (every per-vertex column)."""
+    """Write the per-vertex result of the description `algo`: .npy (its first array), .csv or
+    .parquet (every per-vertex array)."""
     from .io._files import atomic_write
 
     path = Path(path)
     columns = {"vertex": G.labels if G.labels is not None else np.arange(G.n)}
-    for name in PER_VERTEX.get(algo, (MAIN_ARRAY[algo],)):
+    for name in algo.arrays:
         columns[name] = host(getattr(res, name))
     suffix = path.suffix.lower()
     if suffix == ".npy":
         with atomic_write(path) as f:
-            np.save(f, columns[MAIN_ARRAY[algo]])
+            np.save(f, columns[algo.arrays[0]])
     elif suffix == ".csv":
         with atomic_write(path, "w") as f:
             f.write(",".join(columns) + "\n")
@@ -141,56 +147,73 @@ def cmd_convert(args):
 
 
 def cmd_bench(args):
-    from . import bench
-
-    algos = args.algo or list(bench.DEFAULT_ALGOS)
     import functools
 
+    from . import bench
+
+    algos = args.algo or list(CATALOG)
     bandwidth = functools.cache(bench.copy_bandwidth)  # per device, measured on first use
     rows, graphs = [], {}
     for spec in args.graphs or [None]:
-        t = time.perf_counter()
-        G, name = open_graph(spec, undirected=args.undirected)
-        info = {"build_s": time.perf_counter() - t, "vertices": G.n, "edges": G.m, "directed": G.directed}
-        if args.weights and G.weights is None:
-            from .transform import add_random_weights
-
-            G = add_random_weights(G, 1, args.weights, seed=0)
-        # the source in the caller's ids, chosen before any reordering so that both runs start from it
-        source = args.source if args.source is not None else int(np.argmax(G.out_degree)) if G.n else None
-        if args.reorder:
-            t = time.perf_counter()
-            G = reorder(G, args.reorder)
-            info |= {"reorder": args.reorder, "reorder_s": time.perf_counter() - t, "reordered": G.order is not None}
-            name += f" ({args.reorder})" if G.order is not None else " (auto: kept)"
+        G, name, source, info = _bench_graph(spec, args)
         graphs[name] = info
-        rows += bench.bench_graph(G, name, algos, args.device, args.repeat, bandwidth, source, args.baselines)
+        rows += bench.bench_graph(G, name, algos, args.device, args.repeat, bandwidth, source,
+                                  args.baselines)
     bench.print_table(rows)
     measured = {d: bandwidth(d) for d in sorted({r["device"] for r in rows})}
     print("copy bandwidth " + ", ".join(f"{d} {b / 1e9:.1f} GB/s" for d, b in measured.items())
           + "; graph build/load (+ reorder) times (s): "
-          + ", ".join(f"{k} {v['build_s']:.2f}" + (f" + {v['reorder_s']:.2f}" if "reorder_s" in v else "")
+          + ", ".join(f"{k} {v['build_s']:.2f}"
+                      + (f" + {v['reorder_s']:.2f}" if "reorder_s" in v else "")
                       for k, v in graphs.items()))
     if args.json:
-        bench.write_json(args.json, rows, {"bandwidth_Bps": measured, "graphs": graphs, "command": sys.argv})
+        extra = {"bandwidth_Bps": measured, "graphs": graphs, "command": sys.argv}
+        bench.write_json(args.json, rows, extra)
+
+
+def _bench_graph(spec, args):
+    """The graph `gravel bench` times: loaded or built, weighted, reordered as asked; with its name,
+    its source (caller's ids) and the facts the JSON records about it."""
+    t = time.perf_counter()
+    G, name = open_graph(spec, undirected=args.undirected)
+    info = {"build_s": time.perf_counter() - t, "vertices": G.n, "edges": G.m,
+            "directed": G.directed}
+    if args.weights and G.weights is None:
+        from .transform import add_random_weights
+
+        G = add_random_weights(G, 1, args.weights, seed=0)
+    # the source in the caller's ids, chosen before any reordering so that both runs start from it
+    source = args.source
+    if source is None and G.n:
+        source = int(np.argmax(G.out_degree))
+    if args.reorder:
+        t = time.perf_counter()
+        G = reorder(G, args.reorder)
+        info |= {"reorder": args.reorder, "reorder_s": time.perf_counter() - t,
+                 "reordered": G.order is not None}
+        name += f" ({args.reorder})" if G.order is not None else " (auto: kept)"
+    return G, name, source, info
 
 
 def build_parser():
-    p = argparse.ArgumentParser(prog="gravel", description="Graph analytics on NVIDIA GPUs and CPUs.")
+    p = argparse.ArgumentParser(prog="gravel",
+                                description="Graph analytics on NVIDIA GPUs and CPUs.")
     sub = p.add_subparsers(dest="command", required=True)
+    with_source = "/".join(a.name for a in CATALOG.values() if a.takes_source)
 
     def graph_args(sp, optional=False):
+        default = "; default: a small real graph shipped with gravel" if optional else ""
         sp.add_argument("graph", nargs="?" if optional else None, metavar="GRAPH",
-                        help="graph file or generator spec (kron:SCALE[:EF], urand:SCALE[:DEG], grid:RxC, "
-                             "rgg:SCALE[:DEG])" + ("; default: a small real graph shipped with gravel"
-                                                   if optional else ""))
+                        help="graph file or generator spec (kron:SCALE[:EF], urand:SCALE[:DEG], "
+                             "grid:RxC, rgg:SCALE[:DEG])" + default)
         sp.add_argument("--undirected", action="store_true", help="read an edge list as undirected")
 
     s = sub.add_parser("run", help="run an algorithm")
-    s.add_argument("algo", choices=sorted(ALGORITHMS), metavar="ALGO",
-                   help="one of " + ", ".join(ALGORITHMS))
+    s.add_argument("algo", choices=sorted(CATALOG), metavar="ALGO",
+                   help="one of " + ", ".join(CATALOG))
     graph_args(s, optional=True)
-    s.add_argument("--source", type=int, help="source vertex of bfs/sssp (default: highest out-degree)")
+    s.add_argument("--source", type=int,
+                   help=f"source vertex of {with_source} (default: highest out-degree)")
     s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     s.add_argument("--k", type=int, help="bc: number of sampled sources (default: all)")
     s.add_argument("--seed", type=int, default=0, help="seed of generators and sampling")
@@ -204,15 +227,19 @@ def build_parser():
     s.set_defaults(func=cmd_info)
 
     s = sub.add_parser("bench", help="time algorithms against baselines on one or more graphs")
-    s.add_argument("graphs", nargs="*", metavar="GRAPH", help="files or generator specs (default: bundled)")
-    s.add_argument("--algo", action="append", choices=sorted(ALGORITHMS), help="repeatable; default: all")
+    s.add_argument("graphs", nargs="*", metavar="GRAPH",
+                   help="files or generator specs (default: bundled)")
+    s.add_argument("--algo", action="append", choices=sorted(CATALOG),
+                   help="repeatable; default: all")
     s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    s.add_argument("--repeat", type=int, default=5, help="timed runs after one warm-up (median reported)")
+    s.add_argument("--repeat", type=int, default=5,
+                   help="timed runs after one warm-up (median reported)")
     s.add_argument("--reorder", choices=("auto",) + METHODS,
                    help="relabel each graph first (timed apart; results stay in the caller's ids)")
     s.add_argument("--baselines", action=argparse.BooleanOptionalAction, default=True,
                    help="time SciPy, cuSPARSE and (for GPU runs) gravel's CPU path in the same run")
-    s.add_argument("--source", type=int, help="bfs/sssp source (default: highest out-degree)")
+    s.add_argument("--source", type=int,
+                   help=f"{with_source} source (default: highest out-degree)")
     s.add_argument("--weights", type=int, default=255, metavar="MAX",
                    help="unweighted graphs get random integer weights 1..MAX (default 255)")
     s.add_argument("--undirected", action="store_true")
@@ -220,7 +247,8 @@ def build_parser():
     s.set_defaults(func=cmd_bench)
 
     s = sub.add_parser("generate", help="write a generated graph to a file")
-    s.add_argument("spec", help="kron:SCALE[:EF], urand:SCALE[:DEG], grid:RxC[:diag], rgg:SCALE[:DEG]")
+    s.add_argument("spec",
+                   help="kron:SCALE[:EF], urand:SCALE[:DEG], grid:RxC[:diag], rgg:SCALE[:DEG]")
     s.add_argument("-o", "--output", required=True)
     s.add_argument("--seed", type=int, default=0)
     s.set_defaults(func=cmd_generate)

@@ -1,5 +1,6 @@
 """The graph algorithms, one module each, each with its CPU path, CUDA path (where present) and
-verifier."""
+verifier. What the command line and the benchmark know about each one is its description in
+:mod:`gravel.algorithms.catalog`."""
 
 from .betweenness import betweenness_centrality
 from .bfs import bfs
@@ -9,13 +10,7 @@ from .pagerank import pagerank
 from .sssp import sssp
 from .triangles import triangles
 
-#: Algorithm names of the command line, and the functions behind them.
-ALGORITHMS = {
-    "bfs": bfs,
-    "sssp": sssp,
-    "pagerank": pagerank,
-    "cc": connected_components,
-    "bc": betweenness_centrality,
-    "tc": triangles,
-    "kcore": core_number,
-}
+__all__ = [
+    "betweenness_centrality", "bfs", "connected_components", "core_number", "pagerank", "sssp",
+    "triangles",
+]

@@ -3,7 +3,6 @@
 import time
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
 from ..arrays import xp
@@ -75,6 +74,8 @@ def ids_to_caller(G, ids):
 
 def chunks():
     """How many pieces a parallel loop splits its work into (a few per thread, for balance)."""
+    import numba  # only when a CPU kernel runs: importing gravel does not import Numba
+
     return 4 * numba.get_num_threads()
 
 

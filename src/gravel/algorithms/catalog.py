@@ -1,0 +1,227 @@
+"""One description per algorithm, read by ``gravel run``, ``gravel bench`` and the tests.
+
+A description says what the command line and the benchmark need to know about an algorithm: its
+public function, the per-vertex arrays of its result, whether it starts from a source, the least
+memory traffic of one sweep over the graph, how a timed run calls it, the other libraries' ways to
+compute the same thing, and its verifier. Functions and verifiers are looked up when first used, so
+importing this module imports no algorithm, no SciPy and no CuPy.
+"""
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+#: sources of a timed betweenness run, spread evenly over the ids (all n would take hours on large
+#: graphs)
+BC_SOURCES = 4
+#: iterations of a timed PageRank run: NetworkX's stopping rule ends after a handful on large
+#: graphs, so the bench fixes the count
+PAGERANK_ITERATIONS = 20
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """Another library's way to compute what an algorithm computes, timed beside it by the bench.
+
+    Attributes
+    ----------
+    name : str
+        ``"scipy"`` or ``"cusparse"``; the bench's columns are ``<name>_s`` and
+        ``speedup_vs_<name>``.
+    device : {"cpu", "cuda"}
+        Where it runs: a CPU baseline is timed in every run, a CUDA one beside GPU runs only.
+    build : callable
+        ``build(G, source)`` returns a function of no arguments that computes the answer once.
+    """
+
+    name: str
+    device: str
+    build: Callable
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """What the command line and the benchmark know about one algorithm.
+
+    Attributes
+    ----------
+    name : str
+        Its name on the command line (``gravel run NAME``).
+    module : str
+        The module of ``gravel.algorithms`` that holds the function and ``verify_<module>``.
+    function_name : str
+        The public function, also exported by ``gravel``.
+    arrays : tuple of str
+        The per-vertex arrays of its result; the first is the one ``--output x.npy`` writes.
+    vertex_bytes : int
+        Bytes per vertex one sweep must read or write beyond the graph (its arrays, say).
+    takes_source : bool
+        Whether the function's second argument is a source vertex.
+    weighted : bool
+        Whether it reads edge weights (4 more bytes per arc in its memory floor).
+    options : tuple of str
+        ``gravel run`` flags passed on to the function as keywords of the same name.
+    timed : callable
+        ``timed(G)`` gives the keywords of a benchmark run (fixed iterations, sampled sources).
+    sweeps : callable
+        ``sweeps(result)``: how many times the run went over the edges (GTEPS and the floor count
+        each).
+    baselines : tuple of Baseline
+    """
+
+    name: str
+    module: str
+    function_name: str
+    arrays: tuple[str, ...]
+    vertex_bytes: int
+    takes_source: bool = False
+    weighted: bool = False
+    options: tuple[str, ...] = ()
+    timed: Callable = lambda G: {}
+    sweeps: Callable = lambda result: 1
+    baselines: tuple[Baseline, ...] = ()
+
+    def _module(self):
+        return importlib.import_module(f"{__package__}.{self.module}")
+
+    @property
+    def function(self):
+        """The public function."""
+        return getattr(self._module(), self.function_name)
+
+    @property
+    def verifier(self):
+        """``verify_<module>(G, [source,] *arrays)``, which returns a list of problems; None if the
+        module has none."""
+        return getattr(self._module(), f"verify_{self.module}", None)
+
+    def call(self, G, source=None, **options):
+        """Run the function on G (from `source` if it takes one; otherwise `source` is ignored)."""
+        if self.takes_source:
+            return self.function(G, source, **options)
+        return self.function(G, **options)
+
+    def floor_bytes(self, G):
+        """Fewest bytes one sweep must move: the CSR (offsets and indices), the weights if read, and
+        its per-vertex arrays, each read or written once."""
+        arc_bytes = 8 if self.weighted else 4
+        return 8 * (G.n + 1) + arc_bytes * G.nnz + self.vertex_bytes * G.n
+
+    def verify(self, G, result, source=None):
+        """Problems the verifier finds in `result` (host or device arrays, caller's ids)."""
+        from ..arrays import host
+
+        head = (G, source) if self.takes_source else (G,)
+        return self.verifier(*head, *(host(getattr(result, a)) for a in self.arrays))
+
+
+def _unit_matrix(G):
+    """G's adjacency as a SciPy CSR matrix of ones (hop counts)."""
+    A = G.to_scipy()
+    A.data[:] = 1
+    return A
+
+
+def _scipy_bfs(G, source):
+    from scipy.sparse.csgraph import breadth_first_order
+
+    A = _unit_matrix(G)
+    return lambda: breadth_first_order(A, source, directed=True, return_predecessors=True)
+
+
+def _scipy_cc(G, source):
+    from scipy.sparse.csgraph import connected_components
+
+    A = _unit_matrix(G)
+    return lambda: connected_components(A, directed=True, connection="weak")
+
+
+def _scipy_dijkstra(G, source):
+    """Dijkstra on G's weights, which gravel's own run (timed first) has checked."""
+    from scipy.sparse.csgraph import dijkstra
+
+    A = G.to_scipy()
+    return lambda: dijkstra(A, directed=True, indices=source)
+
+
+def _cusparse_transpose(G):
+    """A^T as a cupyx CSR matrix of ones: its rows are G's in-edges."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    off, idx, _ = G.csc()
+    ones = cupy.ones(len(idx), cupy.float32)
+    return csp.csr_matrix((ones, cupy.asarray(idx), cupy.asarray(off)), shape=(G.n, G.n))
+
+
+def _cusparse_pagerank(G, source):
+    """PageRank's power iteration as a CuPy user writes it: one SpMV per iteration."""
+    import cupy
+
+    at = _cusparse_transpose(G)
+    deg = cupy.asarray(G.out_degree)
+    inv = cupy.where(deg > 0, 1.0 / cupy.maximum(deg, 1), 0).astype(cupy.float32)
+    dangling = (deg == 0).astype(cupy.float32)
+
+    def run():
+        x = cupy.full(G.n, 1.0 / G.n, cupy.float32)
+        for _ in range(PAGERANK_ITERATIONS):
+            x = 0.85 * (at @ (x * inv) + cupy.dot(x, dangling) / G.n) + 0.15 / G.n
+        return x
+    return run
+
+
+def _cusparse_bfs(G, source):
+    """A BFS whose frontier expands by one SpMV per level."""
+    import cupy
+
+    at = _cusparse_transpose(G)
+
+    def run():
+        visited = cupy.zeros(G.n, bool)
+        visited[source] = True
+        f = cupy.zeros(G.n, cupy.float32)
+        f[source] = 1
+        while True:
+            nxt = (at @ f > 0) & ~visited
+            if not bool(nxt.any()):  # sync per level, as any CuPy loop must
+                return visited
+            visited |= nxt
+            f = nxt.astype(cupy.float32)
+    return run
+
+
+def _spread_sources(G):
+    """BC_SOURCES ids spread evenly over the graph."""
+    return {"sources": np.arange(BC_SOURCES) * max(G.n // BC_SOURCES, 1) % max(G.n, 1)}
+
+
+_ALGORITHMS = (
+    Algorithm(name="bfs", module="bfs", function_name="bfs", arrays=("depth", "parent"),
+              takes_source=True, vertex_bytes=8,  # depth and parent
+              baselines=(Baseline("scipy", "cpu", _scipy_bfs),
+                         Baseline("cusparse", "cuda", _cusparse_bfs))),
+    Algorithm(name="sssp", module="sssp", function_name="sssp", arrays=("distance",),
+              takes_source=True, weighted=True, vertex_bytes=8,
+              baselines=(Baseline("scipy", "cpu", _scipy_dijkstra),)),
+    Algorithm(name="pagerank", module="pagerank", function_name="pagerank", arrays=("rank",),
+              vertex_bytes=24,  # per iteration: contributions, rank in and rank out
+              timed=lambda G: {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0},
+              sweeps=lambda result: result.iterations,
+              baselines=(Baseline("cusparse", "cuda", _cusparse_pagerank),)),
+    Algorithm(name="cc", module="cc", function_name="connected_components", arrays=("labels",),
+              vertex_bytes=4, baselines=(Baseline("scipy", "cpu", _scipy_cc),)),
+    Algorithm(name="bc", module="betweenness", function_name="betweenness_centrality",
+              arrays=("centrality",), vertex_bytes=8, options=("k", "seed"),
+              timed=_spread_sources,
+              sweeps=lambda result: 2 * len(result.sources)),  # forward and backward per source
+    Algorithm(name="tc", module="triangles", function_name="triangles", arrays=("triangles",),
+              vertex_bytes=8, timed=lambda G: {"per_vertex": False}),
+    Algorithm(name="kcore", module="kcore", function_name="core_number", arrays=("core",),
+              vertex_bytes=4),
+)
+
+#: every algorithm by its command-line name, in the order ``gravel bench`` runs them
+CATALOG = {a.name: a for a in _ALGORITHMS}
