@@ -1,4 +1,4 @@
-"""The device copy of a Graph and its views on the GPU, against the host's arrays, NumPy and SciPy."""
+"""A Graph's device copy and its views on the GPU, against the host's arrays, NumPy and SciPy."""
 
 import numpy as np
 import pytest
@@ -79,7 +79,8 @@ def test_with_weights_against_numpy(G, seed):
 @pytest.mark.parametrize("directed", [True, False])
 def test_issue_16_graph_reordered_on_the_gpu_builds_its_csc_there(directed):
     """A graph relabelled on the GPU transposes there: its host arrays are never made or read."""
-    G = transform.add_random_weights(generate.uniform_random(12, 8, seed=2, directed=directed), seed=3)
+    G = generate.uniform_random(12, 8, seed=2, directed=directed)
+    G = transform.add_random_weights(G, seed=3)
     perm = np.random.default_rng(4).permutation(G.n).astype(np.int32)
     expect = transform.relabel(G, perm, transparent=True)
     on_gpu = fresh(G)

@@ -223,6 +223,7 @@ def test_check_weights_names_arcs_as_the_caller_does():
     with pytest.raises(gravel.InvalidWeightError, match="arc b -> c"):
         gravel.check_weights(G)
     perm = np.array([2, 0, 1], np.int32)
-    R = transform.relabel(gravel.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0]), perm, transparent=True)
+    G = gravel.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0])
+    R = transform.relabel(G, perm, transparent=True)
     with pytest.raises(gravel.InvalidWeightError, match="arc 1 -> 2"):
         gravel.check_weights(R)

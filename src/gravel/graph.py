@@ -124,7 +124,8 @@ class Graph:
 
     # -- constructors ------------------------------------------------------------------------------------
     @classmethod
-    def from_edges(cls, src, dst, weights=None, *, n=None, directed=True, labels=None, dedupe=False):
+    def from_edges(cls, src, dst, weights=None, *, n=None, directed=True, labels=None,
+                   dedupe=False):
         """Build a graph from arc arrays ``src[i] -> dst[i]`` (edges, when ``directed=False``).
 
         `n` defaults to the largest id + 1. Self loops are kept (see
@@ -307,7 +308,8 @@ class Graph:
     def _simple_undirected(self):
         if self.directed:
             src, dst = self.edges()
-            off, idx, _ = _csr.build_csr([src, dst, None], self.n, True, dedupe=True, drop_loops=True)
+            off, idx, _ = _csr.build_csr([src, dst, None], self.n, True, dedupe=True,
+                                         drop_loops=True)
         else:
             off, idx, _ = _csr.clean_rows(self.offsets, self.indices, None, dedupe=True,
                                           drop_loops=True)

@@ -86,8 +86,8 @@ def relabel(G, perm, *, transparent=False):
             labels[perm] = G.labels
     if dg is not None:
         arrays = permute_csr(dg.offsets, dg.indices, dg.weights, dev_perm)
-        return Graph._on_device(DeviceGraph.from_arrays(*arrays, directed=G.directed), labels=labels,
-                                order=order)
+        dg = DeviceGraph.from_arrays(*arrays, directed=G.directed)
+        return Graph._on_device(dg, labels=labels, order=order)
     offsets, indices, weights = _csr.permute(G.offsets, G.indices, G.weights, perm)
     return Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order,
                  _sorted=True, _checked=True)

@@ -1,8 +1,8 @@
 """CPU kernels, written with Numba and compiled on first use (cached on disk).
 
-Each kernel module is loaded on first use, not when it is imported: ``from ..backends.cpu import bfs``
-gives a module that imports Numba and runs its definitions at its first attribute access. So
-``import gravel`` never imports Numba.
+Each kernel module is loaded on first use, not when it is imported: ``from ..backends.cpu import
+bfs`` gives a module that imports Numba and runs its definitions at its first attribute access.
+So ``import gravel`` never imports Numba.
 """
 
 import importlib.util

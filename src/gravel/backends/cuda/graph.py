@@ -1,4 +1,4 @@
-"""A graph's arrays in device memory, and views of them (reversed, other weights) that share arrays."""
+"""A graph's arrays in device memory, and views of them (reversed, other weights) sharing them."""
 
 from functools import cached_property
 
@@ -9,10 +9,11 @@ from ...errors import InvalidGraphError
 class DeviceGraph:
     """CSR (and, on first use, CSC) of a graph as device arrays.
 
-    Built by ``G.to("cuda")`` (the host Graph stays reachable as ``.host``), or by :meth:`from_arrays`
-    for a graph gravel built on the GPU. Operators read ``n``, ``nnz``, ``directed``, ``offsets``,
-    ``indices``, ``weights``, :meth:`csc` and ``out_degree``. :meth:`reverse` and
-    :meth:`with_weights` give views with those same attributes, sharing this graph's arrays.
+    Built by ``G.to("cuda")`` (the host Graph stays reachable as ``.host``), or by
+    :meth:`from_arrays` for a graph gravel built on the GPU. Operators read ``n``, ``nnz``,
+    ``directed``, ``offsets``, ``indices``, ``weights``, :meth:`csc` and ``out_degree``.
+    :meth:`reverse` and :meth:`with_weights` give views with those same attributes, sharing this
+    graph's arrays.
 
     The CSC of a directed graph is transposed on the device on first use, never fetched from the
     host. Every array is computed with the module of ``offsets`` (CuPy; NumPy stands in for it in
@@ -24,8 +25,8 @@ class DeviceGraph:
 
         from .runtime import check_fits
 
-        check_fits(G.offsets.nbytes + G.indices.nbytes + (0 if G.weights is None else G.weights.nbytes),
-                   "the graph's CSR")
+        arrays = [a for a in (G.offsets, G.indices, G.weights) if a is not None]
+        check_fits(sum(a.nbytes for a in arrays), "the graph's CSR")
         weights = None if G.weights is None else cupy.asarray(G.weights)
         self._set(cupy.asarray(G.offsets), cupy.asarray(G.indices), weights, directed=G.directed,
                   host=G)
@@ -61,7 +62,7 @@ class DeviceGraph:
             self.derived[key] = build()
         return self.derived[key]
 
-    # -- in-edges ---------------------------------------------------------------------------------------
+    # -- in-edges ----------------------------------------------------------------------------------
     def csc(self):
         """In-edges ``(offsets, sources, weights)`` on the device, rows sorted by source; built on
         first use and kept."""
@@ -86,10 +87,11 @@ class DeviceGraph:
         per-arc values `w` by destination); computed on the device once and kept."""
         if not self.directed:
             m = xp(self.offsets)
-            return self.cached("csc_order", lambda: m.arange(self.nnz, dtype=_index_type(m, self.nnz)))
+            dtype = _index_type(m, self.nnz)
+            return self.cached("csc_order", lambda: m.arange(self.nnz, dtype=dtype))
         return self.cached("csc_order", lambda: _csc_order(self.indices))
 
-    # -- views ------------------------------------------------------------------------------------------
+    # -- views -------------------------------------------------------------------------------------
     def reverse(self):
         """This graph with every arc turned around, sharing arrays: its CSR is this graph's CSC and
         its :meth:`csc` this graph's CSR. An undirected graph is its own reverse. Kept."""
@@ -99,7 +101,8 @@ class DeviceGraph:
 
     def _reversed(self):
         view = DeviceGraph.__new__(DeviceGraph)
-        view._set(*self.csc(), directed=True, host=None, csc=(self.offsets, self.indices, self.weights))
+        csr = (self.offsets, self.indices, self.weights)
+        view._set(*self.csc(), directed=True, host=None, csc=csr)
         view.derived["reverse"] = self
         return view
 
@@ -129,7 +132,7 @@ class DeviceGraph:
             view._build_csc = lambda: self.csc()[:2] + (weights[self.csc_order()],)
         return view
 
-    # -- sizes ------------------------------------------------------------------------------------------
+    # -- sizes -------------------------------------------------------------------------------------
     @cached_property
     def out_degree(self):
         return (self.offsets[1:] - self.offsets[:-1]).astype("int32")
