@@ -17,7 +17,8 @@ import json
 
 from gravel.backends.cuda import runtime
 from gravel.bench import copy_bandwidth, floor_bytes, pagerank_per_iteration, wall_seconds
-from gravel.blocking import STAGED_TILE_BYTES, block_width, pull_layout, push_layout, shared_width, staged_layout
+from gravel.layouts.blocked import block_width, pull_layout, push_layout
+from gravel.layouts.staged import STAGED_TILE_BYTES, shared_width, staged_layout
 from gravel.cli import open_graph
 from gravel.reorder import reorder
 
@@ -62,7 +63,7 @@ def main():
                      "push_plain_s": per_iteration(H, "push", None), "push_blocked_s": per_iteration(H, "push", width)}
             times |= {f"pull_blocked_{w}_s": per_iteration(H, "pull", w) for w in a.widths}
             layout_rows = pull_layout(dg, width).rows
-            dg.derived.clear()  # the layouts of one graph at a time
+            dg.clear_cache()  # the layouts of one graph at a time
             gain = times["pull_plain_s"] - times["pull_staged_s"]
             pays = build["staged_build_s"] / gain if gain > 0 else None
             rows.append({"graph": label, "n": H.n, "nnz": H.nnz, "width": width, "staged_width": staged,

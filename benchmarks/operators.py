@@ -27,7 +27,7 @@ from gravel.frontier import Frontier
 from gravel.operators import LoadBalance
 from gravel.reorder import packing_factor, reorder
 
-STRATEGIES = [LoadBalance.THREAD, LoadBalance.TWC, LoadBalance.LB_INPUT, LoadBalance.LB, "auto"]
+STRATEGIES = [lb for lb in LoadBalance if lb is not LoadBalance.MERGE_PATH_CULL] + ["auto"]  # no bitmap
 FRACTIONS = (0.001, 0.01, 0.1, 1.0)
 FUNCTOR = "x[dst] < 0.0f && (atomicAdd(&sink[0], 1), true)"
 
@@ -63,7 +63,7 @@ def main():
             for lb in STRATEGIES:
                 t = statistics.median(run_times(lambda: ops.advance(dg, f, FUNCTOR, params={"x": x, "sink": sink},
                                                                     output=None, strategy=lb), a.repeat, "cuda"))
-                label = lb if isinstance(lb, str) else lb.name.lower()
+                label = lb if isinstance(lb, str) else lb.value
                 cells[label] = t
                 rows.append({"graph": name, "fraction": frac, "strategy": label, "time_s": t,
                              "gteps": edges / t / 1e9, "floor_fraction": floor / t, "edges": edges})

@@ -25,7 +25,7 @@ import gravel
 from gravel.backends.cuda import runtime
 from gravel.bench import pagerank_per_iteration, wall_seconds
 from gravel.cli import open_graph
-from gravel.reorder import ORDERS, auto_method, packing_factor, reorder, worth_reordering
+from gravel.reorder import auto_method, packing_factor, permutation, reorder, worth_reordering
 from gravel.transform import permute_csr, relabel
 
 METHODS = ("hub_sort", "degree", "dbg")
@@ -40,7 +40,7 @@ def bfs_time(G, source):
 def scrambled(G, method, fraction, seed=0):
     """G ordered by `method` (a plain graph, not transparent), then a random `fraction` of its ids
     shuffled."""
-    S = relabel(G, ORDERS[method](G))
+    S = relabel(G, permutation(G, method))
     rng = np.random.default_rng(seed)
     chosen = rng.choice(S.n, int(fraction * S.n), replace=False)
     perm = np.arange(S.n, dtype=np.int32)
@@ -107,9 +107,10 @@ def main():
             holder = {}
             reorder_s = wall_seconds(lambda: holder.setdefault("H", reorder(D, method)))
             H = holder["H"]
-            order_s = wall_seconds(lambda: ORDERS[method](D))
-            perm = ORDERS[method](D)
-            permute_s = wall_seconds(lambda: permute_csr(D._device.offsets, D._device.indices, None, perm))
+            order_s = wall_seconds(lambda: permutation(D, method))
+            perm = permutation(D, method)
+            dg = D.device_graph
+            permute_s = wall_seconds(lambda: permute_csr(dg.offsets, dg.indices, None, perm))
             pr, bfs = pagerank_per_iteration(H, ITERATIONS), bfs_time(H, source)
             gain = base_pr - pr
             if method == chosen_method:

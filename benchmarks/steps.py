@@ -18,6 +18,7 @@ import gravel
 from gravel import operators as ops
 from gravel.bench import machine
 from gravel.frontier import FrontierQueue
+from gravel.operators.steps import STEPS_BLOCKS_PER_SM
 
 CLAIM = "atomicCAS(&depth[dst], -1, step + 1) == -1"
 
@@ -49,7 +50,7 @@ def main():
         G = gravel.generate.grid(side, side)
         dg = G.to("cuda")
         source = side * (side // 2) + side // 2
-        for blocks in range(1, ops.STEPS_BLOCKS_PER_SM + 1):
+        for blocks in range(1, STEPS_BLOCKS_PER_SM + 1):
             runs = [bfs_steps(dg, G.n, source, blocks) for _ in range(a.repeat + 1)][1:]
             ms, steps = statistics.median(r[0] for r in runs), runs[-1][1]
             rows.append({"graph": f"grid:{side}x{side}", "blocks_per_sm": blocks, "ms": ms, "steps": steps,

@@ -22,11 +22,7 @@ import gravel
 from gravel import operators as ops
 from gravel.bench import machine, median_ms
 from gravel.reorder import reorder
-
-try:  # the layouts' package; gravel.blocking before it
-    from gravel.layouts import block_width, shared_width
-except ImportError:
-    from gravel.blocking import block_width, shared_width
+from gravel.layouts import block_width, shared_width
 
 
 def open_graph(spec):

@@ -4,6 +4,9 @@
 #   --all       adds benchmarks/operators.py, the 4096x4096 grid and Kronecker scale 24
 #   --locality  runs only benchmarks/blocking.py and benchmarks/reorder.py (several minutes)
 #   --tuning    runs only the benchmarks of tuned constants: sweep.py, steps.py, sssp_delta.py
+#   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
+#               from `git archive`) in one session, alternately: `gravel bench kron:22` twice each, or
+#               benchmarks/blocking.py on kron:25 once each
 # JSON and logs land in ${OUT:-/tmp/gravel-gpu}, the JSON named as in benchmarks/results/<card>/.
 # Set GRAVEL_DATASETS to a folder holding USA-road-NE.pace.gr.gz to include it and the dataset tests.
 set -uo pipefail
@@ -31,6 +34,19 @@ case "${1:-}" in
     run sweep sweep.py kron:22 kron:25
     run steps steps.py 4096
     run sssp_delta sssp_delta.py kron:22 grid:1024x1024
+    exit 0 ;;
+  --compare)
+    base=$2
+    for round in 1 2; do
+      for side in "$base" .; do
+        tag=$([ "$side" = . ] && echo this || echo base)
+        if [ "$3" = bench ]; then
+          PYTHONPATH=$side/src bench kron:22 --repeat 5 --json "$out/bench-kron22-$tag-$round.json" | tail -9
+        elif [ "$round" = 1 ]; then
+          PYTHONPATH=$side/src run "blocking-kron25-$tag" ../"$side"/benchmarks/blocking.py kron:25
+        fi
+      done
+    done
     exit 0 ;;
 esac
 python3 -m pytest -q -m gpu -p no:cacheprovider tests 2>&1 | tee "$out/gpu-tests.log" | tail -5

@@ -12,12 +12,7 @@ export PYTHONPATH=src
 file=${TMPDIR:-/tmp}/gravel-ncu-${spec//:/-}.gravel
 [ -f "$file" ] || python3 -c "import gravel; gravel.save(gravel.generate.from_spec('$spec'), '$file')"
 # the block widths of the L2-blocked and the staged sweep on this card
-widths=$(python3 -c "
-try:
-    from gravel.layouts import block_width, shared_width
-except ImportError:
-    from gravel.blocking import block_width, shared_width
-print(block_width(4), shared_width(4))")
+widths=$(python3 -c "from gravel.layouts import block_width, shared_width; print(block_width(4), shared_width(4))")
 kernels='gravel_(neighbor_reduce_(pull|merge)|staged_(gather|copy|merge))'
 metrics=lts__t_sector_hit_rate.pct,lts__t_sectors.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
 for order in $orders; do

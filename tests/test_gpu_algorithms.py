@@ -127,8 +127,8 @@ def test_reordering_a_graph_on_the_device_happens_there(name, G):
     D = gravel.Graph(G.offsets, G.indices, G.weights, directed=G.directed)
     D.to("cuda")
     on_device = reorder(D, "degree")
-    assert on_device._device is not None and on_device._device.host is on_device
-    dev = on_device._device
+    assert on_device.device_graph is not None and on_device.device_graph.host is on_device
+    dev = on_device.device_graph
     for a, b in ((on_host.offsets, on_device.offsets), (on_host.indices, on_device.indices),
                  (on_host.offsets, dev.offsets.get()), (on_host.indices, dev.indices.get())):
         assert np.array_equal(a, b)
@@ -140,11 +140,11 @@ def test_reordering_a_graph_on_the_device_happens_there(name, G):
 @settings(max_examples=30, deadline=None)
 @given(graphs())
 def test_packing_factor_on_the_device_equals_numpy(G):
-    """The one-launch device count against the host's NumPy masks (which test_reorder checks against
+    """The device count against the host's NumPy masks (which test_reorder checks against
     Algorithm 3 written out), by out- and in-degree, for several lines, hubs scrambled and sorted."""
-    from gravel.reorder import hub_sort, packing_factor
+    from gravel.reorder import packing_factor, permutation
 
-    for H in (G, transform.relabel(G, hub_sort(G))) if G.n else (G,):
+    for H in (G, transform.relabel(G, permutation(G, "hub_sort"))) if G.n else (G,):
         D = gravel.Graph(H.offsets, H.indices, directed=H.directed)
         D.to("cuda")
         for by in ("out", "in"):

@@ -1,5 +1,7 @@
 """Every GPU operator and every load-balancing strategy against a NumPy reference, on random inputs."""
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -10,11 +12,33 @@ pytestmark = pytest.mark.gpu
 
 cupy = pytest.importorskip("cupy")
 from gravel import operators as ops  # noqa: E402
+from gravel.backends.cuda.graph import DeviceGraph  # noqa: E402
 from gravel.frontier import Frontier  # noqa: E402
-from gravel.operators import LoadBalance  # noqa: E402
+from gravel import layouts  # noqa: E402
+from gravel.layouts import staged  # noqa: E402
+from gravel.operators._functor import NR_REDUCE  # noqa: E402
+from gravel.operators import LoadBalance, pull, sweep_plan  # noqa: E402
+from gravel.operators import steps as steps_module  # noqa: E402
 
-STRATEGIES = [LoadBalance.THREAD, LoadBalance.TWC, LoadBalance.LB_INPUT, LoadBalance.LB, "auto"]
+# the modules whose names their operators shadow in gravel.operators
+advance_module = importlib.import_module("gravel.operators.advance")
+intersect_module = importlib.import_module("gravel.operators.intersect")
+nr = importlib.import_module("gravel.operators.neighbor_reduce")
+
+STRATEGIES = [LoadBalance.THREAD_MAPPED, LoadBalance.TWC, LoadBalance.BLOCK_MAPPED, LoadBalance.MERGE_PATH, "auto"]
 POISON = -7
+
+
+def fresh_staged(monkeypatch, *, pairs_share=None):
+    """Blocking "auto" for small graphs too, the staged layout's pairs share if given, and a list
+    that records the width of each staged sweep neighbor_reduce runs."""
+    monkeypatch.setattr(sweep_plan, "AUTO_L2_SHARE", 0.0)
+    if pairs_share is not None:
+        monkeypatch.setattr(staged, "STAGED_PAIRS_SHARE", pairs_share)
+    runs, real = [], nr.staged_sweep
+    monkeypatch.setattr(nr, "staged_sweep", lambda graph, width, *rest: (runs.append(width),
+                                                                          real(graph, width, *rest))[1])
+    return runs
 
 
 def star(leaves):
@@ -31,7 +55,7 @@ def with_loops_and_isolated(rng):
 
 
 def with_hubs(rng):
-    """A sparse random graph and three hubs whose lists (2,500 to 9,000 entries) exceed ops.LONG_LIST."""
+    """A sparse random graph and three hubs whose lists (2,500 to 9,000 entries) exceed LONG_LIST (2,048)."""
     n = 12000
     sizes = (2500, 5000, 9000)
     src = np.concatenate([rng.integers(0, n, 30000)] + [np.full(k, h) for h, k in enumerate(sizes)])
@@ -111,7 +135,7 @@ def test_lb_cull_emits_each_vertex_once():
     dg = G.to("cuda")
     ids = np.random.default_rng().choice(G.n, 500, replace=False).astype(np.int32)
     visited = cupy.zeros((G.n + 31) // 32, cupy.uint32)
-    out = ops.advance(dg, Frontier.from_ids(G.n, ids), "true", strategy=LoadBalance.LB_CULL, visited=visited)
+    out = ops.advance(dg, Frontier.from_ids(G.n, ids), "true", strategy=LoadBalance.MERGE_PATH_CULL, visited=visited)
     _, dst, _, _ = reference_edges(G, ids)
     assert np.array_equal(out.get(), np.unique(dst))
 
@@ -236,12 +260,43 @@ def test_neighbor_reduce_pull_and_push(name, G, reduce):
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("reduce", ["sum", "min", "max"])
+@pytest.mark.parametrize("blocking", [None, 1, 97, 10**9, "auto"])
+def test_push_over_every_vertex_equals_numpy(name, G, reduce, blocking, monkeypatch):
+    """A push over every vertex, plain (a load-balanced advance folding atomically) and blocked by
+    destination range (an advance over the blocked push layout's rows): a value array's x[u] folded
+    into every out-neighbour, against NumPy; an expression sees the edge's weight."""
+    monkeypatch.setattr(sweep_plan, "AUTO_L2_SHARE", 0.0)  # "auto" blocks these small graphs too
+    rng = np.random.default_rng()
+    dg = G.to("cuda")
+    x = (2 * rng.random(G.n) - 1).astype(np.float32)
+    src, dst = G.edges()
+    w = G.weights if G.weights is not None else np.ones(G.nnz, np.float32)
+    npf = {"sum": np.add, "min": np.minimum, "max": np.maximum}[reduce]
+    ident = {"sum": 0.0, "min": np.finfo(np.float32).max, "max": np.finfo(np.float32).min}[reduce]
+    expect = np.full(G.n, ident, np.float64)
+    npf.at(expect, dst, x[src])
+    got = ops.neighbor_reduce(dg, None, cupy.asarray(x), reduce, direction="push", blocking=blocking)
+    assert np.allclose(got.get(), expect, rtol=1e-5, atol=1e-3)
+    if blocking is None:
+        weighted = np.full(G.n, ident, np.float64)
+        npf.at(weighted, dst, x[src] * w)
+        got = ops.neighbor_reduce(dg, None, "x[u] * weight", reduce, params={"x": cupy.asarray(x)},
+                                  direction="push")
+        assert np.allclose(got.get(), weighted, rtol=1e-5, atol=1e-3)
+    elif blocking != "auto":
+        with pytest.raises(ValueError, match="value array over every vertex"):
+            ops.neighbor_reduce(dg, Frontier.from_ids(G.n, [0]), cupy.asarray(x), reduce, direction="push",
+                                blocking=blocking)
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("shape", [(1, None), (1, 1), (3, None), (16, None), (4, 1), (64, None), (16, 8)])
 def test_pull_launch_shapes_cover_every_item_once(name, G, shape, monkeypatch):
     """Every way the pull kernel's CTAs can cover the items (passes, a capped grid striding on)
     reduces every vertex once: sums over plain and blocked sweeps equal NumPy's."""
-    monkeypatch.setattr(ops, "pull_shape", lambda graph, bytes_per_vertex=4: shape)
-    monkeypatch.setattr(ops, "ROWS_SHAPE", shape)
+    monkeypatch.setattr(pull, "pull_shape", lambda graph, bytes_per_vertex=4: shape)
+    monkeypatch.setattr(pull, "ROWS_SHAPE", shape)
     dg = G.to("cuda")
     x = np.random.default_rng().random(G.n).astype(np.float32)
     in_off, in_idx, _ = G.csc()
@@ -257,10 +312,9 @@ def test_pull_launch_shapes_cover_every_item_once(name, G, shape, monkeypatch):
 def test_sweep_bins_reduce_every_vertex_once(name, G, bins, long_list, monkeypatch):
     """However a sweep bins the lists by length (a CTA for each list of long_list entries or more), every
     vertex is reduced once, and a fused update sees i == v as in a sweep without bins."""
-    monkeypatch.setattr(ops, "BINS", bins)
-    monkeypatch.setattr(ops, "LONG_LIST", long_list)
-    dg = G.to("cuda")
-    dg.derived.clear()
+    monkeypatch.setattr(pull, "BINS", bins)
+    monkeypatch.setattr(pull, "LONG_LIST", long_list)
+    dg = DeviceGraph(G)  # bins of its own
     x = np.random.default_rng().random(G.n).astype(np.float32)
     in_off, in_idx, _ = G.csc()
     expect = np.add.reduceat(np.append(x[in_idx], 0), in_off[:-1]) * (np.diff(in_off) > 0)
@@ -292,7 +346,7 @@ def test_blocked_neighbor_reduce_equals_the_plain_pull(name, G, width):
     expect = 2.0 * ops.neighbor_reduce(dg, None, "x[u]", "sum", dtype=np.float64, params={"x": x}).get()
     assert np.allclose(y.get(), expect + np.arange(G.n), rtol=1e-9)
     if width != "auto":
-        assert dg.derived["blocked_pull"][width].blocks == -(-G.n // width)
+        assert layouts.blocked.pull_layout(dg, width).blocks == -(-G.n // width)
     with pytest.raises(ValueError, match="every vertex"):
         ops.neighbor_reduce(dg, Frontier.from_ids(G.n, np.arange(3, dtype=np.int32)), "x[u]", params={"x": x},
                             blocking=width)
@@ -306,26 +360,22 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkey
     graph, the card's own width by "auto"; 10**9 takes the L2 path), edges combined by pair (share 1)
     or copied (share 0): every reduce over signed values, float32, float64 and int32, a fused update;
     against NumPy."""
-    from gravel import blocking
-
-    monkeypatch.setattr(blocking, "AUTO_L2_SHARE", 0.0)  # "auto" blocks these small graphs too
-    monkeypatch.setattr(blocking, "STAGED_PAIRS_SHARE", pairs_share)
+    runs = fresh_staged(monkeypatch, pairs_share=pairs_share)
     rng = np.random.default_rng()
-    dg = G.to("cuda")
-    dg.derived.pop("staged_pull", None)
+    dg = DeviceGraph(G)  # layouts of its own, built with this pairs share
     in_off, in_idx, _ = G.csc()
     dst = np.repeat(np.arange(G.n), np.diff(in_off))
-    staged = width != 10**9
+    staged_path = width != 10**9
     for dtype in (np.float32, np.float64, np.int32):
         x = (rng.random(G.n) * 2000 - 1000).astype(dtype)
         for reduce, npf in (("sum", np.add), ("min", np.minimum), ("max", np.maximum)):
-            ident = ops._IDENTITY[reduce](np.dtype(dtype))
+            ident = nr._IDENTITY[reduce](np.dtype(dtype))
             expect = np.full(G.n, ident, np.float64)
             npf.at(expect, dst, x[in_idx].astype(np.float64))
             got = ops.neighbor_reduce(dg, None, cupy.asarray(x), reduce, dtype=dtype, blocking=width).get()
             atol = 5.0 if dtype == np.float32 else 1e-6  # float32 sums of 9,000 values up to 1,000, any order
             assert got.dtype == dtype and np.allclose(got, expect, rtol=1e-5, atol=atol), (dtype, reduce)
-    assert ("staged_pull" in dg.derived) == staged
+    assert bool(runs) == staged_path
     y = cupy.full(G.n, POISON, cupy.float64)
     ops.neighbor_reduce(dg, None, cupy.asarray(x.astype(np.float64)), "sum", dtype=np.float64, blocking=width,
                         apply="y[v] = 2.0 * acc + i", params={"y": y})
@@ -341,13 +391,9 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkey
 def test_apply_sums_equal_numpy(name, G, path, monkeypatch):
     """The sums of a fused update's terms (one of its locals, a squared term of some vertices, a count
     of the items applied) on every path of a pull, against NumPy over what the update wrote."""
-    from gravel import blocking
-
-    monkeypatch.setattr(blocking, "AUTO_L2_SHARE", 0.0)  # "auto" blocks these small graphs too
-    monkeypatch.setattr(blocking, "STAGED_PAIRS_SHARE", 0.0 if path == "staged-copy" else 1.0)
+    runs = fresh_staged(monkeypatch, pairs_share=0.0 if path == "staged-copy" else 1.0)
     rng = np.random.default_rng()
-    dg = G.to("cuda")
-    dg.derived.pop("staged_pull", None)
+    dg = DeviceGraph(G)
     x = cupy.asarray(rng.random(G.n).astype(np.float32))
     y = cupy.full(G.n, POISON, cupy.float32)
     ids = np.arange(G.n, dtype=np.int32)
@@ -360,7 +406,7 @@ def test_apply_sums_equal_numpy(name, G, path, monkeypatch):
     totals = ops.neighbor_reduce(dg, frontier, value, apply="float r = 2.0f * acc + 1.0f; y[v] = r",
                                  sums=["r", "v % 3 == 0 ? (double)r * r : 0.0", "1.0"], params={"x": x, "y": y},
                                  **options)
-    assert ("staged_pull" in dg.derived) == path.startswith("staged")
+    assert bool(runs) == path.startswith("staged")
     r = y.get()[ids].astype(np.float64)
     assert np.all(r != POISON)
     expect = [r.sum(), (r[ids % 3 == 0] ** 2).sum(), ids.size]
@@ -376,14 +422,10 @@ def test_staged_gather_reduces_each_pair(name, G, width, pairs_share, monkeypatc
     """The gather alone: one value per (block, destination) pair, the reduce of its edges' x[u] (or
     each edge's, copied, where the layout keeps each edge its own pair: share 0), against NumPy over
     the layout's own pairs (chunks of a span to 160,000 edges; hubs' pairs carried across lanes)."""
-    from gravel import blocking
-    from gravel.blocking import STAGED_SPAN, STAGED_TILE_BYTES, staged_layout
-
-    monkeypatch.setattr(blocking, "STAGED_PAIRS_SHARE", pairs_share)
+    monkeypatch.setattr(staged, "STAGED_PAIRS_SHARE", pairs_share)
     rng = np.random.default_rng()
-    dg = G.to("cuda")
-    dg.derived.pop("staged_pull", None)
-    L = staged_layout(dg, width, STAGED_TILE_BYTES // 4)
+    dg = DeviceGraph(G)
+    L = staged.staged_layout(dg, width, staged.STAGED_TILE_BYTES // 4)
     local, ends = L.local.get()[:L.edges], np.unpackbits(L.ends.get().view(np.uint8), bitorder="little")[:L.edges]
     block = np.repeat(L.chunk_block.get(), np.diff(L.chunk_edges.get()))
     first = np.concatenate([[0], np.flatnonzero(ends)[:-1] + 1])
@@ -391,14 +433,15 @@ def test_staged_gather_reduces_each_pair(name, G, width, pairs_share, monkeypatc
         x = (rng.random(G.n) * 2000 - 1000).astype(dtype)
         vals = x[block.astype(np.int64) * width + local]
         for reduce, npf in (("sum", np.add), ("max", np.maximum)):
-            got = ops.staged_gather(L, cupy.asarray(x), f"({ops._REDUCE[reduce][0]})", np.dtype(dtype),
-                                    ops._IDENTITY[reduce](np.dtype(dtype))).get()
+            red = pull.Reduction(np.dtype(dtype), nr._IDENTITY[reduce](np.dtype(dtype)), None,
+                                 {NR_REDUCE: f"({nr._REDUCE[reduce][0]})"}, {}, "")
+            got = pull.staged_gather(L, cupy.asarray(x), red).get()
             expect = npf.reduceat(vals.astype(np.float64), first) if L.edges else np.zeros(0)
             atol = 5.0 if dtype == np.float32 else 1e-6  # float32 sums of up to 9,000 values, any order
             assert got.shape == (L.pairs,) and np.allclose(got, expect, rtol=1e-5, atol=atol), (dtype, reduce)
     in_off, in_idx, _ = G.csc()
     key = np.sort(in_idx.astype(np.int64) // width * G.n + np.repeat(np.arange(G.n), np.diff(in_off)))
-    cut = min(1, key.size) + np.sum((key[1:] != key[:-1]) | (np.arange(1, key.size) % STAGED_SPAN == 0))
+    cut = min(1, key.size) + np.sum((key[1:] != key[:-1]) | (np.arange(1, key.size) % staged.STAGED_SPAN == 0))
     assert L.pairs == (L.edges if pairs_share == 0.0 else cut)  # pairs cut where spans end
 
 
@@ -408,11 +451,11 @@ def test_degree_scan_in_one_block_and_with_cub(name, G):
     by a degrees kernel and CuPy's cumsum beyond, equals NumPy's, repeats and the empty frontier too."""
     rng = np.random.default_rng()
     dg = G.to("cuda")
-    limit = ops.SCAN_IN_ONE_BLOCK
+    limit = advance_module.SCAN_IN_ONE_BLOCK
     for size in (0, 1, 31, 1024, 1025, 5000, limit, limit + 1, 3 * limit):
         ids = rng.integers(0, G.n, size).astype(np.int32)
         expect = np.concatenate([[0], np.cumsum(G.out_degree[ids].astype(np.int64))])
-        assert np.array_equal(ops.degree_scan(dg, cupy.asarray(ids)).get(), expect), size
+        assert np.array_equal(advance_module.degree_scan(dg.offsets, cupy.asarray(ids)).get(), expect), size
 
 
 def test_intersect_every_size_class():
@@ -429,7 +472,7 @@ def test_intersect_every_size_class():
     rows = [set(G.indices[G.offsets[v]:G.offsets[v + 1]].tolist()) for v in range(G.n)]
     expect = np.array([len(rows[u] & rows[v]) for u, v in zip(us, vs)])
     assert np.array_equal(counts.get(), expect) and total == expect.sum()
-    assert G.out_degree[0] > ops.LARGE and G.out_degree[1] > ops.LARGE
+    assert G.out_degree[0] > intersect_module.LARGE and G.out_degree[1] > intersect_module.LARGE
 
 
 def test_frontier_conversions():
@@ -463,7 +506,7 @@ def test_offsets_beyond_2_31_edges():
     assert int(offsets[-1]) > 2**31
     dg = DeviceGraph.from_arrays(offsets, indices)
     ids = np.array([0, n - 1, n // 2], np.int32)  # the last vertex's edges all lie beyond 2^31
-    for lb in (LoadBalance.THREAD, LoadBalance.TWC, LoadBalance.LB):
+    for lb in (LoadBalance.THREAD_MAPPED, LoadBalance.TWC, LoadBalance.MERGE_PATH):
         hits = cupy.zeros(n, cupy.int64)
         ops.advance(dg, Frontier.from_ids(n, ids), "(atomicAdd((unsigned long long*)&hits[dst], 1ull), false)",
                     params={"hits": hits}, output=None, strategy=lb)
@@ -510,11 +553,11 @@ def split_long_lists(monkeypatch, how):
     """Make the multi-step kernels set aside lists of `how` entries or more ("room 2": every list, with
     room for two per step, the rest walked by their own block)."""
     if how == "room 2":
-        plain = ops._steps_longs
-        monkeypatch.setattr(ops, "_steps_longs", lambda graph: (plain(graph)[0], np.int64(2), np.int64(1),
-                                                                cupy.zeros(3, dtype=cupy.uint64)))
+        plain = steps_module._long_lists
+        monkeypatch.setattr(steps_module, "_long_lists", lambda graph: (plain(graph)[0], np.int64(2), np.int64(1),
+                                                                 cupy.zeros(3, dtype=cupy.uint64)))
     else:
-        monkeypatch.setattr(ops, "LONG_LIST", how)
+        monkeypatch.setattr(steps_module, "LONG_LIST", how)
 
 
 LONG_LISTS = [2048, 4, 1, "room 2"]

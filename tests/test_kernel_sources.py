@@ -8,9 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from gravel import operators as ops
-from gravel import reorder
 from gravel.backends.cuda import runtime
+from gravel.layouts.staged import KERNEL_DEFINES
+from gravel.operators import _functor as ops
+from gravel.operators.neighbor_reduce import SUMS_ARRAY
+from gravel.operators.steps import STEPS_BLOCK, STEPS_BLOCKS_PER_SM
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found")
 
@@ -24,8 +26,8 @@ CASES = [
     ("advance/twc.cu", "gravel_advance_twc<2, long long>", VISIT),
     ("advance/block_mapped.cu", "gravel_advance_block_mapped<1, int, 256>", VISIT),
     ("advance/merge_path.cu", "gravel_advance_merge_path<0, int, 256, 4>", VISIT),
-    ("advance/steps.cu", f"gravel_advance_steps<{ops.STEPS_BLOCK}, {ops.STEPS_BLOCKS_PER_SM}>", VISIT),
-    ("advance/steps.cu", f"gravel_advance_replay<{ops.STEPS_BLOCK}, {ops.STEPS_BLOCKS_PER_SM}>", VISIT),
+    ("advance/steps.cu", f"gravel_advance_steps<{STEPS_BLOCK}, {STEPS_BLOCKS_PER_SM}>", VISIT),
+    ("advance/steps.cu", f"gravel_advance_replay<{STEPS_BLOCK}, {STEPS_BLOCKS_PER_SM}>", VISIT),
     ("advance/pull.cu", "gravel_advance_pull<3, unsigned int>", VISIT | {ops.PULL_WHERE: "(depth[v] < 0)"}),
     ("filter/compact.cu", "gravel_filter_flags<256>", {ops.FILTER_OP: "(depth[v] == level + k)"}),
     ("filter/cull.cu", "gravel_filter_cull", {ops.FILTER_OP: "(x[v] > 0.0f)"}),
@@ -40,8 +42,12 @@ CASES = [
       ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
     ("neighbor_reduce/blocked_merge.cu", "gravel_neighbor_reduce_merge<float, 2048>",
      {ops.NR_REDUCE: "((a) + (b))", ops.NR_APPLY: "{ float r = 0.15f + 0.85f * acc; x[v] = r + k; }"}),
-    ("neighbor_reduce/push.cu", "gravel_neighbor_reduce_push<float, 0>",
-     {ops.NR_VALUE: "((float)(x[u]))", ops.NR_REDUCE: "((a) + (b))"}),
+    # a push: an advance folding the value atomically, through its own function in the preamble
+    ("advance/merge_path.cu", "gravel_advance_merge_path<0, int, 256, 4>",
+     {ops.ADVANCE_OP: "(gravel_atomic_fold<float, 0>(&x[dst], gravel_push_value(dst, src, edge, weight, depth, "
+                      "level, k, x)), false)"}, PARAMS,
+     "__device__ __forceinline__ float gravel_push_value(int v, int u, long long edge, float weight "
+     "GRAVEL_USER_FN_PARAMS) { return ((float)(x[u] * weight)); }"),
     ("neighbor_reduce/staged.cu", "gravel_staged_copy<float>", {}),
     ("neighbor_reduce/staged.cu", "gravel_staged_gather<float>", {ops.NR_REDUCE: "((a) + (b))"}),
     ("neighbor_reduce/staged.cu", "gravel_staged_gather<double>", {ops.NR_REDUCE: "(min((a), (b)))"}),
@@ -50,22 +56,19 @@ CASES = [
     ("neighbor_reduce/staged.cu", "gravel_staged_merge<double, 1>",
      {ops.NR_REDUCE: "(min((a), (b)))", ops.NR_APPLY: "{ x[v] = (float)acc + k; }"}),
     # the apply's sums (neighbor_reduce's `sums`), put in through their own parameter
-    *[(path, instance, SUMMED, PARAMS + [("double*", ops._SUMS_ARRAY)], "") for path, instance in (
+    *[(path, instance, SUMMED, PARAMS + [("double*", SUMS_ARRAY)], "") for path, instance in (
         ("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull<float, 32>"),
         ("neighbor_reduce/pull_long.cu", "gravel_neighbor_reduce_pull_long<float, 256>"),
         ("neighbor_reduce/blocked_merge.cu", "gravel_neighbor_reduce_merge<float, 2048>"),
         ("neighbor_reduce/staged.cu", "gravel_staged_merge<float, 0>"))],
-    # the packing factor's sums over cache lines, with its own parameters and preamble
-    ("compute/sums.cu", "gravel_compute_sums<2, 256>", {ops.SUMS_OP: ops.sums_op(reorder._LINE_HUB_TERMS)},
-     [("long long*", "offsets"), ("long long", "per_line"), ("long long", "nv"), ("long long", "arcs")],
-     reorder._LINE_HUBS),
 ]
 
 
 def compile_case(case, tmp_path):
     path, instance, macros, *own = case
     params, preamble = own or (PARAMS, "")
-    src = runtime.source(path, ops.prelude(params, macros, preamble)) + f"\nvoid* gravel_check = (void*){instance};\n"
+    src = runtime.source(path, runtime.define_lines(KERNEL_DEFINES) + ops.prelude(params, macros, preamble))
+    src += f"\nvoid* gravel_check = (void*){instance};\n"
     cu = tmp_path / (instance.split("<")[0] + f"_{abs(hash(instance))}.cu")
     cu.write_text(src)
     run = subprocess.run(["nvcc", "-arch=sm_90", "-std=c++17", "-c", str(cu), "-o", "/dev/null"],

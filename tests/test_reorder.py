@@ -4,10 +4,9 @@ from hypothesis import given, settings
 
 import gravel
 from gravel import generate, reorder
+from gravel.layouts import orders
 
 from .strategies import graphs
-
-ORDERS = [reorder.degree_sort, reorder.hub_sort, reorder.hub_cluster, reorder.dbg, reorder.rcm]
 
 
 def naive_packing_factor(deg, per_line=16):
@@ -27,9 +26,9 @@ def naive_packing_factor(deg, per_line=16):
 @settings(max_examples=40, deadline=None)
 @given(graphs())
 def test_every_order_is_a_permutation_and_packing_factor_matches(G):
-    for order in ORDERS:
-        perm = order(G)
-        assert np.array_equal(np.sort(perm), np.arange(G.n))
+    for method in reorder.METHODS:
+        perm = reorder.permutation(G, method)
+        assert np.array_equal(np.sort(perm), np.arange(G.n)), method
     if G.n:
         assert reorder.packing_factor(G) == pytest.approx(naive_packing_factor(G.out_degree.tolist()))
 
@@ -37,9 +36,9 @@ def test_every_order_is_a_permutation_and_packing_factor_matches(G):
 def test_hub_sort_properties():
     G = generate.kronecker(12)
     deg = G.out_degree
-    perm = reorder.hub_sort(G)
+    perm = reorder.permutation(G, "hub_sort")
     order = np.argsort(perm)
-    h = reorder.hubs(G)
+    h = orders.hubs(G.out_degree)
     k = int(h.sum())
     assert h[order[:k]].all() and not h[order[k:]].any()
     assert np.all(np.diff(deg[order[:k]]) <= 0)  # hubs by decreasing degree
@@ -49,7 +48,7 @@ def test_hub_sort_properties():
 
 def test_dbg_groups_descend():
     G = generate.kronecker(12)
-    order = np.argsort(reorder.dbg(G))
+    order = np.argsort(orders.dbg(G.out_degree))
     deg = G.out_degree[order].astype(float)
     group = np.where(deg > 0, np.clip(np.floor(np.log2(np.maximum(deg, 1e-12) / G.out_degree.mean())), -1, 5), -2)
     assert np.all(np.diff(group) <= 0)
@@ -96,8 +95,7 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
     # on the GPU (a device copy of NumPy arrays standing in), given the sweeps: saving against cost
     from gravel.backends.cuda.graph import DeviceGraph
 
-    D = gravel.Graph(K.offsets, K.indices, directed=False)
-    D._device = DeviceGraph.from_arrays(K.offsets, K.indices, directed=False, host=D)
+    D = gravel.Graph._on_device(DeviceGraph.from_arrays(K.offsets, K.indices, directed=False))
     from types import SimpleNamespace
 
     from gravel.backends.cuda import runtime
@@ -111,7 +109,7 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
     assert reorder.predicted_gain(1.0) == 0.0 and reorder.predicted_gain(100.0) == reorder.GPU_GAIN[-1][1]
     assert reorder.auto_method(D) == "hub_sort" and reorder.auto_method(K) == "hub_sort"
     # a graph whose sweeps stage (an L2 of 1 KB): its own gain and cost, and a degree sort
-    from gravel.blocking import STAGED_STAGE
+    from gravel.layouts.staged import STAGED_STAGE
 
     # room for 1,000 staged values beside the gather's 32 warps' stages
     monkeypatch.setattr(runtime, "props",

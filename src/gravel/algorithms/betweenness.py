@@ -95,16 +95,13 @@ def _bc_cuda(G, sources):
     level by level, keeping every level's frontier in one queue; then, deepest level first, an advance
     over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v] for successors
     w. On graphs without hubs (road graphs, meshes), levels go forward in multi-step launches and come
-    back in one replay launch (on kron:22 they made a source 1.6x slower when a step gave each list to
-    one block, and 4 sources still took 43.3 ms against 29.0 once steps spread long lists). A pull
-    backward pass (neighbor_reduce over each level's out-edges, no atomics) was tried and measured
-    slower on kron:22 (H200, 2026-11-26): 4 sources took 75.4 ms with it and 44.9-45.0 ms with the
-    push (benchmarks/results/*kron22-run5*, *kron22.json)."""
+    back in one replay launch (:func:`gravel.operators.thin_frontier_limit`). The backward pass pushes:
+    a pull over each level's out-edges, with no atomics, was slower (docs/tuning.md)."""
     import cupy
 
     from ..frontier import FrontierQueue
-    from ..operators import (THIN_BLOCKS_PER_SM, advance, advance_replay, advance_steps, compute, steps_fit,
-                             steps_width)
+    from ..operators import (THIN_BLOCKS_PER_SM, advance, advance_replay, advance_steps, compute,
+                             thin_frontier_limit)
 
     dg = G.to("cuda")
     n = G.n
@@ -112,7 +109,7 @@ def _bc_cuda(G, sources):
     depth = cupy.empty(n, cupy.int32)
     sigma = cupy.empty(n, cupy.float64)
     delta = cupy.empty(n, cupy.float64)
-    thin = steps_width(THIN_BLOCKS_PER_SM) if steps_fit(G) else 0
+    thin = thin_frontier_limit(dg)
     visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
     back = "depth[dst] == {} + 1 && (atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
     with Timer("cuda") as t:
@@ -164,6 +161,45 @@ def rescale(raw, n, sources, k, normalized, directed):
     out = raw * s_other
     out[sources] = raw[sources] * s_src
     return out
+
+
+def verify_betweenness(G, centrality, sources=None, *, normalized=True):
+    """Check normalized centrality (caller ids) from `sources` (every vertex if None or all of them)
+    against Brandes written out with SciPy, level by level: sigma by sparse products over each level,
+    dependencies back from the deepest level; parallel arcs count as distinct paths, as gravel's do.
+    Returns a list of problems."""
+    n = G.n
+    every = sources is None or len(sources) == n
+    sources = np.arange(n) if sources is None else np.asarray(sources, np.int64)
+    internal = sources if G.order is None else G.order[sources]
+    A = G.to_scipy()
+    A.data[:] = 1
+    raw = np.zeros(n)
+    for s in internal.tolist():
+        depth, sigma = np.full(n, -1), np.zeros(n)
+        depth[s], sigma[s] = 0, 1.0
+        levels = [np.array([s])]
+        while levels[-1].size:
+            x = np.zeros(n)
+            x[levels[-1]] = sigma[levels[-1]]
+            paths = A.T @ x
+            new = np.flatnonzero((paths > 0) & (depth < 0))
+            depth[new], sigma[new] = len(levels), paths[new]
+            levels.append(new)
+        delta = np.zeros(n)
+        for d in range(len(levels) - 2, 0, -1):
+            z = np.zeros(n)
+            z[levels[d]] = (1.0 + delta[levels[d]]) / sigma[levels[d]]
+            above = levels[d - 1]
+            delta[above] = sigma[above] * (A @ z)[above]
+        delta[s] = 0.0
+        raw += delta
+    expect = rescale(to_caller(G, raw), n, sources, None if every else len(sources), normalized, G.directed)
+    wrong = np.flatnonzero(~np.isclose(np.asarray(centrality, np.float64), expect, rtol=1e-6, atol=1e-12))
+    if not wrong.size:
+        return []
+    v = int(wrong[0])
+    return [f"vertex {v}: centrality {float(centrality[v]):.6g}, expected {float(expect[v]):.6g}"]
 
 
 _IMPLEMENTATIONS = {"cpu": _bc_cpu, "cuda": _bc_cuda}

@@ -112,17 +112,13 @@ def _bfs_cuda(G, source):
     (DESIGN.md section 5: on the GPU, switching back never paid); vertices without in-edges are left
     out of them (_pull_candidates). On graphs without hubs, runs of frontiers too small to ever pass
     the switch test go to one multi-step launch (the thousands of thin levels of road graphs and
-    meshes).
-    Measured on an H200 (2026-11-25): switching on vertex counts alone made kron:22 slower (2.46 ->
-    3.58 ms); testing degrees every level cost the 2048x2048 grid a sync per level (1151 ms; 219 ms
-    without), hence the gate by the degree spread (max / mean: 1 on a grid, thousands on kron).
-    2026-11-26: multi-step runs on kron:22 made it slower (2.2 -> 3.1 ms): its source's hub went to one
-    block; since steps spread long lists over every block they neither win nor lose there (1.14 against
-    1.15 ms), so they are still used only where one block sweeps any list at once (steps_fit)."""
+    meshes; :func:`gravel.operators.thin_frontier_limit`). The switch tests the frontier's degrees only
+    where its size, gated by the degree spread (max / mean: 1 on a grid, thousands on kron), could pass:
+    a test every level costs a sync per level (docs/tuning.md, "BFS's direction switch")."""
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import THIN_BLOCKS_PER_SM, advance, advance_pull, advance_steps, steps_fit, steps_width
+    from ..operators import THIN_BLOCKS_PER_SM, advance, advance_pull, advance_steps, thin_frontier_limit
 
     dg = G.to("cuda")
     n = G.n
@@ -134,7 +130,7 @@ def _bfs_cuda(G, source):
     level, pulls, fused, pulling = 0, 0, 0, False
     avg = G.nnz / max(n, 1)
     max_degree = G.max_out_degree
-    fused_ok = steps_fit(G)
+    thin_limit = thin_frontier_limit(dg)
     # a frontier can pass the edge test only if its vertices' degrees could make up for its size
     gate = max(1.0, max_degree / max(avg, 1e-9))
     claim = "atomicCAS(&parent[dst], -1, src) == -1 && (depth[dst] = level + step, true)"
@@ -143,9 +139,7 @@ def _bfs_cuda(G, source):
         while len(frontier):
             level += 1
             lv = np.int32(level)
-            thin = 0
-            if fused_ok:
-                thin = min(steps_width(THIN_BLOCKS_PER_SM), int(n_unvisited / (ALPHA * gate)))
+            thin = min(thin_limit, int(n_unvisited / (ALPHA * gate)))
             if not pulling and len(frontier) <= thin:
                 queue = FrontierQueue(n, len(frontier) + n_unvisited, frontier)
                 steps = advance_steps(dg, queue, claim, params={"parent": parent, "depth": depth, "level": lv},
@@ -174,18 +168,19 @@ def _bfs_cuda(G, source):
 
 def _pull_candidates(dg):
     """The vertices a bottom-up step must examine: those with in-edges (no parent can be found for the
-    others), or None (every vertex) where few lack them. Each pull step over kron:22's 4.2 M vertices,
-    1.8 M of them isolated, cost at least 85 us (H200, 2026-11-26). Kept in dg.derived."""
+    others), or None (every vertex) where few lack them (SKIP_SOURCELESS, docs/tuning.md). Kept with
+    the graph."""
     import cupy
 
     from ..frontier import Frontier
 
-    if "pull_candidates" not in dg.derived:
+    def find():
         in_off = dg.csc()[0]
         has_in = cupy.flatnonzero(in_off[1:] != in_off[:-1]).astype(cupy.int32)
-        dg.derived["pull_candidates"] = (Frontier(dg.n, ids=has_in, length=int(has_in.size))
-                                         if has_in.size <= (1 - SKIP_SOURCELESS) * dg.n else None)
-    return dg.derived["pull_candidates"]
+        few = has_in.size <= (1 - SKIP_SOURCELESS) * dg.n
+        return Frontier(dg.n, ids=has_in, length=int(has_in.size)) if few else None
+
+    return dg.cached("pull_candidates", find)
 
 
 def verify_bfs(G, source, depth, parent):

@@ -69,6 +69,9 @@ class Algorithm:
         ``sweeps(result)``: how many times the run went over the edges (GTEPS and the floor count
         each).
     baselines : tuple of Baseline
+    checked : tuple of str
+        Attributes of the result beyond `arrays` that the verifier takes by keyword where the result
+        has them (bc: its ``sources``).
     """
 
     name: str
@@ -82,6 +85,7 @@ class Algorithm:
     timed: Callable = lambda G: {}
     sweeps: Callable = lambda result: 1
     baselines: tuple[Baseline, ...] = ()
+    checked: tuple[str, ...] = ()
 
     def _module(self):
         return importlib.import_module(f"{__package__}.{self.module}")
@@ -114,7 +118,8 @@ class Algorithm:
         from ..arrays import host
 
         head = (G, source) if self.takes_source else (G,)
-        return self.verifier(*head, *(host(getattr(result, a)) for a in self.arrays))
+        extra = {a: host(getattr(result, a)) for a in self.checked if getattr(result, a, None) is not None}
+        return self.verifier(*head, *(host(getattr(result, a)) for a in self.arrays), **extra)
 
 
 def _unit_matrix(G):
@@ -215,7 +220,7 @@ _ALGORITHMS = (
               vertex_bytes=4, baselines=(Baseline("scipy", "cpu", _scipy_cc),)),
     Algorithm(name="bc", module="betweenness", function_name="betweenness_centrality",
               arrays=("centrality",), vertex_bytes=8, options=("k", "seed"),
-              timed=_spread_sources,
+              timed=_spread_sources, checked=("sources",),
               sweeps=lambda result: 2 * len(result.sources)),  # forward and backward per source
     Algorithm(name="tc", module="triangles", function_name="triangles", arrays=("triangles",),
               vertex_bytes=8, timed=lambda G: {"per_vertex": False}),

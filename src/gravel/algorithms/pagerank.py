@@ -39,12 +39,13 @@ def pagerank(G, alpha=0.85, *, max_iter=100, tol=1e-6, direction="pull", blockin
     direction : {"pull", "push"}
         Pull sums over in-edges with no atomics; push (GPU only) adds along out-edges atomically.
     blocking : "auto", None or int
-        Cache blocking of the GPU sweep (:mod:`gravel.blocking`): an int is the block width in
-        vertices (pull: up to :func:`gravel.blocking.shared_width`, each block's ranks are staged in
-        shared memory; wider blocks read them through the L2); ``"auto"`` blocks where the ranks
-        outgrow half the L2, pull by the shared-memory width, push by a quarter of the L2 unless the
-        hubs come first (:func:`gravel.blocking.resolve_width`). The blocked layout is built on the
-        first sweep and kept with the graph's device copy. The CPU path takes only "auto".
+        Cache blocking of the GPU sweep (:func:`gravel.operators.plan_sweep`): an int is the block
+        width in vertices (pull: up to :func:`gravel.layouts.shared_width`, each block's ranks are
+        staged in shared memory; wider blocks read them through the L2); ``"auto"`` blocks where the
+        ranks outgrow half the L2, pull by the shared-memory width, push by a quarter of the L2
+        unless the hubs come first. The blocked layout is built on the first sweep and kept with the
+        graph's device copy; the result's ``strategy`` says how the sweep ran. The CPU path takes
+        only "auto".
     device : {"auto", "cpu", "cuda"}
 
     Raises
@@ -109,16 +110,14 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
     import cupy
     import cupyx
 
-    from ..operators import compute_sums
+    from ..operators import compute_sums, plan_sweep
 
     n = G.n
     if n == 0:
         return PageRankResult("pagerank", "cuda", 0.0, 0, "pull", rank=cupy.zeros(0, cupy.float32))
-    from ..blocking import resolve_width, stages
-
     dg = G.to("cuda")
-    width = resolve_width(blocking, dg, staged=direction == "pull")
-    sweep = (_pull_sweep if direction == "pull" else _push_sweep)(dg, width)
+    plan = plan_sweep(dg, blocking, stageable=direction == "pull")
+    sweep = (_pull_sweep if direction == "pull" else _push_sweep)(dg, plan)
     deg = dg.out_degree
     inv_deg = cupy.where(deg > 0, 1.0 / cupy.maximum(deg, 1), 0.0).astype(cupy.float32)
     rank = cupy.full(n, 1.0 / n, cupy.float32)
@@ -160,53 +159,35 @@ def _pagerank_cuda(G, alpha, max_iter, tol, direction="pull", blocking="auto"):
             err = change(it)
             if not err < n * tol and tol > 0:
                 raise PowerIterationFailedConvergence(f"pagerank did not converge in {max_iter} iterations")
-    variant = direction + ("" if width is None else f", blocked by {width:,} vertices"
-                           + (" staged in shared memory" if direction == "pull" and stages(width) else ""))
-    return PageRankResult("pagerank", "cuda", t.seconds, it, variant, {"error": err}, rank=rank)
+    return PageRankResult("pagerank", "cuda", t.seconds, it, f"{direction}, {plan}", {"error": err}, rank=rank)
 
 
-def _pull_sweep(dg, width):
+def _pull_sweep(dg, plan):
     """sweep(x, apply, params, sums, reread): reduce x[u] over every vertex's in-edges and run `apply`
-    (a statement over v and the sum `acc`), blocked by `width` vertices unless None; the device array
-    of the `sums` of apply's terms. Blocked, the sums come in the same pass. Unblocked, where fused
-    sums cost more than a pass of their own (neighbor_reduce says why), a compute_sums pass after the
-    sweep, whose statement `reread` recovers apply's locals from what it wrote."""
+    (a statement over v and the sum `acc`) as the sweep `plan` says; the device array of the `sums`
+    of apply's terms. Blocked, the sums come in the same pass. Unblocked, where fused sums cost more
+    than a pass of their own (neighbor_reduce says why), a compute_sums pass after the sweep, whose
+    statement `reread` recovers apply's locals from what it wrote."""
     from ..operators import compute_sums, neighbor_reduce
 
     def pull(x, apply, params, sums, reread):
-        if width is not None:
-            return neighbor_reduce(dg, None, x, "sum", apply=apply, sums=sums, params=params, blocking=width)
+        if plan.kind != "plain":
+            return neighbor_reduce(dg, None, x, "sum", apply=apply, sums=sums, params=params, blocking=plan)
         neighbor_reduce(dg, None, x, "sum", apply=apply, params=params)
         return compute_sums(None, sums, op=reread, params=params, n=dg.n)
 
     return pull
 
 
-def _push_sweep(dg, width):
-    """sweep(x, apply, params, sums, reread) by pushing: every out-edge u -> v adds x[u] into pushed[v]
-    atomically (an advance, load-balanced), then one pass over the vertices runs `apply` on each sum
-    and sums its terms. Blocked, the edges come grouped by destination range, so that a block's atomics
-    stay in its L2-sized slice of the sums."""
-    import cupy
-
-    from ..backends.cuda.graph import DeviceGraph
-    from ..blocking import push_layout
-    from ..frontier import Frontier
-    from ..operators import advance, compute_sums
-
-    pushed = cupy.empty(dg.n, cupy.float32)
-    if width is None:
-        graph, value, extra = dg, "contrib[src]", {}
-    else:
-        layout = push_layout(dg, width)
-        graph = DeviceGraph.from_arrays(layout.offsets, layout.targets)
-        value, extra = "contrib[row_vertex[src]]", {"row_vertex": layout.row_vertex}
-    rows = Frontier.all(graph.n)
+def _push_sweep(dg, plan):
+    """sweep(x, apply, params, sums, reread) by pushing: every out-edge u -> v adds x[u] into v's sum
+    atomically (neighbor_reduce, blocked by destination range as the plan says, so that a block's
+    atomics stay in its L2-sized slice of the sums), then one pass over the vertices runs `apply` on
+    each sum and sums its terms."""
+    from ..operators import compute_sums, neighbor_reduce
 
     def push(x, apply, params, sums, reread):
-        pushed.fill(0)
-        advance(graph, rows, f"(atomicAdd(&pushed[dst], {value}), false)",
-                params={"contrib": x, "pushed": pushed} | extra, output=None)
+        pushed = neighbor_reduce(dg, None, x, "sum", direction="push", blocking=plan)
         return compute_sums(None, sums, op=f"float acc = pushed[v]; {apply}", params={"pushed": pushed} | params,
                             n=dg.n)
 

@@ -65,6 +65,11 @@ def check_fits(nbytes, what):
                                  f"{free / 2**30:.2f} GiB are free on the {props().name}")
 
 
+def define_lines(defines):
+    """`defines` (a mapping of macro names to values, or None) as #define lines."""
+    return "".join(f"#define {k} {v}\n" for k, v in (defines or {}).items())
+
+
 def source(path, prelude=""):
     """Kernel source with local headers inlined and `prelude` (generated #defines, helpers) prepended."""
     path = KERNELS / path
@@ -91,12 +96,14 @@ def _module(path, name_expressions, prelude, device_id, cooperative):
                           name_expressions=name_expressions, enable_cooperative_groups=cooperative)
 
 
-def kernel(path, name, *, templates=(), prelude="", cooperative=False):
-    """The compiled kernel `name` (a template instance if `templates` is given) from `path`.
+def kernel(path, name, *, templates=(), prelude="", defines=None, cooperative=False):
+    """The compiled kernel `name` (a template instance if `templates` is given) from `path`, with
+    `defines` (a mapping of macro names to values: a layout's geometry) and `prelude` before it.
     ``cooperative=True`` launches it cooperatively (grid-wide barriers; the grid must be resident)."""
     import cupy
 
     expr = f"{name}<{', '.join(str(t) for t in templates)}>" if templates else name
+    prelude = define_lines(defines) + prelude
     return _launcher(path, expr, prelude, cupy.cuda.Device().id, cooperative)
 
 

@@ -1,11 +1,10 @@
 // Advance repeated inside one cooperative launch, with a grid-wide barrier between steps. High-
 // diameter graphs (roads, meshes) have thousands of thin levels; as separate launches each costs a scan,
-// launches and a host round trip (a 2048x2048 grid's BFS: 4,093 levels, 210 ms on an H200, about
-// 51 us per level). Frontiers live in one sliding queue: step s reads queue[bounds[s], bounds[s+1])
+// launches and a host round trip (a 2048x2048 grid's BFS has 4,093 levels). Frontiers live in one sliding queue: step s reads queue[bounds[s], bounds[s+1])
 // and appends its output right after, so every step's frontier survives (Brandes' backward pass
 // replays them with gravel_advance_replay). Each step's edges are balanced over inputs, a chunk of
-// BLOCK items per block (advance/block_chunk.cuh), its items strided over the frontier: on kron:22
-// degree-sorted, consecutive chunks put the hubs into a few blocks (SSSP 58 ms against 14 unsorted).
+// BLOCK items per block (advance/block_chunk.cuh), its items strided over the frontier: after a degree
+// sort, consecutive chunks would put the hubs into a few blocks (docs/tuning.md).
 // A list of long_min entries or more is not walked by its chunk's block: the chunk pass sets it aside,
 // and after a barrier every block takes a share of those lists' edges (one block walking a hub's
 // hundred thousand edges held the whole step back); a step without such lists pays no extra barrier.

@@ -1,7 +1,7 @@
 // Exclusive scan of the out-degrees of a frontier's ids[0..n): scan[0] = 0, scan[i + 1] = the sum of
 // the first i + 1 degrees (what merge-path load balancing partitions). A small frontier is gathered
-// and scanned by one block in one launch: CuPy's gather, subtract and (CUB) cumsum took six launches
-// and 0.1 ms for a frontier of one vertex (H200, 2026-11-26), most of a BFS step's fixed cost. A large
+// and scanned by one block in one launch, where CuPy's gather, subtract and (CUB) cumsum take six
+// launches, most of a BFS step's fixed cost (docs/tuning.md, SCAN_IN_ONE_BLOCK). A large
 // frontier writes its degrees with gravel_frontier_degrees for CuPy's cumsum to scan.
 #include <cub/block/block_scan.cuh>
 #include "common.cuh"

@@ -1,4 +1,4 @@
-// Neighbor reduce, staged blocked pull (gravel.blocking.StagedPull): a sweep whose value is x[u], in
+// Neighbor reduce, staged blocked pull (gravel.layouts.StagedPull): a sweep whose value is x[u], in
 // two passes over the in-edges cut by source block.
 // Gather: one CTA per chunk (a run of one block's edges) copies the block's slice of x into shared
 // memory, then its warps reduce each pair's x[u] (a pair: the block's edges into one destination,
@@ -8,6 +8,10 @@
 // L2, whose request rate bounds a sweep that gathers through it (one 32-byte sector per 4-byte value).
 // Merge: destination tiles accumulate the pairs' values in shared memory, each vertex applied once
 // (default: out[v] = acc); below.
+// The layout's geometry comes as defines (gravel.layouts.staged.KERNEL_DEFINES).
+#if !defined(GRAVEL_STAGED_SPAN) || !defined(GRAVEL_STAGED_STAGE)
+#error "staged.cu needs GRAVEL_STAGED_SPAN and GRAVEL_STAGED_STAGE (gravel.layouts.staged.KERNEL_DEFINES)"
+#endif
 #include <cub/warp/warp_reduce.cuh>
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
@@ -115,8 +119,8 @@ gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__res
                      long long chunks, const unsigned short *__restrict__ local, const unsigned int *__restrict__ ends,
                      const long long *__restrict__ span_pair, const T *__restrict__ x, long long n, int width,
                      T identity, T *__restrict__ value) {
-    constexpr int ITEMS = 16, SPAN = 32 * ITEMS;  // SPAN: gravel.blocking.STAGED_SPAN
-    constexpr int STAGE = 128;                     // gravel.blocking.STAGED_STAGE
+    constexpr int SPAN = GRAVEL_STAGED_SPAN, ITEMS = SPAN / 32, STAGE = GRAVEL_STAGED_STAGE;
+    static_assert(ITEMS == 16, "a lane loads its 16 edges' ids as two 16-byte vectors");
     extern __shared__ __align__(16) unsigned char gravel_smem[];
     T *slice = reinterpret_cast<T *>(gravel_smem);
     const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
@@ -195,7 +199,7 @@ __device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lan
     if (key >= 0 && head) gravel_atomic_fold<T, OP>(&acc[key], x);
 }
 
-// One CTA per piece: a piece is about STAGED_PIECE pairs (gravel.blocking) of one destination tile,
+// One CTA per piece: a piece is about STAGED_PIECE pairs (gravel.layouts.staged) of one destination tile,
 // as segments of runs (a run: one block's pairs into the tile, destinations ascending). A warp takes a
 // segment at a time, 32 pairs per step; lanes with one destination combine first (gravel_staged_fold),
 // so a hub's pairs cost one shared atomic per step, not 32 on one address. A tile that is one piece
@@ -203,9 +207,8 @@ __device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lan
 // the last of its pieces to finish (counted in `done`) applies the tile and puts `total` and `done`
 // back to the identity and zero for the next sweep.
 // The merge waits on its loads: 8 CTAs of 256 threads (64 warps, an SM's most) fit in 32 registers,
-// which the bound asks of ptxas; left free it took 39 and 6 CTAs (kron:25 degree-sorted, H200: sweep
-// 2.35 against 2.43 ms; double min and int max spill a few bytes). operators.STAGED_MERGE_BLOCK is
-// 256 at most.
+// which the bound asks of ptxas; left free it took 39 and 6 CTAs (docs/tuning.md). The launch's
+// STAGED_MERGE_BLOCK (gravel.operators.pull) is 256 at most.
 template <typename T, int OP>
 __global__ void __launch_bounds__(256, 8)
 gravel_staged_merge(const long long *__restrict__ piece_first, const int *__restrict__ piece_tile,

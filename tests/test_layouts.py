@@ -1,4 +1,5 @@
-"""GraphCage's blocked pull layout, built with NumPy here, against the plain pull it replaces."""
+"""The blocked and staged layouts, built with NumPy here, against the plain pull they replace; the
+sweep plan that chooses between them."""
 
 import numpy as np
 import pytest
@@ -7,8 +8,10 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.backends.cuda.graph import DeviceGraph
-from gravel.blocking import (STAGED_MAX, block_width, blocked_pull, blocked_push, hub_front, pull_layout,
-                             push_layout, resolve_width, shared_width, staged_pull, stages, STAGED_STAGE)
+from gravel.layouts.blocked import block_width, blocked_pull, blocked_push, pull_layout, push_layout
+from gravel.layouts.staged import STAGED_MAX, STAGED_STAGE, shared_width, staged_pull
+from gravel.operators import pull
+from gravel.operators.sweep_plan import SweepPlan, hub_front, plan_sweep
 from gravel.reorder import reorder
 
 from .strategies import graphs
@@ -152,7 +155,12 @@ def test_shared_width_from_the_shared_memory(monkeypatch):
     assert shared_width(8, smem_bytes=8 * (12 + stage)) == 12 and shared_width(1, smem_bytes=2**20) == STAGED_MAX
     assert shared_width(4, smem_bytes=100) == 1  # never below one vertex
     monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=4 * (1000 + stage)))
-    assert stages(1000) and stages(1) and not stages(1001) and not stages(None) and not stages(600, 8)
+    G = gravel.generate.grid(3, 3)
+    dg = DeviceGraph.from_arrays(G.offsets, G.indices, directed=False)
+    kinds = [plan_sweep(dg, width, bytes_per_vertex=size, stageable=True).kind
+             for width, size in ((1000, 4), (1, 4), (1001, 4), (None, 4), (600, 8))]
+    assert kinds == ["staged", "staged", "blocked", "plain", "blocked"]
+    assert plan_sweep(dg, 1000).kind == "blocked"  # what cannot stage reads through the L2
 
 
 @given(graphs(), st.integers(1, 50))
@@ -196,13 +204,23 @@ def test_block_width_from_the_l2():
         blocked_pull(np.zeros(2, np.int64), np.zeros(0, np.int32), 1, 0)
 
 
-def test_resolve_width_and_hub_front():
+def test_sweep_plans_and_hub_front(monkeypatch):
+    from types import SimpleNamespace
+
+    from gravel.backends.cuda import runtime
+
+    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=4 * (1000 + 32 * STAGED_STAGE)))
     G = gravel.generate.kronecker(10)
     dg = DeviceGraph.from_arrays(G.offsets, G.indices, directed=False)
-    assert resolve_width(None, dg) is None and resolve_width(7, dg) == 7 and resolve_width(5000, dg) == 5000
+    assert plan_sweep(dg, None) == SweepPlan() and plan_sweep(dg, 7) == SweepPlan("blocked", 7)
+    assert plan_sweep(dg, SweepPlan("staged", 5)) == SweepPlan("staged", 5)
+    assert str(SweepPlan("staged", 54016)) == "blocked by 54,016 vertices, staged in shared memory"
     for bad in (0, -3, "wide"):
         with pytest.raises(ValueError, match="blocking must be"):
-            resolve_width(bad, dg)
+            plan_sweep(dg, bad)
+    for kind, width in (("plain", 4), ("blocked", None), ("sideways", 4)):
+        with pytest.raises(ValueError, match="not a sweep plan"):
+            SweepPlan(kind, width)
     # the share of edges whose source is in the first sixteenth of the ids, against a direct count
     src = np.repeat(np.arange(G.n), np.diff(G.offsets))
     assert hub_front(dg) == (np.mean(src < G.n // 16) > 0.25)
@@ -225,7 +243,6 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     small data or hubs first -> no blocking and striding CTAs; else a quarter-L2 width and one pass."""
     from types import SimpleNamespace
 
-    from gravel import operators
     from gravel.backends.cuda import runtime
 
     monkeypatch.setattr(runtime, "props",
@@ -235,10 +252,12 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     small = gravel.generate.kronecker(10)
     as_given, hubs_first, tiny = (DeviceGraph.from_arrays(H.offsets, H.indices, directed=False)
                                   for H in (K, S, small))
-    assert resolve_width("auto", as_given) == block_width(4, l2_bytes=16 * 1024) == 1024
-    assert resolve_width("auto", hubs_first) is None and resolve_width("auto", tiny) is None
+    assert plan_sweep(as_given, "auto") == SweepPlan("blocked", block_width(4, l2_bytes=16 * 1024))
+    assert block_width(4, l2_bytes=16 * 1024) == 1024
+    assert plan_sweep(hubs_first, "auto") == plan_sweep(tiny, "auto") == SweepPlan()
     # a sweep that stages its values blocks by the shared memory, hubs first or not
-    assert resolve_width("auto", as_given, staged=True) == resolve_width("auto", hubs_first, staged=True) == 1000
-    assert resolve_width("auto", tiny, staged=True) is None
-    assert operators.pull_shape(as_given) == operators.ONE_PASS
-    assert operators.pull_shape(hubs_first) == operators.pull_shape(tiny) == operators.STRIDING
+    staged = SweepPlan("staged", 1000)
+    assert plan_sweep(as_given, "auto", stageable=True) == plan_sweep(hubs_first, "auto", stageable=True) == staged
+    assert plan_sweep(tiny, "auto", stageable=True) == SweepPlan()
+    assert pull.pull_shape(as_given) == pull.ONE_PASS
+    assert pull.pull_shape(hubs_first) == pull.pull_shape(tiny) == pull.STRIDING

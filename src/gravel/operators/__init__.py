@@ -1,0 +1,41 @@
+"""Gunrock's operators on the GPU: advance, filter, compute, neighbor_reduce, intersect.
+
+Each operator takes a DeviceGraph (``G.to("cuda")``) and frontiers, plus a user functor: a CUDA C++
+expression over named variables, as CuPy's ElementwiseKernel takes them, spliced into the operator's
+kernel. Extra device arrays and scalars are passed by name in ``params`` and appear under those names
+in the expression; ``preamble`` may define helper functions. Example (a BFS step)::
+
+    advance(dg, front, "atomicCAS(&depth[dst], -1, level) == -1",
+            params={"depth": depth, "level": np.int32(d)})
+
+User names must not repeat the functor's own names (src, dst, edge, weight, step; v, i; u) nor start
+with ``gravel_``. One module per operator family, mirroring kernels/: advance (push with load
+balancing, pull), steps (multi-step advances and replay), compute (filter, compute, sums),
+neighbor_reduce (pull, push; sweeps planned by sweep_plan, launched by pull) and intersect.
+"""
+
+from .advance import LoadBalance, advance, advance_pull, choose_load_balance
+from .compute import compute, compute_sums, filter
+from .intersect import intersect
+from .neighbor_reduce import neighbor_reduce
+from .steps import THIN_BLOCKS_PER_SM, advance_replay, advance_steps, steps_width, thin_frontier_limit
+from .sweep_plan import SweepPlan, plan_sweep
+
+__all__ = [
+    "LoadBalance",
+    "SweepPlan",
+    "THIN_BLOCKS_PER_SM",
+    "advance",
+    "advance_pull",
+    "advance_replay",
+    "advance_steps",
+    "choose_load_balance",
+    "compute",
+    "compute_sums",
+    "filter",
+    "intersect",
+    "neighbor_reduce",
+    "plan_sweep",
+    "steps_width",
+    "thin_frontier_limit",
+]

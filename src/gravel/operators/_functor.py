@@ -1,0 +1,137 @@
+"""The operators' code generation: user functors spliced into kernel templates, and launch helpers.
+
+A functor is a CUDA C++ expression or statement over an operator's documented names (advance:
+``src, dst, edge, weight, step``; filter and compute: ``v, i``; neighbor_reduce: ``v, u, edge,
+weight`` and ``a, b``) and the user's ``params``: CuPy arrays (seen as pointers) and explicit NumPy
+scalars, passed by name. Each kernel takes its functor through a macro (the names below) that
+common.cuh evaluates inside a small device function of its own, so user names cannot collide with a
+kernel's locals. The user parameters reach the kernel prefixed ``gravel_p_`` and the functor's
+function under the user's names.
+"""
+
+import functools
+from typing import NamedTuple
+
+import numpy as np
+
+from ..errors import UnknownNameError
+
+#: threads per block of most operator kernels
+BLOCK = 256
+#: lists of this many entries or more get a CTA each (pull sweeps, multi-step advances): one group of
+#: lanes walking a hub's hundred thousand entries would finish long after the rest
+LONG_LIST = 2048
+
+CTYPES = {
+    np.dtype(np.int32): "int",
+    np.dtype(np.int64): "long long",
+    np.dtype(np.float32): "float",
+    np.dtype(np.float64): "double",
+    np.dtype(np.uint32): "unsigned int",
+    np.dtype(np.uint64): "unsigned long long",
+    np.dtype(np.uint8): "unsigned char",
+    np.dtype(np.int8): "signed char",
+    np.dtype(np.bool_): "bool",
+}
+
+# The macros through which each kernel takes its functor (common.cuh and the operators' headers)
+ADVANCE_OP = "GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)"
+PULL_WHERE = "GRAVEL_PULL_WHERE(v)"
+FILTER_OP = "GRAVEL_FILTER_OP(v, i)"
+COMPUTE_OP = "GRAVEL_COMPUTE_OP(v, i)"
+SUMS_OP = "GRAVEL_SUMS_OP(v, i, s)"
+NR_VALUE = "GRAVEL_NR_VALUE(v, u, edge, weight)"
+NR_REDUCE = "GRAVEL_NR_REDUCE(a, b)"
+NR_APPLY = "GRAVEL_NR_APPLY(v, i, acc, out)"
+NR_SUMS = "GRAVEL_NR_SUMS"
+
+
+class Lists(NamedTuple):
+    """Neighbour lists as the traversal kernels take them: a CSR (offsets, ids, weights or None)."""
+
+    offsets: object
+    indices: object
+    weights: object
+
+    def args(self):
+        """The kernels' leading arguments: offsets, ids, weights (a stand-in when there are none) and
+        whether there are weights."""
+        import cupy
+
+        w = self.weights if self.weights is not None else dummy(cupy.float32)
+        return self.offsets, self.indices, w, np.int32(self.weights is not None)
+
+
+def ctype(x):
+    """The C type of an array's elements or of a NumPy scalar."""
+    dt = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
+    try:
+        return CTYPES[np.dtype(dt)]
+    except KeyError:
+        raise UnknownNameError(f"unsupported parameter dtype {dt}") from None
+
+
+def prelude(decls, macros, preamble=""):
+    """The source put before a kernel: the user parameters `decls`, (C type, name) pairs, then the
+    operator's `macros` and the user's `preamble`."""
+    lines = [
+        f"#define GRAVEL_USER_PARAMS {''.join(f', {t} gravel_p_{n}' for t, n in decls)}",
+        f"#define GRAVEL_USER_ARGS {''.join(f', gravel_p_{n}' for _, n in decls)}",
+        f"#define GRAVEL_USER_FN_PARAMS {''.join(f', {t} {n}' for t, n in decls)}",
+    ]
+    lines += [f"#define {k} {v}" for k, v in macros.items()]
+    return "\n".join(lines) + "\n" + preamble + "\n"
+
+
+def functor(params, macros, preamble=""):
+    """(prelude source, extra kernel arguments) for user parameters and operator macros."""
+    import cupy
+
+    decls, args = [], []
+    for name, value in (params or {}).items():
+        if isinstance(value, cupy.ndarray):
+            decls.append((f"{ctype(value)}*", name))
+        elif isinstance(value, np.generic):
+            decls.append((ctype(value), name))
+        else:
+            raise TypeError(
+                f"parameter {name!r}: pass a CuPy array or an explicit NumPy scalar "
+                f"(np.int32(...)), not {type(value).__name__}"
+            )
+        args.append(value)
+    return prelude(decls, macros, preamble), tuple(args)
+
+
+def sums_op(terms, into="s"):
+    """The statement that adds each of `terms` to its float64 sum in the array `into`."""
+    adds = " ".join(f"{into}[{k}] += (double)({t});" for k, t in enumerate(terms))
+    return f"{{ {adds} }}"
+
+
+def counter():
+    """A zeroed device counter (an output length)."""
+    import cupy
+
+    return cupy.zeros(1, dtype=cupy.uint64)
+
+
+def read_count(count):
+    """A counter's value on the host."""
+    return int(count.get()[0])  # sync: the output length, 8 bytes
+
+
+@functools.cache
+def dummy(dtype):
+    """A one-element device array for pointer arguments a kernel will not read."""
+    import cupy
+
+    return cupy.zeros(1, dtype=dtype)
+
+
+def items(frontier, n):
+    """(ids, count, all) kernel arguments for the items of `frontier`, or every vertex 0..n-1 if None."""
+    import cupy
+
+    if frontier is None:
+        return dummy(cupy.int32), n, 1
+    return frontier.ids, len(frontier), 0

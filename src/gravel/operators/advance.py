@@ -1,0 +1,187 @@
+"""Advance: visit the out-edges of a frontier (push) or the in-edges of candidates (pull).
+
+Load balancing is a strategy of the push advance (:class:`LoadBalance`, one kernel file each under
+kernels/advance/); ``"auto"`` picks one from the graph (:func:`choose_load_balance`).
+"""
+
+import enum
+
+import numpy as np
+
+from ..backends.cuda import runtime
+from ..errors import UnknownNameError
+from ..frontier import Frontier
+from ._functor import ADVANCE_OP, BLOCK, CTYPES, PULL_WHERE, Lists, counter, dummy, functor, items, read_count
+
+#: edges per merge-path tile (4 per thread)
+MERGE_PATH_TILE = 4 * BLOCK
+#: frontiers up to this many items have their degrees scanned by one block (frontier/degree_scan.cu)
+SCAN_IN_ONE_BLOCK = 16384
+
+
+class LoadBalance(enum.Enum):
+    """How advance maps a frontier's edges to threads; each value names its kernel file."""
+
+    THREAD_MAPPED = "thread_mapped"  #: one thread per frontier vertex
+    TWC = "twc"  #: thread / warp / CTA by list length
+    BLOCK_MAPPED = "block_mapped"  #: a block scans its items' degrees, its threads share the edges
+    MERGE_PATH = "merge_path"  #: one thread per output edge, sorted search in the scanned degrees
+    MERGE_PATH_CULL = "merge_path_cull"  #: MERGE_PATH fused with exact culling (needs `visited`)
+
+    @classmethod
+    def parse(cls, strategy):
+        """The strategy named by an enum member or its value; None for "auto"."""
+        if strategy == "auto":
+            return None
+        try:
+            return cls(strategy)
+        except ValueError:
+            names = ", ".join(lb.value for lb in cls)
+            raise UnknownNameError(
+                f"unknown load-balancing strategy {strategy!r} (expected auto, {names})"
+            ) from None
+
+
+class Output(enum.Enum):
+    """What an advance emits: nothing, destination vertices, edge ids or a bitmap of vertices."""
+
+    NONE = 0
+    VERTEX = 1
+    EDGE = 2
+    BITMAP = 3
+
+
+_OUTPUTS = {None: Output.NONE, "vertex": Output.VERTEX, "edge": Output.EDGE, "bitmap": Output.BITMAP}
+
+
+def _output(output, allowed):
+    if output not in allowed:
+        raise UnknownNameError(f"unknown output {output!r} (expected one of {allowed})")
+    return _OUTPUTS[output]
+
+
+def degree_scan(offsets, ids):
+    """Exclusive scan of the list lengths of the items `ids` (length n + 1, int64)."""
+    import cupy
+
+    scan = cupy.empty(ids.size + 1, dtype=cupy.int64)
+    if ids.size <= SCAN_IN_ONE_BLOCK:
+        k = runtime.kernel("frontier/degree_scan.cu", "gravel_degree_scan_block", templates=(1024,))
+        k(1, 1024, (offsets, ids, np.int64(ids.size), scan))
+    else:
+        degrees = cupy.empty(ids.size, dtype=cupy.int64)
+        k = runtime.kernel("frontier/degree_scan.cu", "gravel_frontier_degrees")
+        k(runtime.blocks_for(ids.size, BLOCK, resident=8), BLOCK, (offsets, ids, np.int64(ids.size), degrees))
+        scan[0] = 0
+        cupy.cumsum(degrees, out=scan[1:])
+    return scan
+
+
+def choose_load_balance(lists, edges):
+    """Gunrock's rule, measured for gravel (docs/tuning.md): merge path over `lists` neighbour lists
+    of `edges` entries in all where they average at least 5, TWC otherwise. Decided from the sizes
+    alone: no device sync."""
+    return LoadBalance.MERGE_PATH if edges >= 5 * lists else LoadBalance.TWC
+
+
+def advance(graph, frontier, op="true", *, params=None, output="vertex", strategy="auto", visited=None,
+            capacity=None, preamble=""):
+    """Visit every out-edge (src -> dst) of the frontier's vertices.
+
+    `op` sees ``src, dst, edge, weight`` and the `params`; where it is true, ``dst``
+    (``output="vertex"``) or ``edge`` (``"edge"``) joins the output frontier. ``output=None`` returns
+    None (a pure visit, with no host sync). `strategy` is a :class:`LoadBalance` or its value, or
+    "auto". `visited` (a uint32 bitmap) with MERGE_PATH_CULL emits each destination once. `capacity`
+    bounds the output size when the caller knows one (n, for a functor that claims each vertex once):
+    the frontier's degrees then need no scan and no sync, except under merge-path load balancing.
+    """
+    lists = Lists(graph.offsets, graph.indices, graph.weights)
+    strategy = LoadBalance.parse(strategy) or choose_load_balance(graph.n, graph.nnz)
+    return advance_lists(lists, graph.n, frontier, op, params=params, output=output, strategy=strategy,
+                         visited=visited, capacity=capacity, preamble=preamble,
+                         every_list=frontier.every_vertex and frontier.n == graph.n)
+
+
+def advance_lists(lists, n, frontier, op, *, params, output, strategy, visited, capacity, preamble,
+                  every_list=False):
+    """advance over the lists `lists` (:class:`Lists`) of which the frontier holds items; `n` is the
+    size of the output frontier's id space; `every_list`: the frontier is every list, in order."""
+    import cupy
+
+    out_kind = _output(output, (None, "vertex", "edge"))
+    ids = frontier.ids
+    nf = ids.size
+    if strategy is LoadBalance.MERGE_PATH_CULL and visited is None:
+        raise ValueError("MERGE_PATH_CULL needs a visited bitmap")
+    merge = strategy in (LoadBalance.MERGE_PATH, LoadBalance.MERGE_PATH_CULL)
+    scan, total = None, None
+    if merge or (out_kind is not Output.NONE and capacity is None):
+        if every_list:
+            scan, total = lists.offsets, int(lists.indices.size)  # no scan, no sync
+        else:
+            scan = degree_scan(lists.offsets, ids)
+            total = int(scan[-1])  # sync: sizes the output (and the merge-path grid)
+        if not total:
+            nf = 0
+    out_t = cupy.int64 if out_kind is Output.EDGE else cupy.int32
+    cap = 0 if out_kind is Output.NONE else (total if capacity is None else int(capacity))
+    out = cupy.empty(max(cap, 1), dtype=out_t)
+    length = counter()
+    source, extra = functor(params, {ADVANCE_OP: f"({op})"}, preamble)
+    templates = (out_kind.value, CTYPES[np.dtype(out_t)])
+    common = lists.args() + (ids, np.int64(nf), out, length, np.uint64(cap))
+    if nf and merge:
+        tiles = -(-total // MERGE_PATH_TILE)
+        part = cupy.empty(tiles + 1, dtype=cupy.int64)
+        runtime.kernel("advance/merge_path.cu", "gravel_merge_path_partition")(
+            runtime.blocks_for(tiles + 1, BLOCK, resident=4), BLOCK,
+            (scan, np.int64(nf), np.int64(total), np.int64(MERGE_PATH_TILE), np.int64(tiles), part))
+        k = runtime.kernel("advance/merge_path.cu", "gravel_advance_merge_path",
+                           templates=templates + (BLOCK, MERGE_PATH_TILE // BLOCK), prelude=source)
+        cull = strategy is LoadBalance.MERGE_PATH_CULL
+        bitmap = visited if cull else dummy(cupy.uint32)
+        k(min(tiles, 64 * runtime.props().sm_count), BLOCK,
+          common + (scan, np.int64(total), part, bitmap, np.int32(cull)) + extra)
+    elif nf:
+        name = strategy.value
+        shape = (BLOCK,) if strategy is LoadBalance.BLOCK_MAPPED else ()
+        k = runtime.kernel(f"advance/{name}.cu", f"gravel_advance_{name}", templates=templates + shape,
+                           prelude=source)
+        k(runtime.blocks_for(nf, BLOCK, resident=8), BLOCK, common + extra)
+    if out_kind is Output.NONE:
+        return None
+    n_out = read_count(length)
+    if n_out > cap:
+        raise RuntimeError(f"advance produced {n_out} items, more than capacity={cap}")
+    return Frontier(n, ids=out, length=n_out)
+
+
+def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, params=None,
+                 output="vertex", preamble=""):
+    """Pull step: each candidate vertex v (those of the `candidates` frontier, or every vertex when
+    it is None) for which `where` (an expression over ``v``) holds scans its in-edges (src -> v) for
+    a src in `frontier` and stops at the first for which `op` holds (``dst`` is v in the expression);
+    v then joins the output. ``output="bitmap"`` returns a dense frontier, counted as it is made."""
+    import cupy
+
+    front = frontier.to_dense().bitmap
+    ids, count, all_ = items(candidates, graph.n)
+    out_kind = _output(output, (None, "vertex", "edge", "bitmap"))
+    if out_kind is Output.BITMAP:
+        out = cupy.zeros((graph.n + 31) // 32, dtype=cupy.uint32)
+    else:
+        out = cupy.empty(max(count, 1), dtype=cupy.int64 if out_kind is Output.EDGE else cupy.int32)
+    length = counter()
+    macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
+    source, extra = functor(params, macros, preamble)
+    k = runtime.kernel("advance/pull.cu", "gravel_advance_pull", templates=(out_kind.value, CTYPES[out.dtype]),
+                       prelude=source)
+    if count:
+        k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK,
+          Lists(*graph.csc()).args()
+          + (ids, np.int32(all_), np.int64(count), front, out, length, np.uint64(out.size)) + extra)
+    if out_kind is Output.NONE:
+        return None
+    if out_kind is Output.BITMAP:
+        return Frontier(graph.n, bitmap=out, length=read_count(length))
+    return Frontier(graph.n, ids=out, length=read_count(length))

@@ -1,0 +1,73 @@
+"""The sweep plan: how a pull over every vertex runs, plain, cache-blocked or staged, and how wide.
+
+The one place that decides (GraphCage's cache blocking, DESIGN.md section 5): neighbor_reduce runs
+the plan it is given or asks for, and PageRank reports it. "auto" blocks where the vertex data
+outgrows AUTO_L2_SHARE of the L2: a sweep that can stage its values (a value array, a sum, min or max
+of a type with shared-memory atomics) by the shared-memory width, any other by the L2 width unless the
+hubs come first (:func:`hub_front`), where the plain sweep's gathers already hit.
+"""
+
+from dataclasses import dataclass
+
+from ..backends.cuda import runtime
+from ..layouts.blocked import block_width
+from ..layouts.staged import shared_width
+
+#: "auto" blocks vertex data over this share of the L2 (docs/tuning.md)
+AUTO_L2_SHARE = 0.5
+#: a graph whose first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges has its
+#: hubs in front (degree-sorted kron: about 0.8; as generated, uniform graphs and grids: about 0.06)
+HUB_FRONT_PART, HUB_FRONT_SHARE = 16, 0.25
+_KINDS = ("plain", "blocked", "staged")
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """How a pull sweep over every vertex runs: ``kind`` "plain", "blocked" (GraphCage's blocks of
+    `width` source vertices through the L2) or "staged" (blocks of `width` whose values sit in shared
+    memory)."""
+
+    kind: str = "plain"
+    width: int | None = None
+
+    def __post_init__(self):
+        if self.kind not in _KINDS or (self.kind == "plain") != (self.width is None):
+            raise ValueError(f"not a sweep plan: {self.kind!r} of width {self.width!r}")
+
+    def __str__(self):
+        if self.kind == "plain":
+            return "unblocked"
+        where = "staged in shared memory" if self.kind == "staged" else "through the L2"
+        return f"blocked by {self.width:,} vertices, {where}"
+
+
+def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
+    """The plan of a sweep over every vertex of the DeviceGraph `graph` that `blocking` asks for:
+    None (plain), "auto", a width in vertices (staged where the sweep is `stageable` and the width is
+    at most :func:`gravel.layouts.shared_width`, else blocked through the L2) or a SweepPlan."""
+    if isinstance(blocking, SweepPlan):
+        return blocking
+    if blocking is None:
+        return SweepPlan()
+    if blocking == "auto":
+        if graph.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes:
+            return SweepPlan()
+        if stageable:
+            return SweepPlan("staged", shared_width(bytes_per_vertex))
+        return SweepPlan() if hub_front(graph) else SweepPlan("blocked", block_width(bytes_per_vertex))
+    if isinstance(blocking, str) or int(blocking) < 1:
+        raise ValueError(f"blocking must be None, 'auto' or a width of at least 1 vertex, not {blocking!r}")
+    width = int(blocking)
+    stages = stageable and width <= shared_width(bytes_per_vertex)
+    return SweepPlan("staged" if stages else "blocked", width)
+
+
+def hub_front(graph):
+    """Do the first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges (hubs first,
+    as after a degree sort)? One read of the offsets, kept with the graph."""
+
+    def find():
+        head = int(graph.offsets[graph.n // HUB_FRONT_PART])
+        return graph.nnz > 0 and head > HUB_FRONT_SHARE * graph.nnz
+
+    return graph.cached("hub_front", find)
