@@ -162,8 +162,7 @@ def test_relabel_where_the_graph_lives_copies_to_the_host_only_when_asked(G, rnd
 
     perm = np.array(rnd.sample(range(G.n), G.n), dtype=np.int32)
     expect = transform.relabel(G, perm, transparent=True)
-    D = gravel.Graph(G.offsets, G.indices, G.weights, directed=G.directed)
-    D._device = DeviceGraph.from_arrays(G.offsets, G.indices, G.weights, directed=G.directed, host=D)
+    D = gravel.Graph._on_device(DeviceGraph.from_arrays(G.offsets, G.indices, G.weights, directed=G.directed))
     H = transform.relabel(D, perm, transparent=True)
     assert H._arrays is None and (H.n, H.nnz, H.weighted, H.directed) == (G.n, G.nnz, G.weighted, G.directed)
     assert H.to("cuda").host is H and H._arrays is None

@@ -223,7 +223,7 @@ _ALGORITHMS = (
               timed=_spread_sources, checked=("sources",),
               sweeps=lambda result: 2 * len(result.sources)),  # forward and backward per source
     Algorithm(name="tc", module="triangles", function_name="triangles", arrays=("triangles",),
-              vertex_bytes=8, timed=lambda G: {"per_vertex": False}),
+              vertex_bytes=8, timed=lambda G: {"per_vertex": False}, checked=("total",)),
     Algorithm(name="kcore", module="kcore", function_name="core_number", arrays=("core",),
               vertex_bytes=4),
 )

@@ -81,4 +81,21 @@ def _triangles_cuda(S, per_vertex):
                           triangles=per, total=int(total))
 
 
+def verify_triangles(G, triangles, total=None):
+    """Check per-vertex counts (caller ids; None when only the total was asked for) and the total
+    against SciPy: the triangles through v are half of row v of (A @ A) * A on the simple undirected
+    graph. Returns a list of problems."""
+    S = G.simple_undirected()
+    A = S.to_scipy()
+    A.data[:] = 1
+    expect = to_caller(G, np.asarray((A @ A).multiply(A).sum(axis=1)).ravel().astype(np.int64) // 2)
+    problems = []
+    if triangles is not None and not np.array_equal(np.asarray(triangles), expect):
+        v = int(np.flatnonzero(np.asarray(triangles) != expect)[0])
+        problems.append(f"vertex {v}: {int(triangles[v])} triangles, expected {int(expect[v])}")
+    if total is not None and int(total) != int(expect.sum()) // 3:
+        problems.append(f"{int(total)} triangles in all, expected {int(expect.sum()) // 3}")
+    return problems
+
+
 _IMPLEMENTATIONS = {"cpu": _triangles_cpu, "cuda": _triangles_cuda}

@@ -48,8 +48,7 @@ class DeviceGraph:
         self.host = host
         self.offsets, self.indices, self.weights = offsets, indices, weights
         self.n, self.nnz, self.directed = int(offsets.size) - 1, int(indices.size), bool(directed)
-        # layouts built from these arrays; read and filled through cached()
-        self.derived = {}
+        self._cache = {}  # what cached() keeps: layouts and other data derived from these arrays
         if csc is None and not directed:
             csc = (offsets, indices, weights)  # an undirected graph's CSR is its own CSC
         self._csc = csc
@@ -58,9 +57,13 @@ class DeviceGraph:
     def cached(self, key, build):
         """The value kept under `key` for as long as this graph lives, built by ``build()`` on first
         use. Views (:meth:`reverse`, :meth:`with_weights`) keep their own."""
-        if key not in self.derived:
-            self.derived[key] = build()
-        return self.derived[key]
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    def clear_cache(self):
+        """Drop everything :meth:`cached` keeps (layouts, bins, buffers), to free device memory."""
+        self._cache.clear()
 
     # -- in-edges ----------------------------------------------------------------------------------
     def csc(self):
@@ -75,7 +78,7 @@ class DeviceGraph:
         destination's sources in increasing order already, so the rows come out sorted as the host's
         transpose sorts them (parallel arcs in CSR order)."""
         m = xp(self.offsets)
-        order = self.derived.get("csc_order")
+        order = self._cache.get("csc_order")
         if order is None:
             order = _csc_order(self.indices)  # not kept: the CSC needs it once
         sources = entry_rows(self.offsets, self.nnz).astype(m.int32)[order]
@@ -103,7 +106,7 @@ class DeviceGraph:
         view = DeviceGraph.__new__(DeviceGraph)
         csr = (self.offsets, self.indices, self.weights)
         view._set(*self.csc(), directed=True, host=None, csc=csr)
-        view.derived["reverse"] = self
+        view._cache["reverse"] = self
         return view
 
     def with_weights(self, weights):
