@@ -1,7 +1,7 @@
 """Graph construction costs: generating a Kronecker graph into CSR (time, peak memory against the final
 CSR's bytes) and loading a text graph cold versus from the binary cache.
 
-    python benchmarks/build_and_load.py --scale 24 --text ../shared/datasets/USA-road-NE.pace.gr.gz
+    python benchmarks/build_and_load.py --scale 24 --text USA-road-NE.pace.gr.gz
 
 Each measurement runs in a fresh subprocess so that peak RSS belongs to it alone.
 """

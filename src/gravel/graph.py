@@ -83,7 +83,7 @@ class Graph:
     def _on_device(cls, dg, *, labels=None, order=None):
         """A Graph whose arrays live on the GPU (the DeviceGraph `dg`, built by gravel from a valid
         graph): the host copies are made on first use, so that work on the device never waits for them
-        (a reordering's CSR back to the host took 0.2 s of kron:22's 0.23 s on an H200)."""
+        (copying a reordered CSR back would take most of the reordering's time: docs/tuning.md)."""
         self = cls.__new__(cls)
         self._arrays = None
         self._n, self._nnz, self._weighted = dg.n, dg.nnz, dg.weights is not None

@@ -115,8 +115,8 @@ def _cc_cuda(G):
     vertices already share; then an advance unions the edges of the vertices outside it only (and, on
     a directed graph, their in-edges: an edge from the big component into them is no out-edge of
     theirs), and a last compute points every vertex at its root. Hooking under the smaller root makes
-    each root its component's smallest id. Union-find over every edge took 7.9 ms on kron:22 (H200,
-    2026-11-26): the big component holds almost all of the edges, which Afforest never touches."""
+    each root its component's smallest id. Sampling first pays because the big component holds almost
+    all of the edges, which Afforest never touches (docs/tuning.md, SAMPLE_ROUNDS)."""
     import cupy
 
     from ..operators import advance, compute, filter as keep_if

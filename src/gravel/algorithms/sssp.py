@@ -70,9 +70,7 @@ def sssp(G, source, *, delta=None, device="auto"):
 
 def default_delta(G, weights, device="cpu"):
     """Bucket width from the mean weight and the average degree. The GPU's is wider: a relaxation
-    step there costs little next to each bucket's host round trips. Measured on an H200 (2026-11-26,
-    weights 1..255, benchmarks/results/2026-11-26-h200-probes-run4.log): kron:22 took 21.7 ms at the
-    CPU's width (128), 15.0 ms at 8x it; grid:1024x1024 201 ms at the CPU's width (512), 35 ms at 16x."""
+    step there costs little next to each bucket's host round trips (docs/tuning.md, default_delta)."""
     if G.nnz == 0:
         return 1.0
     mean = float(weights.mean()) or 1.0

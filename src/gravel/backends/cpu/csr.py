@@ -73,7 +73,7 @@ def _sort_rows(offsets, indices, weights, threads):
     n = offsets.shape[0] - 1
     has_w = weights.shape[0] > 0
     # rows dealt out round-robin: after a degree sort the long rows sit together, and prange's
-    # contiguous chunks gave them all to one thread (kron:24 relabelled in 55 s on 16 cores)
+    # contiguous chunks would give them all to one thread (docs/tuning.md, CPU kernels)
     for t in numba.prange(threads):
         for u in range(t, n, threads):
             a = offsets[u]
@@ -138,7 +138,7 @@ def _permute_rows(offsets, indices, weights, perm, new_offsets, out_idx, out_w):
 
 def permute(offsets, indices, weights, perm):
     """The CSR with vertex v renamed perm[v]: rows move whole and their ids are mapped, then sorted
-    (parallel; no edge list, no counting sort: a relabelled kron:24 took 62 s through from_edges)."""
+    (parallel; no edge list and no counting sort, which cost far more: docs/tuning.md, CPU kernels)."""
     deg = np.diff(offsets)
     new_deg = np.empty_like(deg)
     new_deg[perm] = deg

@@ -35,7 +35,7 @@ def count(off, idx, threads, per_vertex):
 
     For each u, its out-list is stamped into a per-thread marker array; then for every v in N+(u), the
     w in N+(v) that carry u's stamp close a triangle. Branch-free lookups beat merging the two sorted
-    lists (whose comparisons mispredict): kron:18 on 2 cores, 3.5 s merging, 0.89 s stamping.
+    lists, whose comparisons mispredict (docs/tuning.md, CPU kernels).
     """
     n = off.shape[0] - 1
     local = np.zeros((threads, n if per_vertex else 0), np.int64)
