@@ -6,16 +6,13 @@ beside them. This is the benchmark for SSSP's default delta on the GPU (docs/tun
     python benchmarks/sssp_delta.py kron:22 grid:1024x1024 --json benchmarks/results/h200/sssp_delta.json
 """
 
-import argparse
-import json
 import statistics
-import sys
 
 import numpy as np
 
 import gravel
 from gravel.algorithms.sssp import default_delta
-from gravel.bench import machine
+from gravel.bench import machine, write_record, script_parser
 
 FACTORS = (1, 4, 8, 16, 32, 64)
 
@@ -33,11 +30,9 @@ def timed(G, source, delta, repeat):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = script_parser(__doc__, repeat=5)
     p.add_argument("graphs", nargs="+", help="generator specs or files")
     p.add_argument("--factors", type=float, nargs="*", default=FACTORS, help="multiples of the CPU's delta")
-    p.add_argument("--repeat", type=int, default=5, help="timed runs after a warm-up (median)")
-    p.add_argument("--json", help="write the rows, with the machine and date, to this file")
     a = p.parse_args()
     info = machine()
     rows = []
@@ -52,9 +47,7 @@ def main():
             print(f"{spec} delta {used:9.1f} ({label:>17}): {ms:9.2f} ms, {steps} steps ({info.get('gpu')})",
                   flush=True)
     if a.json:
-        with open(a.json, "w") as fh:
-            json.dump({"machine": info, "command": ["benchmarks/sssp_delta.py", *sys.argv[1:]], "rows": rows}, fh,
-                      indent=1)
+        write_record(a.json, "benchmarks/sssp_delta.py", rows)
 
 
 if __name__ == "__main__":

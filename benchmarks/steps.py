@@ -7,16 +7,13 @@ benchmark for THIN_BLOCKS_PER_SM (docs/tuning.md).
     python benchmarks/steps.py 4096 --json benchmarks/results/h200/steps.json
 """
 
-import argparse
-import json
 import statistics
-import sys
 
 import cupy
 
 import gravel
 from gravel import operators as ops
-from gravel.bench import machine
+from gravel.bench import machine, write_record, script_parser
 from gravel.frontier import FrontierQueue
 from gravel.operators.steps import STEPS_BLOCKS_PER_SM
 
@@ -39,10 +36,8 @@ def bfs_steps(dg, n, source, blocks_per_sm):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = script_parser(__doc__, repeat=5)
     p.add_argument("sides", type=int, nargs="*", default=[4096], help="grid sides (default 4096)")
-    p.add_argument("--repeat", type=int, default=5, help="timed runs after a warm-up (median)")
-    p.add_argument("--json", help="write the rows, with the machine and date, to this file")
     a = p.parse_args()
     info = machine()
     rows = []
@@ -58,9 +53,7 @@ def main():
             print(f"grid {side}x{side}, {blocks} blocks per SM: {ms:8.2f} ms, {steps} steps, "
                   f"{1e3 * ms / steps:.2f} us per step ({info.get('gpu')})", flush=True)
     if a.json:
-        with open(a.json, "w") as fh:
-            json.dump({"machine": info, "command": ["benchmarks/steps.py", *sys.argv[1:]], "rows": rows}, fh,
-                      indent=1)
+        write_record(a.json, "benchmarks/steps.py", rows)
 
 
 if __name__ == "__main__":

@@ -12,15 +12,12 @@ change one, run this before and after on the same card, in one session.
     python benchmarks/sweep.py kron:22 kron:25 --json benchmarks/results/h200/sweep.json
 """
 
-import argparse
-import json
-import sys
 
 import cupy
 
 import gravel
 from gravel import operators as ops
-from gravel.bench import machine, median_ms
+from gravel.bench import machine, median_ms, write_record, script_parser
 from gravel.reorder import reorder
 from gravel.layouts import block_width, shared_width
 
@@ -49,11 +46,9 @@ def sweep_times(H, widths, repeat):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = script_parser(__doc__, repeat=7)
     p.add_argument("graphs", nargs="+", help="generator specs or files")
     p.add_argument("--widths", type=int, nargs="*", default=[], help="more block widths (vertices)")
-    p.add_argument("--repeat", type=int, default=7, help="timed runs after a warm-up (median)")
-    p.add_argument("--json", help="write the rows, with the machine and date, to this file")
     a = p.parse_args()
     info = machine()
     rows = []
@@ -66,10 +61,8 @@ def main():
             print(f"{label:>28}: " + ", ".join(f"{k} {v:7.3f} ms" for k, v in times.items())
                   + f" ({info.get('gpu')})", flush=True)
     if a.json:
-        with open(a.json, "w") as fh:
-            json.dump({"machine": info, "command": ["benchmarks/sweep.py", *sys.argv[1:]],
-                       "widths": {"L2-blocked": block_width(4), "staged": shared_width(4)}, "rows": rows},
-                      fh, indent=1)
+        write_record(a.json, "benchmarks/sweep.py", rows,
+                     widths={"L2-blocked": block_width(4), "staged": shared_width(4)})
 
 
 if __name__ == "__main__":

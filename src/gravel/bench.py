@@ -9,12 +9,14 @@ least, over the copy bandwidth measured in the same run; GPU rows also give grav
 per iteration.
 """
 
+import argparse
 import datetime
 import json
 import os
 import platform
 import statistics
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -148,7 +150,25 @@ def _time_baselines(algo, G, source, row, repeat):
     return out
 
 
+def script_parser(doc, *, repeat):
+    """The argument parser of a benchmark script: its docstring's first paragraph as the
+    description, and the flags every script shares (--repeat, --json)."""
+    p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    p.add_argument("--repeat", type=int, default=repeat, help="timed runs after a warm-up (median)")
+    p.add_argument("--json", help="write the rows, with the machine and date, to this file")
+    return p
+
+
+def write_record(path, script, rows, **extra):
+    """Write a benchmark script's `rows` to the JSON file `path`, with the machine (date, card, git
+    commit), the command line and any `extra` entries."""
+    record = {"machine": machine(), "command": [script, *sys.argv[1:]]} | extra | {"rows": rows}
+    with open(path, "w") as fh:
+        json.dump(record, fh, indent=1)
+
+
 def machine():
+    """The date, host, CPU, card, driver, threads and git commit of this run."""
     info = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": platform.node(),
             "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count()}
     from .backends import cuda
