@@ -16,10 +16,15 @@ import datetime
 import json
 
 from gravel.backends.cuda import runtime
-from gravel.bench import copy_bandwidth, floor_bytes, pagerank_per_iteration, wall_seconds
+from gravel.bench import (
+    copy_bandwidth,
+    floor_bytes,
+    pagerank_per_iteration,
+    wall_seconds,
+)
+from gravel.cli import open_graph
 from gravel.layouts.blocked import block_width, pull_layout, push_layout
 from gravel.layouts.staged import STAGED_TILE_BYTES, shared_width, staged_layout
-from gravel.cli import open_graph
 from gravel.reorder import reorder
 
 ITERATIONS = 20

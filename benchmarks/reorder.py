@@ -25,7 +25,13 @@ import gravel
 from gravel.backends.cuda import runtime
 from gravel.bench import pagerank_per_iteration, wall_seconds
 from gravel.cli import open_graph
-from gravel.reorder import auto_method, packing_factor, permutation, reorder, worth_reordering
+from gravel.reorder import (
+    auto_method,
+    packing_factor,
+    permutation,
+    reorder,
+    worth_reordering,
+)
 from gravel.transform import permute_csr, relabel
 
 METHODS = ("hub_sort", "degree", "dbg")

@@ -12,14 +12,15 @@ import numpy as np
 
 import gravel
 from gravel.algorithms.sssp import default_delta
-from gravel.bench import machine, write_record, script_parser
+from gravel.bench import machine, script_parser, write_record
+from gravel.cli import open_graph
 
 FACTORS = (1, 4, 8, 16, 32, 64)
 
 
-def open_graph(spec):
+def weighted_graph(spec):
     """A Graph from a generator spec (kron:22, grid:RxC, ...) or a file, weighted 1..255 if it is not."""
-    G = gravel.generate.from_spec(spec) if gravel.generate.is_spec(spec) else gravel.load(spec)
+    G, _ = open_graph(spec)
     return G if G.weighted else gravel.transform.add_random_weights(G, low=1, high=255, seed=0)
 
 
@@ -37,7 +38,7 @@ def main():
     info = machine()
     rows = []
     for spec in a.graphs:
-        G = open_graph(spec)
+        G = weighted_graph(spec)
         source = int(np.argmax(G.out_degree))
         cpu_delta = default_delta(G, G.weights, "cpu")
         cases = [("GPU default", None)] + [(f"{f:g} x the CPU's", f * cpu_delta) for f in a.factors]

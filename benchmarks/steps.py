@@ -13,7 +13,7 @@ import cupy
 
 import gravel
 from gravel import operators as ops
-from gravel.bench import machine, write_record, script_parser
+from gravel.bench import machine, script_parser, write_record
 from gravel.frontier import FrontierQueue
 from gravel.operators.steps import STEPS_BLOCKS_PER_SM
 

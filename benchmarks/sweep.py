@@ -15,16 +15,11 @@ change one, run this before and after on the same card, in one session.
 
 import cupy
 
-import gravel
 from gravel import operators as ops
-from gravel.bench import machine, median_ms, write_record, script_parser
-from gravel.reorder import reorder
+from gravel.bench import machine, median_ms, script_parser, write_record
+from gravel.cli import open_graph
 from gravel.layouts import block_width, shared_width
-
-
-def open_graph(spec):
-    """A Graph from a generator spec (kron:25, urand:24, grid:RxC, rgg:22) or a file."""
-    return gravel.generate.from_spec(spec) if gravel.generate.is_spec(spec) else gravel.load(spec)
+from gravel.reorder import reorder
 
 
 def sweep_times(H, widths, repeat):
@@ -53,7 +48,7 @@ def main():
     info = machine()
     rows = []
     for spec in a.graphs:
-        G = open_graph(spec)
+        G, _ = open_graph(spec)
         G.to("cuda")
         for label, H in ((spec, G), (f"{spec} degree-sorted", reorder(G, "degree"))):
             times = sweep_times(H, a.widths, a.repeat)
