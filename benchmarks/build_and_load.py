@@ -1,5 +1,5 @@
-"""Graph construction costs: generating a Kronecker graph into CSR (time, peak memory against the final
-CSR's bytes) and loading a text graph cold versus from the binary cache.
+"""Graph construction costs: generating a Kronecker graph into CSR (time, peak memory against the
+final CSR's bytes) and loading a text graph cold versus from the binary cache.
 
     python benchmarks/build_and_load.py --scale 24 --text USA-road-NE.pace.gr.gz
 
@@ -36,7 +36,9 @@ WARM = "import gravel; gravel.generate.kronecker(8); gravel.load({path!r}, cache
 
 
 def run(code, env=None):
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -53,11 +55,19 @@ def main():
     if a.text:
         with tempfile.TemporaryDirectory() as cache:
             env = dict(os.environ, GRAVEL_CACHE_DIR=cache)
-            subprocess.run([sys.executable, "-c", WARM.format(path=a.text)], check=True, env=env)  # JIT
+            subprocess.run(
+                [sys.executable, "-c", WARM.format(path=a.text)], check=True, env=env
+            )  # JIT
             cold = run(LOAD.format(path=a.text), env)
             cached = run(LOAD.format(path=a.text), env)
-        result["load"] = {"file": a.text, "cold_s": cold["seconds"], "cached_s": cached["seconds"],
-                          "speedup": cold["seconds"] / cached["seconds"], "n": cold["n"], "edges": cold["edges"]}
+        result["load"] = {
+            "file": a.text,
+            "cold_s": cold["seconds"],
+            "cached_s": cached["seconds"],
+            "speedup": cold["seconds"] / cached["seconds"],
+            "n": cold["n"],
+            "edges": cold["edges"],
+        }
         print(result["load"])
     # warm the JIT cache with a small run so the timing is of the generator, not the compiler
     run(GENERATE.format(scale=10, ef=a.edge_factor))

@@ -3,7 +3,8 @@ and relaxation steps at multiples of the CPU's default delta, weights 1..255 add
 has none, from its highest-degree vertex. The GPU's default (gravel.sssp with no delta) is timed
 beside them. This is the benchmark for SSSP's default delta on the GPU (docs/tuning.md).
 
-    python benchmarks/sssp_delta.py kron:22 grid:1024x1024 --json benchmarks/results/h200/sssp_delta.json
+    python benchmarks/sssp_delta.py kron:22 grid:1024x1024 --json
+    benchmarks/results/h200/sssp_delta.json
 """
 
 import statistics
@@ -19,7 +20,8 @@ FACTORS = (1, 4, 8, 16, 32, 64)
 
 
 def weighted_graph(spec):
-    """A Graph from a generator spec (kron:22, grid:RxC, ...) or a file, weighted 1..255 if it is not."""
+    """A Graph from a generator spec (kron:22, grid:RxC, ...) or a file, weighted 1..255 if it is
+    not."""
     G, _ = open_graph(spec)
     return G if G.weighted else gravel.transform.add_random_weights(G, low=1, high=255, seed=0)
 
@@ -27,13 +29,19 @@ def weighted_graph(spec):
 def timed(G, source, delta, repeat):
     """(median ms, steps, delta used) of GPU SSSP runs after a warm-up."""
     runs = [gravel.sssp(G, source, delta=delta, device="cuda") for _ in range(repeat + 1)][1:]
-    return 1e3 * statistics.median(r.time_s for r in runs), runs[-1].iterations, runs[-1].stats["delta"]
+    return (
+        1e3 * statistics.median(r.time_s for r in runs),
+        runs[-1].iterations,
+        runs[-1].stats["delta"],
+    )
 
 
 def main():
     p = script_parser(__doc__, repeat=5)
     p.add_argument("graphs", nargs="+", help="generator specs or files")
-    p.add_argument("--factors", type=float, nargs="*", default=FACTORS, help="multiples of the CPU's delta")
+    p.add_argument(
+        "--factors", type=float, nargs="*", default=FACTORS, help="multiples of the CPU's delta"
+    )
     a = p.parse_args()
     info = machine()
     rows = []
@@ -45,8 +53,11 @@ def main():
         for label, delta in cases:
             ms, steps, used = timed(G, source, delta, a.repeat)
             rows.append({"graph": spec, "case": label, "delta": used, "ms": ms, "steps": steps})
-            print(f"{spec} delta {used:9.1f} ({label:>17}): {ms:9.2f} ms, {steps} steps ({info.get('gpu')})",
-                  flush=True)
+            print(
+                f"{spec} delta {used:9.1f} ({label:>17}): {ms:9.2f} ms, {steps} steps "
+                f"({info.get('gpu')})",
+                flush=True,
+            )
     if a.json:
         write_record(a.json, "benchmarks/sssp_delta.py", rows)
 

@@ -27,7 +27,9 @@ def bfs_steps(dg, n, source, blocks_per_sm):
     queue = FrontierQueue(n, n, [source])
     start, stop = cupy.cuda.Event(), cupy.cuda.Event()
     start.record()
-    steps = ops.advance_steps(dg, queue, CLAIM, params={"depth": depth}, limit=n, blocks_per_sm=blocks_per_sm)
+    steps = ops.advance_steps(
+        dg, queue, CLAIM, params={"depth": depth}, limit=n, blocks_per_sm=blocks_per_sm
+    )
     stop.record()
     stop.synchronize()
     if int(depth.max()) != steps - 1 or not bool((depth >= 0).all()):
@@ -48,10 +50,20 @@ def main():
         for blocks in range(1, STEPS_BLOCKS_PER_SM + 1):
             runs = [bfs_steps(dg, G.n, source, blocks) for _ in range(a.repeat + 1)][1:]
             ms, steps = statistics.median(r[0] for r in runs), runs[-1][1]
-            rows.append({"graph": f"grid:{side}x{side}", "blocks_per_sm": blocks, "ms": ms, "steps": steps,
-                         "us_per_step": 1e3 * ms / steps})
-            print(f"grid {side}x{side}, {blocks} blocks per SM: {ms:8.2f} ms, {steps} steps, "
-                  f"{1e3 * ms / steps:.2f} us per step ({info.get('gpu')})", flush=True)
+            rows.append(
+                {
+                    "graph": f"grid:{side}x{side}",
+                    "blocks_per_sm": blocks,
+                    "ms": ms,
+                    "steps": steps,
+                    "us_per_step": 1e3 * ms / steps,
+                }
+            )
+            print(
+                f"grid {side}x{side}, {blocks} blocks per SM: {ms:8.2f} ms, {steps} steps, "
+                f"{1e3 * ms / steps:.2f} us per step ({info.get('gpu')})",
+                flush=True,
+            )
     if a.json:
         write_record(a.json, "benchmarks/steps.py", rows)
 

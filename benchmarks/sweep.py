@@ -6,12 +6,11 @@ library picks for a value array). ``--widths`` adds blocked sweeps of other bloc
 
 Times: CUDA events, median of --repeat runs after a warm-up that also builds the layouts. Every
 variant's sums are checked against the plain sweep's. This is the benchmark for the sweep's tuned
-constants (docs/tuning.md: BINS, STRIDING/ONE_PASS/ROWS_SHAPE, L2_FRACTION, AUTO_L2_SHARE, STAGED_*):
-change one, run this before and after on the same card, in one session.
+constants (docs/tuning.md: BINS, STRIDING/ONE_PASS/ROWS_SHAPE, L2_FRACTION, AUTO_L2_SHARE,
+STAGED_*): change one, run this before and after on the same card, in one session.
 
     python benchmarks/sweep.py kron:22 kron:25 --json benchmarks/results/h200/sweep.json
 """
-
 
 import cupy
 
@@ -23,14 +22,20 @@ from gravel.reorder import reorder
 
 
 def sweep_times(H, widths, repeat):
-    """{variant: ms} of one sweep over H (put on the device), each checked against the plain sweep."""
+    """{variant: ms} of one sweep over H (put on the device), each checked against the plain
+    sweep."""
     dg = H.to("cuda")
     cupy.random.seed(0)
     x = cupy.random.random(H.n, dtype=cupy.float32)
     expect = ops.neighbor_reduce(dg, None, x)
     times = {}
-    for name, blocking in [("plain", None), ("L2-blocked", block_width(4)), ("staged", shared_width(4)),
-                           ("auto", "auto")] + [(f"blocked {w}", w) for w in widths]:
+    for name, blocking in [
+        ("plain", None),
+        ("L2-blocked", block_width(4)),
+        ("staged", shared_width(4)),
+        ("auto", "auto"),
+    ] + [(f"blocked {w}", w) for w in widths]:
+
         def run(blocking=blocking):
             return ops.neighbor_reduce(dg, None, x, blocking=blocking)
 
@@ -52,12 +57,22 @@ def main():
         G.to("cuda")
         for label, H in ((spec, G), (f"{spec} degree-sorted", reorder(G, "degree"))):
             times = sweep_times(H, a.widths, a.repeat)
-            rows.append({"graph": label, "n": H.n, "nnz": H.nnz} | {f"{k}_ms": v for k, v in times.items()})
-            print(f"{label:>28}: " + ", ".join(f"{k} {v:7.3f} ms" for k, v in times.items())
-                  + f" ({info.get('gpu')})", flush=True)
+            rows.append(
+                {"graph": label, "n": H.n, "nnz": H.nnz} | {f"{k}_ms": v for k, v in times.items()}
+            )
+            print(
+                f"{label:>28}: "
+                + ", ".join(f"{k} {v:7.3f} ms" for k, v in times.items())
+                + f" ({info.get('gpu')})",
+                flush=True,
+            )
     if a.json:
-        write_record(a.json, "benchmarks/sweep.py", rows,
-                     widths={"L2-blocked": block_width(4), "staged": shared_width(4)})
+        write_record(
+            a.json,
+            "benchmarks/sweep.py",
+            rows,
+            widths={"L2-blocked": block_width(4), "staged": shared_width(4)},
+        )
 
 
 if __name__ == "__main__":

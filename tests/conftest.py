@@ -5,7 +5,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-DATASETS = Path(os.environ.get("GRAVEL_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets"))
+DATASETS = Path(
+    os.environ.get("GRAVEL_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets")
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -36,7 +38,8 @@ def dataset_ids(entries):
 
 
 def load_dataset(entry):
-    """Load a shared dataset the way its reference figures were computed; return (G, id of label fn)."""
+    """Load a shared dataset the way its reference figures were computed; return (G, id of label
+    fn)."""
     import gravel
 
     path = DATASETS / entry["file"]
@@ -47,8 +50,8 @@ def load_dataset(entry):
         return G, lambda label: int(np.searchsorted(G.labels, label))
     G = gravel.load(path)
     if entry["format"] == "mtx":
-        # reference.json's BFS/SSSP figures for the .mtx files were computed from 0-based row `label`
-        # (row label + 1 in the file), despite its note; checked against SciPy from both rows.
+        # reference.json's BFS/SSSP figures for the .mtx files were computed from 0-based row
+        # `label` (row label + 1 in the file), despite its note; checked against SciPy, both rows
         return G, lambda label: label
     return G, lambda label: label - 1
 

@@ -13,8 +13,12 @@ def graphs(draw, max_n=40, max_m=120, directed=None, weighted=False):
     if directed is None:
         directed = draw(st.booleans())
     m = draw(st.integers(0, max_m)) if n else 0
-    src = np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)) if n else [], np.int64)
-    dst = np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)) if n else [], np.int64)
+    src = np.array(
+        draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)) if n else [], np.int64
+    )
+    dst = np.array(
+        draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)) if n else [], np.int64
+    )
     w = None
     if weighted:
         w = np.array(draw(st.lists(st.integers(1, 20), min_size=m, max_size=m)), np.float64)

@@ -33,7 +33,7 @@ def as_array(d, G):
     return np.array([d[k] for k in keys])
 
 
-# -- published figures on every shared dataset ----------------------------------------------------------
+# -- published figures on every shared dataset -----------------------------------------------------
 @pytest.mark.parametrize("entry", REF, ids=dataset_ids(REF))
 def test_bfs_matches_published_levels(entry):
     G, internal = load_dataset(entry)
@@ -64,8 +64,11 @@ def test_cc_triangles_kcore_match_published(entry):
     assert (core == core.max()).sum() == entry["checks"]["kcore_max_size"]
 
 
-@pytest.mark.parametrize("entry", [e for e in REF if "sssp_source_label" in e["checks"]],
-                         ids=dataset_ids([e for e in REF if "sssp_source_label" in e["checks"]]))
+@pytest.mark.parametrize(
+    "entry",
+    [e for e in REF if "sssp_source_label" in e["checks"]],
+    ids=dataset_ids([e for e in REF if "sssp_source_label" in e["checks"]]),
+)
 def test_sssp_matches_published_distances(entry):
     G, internal = load_dataset(entry)
     c = entry["checks"]
@@ -77,7 +80,7 @@ def test_sssp_matches_published_distances(entry):
     assert verify_sssp(G, s, d) == []
 
 
-# -- NetworkX on the smaller shared datasets ------------------------------------------------------------
+# -- NetworkX on the smaller shared datasets -------------------------------------------------------
 @pytest.mark.parametrize("entry", SMALL, ids=dataset_ids(SMALL))
 def test_pagerank_matches_networkx(entry):
     G, _ = load_dataset(entry)
@@ -114,10 +117,12 @@ def test_betweenness_exact_matches_networkx():
         pytest.skip("no datasets")
     G, _ = load_dataset(next(e for e in REF if e["file"] == "email-Eu-core.txt.gz"))
     ref = as_array(nx.betweenness_centrality(G.to_networkx()), G)
-    assert np.allclose(gravel.betweenness_centrality(G, device="cpu").centrality, ref, rtol=1e-9, atol=1e-12)
+    assert np.allclose(
+        gravel.betweenness_centrality(G, device="cpu").centrality, ref, rtol=1e-9, atol=1e-12
+    )
 
 
-# -- random graphs --------------------------------------------------------------------------------------
+# -- random graphs ---------------------------------------------------------------------------------
 @settings(max_examples=60, deadline=None)
 @given(graphs())
 def test_random_bfs_cc_pagerank(G):
@@ -129,11 +134,20 @@ def test_random_bfs_cc_pagerank(G):
         assert verify_bfs(G, s, r.depth, r.parent) == []
     assert verify_cc(G, gravel.connected_components(G, device="cpu").labels) == []
     pr = gravel.pagerank(G, tol=1e-10, max_iter=1000, device="cpu").rank
-    ref = as_array(nx.pagerank(nx.DiGraph(G.to_networkx()) if G.directed else G.to_networkx(),
-                               weight=None, tol=1e-10, max_iter=1000), G)
+    ref = as_array(
+        nx.pagerank(
+            nx.DiGraph(G.to_networkx()) if G.directed else G.to_networkx(),
+            weight=None,
+            tol=1e-10,
+            max_iter=1000,
+        ),
+        G,
+    )
     # parallel arcs: NetworkX's simple graph merges them, so compare on the deduplicated graph
     D = deduplicate(G)
-    assert np.allclose(gravel.pagerank(D, tol=1e-10, max_iter=1000, device="cpu").rank, ref, atol=1e-8)
+    assert np.allclose(
+        gravel.pagerank(D, tol=1e-10, max_iter=1000, device="cpu").rank, ref, atol=1e-8
+    )
     assert abs(pr.sum() - 1) < 1e-9
 
 
@@ -180,7 +194,7 @@ def test_kron_sssp_against_scipy():
     assert verify_sssp(G, s, gravel.sssp(G, s, device="cpu").distance) == []
 
 
-# -- bad input ------------------------------------------------------------------------------------------
+# -- bad input -------------------------------------------------------------------------------------
 def test_sources_that_do_not_exist():
     G = gravel.generate.grid(2, 2)
     for bad in (-1, 4, 2.0, "0", True):

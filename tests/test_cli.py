@@ -37,13 +37,16 @@ def test_text_summary(capsys):
     assert "components" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv,match", [
-    (["run", "bfs", "grid:3x3", "--source", "99"], "source vertex 99"),
-    (["run", "bfs", "nosuchfile.txt"], "no such file"),
-    (["run", "bfs", "kron:abc"], "unknown generator spec"),
-    (["run", "pagerank", "grid:2x2", "--source", "1"], "--source does not apply"),
-    (["run", "bfs", "grid:2x2", "-o", "x.unknown"], "unknown output type"),
-])
+@pytest.mark.parametrize(
+    "argv,match",
+    [
+        (["run", "bfs", "grid:3x3", "--source", "99"], "source vertex 99"),
+        (["run", "bfs", "nosuchfile.txt"], "no such file"),
+        (["run", "bfs", "kron:abc"], "unknown generator spec"),
+        (["run", "pagerank", "grid:2x2", "--source", "1"], "--source does not apply"),
+        (["run", "bfs", "grid:2x2", "-o", "x.unknown"], "unknown output type"),
+    ],
+)
 def test_errors_exit_2_with_one_line(argv, match, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
@@ -94,8 +97,25 @@ def test_empty_graph_file(tmp_path, capsys):
 
 def test_bench_writes_json(tmp_path, capsys):
     out = tmp_path / "b.json"
-    assert main(["bench", "grid:20x20", "--algo", "bfs", "--algo", "cc", "--device", "cpu",
-                 "--repeat", "2", "--json", str(out)]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "grid:20x20",
+                "--algo",
+                "bfs",
+                "--algo",
+                "cc",
+                "--device",
+                "cpu",
+                "--repeat",
+                "2",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
     rows = {r["algo"]: r for r in data["results"]}
     assert set(rows) == {"bfs", "cc"} and data["machine"]["cores"] >= 1
@@ -108,11 +128,31 @@ def test_bench_writes_json(tmp_path, capsys):
 def test_bench_reordered_graph_starts_from_the_same_source(tmp_path):
     out = tmp_path / "b.json"
     # RCM puts a peripheral vertex first: a source taken in internal ids would change BFS's depth
-    assert main(["bench", "grid:12x7", "--algo", "bfs", "--device", "cpu", "--repeat", "1",
-                 "--reorder", "rcm", "--source", "40", "--no-baselines", "--json", str(out)]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "grid:12x7",
+                "--algo",
+                "bfs",
+                "--device",
+                "cpu",
+                "--repeat",
+                "1",
+                "--reorder",
+                "rcm",
+                "--source",
+                "40",
+                "--no-baselines",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     data = json.loads(out.read_text())
-    (name, info), = data["graphs"].items()
+    ((name, info),) = data["graphs"].items()
     assert name == "grid:12x7 (rcm)" and info["reorder_s"] > 0 and info["reordered"]
-    row, = data["results"]
+    (row,) = data["results"]
     assert row["graph"] == name and "scipy_s" not in row
     assert row["iterations"] == gravel.bfs(gravel.generate.grid(12, 7), 40, device="cpu").iterations

@@ -14,7 +14,7 @@ def test_kronecker_is_deterministic_undirected_and_simple():
     A = G.to_scipy()
     assert (A != A.T).nnz == 0
     assert G.nnz == gravel.transform.deduplicate(G).nnz
-    # Graph500 edge factor: about 8 * 4096 generated edges, a few percent lost to duplicates and loops
+    # Graph500 edge factor: about 8 * 4096 generated edges, a few percent lost to repeats and loops
     assert 0.75 * 8 * 4096 < G.m <= 8 * 4096
 
 
@@ -38,12 +38,18 @@ def test_grid_matches_networkx(r, c, diag):
     G = generate.grid(r, c, diagonals=diag)
     ref = nx.grid_2d_graph(r, c)
     if diag:
-        ref.add_edges_from(((i, j), (i + 1, j + dj)) for i in range(r - 1) for j in range(c)
-                           for dj in (-1, 1) if 0 <= j + dj < c)
+        ref.add_edges_from(
+            ((i, j), (i + 1, j + dj))
+            for i in range(r - 1)
+            for j in range(c)
+            for dj in (-1, 1)
+            if 0 <= j + dj < c
+        )
     assert G.n == r * c and G.m == ref.number_of_edges()
     mapping = {(i, j): i * c + j for i in range(r) for j in range(c)}
     assert set(map(tuple, np.sort(np.array(G.edges()).T, axis=1).tolist())) == {
-        tuple(sorted((mapping[a], mapping[b]))) for a, b in ref.edges()}
+        tuple(sorted((mapping[a], mapping[b]))) for a, b in ref.edges()
+    }
 
 
 def test_random_geometric_edges_are_short():
@@ -59,13 +65,24 @@ def test_random_geometric_edges_are_short():
     assert 4 < G.nnz / G.n < 12
 
 
-@pytest.mark.parametrize("spec,n", [("kron:8", 256), ("kron:8:4", 256), ("urand:7:3", 128), ("grid:3x5", 15),
-                                    ("grid:3x5:diag", 15), ("rgg:6", 64)])
+@pytest.mark.parametrize(
+    "spec,n",
+    [
+        ("kron:8", 256),
+        ("kron:8:4", 256),
+        ("urand:7:3", 128),
+        ("grid:3x5", 15),
+        ("grid:3x5:diag", 15),
+        ("rgg:6", 64),
+    ],
+)
 def test_specs(spec, n):
     assert generate.from_spec(spec).n == n
 
 
-@pytest.mark.parametrize("spec", ["kron", "kron:x", "kron:1:2:3", "grid:3", "grid:3x4:foo", "bogus:3", "kron:40"])
+@pytest.mark.parametrize(
+    "spec", ["kron", "kron:x", "kron:1:2:3", "grid:3", "grid:3x4:foo", "bogus:3", "kron:40"]
+)
 def test_bad_specs(spec):
     with pytest.raises(gravel.GravelError):
         generate.from_spec(spec)

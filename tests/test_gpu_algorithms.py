@@ -1,4 +1,5 @@
-"""GPU primitives against the CPU path (and so against NetworkX and SciPy, which the CPU path matches)."""
+"""GPU primitives against the CPU path (and so against NetworkX and SciPy, which the CPU path
+matches)."""
 
 import numpy as np
 import pytest
@@ -17,9 +18,11 @@ pytestmark = pytest.mark.gpu
 cupy = pytest.importorskip("cupy")
 
 REF = reference()
-FIXED = [("kron", transform.add_random_weights(generate.kronecker(13, 16, seed=3), 1, 255, seed=2)),
-         ("grid", generate.grid(60, 70)),
-         ("urand-directed", generate.uniform_random(12, 8, seed=4, directed=True))]
+FIXED = [
+    ("kron", transform.add_random_weights(generate.kronecker(13, 16, seed=3), 1, 255, seed=2)),
+    ("grid", generate.grid(60, 70)),
+    ("urand-directed", generate.uniform_random(12, 8, seed=4, directed=True)),
+]
 
 
 def check_all(G, sources):
@@ -51,7 +54,11 @@ def check_all(G, sources):
 
 @pytest.mark.parametrize("name,G", FIXED, ids=[f[0] for f in FIXED])
 def test_fixed_graphs(name, G):
-    sources = [int(np.argmax(G.out_degree)), 0, int(np.argmin(G.out_degree))]  # the last has few out-edges
+    sources = [
+        int(np.argmax(G.out_degree)),
+        0,
+        int(np.argmin(G.out_degree)),
+    ]  # the last has few out-edges
     check_all(G, sources)
 
 
@@ -69,9 +76,15 @@ def test_shared_datasets(entry):
     depth = gravel.bfs(G, s, device="cuda").depth.get()
     assert (depth >= 0).sum() == c["bfs_reached"] and depth.max() == c["bfs_max_depth"]
     assert depth[depth >= 0].sum() == c["bfs_sum_depth"]
-    assert gravel.connected_components(G, device="cuda").summary()["components"] == entry["computed"]["wcc_count"]
+    assert (
+        gravel.connected_components(G, device="cuda").summary()["components"]
+        == entry["computed"]["wcc_count"]
+    )
     if "triangles" in entry["computed"]:
-        assert gravel.triangles(G, per_vertex=False, device="cuda").total == entry["computed"]["triangles"]
+        assert (
+            gravel.triangles(G, per_vertex=False, device="cuda").total
+            == entry["computed"]["triangles"]
+        )
     core = gravel.core_number(G, device="cuda").core.get()
     assert core.max() == c["kcore_max"] and (core == core.max()).sum() == c["kcore_max_size"]
     if "sssp_source_label" in c:
@@ -82,7 +95,11 @@ def test_shared_datasets(entry):
 
 def test_auto_picks_the_gpu():
     G = generate.grid(4, 4)
-    for algo in (lambda: gravel.bfs(G, 0), lambda: gravel.core_number(G), lambda: gravel.betweenness_centrality(G)):
+    for algo in (
+        lambda: gravel.bfs(G, 0),
+        lambda: gravel.core_number(G),
+        lambda: gravel.betweenness_centrality(G),
+    ):
         assert algo().device == "cuda"
 
 
@@ -90,33 +107,42 @@ def test_auto_picks_the_gpu():
 @pytest.mark.parametrize("direction", ["pull", "push"])
 @pytest.mark.parametrize("blocking", [None, 1, 97, 10**9, "auto"])
 def test_blocked_and_pushed_pagerank_equal_the_plain_pull(name, G, direction, blocking):
-    """Block widths of one vertex, of a width that splits hubs, wider than the graph, and the card's."""
+    """Block widths of one vertex, of a width that splits hubs, wider than the graph, and the
+    card's."""
     plain = gravel.pagerank(G, max_iter=30, tol=0.0, blocking=None, device="cuda").rank.get()
-    r = gravel.pagerank(G, max_iter=30, tol=0.0, direction=direction, blocking=blocking, device="cuda").rank.get()
+    r = gravel.pagerank(
+        G, max_iter=30, tol=0.0, direction=direction, blocking=blocking, device="cuda"
+    ).rank.get()
     assert np.allclose(r, plain, rtol=1e-5, atol=1e-9)
     ref = gravel.pagerank(G, max_iter=30, tol=0.0, device="cpu").rank
     assert np.abs(r - ref).sum() < 1e-4
 
 
 @pytest.mark.parametrize("name,G", FIXED, ids=[f[0] for f in FIXED])
-@pytest.mark.parametrize("direction,blocking", [("pull", None), ("pull", "auto"), ("pull", 97), ("push", None)])
+@pytest.mark.parametrize(
+    "direction,blocking", [("pull", None), ("pull", "auto"), ("pull", 97), ("push", None)]
+)
 def test_pagerank_returns_the_iteration_that_converged(name, G, direction, blocking):
-    """The GPU reads each iteration's L1 change while the next runs: the ranks it returns are those of
-    the iteration that converged (a fixed run of as many iterations gives them, up to the order of the
-    atomics that blocked and pushed sweeps add in; the iterations around it differ by some 1e-3),
-    whose change is below n * tol, and one iteration fewer does not converge."""
+    """The GPU reads each iteration's L1 change while the next runs: the ranks it returns are those
+    of the iteration that converged (a fixed run of as many iterations gives them, up to the order
+    of the atomics that blocked and pushed sweeps add in; the iterations around it differ by some
+    1e-3), whose change is below n * tol, and one iteration fewer does not converge."""
     from gravel.algorithms.pagerank import PowerIterationFailedConvergence
 
     opts = {"direction": direction, "blocking": blocking, "device": "cuda"}
     r = gravel.pagerank(G, tol=1e-6, **opts)
     assert 1 < r.iterations < 100 and r.stats["error"] < G.n * 1e-6
     fixed = gravel.pagerank(G, max_iter=r.iterations, tol=0.0, **opts)
-    assert fixed.iterations == r.iterations and np.allclose(fixed.rank.get(), r.rank.get(), rtol=1e-5, atol=0)
+    assert fixed.iterations == r.iterations and np.allclose(
+        fixed.rank.get(), r.rank.get(), rtol=1e-5, atol=0
+    )
     assert fixed.stats["error"] == pytest.approx(r.stats["error"], rel=1e-3)
     with pytest.raises(PowerIterationFailedConvergence):
         gravel.pagerank(G, max_iter=r.iterations - 1, tol=1e-6, **opts)
     cpu = gravel.pagerank(G, tol=1e-6, device="cpu")
-    assert abs(cpu.iterations - r.iterations) <= 1  # float32 ranks may cross the line one iteration apart
+    assert (
+        abs(cpu.iterations - r.iterations) <= 1
+    )  # float32 ranks may cross the line one iteration apart
 
 
 @pytest.mark.parametrize("name,G", FIXED, ids=[f[0] for f in FIXED])
@@ -129,19 +155,25 @@ def test_reordering_a_graph_on_the_device_happens_there(name, G):
     on_device = reorder(D, "degree")
     assert on_device.device_graph is not None and on_device.device_graph.host is on_device
     dev = on_device.device_graph
-    for a, b in ((on_host.offsets, on_device.offsets), (on_host.indices, on_device.indices),
-                 (on_host.offsets, dev.offsets.get()), (on_host.indices, dev.indices.get())):
+    for a, b in (
+        (on_host.offsets, on_device.offsets),
+        (on_host.indices, on_device.indices),
+        (on_host.offsets, dev.offsets.get()),
+        (on_host.indices, dev.indices.get()),
+    ):
         assert np.array_equal(a, b)
     assert np.array_equal(on_host.order, on_device.order)
     s = int(np.argmax(G.out_degree))
-    assert np.array_equal(gravel.bfs(on_device, s, device="cuda").depth.get(), gravel.bfs(G, s, device="cpu").depth)
+    assert np.array_equal(
+        gravel.bfs(on_device, s, device="cuda").depth.get(), gravel.bfs(G, s, device="cpu").depth
+    )
 
 
 @settings(max_examples=30, deadline=None)
 @given(graphs())
 def test_packing_factor_on_the_device_equals_numpy(G):
-    """The device count against the host's NumPy masks (which test_reorder checks against
-    Algorithm 3 written out), by out- and in-degree, for several lines, hubs scrambled and sorted."""
+    """The device count against the host's NumPy masks (which test_reorder checks against Algorithm
+    3 written out), by out- and in-degree, for several lines, hubs scrambled and sorted."""
     from gravel.reorder import packing_factor, permutation
 
     for H in (G, transform.relabel(G, permutation(G, "hub_sort"))) if G.n else (G,):
@@ -150,4 +182,7 @@ def test_packing_factor_on_the_device_equals_numpy(G):
         for by in ("out", "in"):
             for line_bytes, value_bytes in ((64, 4), (128, 4), (64, 8), (4, 4)):
                 expected = packing_factor(H, by, line_bytes=line_bytes, value_bytes=value_bytes)
-                assert packing_factor(D, by, line_bytes=line_bytes, value_bytes=value_bytes) == expected
+                assert (
+                    packing_factor(D, by, line_bytes=line_bytes, value_bytes=value_bytes)
+                    == expected
+                )

@@ -96,6 +96,11 @@ def test_issue_16_graph_reordered_on_the_gpu_builds_its_csc_there(directed):
         assert_same(got, e)
     labels = host(gravel.connected_components(H, device="cuda").labels)
     assert np.array_equal(labels, gravel.connected_components(G, device="cpu").labels)
+    # a reordering on the GPU, and the first pull over its in-edges (PageRank's sweep)
+    R = gravel.reorder.reorder(on_gpu, "degree")
+    R._host_csr = R.csc = host_asked
+    rank = host(gravel.pagerank(R, device="cuda", blocking=None).rank)
+    assert np.allclose(rank, gravel.pagerank(G, device="cpu").rank, rtol=1e-4, atol=1e-7)
 
 
 def test_orient_by_degree_on_the_gpu_equals_the_host():

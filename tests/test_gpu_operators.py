@@ -1,4 +1,5 @@
-"""Every GPU operator and every load-balancing strategy against a NumPy reference, on random inputs."""
+"""Every GPU operator and every load-balancing strategy against a NumPy reference, on random
+inputs."""
 
 import importlib
 
@@ -11,21 +12,27 @@ from gravel import generate, transform
 pytestmark = pytest.mark.gpu
 
 cupy = pytest.importorskip("cupy")
+from gravel import layouts  # noqa: E402
 from gravel import operators as ops  # noqa: E402
 from gravel.backends.cuda.graph import DeviceGraph  # noqa: E402
 from gravel.frontier import Frontier  # noqa: E402
-from gravel import layouts  # noqa: E402
 from gravel.layouts import staged  # noqa: E402
-from gravel.operators._functor import NR_REDUCE  # noqa: E402
 from gravel.operators import LoadBalance, pull, sweep_plan  # noqa: E402
 from gravel.operators import steps as steps_module  # noqa: E402
+from gravel.operators._functor import NR_REDUCE  # noqa: E402
 
 # the modules whose names their operators shadow in gravel.operators
 advance_module = importlib.import_module("gravel.operators.advance")
 intersect_module = importlib.import_module("gravel.operators.intersect")
 nr = importlib.import_module("gravel.operators.neighbor_reduce")
 
-STRATEGIES = [LoadBalance.THREAD_MAPPED, LoadBalance.TWC, LoadBalance.BLOCK_MAPPED, LoadBalance.MERGE_PATH, "auto"]
+STRATEGIES = [
+    LoadBalance.THREAD_MAPPED,
+    LoadBalance.TWC,
+    LoadBalance.BLOCK_MAPPED,
+    LoadBalance.MERGE_PATH,
+    "auto",
+]
 POISON = -7
 
 
@@ -36,14 +43,19 @@ def fresh_staged(monkeypatch, *, pairs_share=None):
     if pairs_share is not None:
         monkeypatch.setattr(staged, "STAGED_PAIRS_SHARE", pairs_share)
     runs, real = [], nr.staged_sweep
-    monkeypatch.setattr(nr, "staged_sweep", lambda graph, width, *rest: (runs.append(width),
-                                                                          real(graph, width, *rest))[1])
+    monkeypatch.setattr(
+        nr,
+        "staged_sweep",
+        lambda graph, width, *rest: (runs.append(width), real(graph, width, *rest))[1],
+    )
     return runs
 
 
 def star(leaves):
     """Vertex 0 joined to `leaves` others: one list of more than a million entries."""
-    return gravel.Graph.from_edges(np.zeros(leaves, np.int64), np.arange(1, leaves + 1), directed=False)
+    return gravel.Graph.from_edges(
+        np.zeros(leaves, np.int64), np.arange(1, leaves + 1), directed=False
+    )
 
 
 def with_loops_and_isolated(rng):
@@ -51,22 +63,35 @@ def with_loops_and_isolated(rng):
     src = rng.integers(0, 200, 2000)
     dst = rng.integers(0, 200, 2000)
     src[:50] = dst[:50]  # self loops; vertices 200..299 are isolated
-    return gravel.Graph.from_edges(src, dst, rng.integers(1, 9, 2000).astype(np.float32), n=n, directed=True)
+    return gravel.Graph.from_edges(
+        src, dst, rng.integers(1, 9, 2000).astype(np.float32), n=n, directed=True
+    )
 
 
 def with_hubs(rng):
-    """A sparse random graph and three hubs whose lists (2,500 to 9,000 entries) exceed LONG_LIST (2,048)."""
+    """A sparse random graph and three hubs whose lists (2,500 to 9,000 entries) exceed LONG_LIST
+    (2,048)."""
     n = 12000
     sizes = (2500, 5000, 9000)
     src = np.concatenate([rng.integers(0, n, 30000)] + [np.full(k, h) for h, k in enumerate(sizes)])
-    dst = np.concatenate([rng.integers(0, n, 30000)] + [rng.choice(n, k, replace=False) for k in sizes])
-    return transform.deduplicate(gravel.Graph.from_edges(src, dst, rng.random(src.size).astype(np.float32) + 0.5,
-                                                         n=n, directed=False))
+    dst = np.concatenate(
+        [rng.integers(0, n, 30000)] + [rng.choice(n, k, replace=False) for k in sizes]
+    )
+    return transform.deduplicate(
+        gravel.Graph.from_edges(
+            src, dst, rng.random(src.size).astype(np.float32) + 0.5, n=n, directed=False
+        )
+    )
 
 
 def graphs():
     rng = np.random.default_rng()
-    yield "kron", transform.add_random_weights(generate.kronecker(14, 16, seed=int(rng.integers(1 << 30))), seed=1)
+    yield (
+        "kron",
+        transform.add_random_weights(
+            generate.kronecker(14, 16, seed=int(rng.integers(1 << 30))), seed=1
+        ),
+    )
     yield "grid", generate.grid(64, 80)
     yield "loops+isolated", with_loops_and_isolated(rng)
     yield "hubs", with_hubs(rng)
@@ -102,14 +127,19 @@ def test_advance_visits_every_edge_once(name, G, lb):
     dg = G.to("cuda")
     for fname, ids in frontiers(G, rng):
         src, dst, edge, w = reference_edges(G, ids)
-        # count visits per edge and sum (src + weight) per destination: any lost or doubled edge shows
+        # count visits per edge and sum (src + weight) per destination: a lost or doubled edge shows
         hits = cupy.zeros(G.nnz + 1, cupy.int32)
         acc = cupy.zeros(G.n, cupy.float64)
         # Frontier.all takes the path that reuses the graph's offsets as the degrees' scan
         front = Frontier.all(G.n) if fname == "all" else Frontier.from_ids(G.n, ids)
-        out = ops.advance(dg, front,
-                          "(atomicAdd(&hits[edge], 1), atomicAdd(&acc[dst], (double)src + weight), (dst & 1) == 0)",
-                          params={"hits": hits, "acc": acc}, strategy=lb)
+        out = ops.advance(
+            dg,
+            front,
+            "(atomicAdd(&hits[edge], 1), atomicAdd(&acc[dst], (double)src + weight), "
+            "(dst & 1) == 0)",
+            params={"hits": hits, "acc": acc},
+            strategy=lb,
+        )
         expect_hits = np.bincount(edge, minlength=G.nnz + 1)
         assert np.array_equal(hits.get(), expect_hits), (fname, "edge visits")
         expect_acc = np.zeros(G.n)
@@ -135,7 +165,13 @@ def test_lb_cull_emits_each_vertex_once():
     dg = G.to("cuda")
     ids = np.random.default_rng().choice(G.n, 500, replace=False).astype(np.int32)
     visited = cupy.zeros((G.n + 31) // 32, cupy.uint32)
-    out = ops.advance(dg, Frontier.from_ids(G.n, ids), "true", strategy=LoadBalance.MERGE_PATH_CULL, visited=visited)
+    out = ops.advance(
+        dg,
+        Frontier.from_ids(G.n, ids),
+        "true",
+        strategy=LoadBalance.MERGE_PATH_CULL,
+        visited=visited,
+    )
     _, dst, _, _ = reference_edges(G, ids)
     assert np.array_equal(out.get(), np.unique(dst))
 
@@ -148,11 +184,16 @@ def test_pull_advance_finds_a_frontier_parent(name, G):
     front = rng.choice(G.n, G.n // 8, replace=False).astype(np.int32)
     cand = np.setdiff1d(np.arange(G.n), front).astype(np.int32)
     parent = cupy.full(G.n, POISON, cupy.int32)
-    out = ops.advance_pull(dg, Frontier.from_ids(G.n, front), Frontier.from_ids(G.n, cand),
-                           "(parent[dst] = src, true)", params={"parent": parent})
+    out = ops.advance_pull(
+        dg,
+        Frontier.from_ids(G.n, front),
+        Frontier.from_ids(G.n, cand),
+        "(parent[dst] = src, true)",
+        params={"parent": parent},
+    )
     in_front = np.zeros(G.n, bool)
     in_front[front] = True
-    has = np.array([in_front[in_idx[in_off[v]:in_off[v + 1]]].any() for v in cand], bool)
+    has = np.array([in_front[in_idx[in_off[v] : in_off[v + 1]]].any() for v in cand], bool)
     assert np.array_equal(out.get(), np.sort(cand[has]))
     p = parent.get()
     assert np.all(p[cand[~has]] == POISON)
@@ -161,9 +202,15 @@ def test_pull_advance_finds_a_frontier_parent(name, G):
     # every vertex as a candidate, the `where` predicate choosing them, and a bitmap out
     parent = cupy.full(G.n, POISON, cupy.int32)
     is_cand = cupy.asarray(np.isin(np.arange(G.n), cand).astype(np.int8))
-    dense = ops.advance_pull(dg, Frontier.from_ids(G.n, front), None, "(parent[dst] = src, true)",
-                             where="is_cand[v] != 0", params={"parent": parent, "is_cand": is_cand},
-                             output="bitmap")
+    dense = ops.advance_pull(
+        dg,
+        Frontier.from_ids(G.n, front),
+        None,
+        "(parent[dst] = src, true)",
+        where="is_cand[v] != 0",
+        params={"parent": parent, "is_cand": is_cand},
+        output="bitmap",
+    )
     assert dense.is_dense and len(dense) == reached.size
     assert np.array_equal(dense.get(), reached)
     assert np.array_equal(parent.get() != POISON, np.isin(np.arange(G.n), reached))
@@ -182,8 +229,12 @@ def test_filter_compact_and_cull():
         pre = rng.choice(n, 1000, replace=False)
         visited_host = np.zeros(n, bool)
         visited_host[pre] = True
-        visited[:] = cupy.asarray(np.packbits(visited_host, bitorder="little").view(np.uint32)[: visited.size])
-        culled = ops.filter(f, "keep[v]", params={"keep": keep}, mode="cull", visited=visited).ids.get()
+        visited[:] = cupy.asarray(
+            np.packbits(visited_host, bitorder="little").view(np.uint32)[: visited.size]
+        )
+        culled = ops.filter(
+            f, "keep[v]", params={"keep": keep}, mode="cull", visited=visited
+        ).ids.get()
         expect = np.unique(ids[keep.get()[ids] & ~visited_host[ids]])
         assert np.array_equal(np.unique(culled), expect)  # nothing new is lost
         assert not np.isin(culled, pre).any()  # nothing visited survives
@@ -205,20 +256,34 @@ def test_compute_over_frontier_and_all():
 
 @pytest.mark.parametrize("n", [0, 1, 255, 5000, 3_000_000])
 def test_compute_sums_over_frontier_and_all(n):
-    """One launch, several float64 sums: over every vertex and over a frontier (with positions i)."""
+    """One launch, several float64 sums: over every vertex and over a frontier (with positions
+    i)."""
     rng = np.random.default_rng()
     x = rng.random(n).astype(np.float32) - 0.5
     xd = cupy.asarray(x)
-    got = ops.compute_sums(None, ["x[v]", "fabsf(x[v])", "v % 7 == 0 ? 1.0 : 0.0"], params={"x": xd}, n=n).get()
-    expect = [x.astype(np.float64).sum(), np.abs(x).astype(np.float64).sum(), (np.arange(n) % 7 == 0).sum()]
+    got = ops.compute_sums(
+        None, ["x[v]", "fabsf(x[v])", "v % 7 == 0 ? 1.0 : 0.0"], params={"x": xd}, n=n
+    ).get()
+    expect = [
+        x.astype(np.float64).sum(),
+        np.abs(x).astype(np.float64).sum(),
+        (np.arange(n) % 7 == 0).sum(),
+    ]
     assert np.allclose(got, expect, rtol=1e-9, atol=1e-9)
     ids = rng.choice(n, n // 3, replace=False).astype(np.int32)
     got = ops.compute_sums(Frontier.from_ids(n, ids), ["(double)x[v] * i"], params={"x": xd}).get()
-    assert np.allclose(got, [(x[ids].astype(np.float64) * np.arange(ids.size)).sum()], rtol=1e-9, atol=1e-9)
+    assert np.allclose(
+        got, [(x[ids].astype(np.float64) * np.arange(ids.size)).sum()], rtol=1e-9, atol=1e-9
+    )
     # a statement first, whose local and writes the terms see
     out = cupy.full(n, POISON, cupy.float32)
-    got = ops.compute_sums(None, ["twice", "out[v] < 0.0f ? 1.0 : 0.0"], op="float twice = 2.0f * x[v]; out[v] = twice",
-                           params={"x": xd, "out": out}, n=n).get()
+    got = ops.compute_sums(
+        None,
+        ["twice", "out[v] < 0.0f ? 1.0 : 0.0"],
+        op="float twice = 2.0f * x[v]; out[v] = twice",
+        params={"x": xd, "out": out},
+        n=n,
+    ).get()
     assert np.array_equal(out.get(), 2.0 * x)
     assert np.allclose(got, [2.0 * x.astype(np.float64).sum(), (x < 0).sum()], rtol=1e-9, atol=1e-9)
 
@@ -228,7 +293,9 @@ def test_compute_sums_over_frontier_and_all(n):
 def test_neighbor_reduce_pull_and_push(name, G, reduce):
     rng = np.random.default_rng()
     dg = G.to("cuda")
-    x = (2 * rng.random(G.n) - 1).astype(np.float32)  # signed: the atomics' min and max must order negatives
+    x = (2 * rng.random(G.n) - 1).astype(
+        np.float32
+    )  # signed: the atomics' min and max must order negatives
     x[:3] = [-0.0, 0.0, -1.5]
     xd = cupy.asarray(x)
     in_off, in_idx, in_w = G.csc()
@@ -241,19 +308,31 @@ def test_neighbor_reduce_pull_and_push(name, G, reduce):
     got = ops.neighbor_reduce(dg, None, "x[u] * weight", reduce, params={"x": xd})
     assert np.allclose(got.get(), expect, rtol=1e-5, atol=1e-3)
     ids = rng.choice(G.n, G.n // 3, replace=False).astype(np.int32)
-    part = ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd})
+    part = ops.neighbor_reduce(
+        dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd}
+    )
     assert np.allclose(part.get(), expect[ids], rtol=1e-5, atol=1e-3)
     # push: out-edges (u -> v) of frontier items fold into out[v]
     src, dstp, _, wp = reference_edges(G, ids)
     expect_push = np.full(G.n, ident, np.float64)
     npf.at(expect_push, dstp, x[src] * wp)
-    push = ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd},
-                               direction="push")
+    push = ops.neighbor_reduce(
+        dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd}, direction="push"
+    )
     assert np.allclose(push.get(), expect_push, rtol=1e-5, atol=1e-3)
     # a fused update in place of the write
     y = cupy.full(G.n, POISON, cupy.float64)
-    assert ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, apply="y[v] = 2.0 * acc + i",
-                               params={"x": xd, "y": y}) is None
+    assert (
+        ops.neighbor_reduce(
+            dg,
+            Frontier.from_ids(G.n, ids),
+            "x[u] * weight",
+            reduce,
+            apply="y[v] = 2.0 * acc + i",
+            params={"x": xd, "y": y},
+        )
+        is None
+    )
     expect_y = np.full(G.n, POISON, np.float64)
     expect_y[ids] = 2.0 * expect[ids].astype(np.float32).astype(np.float64) + np.arange(ids.size)
     assert np.allclose(y.get(), expect_y, rtol=1e-5, atol=1e-3)
@@ -276,22 +355,33 @@ def test_push_over_every_vertex_equals_numpy(name, G, reduce, blocking, monkeypa
     ident = {"sum": 0.0, "min": np.finfo(np.float32).max, "max": np.finfo(np.float32).min}[reduce]
     expect = np.full(G.n, ident, np.float64)
     npf.at(expect, dst, x[src])
-    got = ops.neighbor_reduce(dg, None, cupy.asarray(x), reduce, direction="push", blocking=blocking)
+    got = ops.neighbor_reduce(
+        dg, None, cupy.asarray(x), reduce, direction="push", blocking=blocking
+    )
     assert np.allclose(got.get(), expect, rtol=1e-5, atol=1e-3)
     if blocking is None:
         weighted = np.full(G.n, ident, np.float64)
         npf.at(weighted, dst, x[src] * w)
-        got = ops.neighbor_reduce(dg, None, "x[u] * weight", reduce, params={"x": cupy.asarray(x)},
-                                  direction="push")
+        got = ops.neighbor_reduce(
+            dg, None, "x[u] * weight", reduce, params={"x": cupy.asarray(x)}, direction="push"
+        )
         assert np.allclose(got.get(), weighted, rtol=1e-5, atol=1e-3)
     elif blocking != "auto":
         with pytest.raises(ValueError, match="value array over every vertex"):
-            ops.neighbor_reduce(dg, Frontier.from_ids(G.n, [0]), cupy.asarray(x), reduce, direction="push",
-                                blocking=blocking)
+            ops.neighbor_reduce(
+                dg,
+                Frontier.from_ids(G.n, [0]),
+                cupy.asarray(x),
+                reduce,
+                direction="push",
+                blocking=blocking,
+            )
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
-@pytest.mark.parametrize("shape", [(1, None), (1, 1), (3, None), (16, None), (4, 1), (64, None), (16, 8)])
+@pytest.mark.parametrize(
+    "shape", [(1, None), (1, 1), (3, None), (16, None), (4, 1), (64, None), (16, 8)]
+)
 def test_pull_launch_shapes_cover_every_item_once(name, G, shape, monkeypatch):
     """Every way the pull kernel's CTAs can cover the items (passes, a capped grid striding on)
     reduces every vertex once: sums over plain and blocked sweeps equal NumPy's."""
@@ -302,16 +392,27 @@ def test_pull_launch_shapes_cover_every_item_once(name, G, shape, monkeypatch):
     in_off, in_idx, _ = G.csc()
     expect = np.add.reduceat(np.append(x[in_idx], 0), in_off[:-1]) * (np.diff(in_off) > 0)
     for blocking in (None, 97):
-        got = ops.neighbor_reduce(dg, None, "x[u]", params={"x": cupy.asarray(x)}, blocking=blocking).get()
+        got = ops.neighbor_reduce(
+            dg, None, "x[u]", params={"x": cupy.asarray(x)}, blocking=blocking
+        ).get()
         assert np.allclose(got, expect, rtol=1e-4), blocking
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
-@pytest.mark.parametrize("bins,long_list", [((), 2048), ((2048,), 2048), ((8, 2048), 2048), ((1, 3, 50), 2048),
-                                            ((2, 4, 8, 16, 32, 64), 64), ((4,), 4)])
+@pytest.mark.parametrize(
+    "bins,long_list",
+    [
+        ((), 2048),
+        ((2048,), 2048),
+        ((8, 2048), 2048),
+        ((1, 3, 50), 2048),
+        ((2, 4, 8, 16, 32, 64), 64),
+        ((4,), 4),
+    ],
+)
 def test_sweep_bins_reduce_every_vertex_once(name, G, bins, long_list, monkeypatch):
-    """However a sweep bins the lists by length (a CTA for each list of long_list entries or more), every
-    vertex is reduced once, and a fused update sees i == v as in a sweep without bins."""
+    """However a sweep bins the lists by length (a CTA for each list of long_list entries or more),
+    every vertex is reduced once, and a fused update sees i == v as in a sweep without bins."""
     monkeypatch.setattr(pull, "BINS", bins)
     monkeypatch.setattr(pull, "LONG_LIST", long_list)
     dg = DeviceGraph(G)  # bins of its own
@@ -321,8 +422,15 @@ def test_sweep_bins_reduce_every_vertex_once(name, G, bins, long_list, monkeypat
     got = ops.neighbor_reduce(dg, None, "x[u]", params={"x": cupy.asarray(x)}).get()
     assert np.allclose(got, expect, rtol=1e-4)
     y = cupy.full(G.n, POISON, cupy.float64)
-    ops.neighbor_reduce(dg, None, "x[u]", "max", dtype=np.float64, apply="y[v] = acc + 4.0 * i",
-                        params={"x": cupy.asarray(x), "y": y})
+    ops.neighbor_reduce(
+        dg,
+        None,
+        "x[u]",
+        "max",
+        dtype=np.float64,
+        apply="y[v] = acc + 4.0 * i",
+        params={"x": cupy.asarray(x), "y": y},
+    )
     top = np.maximum.reduceat(np.append(x[in_idx], 0), in_off[:-1]) * (np.diff(in_off) > 0)
     top[np.diff(in_off) == 0] = np.finfo(np.float64).min
     assert np.allclose(y.get(), top + 4.0 * np.arange(G.n), rtol=1e-6)
@@ -332,34 +440,63 @@ def test_sweep_bins_reduce_every_vertex_once(name, G, bins, long_list, monkeypat
 @pytest.mark.parametrize("width", [1, 7, 97, 2049, 10**9, "auto"])
 def test_blocked_neighbor_reduce_equals_the_plain_pull(name, G, width):
     """Every block width (1 vertex, hub-splitting, across merge tiles, wider than the graph), every
-    reduce, weights, a fused update and double sums: the blocked sweep gives the plain pull's answer."""
+    reduce, weights, a fused update and double sums: the blocked sweep gives the plain pull's
+    answer."""
     rng = np.random.default_rng()
     dg = G.to("cuda")
     x = cupy.asarray(rng.random(G.n).astype(np.float32))
     for reduce in ("sum", "min", "max"):
         expect = ops.neighbor_reduce(dg, None, "x[u] * weight + v", reduce, params={"x": x}).get()
-        got = ops.neighbor_reduce(dg, None, "x[u] * weight + v", reduce, params={"x": x}, blocking=width).get()
+        got = ops.neighbor_reduce(
+            dg, None, "x[u] * weight + v", reduce, params={"x": x}, blocking=width
+        ).get()
         assert np.allclose(got, expect, rtol=1e-5), reduce
     y = cupy.full(G.n, POISON, cupy.float64)
-    ops.neighbor_reduce(dg, None, "x[u]", "sum", dtype=np.float64, apply="y[v] = 2.0 * acc + i",
-                        params={"x": x, "y": y}, blocking=width)
-    expect = 2.0 * ops.neighbor_reduce(dg, None, "x[u]", "sum", dtype=np.float64, params={"x": x}).get()
+    ops.neighbor_reduce(
+        dg,
+        None,
+        "x[u]",
+        "sum",
+        dtype=np.float64,
+        apply="y[v] = 2.0 * acc + i",
+        params={"x": x, "y": y},
+        blocking=width,
+    )
+    expect = (
+        2.0 * ops.neighbor_reduce(dg, None, "x[u]", "sum", dtype=np.float64, params={"x": x}).get()
+    )
     assert np.allclose(y.get(), expect + np.arange(G.n), rtol=1e-9)
     if width != "auto":
         assert layouts.blocked.pull_layout(dg, width).blocks == -(-G.n // width)
     with pytest.raises(ValueError, match="every vertex"):
-        ops.neighbor_reduce(dg, Frontier.from_ids(G.n, np.arange(3, dtype=np.int32)), "x[u]", params={"x": x},
-                            blocking=width)
+        ops.neighbor_reduce(
+            dg,
+            Frontier.from_ids(G.n, np.arange(3, dtype=np.int32)),
+            "x[u]",
+            params={"x": x},
+            blocking=width,
+        )
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
-@pytest.mark.parametrize("width,pairs_share", [(1, 1.0), (7, 1.0), (97, 1.0), (20000, 1.0), ("auto", 1.0),
-                                               (10**9, 1.0), (7, 0.0), (20000, 0.0)])
+@pytest.mark.parametrize(
+    "width,pairs_share",
+    [
+        (1, 1.0),
+        (7, 1.0),
+        (97, 1.0),
+        (20000, 1.0),
+        ("auto", 1.0),
+        (10**9, 1.0),
+        (7, 0.0),
+        (20000, 0.0),
+    ],
+)
 def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkeypatch):
-    """A value array staged in shared memory, block by block (1 vertex, hub-splitting, wider than the
-    graph, the card's own width by "auto"; 10**9 takes the L2 path), edges combined by pair (share 1)
-    or copied (share 0): every reduce over signed values, float32, float64 and int32, a fused update;
-    against NumPy."""
+    """A value array staged in shared memory, block by block (1 vertex, hub-splitting, wider than
+    the graph, the card's own width by "auto"; 10**9 takes the L2 path), edges combined by pair
+    (share 1) or copied (share 0): every reduce over signed values, float32, float64 and int32, a
+    fused update; against NumPy."""
     runs = fresh_staged(monkeypatch, pairs_share=pairs_share)
     rng = np.random.default_rng()
     dg = DeviceGraph(G)  # layouts of its own, built with this pairs share
@@ -372,13 +509,28 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkey
             ident = nr._IDENTITY[reduce](np.dtype(dtype))
             expect = np.full(G.n, ident, np.float64)
             npf.at(expect, dst, x[in_idx].astype(np.float64))
-            got = ops.neighbor_reduce(dg, None, cupy.asarray(x), reduce, dtype=dtype, blocking=width).get()
-            atol = 5.0 if dtype == np.float32 else 1e-6  # float32 sums of 9,000 values up to 1,000, any order
-            assert got.dtype == dtype and np.allclose(got, expect, rtol=1e-5, atol=atol), (dtype, reduce)
+            got = ops.neighbor_reduce(
+                dg, None, cupy.asarray(x), reduce, dtype=dtype, blocking=width
+            ).get()
+            atol = (
+                5.0 if dtype == np.float32 else 1e-6
+            )  # float32 sums of 9,000 values up to 1,000, any order
+            assert got.dtype == dtype and np.allclose(got, expect, rtol=1e-5, atol=atol), (
+                dtype,
+                reduce,
+            )
     assert bool(runs) == staged_path
     y = cupy.full(G.n, POISON, cupy.float64)
-    ops.neighbor_reduce(dg, None, cupy.asarray(x.astype(np.float64)), "sum", dtype=np.float64, blocking=width,
-                        apply="y[v] = 2.0 * acc + i", params={"y": y})
+    ops.neighbor_reduce(
+        dg,
+        None,
+        cupy.asarray(x.astype(np.float64)),
+        "sum",
+        dtype=np.float64,
+        blocking=width,
+        apply="y[v] = 2.0 * acc + i",
+        params={"y": y},
+    )
     expect = np.zeros(G.n)
     np.add.at(expect, dst, x[in_idx].astype(np.float64))
     assert np.allclose(y.get(), 2 * expect + np.arange(G.n), rtol=1e-12)
@@ -387,25 +539,41 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkey
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
-@pytest.mark.parametrize("path", ["sweep", "frontier", "L2-blocked", "staged", "staged-copy", "staged-auto"])
+@pytest.mark.parametrize(
+    "path", ["sweep", "frontier", "L2-blocked", "staged", "staged-copy", "staged-auto"]
+)
 def test_apply_sums_equal_numpy(name, G, path, monkeypatch):
-    """The sums of a fused update's terms (one of its locals, a squared term of some vertices, a count
-    of the items applied) on every path of a pull, against NumPy over what the update wrote."""
+    """The sums of a fused update's terms (one of its locals, a squared term of some vertices, a
+    count of the items applied) on every path of a pull, against NumPy over what the update
+    wrote."""
     runs = fresh_staged(monkeypatch, pairs_share=0.0 if path == "staged-copy" else 1.0)
     rng = np.random.default_rng()
     dg = DeviceGraph(G)
     x = cupy.asarray(rng.random(G.n).astype(np.float32))
     y = cupy.full(G.n, POISON, cupy.float32)
     ids = np.arange(G.n, dtype=np.int32)
-    options = {"blocking": {"L2-blocked": 97, "staged": 97, "staged-copy": 20000, "staged-auto": "auto"}.get(path)}
+    options = {
+        "blocking": {
+            "L2-blocked": 97,
+            "staged": 97,
+            "staged-copy": 20000,
+            "staged-auto": "auto",
+        }.get(path)
+    }
     value = "x[u]" if path == "L2-blocked" else x  # an expression does not stage
     if path == "frontier":
         ids = rng.choice(G.n, G.n // 3, replace=False).astype(np.int32)
         options = {}
     frontier = Frontier.from_ids(G.n, ids) if path == "frontier" else None
-    totals = ops.neighbor_reduce(dg, frontier, value, apply="float r = 2.0f * acc + 1.0f; y[v] = r",
-                                 sums=["r", "v % 3 == 0 ? (double)r * r : 0.0", "1.0"], params={"x": x, "y": y},
-                                 **options)
+    totals = ops.neighbor_reduce(
+        dg,
+        frontier,
+        value,
+        apply="float r = 2.0f * acc + 1.0f; y[v] = r",
+        sums=["r", "v % 3 == 0 ? (double)r * r : 0.0", "1.0"],
+        params={"x": x, "y": y},
+        **options,
+    )
     assert bool(runs) == path.startswith("staged")
     r = y.get()[ids].astype(np.float64)
     assert np.all(r != POISON)
@@ -426,50 +594,81 @@ def test_staged_gather_reduces_each_pair(name, G, width, pairs_share, monkeypatc
     rng = np.random.default_rng()
     dg = DeviceGraph(G)
     L = staged.staged_layout(dg, width, staged.STAGED_TILE_BYTES // 4)
-    local, ends = L.local.get()[:L.edges], np.unpackbits(L.ends.get().view(np.uint8), bitorder="little")[:L.edges]
+    local, ends = (
+        L.local.get()[: L.edges],
+        np.unpackbits(L.ends.get().view(np.uint8), bitorder="little")[: L.edges],
+    )
     block = np.repeat(L.chunk_block.get(), np.diff(L.chunk_edges.get()))
     first = np.concatenate([[0], np.flatnonzero(ends)[:-1] + 1])
     for dtype in (np.float32, np.float64, np.int32):
         x = (rng.random(G.n) * 2000 - 1000).astype(dtype)
         vals = x[block.astype(np.int64) * width + local]
         for reduce, npf in (("sum", np.add), ("max", np.maximum)):
-            red = pull.Reduction(np.dtype(dtype), nr._IDENTITY[reduce](np.dtype(dtype)), None,
-                                 {NR_REDUCE: f"({nr._REDUCE[reduce][0]})"}, {}, "")
+            red = pull.Reduction(
+                np.dtype(dtype),
+                nr._IDENTITY[reduce](np.dtype(dtype)),
+                None,
+                {NR_REDUCE: f"({nr._REDUCE[reduce][0]})"},
+                {},
+                "",
+            )
             got = pull.staged_gather(L, cupy.asarray(x), red).get()
             expect = npf.reduceat(vals.astype(np.float64), first) if L.edges else np.zeros(0)
-            atol = 5.0 if dtype == np.float32 else 1e-6  # float32 sums of up to 9,000 values, any order
-            assert got.shape == (L.pairs,) and np.allclose(got, expect, rtol=1e-5, atol=atol), (dtype, reduce)
+            atol = (
+                5.0 if dtype == np.float32 else 1e-6
+            )  # float32 sums of up to 9,000 values, any order
+            assert got.shape == (L.pairs,) and np.allclose(got, expect, rtol=1e-5, atol=atol), (
+                dtype,
+                reduce,
+            )
     in_off, in_idx, _ = G.csc()
-    key = np.sort(in_idx.astype(np.int64) // width * G.n + np.repeat(np.arange(G.n), np.diff(in_off)))
-    cut = min(1, key.size) + np.sum((key[1:] != key[:-1]) | (np.arange(1, key.size) % staged.STAGED_SPAN == 0))
+    key = np.sort(
+        in_idx.astype(np.int64) // width * G.n + np.repeat(np.arange(G.n), np.diff(in_off))
+    )
+    cut = min(1, key.size) + np.sum(
+        (key[1:] != key[:-1]) | (np.arange(1, key.size) % staged.STAGED_SPAN == 0)
+    )
     assert L.pairs == (L.edges if pairs_share == 0.0 else cut)  # pairs cut where spans end
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 def test_degree_scan_in_one_block_and_with_cub(name, G):
-    """The frontier's degree scan, by one block (up to SCAN_IN_ONE_BLOCK items, across its chunks) and
-    by a degrees kernel and CuPy's cumsum beyond, equals NumPy's, repeats and the empty frontier too."""
+    """The frontier's degree scan, by one block (up to SCAN_IN_ONE_BLOCK items, across its chunks)
+    and by a degrees kernel and CuPy's cumsum beyond, equals NumPy's, repeats and the empty frontier
+    too."""
     rng = np.random.default_rng()
     dg = G.to("cuda")
     limit = advance_module.SCAN_IN_ONE_BLOCK
     for size in (0, 1, 31, 1024, 1025, 5000, limit, limit + 1, 3 * limit):
         ids = rng.integers(0, G.n, size).astype(np.int32)
         expect = np.concatenate([[0], np.cumsum(G.out_degree[ids].astype(np.int64))])
-        assert np.array_equal(advance_module.degree_scan(dg.offsets, cupy.asarray(ids)).get(), expect), size
+        assert np.array_equal(
+            advance_module.degree_scan(dg.offsets, cupy.asarray(ids)).get(), expect
+        ), size
 
 
 def test_intersect_every_size_class():
     rng = np.random.default_rng()
     # a graph mixing tiny lists, hubs and two huge overlapping lists
-    G = transform.deduplicate(gravel.Graph.from_edges(
-        np.concatenate([rng.integers(0, 3000, 60000), np.zeros(5000, int), np.ones(5000, int)]),
-        np.concatenate([rng.integers(0, 3000, 60000), rng.integers(2, 9000, 5000), rng.integers(2, 9000, 5000)]),
-        n=9000, directed=False))
+    G = transform.deduplicate(
+        gravel.Graph.from_edges(
+            np.concatenate([rng.integers(0, 3000, 60000), np.zeros(5000, int), np.ones(5000, int)]),
+            np.concatenate(
+                [
+                    rng.integers(0, 3000, 60000),
+                    rng.integers(2, 9000, 5000),
+                    rng.integers(2, 9000, 5000),
+                ]
+            ),
+            n=9000,
+            directed=False,
+        )
+    )
     dg = G.to("cuda")
     us = np.concatenate([rng.integers(0, 9000, 20000), [0, 0, 1, 5]]).astype(np.int32)
     vs = np.concatenate([rng.integers(0, 9000, 20000), [1, 7, 0, 5]]).astype(np.int32)
     counts, total = ops.intersect(dg, us, vs)
-    rows = [set(G.indices[G.offsets[v]:G.offsets[v + 1]].tolist()) for v in range(G.n)]
+    rows = [set(G.indices[G.offsets[v] : G.offsets[v + 1]].tolist()) for v in range(G.n)]
     expect = np.array([len(rows[u] & rows[v]) for u, v in zip(us, vs)])
     assert np.array_equal(counts.get(), expect) and total == expect.sum()
     assert G.out_degree[0] > intersect_module.LARGE and G.out_degree[1] > intersect_module.LARGE
@@ -508,8 +707,14 @@ def test_offsets_beyond_2_31_edges():
     ids = np.array([0, n - 1, n // 2], np.int32)  # the last vertex's edges all lie beyond 2^31
     for lb in (LoadBalance.THREAD_MAPPED, LoadBalance.TWC, LoadBalance.MERGE_PATH):
         hits = cupy.zeros(n, cupy.int64)
-        ops.advance(dg, Frontier.from_ids(n, ids), "(atomicAdd((unsigned long long*)&hits[dst], 1ull), false)",
-                    params={"hits": hits}, output=None, strategy=lb)
+        ops.advance(
+            dg,
+            Frontier.from_ids(n, ids),
+            "(atomicAdd((unsigned long long*)&hits[dst], 1ull), false)",
+            params={"hits": hits},
+            output=None,
+            strategy=lb,
+        )
         assert np.all(hits.get() == 3 * (per // n)), lb
     del indices, dg
 
@@ -524,12 +729,26 @@ def test_advance_capacity_overflow_is_an_error():
 def test_user_names_do_not_collide_with_kernel_locals(lb):
     """Regression: a parameter named `k` was captured by merge-path's edge index (wrong k-core)."""
     G = generate.kronecker(10)
-    names = {"k": np.int32(1), "j": np.int32(2), "lo": np.int32(3), "s": np.int32(4), "t": np.int32(5),
-             "e": np.int32(6), "base": np.int32(7), "item": np.int32(8)}
+    names = {
+        "k": np.int32(1),
+        "j": np.int32(2),
+        "lo": np.int32(3),
+        "s": np.int32(4),
+        "t": np.int32(5),
+        "e": np.int32(6),
+        "base": np.int32(7),
+        "item": np.int32(8),
+    }
     total = cupy.zeros(1, cupy.int64)
-    ops.advance(G.to("cuda"), Frontier.all(G.n), "(atomicAdd((unsigned long long*)total, (unsigned long long)"
-                "(k + j + lo + s + t + e + base + item)), false)", params={**names, "total": total},
-                output=None, strategy=lb)
+    ops.advance(
+        G.to("cuda"),
+        Frontier.all(G.n),
+        "(atomicAdd((unsigned long long*)total, (unsigned long long)"
+        "(k + j + lo + s + t + e + base + item)), false)",
+        params={**names, "total": total},
+        output=None,
+        strategy=lb,
+    )
     assert int(total[0]) == G.nnz * sum(range(1, 9))
 
 
@@ -550,12 +769,20 @@ CLAIM = "atomicCAS(&depth[dst], -1, base + step) == -1"
 
 
 def split_long_lists(monkeypatch, how):
-    """Make the multi-step kernels set aside lists of `how` entries or more ("room 2": every list, with
-    room for two per step, the rest walked by their own block)."""
+    """Make the multi-step kernels set aside lists of `how` entries or more ("room 2": every list,
+    with room for two per step, the rest walked by their own block)."""
     if how == "room 2":
         plain = steps_module._long_lists
-        monkeypatch.setattr(steps_module, "_long_lists", lambda graph: (plain(graph)[0], np.int64(2), np.int64(1),
-                                                                 cupy.zeros(3, dtype=cupy.uint64)))
+        monkeypatch.setattr(
+            steps_module,
+            "_long_lists",
+            lambda graph: (
+                plain(graph)[0],
+                np.int64(2),
+                np.int64(1),
+                cupy.zeros(3, dtype=cupy.uint64),
+            ),
+        )
     else:
         monkeypatch.setattr(steps_module, "LONG_LIST", how)
 
@@ -563,8 +790,11 @@ def split_long_lists(monkeypatch, how):
 LONG_LISTS = [2048, 4, 1, "room 2"]
 
 
-@pytest.mark.parametrize("name,G", GRAPHS + [("long grid", generate.grid(3, 2000))],
-                         ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize(
+    "name,G",
+    GRAPHS + [("long grid", generate.grid(3, 2000))],
+    ids=lambda x: x if isinstance(x, str) else "",
+)
 @pytest.mark.parametrize("long_list", LONG_LISTS)
 def test_advance_steps_walks_every_level_in_one_launch(name, G, long_list, monkeypatch):
     from gravel.frontier import FrontierQueue
@@ -577,7 +807,9 @@ def test_advance_steps_walks_every_level_in_one_launch(name, G, long_list, monke
     depth = cupy.full(G.n, -1, cupy.int32)
     depth[s] = 0
     queue = FrontierQueue(G.n, G.n, [s])
-    steps = ops.advance_steps(G.to("cuda"), queue, CLAIM, params={"depth": depth, "base": np.int32(1)}, limit=G.n)
+    steps = ops.advance_steps(
+        G.to("cuda"), queue, CLAIM, params={"depth": depth, "base": np.int32(1)}, limit=G.n
+    )
     assert steps == len(expect) - 1
     assert len(queue) == len(expect)
     for i, level in enumerate(expect):
@@ -598,15 +830,19 @@ def test_advance_steps_stops_at_limit_max_steps_and_room():
         depth = cupy.full(G.n, -1, cupy.int32)
         depth[0] = 0
         queue = FrontierQueue(G.n, G.n, [0])
-        ran = ops.advance_steps(dg, queue, CLAIM, params={"depth": depth, "base": np.int32(1)}, **kw)
+        ran = ops.advance_steps(
+            dg, queue, CLAIM, params={"depth": depth, "base": np.int32(1)}, **kw
+        )
         if steps is not None:
             assert ran == steps, kw
-        else:  # stops once fewer than step_bound entries remain: after 1 + 2 + ... + 7 >= 30 - 1 appended
+        else:  # stops once fewer than step_bound entries remain: 1 + 2 + ... + 7 >= 30 - 1 appended
             assert queue.room < G.n - 30 <= queue.room + len(queue.last), kw
         for i in range(len(queue)):
             assert np.array_equal(queue.segment(i).get(), expect[i]), (kw, i)
         # the run continues where it stopped
-        ops.advance_steps(dg, queue, CLAIM, params={"depth": depth, "base": np.int32(len(queue))}, limit=G.n)
+        ops.advance_steps(
+            dg, queue, CLAIM, params={"depth": depth, "base": np.int32(len(queue))}, limit=G.n
+        )
         assert len(queue) == len(expect), kw
         assert np.array_equal(queue.last.get(), expect[-1])
 
@@ -633,27 +869,36 @@ __device__ bool tick(int* clock, int* first, int* last, int step) {
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("reverse", [False, True])
 @pytest.mark.parametrize("long_list", LONG_LISTS)
-def test_advance_replay_visits_each_segment_with_its_index(name, G, reverse, long_list, monkeypatch):
+def test_advance_replay_visits_each_segment_with_its_index(
+    name, G, reverse, long_list, monkeypatch
+):
     from gravel.frontier import FrontierQueue
 
     split_long_lists(monkeypatch, long_list)
 
     rng = np.random.default_rng()
-    segments = [rng.integers(0, G.n, size=int(rng.integers(0, 400))).astype(np.int32) for _ in range(12)]
+    segments = [
+        rng.integers(0, G.n, size=int(rng.integers(0, 400))).astype(np.int32) for _ in range(12)
+    ]
     queue = FrontierQueue(G.n, sum(s.size for s in segments), segments[0])
     for seg in segments[1:]:
         queue.push(Frontier.from_ids(G.n, seg))
     acc = cupy.zeros(G.n, cupy.float64)
-    # a sum of step-weighted sources per destination shows any lost or repeated segment; a clock ticked
-    # per edge, its first and last tick kept per step, shows the order of the steps
+    # a sum of step-weighted sources per destination shows any lost or repeated segment; a clock
+    # ticked per edge, its first and last tick kept per step, shows the order of the steps
     clock = cupy.zeros(1, cupy.int32)
     first = cupy.full(12, 1 << 30, cupy.int32)
     last = cupy.full(12, -1, cupy.int32)
-    ops.advance_replay(G.to("cuda"), queue,
-                       "(atomicAdd(&acc[dst], (double)(step + 1) * (src + 1)), tick(clock, first, last, step))",
-                       first=2, last=11, reverse=reverse, params={"acc": acc, "clock": clock, "first": first,
-                                                                  "last": last},
-                       preamble=TICK)
+    ops.advance_replay(
+        G.to("cuda"),
+        queue,
+        "(atomicAdd(&acc[dst], (double)(step + 1) * (src + 1)), tick(clock, first, last, step))",
+        first=2,
+        last=11,
+        reverse=reverse,
+        params={"acc": acc, "clock": clock, "first": first, "last": last},
+        preamble=TICK,
+    )
     expect = np.zeros(G.n)
     for i in range(2, 11):
         src, dst, _, _ = reference_edges(G, segments[i])

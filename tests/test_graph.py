@@ -17,7 +17,11 @@ def test_from_edges_builds_sorted_csr():
     assert G.offsets.tolist() == [0, 2, 3, 4]
     assert G.indices.tolist() == [1, 2, 2, 0]
     assert G.weights.tolist() == [1, 3, 2, 4]
-    assert G.offsets.dtype == np.int64 and G.indices.dtype == np.int32 and G.weights.dtype == np.float32
+    assert (
+        G.offsets.dtype == np.int64
+        and G.indices.dtype == np.int32
+        and G.weights.dtype == np.float32
+    )
 
 
 def test_undirected_stores_both_directions_and_loops_once():
@@ -32,12 +36,15 @@ def test_arrays_are_read_only():
         G.indices[0] = 1
 
 
-@pytest.mark.parametrize("src,dst,n,msg", [
-    ([0, -1], [1, 0], None, "negative"),
-    ([0, 5], [1, 0], 3, "out of range"),
-    ([0.5], [1], None, "non-integer"),
-    ([0, 1], [1], None, "entries"),
-])
+@pytest.mark.parametrize(
+    "src,dst,n,msg",
+    [
+        ([0, -1], [1, 0], None, "negative"),
+        ([0, 5], [1, 0], 3, "out of range"),
+        ([0.5], [1], None, "non-integer"),
+        ([0, 1], [1], None, "entries"),
+    ],
+)
 def test_bad_edges_are_rejected(src, dst, n, msg):
     with pytest.raises(gravel.InvalidGraphError, match=msg):
         gravel.Graph.from_edges(src, dst, n=n)
@@ -102,7 +109,9 @@ def test_random_weights_are_symmetric_and_in_range():
     W = transform.add_random_weights(G, 1, 64, seed=3)
     A = W.to_scipy()
     assert (A != A.T).nnz == 0
-    assert W.weights.min() >= 1 and W.weights.max() <= 64 and np.all(W.weights == np.round(W.weights))
+    assert (
+        W.weights.min() >= 1 and W.weights.max() <= 64 and np.all(W.weights == np.round(W.weights))
+    )
     assert np.array_equal(W.weights, transform.add_random_weights(G, 1, 64, seed=3).weights)
 
 
@@ -120,7 +129,9 @@ def test_relabel_matches_a_graph_built_from_renamed_arcs(G, rnd):
 
 
 def _reference_csr(src, dst, w, n):
-    order = np.lexsort((dst, src))  # stable: parallel arcs keep their order, as the relabel's sort does
+    order = np.lexsort(
+        (dst, src)
+    )  # stable: parallel arcs keep their order, as the relabel's sort does
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(np.bincount(src, minlength=n), out=offsets[1:])
     return offsets, dst[order].astype(np.int32), w[order]
@@ -134,10 +145,12 @@ def test_relabel_transparent_keeps_caller_ids():
     assert np.array_equal(H.out_degree[perm], G.out_degree)
     T = transform.relabel(G, perm, transparent=True)
     assert np.array_equal(T.order, perm)
-    for algo in (lambda g: gravel.bfs(g, 3, device="cpu").depth,
-                 lambda g: gravel.connected_components(g, device="cpu").labels,
-                 lambda g: gravel.core_number(g, device="cpu").core,
-                 lambda g: gravel.triangles(g, device="cpu").triangles):
+    for algo in (
+        lambda g: gravel.bfs(g, 3, device="cpu").depth,
+        lambda g: gravel.connected_components(g, device="cpu").labels,
+        lambda g: gravel.core_number(g, device="cpu").core,
+        lambda g: gravel.triangles(g, device="cpu").triangles,
+    ):
         assert np.array_equal(algo(T), algo(G))
     with pytest.raises(gravel.InvalidGraphError):
         transform.relabel(G, np.zeros(G.n, int))
@@ -150,21 +163,32 @@ def test_array_permutation_matches_the_row_permutation(G, rnd):
     perm = np.array(rnd.sample(range(G.n), G.n), dtype=np.int32)
     H = transform.relabel(G, perm)
     off, idx, w = transform.permute_csr(G.offsets, G.indices, G.weights, perm)
-    assert np.array_equal(off, H.offsets) and np.array_equal(idx, H.indices) and np.array_equal(w, H.weights)
+    assert (
+        np.array_equal(off, H.offsets)
+        and np.array_equal(idx, H.indices)
+        and np.array_equal(w, H.weights)
+    )
 
 
 @given(graphs(weighted=True), st.randoms(use_true_random=False))
 @settings(max_examples=40, deadline=None)
 def test_relabel_where_the_graph_lives_copies_to_the_host_only_when_asked(G, rnd):
-    """A graph with a device copy (NumPy arrays standing in for CuPy's) is relabelled there; its host
-    arrays appear on first use and equal the host path's, sizes known before."""
+    """A graph with a device copy (NumPy arrays standing in for CuPy's) is relabelled there; its
+    host arrays appear on first use and equal the host path's, sizes known before."""
     from gravel.backends.cuda.graph import DeviceGraph
 
     perm = np.array(rnd.sample(range(G.n), G.n), dtype=np.int32)
     expect = transform.relabel(G, perm, transparent=True)
-    D = gravel.Graph._on_device(DeviceGraph.from_arrays(G.offsets, G.indices, G.weights, directed=G.directed))
+    D = gravel.Graph._on_device(
+        DeviceGraph.from_arrays(G.offsets, G.indices, G.weights, directed=G.directed)
+    )
     H = transform.relabel(D, perm, transparent=True)
-    assert H._arrays is None and (H.n, H.nnz, H.weighted, H.directed) == (G.n, G.nnz, G.weighted, G.directed)
+    assert H._arrays is None and (H.n, H.nnz, H.weighted, H.directed) == (
+        G.n,
+        G.nnz,
+        G.weighted,
+        G.directed,
+    )
     assert H.to("cuda").host is H and H._arrays is None
     assert H == expect and np.array_equal(H.order, expect.order) and H._arrays is not None
 
@@ -190,13 +214,16 @@ def test_simple_undirected_is_built_once_without_transform():
     assert S.offsets.tolist() == [0, 2, 4, 6] and S.indices.tolist() == [1, 2, 0, 2, 0, 1]
 
 
-@pytest.mark.parametrize("w,match", [
-    (-1.0, "non-negative weights: arc 1 -> 2 has weight -1.0"),
-    (np.nan, "numbers: arc 1 -> 2 has weight nan"),
-    (np.inf, "finite weights .*: arc 1 -> 2 has weight inf"),
-    (-np.inf, "finite weights"),
-    (1e39, "finite weights .*float32.*: arc 1 -> 2 has weight inf"),  # beyond float32's range
-])
+@pytest.mark.parametrize(
+    "w,match",
+    [
+        (-1.0, "non-negative weights: arc 1 -> 2 has weight -1.0"),
+        (np.nan, "numbers: arc 1 -> 2 has weight nan"),
+        (np.inf, "finite weights .*: arc 1 -> 2 has weight inf"),
+        (-np.inf, "finite weights"),
+        (1e39, "finite weights .*float32.*: arc 1 -> 2 has weight inf"),  # beyond float32's range
+    ],
+)
 def test_check_weights_names_the_arc(w, match):
     with np.errstate(over="ignore"):
         G = gravel.Graph.from_edges([0, 1, 1], [1, 2, 0], [1.0, w, 2.0])

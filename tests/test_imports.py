@@ -1,6 +1,6 @@
 """Every `from gravel... import name`, at module level or inside a function, names something that
-exists. GPU paths import lazily and CI has no GPU: a name lost in an edit would otherwise surface only
-on the device."""
+exists. GPU paths import lazily and CI has no GPU: a name lost in an edit would otherwise surface
+only on the device."""
 
 import ast
 import importlib
@@ -16,13 +16,21 @@ SRC = Path(gravel.__file__).parent
 
 def lazy_imports():
     for path in sorted(SRC.rglob("*.py")):
-        module = ".".join(("gravel",) + path.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__")
+        module = ".".join(("gravel",) + path.relative_to(SRC).with_suffix("").parts).removesuffix(
+            ".__init__"
+        )
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("gravel")):
-                target = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+            if isinstance(node, ast.ImportFrom) and (
+                node.level or (node.module or "").startswith("gravel")
+            ):
+                target = importlib.util.resolve_name(
+                    "." * node.level + (node.module or ""), package
+                )
                 for alias in node.names:
-                    yield pytest.param(target, alias.name, id=f"{path.relative_to(SRC)}:{node.lineno}:{alias.name}")
+                    yield pytest.param(
+                        target, alias.name, id=f"{path.relative_to(SRC)}:{node.lineno}:{alias.name}"
+                    )
 
 
 @pytest.mark.parametrize("target,name", list(lazy_imports()))
@@ -42,19 +50,23 @@ def run_python(code):
 
 
 def test_import_gravel_imports_neither_numba_nor_cupy():
-    run_python("import sys, gravel\n"
-               "heavy = sorted(m for m in ('numba', 'cupy') if m in sys.modules)\n"
-               "assert not heavy, f'import gravel imported {heavy}'")
+    run_python(
+        "import sys, gravel\n"
+        "heavy = sorted(m for m in ('numba', 'cupy') if m in sys.modules)\n"
+        "assert not heavy, f'import gravel imported {heavy}'"
+    )
 
 
 def test_kernels_and_algorithms_load_on_first_use():
-    run_python("import sys, gravel\n"
-               "from gravel.backends.cpu import csr\n"
-               "assert 'numba' not in sys.modules, 'importing a kernel module ran it'\n"
-               "G = gravel.Graph.from_edges([0, 1], [1, 2])\n"
-               "assert 'numba' in sys.modules and G.nnz == 2\n"
-               "assert gravel.bfs(G, 0, device='cpu').depth.tolist() == [0, 1, 2]\n"
-               "assert 'bfs' in dir(gravel) and gravel.generate.grid(2, 2).n == 4")
+    run_python(
+        "import sys, gravel\n"
+        "from gravel.backends.cpu import csr\n"
+        "assert 'numba' not in sys.modules, 'importing a kernel module ran it'\n"
+        "G = gravel.Graph.from_edges([0, 1], [1, 2])\n"
+        "assert 'numba' in sys.modules and G.nnz == 2\n"
+        "assert gravel.bfs(G, 0, device='cpu').depth.tolist() == [0, 1, 2]\n"
+        "assert 'bfs' in dir(gravel) and gravel.generate.grid(2, 2).n == 4"
+    )
 
 
 def test_graph_does_not_import_transform():

@@ -36,7 +36,11 @@ def test_edge_list_ids_kept_or_relabelled(tmp_path):
 
 
 def test_matrix_market_symmetric_is_undirected_one_based(tmp_path):
-    p = write(tmp_path, "g.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n% c\n3 3 2\n2 1 7\n3 3 1\n")
+    p = write(
+        tmp_path,
+        "g.mtx",
+        "%%MatrixMarket matrix coordinate integer symmetric\n% c\n3 3 2\n2 1 7\n3 3 1\n",
+    )
     G = gravel.load(p)
     assert not G.directed and G.n == 3 and G.m == 2 and G.self_loops == 1
     assert G.to_scipy()[0, 1] == 7 and G.to_scipy()[1, 0] == 7
@@ -49,25 +53,40 @@ def test_dimacs_and_pace(tmp_path):
     assert not H.directed and H.m == 2 and H.weights is None
 
 
-@pytest.mark.parametrize("name,text,match", [
-    ("a.txt", "0 1\n1 x\n", r"a.txt, line 2: cannot read a number"),
-    ("b.txt", "0 1\n-1 2\n", r"line 2: negative vertex id"),
-    ("c.txt", "0 1\n1.5 2\n", r"line 2: vertex id is not an integer"),
-    ("d.txt", "0 1 1\n1 2\n", r"line 2: number of columns"),
-    ("e.txt", "0\n", r"line 1: expected at least two columns"),
-    ("f.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n", "coordinate"),
-    ("g.mtx", "%%MatrixMarket matrix coordinate complex general\n", "unsupported field"),
-    ("h.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 2\n2 1\n", "truncated"),
-    ("i.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n", r"index 3 outside 1..2"),
-    ("j.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 3 1\n1 2\n", "square"),
-    ("k.mtx", "1 2\n", "banner"),
-    ("l.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 x\n", r"line 2: expected 'rows"),
-    ("m.gr", "p sp 2 1\na 1 3 1\n", "outside 1..2"),
-    ("n.gr", "p sp 2 2\na 1 2 1\n", "truncated"),
-    ("o.gr", "a 1 2 1\n", "problem line"),
-    ("p.gr", "p sp 2 1\n1 2 1\n", r"line 2: unexpected line"),
-    ("q.txt", "0 99999999999\n", "int32"),
-])
+@pytest.mark.parametrize(
+    "name,text,match",
+    [
+        ("a.txt", "0 1\n1 x\n", r"a.txt, line 2: cannot read a number"),
+        ("b.txt", "0 1\n-1 2\n", r"line 2: negative vertex id"),
+        ("c.txt", "0 1\n1.5 2\n", r"line 2: vertex id is not an integer"),
+        ("d.txt", "0 1 1\n1 2\n", r"line 2: number of columns"),
+        ("e.txt", "0\n", r"line 1: expected at least two columns"),
+        ("f.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n", "coordinate"),
+        ("g.mtx", "%%MatrixMarket matrix coordinate complex general\n", "unsupported field"),
+        (
+            "h.mtx",
+            "%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 2\n2 1\n",
+            "truncated",
+        ),
+        (
+            "i.mtx",
+            "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n",
+            r"index 3 outside 1..2",
+        ),
+        ("j.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 3 1\n1 2\n", "square"),
+        ("k.mtx", "1 2\n", "banner"),
+        (
+            "l.mtx",
+            "%%MatrixMarket matrix coordinate pattern general\n2 2 x\n",
+            r"line 2: expected 'rows",
+        ),
+        ("m.gr", "p sp 2 1\na 1 3 1\n", "outside 1..2"),
+        ("n.gr", "p sp 2 2\na 1 2 1\n", "truncated"),
+        ("o.gr", "a 1 2 1\n", "problem line"),
+        ("p.gr", "p sp 2 1\n1 2 1\n", r"line 2: unexpected line"),
+        ("q.txt", "0 99999999999\n", "int32"),
+    ],
+)
 def test_malformed_files_name_file_and_line(tmp_path, name, text, match):
     with pytest.raises(gravel.GraphFormatError, match=match):
         gravel.load(write(tmp_path, name, text), cache=False)
@@ -91,8 +110,11 @@ def test_save_load_round_trip_every_format(tmp_path_factory, G):
     G = transform.deduplicate(G)
     d = tmp_path_factory.mktemp("rt")
     for name in ("g.mtx", "g.mtx.gz", "g.gravel", "g.txt", "g.csv"):
-        H = gravel.load(gravel.save(G, d / name), undirected=not G.directed and "txt" in name or
-                        not G.directed and "csv" in name, cache=False)
+        H = gravel.load(
+            gravel.save(G, d / name),
+            undirected=not G.directed and "txt" in name or not G.directed and "csv" in name,
+            cache=False,
+        )
         if name.endswith((".txt", ".csv")):
             # edge lists carry no vertex count: trailing isolated vertices are lost
             assert H.n <= G.n and H.nnz == G.nnz
@@ -142,11 +164,14 @@ def test_not_a_binary_graph(tmp_path):
         gravel.load(p)
 
 
-@pytest.mark.parametrize("name,n,m,directed", [
-    ("rome99.gr.gz", 3353, 8859, True),
-    ("Pajek_EAT_RS.mtx.gz", 23219, 325592 - 0, True),
-    ("USA-road-NY.pace.gr.gz", 264346, 365050, False),
-])
+@pytest.mark.parametrize(
+    "name,n,m,directed",
+    [
+        ("rome99.gr.gz", 3353, 8859, True),
+        ("Pajek_EAT_RS.mtx.gz", 23219, 325592 - 0, True),
+        ("USA-road-NY.pace.gr.gz", 264346, 365050, False),
+    ],
+)
 def test_shared_dataset_sizes(name, n, m, directed):
     if not (DATASETS / name).is_file():
         pytest.skip(f"{DATASETS} is absent")

@@ -43,7 +43,7 @@ def check_layout(G, width, tile=3):
     x = np.random.default_rng(0).random(G.n)
     L, out = blocked_sums(G, width, x, tile)
     assert np.allclose(out, plain_sums(G, x))
-    # every row's sources lie in one block; rows run block by block, destinations ascending inside one
+    # every row's sources lie in one block; rows run block by block, destinations ascending in one
     block_of_row = np.array([L.sources[a] // width for a in L.offsets[:-1]], np.int64)
     for r, (a, b) in enumerate(zip(L.offsets[:-1], L.offsets[1:])):
         assert b > a and np.all(L.sources[a:b] // width == block_of_row[r])
@@ -62,7 +62,9 @@ def test_blocked_pull_sums_equal_the_plain_pull(G, width, tile):
 
 @pytest.mark.parametrize("width", [1, 7, 4096, 5000])
 def test_blocked_pull_on_kronecker_widths_one_split_and_whole(width):
-    G = gravel.generate.kronecker(10)  # 1024 vertices; width 7 splits every hub's list over many blocks
+    G = gravel.generate.kronecker(
+        10
+    )  # 1024 vertices; width 7 splits every hub's list over many blocks
     L = check_layout(G, width, tile=100)
     assert (L.blocks == 1) == (width >= G.n)
 
@@ -73,26 +75,41 @@ def check_staged(G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0, spa
     pair plus the pairs ended before it there; then each piece folds its segments of pairs into its
     tile; equals the plain pull."""
     off, src, _ = G.csc()
-    L = staged_pull(off, src, G.n, width, tile=tile, chunk=chunk, segment=segment, piece=piece, span=span,
-                    pairs_share=pairs_share)
+    L = staged_pull(
+        off,
+        src,
+        G.n,
+        width,
+        tile=tile,
+        chunk=chunk,
+        segment=segment,
+        piece=piece,
+        span=span,
+        pairs_share=pairs_share,
+    )
     ends = np.unpackbits(L.ends.view(np.uint8), bitorder="little")
-    assert ends.size == L.local.size == L.span_pair.size * span >= L.edges and not ends[L.edges:].any()
-    assert ends[span - 1:L.edges:span].all()  # pairs end with their span
-    assert np.array_equal(L.span_pair, np.cumsum(np.concatenate([[0], ends]))[:L.edges:span])
+    assert (
+        ends.size == L.local.size == L.span_pair.size * span >= L.edges
+        and not ends[L.edges :].any()
+    )
+    assert ends[span - 1 : L.edges : span].all()  # pairs end with their span
+    assert np.array_equal(L.span_pair, np.cumsum(np.concatenate([[0], ends]))[: L.edges : span])
     x = np.random.default_rng(0).random(G.n)
     value = np.full(L.pairs, np.nan)
     for c, b in enumerate(L.chunk_block):
         a, e = L.chunk_edges[c], L.chunk_edges[c + 1]
-        assert 0 < e - a <= chunk * width + span and (a % span == 0 or a == 0 or L.chunk_block[c - 1] != b)
-        slice_ = x[b * width:(b + 1) * width]
+        assert 0 < e - a <= chunk * width + span and (
+            a % span == 0 or a == 0 or L.chunk_block[c - 1] != b
+        )
+        slice_ = x[b * width : (b + 1) * width]
         for s in range(a // span, -(-e // span)):
             lo, hi = max(a, s * span), min(e, (s + 1) * span)
             assert lo == 0 or ends[lo - 1]  # a warp's edges begin a pair
             head = lo
             for i in np.flatnonzero(ends[lo:hi]) + lo:
-                p = int(L.span_pair[s]) + int(ends[s * span:i].sum())
+                p = int(L.span_pair[s]) + int(ends[s * span : i].sum())
                 assert np.isnan(value[p])
-                value[p] = slice_[L.local[head:i + 1]].sum()
+                value[p] = slice_[L.local[head : i + 1]].sum()
                 head = i + 1
             assert head == hi  # chunks end with a pair
     assert not np.isnan(value).any()  # the chunks cover every pair
@@ -108,19 +125,31 @@ def check_staged(G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0, spa
             seen[pairs] += 1
             np.add.at(out, t * tile + L.target[pairs].astype(np.int64), value[pairs])
     assert np.all(seen == 1) and np.allclose(out, plain_sums(G, x))
-    assert np.array_equal(np.bincount(L.piece_tile, minlength=L.tiles), L.tile_pieces) and L.tile_pieces.min() >= 1
+    assert (
+        np.array_equal(np.bincount(L.piece_tile, minlength=L.tiles), L.tile_pieces)
+        and L.tile_pieces.min() >= 1
+    )
     assert L.local.dtype == L.target.dtype == np.uint16 and L.blocks == -(-G.n // width)
-    # one pair per (block, destination) holding an edge in each span, unless they outnumber pairs_share
-    # of the edges
+    # one pair per (block, destination) holding an edge in each span, unless they outnumber
+    # pairs_share of the edges
     dst = np.repeat(np.arange(G.n), np.diff(off))
     key = np.sort(src.astype(np.int64) // width * G.n + dst)
-    cut = min(1, key.size) + np.sum((key[1:] != key[:-1]) | (np.arange(1, key.size) % span == 0))  # at spans
+    cut = min(1, key.size) + np.sum(
+        (key[1:] != key[:-1]) | (np.arange(1, key.size) % span == 0)
+    )  # at spans
     assert L.pairs == (cut if cut <= pairs_share * src.size else src.size) and L.edges == src.size
     return L
 
 
-@given(graphs(), st.integers(1, 50), st.integers(1, 9), st.integers(1, 4), st.integers(1, 5), st.integers(0, 9),
-       st.sampled_from([0.0, 0.5, 1.0]))
+@given(
+    graphs(),
+    st.integers(1, 50),
+    st.integers(1, 9),
+    st.integers(1, 4),
+    st.integers(1, 5),
+    st.integers(0, 9),
+    st.sampled_from([0.0, 0.5, 1.0]),
+)
 @settings(max_examples=80, deadline=None)
 def test_staged_pull_sums_equal_the_plain_pull(G, width, tile, chunk, segment, more, pairs_share):
     if G.n:
@@ -152,13 +181,18 @@ def test_shared_width_from_the_shared_memory(monkeypatch):
 
     stage = 32 * STAGED_STAGE  # the gather's warps' stages, one value each
     assert shared_width(4, smem_bytes=227 * 1024) == 58112 - stage == 54016
-    assert shared_width(8, smem_bytes=8 * (12 + stage)) == 12 and shared_width(1, smem_bytes=2**20) == STAGED_MAX
+    assert (
+        shared_width(8, smem_bytes=8 * (12 + stage)) == 12
+        and shared_width(1, smem_bytes=2**20) == STAGED_MAX
+    )
     assert shared_width(4, smem_bytes=100) == 1  # never below one vertex
     monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=4 * (1000 + stage)))
     G = gravel.generate.grid(3, 3)
     dg = DeviceGraph.from_arrays(G.offsets, G.indices, directed=False)
-    kinds = [plan_sweep(dg, width, bytes_per_vertex=size, stageable=True).kind
-             for width, size in ((1000, 4), (1, 4), (1001, 4), (None, 4), (600, 8))]
+    kinds = [
+        plan_sweep(dg, width, bytes_per_vertex=size, stageable=True).kind
+        for width, size in ((1000, 4), (1, 4), (1001, 4), (None, 4), (600, 8))
+    ]
     assert kinds == ["staged", "staged", "blocked", "plain", "blocked"]
     assert plan_sweep(dg, 1000).kind == "blocked"  # what cannot stage reads through the L2
 
@@ -191,8 +225,12 @@ def test_layouts_of_a_device_graph_are_built_once_with_weights_in_layout_order()
     assert pull_layout(dg, 10) is L and push_layout(dg, 10) is push_layout(dg, 10)
     # each blocked entry keeps its weight: (row vertex, source) -> weight as in the graph
     rows = np.repeat(L.row_vertex, np.diff(L.offsets))
-    by_edge = dict(zip(zip(np.repeat(np.arange(G.n), np.diff(G.offsets)).tolist(), G.indices.tolist()),
-                       G.weights.tolist()))
+    by_edge = dict(
+        zip(
+            zip(np.repeat(np.arange(G.n), np.diff(G.offsets)).tolist(), G.indices.tolist()),
+            G.weights.tolist(),
+        )
+    )
     assert [by_edge[(int(v), int(u))] for v, u in zip(rows, L.sources)] == L.weights.tolist()
 
 
@@ -209,7 +247,9 @@ def test_sweep_plans_and_hub_front(monkeypatch):
 
     from gravel.backends.cuda import runtime
 
-    monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(smem_optin=4 * (1000 + 32 * STAGED_STAGE)))
+    monkeypatch.setattr(
+        runtime, "props", lambda: SimpleNamespace(smem_optin=4 * (1000 + 32 * STAGED_STAGE))
+    )
     G = gravel.generate.kronecker(10)
     dg = DeviceGraph.from_arrays(G.offsets, G.indices, directed=False)
     assert plan_sweep(dg, None) == SweepPlan() and plan_sweep(dg, 7) == SweepPlan("blocked", 7)
@@ -226,7 +266,9 @@ def test_sweep_plans_and_hub_front(monkeypatch):
     assert hub_front(dg) == (np.mean(src < G.n // 16) > 0.25)
     S = reorder(G, "degree")
     assert hub_front(DeviceGraph.from_arrays(S.offsets, S.indices, directed=False))
-    assert not hub_front(DeviceGraph.from_arrays(*gravel.generate.grid(40, 40).csc()[:2], directed=False))
+    assert not hub_front(
+        DeviceGraph.from_arrays(*gravel.generate.grid(40, 40).csc()[:2], directed=False)
+    )
 
 
 def test_blocking_and_push_are_gpu_options():
@@ -239,25 +281,34 @@ def test_blocking_and_push_are_gpu_options():
 
 
 def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
-    """blocking="auto" and the pull's launch shape, on device graphs of NumPy arrays and a made-up L2:
-    small data or hubs first -> no blocking and striding CTAs; else a quarter-L2 width and one pass."""
+    """blocking="auto" and the pull's launch shape, on device graphs of NumPy arrays and a made-up
+    L2: small data or hubs first -> no blocking and striding CTAs; else a quarter-L2 width and one
+    pass."""
     from types import SimpleNamespace
 
     from gravel.backends.cuda import runtime
 
-    monkeypatch.setattr(runtime, "props",
-                        lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=4 * (1000 + 32 * STAGED_STAGE)))
+    monkeypatch.setattr(
+        runtime,
+        "props",
+        lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=4 * (1000 + 32 * STAGED_STAGE)),
+    )
     K = gravel.generate.kronecker(13)  # 8192 vertices: 32 KB of floats, twice the made-up L2
     S = reorder(K, "degree")
     small = gravel.generate.kronecker(10)
-    as_given, hubs_first, tiny = (DeviceGraph.from_arrays(H.offsets, H.indices, directed=False)
-                                  for H in (K, S, small))
+    as_given, hubs_first, tiny = (
+        DeviceGraph.from_arrays(H.offsets, H.indices, directed=False) for H in (K, S, small)
+    )
     assert plan_sweep(as_given, "auto") == SweepPlan("blocked", block_width(4, l2_bytes=16 * 1024))
     assert block_width(4, l2_bytes=16 * 1024) == 1024
     assert plan_sweep(hubs_first, "auto") == plan_sweep(tiny, "auto") == SweepPlan()
     # a sweep that stages its values blocks by the shared memory, hubs first or not
     staged = SweepPlan("staged", 1000)
-    assert plan_sweep(as_given, "auto", stageable=True) == plan_sweep(hubs_first, "auto", stageable=True) == staged
+    assert (
+        plan_sweep(as_given, "auto", stageable=True)
+        == plan_sweep(hubs_first, "auto", stageable=True)
+        == staged
+    )
     assert plan_sweep(tiny, "auto", stageable=True) == SweepPlan()
     assert pull.pull_shape(as_given) == pull.ONE_PASS
     assert pull.pull_shape(hubs_first) == pull.pull_shape(tiny) == pull.STRIDING

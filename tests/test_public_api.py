@@ -24,8 +24,11 @@ def public_algorithms():
     """The functions of gravel.algorithms that gravel or gravel.algorithms export."""
     exported = [getattr(gravel, n) for n in gravel.__all__]
     exported += [getattr(gravel.algorithms, n) for n in gravel.algorithms.__all__]
-    found = {f.__name__: f for f in exported
-             if inspect.isfunction(f) and f.__module__.startswith("gravel.algorithms.")}
+    found = {
+        f.__name__: f
+        for f in exported
+        if inspect.isfunction(f) and f.__module__.startswith("gravel.algorithms.")
+    }
     return [found[n] for n in sorted(found)]
 
 
@@ -111,7 +114,7 @@ def test_runs_from_the_bench(name, device, graph_file, tmp_path):
     out = tmp_path / "bench.json"
     argv = ["bench", str(graph_file), "--algo", name, "--device", device, "--repeat", "1"]
     assert main(argv + ["--json", str(out)]) == 0
-    row, = json.loads(out.read_text())["results"]
+    (row,) = json.loads(out.read_text())["results"]
     assert row["algo"] == name and row["device"] == device and row["n"] == G.n
     assert 0 < row["min_s"] <= row["time_s"] <= row["max_s"]
     assert row["gteps"] > 0 and row["floor_ratio"] > 0

@@ -15,7 +15,7 @@ def naive_packing_factor(deg, per_line=16):
     num_hubs = lines = 0
     for start in range(0, len(deg), per_line):
         has = False
-        for d in deg[start:start + per_line]:
+        for d in deg[start : start + per_line]:
             if d > avg:
                 num_hubs += 1
                 has = True
@@ -30,7 +30,9 @@ def test_every_order_is_a_permutation_and_packing_factor_matches(G):
         perm = reorder.permutation(G, method)
         assert np.array_equal(np.sort(perm), np.arange(G.n)), method
     if G.n:
-        assert reorder.packing_factor(G) == pytest.approx(naive_packing_factor(G.out_degree.tolist()))
+        assert reorder.packing_factor(G) == pytest.approx(
+            naive_packing_factor(G.out_degree.tolist())
+        )
 
 
 def test_hub_sort_properties():
@@ -50,7 +52,9 @@ def test_dbg_groups_descend():
     G = generate.kronecker(12)
     order = np.argsort(orders.dbg(G.out_degree))
     deg = G.out_degree[order].astype(float)
-    group = np.where(deg > 0, np.clip(np.floor(np.log2(np.maximum(deg, 1e-12) / G.out_degree.mean())), -1, 5), -2)
+    group = np.where(
+        deg > 0, np.clip(np.floor(np.log2(np.maximum(deg, 1e-12) / G.out_degree.mean())), -1, 5), -2
+    )
     assert np.all(np.diff(group) <= 0)
 
 
@@ -67,16 +71,30 @@ def test_every_primitive_gives_the_same_answer_after_reordering(method):
     G = gravel.transform.add_random_weights(generate.kronecker(11), 1, 9, seed=1)
     R = reorder.reorder(G, method)
     s = 7
-    assert np.array_equal(gravel.bfs(R, s, device="cpu").depth, gravel.bfs(G, s, device="cpu").depth)
-    assert np.array_equal(gravel.sssp(R, s, device="cpu").distance, gravel.sssp(G, s, device="cpu").distance)
-    assert np.allclose(gravel.pagerank(R, device="cpu").rank, gravel.pagerank(G, device="cpu").rank, rtol=1e-6)
-    assert np.array_equal(gravel.connected_components(R, device="cpu").labels,
-                          gravel.connected_components(G, device="cpu").labels)
-    assert np.array_equal(gravel.triangles(R, device="cpu").triangles, gravel.triangles(G, device="cpu").triangles)
-    assert np.array_equal(gravel.core_number(R, device="cpu").core, gravel.core_number(G, device="cpu").core)
+    assert np.array_equal(
+        gravel.bfs(R, s, device="cpu").depth, gravel.bfs(G, s, device="cpu").depth
+    )
+    assert np.array_equal(
+        gravel.sssp(R, s, device="cpu").distance, gravel.sssp(G, s, device="cpu").distance
+    )
+    assert np.allclose(
+        gravel.pagerank(R, device="cpu").rank, gravel.pagerank(G, device="cpu").rank, rtol=1e-6
+    )
+    assert np.array_equal(
+        gravel.connected_components(R, device="cpu").labels,
+        gravel.connected_components(G, device="cpu").labels,
+    )
+    assert np.array_equal(
+        gravel.triangles(R, device="cpu").triangles, gravel.triangles(G, device="cpu").triangles
+    )
+    assert np.array_equal(
+        gravel.core_number(R, device="cpu").core, gravel.core_number(G, device="cpu").core
+    )
     src = np.array([1, 5, 9])
-    assert np.allclose(gravel.betweenness_centrality(R, sources=src, device="cpu").centrality,
-                       gravel.betweenness_centrality(G, sources=src, device="cpu").centrality)
+    assert np.allclose(
+        gravel.betweenness_centrality(R, sources=src, device="cpu").centrality,
+        gravel.betweenness_centrality(G, sources=src, device="cpu").centrality,
+    )
 
 
 def test_unknown_method():
@@ -102,18 +120,26 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
 
     monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=2**30))  # no blocking
     pf = reorder.packing_factor(D)
-    pays = reorder.GPU_REORDER_SWEEPS / reorder.predicted_gain(pf)  # sweeps whose saving equals the cost
+    pays = reorder.GPU_REORDER_SWEEPS / reorder.predicted_gain(
+        pf
+    )  # sweeps whose saving equals the cost
     assert pf > reorder.GPU_PF_THRESHOLD
     assert not reorder.worth_reordering(D, sweeps=int(pays * 0.9))
     assert reorder.worth_reordering(D, sweeps=int(pays * 1.1) + 1) and reorder.worth_reordering(D)
-    assert reorder.predicted_gain(1.0) == 0.0 and reorder.predicted_gain(100.0) == reorder.GPU_GAIN[-1][1]
+    assert (
+        reorder.predicted_gain(1.0) == 0.0
+        and reorder.predicted_gain(100.0) == reorder.GPU_GAIN[-1][1]
+    )
     assert reorder.auto_method(D) == "hub_sort" and reorder.auto_method(K) == "hub_sort"
     # a graph whose sweeps stage (an L2 of 1 KB): its own gain and cost, and a degree sort
     from gravel.layouts.staged import STAGED_STAGE
 
     # room for 1,000 staged values beside the gather's 32 warps' stages
-    monkeypatch.setattr(runtime, "props",
-                        lambda: SimpleNamespace(l2_bytes=1024, smem_optin=4 * (1000 + 32 * STAGED_STAGE)))
+    monkeypatch.setattr(
+        runtime,
+        "props",
+        lambda: SimpleNamespace(l2_bytes=1024, smem_optin=4 * (1000 + 32 * STAGED_STAGE)),
+    )
     staged_pays = reorder.STAGED_REORDER_SWEEPS / reorder.predicted_gain(pf, staged=True)
     assert not reorder.worth_reordering(D, sweeps=int(staged_pays * 0.9))
     assert reorder.worth_reordering(D, sweeps=int(staged_pays * 1.1) + 1)

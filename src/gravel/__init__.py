@@ -1,7 +1,7 @@
 """gravel: graph analytics on NVIDIA GPUs, with a fast CPU path beside it.
 
-Graphs are :class:`Graph` objects (CSR, int32 ids, int64 offsets, float32 weights). Algorithms take a
-Graph and return a result object whose arrays are indexed by vertex id::
+Graphs are :class:`Graph` objects (CSR, int32 ids, int64 offsets, float32 weights). Algorithms take
+a Graph and return a result object whose arrays are indexed by vertex id::
 
     >>> import gravel
     >>> G = gravel.generate.grid(3, 3)
@@ -35,9 +35,13 @@ from .transform import check_weights
 # ``import gravel`` must not. Name -> the module that defines it.
 _LAZY = {
     "generate": "gravel",
-    "bfs": "gravel.algorithms", "sssp": "gravel.algorithms", "pagerank": "gravel.algorithms",
-    "connected_components": "gravel.algorithms", "betweenness_centrality": "gravel.algorithms",
-    "triangles": "gravel.algorithms", "core_number": "gravel.algorithms",
+    "bfs": "gravel.algorithms",
+    "sssp": "gravel.algorithms",
+    "pagerank": "gravel.algorithms",
+    "connected_components": "gravel.algorithms",
+    "betweenness_centrality": "gravel.algorithms",
+    "triangles": "gravel.algorithms",
+    "core_number": "gravel.algorithms",
 }
 
 if TYPE_CHECKING:
@@ -71,9 +75,26 @@ def __dir__():
 __version__ = "0.1.0"
 
 __all__ = [
-    "Graph", "load", "save", "generate", "transform", "reorder", "check_weights",
-    "bfs", "sssp", "pagerank", "connected_components", "betweenness_centrality", "triangles",
+    "Graph",
+    "load",
+    "save",
+    "generate",
+    "transform",
+    "reorder",
+    "check_weights",
+    "bfs",
+    "sssp",
+    "pagerank",
+    "connected_components",
+    "betweenness_centrality",
+    "triangles",
     "core_number",
-    "GravelError", "InvalidGraphError", "GraphFormatError", "VertexNotFoundError", "InvalidWeightError",
-    "UnknownNameError", "DeviceUnavailableError", "GraphTooLargeError",
+    "GravelError",
+    "InvalidGraphError",
+    "GraphFormatError",
+    "VertexNotFoundError",
+    "InvalidWeightError",
+    "UnknownNameError",
+    "DeviceUnavailableError",
+    "GraphTooLargeError",
 ]

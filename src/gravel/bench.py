@@ -83,8 +83,10 @@ def pagerank_per_iteration(G, iterations=PAGERANK_ITERATIONS, **options):
     """Seconds per PageRank iteration on the GPU: `iterations` fixed ones (its own CUDA-event
     timer), median of 3 runs after a warm-up that also builds lazy layouts; `options` go to
     pagerank."""
-    runs = [algorithms.pagerank(G, max_iter=iterations, tol=0.0, device="cuda", **options)
-            for _ in range(4)]
+    runs = [
+        algorithms.pagerank(G, max_iter=iterations, tol=0.0, device="cuda", **options)
+        for _ in range(4)
+    ]
     return statistics.median(r.time_s for r in runs[1:]) / iterations
 
 
@@ -124,10 +126,19 @@ def _measure(algo, G, name, device, repeat, bandwidth, source):
     times, res, launches = _time_algorithm(_runner(algo, G, source, device), repeat)
     t = statistics.median(times)
     sweeps = algo.sweeps(res)
-    row = {"graph": name, "algo": algo.name, "device": res.device, "n": G.n, "edges": G.m,
-           "time_s": t, "min_s": min(times), "max_s": max(times), "iterations": res.iterations,
-           "gteps": G.nnz * sweeps / t / 1e9,
-           "floor_ratio": t / (sweeps * algo.floor_bytes(G) / bandwidth(res.device))}
+    row = {
+        "graph": name,
+        "algo": algo.name,
+        "device": res.device,
+        "n": G.n,
+        "edges": G.m,
+        "time_s": t,
+        "min_s": min(times),
+        "max_s": max(times),
+        "iterations": res.iterations,
+        "gteps": G.nnz * sweeps / t / 1e9,
+        "floor_ratio": t / (sweeps * algo.floor_bytes(G) / bandwidth(res.device)),
+    }
     if res.device == "cuda":
         row["launches"] = launches
         row["launches_per_iteration"] = launches / max(res.iterations, 1)
@@ -141,7 +152,8 @@ def _time_baselines(algo, G, source, row, repeat):
     for base in algo.baselines:
         if base.device == "cpu" or row["device"] == "cuda":
             out[f"{base.name}_s"] = statistics.median(
-                run_times(base.build(G, source), repeat, base.device))
+                run_times(base.build(G, source), repeat, base.device)
+            )
             out[f"speedup_vs_{base.name}"] = out[f"{base.name}_s"] / t
     if row["device"] == "cuda":
         ctimes, _, _ = _time_algorithm(_runner(algo, G, source, "cpu"), CPU_BASELINE_RUNS)
@@ -169,8 +181,12 @@ def write_record(path, script, rows, **extra):
 
 def machine():
     """The date, host, CPU, card, driver, threads and git commit of this run."""
-    info = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": platform.node(),
-            "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count()}
+    info = {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "host": platform.node(),
+        "cpu": platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+    }
     from .backends import cuda
 
     if cuda.available():
@@ -184,8 +200,9 @@ def machine():
 
     info["threads"] = numba.get_num_threads()
     try:
-        info["git"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                     text=True, check=True).stdout.strip()
+        info["git"] = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         info["git"] = None
     return info
@@ -201,14 +218,20 @@ def _times(key):
 
 #: (heading, cell) of the table; columns that are empty in every row are left out
 COLUMNS = [
-    ("graph", lambda r: r["graph"]), ("algo", lambda r: r["algo"]),
-    ("device", lambda r: r["device"]), ("time (ms)", _ms("time_s")),
+    ("graph", lambda r: r["graph"]),
+    ("algo", lambda r: r["algo"]),
+    ("device", lambda r: r["device"]),
+    ("time (ms)", _ms("time_s")),
     ("min..max", lambda r: f"{1e3 * r['min_s']:.1f}..{1e3 * r['max_s']:.1f}"),
-    ("GTEPS", lambda r: f"{r['gteps']:.3f}"), ("x floor", lambda r: f"{r['floor_ratio']:.1f}"),
+    ("GTEPS", lambda r: f"{r['gteps']:.3f}"),
+    ("x floor", lambda r: f"{r['floor_ratio']:.1f}"),
     ("launches/it", lambda r: f"{r['launches_per_iteration']:.1f}" if "launches" in r else ""),
-    ("SciPy (ms)", _ms("scipy_s")), ("vs SciPy", _times("speedup_vs_scipy")),
-    ("cuSPARSE (ms)", _ms("cusparse_s")), ("vs cuSPARSE", _times("speedup_vs_cusparse")),
-    ("CPU path (ms)", _ms("cpu_s")), ("vs CPU", _times("speedup_vs_cpu")),
+    ("SciPy (ms)", _ms("scipy_s")),
+    ("vs SciPy", _times("speedup_vs_scipy")),
+    ("cuSPARSE (ms)", _ms("cusparse_s")),
+    ("vs cuSPARSE", _times("speedup_vs_cusparse")),
+    ("CPU path (ms)", _ms("cpu_s")),
+    ("vs CPU", _times("speedup_vs_cpu")),
 ]
 
 

@@ -37,12 +37,20 @@ def open_graph(spec, *, undirected=False, seed=0):
 
 def _describe(G, name):
     deg = G.out_degree
-    return {"graph": str(name), "vertices": G.n, "edges": G.m, "arcs": G.nnz,
-            "directed": G.directed, "weighted": G.weighted, "self_loops": G.self_loops,
-            "degree_min": int(deg.min()) if G.n else 0, "degree_max": int(deg.max(initial=0)),
-            "degree_mean": float(deg.mean()) if G.n else 0.0,
-            "degree_median": float(np.median(deg)) if G.n else 0.0,
-            "isolated_vertices": int(((deg == 0) & (G.in_degree == 0)).sum())}
+    return {
+        "graph": str(name),
+        "vertices": G.n,
+        "edges": G.m,
+        "arcs": G.nnz,
+        "directed": G.directed,
+        "weighted": G.weighted,
+        "self_loops": G.self_loops,
+        "degree_min": int(deg.min()) if G.n else 0,
+        "degree_max": int(deg.max(initial=0)),
+        "degree_mean": float(deg.mean()) if G.n else 0.0,
+        "degree_median": float(np.median(deg)) if G.n else 0.0,
+        "isolated_vertices": int(((deg == 0) & (G.in_degree == 0)).sum()),
+    }
 
 
 def _print_table(title, rows):
@@ -81,8 +89,13 @@ def cmd_run(args):
     load_s = time.perf_counter() - t
     options = {"device": args.device} | {o: getattr(args, o) for o in algo.options}
     res = algo.call(G, _run_source(algo, G, args.source), **options)
-    summary = {"graph": str(name), "vertices": G.n, "edges": G.m, "directed": G.directed,
-               "load_s": load_s} | res.summary()
+    summary = {
+        "graph": str(name),
+        "vertices": G.n,
+        "edges": G.m,
+        "directed": G.directed,
+        "load_s": load_s,
+    } | res.summary()
     if args.output:
         summary["output"] = str(write_output(args.output, algo, res, G))
     if args.json:
@@ -119,8 +132,12 @@ def write_output(path, algo, res, G):
     elif suffix == ".csv":
         with atomic_write(path, "w") as f:
             f.write(",".join(columns) + "\n")
-            np.savetxt(f, np.column_stack(list(columns.values())), delimiter=",",
-                       fmt=["%d"] + ["%.10g"] * (len(columns) - 1))
+            np.savetxt(
+                f,
+                np.column_stack(list(columns.values())),
+                delimiter=",",
+                fmt=["%d"] + ["%.10g"] * (len(columns) - 1),
+            )
     elif suffix == ".parquet":
         try:
             import pyarrow as pa
@@ -157,15 +174,20 @@ def cmd_bench(args):
     for spec in args.graphs or [None]:
         G, name, source, info = _bench_graph(spec, args)
         graphs[name] = info
-        rows += bench.bench_graph(G, name, algos, args.device, args.repeat, bandwidth, source,
-                                  args.baselines)
+        rows += bench.bench_graph(
+            G, name, algos, args.device, args.repeat, bandwidth, source, args.baselines
+        )
     bench.print_table(rows)
     measured = {d: bandwidth(d) for d in sorted({r["device"] for r in rows})}
-    print("copy bandwidth " + ", ".join(f"{d} {b / 1e9:.1f} GB/s" for d, b in measured.items())
-          + "; graph build/load (+ reorder) times (s): "
-          + ", ".join(f"{k} {v['build_s']:.2f}"
-                      + (f" + {v['reorder_s']:.2f}" if "reorder_s" in v else "")
-                      for k, v in graphs.items()))
+    print(
+        "copy bandwidth "
+        + ", ".join(f"{d} {b / 1e9:.1f} GB/s" for d, b in measured.items())
+        + "; graph build/load (+ reorder) times (s): "
+        + ", ".join(
+            f"{k} {v['build_s']:.2f}" + (f" + {v['reorder_s']:.2f}" if "reorder_s" in v else "")
+            for k, v in graphs.items()
+        )
+    )
     if args.json:
         extra = {"bandwidth_Bps": measured, "graphs": graphs, "command": sys.argv}
         bench.write_json(args.json, rows, extra)
@@ -176,8 +198,12 @@ def _bench_graph(spec, args):
     its source (caller's ids) and the facts the JSON records about it."""
     t = time.perf_counter()
     G, name = open_graph(spec, undirected=args.undirected)
-    info = {"build_s": time.perf_counter() - t, "vertices": G.n, "edges": G.m,
-            "directed": G.directed}
+    info = {
+        "build_s": time.perf_counter() - t,
+        "vertices": G.n,
+        "edges": G.m,
+        "directed": G.directed,
+    }
     if args.weights and G.weights is None:
         from .transform import add_random_weights
 
@@ -189,31 +215,41 @@ def _bench_graph(spec, args):
     if args.reorder:
         t = time.perf_counter()
         G = reorder(G, args.reorder)
-        info |= {"reorder": args.reorder, "reorder_s": time.perf_counter() - t,
-                 "reordered": G.order is not None}
+        info |= {
+            "reorder": args.reorder,
+            "reorder_s": time.perf_counter() - t,
+            "reordered": G.order is not None,
+        }
         name += f" ({args.reorder})" if G.order is not None else " (auto: kept)"
     return G, name, source, info
 
 
 def build_parser():
-    p = argparse.ArgumentParser(prog="gravel",
-                                description="Graph analytics on NVIDIA GPUs and CPUs.")
+    p = argparse.ArgumentParser(
+        prog="gravel", description="Graph analytics on NVIDIA GPUs and CPUs."
+    )
     sub = p.add_subparsers(dest="command", required=True)
     with_source = "/".join(a.name for a in CATALOG.values() if a.takes_source)
 
     def graph_args(sp, optional=False):
         default = "; default: a small real graph shipped with gravel" if optional else ""
-        sp.add_argument("graph", nargs="?" if optional else None, metavar="GRAPH",
-                        help="graph file or generator spec (kron:SCALE[:EF], urand:SCALE[:DEG], "
-                             "grid:RxC, rgg:SCALE[:DEG])" + default)
+        sp.add_argument(
+            "graph",
+            nargs="?" if optional else None,
+            metavar="GRAPH",
+            help="graph file or generator spec (kron:SCALE[:EF], urand:SCALE[:DEG], "
+            "grid:RxC, rgg:SCALE[:DEG])" + default,
+        )
         sp.add_argument("--undirected", action="store_true", help="read an edge list as undirected")
 
     s = sub.add_parser("run", help="run an algorithm")
-    s.add_argument("algo", choices=sorted(CATALOG), metavar="ALGO",
-                   help="one of " + ", ".join(CATALOG))
+    s.add_argument(
+        "algo", choices=sorted(CATALOG), metavar="ALGO", help="one of " + ", ".join(CATALOG)
+    )
     graph_args(s, optional=True)
-    s.add_argument("--source", type=int,
-                   help=f"source vertex of {with_source} (default: highest out-degree)")
+    s.add_argument(
+        "--source", type=int, help=f"source vertex of {with_source} (default: highest out-degree)"
+    )
     s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     s.add_argument("--k", type=int, help="bc: number of sampled sources (default: all)")
     s.add_argument("--seed", type=int, default=0, help="seed of generators and sampling")
@@ -227,28 +263,43 @@ def build_parser():
     s.set_defaults(func=cmd_info)
 
     s = sub.add_parser("bench", help="time algorithms against baselines on one or more graphs")
-    s.add_argument("graphs", nargs="*", metavar="GRAPH",
-                   help="files or generator specs (default: bundled)")
-    s.add_argument("--algo", action="append", choices=sorted(CATALOG),
-                   help="repeatable; default: all")
+    s.add_argument(
+        "graphs", nargs="*", metavar="GRAPH", help="files or generator specs (default: bundled)"
+    )
+    s.add_argument(
+        "--algo", action="append", choices=sorted(CATALOG), help="repeatable; default: all"
+    )
     s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    s.add_argument("--repeat", type=int, default=5,
-                   help="timed runs after one warm-up (median reported)")
-    s.add_argument("--reorder", choices=("auto",) + METHODS,
-                   help="relabel each graph first (timed apart; results stay in the caller's ids)")
-    s.add_argument("--baselines", action=argparse.BooleanOptionalAction, default=True,
-                   help="time SciPy, cuSPARSE and (for GPU runs) gravel's CPU path in the same run")
-    s.add_argument("--source", type=int,
-                   help=f"{with_source} source (default: highest out-degree)")
-    s.add_argument("--weights", type=int, default=255, metavar="MAX",
-                   help="unweighted graphs get random integer weights 1..MAX (default 255)")
+    s.add_argument(
+        "--repeat", type=int, default=5, help="timed runs after one warm-up (median reported)"
+    )
+    s.add_argument(
+        "--reorder",
+        choices=("auto",) + METHODS,
+        help="relabel each graph first (timed apart; results stay in the caller's ids)",
+    )
+    s.add_argument(
+        "--baselines",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="time SciPy, cuSPARSE and (for GPU runs) gravel's CPU path in the same run",
+    )
+    s.add_argument("--source", type=int, help=f"{with_source} source (default: highest out-degree)")
+    s.add_argument(
+        "--weights",
+        type=int,
+        default=255,
+        metavar="MAX",
+        help="unweighted graphs get random integer weights 1..MAX (default 255)",
+    )
     s.add_argument("--undirected", action="store_true")
     s.add_argument("--json", help="write the results (with machine, date, git SHA) to this file")
     s.set_defaults(func=cmd_bench)
 
     s = sub.add_parser("generate", help="write a generated graph to a file")
-    s.add_argument("spec",
-                   help="kron:SCALE[:EF], urand:SCALE[:DEG], grid:RxC[:diag], rgg:SCALE[:DEG]")
+    s.add_argument(
+        "spec", help="kron:SCALE[:EF], urand:SCALE[:DEG], grid:RxC[:diag], rgg:SCALE[:DEG]"
+    )
     s.add_argument("-o", "--output", required=True)
     s.add_argument("--seed", type=int, default=0)
     s.set_defaults(func=cmd_generate)

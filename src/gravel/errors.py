@@ -1,8 +1,7 @@
 """Exception types raised by gravel.
 
-Every gravel error also inherits the builtin exception a Python user would expect, so that
-``except ValueError`` keeps working; the command line turns any of them into one line and exit code 2.
-"""
+Every gravel error also inherits the builtin exception a Python user would expect, so that ``except
+ValueError`` keeps working; the command line turns any of them into one line and exit code 2."""
 
 
 class GravelError(Exception):
@@ -45,4 +44,5 @@ class DeviceUnavailableError(GravelError, RuntimeError):
 
 
 class GraphTooLargeError(GravelError, MemoryError):
-    """A graph does not fit the chosen placement (device memory, say). The message gives the sizes."""
+    """A graph does not fit the chosen placement (device memory, say). The message gives the
+    sizes."""

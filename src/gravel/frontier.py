@@ -1,10 +1,9 @@
 """Frontiers: the set of active vertices of a GPU traversal step.
 
 A frontier is either *sparse*, a queue of int32 ids on the device, or *dense*, a bitmap with one bit
-per vertex. Sparse suits small frontiers (work proportional to their size); dense suits large ones and
-pull steps (O(1) membership). :meth:`Frontier.auto` converts by density. The length of a sparse
-frontier lives on the host: operators read the device counter (8 bytes), never the ids.
-"""
+per vertex. Sparse suits small frontiers (work proportional to their size); dense suits large ones
+and pull steps (O(1) membership). :meth:`Frontier.auto` converts by density. The length of a sparse
+frontier lives on the host: operators read the device counter (8 bytes), never the ids."""
 
 import functools
 
@@ -26,7 +25,7 @@ class Frontier:
         #: the ids are 0..n-1 in order: the degrees' scan is then the graph's offsets
         self.every_vertex = every_vertex
 
-    # -- construction ------------------------------------------------------------------------------------
+    # -- construction ------------------------------------------------------------------------------
     @classmethod
     def from_ids(cls, n, ids):
         """A sparse frontier of the given vertex ids (host or device array)."""
@@ -45,7 +44,7 @@ class Frontier:
 
         return cls(n, ids=cupy.arange(n, dtype=cupy.int32), length=n, every_vertex=True)
 
-    # -- views ---------------------------------------------------------------------------------------------
+    # -- views -------------------------------------------------------------------------------------
     @property
     def is_dense(self):
         return self.bitmap is not None and self._ids is None
@@ -67,7 +66,7 @@ class Frontier:
         """Sorted host copy of the ids (for tests and inspection)."""
         return np.sort(self.ids.get())
 
-    # -- conversions ---------------------------------------------------------------------------------------
+    # -- conversions -------------------------------------------------------------------------------
     def to_dense(self):
         import cupy
 
@@ -75,8 +74,11 @@ class Frontier:
             return self
         bitmap = cupy.zeros((self.n + 31) // 32, dtype=cupy.uint32)
         k = runtime.kernel("frontier/convert.cu", "gravel_queue_to_bitmap")
-        k(runtime.blocks_for(self._length, _BLOCK, resident=4), _BLOCK,
-          (self._ids, np.int64(self._length), bitmap))
+        k(
+            runtime.blocks_for(self._length, _BLOCK, resident=4),
+            _BLOCK,
+            (self._ids, np.int64(self._length), bitmap),
+        )
         return Frontier(self.n, bitmap=bitmap)  # duplicates may merge: the length is counted anew
 
     def to_sparse(self):
@@ -89,8 +91,11 @@ class Frontier:
         out = cupy.empty(max(count, 1), dtype=cupy.int32)
         length = cupy.zeros(1, dtype=cupy.uint64)
         k = runtime.kernel("frontier/convert.cu", "gravel_bitmap_to_queue")
-        k(runtime.blocks_for(words, _BLOCK, resident=4), _BLOCK,
-          (self.bitmap, np.int64(words), out, length, np.uint64(out.size)))
+        k(
+            runtime.blocks_for(words, _BLOCK, resident=4),
+            _BLOCK,
+            (self.bitmap, np.int64(words), out, length, np.uint64(out.size)),
+        )
         return Frontier(self.n, ids=out, length=count)
 
     def auto(self):
@@ -117,8 +122,8 @@ def _popcount(words):
 
 class FrontierQueue:
     """Frontiers back to back in one device buffer (GAP's sliding queue): segment i holds the ith
-    frontier appended. Multi-step advances append one segment per step without a host round trip, and
-    every segment stays readable (Brandes' backward pass walks them in reverse)."""
+    frontier appended. Multi-step advances append one segment per step without a host round trip,
+    and every segment stays readable (Brandes' backward pass walks them in reverse)."""
 
     def __init__(self, n, capacity, first):
         import cupy
@@ -156,7 +161,9 @@ class FrontierQueue:
         """Append a frontier as a new segment (device copy, no sync)."""
         k = len(frontier)
         if k > self.room:
-            raise ValueError(f"a frontier of {k} items does not fit the queue's remaining {self.room}")
+            raise ValueError(
+                f"a frontier of {k} items does not fit the queue's remaining {self.room}"
+            )
         end = self.bounds[-1]
-        self.buffer[end:end + k] = frontier.ids
+        self.buffer[end : end + k] = frontier.ids
         self.bounds.append(end + k)

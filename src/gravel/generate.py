@@ -1,17 +1,16 @@
 """Graph generators: Graph500 Kronecker, GAP uniform random, 2-D grids, random geometric graphs.
 
-Every generator is deterministic for a given seed, and produces an undirected graph without self loops
-or duplicate edges (GAP's builder convention), unless ``directed=True`` is asked of the random ones.
-Specs such as ``kron:20:16`` name a generated graph wherever a file name is accepted.
-"""
+Every generator is deterministic for a given seed, and produces an undirected graph without self
+loops or duplicate edges (GAP's builder convention), unless ``directed=True`` is asked of the random
+ones. Specs such as ``kron:20:16`` name a generated graph wherever a file name is accepted."""
 
 import math
 
 from .backends.cpu import generate as _gen
-from .errors import UnknownNameError, InvalidGraphError
+from .backends.cpu.csr import build_csr
+from .errors import InvalidGraphError, UnknownNameError
 from .graph import Graph
 from .io._files import progress
-from .backends.cpu.csr import build_csr
 
 #: Graph500 initiator probabilities (D = 1 - A - B - C = 0.05).
 KRONECKER_ABC = (0.57, 0.19, 0.19)
@@ -26,9 +25,8 @@ def _simple_graph(edges, n, directed):
 def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None):
     """Graph500 Kronecker graph: 2**scale vertices, edge_factor * 2**scale generated edges.
 
-    Vertex ids are scrambled by a keyed bijection (from `seed`), as the Graph500 specification's random
-    permutation requires, so that the id order carries no locality.
-    """
+    Vertex ids are scrambled by a keyed bijection (from `seed`), as the Graph500 specification's
+    random permutation requires, so that the id order carries no locality."""
     _check_scale(scale)
     n, m = 1 << scale, edge_factor << scale
     with _stage_bar(f"kron:{scale}:{edge_factor}", progress) as bar:
@@ -38,7 +36,8 @@ def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None):
 
 
 def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None):
-    """GAP's uniform random graph: 2**scale vertices, degree * 2**scale edges with uniform endpoints."""
+    """GAP's uniform random graph: 2**scale vertices, degree * 2**scale edges with uniform
+    endpoints."""
     _check_scale(scale)
     n, m = 1 << scale, degree << scale
     with _stage_bar(f"urand:{scale}:{degree}", progress) as bar:
@@ -56,8 +55,8 @@ def grid(rows, cols, *, diagonals=False):
 
 
 def random_geometric(scale, degree=8, *, seed=0):
-    """2**scale points uniform in the unit square, joined when closer than r = sqrt(degree / (pi n)),
-    so the expected average degree is about `degree` (a mesh-like graph with locality)."""
+    """2**scale points uniform in the unit square, joined when closer than r = sqrt(degree / (pi
+    n)), so the expected average degree is about `degree` (a mesh-like graph with locality)."""
     _check_scale(scale)
     n = 1 << scale
     radius = math.sqrt(degree / (math.pi * n))
@@ -82,8 +81,10 @@ def from_spec(spec, *, seed=0, progress=None):
     except ValueError as e:
         if isinstance(e, InvalidGraphError):
             raise
-    raise UnknownNameError(f"unknown generator spec {spec!r}: expected kron:SCALE[:EDGEFACTOR], "
-                           "urand:SCALE[:DEGREE], grid:RxC[:diag] or rgg:SCALE[:DEGREE]")
+    raise UnknownNameError(
+        f"unknown generator spec {spec!r}: expected kron:SCALE[:EDGEFACTOR], "
+        "urand:SCALE[:DEGREE], grid:RxC[:diag] or rgg:SCALE[:DEGREE]"
+    )
 
 
 def is_spec(text):

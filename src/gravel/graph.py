@@ -1,9 +1,9 @@
 """The Graph: CSR out-edges, lazily built CSC in-edges, optional float32 weights.
 
-Conventions (DESIGN.md section 3): vertex ids are int32, edge offsets int64, weights float32. Rows are
-sorted by destination. An undirected graph stores every edge in both directions (a self loop once), so its
-CSR is its own CSC. A Graph is immutable: its arrays are read-only and derived data is cached.
-"""
+Conventions (DESIGN.md section 3): vertex ids are int32, edge offsets int64, weights float32. Rows
+are sorted by destination. An undirected graph stores every edge in both directions (a self loop
+once), so its CSR is its own CSC. A Graph is immutable: its arrays are read-only and derived data is
+cached."""
 
 from functools import cached_property
 
@@ -44,8 +44,18 @@ class Graph:
     :meth:`from_scipy` or :meth:`from_networkx`.
     """
 
-    def __init__(self, offsets, indices, weights=None, *, directed=True, labels=None, order=None,
-                 _sorted=False, _checked=False):
+    def __init__(
+        self,
+        offsets,
+        indices,
+        weights=None,
+        *,
+        directed=True,
+        labels=None,
+        order=None,
+        _sorted=False,
+        _checked=False,
+    ):
         offsets = np.ascontiguousarray(offsets, dtype=np.int64)
         indices = np.asarray(indices)
         if offsets.ndim != 1 or offsets.shape[0] < 1:
@@ -53,11 +63,13 @@ class Graph:
         n = offsets.shape[0] - 1
         if n > _MAX_VERTICES:
             raise InvalidGraphError(f"{n} vertices: gravel supports fewer than 2**31")
-        # _checked: arrays gravel derived from a valid graph (a relabelling) skip the O(n + m) checks
+        # _checked: arrays derived from a valid graph (a relabelling) skip the O(n + m) checks
         if not _checked and (offsets[0] != 0 or (n and not np.all(offsets[1:] >= offsets[:-1]))):
             raise InvalidGraphError("offsets must start at 0 and never decrease")
         if indices.ndim != 1 or indices.shape[0] != offsets[-1]:
-            raise InvalidGraphError(f"indices has {indices.shape[0]} entries, offsets[-1] says {offsets[-1]}")
+            raise InvalidGraphError(
+                f"indices has {indices.shape[0]} entries, offsets[-1] says {offsets[-1]}"
+            )
         if not _checked and indices.size and (indices.min() < 0 or indices.max() >= n):
             bad = indices[(indices < 0) | (indices >= n)][0]
             raise InvalidGraphError(f"vertex id {bad} out of range [0, {n})")
@@ -70,11 +82,17 @@ class Graph:
             indices = indices.copy()
             weights = None if weights is None else weights.copy()
             _csr.sort_rows(offsets, indices, weights)
-        self._arrays = (_readonly(offsets), _readonly(indices), None if weights is None else _readonly(weights))
+        self._arrays = (
+            _readonly(offsets),
+            _readonly(indices),
+            None if weights is None else _readonly(weights),
+        )
         self._n, self._nnz, self._weighted = n, indices.shape[0], weights is not None
         self.directed = bool(directed)
         self.labels = None if labels is None else _readonly(np.asarray(labels))
-        self.order = None if order is None else _readonly(np.ascontiguousarray(order, dtype=np.int32))
+        self.order = (
+            None if order is None else _readonly(np.ascontiguousarray(order, dtype=np.int32))
+        )
         self._device = None
         if self.order is not None and self.order.shape != (n,):
             raise InvalidGraphError("order must hold one internal id per vertex")
@@ -82,14 +100,17 @@ class Graph:
     @classmethod
     def _on_device(cls, dg, *, labels=None, order=None):
         """A Graph whose arrays live on the GPU (the DeviceGraph `dg`, built by gravel from a valid
-        graph): the host copies are made on first use, so that work on the device never waits for them
-        (copying a reordered CSR back would take most of the reordering's time: docs/tuning.md)."""
+        graph): the host copies are made on first use, so that work on the device never waits for
+        them (copying a reordered CSR back would take most of the reordering's time:
+        docs/tuning.md)."""
         self = cls.__new__(cls)
         self._arrays = None
         self._n, self._nnz, self._weighted = dg.n, dg.nnz, dg.weights is not None
         self.directed = dg.directed
         self.labels = labels
-        self.order = None if order is None else _readonly(np.ascontiguousarray(order, dtype=np.int32))
+        self.order = (
+            None if order is None else _readonly(np.ascontiguousarray(order, dtype=np.int32))
+        )
         self._device = dg
         dg.host = self
         return self
@@ -118,14 +139,17 @@ class Graph:
     def _host_csr(self):
         if self._arrays is None:
             dg = self._device
-            self._arrays = tuple(None if a is None else _readonly(host(a))
-                                 for a in (dg.offsets, dg.indices, dg.weights))
+            self._arrays = tuple(
+                None if a is None else _readonly(host(a))
+                for a in (dg.offsets, dg.indices, dg.weights)
+            )
         return self._arrays
 
-    # -- constructors ------------------------------------------------------------------------------------
+    # -- constructors ------------------------------------------------------------------------------
     @classmethod
-    def from_edges(cls, src, dst, weights=None, *, n=None, directed=True, labels=None,
-                   dedupe=False):
+    def from_edges(
+        cls, src, dst, weights=None, *, n=None, directed=True, labels=None, dedupe=False
+    ):
         """Build a graph from arc arrays ``src[i] -> dst[i]`` (edges, when ``directed=False``).
 
         `n` defaults to the largest id + 1. Self loops are kept (see
@@ -156,9 +180,8 @@ class Graph:
     def from_scipy(cls, matrix, *, directed=True, weighted=True):
         """Build a graph from a SciPy sparse matrix; entry (i, j) is the arc i -> j.
 
-        With ``directed=False`` the matrix must be symmetric (use :func:`gravel.transform.symmetrize`
-        on a directed graph otherwise).
-        """
+        With ``directed=False`` the matrix must be symmetric (use
+        :func:`gravel.transform.symmetrize` on a directed graph otherwise)."""
         import scipy.sparse as sp
 
         if not sp.issparse(matrix) or matrix.shape[0] != matrix.shape[1]:
@@ -184,9 +207,11 @@ class Graph:
         dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
         w = np.fromiter((e[2] for e in edges), np.float64, len(edges)) if weight else None
         labels = np.asarray(nodes) if nodes and not _is_range(nodes) else None
-        return cls.from_edges(src, dst, w, n=len(nodes), directed=graph.is_directed(), labels=labels)
+        return cls.from_edges(
+            src, dst, w, n=len(nodes), directed=graph.is_directed(), labels=labels
+        )
 
-    # -- converters --------------------------------------------------------------------------------------
+    # -- converters --------------------------------------------------------------------------------
     def to_scipy(self):
         """The adjacency matrix as ``scipy.sparse.csr_array`` (weights, or ones when unweighted).
 
@@ -195,10 +220,13 @@ class Graph:
         import scipy.sparse as sp
 
         data = self.weights.copy() if self.weights is not None else np.ones(self.nnz, np.float32)
-        return sp.csr_array((data, self.indices.copy(), self.offsets.copy()), shape=(self.n, self.n))
+        return sp.csr_array(
+            (data, self.indices.copy(), self.offsets.copy()), shape=(self.n, self.n)
+        )
 
     def to_networkx(self):
-        """A ``networkx.DiGraph`` or ``networkx.Graph`` (parallel arcs merge; the last weight wins)."""
+        """A ``networkx.DiGraph`` or ``networkx.Graph`` (parallel arcs merge; the last weight
+        wins)."""
         import networkx as nx
 
         g = nx.DiGraph() if self.directed else nx.Graph()
@@ -218,7 +246,8 @@ class Graph:
         return np.repeat(np.arange(self.n, dtype=np.int32), self.out_degree), self.indices
 
     def has_arcs(self, src, dst):
-        """Boolean array: is there an arc ``src[i] -> dst[i]``? (Binary search in the sorted rows.)"""
+        """Boolean array: is there an arc ``src[i] -> dst[i]``? (Binary search in the sorted
+        rows.)"""
         src = np.asarray(src, np.int64)
         keys = self._arc_keys
         q = src * self.n + np.asarray(dst, np.int64)
@@ -250,7 +279,7 @@ class Graph:
             self._device = DeviceGraph(self)
         return self._device
 
-    # -- sizes and degrees ------------------------------------------------------------------------------
+    # -- sizes and degrees -------------------------------------------------------------------------
     @property
     def n(self):
         """Number of vertices."""
@@ -292,7 +321,7 @@ class Graph:
             return self.out_degree
         return _readonly(np.bincount(self.indices, minlength=self.n).astype(np.int32))
 
-    # -- derived layouts ---------------------------------------------------------------------------------
+    # -- derived layouts ---------------------------------------------------------------------------
     @cached_property
     def _csc(self):
         if not self.directed:
@@ -308,13 +337,23 @@ class Graph:
     def _simple_undirected(self):
         if self.directed:
             src, dst = self.edges()
-            off, idx, _ = _csr.build_csr([src, dst, None], self.n, True, dedupe=True,
-                                         drop_loops=True)
+            off, idx, _ = _csr.build_csr(
+                [src, dst, None], self.n, True, dedupe=True, drop_loops=True
+            )
         else:
-            off, idx, _ = _csr.clean_rows(self.offsets, self.indices, None, dedupe=True,
-                                          drop_loops=True)
-        return Graph(off, idx, None, directed=False, labels=self.labels, order=self.order,
-                     _sorted=True, _checked=True)
+            off, idx, _ = _csr.clean_rows(
+                self.offsets, self.indices, None, dedupe=True, drop_loops=True
+            )
+        return Graph(
+            off,
+            idx,
+            None,
+            directed=False,
+            labels=self.labels,
+            order=self.order,
+            _sorted=True,
+            _checked=True,
+        )
 
     def simple_undirected(self):
         """This graph symmetrised, unweighted, without self loops or duplicate edges: the graph
@@ -330,9 +369,14 @@ class Graph:
         if not isinstance(other, Graph):
             return NotImplemented
         same_w = (self.weights is None) == (other.weights is None) and (
-            self.weights is None or np.array_equal(self.weights, other.weights))
-        return (self.directed == other.directed and np.array_equal(self.offsets, other.offsets)
-                and np.array_equal(self.indices, other.indices) and same_w)
+            self.weights is None or np.array_equal(self.weights, other.weights)
+        )
+        return (
+            self.directed == other.directed
+            and np.array_equal(self.offsets, other.offsets)
+            and np.array_equal(self.indices, other.indices)
+            and same_w
+        )
 
     __hash__ = None
 
@@ -348,7 +392,11 @@ def _as_ids(a, name):
     if a.size == 0:
         return a.astype(np.int32)
     if not np.issubdtype(a.dtype, np.integer):
-        if not np.issubdtype(a.dtype, np.floating) or not np.all(np.isfinite(a)) or np.any(a != np.floor(a)):
+        if (
+            not np.issubdtype(a.dtype, np.floating)
+            or not np.all(np.isfinite(a))
+            or np.any(a != np.floor(a))
+        ):
             raise InvalidGraphError(f"{name} holds non-integer vertex ids")
     lo, hi = a.min(), a.max()
     if lo < 0:

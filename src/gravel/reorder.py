@@ -4,14 +4,14 @@ The orders themselves are pure functions of the degrees (:mod:`gravel.layouts.or
 takes them where the graph lives (on the device when it has a device copy: the permutation and the
 relabelling then stay there; RCM is SciPy's, on the host), predicts with the packing factor whether
 reordering pays, and relabels transparently: the Graph keeps the permutation, results stay in the
-caller's ids. Sort by out-degree for pull code (its gathers read sources), by in-degree for push code.
+caller's ids. Sort by out-degree for pull code (its gathers read sources), by in-degree for push
+code.
 
 ``reorder(G, "auto")`` reorders above the packing-factor threshold measured for where the graph
-lives: a hub sort, or a degree sort where the graph's sweeps stage in shared memory; on the GPU, told
-how many sweeps the caller will run, it also weighs their predicted saving against the cost of
+lives: a hub sort, or a degree sort where the graph's sweeps stage in shared memory; on the GPU,
+told how many sweeps the caller will run, it also weighs their predicted saving against the cost of
 reordering, which there takes as long as tens of PageRank iterations. The constants' figures are in
-docs/tuning.md.
-"""
+docs/tuning.md."""
 
 import numpy as np
 
@@ -25,7 +25,7 @@ PF_THRESHOLD = 4.0
 GPU_PF_THRESHOLD = 4.0
 #: the share of a PageRank iteration a hub sort saves on the GPU, by packing factor (interpolated)
 GPU_GAIN = ((4.0, 0.0), (5.2, 0.14), (7.7, 0.25))
-#: a hub sort on the GPU costs, end to end, about this many PageRank iterations of the graph as given
+#: a hub sort on the GPU costs, end to end, about this many PageRank iterations of the given graph
 GPU_REORDER_SWEEPS = 35
 #: the share a degree sort saves where the sweeps stage (it lets the gather combine more edges)
 STAGED_GAIN = ((4.0, 0.0), (5.7, 0.23), (9.3, 0.33))
@@ -33,8 +33,12 @@ STAGED_GAIN = ((4.0, 0.0), (5.7, 0.23), (9.3, 0.33))
 STAGED_REORDER_SWEEPS = 60
 
 #: the orders of the degrees by name; "rcm" orders the structure
-_BY_DEGREE = {"degree": orders.degree_sort, "hub_sort": orders.hub_sort, "hub_cluster": orders.hub_cluster,
-              "dbg": orders.dbg}
+_BY_DEGREE = {
+    "degree": orders.degree_sort,
+    "hub_sort": orders.hub_sort,
+    "hub_cluster": orders.hub_cluster,
+    "dbg": orders.dbg,
+}
 #: every order by name (besides "auto")
 METHODS = (*_BY_DEGREE, "rcm")
 
@@ -53,7 +57,9 @@ def degrees(G, by="out"):
 def permutation(G, method, by="out"):
     """The permutation (``perm[v]``: the new id of v) of the order `method` (one of METHODS)."""
     if method not in METHODS:
-        raise UnknownNameError(f"unknown reordering {method!r} (expected auto or one of {', '.join(METHODS)})")
+        raise UnknownNameError(
+            f"unknown reordering {method!r} (expected auto or one of {', '.join(METHODS)})"
+        )
     if method == "rcm":
         A = G.to_scipy()
         return orders.rcm((A + A.T) if G.directed else A)
@@ -61,8 +67,8 @@ def permutation(G, method, by="out"):
 
 
 def packing_factor(G, by="out", *, line_bytes=64, value_bytes=4):
-    """The packing factor of `G`'s hubs (:func:`gravel.layouts.orders.packing_factor`), computed where
-    `G` lives."""
+    """The packing factor of `G`'s hubs (:func:`gravel.layouts.orders.packing_factor`), computed
+    where `G` lives."""
     return orders.packing_factor(degrees(G, by), line_bytes=line_bytes, value_bytes=value_bytes)
 
 
@@ -110,8 +116,8 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
 
 
 def reorder(G, method="auto", *, by="out", threshold=None, sweeps=None):
-    """`G` relabelled by `method` (one of METHODS), transparently: algorithms on the result return the
-    caller's ids. ``"auto"`` applies :func:`auto_method` where :func:`worth_reordering` says so
+    """`G` relabelled by `method` (one of METHODS), transparently: algorithms on the result return
+    the caller's ids. ``"auto"`` applies :func:`auto_method` where :func:`worth_reordering` says so
     (`threshold`, `sweeps`), else returns `G` itself."""
     if method == "auto":
         if not worth_reordering(G, sweeps, by=by, threshold=threshold):

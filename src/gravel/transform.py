@@ -4,7 +4,8 @@ graph's weights that algorithms share."""
 import numpy as np
 
 from .arrays import entry_rows, host, xp
-from .backends.cpu import csr as _csr, tc as _tc  # loaded on first use
+from .backends.cpu import csr as _csr  # loaded on first use
+from .backends.cpu import tc as _tc
 from .backends.cuda.graph import DeviceGraph  # imports no CuPy
 from .errors import InvalidGraphError, InvalidWeightError
 from .graph import Graph
@@ -54,16 +55,17 @@ def add_random_weights(G, low=1, high=64, *, seed=0):
         key = lo * np.uint64(G.n) + hi
         salt = np.uint64(rng.integers(0, 2**63))
         w = (low + _mix64(key ^ salt) % np.uint64(high - low + 1)).astype(np.float32)
-    return Graph(G.offsets, G.indices, w, directed=G.directed, labels=G.labels, order=G.order, _sorted=True)
+    return Graph(
+        G.offsets, G.indices, w, directed=G.directed, labels=G.labels, order=G.order, _sorted=True
+    )
 
 
 def relabel(G, perm, *, transparent=False):
     """Renumber vertices: vertex ``v`` becomes ``perm[v]``.
 
-    With ``transparent=True`` the graph remembers the permutation (its ``order``), and algorithms keep
-    returning results indexed by the caller's original ids; this is how reordering works. A graph
-    already on the GPU is permuted there, and the result keeps its device copy.
-    """
+    With ``transparent=True`` the graph remembers the permutation (its ``order``), and algorithms
+    keep returning results indexed by the caller's original ids; this is how reordering works. A
+    graph already on the GPU is permuted there, and the result keeps its device copy."""
     # checked and applied where the graph lives; the host keeps a copy for the caller's ids
     dg = G.device_graph
     m = np if dg is None else xp(dg.offsets)
@@ -89,8 +91,16 @@ def relabel(G, perm, *, transparent=False):
         dg = DeviceGraph.from_arrays(*arrays, directed=G.directed)
         return Graph._on_device(dg, labels=labels, order=order)
     offsets, indices, weights = _csr.permute(G.offsets, G.indices, G.weights, perm)
-    return Graph(offsets, indices, weights, directed=G.directed, labels=labels, order=order,
-                 _sorted=True, _checked=True)
+    return Graph(
+        offsets,
+        indices,
+        weights,
+        directed=G.directed,
+        labels=labels,
+        order=order,
+        _sorted=True,
+        _checked=True,
+    )
 
 
 def _is_permutation(perm):
@@ -103,9 +113,9 @@ def _is_permutation(perm):
 
 
 def permute_csr(offsets, indices, weights, perm):
-    """A CSR with vertex v renamed perm[v], by whole-array operations of the inputs' module (one sort of
-    (new row, new id) keys: the GPU's way; the host's Numba path permutes rows in parallel instead).
-    Parallel arcs keep their order."""
+    """A CSR with vertex v renamed perm[v], by whole-array operations of the inputs' module (one
+    sort of (new row, new id) keys: the GPU's way; the host's Numba path permutes rows in parallel
+    instead). Parallel arcs keep their order."""
     m = xp(offsets)
     n, nnz = offsets.size - 1, indices.size
     deg = offsets[1:] - offsets[:-1]
@@ -138,11 +148,20 @@ def orient_by_degree(G):
     dg = G.device_graph
     if dg is None:
         off, idx = _tc.orient(G.offsets, G.indices, G.out_degree)
-        return Graph(off, idx, None, directed=True, labels=G.labels, order=G.order, _sorted=True,
-                     _checked=True)
+        return Graph(
+            off,
+            idx,
+            None,
+            directed=True,
+            labels=G.labels,
+            order=G.order,
+            _sorted=True,
+            _checked=True,
+        )
     off, idx = _orient_arrays(dg.offsets, dg.indices, dg.out_degree)
-    return Graph._on_device(DeviceGraph.from_arrays(off, idx, directed=True), labels=G.labels,
-                            order=G.order)
+    return Graph._on_device(
+        DeviceGraph.from_arrays(off, idx, directed=True), labels=G.labels, order=G.order
+    )
 
 
 def _orient_arrays(offsets, indices, degree):
@@ -194,8 +213,11 @@ def check_weights(G, *, negative=False, name="this algorithm"):
     sssp needs non-negative weights: arc 1 -> 2 has weight -2.0
     """
     dg = G.device_graph
-    offsets, indices, w = (dg.offsets, dg.indices, dg.weights) if dg is not None else (
-        G.offsets, G.indices, G.weights)
+    offsets, indices, w = (
+        (dg.offsets, dg.indices, dg.weights)
+        if dg is not None
+        else (G.offsets, G.indices, G.weights)
+    )
     if w is None:
         return
     m = xp(w)
@@ -219,7 +241,7 @@ def _caller_name(G, v):
     """How the caller names internal vertex `v`: its id before reordering, or its label."""
     if G.order is not None:
         v = int(np.flatnonzero(G.order == v)[0])
-    return v if G.labels is None else G.labels[v:v + 1].tolist()[0]
+    return v if G.labels is None else G.labels[v : v + 1].tolist()[0]
 
 
 def _mix64(x):

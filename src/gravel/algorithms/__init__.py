@@ -11,6 +11,11 @@ from .sssp import sssp
 from .triangles import triangles
 
 __all__ = [
-    "betweenness_centrality", "bfs", "connected_components", "core_number", "pagerank", "sssp",
+    "betweenness_centrality",
+    "bfs",
+    "connected_components",
+    "core_number",
+    "pagerank",
+    "sssp",
     "triangles",
 ]

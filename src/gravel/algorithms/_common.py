@@ -24,8 +24,13 @@ class Result:
 
     def summary(self):
         """Scalar facts about the run, for ``--json`` and tables."""
-        out = {"algorithm": self.algorithm, "device": self.device, "time_s": self.time_s,
-               "iterations": self.iterations, "strategy": self.strategy}
+        out = {
+            "algorithm": self.algorithm,
+            "device": self.device,
+            "time_s": self.time_s,
+            "iterations": self.iterations,
+            "strategy": self.strategy,
+        }
         out.update(self.stats)
         return out
 

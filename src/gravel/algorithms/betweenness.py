@@ -36,7 +36,8 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     seed : int, optional
         Seed of the source sample.
     sources : array of int, optional
-        Use exactly these sources (scaled as a sample of ``k = len(sources)``); overrides `k` and `seed`.
+        Use exactly these sources (scaled as a sample of ``k = len(sources)``); overrides `k` and
+        `seed`.
     device : {"auto", "cpu", "cuda"}
 
     Examples
@@ -61,8 +62,14 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
         sources = np.random.default_rng(seed).choice(n, size=k, replace=False).astype(np.int32)
     internal = sources if G.order is None else G.order[sources]
     res = _IMPLEMENTATIONS[dev](G, internal)
-    res.centrality = rescale(to_caller(G, res.centrality), n, xp(res.centrality).asarray(sources), k, normalized,
-                             G.directed)
+    res.centrality = rescale(
+        to_caller(G, res.centrality),
+        n,
+        xp(res.centrality).asarray(sources),
+        k,
+        normalized,
+        G.directed,
+    )
     res.sources = sources
     return res
 
@@ -71,14 +78,21 @@ def _bc_cpu(G, sources):
     threads = max(1, min(numba.get_num_threads(), len(sources)))
     with Timer() as t:
         raw = _k.brandes(G.offsets, G.indices, sources, threads) if G.n else np.zeros(0)
-    return BCResult("betweenness_centrality", "cpu", t.seconds, len(sources), "brandes",
-                    {"sources": len(sources)}, centrality=raw)
+    return BCResult(
+        "betweenness_centrality",
+        "cpu",
+        t.seconds,
+        len(sources),
+        "brandes",
+        {"sources": len(sources)},
+        centrality=raw,
+    )
 
 
-# Forward step of Brandes on the GPU: claim dst for the next level, and add src's path count to every
-# dst on that level (the claimant and the later arrivals alike). A plain read skips the atomics for the
-# many edges into earlier levels; otherwise the CAS's old value decides (a plain read could see a stale
-# cached -1 after another thread's claim).
+# Forward step of Brandes on the GPU: claim dst for the next level, and add src's path count to
+# every dst on that level (the claimant and the later arrivals alike). A plain read skips the
+# atomics for the many edges into earlier levels; otherwise the CAS's old value decides (a plain
+# read could see a stale cached -1 after another thread's claim).
 _VISIT = """
 __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int level) {
     int seen = depth[dst];  // a stale read can only be -1: then the CAS decides
@@ -91,17 +105,24 @@ __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int
 
 
 def _bc_cuda(G, sources):
-    """Brandes per source on the operators: a forward BFS whose advance counts shortest paths (sigma)
-    level by level, keeping every level's frontier in one queue; then, deepest level first, an advance
-    over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v] for successors
-    w. On graphs without hubs (road graphs, meshes), levels go forward in multi-step launches and come
-    back in one replay launch (:func:`gravel.operators.thin_frontier_limit`). The backward pass pushes:
-    a pull over each level's out-edges, with no atomics, was slower (docs/tuning.md)."""
+    """Brandes per source on the operators: a forward BFS whose advance counts shortest paths
+    (sigma) level by level, keeping every level's frontier in one queue; then, deepest level first,
+    an advance over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v]
+    for successors w. On graphs without hubs (road graphs, meshes), levels go forward in multi-step
+    launches and come back in one replay launch (:func:`gravel.operators.thin_frontier_limit`). The
+    backward pass pushes: a pull over each level's out-edges, with no atomics, was slower
+    (docs/tuning.md)."""
     import cupy
 
     from ..frontier import FrontierQueue
-    from ..operators import (THIN_BLOCKS_PER_SM, advance, advance_replay, advance_steps, compute,
-                             thin_frontier_limit)
+    from ..operators import (
+        THIN_BLOCKS_PER_SM,
+        advance,
+        advance_replay,
+        advance_steps,
+        compute,
+        thin_frontier_limit,
+    )
 
     dg = G.to("cuda")
     n = G.n
@@ -111,7 +132,10 @@ def _bc_cuda(G, sources):
     delta = cupy.empty(n, cupy.float64)
     thin = thin_frontier_limit(dg)
     visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
-    back = "depth[dst] == {} + 1 && (atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
+    back = (
+        "depth[dst] == {} + 1 && "
+        "(atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
+    )
     with Timer("cuda") as t:
         for s in sources.tolist():
             depth.fill(-1)
@@ -122,24 +146,62 @@ def _bc_cuda(G, sources):
             while len(levels.last):
                 params = {"depth": depth, "sigma": sigma, "level": np.int32(len(levels))}
                 if len(levels.last) <= thin:
-                    advance_steps(dg, levels, visit, params=params, blocks_per_sm=THIN_BLOCKS_PER_SM,
-                                  preamble=_VISIT)
+                    advance_steps(
+                        dg,
+                        levels,
+                        visit,
+                        params=params,
+                        blocks_per_sm=THIN_BLOCKS_PER_SM,
+                        preamble=_VISIT,
+                    )
                 else:
-                    levels.push(advance(dg, levels.last, visit, params=params, capacity=levels.room,
-                                        preamble=_VISIT))
+                    levels.push(
+                        advance(
+                            dg,
+                            levels.last,
+                            visit,
+                            params=params,
+                            capacity=levels.room,
+                            preamble=_VISIT,
+                        )
+                    )
             # segment L is the empty last one: dependencies flow from depth L - 1 back to depth 1
             params = {"depth": depth, "sigma": sigma, "delta": delta}
             if thin:
-                advance_replay(dg, levels, back.format("step"), first=1, last=len(levels) - 2, reverse=True,
-                               params=params, blocks_per_sm=THIN_BLOCKS_PER_SM)
+                advance_replay(
+                    dg,
+                    levels,
+                    back.format("step"),
+                    first=1,
+                    last=len(levels) - 2,
+                    reverse=True,
+                    params=params,
+                    blocks_per_sm=THIN_BLOCKS_PER_SM,
+                )
             else:
                 for lv in range(len(levels) - 3, 0, -1):
-                    advance(dg, levels.segment(lv), back.format("level"), params=params | {"level": np.int32(lv)},
-                            output=None)
-            compute(None, "if (v != s && depth[v] >= 0) bc[v] += delta[v]",
-                    params={"bc": bc, "depth": depth, "delta": delta, "s": np.int32(s)}, n=n)
-    return BCResult("betweenness_centrality", "cuda", t.seconds, len(sources), "brandes",
-                    {"sources": len(sources)}, centrality=bc)
+                    advance(
+                        dg,
+                        levels.segment(lv),
+                        back.format("level"),
+                        params=params | {"level": np.int32(lv)},
+                        output=None,
+                    )
+            compute(
+                None,
+                "if (v != s && depth[v] >= 0) bc[v] += delta[v]",
+                params={"bc": bc, "depth": depth, "delta": delta, "s": np.int32(s)},
+                n=n,
+            )
+    return BCResult(
+        "betweenness_centrality",
+        "cuda",
+        t.seconds,
+        len(sources),
+        "brandes",
+        {"sources": len(sources)},
+        centrality=bc,
+    )
 
 
 def rescale(raw, n, sources, k, normalized, directed):
@@ -165,9 +227,9 @@ def rescale(raw, n, sources, k, normalized, directed):
 
 def verify_betweenness(G, centrality, sources=None, *, normalized=True):
     """Check normalized centrality (caller ids) from `sources` (every vertex if None or all of them)
-    against Brandes written out with SciPy, level by level: sigma by sparse products over each level,
-    dependencies back from the deepest level; parallel arcs count as distinct paths, as gravel's do.
-    Returns a list of problems."""
+    against Brandes written out with SciPy, level by level: sigma by sparse products over each
+    level, dependencies back from the deepest level; parallel arcs count as distinct paths, as
+    gravel's do. Returns a list of problems."""
     n = G.n
     every = sources is None or len(sources) == n
     sources = np.arange(n) if sources is None else np.asarray(sources, np.int64)
@@ -194,8 +256,12 @@ def verify_betweenness(G, centrality, sources=None, *, normalized=True):
             delta[above] = sigma[above] * (A @ z)[above]
         delta[s] = 0.0
         raw += delta
-    expect = rescale(to_caller(G, raw), n, sources, None if every else len(sources), normalized, G.directed)
-    wrong = np.flatnonzero(~np.isclose(np.asarray(centrality, np.float64), expect, rtol=1e-6, atol=1e-12))
+    expect = rescale(
+        to_caller(G, raw), n, sources, None if every else len(sources), normalized, G.directed
+    )
+    wrong = np.flatnonzero(
+        ~np.isclose(np.asarray(centrality, np.float64), expect, rtol=1e-6, atol=1e-12)
+    )
     if not wrong.size:
         return []
     v = int(wrong[0])

@@ -1,10 +1,9 @@
 """Breadth-first search: depth of every vertex from a source, and a BFS parent tree.
 
-Direction-optimizing (Beamer, Asanovic, Patterson, SC'12; the GAP Benchmark Suite's bfs.cc): top-down
-steps push from a frontier queue; once the frontier's out-edges outnumber the unexplored edges / alpha,
-bottom-up steps let every unvisited vertex search its in-edges for a frontier parent, stopping at the
-first; when the frontier shrinks below n / beta, top-down resumes.
-"""
+Direction-optimizing (Beamer, Asanovic, Patterson, SC'12; the GAP Benchmark Suite's bfs.cc):
+top-down steps push from a frontier queue; once the frontier's out-edges outnumber the unexplored
+edges / alpha, bottom-up steps let every unvisited vertex search its in-edges for a frontier parent,
+stopping at the first; when the frontier shrinks below n / beta, top-down resumes."""
 
 from dataclasses import dataclass
 
@@ -21,7 +20,6 @@ SKIP_SOURCELESS = 0.1
 SERIAL_LIMIT = 1024
 
 
-
 @dataclass
 class BFSResult(Result):
     depth: np.ndarray = None
@@ -29,7 +27,10 @@ class BFSResult(Result):
 
     def summary(self):
         depth = host(self.depth)
-        return super().summary() | {"reached": int((depth >= 0).sum()), "max_depth": int(depth.max(initial=-1))}
+        return super().summary() | {
+            "reached": int((depth >= 0).sum()),
+            "max_depth": int(depth.max(initial=-1)),
+        }
 
 
 def bfs(G, source, *, device="auto"):
@@ -45,8 +46,9 @@ def bfs(G, source, *, device="auto"):
     Returns
     -------
     BFSResult
-        ``depth[v]``: hops from `source` (-1 if unreachable); ``parent[v]``: the vertex v was reached
-        from (the source is its own parent, -1 if unreachable). Any valid BFS tree may be returned.
+        ``depth[v]``: hops from `source` (-1 if unreachable); ``parent[v]``: the vertex v was
+        reached from (the source is its own parent, -1 if unreachable). Any valid BFS tree may be
+        returned.
 
     Examples
     --------
@@ -74,8 +76,9 @@ def _bfs_cpu(G, source):
     with Timer() as t:
         while frontier.size:
             if frontier.size < SERIAL_LIMIT and scout <= edges_to_check / ALPHA:
-                frontier, level, scanned = _k.top_down_serial(G.offsets, G.indices, frontier, parent, depth,
-                                                              level, SERIAL_LIMIT)
+                frontier, level, scanned = _k.top_down_serial(
+                    G.offsets, G.indices, frontier, parent, depth, level, SERIAL_LIMIT
+                )
                 edges_to_check -= scanned
                 scout = _k.degree_sum(G.offsets, frontier)
                 continue
@@ -97,28 +100,44 @@ def _bfs_cpu(G, source):
                 scout = _k.degree_sum(G.offsets, frontier)
             else:
                 edges_to_check -= scout
-                frontier, _ = _k.top_down_step(G.offsets, G.indices, frontier, parent, depth, level,
-                                               chunks())
+                frontier, _ = _k.top_down_step(
+                    G.offsets, G.indices, frontier, parent, depth, level, chunks()
+                )
                 scout = _k.degree_sum(G.offsets, frontier)
-    return BFSResult("bfs", "cpu", t.seconds, level, "direction-optimizing",
-                     {"bottom_up_steps": pulls}, depth=depth, parent=parent)
+    return BFSResult(
+        "bfs",
+        "cpu",
+        t.seconds,
+        level,
+        "direction-optimizing",
+        {"bottom_up_steps": pulls},
+        depth=depth,
+        parent=parent,
+    )
 
 
 def _bfs_cuda(G, source):
     """The direction-optimizing loop on the GPU operators: push steps are an advance whose functor
-    claims parent[dst] by compare-and-swap (so each vertex is emitted once: no filter, no output scan);
-    once the frontier's edges exceed the unexplored ones / alpha, pull steps let every unvisited vertex
-    scan its in-edges for a parent in the frontier bitmap, with early exit, and emit the next bitmap
-    (DESIGN.md section 5: on the GPU, switching back never paid); vertices without in-edges are left
-    out of them (_pull_candidates). On graphs without hubs, runs of frontiers too small to ever pass
-    the switch test go to one multi-step launch (the thousands of thin levels of road graphs and
-    meshes; :func:`gravel.operators.thin_frontier_limit`). The switch tests the frontier's degrees only
-    where its size, gated by the degree spread (max / mean: 1 on a grid, thousands on kron), could pass:
-    a test every level costs a sync per level (docs/tuning.md, "BFS's direction switch")."""
+    claims parent[dst] by compare-and-swap (so each vertex is emitted once: no filter, no output
+    scan); once the frontier's edges exceed the unexplored ones / alpha, pull steps let every
+    unvisited vertex scan its in-edges for a parent in the frontier bitmap, with early exit, and
+    emit the next bitmap (DESIGN.md section 5: on the GPU, switching back never paid); vertices
+    without in-edges are left out of them (_pull_candidates). On graphs without hubs, runs of
+    frontiers too small to ever pass the switch test go to one multi-step launch (the thousands of
+    thin levels of road graphs and meshes; :func:`gravel.operators.thin_frontier_limit`). The switch
+    tests the frontier's degrees only where its size, gated by the degree spread (max / mean: 1 on a
+    grid, thousands on kron), could pass: a test every level costs a sync per level (docs/tuning.md,
+    "BFS's direction switch")."""
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import THIN_BLOCKS_PER_SM, advance, advance_pull, advance_steps, thin_frontier_limit
+    from ..operators import (
+        THIN_BLOCKS_PER_SM,
+        advance,
+        advance_pull,
+        advance_steps,
+        thin_frontier_limit,
+    )
 
     dg = G.to("cuda")
     n = G.n
@@ -142,34 +161,59 @@ def _bfs_cuda(G, source):
             thin = min(thin_limit, int(n_unvisited / (ALPHA * gate)))
             if not pulling and len(frontier) <= thin:
                 queue = FrontierQueue(n, len(frontier) + n_unvisited, frontier)
-                steps = advance_steps(dg, queue, claim, params={"parent": parent, "depth": depth, "level": lv},
-                                      limit=thin, blocks_per_sm=THIN_BLOCKS_PER_SM)
+                steps = advance_steps(
+                    dg,
+                    queue,
+                    claim,
+                    params={"parent": parent, "depth": depth, "level": lv},
+                    limit=thin,
+                    blocks_per_sm=THIN_BLOCKS_PER_SM,
+                )
                 level += steps - 1
                 n_unvisited -= queue.bounds[-1] - queue.bounds[1]
                 frontier = queue.last
                 fused += 1
                 continue
             if not pulling and len(frontier) * gate > n_unvisited / ALPHA:
-                # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored edges
-                # / alpha; the degree sum costs a sync, so it is taken only for frontiers that could pass
+                # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored
+                # edges / alpha; the degree sum costs a sync, taken only where the test could pass
                 pulling = int(dg.out_degree[frontier.ids].sum()) > n_unvisited * avg / ALPHA
             if pulling:
-                frontier = advance_pull(dg, frontier, candidates, "(parent[dst] = src, depth[dst] = level, true)",
-                                        where="depth[v] < 0", params={"parent": parent, "depth": depth, "level": lv},
-                                        output="bitmap")
+                frontier = advance_pull(
+                    dg,
+                    frontier,
+                    candidates,
+                    "(parent[dst] = src, depth[dst] = level, true)",
+                    where="depth[v] < 0",
+                    params={"parent": parent, "depth": depth, "level": lv},
+                    output="bitmap",
+                )
                 pulls += 1
             else:
-                frontier = advance(dg, frontier, claim, params={"parent": parent, "depth": depth, "level": lv},
-                                   capacity=n_unvisited)
+                frontier = advance(
+                    dg,
+                    frontier,
+                    claim,
+                    params={"parent": parent, "depth": depth, "level": lv},
+                    capacity=n_unvisited,
+                )
             n_unvisited -= len(frontier)
-    return BFSResult("bfs", "cuda", t.seconds, level, "direction-optimizing",
-                     {"bottom_up_steps": pulls, "multi_step_launches": fused}, depth=depth, parent=parent)
+    return BFSResult(
+        "bfs",
+        "cuda",
+        t.seconds,
+        level,
+        "direction-optimizing",
+        {"bottom_up_steps": pulls, "multi_step_launches": fused},
+        depth=depth,
+        parent=parent,
+    )
 
 
 def _pull_candidates(dg):
-    """The vertices a bottom-up step must examine: those with in-edges (no parent can be found for the
-    others), or None (every vertex) where few lack them (SKIP_SOURCELESS, docs/tuning.md). Kept with
-    the graph."""
+    """The vertices a bottom-up step must examine: those with in-edges (no parent can be found for
+    the others), or None (every vertex) where few lack them (SKIP_SOURCELESS, docs/tuning.md). Kept
+    with the graph."""
     import cupy
 
     from ..frontier import Frontier

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: sources of a timed betweenness run, spread evenly over the ids (all n would take hours on large
-#: graphs)
+#: sources of a timed betweenness run, spread evenly over the ids (all n: hours on large graphs)
 BC_SOURCES = 4
 #: iterations of a timed PageRank run: NetworkX's stopping rule ends after a handful on large
 #: graphs, so the bench fixes the count
@@ -118,7 +117,11 @@ class Algorithm:
         from ..arrays import host
 
         head = (G, source) if self.takes_source else (G,)
-        extra = {a: host(getattr(result, a)) for a in self.checked if getattr(result, a, None) is not None}
+        extra = {
+            a: host(getattr(result, a))
+            for a in self.checked
+            if getattr(result, a, None) is not None
+        }
         return self.verifier(*head, *(host(getattr(result, a)) for a in self.arrays), **extra)
 
 
@@ -175,6 +178,7 @@ def _cusparse_pagerank(G, source):
         for _ in range(PAGERANK_ITERATIONS):
             x = 0.85 * (at @ (x * inv) + cupy.dot(x, dangling) / G.n) + 0.15 / G.n
         return x
+
     return run
 
 
@@ -195,6 +199,7 @@ def _cusparse_bfs(G, source):
                 return visited
             visited |= nxt
             f = nxt.astype(cupy.float32)
+
     return run
 
 
@@ -204,28 +209,69 @@ def _spread_sources(G):
 
 
 _ALGORITHMS = (
-    Algorithm(name="bfs", module="bfs", function_name="bfs", arrays=("depth", "parent"),
-              takes_source=True, vertex_bytes=8,  # depth and parent
-              baselines=(Baseline("scipy", "cpu", _scipy_bfs),
-                         Baseline("cusparse", "cuda", _cusparse_bfs))),
-    Algorithm(name="sssp", module="sssp", function_name="sssp", arrays=("distance",),
-              takes_source=True, weighted=True, vertex_bytes=8,
-              baselines=(Baseline("scipy", "cpu", _scipy_dijkstra),)),
-    Algorithm(name="pagerank", module="pagerank", function_name="pagerank", arrays=("rank",),
-              vertex_bytes=24,  # per iteration: contributions, rank in and rank out
-              timed=lambda G: {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0},
-              sweeps=lambda result: result.iterations,
-              baselines=(Baseline("cusparse", "cuda", _cusparse_pagerank),)),
-    Algorithm(name="cc", module="cc", function_name="connected_components", arrays=("labels",),
-              vertex_bytes=4, baselines=(Baseline("scipy", "cpu", _scipy_cc),)),
-    Algorithm(name="bc", module="betweenness", function_name="betweenness_centrality",
-              arrays=("centrality",), vertex_bytes=8, options=("k", "seed"),
-              timed=_spread_sources, checked=("sources",),
-              sweeps=lambda result: 2 * len(result.sources)),  # forward and backward per source
-    Algorithm(name="tc", module="triangles", function_name="triangles", arrays=("triangles",),
-              vertex_bytes=8, timed=lambda G: {"per_vertex": False}, checked=("total",)),
-    Algorithm(name="kcore", module="kcore", function_name="core_number", arrays=("core",),
-              vertex_bytes=4),
+    Algorithm(
+        name="bfs",
+        module="bfs",
+        function_name="bfs",
+        arrays=("depth", "parent"),
+        takes_source=True,
+        vertex_bytes=8,  # depth and parent
+        baselines=(
+            Baseline("scipy", "cpu", _scipy_bfs),
+            Baseline("cusparse", "cuda", _cusparse_bfs),
+        ),
+    ),
+    Algorithm(
+        name="sssp",
+        module="sssp",
+        function_name="sssp",
+        arrays=("distance",),
+        takes_source=True,
+        weighted=True,
+        vertex_bytes=8,
+        baselines=(Baseline("scipy", "cpu", _scipy_dijkstra),),
+    ),
+    Algorithm(
+        name="pagerank",
+        module="pagerank",
+        function_name="pagerank",
+        arrays=("rank",),
+        vertex_bytes=24,  # per iteration: contributions, rank in and rank out
+        timed=lambda G: {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0},
+        sweeps=lambda result: result.iterations,
+        baselines=(Baseline("cusparse", "cuda", _cusparse_pagerank),),
+    ),
+    Algorithm(
+        name="cc",
+        module="cc",
+        function_name="connected_components",
+        arrays=("labels",),
+        vertex_bytes=4,
+        baselines=(Baseline("scipy", "cpu", _scipy_cc),),
+    ),
+    Algorithm(
+        name="bc",
+        module="betweenness",
+        function_name="betweenness_centrality",
+        arrays=("centrality",),
+        vertex_bytes=8,
+        options=("k", "seed"),
+        timed=_spread_sources,
+        checked=("sources",),
+        sweeps=lambda result: 2 * len(result.sources),
+    ),  # forward and backward per source
+    Algorithm(
+        name="tc",
+        module="triangles",
+        function_name="triangles",
+        arrays=("triangles",),
+        vertex_bytes=8,
+        timed=lambda G: {"per_vertex": False},
+        checked=("total",),
+    ),
+    Algorithm(
+        name="kcore", module="kcore", function_name="core_number", arrays=("core",), vertex_bytes=4
+    ),
 )
 
 #: every algorithm by its command-line name, in the order ``gravel bench`` runs them

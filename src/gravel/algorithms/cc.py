@@ -1,9 +1,8 @@
 """Connected components (weakly connected, for directed graphs).
 
-Afforest (Sutton et al., IPDPS'18), as in the GAP Benchmark Suite: link each vertex with its first two
-neighbours, find the component most vertices already share, then link the remaining edges of vertices
-outside it only. Every component is labelled with its smallest vertex id.
-"""
+Afforest (Sutton et al., IPDPS'18), as in the GAP Benchmark Suite: link each vertex with its first
+two neighbours, find the component most vertices already share, then link the remaining edges of
+vertices outside it only. Every component is labelled with its smallest vertex id."""
 
 from dataclasses import dataclass
 
@@ -36,7 +35,7 @@ def connected_components(G, *, device="auto"):
     """
     res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "connected_components")](G)
     if G.order is not None:
-        # the smallest internal id is not the smallest caller id after reordering: relabel by minimum
+        # after reordering the smallest internal id is not the smallest caller id: relabel by min
         labels = ids_to_caller(G, to_caller(G, host(res.labels)))
         smallest = np.full(G.n, G.n, np.int64)
         np.minimum.at(smallest, labels, np.arange(G.n))
@@ -83,9 +82,9 @@ def _cc_cpu(G):
 
 
 # ECL-CC's lock-free union-find (Jaiganesh and Burtscher, HPDC'18): find with path halving, and a
-# union that hooks the larger root under the smaller by compare-and-swap, retrying when it loses a race.
-# Reads go through a volatile pointer: other threads relink the forest while a thread walks it, and
-# cached loads made the union retry on stale roots (road graphs ended with dozens of false components).
+# union that hooks the larger root under the smaller by compare-and-swap, retrying when it loses a
+# race. Reads go through a volatile pointer: other threads relink the forest while a thread walks
+# it, and cached loads made the union retry on stale roots (road graphs ended with false splits).
 _UNION_FIND = """
 __device__ int gravel_find(int* parent, int x) {
     volatile int* p = parent;
@@ -110,17 +109,19 @@ __device__ void gravel_union(int* parent, int a, int b) {
 
 
 def _cc_cuda(G):
-    """Afforest on the GPU operators, with ECL-CC's union-find as the link: a compute links every vertex
-    with its first two neighbours, compresses, and a 1,024-vertex sample names the component most
-    vertices already share; then an advance unions the edges of the vertices outside it only (and, on
-    a directed graph, their in-edges: an edge from the big component into them is no out-edge of
-    theirs), and a last compute points every vertex at its root. Hooking under the smaller root makes
-    each root its component's smallest id. Sampling first pays because the big component holds almost
-    all of the edges, which Afforest never touches (docs/tuning.md, SAMPLE_ROUNDS)."""
+    """Afforest on the GPU operators, with ECL-CC's union-find as the link: a compute links every
+    vertex with its first two neighbours, compresses, and a 1,024-vertex sample names the component
+    most vertices already share; then an advance unions the edges of the vertices outside it only
+    (and, on a directed graph, their in-edges: an edge from the big component into them is no
+    out-edge of theirs), and a last compute points every vertex at its root. Hooking under the
+    smaller root makes each root its component's smallest id. Sampling first pays because the big
+    component holds almost all of the edges, which Afforest never touches (docs/tuning.md,
+    SAMPLE_ROUNDS)."""
     import cupy
 
-    from ..operators import advance, compute, filter as keep_if
     from ..frontier import Frontier
+    from ..operators import advance, compute
+    from ..operators import filter as keep_if
 
     dg = G.to("cuda")
     comp = cupy.arange(G.n, dtype=cupy.int32)
@@ -128,21 +129,54 @@ def _cc_cuda(G):
     with Timer("cuda") as t:
         if G.n:
             for r in range(SAMPLE_ROUNDS):
-                compute(None, "if (offsets[v + 1] - offsets[v] > r) gravel_union(comp, v, indices[offsets[v] + r])",
-                        params={"comp": comp, "offsets": dg.offsets, "indices": dg.indices, "r": np.int32(r)},
-                        n=G.n, preamble=_UNION_FIND)
-            compute(None, "comp[v] = gravel_find(comp, v)", params={"comp": comp}, n=G.n, preamble=_UNION_FIND)
+                compute(
+                    None,
+                    "if (offsets[v + 1] - offsets[v] > r) "
+                    "gravel_union(comp, v, indices[offsets[v] + r])",
+                    params={
+                        "comp": comp,
+                        "offsets": dg.offsets,
+                        "indices": dg.indices,
+                        "r": np.int32(r),
+                    },
+                    n=G.n,
+                    preamble=_UNION_FIND,
+                )
+            compute(
+                None,
+                "comp[v] = gravel_find(comp, v)",
+                params={"comp": comp},
+                n=G.n,
+                preamble=_UNION_FIND,
+            )
             skip = np.int32(_most_common(comp[cupy.asarray(_sample(G.n))].get()))
-            # outside the big component, with edges to union (kron:22: 1.8 M isolated vertices left out)
+            # outside the big component, with edges to union (isolated vertices are left out)
             edged = "out_off[v + 1] > out_off[v] || in_off[v + 1] > in_off[v]"
-            rest = keep_if(Frontier.all(G.n), f"comp[v] != skip && ({edged})",
-                           params={"comp": comp, "skip": skip, "out_off": dg.offsets, "in_off": dg.csc()[0]})
+            rest = keep_if(
+                Frontier.all(G.n),
+                f"comp[v] != skip && ({edged})",
+                params={"comp": comp, "skip": skip, "out_off": dg.offsets, "in_off": dg.csc()[0]},
+            )
             advance(dg, rest, link, params={"comp": comp}, output=None, preamble=_UNION_FIND)
             if G.directed:
-                advance(dg.reverse(), rest, link, params={"comp": comp}, output=None,
-                        preamble=_UNION_FIND)
-            compute(None, "comp[v] = gravel_find(comp, v)", params={"comp": comp}, n=G.n, preamble=_UNION_FIND)
-    return CCResult("connected_components", "cuda", t.seconds, 1, "afforest + ecl-cc union-find", labels=comp)
+                advance(
+                    dg.reverse(),
+                    rest,
+                    link,
+                    params={"comp": comp},
+                    output=None,
+                    preamble=_UNION_FIND,
+                )
+            compute(
+                None,
+                "comp[v] = gravel_find(comp, v)",
+                params={"comp": comp},
+                n=G.n,
+                preamble=_UNION_FIND,
+            )
+    return CCResult(
+        "connected_components", "cuda", t.seconds, 1, "afforest + ecl-cc union-find", labels=comp
+    )
 
 
 def verify_cc(G, labels):

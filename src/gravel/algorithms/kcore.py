@@ -34,7 +34,9 @@ def core_number(G, *, device="auto"):
     >>> gravel.core_number(G, device="cpu").core.tolist()
     [2, 2, 2, 1]
     """
-    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "core_number")](G.simple_undirected())
+    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "core_number")](
+        G.simple_undirected()
+    )
     res.core = to_caller(G, res.core)
     return res
 
@@ -46,17 +48,18 @@ def _core_cpu(S):
 
 
 def _core_cuda(S):
-    """Level-synchronous peeling on the operators: at level k, a filter finds the remaining vertices of
-    degree <= k; each round marks them with core k and advances over their edges with an atomic
-    decrement, emitting each neighbour whose degree falls from k + 1 to k (exactly once) into the next
-    round. When a level empties, k jumps to the smallest remaining degree. A level's rounds run in one
-    multi-step launch, the functor marking what it emits (a 4096x4096 grid peels its rim and then its
-    layers in thousands of one-vertex-deep rounds); its steps spread hub lists over every block, so it
-    runs multi-step on every graph (docs/tuning.md)."""
+    """Level-synchronous peeling on the operators: at level k, a filter finds the remaining vertices
+    of degree <= k; each round marks them with core k and advances over their edges with an atomic
+    decrement, emitting each neighbour whose degree falls from k + 1 to k (exactly once) into the
+    next round. When a level empties, k jumps to the smallest remaining degree. A level's rounds run
+    in one multi-step launch, the functor marking what it emits (a 4096x4096 grid peels its rim and
+    then its layers in thousands of one-vertex-deep rounds); its steps spread hub lists over every
+    block, so it runs multi-step on every graph (docs/tuning.md)."""
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import THIN_BLOCKS_PER_SM, advance_steps, compute, filter as keep_if
+    from ..operators import THIN_BLOCKS_PER_SM, advance_steps, compute
+    from ..operators import filter as keep_if
 
     dg = S.to("cuda")
     n = S.n
@@ -75,8 +78,14 @@ def _core_cuda(S):
                 continue
             compute(frontier, "core[v] = k; removed[v] = 1", params=p)
             queue = FrontierQueue(n, len(remaining), frontier)
-            rounds += advance_steps(dg, queue, f"{peel} && (core[dst] = k, removed[dst] = 1, true)", params=p,
-                                    limit=n, blocks_per_sm=THIN_BLOCKS_PER_SM)
+            rounds += advance_steps(
+                dg,
+                queue,
+                f"{peel} && (core[dst] = k, removed[dst] = 1, true)",
+                params=p,
+                limit=n,
+                blocks_per_sm=THIN_BLOCKS_PER_SM,
+            )
             remaining = keep_if(remaining, "!removed[v]", params=p)
             k += 1
     return CoreResult("core_number", "cuda", t.seconds, rounds, "peeling", core=core)
@@ -101,13 +110,17 @@ def verify_kcore(G, core):
             continue  # a stale entry
         removed[v], k = True, max(k, d)
         expect[v] = k
-        for u in S.indices[S.offsets[v]:S.offsets[v + 1]].tolist():
+        for u in S.indices[S.offsets[v] : S.offsets[v + 1]].tolist():
             if not removed[u]:
                 degree[u] -= 1
                 heapq.heappush(heap, (int(degree[u]), u))
     expect = to_caller(G, expect)
     wrong = np.flatnonzero(np.asarray(core) != expect)
-    return [f"vertex {int(wrong[0])}: core {int(core[wrong[0]])}, expected {int(expect[wrong[0]])}"] if wrong.size else []
+    return (
+        [f"vertex {int(wrong[0])}: core {int(core[wrong[0]])}, expected {int(expect[wrong[0]])}"]
+        if wrong.size
+        else []
+    )
 
 
 _IMPLEMENTATIONS = {"cpu": _core_cpu, "cuda": _core_cuda}

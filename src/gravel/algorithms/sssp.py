@@ -1,9 +1,8 @@
 """Single-source shortest paths on non-negative weights.
 
-Delta-stepping (Meyer and Sanders 2003), as in the GAP Benchmark Suite's sssp.cc: vertices are kept in
-buckets of width delta by tentative distance; the lowest non-empty bucket is relaxed in parallel until
-it stays empty, then the next one. Unweighted graphs use weight 1 on every edge.
-"""
+Delta-stepping (Meyer and Sanders 2003), as in the GAP Benchmark Suite's sssp.cc: vertices are kept
+in buckets of width delta by tentative distance; the lowest non-empty bucket is relaxed in parallel
+until it stays empty, then the next one. Unweighted graphs use weight 1 on every edge."""
 
 from dataclasses import dataclass
 
@@ -23,7 +22,10 @@ class SSSPResult(Result):
     def summary(self):
         d = host(self.distance)
         finite = np.isfinite(d)
-        return super().summary() | {"reached": int(finite.sum()), "max_distance": float(d[finite].max(initial=0))}
+        return super().summary() | {
+            "reached": int(finite.sum()),
+            "max_distance": float(d[finite].max(initial=0)),
+        }
 
 
 def sssp(G, source, *, delta=None, device="auto"):
@@ -70,7 +72,8 @@ def sssp(G, source, *, delta=None, device="auto"):
 
 def default_delta(G, weights, device="cpu"):
     """Bucket width from the mean weight and the average degree. The GPU's is wider: a relaxation
-    step there costs little next to each bucket's host round trips (docs/tuning.md, default_delta)."""
+    step there costs little next to each bucket's host round trips (docs/tuning.md,
+    default_delta)."""
     if G.nnz == 0:
         return 1.0
     mean = float(weights.mean()) or 1.0
@@ -104,22 +107,40 @@ def _sssp_cpu(G, source, weights, delta):
                 if used + G.nnz > cap:  # a serial run relaxes each arc at most once per improvement
                     cap = max(2 * cap, used + G.nnz)
                     nxt, entry_v = np.resize(nxt, cap), np.resize(entry_v, cap)
-                frontier, b, used, rounds = _k.serial_phases(G.offsets, G.indices, weights, frontier, b, dist,
-                                                             delta, head, nxt, entry_v, used, stamp, rounds,
-                                                             out, SERIAL_LIMIT)
+                frontier, b, used, rounds = _k.serial_phases(
+                    G.offsets,
+                    G.indices,
+                    weights,
+                    frontier,
+                    b,
+                    dist,
+                    delta,
+                    head,
+                    nxt,
+                    entry_v,
+                    used,
+                    stamp,
+                    rounds,
+                    out,
+                    SERIAL_LIMIT,
+                )
                 phases += 1
                 continue
             if frontier.size:
                 phases += 1
                 edges = int(np.sum(G.out_degree[frontier], dtype=np.int64))
                 req_v, req_d = np.empty(edges, np.int32), np.empty(edges, np.float64)
-                starts = _k.relax(G.offsets, G.indices, weights, frontier, dist, parts, req_v, req_d, counts)
+                starts = _k.relax(
+                    G.offsets, G.indices, weights, frontier, dist, parts, req_v, req_d, counts
+                )
                 if used + int(counts.sum()) > cap:
                     cap = max(2 * cap, used + int(counts.sum()))
                     nxt, entry_v = np.resize(nxt, cap), np.resize(entry_v, cap)
                 used = _k.apply(req_v, req_d, starts, counts, dist, delta, head, nxt, entry_v, used)
                 rounds += 1
-                frontier = _k.take_bucket(b, delta, head, nxt, entry_v, dist, stamp, rounds, out).copy()
+                frontier = _k.take_bucket(
+                    b, delta, head, nxt, entry_v, dist, stamp, rounds, out
+                ).copy()
                 continue
             # next non-empty bucket; after a full empty ring, no work is left
             for step in range(1, ring + 1):
@@ -130,15 +151,18 @@ def _sssp_cpu(G, source, weights, delta):
             b += step
             rounds += 1
             frontier = _k.take_bucket(b, delta, head, nxt, entry_v, dist, stamp, rounds, out).copy()
-    return SSSPResult("sssp", "cpu", t.seconds, phases, "delta-stepping", {"delta": delta}, distance=dist)
+    return SSSPResult(
+        "sssp", "cpu", t.seconds, phases, "delta-stepping", {"delta": delta}, distance=dist
+    )
 
 
 # Relaxation on the GPU: an atomic min on the distance's bits (non-negative floats order like their
-# bits); improved vertices below the split join the next near frontier (once per step, by a stamp), the
-# others go to the far pile; a full pile sends them to near instead, which only costs work early.
+# bits); improved vertices below the split join the next near frontier (once per step, by a stamp),
+# the others go to the far pile; a full pile sends them to near instead (only work done early).
 _RELAX = """
-__device__ bool gravel_sssp_relax(float* dist, unsigned int* stamp, int* far, unsigned long long* far_len,
-                                  long long far_cap, int src, int dst, float weight, float split, unsigned int tag) {
+__device__ bool gravel_sssp_relax(float* dist, unsigned int* stamp, int* far,
+                                  unsigned long long* far_len, long long far_cap, int src, int dst,
+                                  float weight, float split, unsigned int tag) {
     float d = dist[src] + weight;
     if (!(__int_as_float(atomicMin((int*)&dist[dst], __float_as_int(d))) > d)) return false;
     if (d >= split) {
@@ -151,15 +175,16 @@ __device__ bool gravel_sssp_relax(float* dist, unsigned int* stamp, int* far, un
 
 
 def _sssp_cuda(G, source, weights, delta):
-    """Near/far SSSP on the GPU operators (Davidson et al.; Gunrock's SSSP): relax the near pile with an
-    advance whose functor does an atomic min on float distances; improved vertices below the split go
-    back to the near pile, the rest to the far pile; when near empties, the split moves up by delta.
-    The near pile is drained by multi-step advances (one launch for many relaxation rounds, instead of
-    launches, scans and host round trips per round). Float32 distances."""
+    """Near/far SSSP on the GPU operators (Davidson et al.; Gunrock's SSSP): relax the near pile
+    with an advance whose functor does an atomic min on float distances; improved vertices below the
+    split go back to the near pile, the rest to the far pile; when near empties, the split moves up
+    by delta. The near pile is drained by multi-step advances (one launch for many relaxation
+    rounds, instead of launches, scans and host round trips per round). Float32 distances."""
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import advance_steps, filter as keep_if
+    from ..operators import advance_steps
+    from ..operators import filter as keep_if
 
     dg = G.to("cuda")
     if not G.weighted:
@@ -174,13 +199,29 @@ def _sssp_cuda(G, source, weights, delta):
     capacity = 3 * n + 1
     near = FrontierQueue(n, capacity, [source])
     split, phases, tag = delta, 0, 1
-    relax = "gravel_sssp_relax(dist, stamp, far, far_len, far_cap, src, dst, weight, split, tag + step)"
+    relax = (
+        "gravel_sssp_relax(dist, stamp, far, far_len, far_cap, src, dst, weight, split, tag + step)"
+    )
     with Timer("cuda") as t:
         while True:
             while len(near.last):
-                steps = advance_steps(dg, near, relax, params={
-                    "dist": dist, "stamp": stamp, "far": far, "far_len": far_len, "far_cap": np.int64(far.size),
-                    "split": np.float32(split), "tag": np.uint32(tag)}, limit=n, step_bound=n, preamble=_RELAX)
+                steps = advance_steps(
+                    dg,
+                    near,
+                    relax,
+                    params={
+                        "dist": dist,
+                        "stamp": stamp,
+                        "far": far,
+                        "far_len": far_len,
+                        "far_cap": np.int64(far.size),
+                        "split": np.float32(split),
+                        "tag": np.uint32(tag),
+                    },
+                    limit=n,
+                    step_bound=n,
+                    preamble=_RELAX,
+                )
                 phases, tag = phases + steps, tag + steps
                 if len(near.last):  # the queue ran out of room
                     near = FrontierQueue(n, capacity, near.last)
@@ -193,11 +234,12 @@ def _sssp_cuda(G, source, weights, delta):
             split = max(split + delta, (np.floor(lowest / delta) + 1) * delta)
             params = {"dist": dist, "split": np.float32(split)}
             rest = keep_if(pile, "dist[v] >= split", params=params)
-            far[:len(rest)] = rest.ids
+            far[: len(rest)] = rest.ids
             far_len.fill(len(rest))
             near = FrontierQueue(n, capacity, keep_if(pile, "dist[v] < split", params=params))
-    return SSSPResult("sssp", "cuda", t.seconds, phases, "near-far", {"delta": delta},
-                      distance=dist)
+    return SSSPResult(
+        "sssp", "cuda", t.seconds, phases, "near-far", {"delta": delta}, distance=dist
+    )
 
 
 def verify_sssp(G, source, distance, rtol=1e-6):

@@ -1,8 +1,8 @@
 """Triangle counting, per vertex and in total, on the undirected simple graph (directed graphs are
 symmetrised first, as SNAP does; self loops and parallel edges never form triangles).
 
-Forward algorithm: orient every edge from the lower to the higher (degree, id) rank, so each triangle is
-found exactly once, by merging the sorted out-lists of the two ends of an oriented edge.
+Forward algorithm: orient every edge from the lower to the higher (degree, id) rank, so each
+triangle is found exactly once, by merging the sorted out-lists of the two ends of an oriented edge.
 """
 
 from dataclasses import dataclass
@@ -51,8 +51,15 @@ def _triangles_cpu(S, per_vertex):
     with Timer() as t:
         O = orient_by_degree(S)
         total, per = _k.count(O.offsets, O.indices, threads, per_vertex)
-    return TriangleResult("triangles", "cpu", t.seconds, 1, "forward",
-                          triangles=per if per_vertex else None, total=int(total))
+    return TriangleResult(
+        "triangles",
+        "cpu",
+        t.seconds,
+        1,
+        "forward",
+        triangles=per if per_vertex else None,
+        total=int(total),
+    )
 
 
 def _triangles_cuda(S, per_vertex):
@@ -77,8 +84,9 @@ def _triangles_cuda(S, per_vertex):
             src = entry_rows(oriented.offsets, oriented.nnz).astype(cupy.int32)
             _, total = intersect(oriented, src, oriented.indices)
             per = None
-    return TriangleResult("triangles", "cuda", t.seconds, 1, "segmented intersection",
-                          triangles=per, total=int(total))
+    return TriangleResult(
+        "triangles", "cuda", t.seconds, 1, "segmented intersection", triangles=per, total=int(total)
+    )
 
 
 def verify_triangles(G, triangles, total=None):

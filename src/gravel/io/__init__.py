@@ -1,9 +1,8 @@
 """Reading and writing graphs: Matrix Market, edge lists, DIMACS .gr, and gravel's binary .gravel.
 
-Text files may be gzip-compressed (detected from their bytes). The first load of a text graph stores a
-binary copy in the cache directory ($GRAVEL_CACHE_DIR, default ~/.cache/gravel); later loads of the same,
-unchanged file read that copy instead.
-"""
+Text files may be gzip-compressed (detected from their bytes). The first load of a text graph stores
+a binary copy in the cache directory ($GRAVEL_CACHE_DIR, default ~/.cache/gravel); later loads of
+the same, unchanged file read that copy instead."""
 
 import contextlib
 import warnings
@@ -29,14 +28,24 @@ def _format_of(path, fmt):
     return _SUFFIX.get(suffixes[-1].lower() if suffixes else "", "edgelist")
 
 
-def load(path, *, format=None, undirected=False, relabel=False, dedupe=True, weighted=True, cache=True,
-         progress=None):
+def load(
+    path,
+    *,
+    format=None,
+    undirected=False,
+    relabel=False,
+    dedupe=True,
+    weighted=True,
+    cache=True,
+    progress=None,
+):
     """Read a graph file.
 
     Parameters
     ----------
     path : str or Path
-        A Matrix Market (.mtx), DIMACS (.gr), binary (.gravel) or edge-list file, optionally gzipped.
+        A Matrix Market (.mtx), DIMACS (.gr), binary (.gravel) or edge-list file, optionally
+        gzipped.
     format : {"mtx", "edgelist", "gr", "gravel"}, optional
         Overrides the format guessed from the file name.
     undirected : bool, default False
@@ -67,15 +76,28 @@ def load(path, *, format=None, undirected=False, relabel=False, dedupe=True, wei
         return binary.read(path)
     if fmt != "edgelist" and (undirected or relabel):
         raise InvalidGraphError("undirected= and relabel= apply to edge lists only")
-    options = {"format": fmt, "undirected": undirected, "relabel": relabel, "dedupe": dedupe,
-               "weighted": weighted}
+    options = {
+        "format": fmt,
+        "undirected": undirected,
+        "relabel": relabel,
+        "dedupe": dedupe,
+        "weighted": weighted,
+    }
     cached = cache_path(path, options) if cache else None
     if cached is not None and cached.is_file():
         with contextlib.suppress(GraphFormatError):
             return binary.read(cached)
     src, dst, w, n, directed = FORMATS[fmt].read(read_bytes(path, progress), path)
-    G = _build(src, dst, w if weighted else None, n, directed if directed is not None else not undirected,
-               relabel, dedupe, path)
+    G = _build(
+        src,
+        dst,
+        w if weighted else None,
+        n,
+        directed if directed is not None else not undirected,
+        relabel,
+        dedupe,
+        path,
+    )
     if cached is not None:
         _store(G, cached)
     return G
@@ -85,11 +107,14 @@ def _build(src, dst, w, n, directed, relabel, dedupe, path):
     labels = None
     if relabel:
         labels, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
-        src, dst = inverse[: len(src)], inverse[len(src):]
+        src, dst = inverse[: len(src)], inverse[len(src) :]
         n = len(labels)
     elif len(src) and max(src.max(), dst.max()) >= 2**31 - 1:
-        raise GraphFormatError(f"vertex id {max(src.max(), dst.max())} exceeds the int32 range: "
-                               "load with relabel=True", path)
+        raise GraphFormatError(
+            f"vertex id {max(src.max(), dst.max())} exceeds the int32 range: "
+            "load with relabel=True",
+            path,
+        )
     # built once: parallel edges merge (minimum weight) while the rows are compacted
     return Graph.from_edges(src, dst, w, n=n, directed=directed, labels=labels, dedupe=dedupe)
 
@@ -104,7 +129,8 @@ def _store(G, cached):
 
 
 def save(G, path, *, format=None):
-    """Write `G` to `path` (Matrix Market, edge list, DIMACS .gr or binary .gravel, by suffix or `format`).
+    """Write `G` to `path` (Matrix Market, edge list, DIMACS .gr or binary .gravel, by suffix or
+    `format`).
 
     A ``.gz`` suffix compresses text formats. The file appears only once it is complete.
     """

@@ -1,4 +1,5 @@
-"""File plumbing shared by the readers and writers: gzip, progress, atomic writes, the binary cache."""
+"""File plumbing shared by the readers and writers: gzip, progress, atomic writes, the binary
+cache."""
 
 import contextlib
 import gzip
@@ -18,8 +19,15 @@ _CHUNK = 1 << 22
 
 def progress(total, desc, enabled=None, unit="B"):
     """A tqdm bar on stderr that appears only if the work takes more than a second."""
-    return tqdm(total=total, desc=desc, unit=unit, unit_scale=True, delay=1.0, leave=False,
-                disable=(enabled is False))
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit=unit,
+        unit_scale=True,
+        delay=1.0,
+        leave=False,
+        disable=(enabled is False),
+    )
 
 
 def is_gzip(path):
@@ -107,4 +115,4 @@ def cache_path(path, options):
 def write_rows(f, cols, fmt, chunk=1 << 20):
     """Write columns of numbers as text lines, a chunk at a time to bound memory."""
     for a in range(0, len(cols[0]), chunk):
-        np.savetxt(f, np.column_stack([c[a:a + chunk] for c in cols]), fmt=fmt)
+        np.savetxt(f, np.column_stack([c[a : a + chunk] for c in cols]), fmt=fmt)

@@ -31,9 +31,19 @@ def _parse_float(buf, p, end):
         if buf[p] == 45:
             sign = -1.0
         p += 1
-    if p + 2 < end and (buf[p] | 32) == 110 and (buf[p + 1] | 32) == 97 and (buf[p + 2] | 32) == 110:
+    if (
+        p + 2 < end
+        and (buf[p] | 32) == 110
+        and (buf[p + 1] | 32) == 97
+        and (buf[p + 2] | 32) == 110
+    ):
         return np.nan, p + 3, True
-    if p + 2 < end and (buf[p] | 32) == 105 and (buf[p + 1] | 32) == 110 and (buf[p + 2] | 32) == 102:
+    if (
+        p + 2 < end
+        and (buf[p] | 32) == 105
+        and (buf[p + 1] | 32) == 110
+        and (buf[p + 2] | 32) == 102
+    ):
         p += 3
         while p < end and (buf[p] | 32) >= 97 and (buf[p] | 32) <= 122:  # "inity"
             p += 1
@@ -70,7 +80,7 @@ def _parse_float(buf, p, end):
         if ed == 0:
             return 0.0, p, False
         scale += esign * e
-    return sign * mant * 10.0 ** scale, p, True
+    return sign * mant * 10.0**scale, p, True
 
 
 @numba.njit(cache=True)
@@ -163,8 +173,9 @@ def parse(buf, *, comments=b"#%", prefix=b"", path=None, first_line=1):
     src = np.empty(cap, np.int64)
     dst = np.empty(cap, np.int64)
     w = np.empty(cap, np.float64)
-    rows, ncols, err, line = parse_lines(buf, np.frombuffer(comments, np.uint8),
-                                         prefix[0] if prefix else 0, src, dst, w)
+    rows, ncols, err, line = parse_lines(
+        buf, np.frombuffer(comments, np.uint8), prefix[0] if prefix else 0, src, dst, w
+    )
     if err != OK:
         raise GraphFormatError(MESSAGES[err], path, first_line + line)
     return src[:rows], dst[:rows], (w[:rows] if ncols == 3 else None)

@@ -22,8 +22,9 @@ def read(path):
             if head.shape != (5,) or int(head[0]) != MAGIC:
                 raise GraphFormatError("not a gravel binary graph (bad header)", path)
             if int(head[1]) != VERSION:
-                raise GraphFormatError(f"binary format version {int(head[1])}, this gravel reads {VERSION}",
-                                       path)
+                raise GraphFormatError(
+                    f"binary format version {int(head[1])}, this gravel reads {VERSION}", path
+                )
             directed, weighted, labelled = (bool(x) for x in head[2:])
             offsets = npformat.read_array(f, allow_pickle=False)
             indices = npformat.read_array(f, allow_pickle=False)
@@ -39,7 +40,9 @@ def read(path):
 def write(f, G):
     if G.labels is not None and G.labels.dtype == object:
         raise GraphFormatError("labels of Python objects cannot be stored; relabel the graph first")
-    head = np.array([MAGIC, VERSION, G.directed, G.weights is not None, G.labels is not None], np.int64)
+    head = np.array(
+        [MAGIC, VERSION, G.directed, G.weights is not None, G.labels is not None], np.int64
+    )
     for a in (head, G.offsets, G.indices, G.weights, G.labels):
         if a is not None:
             npformat.write_array(f, np.ascontiguousarray(a), allow_pickle=False)

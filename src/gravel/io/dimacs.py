@@ -8,10 +8,14 @@ from ._files import split_header, write_rows
 def read(buf, path):
     from ._parse import parse  # Numba: loaded when a text file is read
 
-    header, body, taken = split_header(buf, lambda line: not line.strip() or line[:1] in (b"c", b"p"))
+    header, body, taken = split_header(
+        buf, lambda line: not line.strip() or line[:1] in (b"c", b"p")
+    )
     problem = [h for h in header if h.startswith("p")]
     if len(problem) != 1:
-        raise GraphFormatError("expected one 'p sp N M' (or 'p tw N M') problem line before the arcs", path)
+        raise GraphFormatError(
+            "expected one 'p sp N M' (or 'p tw N M') problem line before the arcs", path
+        )
     words = problem[0].split()
     line_no = header.index(problem[0]) + 1
     try:
@@ -19,12 +23,17 @@ def read(buf, path):
     except (IndexError, ValueError):
         raise GraphFormatError(f"malformed problem line {problem[0]!r}", path, line_no) from None
     if kind not in ("sp", "tw"):
-        raise GraphFormatError(f"unsupported problem type {kind!r} (expected sp or tw)", path, line_no)
+        raise GraphFormatError(
+            f"unsupported problem type {kind!r} (expected sp or tw)", path, line_no
+        )
     directed = kind == "sp"
-    src, dst, w = parse(body, comments=b"c", prefix=b"a" if directed else b"", path=path,
-                        first_line=taken + 1)
+    src, dst, w = parse(
+        body, comments=b"c", prefix=b"a" if directed else b"", path=path, first_line=taken + 1
+    )
     if len(src) != m:
-        raise GraphFormatError(f"problem line promises {m} arcs, file holds {len(src)} (truncated?)", path)
+        raise GraphFormatError(
+            f"problem line promises {m} arcs, file holds {len(src)} (truncated?)", path
+        )
     if directed and m and w is None:
         raise GraphFormatError("'a' lines need a weight: 'a u v w'", path)
     for ids in (src, dst):

@@ -1,5 +1,6 @@
-"""Edge lists as SNAP distributes them: '#' or '%' comments, whitespace or comma separated, an optional
-weight column. Ids are kept as written (n = largest id + 1) unless the caller relabels them."""
+"""Edge lists as SNAP distributes them: '#' or '%' comments, whitespace or comma separated, an
+optional weight column. Ids are kept as written (n = largest id + 1) unless the caller relabels
+them."""
 
 from ._files import write_rows
 

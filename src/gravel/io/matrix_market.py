@@ -23,9 +23,13 @@ def read(buf, path):
     if layout != "coordinate":
         raise GraphFormatError(f"only 'coordinate' matrices are graphs, not {layout!r}", path, 1)
     if field not in FIELDS:
-        raise GraphFormatError(f"unsupported field {field!r} (expected one of {', '.join(FIELDS)})", path, 1)
+        raise GraphFormatError(
+            f"unsupported field {field!r} (expected one of {', '.join(FIELDS)})", path, 1
+        )
     if symmetry not in SYMMETRIES:
-        raise GraphFormatError(f"unsupported symmetry {symmetry!r} (expected general or symmetric)", path, 1)
+        raise GraphFormatError(
+            f"unsupported symmetry {symmetry!r} (expected general or symmetric)", path, 1
+        )
     # size line: rows cols entries
     nl = bytes(body[:4096]).find(b"\n")
     first = bytes(body[: nl if nl >= 0 else len(body)]).decode("utf-8", "replace").split()
@@ -33,16 +37,21 @@ def read(buf, path):
     try:
         rows, cols, nnz = (int(x) for x in first)
     except ValueError:
-        raise GraphFormatError(f"expected 'rows cols entries', found {' '.join(first)!r}", path,
-                               line_no) from None
+        raise GraphFormatError(
+            f"expected 'rows cols entries', found {' '.join(first)!r}", path, line_no
+        ) from None
     if rows != cols:
-        raise GraphFormatError(f"a graph needs a square matrix, this one is {rows} x {cols}", path, line_no)
+        raise GraphFormatError(
+            f"a graph needs a square matrix, this one is {rows} x {cols}", path, line_no
+        )
     if min(rows, nnz) < 0:
         raise GraphFormatError("negative size", path, line_no)
-    body = body[nl + 1:] if nl >= 0 else body[:0]
+    body = body[nl + 1 :] if nl >= 0 else body[:0]
     src, dst, w = parse(body, comments=b"%", path=path, first_line=line_no + 1)
     if len(src) != nnz:
-        raise GraphFormatError(f"header promises {nnz} entries, file holds {len(src)} (truncated?)", path)
+        raise GraphFormatError(
+            f"header promises {nnz} entries, file holds {len(src)} (truncated?)", path
+        )
     if field == "pattern" and w is not None:
         raise GraphFormatError("pattern matrix with a value column", path)
     if field != "pattern" and w is None:
@@ -64,8 +73,11 @@ def write(f, G):
     src, dst = G.edges()
     keep = slice(None) if G.directed else src >= dst
     src, dst = src[keep], dst[keep]
-    field = "pattern" if G.weights is None else (
-        "integer" if np.all(G.weights == np.round(G.weights)) else "real")
+    field = (
+        "pattern"
+        if G.weights is None
+        else ("integer" if np.all(G.weights == np.round(G.weights)) else "real")
+    )
     sym = "general" if G.directed else "symmetric"
     f.write(f"%%MatrixMarket matrix coordinate {field} {sym}\n% written by gravel\n")
     f.write(f"{G.n} {G.n} {len(src)}\n")
@@ -76,4 +88,3 @@ def write(f, G):
         cols.append(w)
         fmt += " %d" if field == "integer" else " %.9g"
     write_rows(f, cols, fmt)
-

@@ -1,18 +1,18 @@
 """GraphCage's cache-blocked layouts (TOCAB): edges cut by the range of their irregular endpoint.
 
 A pull sweep gathers x[u] over every in-edge u -> v; a push sweep scatters into y[v] over every
-out-edge. When x or y is larger than the L2, those accesses miss. The blocked layouts cut the edges by
-the range of the irregular endpoint (pull: the source; push: the destination) into blocks of `width`
-vertices, so that one block's slice of the vertex data fits in a fraction of the L2, and list each
-block's regular endpoints that have an edge there as dense local rows (the rows of all blocks back to
-back, block after block). Pull: one reduction over those rows, in block order, writes a partial result
-per row; the merge then takes the vertices in tiles of BLOCKED_MERGE_TILE: a tile's rows form one run
-in each block (rows ascend by vertex inside a block), so a CTA folds each run into the tile's
-accumulators in shared memory and writes the tile once, every read and write coalesced. Push: the rows
-scatter with atomics that stay inside their block's range.
+out-edge. When x or y is larger than the L2, those accesses miss. The blocked layouts cut the edges
+by the range of the irregular endpoint (pull: the source; push: the destination) into blocks of
+`width` vertices, so that one block's slice of the vertex data fits in a fraction of the L2, and
+list each block's regular endpoints that have an edge there as dense local rows (the rows of all
+blocks back to back, block after block). Pull: one reduction over those rows, in block order, writes
+a partial result per row; the merge then takes the vertices in tiles of BLOCKED_MERGE_TILE: a tile's
+rows form one run in each block (rows ascend by vertex inside a block), so a CTA folds each run into
+the tile's accumulators in shared memory and writes the tile once, every read and write coalesced.
+Push: the rows scatter with atomics that stay inside their block's range.
 
-The layouts are built with the array module of the arrays given (CuPy on the device, NumPy for tests).
-"""
+The layouts are built with the array module of the arrays given (CuPy on the device, NumPy for
+tests)."""
 
 from dataclasses import dataclass
 
@@ -21,7 +21,7 @@ from ._segments import segment, tile_runs
 
 #: share of the L2 a block's vertex data may take (docs/tuning.md)
 L2_FRACTION = 0.25
-#: vertices per tile of the blocked pull's merge: its accumulators live in shared memory (8 KB of float)
+#: vertices per tile of the blocked pull's merge: its accumulators sit in shared memory (8 KB)
 BLOCKED_MERGE_TILE = 2048
 
 
@@ -64,9 +64,9 @@ class BlockedPull:
 
 @dataclass
 class BlockedPush:
-    """Out-edges blocked by destination range: ``offsets``/``targets`` (and ``weights``, if given) are
-    a CSR over the rows (one per block and source with an edge into that block, block-major, sources
-    ascending inside a block); ``row_vertex[r]`` is row r's source."""
+    """Out-edges blocked by destination range: ``offsets``/``targets`` (and ``weights``, if given)
+    are a CSR over the rows (one per block and source with an edge into that block, block-major,
+    sources ascending inside a block); ``row_vertex[r]`` is row r's source."""
 
     n: int
     width: int
@@ -87,19 +87,33 @@ def blocked_pull(in_offsets, in_sources, n, width, weights=None, *, tile=BLOCKED
     m = xp(in_offsets)
     blocks, offsets, order, row_key = segment(in_offsets, in_sources, n, width)
     tiles, tile_rows = tile_runs(row_key, blocks, n, tile)
-    return BlockedPull(n=n, width=int(width), blocks=blocks, offsets=offsets, sources=in_sources[order],
-                       weights=None if weights is None else weights[order],
-                       row_vertex=(row_key % n).astype(m.int32), tile=int(tile), tiles=tiles,
-                       tile_rows=tile_rows.astype(m.int64))
+    return BlockedPull(
+        n=n,
+        width=int(width),
+        blocks=blocks,
+        offsets=offsets,
+        sources=in_sources[order],
+        weights=None if weights is None else weights[order],
+        row_vertex=(row_key % n).astype(m.int32),
+        tile=int(tile),
+        tiles=tiles,
+        tile_rows=tile_rows.astype(m.int64),
+    )
 
 
 def blocked_push(out_offsets, out_targets, n, width, weights=None):
-    """The blocked layout of the out-edges given as a CSR over sources (out_offsets, out_targets, and
-    their weights if any)."""
+    """The blocked layout of the out-edges given as a CSR over sources (out_offsets, out_targets,
+    and their weights if any)."""
     blocks, offsets, order, row_key = segment(out_offsets, out_targets, n, width)
-    return BlockedPush(n=n, width=int(width), blocks=blocks, offsets=offsets, targets=out_targets[order],
-                       weights=None if weights is None else weights[order],
-                       row_vertex=(row_key % n).astype(xp(row_key).int32))
+    return BlockedPush(
+        n=n,
+        width=int(width),
+        blocks=blocks,
+        offsets=offsets,
+        targets=out_targets[order],
+        weights=None if weights is None else weights[order],
+        row_vertex=(row_key % n).astype(xp(row_key).int32),
+    )
 
 
 def pull_layout(dg, width):
@@ -114,5 +128,7 @@ def pull_layout(dg, width):
 
 def push_layout(dg, width):
     """The blocked push layout of a DeviceGraph's out-edges, built on first use and kept with it."""
-    return dg.cached(("blocked_push", width),
-                     lambda: blocked_push(dg.offsets, dg.indices, dg.n, width, dg.weights))
+    return dg.cached(
+        ("blocked_push", width),
+        lambda: blocked_push(dg.offsets, dg.indices, dg.n, width, dg.weights),
+    )

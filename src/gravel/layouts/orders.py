@@ -1,11 +1,10 @@
 """Vertex orders for cache locality (Balaji's thesis, chapters 2 and 3), as pure functions.
 
 Lightweight, degree-based orders put the hubs (degree above the average) next to each other so that
-their data shares cache lines: degree sort, hub sort, hub cluster and DBG; RCM (SciPy's) is the classic
-bandwidth-reducing order. The packing factor (the thesis's Algorithm 3) predicts whether hub sorting
-pays. Every order takes the degrees (NumPy or CuPy: it runs where they live, with no host wait) and
-returns ``perm`` with ``perm[v]`` the new id of vertex v.
-"""
+their data shares cache lines: degree sort, hub sort, hub cluster and DBG; RCM (SciPy's) is the
+classic bandwidth-reducing order. The packing factor (the thesis's Algorithm 3) predicts whether hub
+sorting pays. Every order takes the degrees (NumPy or CuPy: it runs where they live, with no host
+wait) and returns ``perm`` with ``perm[v]`` the new id of vertex v."""
 
 import numpy as np
 

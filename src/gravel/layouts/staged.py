@@ -1,13 +1,14 @@
-"""The staged layout: in-edges blocked narrowly enough for a block's slice of x to sit in shared memory.
+"""The staged layout: in-edges blocked narrowly enough for a block's slice of x to sit in shared
+memory.
 
 A pull sweep whose value is an array x (value x[u]) cuts the in-edges by source blocks of about 54 K
-floats, one CTA's shared memory. A gather pass reads each edge's x[u] out of shared memory and reduces
-the edges of one block into one destination (a pair, cut where a warp's span of STAGED_SPAN edges
-ends) to one value, and a merge pass folds the pairs' values into tiles of destinations with
+floats, one CTA's shared memory. A gather pass reads each edge's x[u] out of shared memory and
+reduces the edges of one block into one destination (a pair, cut where a warp's span of STAGED_SPAN
+edges ends) to one value, and a merge pass folds the pairs' values into tiles of destinations with
 shared-memory atomics: 2 bytes and an end bit an edge and 10 bytes a pair of coalesced traffic, and
-no random read of the L2. Where nearly every edge is a pair of its own (above STAGED_PAIRS_SHARE pairs
-an edge) each edge stays its own pair and the gather copies (12 bytes an edge). The block width comes
-from the card's shared memory per block, the tile from 16-bit local ids.
+no random read of the L2. Where nearly every edge is a pair of its own (above STAGED_PAIRS_SHARE
+pairs an edge) each edge stays its own pair and the gather copies (12 bytes an edge). The block
+width comes from the card's shared memory per block, the tile from 16-bit local ids.
 
 The geometry the kernels share reaches neighbor_reduce/staged.cu as the defines of KERNEL_DEFINES.
 """
@@ -19,26 +20,33 @@ from ._segments import cut, segment_edges, tile_runs
 
 #: the staged layout's local ids (sources in a block, destinations in a tile) are 16-bit
 STAGED_MAX = 2**16
-#: bytes of accumulators a staged merge tile keeps in shared memory (4,096 floats: several CTAs per SM)
+#: bytes of accumulators a staged merge tile keeps in shared memory (4,096 floats; CTAs share SMs)
 STAGED_TILE_BYTES = 16 * 1024
 #: the merge's work: a warp takes segments of up to STAGED_SEGMENT pairs of one block's run into a
-#: tile; a CTA takes a piece of up to STAGED_PIECE pairs of one tile (a hub tile is cut into several,
-#: which fold their sums through the device memory)
+#: tile; a CTA takes a piece of up to STAGED_PIECE pairs of one tile (a hub tile is cut into
+#: several, which fold their sums through the device memory)
 STAGED_SEGMENT, STAGED_PIECE = 4096, 131072
-#: edges a warp of the gather takes at once (16 a lane, loaded as two 16-byte vectors): pairs are cut
-#: at multiples of it, so each warp's span begins a pair and reduces its own without waiting on another
+#: edges a warp of the gather takes at once (16 a lane, loaded as two 16-byte vectors): pairs are
+#: cut at multiples of it, so each warp's span begins a pair and reduces its own, waiting on none
 STAGED_SPAN = 512
 #: pair values a warp of the gather collects in shared memory before writing them side by side
 STAGED_STAGE = 128
 #: threads per CTA of the gather: one CTA per SM, its block's slice filling the shared memory
 STAGED_GATHER_BLOCK = 1024
+#: threads per CTA of the merge: 8 warps sharing a piece's segments, 8 CTAs an SM (docs/tuning.md)
+STAGED_MERGE_BLOCK = 256
 #: pairs per edge above which each edge stays its own pair and the gather copies (docs/tuning.md)
 STAGED_PAIRS_SHARE = 0.8
 #: edges per CTA of the gather, in block widths: a CTA copies its block's slice once for this many
 #: times as many edges (docs/tuning.md)
 STAGED_CHUNK = 8
 #: the geometry staged.cu is compiled with
-KERNEL_DEFINES = {"GRAVEL_STAGED_SPAN": STAGED_SPAN, "GRAVEL_STAGED_STAGE": STAGED_STAGE}
+KERNEL_DEFINES = {
+    "GRAVEL_STAGED_SPAN": STAGED_SPAN,
+    "GRAVEL_STAGED_STAGE": STAGED_STAGE,
+    "GRAVEL_STAGED_GATHER_BLOCK": STAGED_GATHER_BLOCK,
+    "GRAVEL_STAGED_MERGE_BLOCK": STAGED_MERGE_BLOCK,
+}
 
 
 def shared_width(bytes_per_vertex=4, *, smem_bytes=None):
@@ -55,19 +63,18 @@ def shared_width(bytes_per_vertex=4, *, smem_bytes=None):
 
 @dataclass
 class StagedPull:
-    """In-edges blocked by source range (block-major, destinations ascending inside a block), for the
-    staged sweep, whose gather combines the edges of one block into one destination (a *pair*, cut
-    where a span of `span` edges ends) to one value per pair, or keeps each edge its own pair where
-    few edges share one. ``local[e]`` is edge e's source less its block's first vertex (uint16), bit e
-    of ``ends`` (uint32 words) marks the last edge of its pair (both padded to whole spans),
-    ``span_pair[k]`` is the pair that begins span k (at edge k * span), and ``target[p]`` is pair p's
-    destination less its tile's first vertex (uint16). The gather's CTAs take chunks: edges
+    """In-edges blocked by source range (block-major, destinations ascending inside a block), for
+    the staged sweep, whose gather combines the edges of one block into one destination (a *pair*,
+    cut where a span of `span` edges ends) to one value per pair, or keeps each edge its own pair
+    where few edges share one. ``local[e]`` is edge e's source less its block's first vertex
+    (uint16), bit e of ``ends`` (uint32 words) marks the last edge of its pair (both padded to whole
+    spans), ``span_pair[k]`` is the pair that begins span k (at edge k * span), and ``target[p]`` is
+    pair p's destination less its tile's first vertex (uint16). The gather's CTAs take chunks: edges
     ``chunk_edges[c]`` to ``chunk_edges[c + 1]``, all in block ``chunk_block[c]``, beginning at a
     block's first edge or a span's. The merge's CTAs take pieces: piece p is segments
     ``piece_first[p]`` to ``piece_first[p + 1]``, all into tile ``piece_tile[p]``, which has
-    ``tile_pieces[t]`` pieces (at least one); segment s is pairs ``seg_start[s]`` to ``seg_end[s]`` of
-    one block's run into that tile.
-    """
+    ``tile_pieces[t]`` pieces (at least one); segment s is pairs ``seg_start[s]`` to ``seg_end[s]``
+    of one block's run into that tile."""
 
     n: int
     width: int
@@ -102,19 +109,32 @@ class StagedPull:
         return self.pairs == self.edges
 
 
-def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4, chunk=STAGED_CHUNK,
-                segment=STAGED_SEGMENT, piece=STAGED_PIECE, span=STAGED_SPAN, pairs_share=None):
+def staged_pull(
+    in_offsets,
+    in_sources,
+    n,
+    width,
+    *,
+    tile=STAGED_TILE_BYTES // 4,
+    chunk=STAGED_CHUNK,
+    segment=STAGED_SEGMENT,
+    piece=STAGED_PIECE,
+    span=STAGED_SPAN,
+    pairs_share=None,
+):
     """The staged layout of the in-edges given as a CSR over destinations (in_offsets, in_sources):
     blocks of `width` sources, tiles of `tile` destinations, pairs cut at spans of `span` edges (a
-    multiple of 32), gather chunks of about `chunk` * width edges (a block's edges cut into equal runs,
-    each cut moved on to the next span), merge segments of up to `segment` pairs (a block's run of
-    pairs into a tile cut likewise) and pieces of whole segments of one tile, a new one each time
-    `piece` more pairs have begun. Where the pairs outnumber `pairs_share` (default
+    multiple of 32), gather chunks of about `chunk` * width edges (a block's edges cut into equal
+    runs, each cut moved on to the next span), merge segments of up to `segment` pairs (a block's
+    run of pairs into a tile cut likewise) and pieces of whole segments of one tile, a new one each
+    time `piece` more pairs have begun. Where the pairs outnumber `pairs_share` (default
     STAGED_PAIRS_SHARE) of the edges, each edge is its own pair."""
     m = xp(in_offsets)
     for name, size in (("block width", width), ("tile", tile)):
         if not 1 <= size <= STAGED_MAX:
-            raise ValueError(f"the staged layout's {name} must be 1 to {STAGED_MAX} vertices, not {size}")
+            raise ValueError(
+                f"the staged layout's {name} must be 1 to {STAGED_MAX} vertices, not {size}"
+            )
     if not 1 <= segment <= piece:
         raise ValueError(f"merge segments ({segment}) must be 1 to `piece` ({piece}) pairs")
     if span < 32 or span % 32:
@@ -124,28 +144,47 @@ def staged_pull(in_offsets, in_sources, n, width, *, tile=STAGED_TILE_BYTES // 4
     local = m.zeros(spans * span, m.uint16)  # whole spans: a lane loads its edges' ids at once
     local[:nnz] = in_sources[order] % width
     del order
-    pair_start = _pair_starts(key, nnz, span, STAGED_PAIRS_SHARE if pairs_share is None else pairs_share)
+    pair_start = _pair_starts(
+        key, nnz, span, STAGED_PAIRS_SHARE if pairs_share is None else pairs_share
+    )
     pair_key = key[pair_start]
     last = m.concatenate([pair_start[1:] - 1, m.full(min(nnz, 1), nnz - 1, m.int64)])
     # bit e of word e // 32 is edge e's; the bits of one word are distinct, so their sum is their OR
-    bits = m.bincount(last >> 5, weights=m.left_shift(m.ones_like(last), last & 31).astype(m.float64),
-                      minlength=spans * span // 32)
+    bits = m.bincount(
+        last >> 5,
+        weights=m.left_shift(m.ones_like(last), last & 31).astype(m.float64),
+        minlength=spans * span // 32,
+    )
     starts = _chunk_starts(key, blocks, n, nnz, chunk * width, span)
     tiles, runs = tile_runs(pair_key, blocks, n, tile)
-    seg_start, seg_end, piece_first, piece_tile, tile_pieces = _pieces(runs, blocks, tiles, segment, piece)
-    return StagedPull(n=n, width=int(width), blocks=blocks, edges=nnz, span=int(span), local=local,
-                      ends=bits.astype(m.int64).astype(m.uint32),
-                      span_pair=m.searchsorted(pair_start, m.arange(spans, dtype=m.int64) * span),
-                      chunk_edges=m.concatenate([starts, m.array([nnz], m.int64)]),
-                      chunk_block=(key[starts] // n).astype(m.int32),
-                      target=(pair_key % n % tile).astype(m.uint16), tile=int(tile), tiles=tiles,
-                      seg_start=seg_start, seg_end=seg_end, piece_first=piece_first,
-                      piece_tile=piece_tile, tile_pieces=tile_pieces)
+    seg_start, seg_end, piece_first, piece_tile, tile_pieces = _pieces(
+        runs, blocks, tiles, segment, piece
+    )
+    return StagedPull(
+        n=n,
+        width=int(width),
+        blocks=blocks,
+        edges=nnz,
+        span=int(span),
+        local=local,
+        ends=bits.astype(m.int64).astype(m.uint32),
+        span_pair=m.searchsorted(pair_start, m.arange(spans, dtype=m.int64) * span),
+        chunk_edges=m.concatenate([starts, m.array([nnz], m.int64)]),
+        chunk_block=(key[starts] // n).astype(m.int32),
+        target=(pair_key % n % tile).astype(m.uint16),
+        tile=int(tile),
+        tiles=tiles,
+        seg_start=seg_start,
+        seg_end=seg_end,
+        piece_first=piece_first,
+        piece_tile=piece_tile,
+        tile_pieces=tile_pieces,
+    )
 
 
 def _pair_starts(key, nnz, span, pairs_share):
-    """The first edge of each pair: where the (block, destination) key changes or a span begins; every
-    edge where that would make more than `pairs_share` pairs an edge."""
+    """The first edge of each pair: where the (block, destination) key changes or a span begins;
+    every edge where that would make more than `pairs_share` pairs an edge."""
     m = xp(key)
     e = m.arange(1, nnz, dtype=m.int64)
     change = (key[1:] != key[:-1]) | (e % span == 0)
@@ -166,9 +205,9 @@ def _chunk_starts(key, blocks, n, nnz, most, span):
 
 
 def _pieces(runs, blocks, tiles, segment, piece):
-    """The merge's work from each block's run of pairs into each tile (`runs`, block-major): segments
-    of at most `segment` pairs, tile-major, and pieces of a tile's segments, a new one each time
-    `piece` more pairs have begun. Returns (seg_start, seg_end, piece_first, piece_tile,
+    """The merge's work from each block's run of pairs into each tile (`runs`, block-major):
+    segments of at most `segment` pairs, tile-major, and pieces of a tile's segments, a new one each
+    time `piece` more pairs have begun. Returns (seg_start, seg_end, piece_first, piece_tile,
     tile_pieces)."""
     m = xp(runs)
     runs = runs.reshape(blocks, tiles + 1)

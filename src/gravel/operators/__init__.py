@@ -2,8 +2,8 @@
 
 Each operator takes a DeviceGraph (``G.to("cuda")``) and frontiers, plus a user functor: a CUDA C++
 expression over named variables, as CuPy's ElementwiseKernel takes them, spliced into the operator's
-kernel. Extra device arrays and scalars are passed by name in ``params`` and appear under those names
-in the expression; ``preamble`` may define helper functions. Example (a BFS step)::
+kernel. Extra device arrays and scalars are passed by name in ``params`` and appear under those
+names in the expression; ``preamble`` may define helper functions. Example (a BFS step)::
 
     advance(dg, front, "atomicCAS(&depth[dst], -1, level) == -1",
             params={"depth": depth, "level": np.int32(d)})
@@ -18,7 +18,13 @@ from .advance import LoadBalance, advance, advance_pull, choose_load_balance
 from .compute import compute, compute_sums, filter
 from .intersect import intersect
 from .neighbor_reduce import neighbor_reduce
-from .steps import THIN_BLOCKS_PER_SM, advance_replay, advance_steps, steps_width, thin_frontier_limit
+from .steps import (
+    THIN_BLOCKS_PER_SM,
+    advance_replay,
+    advance_steps,
+    steps_width,
+    thin_frontier_limit,
+)
 from .sweep_plan import SweepPlan, plan_sweep
 
 __all__ = [

@@ -18,8 +18,8 @@ from ..errors import UnknownNameError
 
 #: threads per block of most operator kernels
 BLOCK = 256
-#: lists of this many entries or more get a CTA each (pull sweeps, multi-step advances): one group of
-#: lanes walking a hub's hundred thousand entries would finish long after the rest
+#: lists of this many entries or more get a CTA each (pull sweeps, multi-step advances): one group
+#: of lanes walking a hub's hundred thousand entries would finish long after the rest
 LONG_LIST = 2048
 
 CTYPES = {
@@ -54,8 +54,8 @@ class Lists(NamedTuple):
     weights: object
 
     def args(self):
-        """The kernels' leading arguments: offsets, ids, weights (a stand-in when there are none) and
-        whether there are weights."""
+        """The kernels' leading arguments: offsets, ids, weights (a stand-in when there are none)
+        and whether there are weights."""
         import cupy
 
         w = self.weights if self.weights is not None else dummy(cupy.float32)
@@ -129,7 +129,8 @@ def dummy(dtype):
 
 
 def items(frontier, n):
-    """(ids, count, all) kernel arguments for the items of `frontier`, or every vertex 0..n-1 if None."""
+    """(ids, count, all) kernel arguments for the items of `frontier`, or every vertex 0..n-1 if
+    None."""
     import cupy
 
     if frontier is None:

@@ -11,7 +11,18 @@ import numpy as np
 from ..backends.cuda import runtime
 from ..errors import UnknownNameError
 from ..frontier import Frontier
-from ._functor import ADVANCE_OP, BLOCK, CTYPES, PULL_WHERE, Lists, counter, dummy, functor, items, read_count
+from ._functor import (
+    ADVANCE_OP,
+    BLOCK,
+    CTYPES,
+    PULL_WHERE,
+    Lists,
+    counter,
+    dummy,
+    functor,
+    items,
+    read_count,
+)
 
 #: edges per merge-path tile (4 per thread)
 MERGE_PATH_TILE = 4 * BLOCK
@@ -51,7 +62,12 @@ class Output(enum.Enum):
     BITMAP = 3
 
 
-_OUTPUTS = {None: Output.NONE, "vertex": Output.VERTEX, "edge": Output.EDGE, "bitmap": Output.BITMAP}
+_OUTPUTS = {
+    None: Output.NONE,
+    "vertex": Output.VERTEX,
+    "edge": Output.EDGE,
+    "bitmap": Output.BITMAP,
+}
 
 
 def _output(output, allowed):
@@ -71,7 +87,11 @@ def degree_scan(offsets, ids):
     else:
         degrees = cupy.empty(ids.size, dtype=cupy.int64)
         k = runtime.kernel("frontier/degree_scan.cu", "gravel_frontier_degrees")
-        k(runtime.blocks_for(ids.size, BLOCK, resident=8), BLOCK, (offsets, ids, np.int64(ids.size), degrees))
+        k(
+            runtime.blocks_for(ids.size, BLOCK, resident=8),
+            BLOCK,
+            (offsets, ids, np.int64(ids.size), degrees),
+        )
         scan[0] = 0
         cupy.cumsum(degrees, out=scan[1:])
     return scan
@@ -84,26 +104,58 @@ def choose_load_balance(lists, edges):
     return LoadBalance.MERGE_PATH if edges >= 5 * lists else LoadBalance.TWC
 
 
-def advance(graph, frontier, op="true", *, params=None, output="vertex", strategy="auto", visited=None,
-            capacity=None, preamble=""):
+def advance(
+    graph,
+    frontier,
+    op="true",
+    *,
+    params=None,
+    output="vertex",
+    strategy="auto",
+    visited=None,
+    capacity=None,
+    preamble="",
+):
     """Visit every out-edge (src -> dst) of the frontier's vertices.
 
     `op` sees ``src, dst, edge, weight`` and the `params`; where it is true, ``dst``
-    (``output="vertex"``) or ``edge`` (``"edge"``) joins the output frontier. ``output=None`` returns
-    None (a pure visit, with no host sync). `strategy` is a :class:`LoadBalance` or its value, or
-    "auto". `visited` (a uint32 bitmap) with MERGE_PATH_CULL emits each destination once. `capacity`
-    bounds the output size when the caller knows one (n, for a functor that claims each vertex once):
-    the frontier's degrees then need no scan and no sync, except under merge-path load balancing.
-    """
+    (``output="vertex"``) or ``edge`` (``"edge"``) joins the output frontier. ``output=None``
+    returns None (a pure visit, with no host sync). `strategy` is a :class:`LoadBalance` or its
+    value, or "auto". `visited` (a uint32 bitmap) with MERGE_PATH_CULL emits each destination once.
+    `capacity` bounds the output size when the caller knows one (n, for a functor that claims each
+    vertex once): the frontier's degrees then need no scan and no sync, except under merge-path load
+    balancing."""
     lists = Lists(graph.offsets, graph.indices, graph.weights)
     strategy = LoadBalance.parse(strategy) or choose_load_balance(graph.n, graph.nnz)
-    return advance_lists(lists, graph.n, frontier, op, params=params, output=output, strategy=strategy,
-                         visited=visited, capacity=capacity, preamble=preamble,
-                         every_list=frontier.every_vertex and frontier.n == graph.n)
+    return advance_lists(
+        lists,
+        graph.n,
+        frontier,
+        op,
+        params=params,
+        output=output,
+        strategy=strategy,
+        visited=visited,
+        capacity=capacity,
+        preamble=preamble,
+        every_list=frontier.every_vertex and frontier.n == graph.n,
+    )
 
 
-def advance_lists(lists, n, frontier, op, *, params, output, strategy, visited, capacity, preamble,
-                  every_list=False):
+def advance_lists(
+    lists,
+    n,
+    frontier,
+    op,
+    *,
+    params,
+    output,
+    strategy,
+    visited,
+    capacity,
+    preamble,
+    every_list=False,
+):
     """advance over the lists `lists` (:class:`Lists`) of which the frontier holds items; `n` is the
     size of the output frontier's id space; `every_list`: the frontier is every list, in order."""
     import cupy
@@ -134,19 +186,32 @@ def advance_lists(lists, n, frontier, op, *, params, output, strategy, visited, 
         tiles = -(-total // MERGE_PATH_TILE)
         part = cupy.empty(tiles + 1, dtype=cupy.int64)
         runtime.kernel("advance/merge_path.cu", "gravel_merge_path_partition")(
-            runtime.blocks_for(tiles + 1, BLOCK, resident=4), BLOCK,
-            (scan, np.int64(nf), np.int64(total), np.int64(MERGE_PATH_TILE), np.int64(tiles), part))
-        k = runtime.kernel("advance/merge_path.cu", "gravel_advance_merge_path",
-                           templates=templates + (BLOCK, MERGE_PATH_TILE // BLOCK), prelude=source)
+            runtime.blocks_for(tiles + 1, BLOCK, resident=4),
+            BLOCK,
+            (scan, np.int64(nf), np.int64(total), np.int64(MERGE_PATH_TILE), np.int64(tiles), part),
+        )
+        k = runtime.kernel(
+            "advance/merge_path.cu",
+            "gravel_advance_merge_path",
+            templates=templates + (BLOCK, MERGE_PATH_TILE // BLOCK),
+            prelude=source,
+        )
         cull = strategy is LoadBalance.MERGE_PATH_CULL
         bitmap = visited if cull else dummy(cupy.uint32)
-        k(min(tiles, 64 * runtime.props().sm_count), BLOCK,
-          common + (scan, np.int64(total), part, bitmap, np.int32(cull)) + extra)
+        k(
+            min(tiles, 64 * runtime.props().sm_count),
+            BLOCK,
+            common + (scan, np.int64(total), part, bitmap, np.int32(cull)) + extra,
+        )
     elif nf:
         name = strategy.value
         shape = (BLOCK,) if strategy is LoadBalance.BLOCK_MAPPED else ()
-        k = runtime.kernel(f"advance/{name}.cu", f"gravel_advance_{name}", templates=templates + shape,
-                           prelude=source)
+        k = runtime.kernel(
+            f"advance/{name}.cu",
+            f"gravel_advance_{name}",
+            templates=templates + shape,
+            prelude=source,
+        )
         k(runtime.blocks_for(nf, BLOCK, resident=8), BLOCK, common + extra)
     if out_kind is Output.NONE:
         return None
@@ -156,12 +221,22 @@ def advance_lists(lists, n, frontier, op, *, params, output, strategy, visited, 
     return Frontier(n, ids=out, length=n_out)
 
 
-def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, params=None,
-                 output="vertex", preamble=""):
+def advance_pull(
+    graph,
+    frontier,
+    candidates=None,
+    op="true",
+    *,
+    where=None,
+    params=None,
+    output="vertex",
+    preamble="",
+):
     """Pull step: each candidate vertex v (those of the `candidates` frontier, or every vertex when
     it is None) for which `where` (an expression over ``v``) holds scans its in-edges (src -> v) for
-    a src in `frontier` and stops at the first for which `op` holds (``dst`` is v in the expression);
-    v then joins the output. ``output="bitmap"`` returns a dense frontier, counted as it is made."""
+    a src in `frontier` and stops at the first for which `op` holds (``dst`` is v in the
+    expression); v then joins the output. ``output="bitmap"`` returns a dense frontier, counted as
+    it is made."""
     import cupy
 
     front = frontier.to_dense().bitmap
@@ -174,12 +249,20 @@ def advance_pull(graph, frontier, candidates=None, op="true", *, where=None, par
     length = counter()
     macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
     source, extra = functor(params, macros, preamble)
-    k = runtime.kernel("advance/pull.cu", "gravel_advance_pull", templates=(out_kind.value, CTYPES[out.dtype]),
-                       prelude=source)
+    k = runtime.kernel(
+        "advance/pull.cu",
+        "gravel_advance_pull",
+        templates=(out_kind.value, CTYPES[out.dtype]),
+        prelude=source,
+    )
     if count:
-        k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK,
-          Lists(*graph.csc()).args()
-          + (ids, np.int32(all_), np.int64(count), front, out, length, np.uint64(out.size)) + extra)
+        k(
+            runtime.blocks_for(count, BLOCK, resident=8),
+            BLOCK,
+            Lists(*graph.csc()).args()
+            + (ids, np.int32(all_), np.int64(count), front, out, length, np.uint64(out.size))
+            + extra,
+        )
     if out_kind is Output.NONE:
         return None
     if out_kind is Output.BITMAP:

@@ -5,16 +5,25 @@ import numpy as np
 from ..backends.cuda import runtime
 from ..errors import UnknownNameError
 from ..frontier import Frontier
-from ._functor import BLOCK, COMPUTE_OP, FILTER_OP, SUMS_OP, counter, functor, items, read_count, sums_op
+from ._functor import (
+    BLOCK,
+    COMPUTE_OP,
+    FILTER_OP,
+    SUMS_OP,
+    counter,
+    functor,
+    items,
+    read_count,
+    sums_op,
+)
 
 
 def filter(frontier, predicate="true", *, params=None, mode="compact", visited=None, preamble=""):
     """Keep the items ``v`` (at position ``i``) for which `predicate` holds.
 
     ``mode="compact"``: exact and order-preserving (the predicate is evaluated once per item).
-    ``mode="cull"``: Gunrock's inexact culling with the `visited` bitmap and warp history hashes, for
-    idempotent traversals: items already visited are dropped; a few duplicates may remain.
-    """
+    ``mode="cull"``: Gunrock's inexact culling with the `visited` bitmap and warp history hashes,
+    for idempotent traversals: items already visited are dropped; a few duplicates may remain."""
     if mode == "cull":
         return _cull(frontier, predicate, params, visited, preamble)
     if mode != "compact":
@@ -28,14 +37,16 @@ def filter(frontier, predicate="true", *, params=None, mode="compact", visited=N
     flags = cupy.empty(max(n, 1), dtype=cupy.uint8)
     counts = cupy.zeros(blocks + 1, dtype=cupy.int64)
     if n:
-        runtime.kernel("filter/compact.cu", "gravel_filter_flags", templates=(BLOCK,), prelude=source)(
-            blocks, BLOCK, (ids, np.int64(n), flags, counts[1:]) + extra)
+        runtime.kernel(
+            "filter/compact.cu", "gravel_filter_flags", templates=(BLOCK,), prelude=source
+        )(blocks, BLOCK, (ids, np.int64(n), flags, counts[1:]) + extra)
     offsets = cupy.cumsum(counts)
     kept = int(offsets[-1])  # sync: output size
     out = cupy.empty(max(kept, 1), dtype=cupy.int32)
     if n:
-        runtime.kernel("filter/compact.cu", "gravel_filter_write", templates=(BLOCK,), prelude=source)(
-            blocks, BLOCK, (ids, np.int64(n), flags, offsets, out))
+        runtime.kernel(
+            "filter/compact.cu", "gravel_filter_write", templates=(BLOCK,), prelude=source
+        )(blocks, BLOCK, (ids, np.int64(n), flags, offsets, out))
     return Frontier(frontier.n, ids=out, length=kept)
 
 
@@ -51,9 +62,12 @@ def _cull(frontier, predicate, params, visited, preamble):
     length = counter()
     k = runtime.kernel("filter/cull.cu", "gravel_filter_cull", prelude=source)
     if n:
-        k(runtime.blocks_for(n, BLOCK, resident=8), BLOCK,
-          (ids, np.int64(n), visited, out, length, np.uint64(out.size)) + extra,
-          shared_mem=(BLOCK // 32) * 128 * 4)
+        k(
+            runtime.blocks_for(n, BLOCK, resident=8),
+            BLOCK,
+            (ids, np.int64(n), visited, out, length, np.uint64(out.size)) + extra,
+            shared_mem=(BLOCK // 32) * 128 * 4,
+        )
     return Frontier(frontier.n, ids=out, length=read_count(length))
 
 
@@ -64,23 +78,31 @@ def compute(frontier, op, *, params=None, n=None, preamble=""):
     k = runtime.kernel("compute/compute.cu", "gravel_compute", prelude=source)
     ids, count, all_ = items(frontier, n)
     if count:
-        k(runtime.blocks_for(count, BLOCK, resident=8), BLOCK, (ids, np.int32(all_), np.int64(count)) + extra)
+        k(
+            runtime.blocks_for(count, BLOCK, resident=8),
+            BLOCK,
+            (ids, np.int32(all_), np.int64(count)) + extra,
+        )
 
 
 def compute_sums(frontier, terms, *, op=None, params=None, n=None, preamble=""):
-    """Sums of the expressions `terms` (over ``v`` and ``i``) over every frontier item, or every vertex
-    0..n-1 when `frontier` is None, in float64 and in one launch: a device array, one sum per term,
-    read back by the caller when it needs them (no sync here). `op`, a statement, runs on each item
-    first, in the terms' scope (they see its locals): compute and sums in one pass."""
+    """Sums of the expressions `terms` (over ``v`` and ``i``) over every frontier item, or every
+    vertex 0..n-1 when `frontier` is None, in float64 and in one launch: a device array, one sum per
+    term, read back by the caller when it needs them (no sync here). `op`, a statement, runs on each
+    item first, in the terms' scope (they see its locals): compute and sums in one pass."""
     import cupy
 
     body = sums_op(terms) if op is None else f"{{ {op}; {sums_op(terms)} }}"
     source, extra = functor(params, {SUMS_OP: body}, preamble)
-    k = runtime.kernel("compute/sums.cu", "gravel_compute_sums", templates=(len(terms), BLOCK),
-                       prelude=source)
+    k = runtime.kernel(
+        "compute/sums.cu", "gravel_compute_sums", templates=(len(terms), BLOCK), prelude=source
+    )
     out = cupy.zeros(len(terms), dtype=cupy.float64)
     ids, count, all_ = items(frontier, n)
     if count:
-        k(runtime.blocks_for(count, BLOCK, resident=4), BLOCK,
-          (ids, np.int32(all_), np.int64(count), out) + extra)
+        k(
+            runtime.blocks_for(count, BLOCK, resident=4),
+            BLOCK,
+            (ids, np.int32(all_), np.int64(count), out) + extra,
+        )
     return out

@@ -1,4 +1,5 @@
-"""Segmented intersection: the common neighbours of pairs of vertices, three strategies by length."""
+"""Segmented intersection: the common neighbours of pairs of vertices, three strategies by
+length."""
 
 import numpy as np
 
@@ -27,14 +28,20 @@ def intersect(graph, us, vs):
     lo, hi = cupy.minimum(du, dv), cupy.maximum(du, dv)
     counts = cupy.empty(us.size, dtype=cupy.int64)  # every pair falls in one class and is written
     total = counter()
-    classes = {"two_small": hi <= SMALL, "small_large": (hi > SMALL) & (lo <= LARGE), "large_large": lo > LARGE}
+    classes = {
+        "two_small": hi <= SMALL,
+        "small_large": (hi > SMALL) & (lo <= LARGE),
+        "large_large": lo > LARGE,
+    }
     for name, mask in classes.items():
         pairs = cupy.flatnonzero(mask).astype(cupy.int64)
         if not pairs.size:
             continue
         args = (graph.offsets, graph.indices, us, vs, pairs, np.int64(pairs.size), counts, total)
         if name == "large_large":
-            k = runtime.kernel("intersect/large_large.cu", "gravel_intersect_large_large", templates=(BLOCK,))
+            k = runtime.kernel(
+                "intersect/large_large.cu", "gravel_intersect_large_large", templates=(BLOCK,)
+            )
             k(min(pairs.size, 64 * runtime.props().sm_count), BLOCK, args)
         else:
             k = runtime.kernel(f"intersect/{name}.cu", f"gravel_intersect_{name}")

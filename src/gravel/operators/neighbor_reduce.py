@@ -1,4 +1,5 @@
-"""Neighbor reduce: a reduction over each vertex's neighbour list, pull (in-edges) or push (atomics).
+"""Neighbor reduce: a reduction over each vertex's neighbour list, pull (in-edges) or push
+(atomics).
 
 A pull over every vertex follows a :class:`~gravel.operators.sweep_plan.SweepPlan`: plain, blocked
 through the L2 or staged in shared memory (the launches are in :mod:`gravel.operators.pull`). A push
@@ -23,7 +24,7 @@ _IDENTITY = {
     "min": lambda dt: np.finfo(dt).max if dt.kind == "f" else np.iinfo(dt).max,
     "max": lambda dt: np.finfo(dt).min if dt.kind == "f" else np.iinfo(dt).min,
 }
-#: the staged sweep's merge folds with shared-memory atomics, which these types have for sum, min, max
+#: the staged merge folds with shared-memory atomics, which these types have for sum, min and max
 _STAGED_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32))
 #: the parameter names under which a value array, the apply's sums (neighbor_reduce.cuh:
 #: gravel_nr_sums_put), a push's output and a blocked push's row sources reach the kernels
@@ -31,8 +32,21 @@ VALUE_ARRAY, SUMS_ARRAY = "gravel_value_array", "gravel_sums_array"
 _PUSH_OUT, _ROW_SOURCE = "gravel_push_out", "gravel_row_source"
 
 
-def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, identity=None,
-                    direction="pull", apply=None, sums=None, params=None, preamble="", blocking=None):
+def neighbor_reduce(
+    graph,
+    frontier,
+    value,
+    reduce="sum",
+    *,
+    dtype=np.float32,
+    identity=None,
+    direction="pull",
+    apply=None,
+    sums=None,
+    params=None,
+    preamble="",
+    blocking=None,
+):
     """Reduce `value` over neighbour lists.
 
     `value` is an expression over ``v, u, edge, weight`` (the edge u -> v) and the `params`, or a
@@ -41,24 +55,23 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
 
     ``direction="pull"``: ``out[i]`` reduces over the in-edges (u -> v) of item v of `frontier`
     (every vertex when None). `apply`, a statement over ``v, i, acc`` and the params, replaces the
-    write of ``out[i] = acc`` (then nothing is returned): the vertex update fused into the reduction.
-    `sums`, expressions over the same names and the locals of `apply` (which it needs), are summed in
-    float64 over every applied item in the same pass: a device array of their sums is then returned
-    (no sync). Each CTA adds its share (shuffles, a barrier, an atomic), which on a plain sweep over
-    a large graph, millions of short CTAs, costs more than a :func:`compute_sums` pass of its own
-    (docs/tuning.md).
+    write of ``out[i] = acc`` (then nothing is returned): the vertex update fused into the
+    reduction. `sums`, expressions over the same names and the locals of `apply` (which it needs),
+    are summed in float64 over every applied item in the same pass: a device array of their sums is
+    then returned (no sync). Each CTA adds its share (shuffles, a barrier, an atomic), which on a
+    plain sweep over a large graph, millions of short CTAs, costs more than a :func:`compute_sums`
+    pass of its own (docs/tuning.md).
 
     `blocking` (a pull over every vertex): None, "auto", a block width in vertices or a
     :class:`~gravel.operators.sweep_plan.SweepPlan` (see :func:`~gravel.operators.plan_sweep`):
-    GraphCage's cache-blocked sweep, a reduction per (source block, vertex) row and a merge in shared
-    memory, whose ``edge`` is the position in that layout. With a value array and a sum, min or max
-    in float32, float64 or int32, widths up to :func:`gravel.layouts.shared_width` stage each block's
-    slice of x in shared memory. Layouts are built on first use and kept with the graph.
+    GraphCage's cache-blocked sweep, a reduction per (source block, vertex) row and a merge in
+    shared memory, whose ``edge`` is the position in that layout. With a value array and a sum, min
+    or max in float32, float64 or int32, widths up to :func:`gravel.layouts.shared_width` stage each
+    block's slice of x in shared memory. Layouts are built on first use and kept with the graph.
 
-    ``direction="push"``: every out-edge (u -> v) of a frontier item u (every vertex when None) folds
-    into ``out[v]`` (length n) with an atomic; `reduce` must be sum, min or max. Blocked (a value
-    array over every vertex), the edges come grouped by destination range.
-    """
+    ``direction="push"``: every out-edge (u -> v) of a frontier item u (every vertex when None)
+    folds into ``out[v]`` (length n) with an atomic; `reduce` must be sum, min or max. Blocked (a
+    value array over every vertex), the edges come grouped by destination range."""
     import cupy
 
     dt = np.dtype(dtype)
@@ -66,7 +79,9 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     if not isinstance(value, str):
         x = cupy.asarray(value)
         if x.shape != (graph.n,):
-            raise ValueError(f"a value array holds one value per vertex ({graph.n}), not shape {x.shape}")
+            raise ValueError(
+                f"a value array holds one value per vertex ({graph.n}), not shape {x.shape}"
+            )
         params, value = {**(params or {}), VALUE_ARRAY: x}, f"{VALUE_ARRAY}[u]"
     if reduce in _REDUCE:
         expr, op = _REDUCE[reduce]
@@ -96,9 +111,15 @@ def neighbor_reduce(graph, frontier, value, reduce="sum", *, dtype=np.float32, i
     if blocking is not None and frontier is not None:
         raise ValueError("blocking applies to a sweep over every vertex (frontier=None)")
     red = Reduction(dt, identity, op, macros, params or {}, preamble)
-    out = cupy.empty(graph.n if frontier is None else len(frontier), dtype=dt) if apply is None else dummy(dt)
+    out = (
+        cupy.empty(graph.n if frontier is None else len(frontier), dtype=dt)
+        if apply is None
+        else dummy(dt)
+    )
     if frontier is not None:
-        pull_items(Lists(*graph.csc()), red, out, red.functor(), ids=frontier.ids, count=len(frontier))
+        pull_items(
+            Lists(*graph.csc()), red, out, red.functor(), ids=frontier.ids, count=len(frontier)
+        )
         return out if apply is None else totals
     stageable = x is not None and op is not None and dt in _STAGED_TYPES
     plan = plan_sweep(graph, blocking, bytes_per_vertex=dt.itemsize, stageable=stageable)
@@ -128,15 +149,34 @@ def _push(graph, frontier, red, blocking, x):
         strategy = choose_load_balance(layout.rows, layout.targets.size)
     else:
         lists = Lists(graph.offsets, graph.indices, graph.weights)
-        rows = frontier if frontier is not None else graph.cached("every_vertex", lambda: Frontier.all(graph.n))
+        rows = (
+            frontier
+            if frontier is not None
+            else graph.cached("every_vertex", lambda: Frontier.all(graph.n))
+        )
         source, params = "src", red.params
         strategy = choose_load_balance(graph.n, graph.nnz)
     params = {**params, _PUSH_OUT: out}
     names = "".join(f", {name}" for name in params)
-    value_fn = (f"__device__ __forceinline__ {red.ctype} gravel_push_value(int v, int u, long long edge, "
-                f"float weight GRAVEL_USER_FN_PARAMS) {{ return {red.macros[NR_VALUE]}; }}\n")
-    fold = (f"(gravel_atomic_fold<{red.ctype}, {red.op}>(&{_PUSH_OUT}[dst], "
-            f"gravel_push_value(dst, {source}, edge, weight{names})), false)")
-    advance_lists(lists, graph.n, rows, fold, params=params, output=None, strategy=strategy, visited=None,
-                  capacity=None, preamble=red.preamble + "\n" + value_fn, every_list=rows.every_vertex)
+    value_fn = (
+        f"__device__ __forceinline__ {red.ctype} gravel_push_value(int v, int u, long long edge, "
+        f"float weight GRAVEL_USER_FN_PARAMS) {{ return {red.macros[NR_VALUE]}; }}\n"
+    )
+    fold = (
+        f"(gravel_atomic_fold<{red.ctype}, {red.op}>(&{_PUSH_OUT}[dst], "
+        f"gravel_push_value(dst, {source}, edge, weight{names})), false)"
+    )
+    advance_lists(
+        lists,
+        graph.n,
+        rows,
+        fold,
+        params=params,
+        output=None,
+        strategy=strategy,
+        visited=None,
+        capacity=None,
+        preamble=red.preamble + "\n" + value_fn,
+        every_list=rows.every_vertex,
+    )
     return out

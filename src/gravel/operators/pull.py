@@ -8,29 +8,47 @@ import numpy as np
 
 from ..backends.cuda import runtime
 from ..layouts.blocked import pull_layout
-from ..layouts.staged import KERNEL_DEFINES, STAGED_GATHER_BLOCK, STAGED_SPAN, STAGED_STAGE, STAGED_TILE_BYTES
-from ..layouts.staged import staged_layout
-from ._functor import BLOCK, CTYPES, LONG_LIST, NR_APPLY, NR_REDUCE, NR_SUMS, Lists, dummy, functor, prelude
+from ..layouts.staged import (
+    KERNEL_DEFINES,
+    STAGED_GATHER_BLOCK,
+    STAGED_MERGE_BLOCK,
+    STAGED_SPAN,
+    STAGED_STAGE,
+    STAGED_TILE_BYTES,
+    staged_layout,
+)
+from ._functor import (
+    BLOCK,
+    CTYPES,
+    LONG_LIST,
+    NR_APPLY,
+    NR_REDUCE,
+    NR_SUMS,
+    Lists,
+    dummy,
+    functor,
+    prelude,
+)
 from .sweep_plan import hub_front
 
 #: how the pull kernel's CTAs cover the items: (passes, resident). A CTA takes `passes` consecutive
-#: stretches of items; `resident` caps the grid at that many waves of CTAs, which then stride over the
-#: items (None: one pass over them, in order). Striding wins where the gathered values fit in the L2
-#: or the hubs come first; one pass on larger graphs as given (docs/tuning.md).
+#: stretches of items; `resident` caps the grid at that many waves of CTAs, which then stride over
+#: the items (None: one pass over them, in order). Striding wins where the gathered values fit in
+#: the L2 or the hubs come first; one pass on larger graphs as given (docs/tuning.md).
 STRIDING, ONE_PASS = (1, 8), (1, None)
 #: the blocked rows pass keeps its rows in flight inside one block's range (docs/tuning.md)
 ROWS_SHAPE = (16, None)
 #: a sweep takes its lists in bins by length, each with its own lanes per list: those below BINS[0]
-#: entries, those below BINS[1], ...; lists of LONG_LIST entries or more get a CTA each (pull_long.cu)
+#: entries, those below BINS[1], ...; lists of LONG_LIST entries or more get a CTA each
+#: (pull_long.cu)
 BINS = (8, LONG_LIST)
-#: threads per CTA of the staged merge: 8 warps sharing a piece's segments (its __launch_bounds__)
-STAGED_MERGE_BLOCK = 256
 
 
 @dataclass(frozen=True)
 class Reduction:
     """What every launch of one neighbor_reduce call shares: the value type and identity, the reduce
-    (`op` 0 sum, 1 min, 2 max, None for an expression), the functor's macros, params and preamble."""
+    (`op` 0 sum, 1 min, 2 max, None for an expression), the functor's macros, params and
+    preamble."""
 
     dtype: np.dtype
     identity: object
@@ -53,8 +71,8 @@ class Reduction:
 
 
 def lanes_per_item(mean_degree):
-    """Lanes that share one neighbour list: the power of two nearest above the mean degree, at most a
-    warp (cuSPARSE's CSR-vector rule)."""
+    """Lanes that share one neighbour list: the power of two nearest above the mean degree, at most
+    a warp (cuSPARSE's CSR-vector rule)."""
     return int(min(32, max(1, 1 << int(np.ceil(np.log2(max(mean_degree, 1.0)))))))
 
 
@@ -64,11 +82,24 @@ def pull_shape(graph, bytes_per_vertex=4):
     return STRIDING if fits or hub_front(graph) else ONE_PASS
 
 
-def pull_items(lists, red, out, fn, *, ids, count, all_items=False, by_item=False, bin_of_sweep=False,
-               shape=STRIDING, lanes=None):
+def pull_items(
+    lists,
+    red,
+    out,
+    fn,
+    *,
+    ids,
+    count,
+    all_items=False,
+    by_item=False,
+    bin_of_sweep=False,
+    shape=STRIDING,
+    lanes=None,
+):
     """The pull kernel over `count` items of `lists` (ids, or every list when `all_items`), `lanes`
-    per list (default: from the mean list). `by_item`: results by position (a layout's rows), else by
-    vertex; `bin_of_sweep`: the items are a bin of a sweep. `fn`: (prelude, extra) of the functor."""
+    per list (default: from the mean list). `by_item`: results by position (a layout's rows), else
+    by vertex; `bin_of_sweep`: the items are a bin of a sweep. `fn`: (prelude, extra) of the
+    functor."""
     if not count:
         return
     source, extra = fn
@@ -77,9 +108,19 @@ def pull_items(lists, red, out, fn, *, ids, count, all_items=False, by_item=Fals
     grid = -(-count // (BLOCK // vec * passes))
     if resident is not None:
         grid = min(grid, runtime.blocks_for(grid * BLOCK, BLOCK, resident=resident))
-    k = runtime.kernel("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull", templates=(red.ctype, vec),
-                       prelude=source)
-    flags = (np.int32(all_items), np.int32(by_item), np.int32(bin_of_sweep), np.int64(count), np.int32(passes))
+    k = runtime.kernel(
+        "neighbor_reduce/pull.cu",
+        "gravel_neighbor_reduce_pull",
+        templates=(red.ctype, vec),
+        prelude=source,
+    )
+    flags = (
+        np.int32(all_items),
+        np.int32(by_item),
+        np.int32(bin_of_sweep),
+        np.int64(count),
+        np.int32(passes),
+    )
     k(grid, BLOCK, lists.args() + (ids,) + flags + (red.dtype.type(red.identity), out) + extra)
 
 
@@ -113,32 +154,79 @@ def plain_sweep(graph, red, out):
     for ids, lanes in list_bins(graph):
         if lanes is None:
             source, extra = fn
-            k = runtime.kernel("neighbor_reduce/pull_long.cu", "gravel_neighbor_reduce_pull_long",
-                               templates=(red.ctype, BLOCK), prelude=source)
+            k = runtime.kernel(
+                "neighbor_reduce/pull_long.cu",
+                "gravel_neighbor_reduce_pull_long",
+                templates=(red.ctype, BLOCK),
+                prelude=source,
+            )
             k(int(ids.size), BLOCK, lists.args() + (ids, red.dtype.type(red.identity), out) + extra)
         elif ids is None:
-            pull_items(lists, red, out, fn, ids=dummy(np.int32), count=graph.n, all_items=True, shape=shape,
-                       lanes=lanes)
+            pull_items(
+                lists,
+                red,
+                out,
+                fn,
+                ids=dummy(np.int32),
+                count=graph.n,
+                all_items=True,
+                shape=shape,
+                lanes=lanes,
+            )
         else:
-            pull_items(lists, red, out, fn, ids=ids, count=ids.size, bin_of_sweep=True, shape=shape,
-                       lanes=lanes)
+            pull_items(
+                lists,
+                red,
+                out,
+                fn,
+                ids=ids,
+                count=ids.size,
+                bin_of_sweep=True,
+                shape=shape,
+                lanes=lanes,
+            )
 
 
 def blocked_sweep(graph, width, red, out):
-    """GraphCage's blocked sweep: the rows pass (the pull kernel over the layout's rows, each writing
-    its partial result) and the merge of each vertex's partials by tiles in shared memory."""
+    """GraphCage's blocked sweep: the rows pass (the pull kernel over the layout's rows, each
+    writing its partial result) and the merge of each vertex's partials by tiles in shared
+    memory."""
     import cupy
 
     L = pull_layout(graph, width)
     partial = cupy.empty(L.rows, dtype=red.dtype)
-    pull_items(Lists(L.offsets, L.sources, L.weights), red, partial, red.functor(rows=True),
-               ids=L.row_vertex, count=L.rows, by_item=True, shape=ROWS_SHAPE)
+    pull_items(
+        Lists(L.offsets, L.sources, L.weights),
+        red,
+        partial,
+        red.functor(rows=True),
+        ids=L.row_vertex,
+        count=L.rows,
+        by_item=True,
+        shape=ROWS_SHAPE,
+    )
     source, extra = red.functor()
-    k = runtime.kernel("neighbor_reduce/blocked_merge.cu", "gravel_neighbor_reduce_merge",
-                       templates=(red.ctype, L.tile), prelude=source)
-    k(runtime.blocks_for(L.tiles * BLOCK, BLOCK, resident=8), BLOCK,
-      (L.tile_rows, np.int32(L.blocks), np.int64(L.tiles), L.row_vertex, partial, np.int64(graph.n),
-       red.dtype.type(red.identity), out) + extra)
+    k = runtime.kernel(
+        "neighbor_reduce/blocked_merge.cu",
+        "gravel_neighbor_reduce_merge",
+        templates=(red.ctype, L.tile),
+        prelude=source,
+    )
+    k(
+        runtime.blocks_for(L.tiles * BLOCK, BLOCK, resident=8),
+        BLOCK,
+        (
+            L.tile_rows,
+            np.int32(L.blocks),
+            np.int64(L.tiles),
+            L.row_vertex,
+            partial,
+            np.int64(graph.n),
+            red.dtype.type(red.identity),
+            out,
+        )
+        + extra,
+    )
 
 
 def staged_sweep(graph, width, x, red, out):
@@ -149,17 +237,44 @@ def staged_sweep(graph, width, x, red, out):
 
     L = staged_layout(graph, width, STAGED_TILE_BYTES // red.dtype.itemsize)
     value = staged_gather(L, x, red)
-    # the sums of tiles cut into pieces, and their pieces done: the merge leaves them as it found them
+    # sums of tiles cut into pieces and their pieces done: the merge leaves them as it found them
     total, done = graph.cached(
         ("staged_merge", red.dtype, red.op, L.tiles),
-        lambda: (cupy.full(graph.n, red.identity, dtype=red.dtype), cupy.zeros(L.tiles, cupy.uint32)))
+        lambda: (
+            cupy.full(graph.n, red.identity, dtype=red.dtype),
+            cupy.zeros(L.tiles, cupy.uint32),
+        ),
+    )
     source, extra = red.functor()
-    k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_merge", templates=(red.ctype, red.op),
-                       prelude=source, defines=KERNEL_DEFINES)
-    k(runtime.blocks_for(L.pieces * STAGED_MERGE_BLOCK, STAGED_MERGE_BLOCK, resident=8), STAGED_MERGE_BLOCK,
-      (L.piece_first, L.piece_tile, L.tile_pieces, np.int64(L.pieces), L.seg_start, L.seg_end, L.target,
-       value, np.int32(L.tile), np.int64(graph.n), red.dtype.type(red.identity), total, done, out) + extra,
-      shared_mem=L.tile * red.dtype.itemsize)
+    k = runtime.kernel(
+        "neighbor_reduce/staged.cu",
+        "gravel_staged_merge",
+        templates=(red.ctype, red.op),
+        prelude=source,
+        defines=KERNEL_DEFINES,
+    )
+    k(
+        runtime.blocks_for(L.pieces * STAGED_MERGE_BLOCK, STAGED_MERGE_BLOCK, resident=8),
+        STAGED_MERGE_BLOCK,
+        (
+            L.piece_first,
+            L.piece_tile,
+            L.tile_pieces,
+            np.int64(L.pieces),
+            L.seg_start,
+            L.seg_end,
+            L.target,
+            value,
+            np.int32(L.tile),
+            np.int64(graph.n),
+            red.dtype.type(red.identity),
+            total,
+            done,
+            out,
+        )
+        + extra,
+        shared_mem=L.tile * red.dtype.itemsize,
+    )
 
 
 def staged_gather(L, x, red):
@@ -172,17 +287,42 @@ def staged_gather(L, x, red):
         return value
     chunks = (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local)
     if L.copies:
-        k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_copy", templates=(red.ctype,),
-                           defines=KERNEL_DEFINES)
-        k(int(L.chunk_block.size), STAGED_GATHER_BLOCK, chunks + (x, np.int64(L.n), np.int32(L.width), value),
-          shared_mem=L.width * red.dtype.itemsize)
+        k = runtime.kernel(
+            "neighbor_reduce/staged.cu",
+            "gravel_staged_copy",
+            templates=(red.ctype,),
+            defines=KERNEL_DEFINES,
+        )
+        k(
+            int(L.chunk_block.size),
+            STAGED_GATHER_BLOCK,
+            chunks + (x, np.int64(L.n), np.int32(L.width), value),
+            shared_mem=L.width * red.dtype.itemsize,
+        )
         return value
     if L.span != STAGED_SPAN:
         raise ValueError(f"the staged gather takes spans of {STAGED_SPAN} edges, not {L.span}")
-    k = runtime.kernel("neighbor_reduce/staged.cu", "gravel_staged_gather", templates=(red.ctype,),
-                       prelude=prelude([], {NR_REDUCE: red.macros[NR_REDUCE]}), defines=KERNEL_DEFINES)
+    k = runtime.kernel(
+        "neighbor_reduce/staged.cu",
+        "gravel_staged_gather",
+        templates=(red.ctype,),
+        prelude=prelude([], {NR_REDUCE: red.macros[NR_REDUCE]}),
+        defines=KERNEL_DEFINES,
+    )
     warps = STAGED_GATHER_BLOCK // 32
-    k(int(L.chunk_block.size), STAGED_GATHER_BLOCK,
-      chunks + (L.ends, L.span_pair, x, np.int64(L.n), np.int32(L.width), red.dtype.type(red.identity), value),
-      shared_mem=(L.width + warps * STAGED_STAGE) * red.dtype.itemsize)
+    k(
+        int(L.chunk_block.size),
+        STAGED_GATHER_BLOCK,
+        chunks
+        + (
+            L.ends,
+            L.span_pair,
+            x,
+            np.int64(L.n),
+            np.int32(L.width),
+            red.dtype.type(red.identity),
+            value,
+        ),
+        shared_mem=(L.width + warps * STAGED_STAGE) * red.dtype.itemsize,
+    )
     return value

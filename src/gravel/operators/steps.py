@@ -1,11 +1,10 @@
 """Multi-step advances: many advance steps in one cooperative launch, and a replay of recorded ones.
 
 Beyond Gunrock: :func:`advance_steps` runs a run of advance steps with a grid-wide barrier between
-them, every step's frontier kept in a :class:`~gravel.frontier.FrontierQueue`, so the thousands of thin
-levels of road graphs and meshes cost one launch; :func:`advance_replay` walks recorded frontiers
-again, in reverse if asked (Brandes' backward pass). :func:`thin_frontier_limit` is the one rule by
-which level-synchronous traversals hand their thin levels to it.
-"""
+them, every step's frontier kept in a :class:`~gravel.frontier.FrontierQueue`, so the thousands of
+thin levels of road graphs and meshes cost one launch; :func:`advance_replay` walks recorded
+frontiers again, in reverse if asked (Brandes' backward pass). :func:`thin_frontier_limit` is the
+one rule by which level-synchronous traversals hand their thin levels to it."""
 
 import numpy as np
 
@@ -21,14 +20,16 @@ _TEMPLATES = (STEPS_BLOCK, STEPS_BLOCKS_PER_SM)
 
 
 def steps_width(blocks_per_sm=STEPS_BLOCKS_PER_SM):
-    """Threads of one multi-step launch: a step's frontier up to this size takes one chunk per block."""
+    """Threads of one multi-step launch: a step's frontier up to this size takes one chunk per
+    block."""
     return STEPS_BLOCK * blocks_per_sm * runtime.props().sm_count
 
 
 def thin_frontier_limit(graph):
     """The largest frontier a level-synchronous traversal (BFS, Brandes) runs in multi-step launches
     of THIN_BLOCKS_PER_SM: a launch's width, on graphs whose every list fits one block, else 0
-    (there, measured on kron, steps neither won nor lost for BFS and lost for BC: docs/tuning.md)."""
+    (there, measured on kron, steps neither won nor lost for BFS and lost for BC:
+    docs/tuning.md)."""
     longest = graph.cached("max_out_degree", lambda: int(graph.out_degree.max()) if graph.n else 0)
     return steps_width(THIN_BLOCKS_PER_SM) if longest <= STEPS_BLOCK else 0
 
@@ -36,7 +37,9 @@ def thin_frontier_limit(graph):
 def _grid(blocks_per_sm):
     """Blocks of a multi-step launch: a cooperative launch must fit the device at once."""
     if not 1 <= blocks_per_sm <= STEPS_BLOCKS_PER_SM:
-        raise ValueError(f"blocks_per_sm must lie in [1, {STEPS_BLOCKS_PER_SM}], not {blocks_per_sm}")
+        raise ValueError(
+            f"blocks_per_sm must lie in [1, {STEPS_BLOCKS_PER_SM}], not {blocks_per_sm}"
+        )
     return blocks_per_sm * runtime.props().sm_count
 
 
@@ -51,20 +54,29 @@ def _long_lists(graph):
     return buffer, np.int64(cap), np.int64(LONG_LIST), cupy.zeros(3, dtype=cupy.uint64)
 
 
-def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps=None, step_bound=0,
-                  blocks_per_sm=STEPS_BLOCKS_PER_SM, preamble=""):
+def advance_steps(
+    graph,
+    queue,
+    op="true",
+    *,
+    params=None,
+    limit=None,
+    max_steps=None,
+    step_bound=0,
+    blocks_per_sm=STEPS_BLOCKS_PER_SM,
+    preamble="",
+):
     """Advance repeatedly in one cooperative launch: each step's output frontier is the next step's
-    input, with a grid-wide barrier in between, so a run of thin levels costs one launch and one host
-    round trip instead of one per level. `queue` (a :class:`FrontierQueue`) supplies the input as its
-    last segment and receives every step's output as a new segment. The functor also sees ``step``
-    (0, 1, ... within this call); a destination joins the output where it returns true.
+    input, with a grid-wide barrier in between, so a run of thin levels costs one launch and one
+    host round trip instead of one per level. `queue` (a :class:`FrontierQueue`) supplies the input
+    as its last segment and receives every step's output as a new segment. The functor also sees
+    ``step`` (0, 1, ... within this call); a destination joins the output where it returns true.
 
     Stops after a step whose output is empty or holds more than `limit` items (default: the launch's
     thread count), after `max_steps` steps, or when fewer than `step_bound` entries of the queue
     remain. `blocks_per_sm` (1 to STEPS_BLOCKS_PER_SM) sizes the launch: fewer blocks make the
-    grid-wide barrier cheaper, more hide latency on large frontiers. Returns the number of steps run.
-    Raises RuntimeError if an output overflowed the queue.
-    """
+    grid-wide barrier cheaper, more hide latency on large frontiers. Returns the number of steps
+    run. Raises RuntimeError if an output overflowed the queue."""
     import cupy
 
     grid = _grid(blocks_per_sm)
@@ -78,22 +90,55 @@ def advance_steps(graph, queue, op="true", *, params=None, limit=None, max_steps
     status = cupy.zeros(2, dtype=cupy.int64)
     counts = cupy.zeros(3, dtype=cupy.uint64)
     source, extra = functor(params, {ADVANCE_OP: f"({op})"}, preamble)
-    k = runtime.kernel("advance/steps.cu", "gravel_advance_steps", templates=_TEMPLATES, prelude=source,
-                       cooperative=True)
+    k = runtime.kernel(
+        "advance/steps.cu",
+        "gravel_advance_steps",
+        templates=_TEMPLATES,
+        prelude=source,
+        cooperative=True,
+    )
     begin, end = queue.bounds[-2], queue.bounds[-1]
-    run = (queue.buffer, np.int64(queue.capacity), np.int64(begin), np.int64(end), bounds, np.int32(slots),
-           np.int64(limit), np.int64(step_bound), counts, status)
-    k(grid, STEPS_BLOCK, Lists(graph.offsets, graph.indices, graph.weights).args() + run
-      + _long_lists(graph) + extra)
+    run = (
+        queue.buffer,
+        np.int64(queue.capacity),
+        np.int64(begin),
+        np.int64(end),
+        bounds,
+        np.int32(slots),
+        np.int64(limit),
+        np.int64(step_bound),
+        counts,
+        status,
+    )
+    k(
+        grid,
+        STEPS_BLOCK,
+        Lists(graph.offsets, graph.indices, graph.weights).args()
+        + run
+        + _long_lists(graph)
+        + extra,
+    )
     steps, overflow = (int(x) for x in status.get())  # sync: how far it got
     if overflow:
-        raise RuntimeError(f"advance_steps: a step's output overflowed the queue of {queue.capacity}")
-    queue.bounds += bounds[2:steps + 2].get().tolist()
+        raise RuntimeError(
+            f"advance_steps: a step's output overflowed the queue of {queue.capacity}"
+        )
+    queue.bounds += bounds[2 : steps + 2].get().tolist()
     return steps
 
 
-def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, params=None,
-                   blocks_per_sm=STEPS_BLOCKS_PER_SM, preamble=""):
+def advance_replay(
+    graph,
+    queue,
+    op,
+    *,
+    first=0,
+    last=None,
+    reverse=False,
+    params=None,
+    blocks_per_sm=STEPS_BLOCKS_PER_SM,
+    preamble="",
+):
     """Advance over the queue's segments first..last-1 (in reverse order if asked), one after the
     other in one cooperative launch, with no output; the functor sees the segment's index as
     ``step``."""
@@ -105,8 +150,19 @@ def advance_replay(graph, queue, op, *, first=0, last=None, reverse=False, param
         return
     bounds = cupy.asarray(np.asarray(queue.bounds, dtype=np.int64))
     source, extra = functor(params, {ADVANCE_OP: f"({op})"}, preamble)
-    k = runtime.kernel("advance/steps.cu", "gravel_advance_replay", templates=_TEMPLATES, prelude=source,
-                       cooperative=True)
+    k = runtime.kernel(
+        "advance/steps.cu",
+        "gravel_advance_replay",
+        templates=_TEMPLATES,
+        prelude=source,
+        cooperative=True,
+    )
     run = (queue.buffer, bounds, np.int32(first), np.int32(last), np.int32(reverse))
-    k(grid, STEPS_BLOCK, Lists(graph.offsets, graph.indices, graph.weights).args() + run
-      + _long_lists(graph) + extra)
+    k(
+        grid,
+        STEPS_BLOCK,
+        Lists(graph.offsets, graph.indices, graph.weights).args()
+        + run
+        + _long_lists(graph)
+        + extra,
+    )

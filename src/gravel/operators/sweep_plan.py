@@ -2,10 +2,9 @@
 
 The one place that decides (GraphCage's cache blocking, DESIGN.md section 5): neighbor_reduce runs
 the plan it is given or asks for, and PageRank reports it. "auto" blocks where the vertex data
-outgrows AUTO_L2_SHARE of the L2: a sweep that can stage its values (a value array, a sum, min or max
-of a type with shared-memory atomics) by the shared-memory width, any other by the L2 width unless the
-hubs come first (:func:`hub_front`), where the plain sweep's gathers already hit.
-"""
+outgrows AUTO_L2_SHARE of the L2: a sweep that can stage its values (a value array, a sum, min or
+max of a type with shared-memory atomics) by the shared-memory width, any other by the L2 width
+unless the hubs come first (:func:`hub_front`), where the plain sweep's gathers already hit."""
 
 from dataclasses import dataclass
 
@@ -24,8 +23,8 @@ _KINDS = ("plain", "blocked", "staged")
 @dataclass(frozen=True)
 class SweepPlan:
     """How a pull sweep over every vertex runs: ``kind`` "plain", "blocked" (GraphCage's blocks of
-    `width` source vertices through the L2) or "staged" (blocks of `width` whose values sit in shared
-    memory)."""
+    `width` source vertices through the L2) or "staged" (blocks of `width` whose values sit in
+    shared memory)."""
 
     kind: str = "plain"
     width: int | None = None
@@ -43,8 +42,8 @@ class SweepPlan:
 
 def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     """The plan of a sweep over every vertex of the DeviceGraph `graph` that `blocking` asks for:
-    None (plain), "auto", a width in vertices (staged where the sweep is `stageable` and the width is
-    at most :func:`gravel.layouts.shared_width`, else blocked through the L2) or a SweepPlan."""
+    None (plain), "auto", a width in vertices (staged where the sweep is `stageable` and the width
+    is at most :func:`gravel.layouts.shared_width`, else blocked through the L2) or a SweepPlan."""
     if isinstance(blocking, SweepPlan):
         return blocking
     if blocking is None:
@@ -54,17 +53,21 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
             return SweepPlan()
         if stageable:
             return SweepPlan("staged", shared_width(bytes_per_vertex))
-        return SweepPlan() if hub_front(graph) else SweepPlan("blocked", block_width(bytes_per_vertex))
+        return (
+            SweepPlan() if hub_front(graph) else SweepPlan("blocked", block_width(bytes_per_vertex))
+        )
     if isinstance(blocking, str) or int(blocking) < 1:
-        raise ValueError(f"blocking must be None, 'auto' or a width of at least 1 vertex, not {blocking!r}")
+        raise ValueError(
+            f"blocking must be None, 'auto' or a width of at least 1 vertex, not {blocking!r}"
+        )
     width = int(blocking)
     stages = stageable and width <= shared_width(bytes_per_vertex)
     return SweepPlan("staged" if stages else "blocked", width)
 
 
 def hub_front(graph):
-    """Do the first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges (hubs first,
-    as after a degree sort)? One read of the offsets, kept with the graph."""
+    """Do the first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges (hubs
+    first, as after a degree sort)? One read of the offsets, kept with the graph."""
 
     def find():
         head = int(graph.offsets[graph.n // HUB_FRONT_PART])

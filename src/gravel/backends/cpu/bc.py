@@ -27,7 +27,7 @@ def _one_source(offsets, indices, s, dist, sigma, delta, order, acc):
                 tail += 1
             if dist[v] == dist[u] + 1:
                 sigma[v] += sigma[u]
-    # dependencies in reverse BFS order: delta[u] = sum over successors v of sigma_u/sigma_v (1+delta_v)
+    # dependencies in reverse BFS order: delta[u] = sum over successors v of s_u/s_v (1+delta_v)
     for i in range(tail - 1, 0, -1):
         v = order[i]
         for p in range(offsets[v], offsets[v + 1]):

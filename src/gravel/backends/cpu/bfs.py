@@ -117,9 +117,9 @@ def degree_sum(offsets, frontier):
 def top_down_serial(offsets, indices, frontier, parent, depth, level, limit):
     """Serial top-down levels while the frontier stays below `limit` vertices.
 
-    High-diameter graphs (roads: 1,100 levels of a few hundred vertices) would otherwise pay a Python
-    round trip and a parallel launch per level. Returns (frontier, last level, edges scanned).
-    """
+    High-diameter graphs (roads: 1,100 levels of a few hundred vertices) would otherwise pay a
+    Python round trip and a parallel launch per level. Returns (frontier, last level, edges
+    scanned)."""
     cur = frontier.copy()
     buf = np.empty(parent.shape[0], np.int32)
     scanned = 0

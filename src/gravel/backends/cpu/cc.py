@@ -48,7 +48,8 @@ def compress(comp):
 
 @numba.njit(parallel=True, cache=True)
 def link_rest(offsets, indices, comp, start, skip):
-    """Link the remaining edges (from the start-th neighbour on) of vertices outside component `skip`."""
+    """Link the remaining edges (from the start-th neighbour on) of vertices outside component
+    `skip`."""
     for u in numba.prange(comp.shape[0]):
         if comp[u] == skip:
             continue

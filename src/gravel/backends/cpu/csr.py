@@ -1,7 +1,7 @@
 """Building and cleaning CSR arrays: counting sort of edges, per-row sort, dedupe, loop removal.
 
-Rows are always sorted by destination: intersections (triangles), binary searches and dedupe rely on it.
-"""
+Rows are always sorted by destination: intersections (triangles), binary searches and dedupe rely on
+it."""
 
 import numba
 import numpy as np
@@ -81,7 +81,7 @@ def _sort_rows(offsets, indices, weights, threads):
             if b - a < 2:
                 continue
             if not has_w and b - a <= 32:
-                # most rows of skewed graphs are short: insertion sort beats a library sort call there
+                # most rows of skewed graphs are short: there insertion sort beats a library sort
                 _insertion_sort(indices, a, b)
             elif has_w:
                 order = np.argsort(indices[a:b], kind="mergesort")
@@ -95,8 +95,9 @@ def _sort_rows(offsets, indices, weights, threads):
 
 @numba.njit(cache=True)
 def _compact_in_place(offsets, indices, weights, dedupe, drop_loops):
-    """Drop loops and/or duplicate arcs of sorted rows in place, keeping a duplicate's minimum weight.
-    Sequential: rows only shrink, so every write trails its read. Returns the new arc count."""
+    """Drop loops and/or duplicate arcs of sorted rows in place, keeping a duplicate's minimum
+    weight. Sequential: rows only shrink, so every write trails its read. Returns the new arc
+    count."""
     n = offsets.shape[0] - 1
     has_w = weights.shape[0] > 0
     q = 0
@@ -138,7 +139,8 @@ def _permute_rows(offsets, indices, weights, perm, new_offsets, out_idx, out_w):
 
 def permute(offsets, indices, weights, perm):
     """The CSR with vertex v renamed perm[v]: rows move whole and their ids are mapped, then sorted
-    (parallel; no edge list and no counting sort, which cost far more: docs/tuning.md, CPU kernels)."""
+    (parallel; no edge list and no counting sort, which cost far more: docs/tuning.md, CPU
+    kernels)."""
     deg = np.diff(offsets)
     new_deg = np.empty_like(deg)
     new_deg[perm] = deg
@@ -166,8 +168,14 @@ def build_csr(edges, n, both_ways, dedupe=False, drop_loops=False):
     """
     src, dst, weights = edges
     has_w = weights is not None
-    offsets, indices, w_out = _scatter(src, dst, weights if has_w else np.empty(0, np.float32), n,
-                                       both_ways, numba.get_num_threads())
+    offsets, indices, w_out = _scatter(
+        src,
+        dst,
+        weights if has_w else np.empty(0, np.float32),
+        n,
+        both_ways,
+        numba.get_num_threads(),
+    )
     nnz = indices.shape[0]
     edges.clear()
     del src, dst, weights

@@ -60,7 +60,7 @@ def kronecker_edges(scale, m, seed, a, b, c):
             if level % 4 == 0:
                 r = rand64(seed, np.uint64(e) * np.uint64(words) + np.uint64(level // 4))
             x = (r >> np.uint64(16 * (level % 4))) & np.uint64(0xFFFF)
-            # quadrant A [0, ta), B [ta, tb), C [tb, tc), D [tc, 1): branch-free, as the choice is random
+            # quadrant A [0, ta), B [ta, tb), C [tb, tc), D [tc, 1): branch-free (a random choice)
             ub = np.int64(x >= tb)
             vb = np.int64(x >= ta) - ub + np.int64(x >= tc)
             u |= ub << level
@@ -118,7 +118,8 @@ def _points(n, seed):
 
 @numba.njit(cache=True)
 def _close_points(i, xy, cell, g, order, start, r2, src, dst, base, write):
-    """Count (and, when `write`, store from `base` on) the points j > i within the radius of point i."""
+    """Count (and, when `write`, store from `base` on) the points j > i within the radius of point
+    i."""
     cx, cy = cell[i] // g, cell[i] % g
     k = 0
     for x in range(max(cx - 1, 0), min(cx + 2, g)):

@@ -3,9 +3,8 @@
 A phase relaxes the out-edges of the current bucket's vertices in parallel, each chunk writing the
 improving (vertex, distance) requests into its own slice of a buffer; a short sequential pass then
 applies the requests (taking the minimum, so no update is lost without atomics) and files improved
-vertices into buckets. Buckets form a ring of ceil(max weight / delta) + 2 linked lists: every pending
-distance lies within one maximum weight of the current bucket.
-"""
+vertices into buckets. Buckets form a ring of ceil(max weight / delta) + 2 linked lists: every
+pending distance lies within one maximum weight of the current bucket."""
 
 import numba
 import numpy as np
@@ -41,7 +40,8 @@ def relax(offsets, indices, weights, frontier, dist, chunks, req_v, req_d, count
 
 @numba.njit(cache=True)
 def apply(req_v, req_d, starts, counts, dist, delta, head, nxt, entry_v, used):
-    """Apply requests sequentially; push improved vertices into their bucket. Returns entries used."""
+    """Apply requests sequentially; push improved vertices into their bucket. Returns entries
+    used."""
     ring = head.shape[0]
     for c in range(counts.shape[0]):
         for k in range(starts[c], starts[c] + counts[c]):
@@ -59,7 +59,8 @@ def apply(req_v, req_d, starts, counts, dist, delta, head, nxt, entry_v, used):
 
 @numba.njit(cache=True)
 def take_bucket(b, delta, head, nxt, entry_v, dist, stamp, round_, out):
-    """Pop bucket b (ring slot b % ring): its vertices whose distance still falls in bucket b, once."""
+    """Pop bucket b (ring slot b % ring): its vertices whose distance still falls in bucket b,
+    once."""
     ring = head.shape[0]
     slot = b % ring
     e = head[slot]
@@ -78,13 +79,28 @@ def take_bucket(b, delta, head, nxt, entry_v, dist, stamp, round_, out):
 
 
 @numba.njit(cache=True)
-def serial_phases(offsets, indices, weights, frontier, b, dist, delta, head, nxt, entry_v, used, stamp,
-                  round_, out, limit):
-    """Run delta-stepping serially while the frontier stays below `limit` vertices: relax, file improved
-    vertices, take the current (else the next non-empty) bucket. Road graphs have thousands of tiny
-    buckets; one call covers many of them. Returns (frontier, bucket, entries used, rounds used);
-    an empty frontier means no work is left. Entries must have room for every relaxation of the call
-    (the caller sizes them for all arcs)."""
+def serial_phases(
+    offsets,
+    indices,
+    weights,
+    frontier,
+    b,
+    dist,
+    delta,
+    head,
+    nxt,
+    entry_v,
+    used,
+    stamp,
+    round_,
+    out,
+    limit,
+):
+    """Run delta-stepping serially while the frontier stays below `limit` vertices: relax, file
+    improved vertices, take the current (else the next non-empty) bucket. Road graphs have thousands
+    of tiny buckets; one call covers many of them. Returns (frontier, bucket, entries used, rounds
+    used); an empty frontier means no work is left. Entries must have room for every relaxation of
+    the call (the caller sizes them for all arcs)."""
     ring = head.shape[0]
     cur = frontier.copy()
     while 0 < cur.shape[0] < limit:

@@ -1,5 +1,6 @@
 """Triangle counting with Numba: orient each edge from lower to higher (degree, id) rank, then count
-|N+(u) ∩ N+(v)| for every oriented edge (the forward algorithm), each triangle found exactly once."""
+|N+(u) ∩ N+(v)| for every oriented edge (the forward algorithm), each triangle found exactly
+once."""
 
 import numba
 import numpy as np
@@ -33,10 +34,9 @@ def orient(offsets, indices, degree):
 def count(off, idx, threads, per_vertex):
     """Triangles in total, and per vertex when asked (per-thread counters, summed at the end).
 
-    For each u, its out-list is stamped into a per-thread marker array; then for every v in N+(u), the
-    w in N+(v) that carry u's stamp close a triangle. Branch-free lookups beat merging the two sorted
-    lists, whose comparisons mispredict (docs/tuning.md, CPU kernels).
-    """
+    For each u, its out-list is stamped into a per-thread marker array; then for every v in N+(u),
+    the w in N+(v) that carry u's stamp close a triangle. Branch-free lookups beat merging the two
+    sorted lists, whose comparisons mispredict (docs/tuning.md, CPU kernels)."""
     n = off.shape[0] - 1
     local = np.zeros((threads, n if per_vertex else 0), np.int64)
     totals = np.zeros(threads, np.int64)

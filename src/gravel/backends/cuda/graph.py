@@ -28,8 +28,9 @@ class DeviceGraph:
         arrays = [a for a in (G.offsets, G.indices, G.weights) if a is not None]
         check_fits(sum(a.nbytes for a in arrays), "the graph's CSR")
         weights = None if G.weights is None else cupy.asarray(G.weights)
-        self._set(cupy.asarray(G.offsets), cupy.asarray(G.indices), weights, directed=G.directed,
-                  host=G)
+        self._set(
+            cupy.asarray(G.offsets), cupy.asarray(G.indices), weights, directed=G.directed, host=G
+        )
 
     @classmethod
     def from_arrays(cls, offsets, indices, weights=None, *, directed=True, host=None):

@@ -1,10 +1,9 @@
 """CUDA runtime: device properties, kernel modules compiled by NVRTC, and checked launches.
 
 Kernels live in ``kernels/<operator>/<strategy>.cu``. A module is compiled once per (file, device,
-defines) through ``cupy.RawModule`` with ``name_expressions`` for its template instances; CuPy caches
-the binary on disk. Headers under ``kernels/`` are inlined into the source text so that editing one
-changes the source hash and recompiles (CuPy's cache does not hash ``-I`` headers).
-"""
+defines) through ``cupy.RawModule`` with ``name_expressions`` for its template instances; CuPy
+caches the binary on disk. Headers under ``kernels/`` are inlined into the source text so that
+editing one changes the source hash and recompiles (CuPy's cache does not hash ``-I`` headers)."""
 
 import functools
 import os
@@ -41,15 +40,21 @@ def props(device_id=None):
     dev = cupy.cuda.Device(device_id)
     p = cupy.cuda.runtime.getDeviceProperties(dev.id)
     name = p["name"].decode() if isinstance(p["name"], bytes) else p["name"]
-    return DeviceProps(name=name, sm_count=p["multiProcessorCount"], l2_bytes=p["l2CacheSize"],
-                       smem_per_block=p["sharedMemPerBlock"],
-                       smem_optin=p.get("sharedMemPerBlockOptin", p["sharedMemPerBlock"]),
-                       max_threads_per_sm=p["maxThreadsPerMultiProcessor"],
-                       cc=(p["major"], p["minor"]), total_bytes=p["totalGlobalMem"])
+    return DeviceProps(
+        name=name,
+        sm_count=p["multiProcessorCount"],
+        l2_bytes=p["l2CacheSize"],
+        smem_per_block=p["sharedMemPerBlock"],
+        smem_optin=p.get("sharedMemPerBlockOptin", p["sharedMemPerBlock"]),
+        max_threads_per_sm=p["maxThreadsPerMultiProcessor"],
+        cc=(p["major"], p["minor"]),
+        total_bytes=p["totalGlobalMem"],
+    )
 
 
 def free_bytes():
-    """Device memory free for new arrays: the driver's free memory plus CuPy's pooled free blocks."""
+    """Device memory free for new arrays: the driver's free memory plus CuPy's pooled free
+    blocks."""
     import cupy
 
     return cupy.cuda.Device().mem_info[0] + cupy.get_default_memory_pool().free_bytes()
@@ -61,8 +66,10 @@ def check_fits(nbytes, what):
 
     free = free_bytes()
     if nbytes > free:
-        raise GraphTooLargeError(f"{what} needs {nbytes / 2**30:.2f} GiB of device memory; "
-                                 f"{free / 2**30:.2f} GiB are free on the {props().name}")
+        raise GraphTooLargeError(
+            f"{what} needs {nbytes / 2**30:.2f} GiB of device memory; "
+            f"{free / 2**30:.2f} GiB are free on the {props().name}"
+        )
 
 
 def define_lines(defines):
@@ -71,7 +78,8 @@ def define_lines(defines):
 
 
 def source(path, prelude=""):
-    """Kernel source with local headers inlined and `prelude` (generated #defines, helpers) prepended."""
+    """Kernel source with local headers inlined and `prelude` (generated #defines, helpers)
+    prepended."""
     path = KERNELS / path
 
     def inline(text, seen):
@@ -92,14 +100,19 @@ def source(path, prelude=""):
 def _module(path, name_expressions, prelude, device_id, cooperative):
     import cupy
 
-    return cupy.RawModule(code=source(path, prelude), options=("-std=c++17",),
-                          name_expressions=name_expressions, enable_cooperative_groups=cooperative)
+    return cupy.RawModule(
+        code=source(path, prelude),
+        options=("-std=c++17",),
+        name_expressions=name_expressions,
+        enable_cooperative_groups=cooperative,
+    )
 
 
 def kernel(path, name, *, templates=(), prelude="", defines=None, cooperative=False):
     """The compiled kernel `name` (a template instance if `templates` is given) from `path`, with
     `defines` (a mapping of macro names to values: a layout's geometry) and `prelude` before it.
-    ``cooperative=True`` launches it cooperatively (grid-wide barriers; the grid must be resident)."""
+    ``cooperative=True`` launches it cooperatively (grid-wide barriers; the grid must be
+    resident)."""
     import cupy
 
     expr = f"{name}<{', '.join(str(t) for t in templates)}>" if templates else name
@@ -110,16 +123,19 @@ def kernel(path, name, *, templates=(), prelude="", defines=None, cooperative=Fa
 @functools.cache
 def _launcher(path, expr, prelude, device_id, cooperative):
     # cached: looking a function up in a module costs more than launching it
-    return Launcher(_module(path, (expr,), prelude, device_id, cooperative).get_function(expr), expr)
+    return Launcher(
+        _module(path, (expr,), prelude, device_id, cooperative).get_function(expr), expr
+    )
 
 
-#: gravel kernel launches so far in this process (CuPy's own kernels, such as fills and scans, are not
-#: counted); `gravel bench` reports them per iteration
+#: gravel kernel launches so far in this process (CuPy's own kernels, such as fills and scans, are
+#: not counted); `gravel bench` reports them per iteration
 launches = 0
 
 
 class Launcher:
-    """A kernel with a checked launch: scalars must be explicit NumPy types, arrays device arrays."""
+    """A kernel with a checked launch: scalars must be explicit NumPy types, arrays device
+    arrays."""
 
     def __init__(self, fn, name):
         self.fn = fn
@@ -131,8 +147,10 @@ class Launcher:
 
         for i, a in enumerate(args):
             if not isinstance(a, (cupy.ndarray, np.generic)):
-                raise TypeError(f"{self.name}: argument {i} is {type(a).__name__}; pass a CuPy array or "
-                                "an explicit NumPy scalar (np.int32, np.int64, np.float32)")
+                raise TypeError(
+                    f"{self.name}: argument {i} is {type(a).__name__}; pass a CuPy array or "
+                    "an explicit NumPy scalar (np.int32, np.int64, np.float32)"
+                )
             if isinstance(a, cupy.ndarray) and not a.flags.c_contiguous:
                 raise ValueError(f"{self.name}: argument {i} is not contiguous")
         grid = (max(int(grid), 1),) if np.isscalar(grid) else grid
@@ -150,7 +168,8 @@ class Launcher:
 
 
 def blocks_for(items, block, *, resident=None):
-    """Grid size covering `items` work items; capped at `resident` waves of the device when given."""
+    """Grid size covering `items` work items; capped at `resident` waves of the device when
+    given."""
     need = -(-int(items) // block)
     if resident is not None:
         p = props()

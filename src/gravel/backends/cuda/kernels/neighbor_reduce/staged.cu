@@ -9,8 +9,9 @@
 // Merge: destination tiles accumulate the pairs' values in shared memory, each vertex applied once
 // (default: out[v] = acc); below.
 // The layout's geometry comes as defines (gravel.layouts.staged.KERNEL_DEFINES).
-#if !defined(GRAVEL_STAGED_SPAN) || !defined(GRAVEL_STAGED_STAGE)
-#error "staged.cu needs GRAVEL_STAGED_SPAN and GRAVEL_STAGED_STAGE (gravel.layouts.staged.KERNEL_DEFINES)"
+#if !defined(GRAVEL_STAGED_SPAN) || !defined(GRAVEL_STAGED_STAGE) || !defined(GRAVEL_STAGED_GATHER_BLOCK) \
+    || !defined(GRAVEL_STAGED_MERGE_BLOCK)
+#error "staged.cu takes its geometry as defines: gravel.layouts.staged.KERNEL_DEFINES"
 #endif
 #include <cub/warp/warp_reduce.cuh>
 #include "neighbor_reduce/neighbor_reduce.cuh"
@@ -114,7 +115,7 @@ __device__ __forceinline__ void gravel_staged_warp_scan(int &begun, T &since, T 
 // Edges of the span before the chunk's (another block's, whole pairs) count their pairs, whose values
 // another chunk writes.
 template <typename T>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(GRAVEL_STAGED_GATHER_BLOCK)
 gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__restrict__ chunk_block,
                      long long chunks, const unsigned short *__restrict__ local, const unsigned int *__restrict__ ends,
                      const long long *__restrict__ span_pair, const T *__restrict__ x, long long n, int width,
@@ -207,10 +208,9 @@ __device__ __forceinline__ void gravel_staged_fold(T *acc, int key, T x, int lan
 // the last of its pieces to finish (counted in `done`) applies the tile and puts `total` and `done`
 // back to the identity and zero for the next sweep.
 // The merge waits on its loads: 8 CTAs of 256 threads (64 warps, an SM's most) fit in 32 registers,
-// which the bound asks of ptxas; left free it took 39 and 6 CTAs (docs/tuning.md). The launch's
-// STAGED_MERGE_BLOCK (gravel.operators.pull) is 256 at most.
+// which the bound asks of ptxas; left free it took 39 and 6 CTAs (docs/tuning.md).
 template <typename T, int OP>
-__global__ void __launch_bounds__(256, 8)
+__global__ void __launch_bounds__(GRAVEL_STAGED_MERGE_BLOCK, 8)
 gravel_staged_merge(const long long *__restrict__ piece_first, const int *__restrict__ piece_tile,
                     const int *__restrict__ tile_pieces, long long pieces,
                     const long long *__restrict__ seg_start, const long long *__restrict__ seg_end,
