@@ -156,3 +156,39 @@ def test_bench_reordered_graph_starts_from_the_same_source(tmp_path):
     (row,) = data["results"]
     assert row["graph"] == name and "scipy_s" not in row
     assert row["iterations"] == gravel.bfs(gravel.generate.grid(12, 7), 40, device="cpu").iterations
+
+
+def test_pagerank_flags_reach_the_function(monkeypatch, capsys):
+    import importlib
+
+    module = importlib.import_module("gravel.algorithms.pagerank")
+    seen = {}
+    real = module.pagerank
+
+    def spy(G, **kwargs):
+        seen.update(kwargs)
+        return real(G, **kwargs)
+
+    monkeypatch.setattr(module, "pagerank", spy)
+    argv = ["run", "pagerank", "grid:4x4", "--json", "--alpha", "0.9", "--max-iter", "3"]
+    assert main(argv + ["--tol", "0"]) == 0
+    assert seen == {"device": "auto", "alpha": 0.9, "max_iter": 3, "tol": 0.0}
+    assert json.loads(capsys.readouterr().out)["iterations"] == 3
+    # flags left out are not passed: the function's own defaults apply
+    seen.clear()
+    assert main(["run", "pagerank", "grid:4x4", "--json"]) == 0
+    assert seen == {"device": "auto"}
+
+
+@pytest.mark.parametrize(
+    "argv,flag",
+    [
+        (["run", "bfs", "grid:3x3", "--tol", "1e-3"], "--tol"),
+        (["run", "cc", "grid:3x3", "--max-iter", "5"], "--max-iter"),
+        (["run", "pagerank", "grid:3x3", "--k", "2"], "--k"),
+    ],
+)
+def test_algorithm_flags_of_another_algorithm_are_refused(argv, flag, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{flag} does not apply to {argv[1]}" in err and err.count("\n") == 1

@@ -87,7 +87,7 @@ def cmd_run(args):
     t = time.perf_counter()
     G, name = open_graph(args.graph, undirected=args.undirected, seed=args.seed)
     load_s = time.perf_counter() - t
-    options = {"device": args.device} | {o: getattr(args, o) for o in algo.options}
+    options = {"device": args.device} | _algorithm_options(algo, args)
     res = algo.call(G, _run_source(algo, G, args.source), **options)
     summary = {
         "graph": str(name),
@@ -102,6 +102,26 @@ def cmd_run(args):
         print(json.dumps(summary))
     else:
         _print_table(f"gravel run {algo.name}: {name}", summary)
+
+
+#: the flags that `gravel run` passes to an algorithm as keywords of the same name, for the
+#: algorithms whose catalog entry lists them in ``options``: (type, help)
+OPTION_FLAGS = {
+    "k": (int, "number of sampled sources (default: all)"),
+    "alpha": (float, "damping factor (default: the function's)"),
+    "max_iter": (int, "most iterations (default: the function's)"),
+    "tol": (float, "stopping tolerance (default: the function's)"),
+}
+
+
+def _algorithm_options(algo, args):
+    """The keywords `gravel run` passes to `algo`: its catalog options that were given (--seed
+    always, as it also seeds generators); a flag of another algorithm is an error."""
+    for name in OPTION_FLAGS:
+        if name not in algo.options and getattr(args, name) is not None:
+            flag = "--" + name.replace("_", "-")
+            raise UnknownNameError(f"{flag} does not apply to {algo.name}")
+    return {o: getattr(args, o) for o in algo.options if getattr(args, o) is not None}
 
 
 def _run_source(algo, G, source):
@@ -251,7 +271,9 @@ def build_parser():
         "--source", type=int, help=f"source vertex of {with_source} (default: highest out-degree)"
     )
     s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    s.add_argument("--k", type=int, help="bc: number of sampled sources (default: all)")
+    for name, (kind, text) in OPTION_FLAGS.items():
+        users = "/".join(a.name for a in CATALOG.values() if name in a.options)
+        s.add_argument("--" + name.replace("_", "-"), type=kind, help=f"{users}: {text}")
     s.add_argument("--seed", type=int, default=0, help="seed of generators and sampling")
     s.add_argument("--output", "-o", help="write the per-vertex result (.npy, .csv, .parquet)")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")

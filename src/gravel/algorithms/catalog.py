@@ -237,6 +237,7 @@ _ALGORITHMS = (
         function_name="pagerank",
         arrays=("rank",),
         vertex_bytes=24,  # per iteration: contributions, rank in and rank out
+        options=("alpha", "max_iter", "tol"),
         timed=lambda G: {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0},
         sweeps=lambda result: result.iterations,
         baselines=(Baseline("cusparse", "cuda", _cusparse_pagerank),),
