@@ -2,7 +2,9 @@
 
 Each source runs a BFS that counts shortest paths (sigma), then accumulates dependencies in reverse
 BFS order. Sources are split over CPU threads. Scaling follows
-``networkx.betweenness_centrality(G, k, normalized, endpoints=False)`` exactly.
+``networkx.betweenness_centrality(G, k, normalized, endpoints=False)`` exactly, and so do the paths
+counted: those of the simple graph (a ``networkx.Graph`` or ``DiGraph``), where parallel arcs merge
+into one. A graph with parallel arcs is deduplicated first (:func:`gravel.transform.deduplicate`).
 """
 
 from dataclasses import dataclass
@@ -13,6 +15,7 @@ import numpy as np
 from ..arrays import xp
 from ..backends.cpu import bc as _k
 from ..errors import InvalidGraphError, VertexNotFoundError
+from ..transform import deduplicate
 from ._common import Result, Timer, choose_device, to_caller
 
 
@@ -28,17 +31,42 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     Parameters
     ----------
     G : Graph
-        Weights are ignored (hop counts).
+        Weights are ignored (hop counts). Parallel arcs count once, as in a ``networkx.DiGraph``
+        (``networkx.Graph`` when undirected); self loops lie on no shortest path.
     k : int, optional
-        Use `k` sources sampled without replacement (with `seed`) instead of all n.
+        Use `k` sources sampled without replacement (with `seed`) instead of all n; ``1 <= k <=
+        n``.
     normalized : bool, default True
         Divide by the number of ordered pairs, as NetworkX does.
     seed : int, optional
         Seed of the source sample.
     sources : array of int, optional
-        Use exactly these sources (scaled as a sample of ``k = len(sources)``); overrides `k` and
-        `seed`.
+        Use exactly these sources (caller ids), scaled as a sample of ``k = len(sources)`` distinct
+        vertices; a repeated id counts once. Overrides `k` and `seed`.
     device : {"auto", "cpu", "cuda"}
+
+    Returns
+    -------
+    BCResult
+        ``centrality[v]`` (float64, caller ids) and the ``sources`` used (int32). As in NetworkX,
+        endpoints are excluded, and with a single sampled source its own value is NaN (0 / 0).
+
+    Raises
+    ------
+    InvalidGraphError
+        `k` is not an integer in ``[1, n]``, or `sources` is empty or not 1-D.
+    VertexNotFoundError
+        A source is not an integer id of a vertex of G.
+
+    See Also
+    --------
+    gravel.transform.deduplicate : the simple graph whose paths are counted.
+
+    Notes
+    -----
+    O(k m) time for k sources (all n by default), O(n) memory per CPU thread. NetworkX's
+    ``MultiDiGraph`` semantics (each parallel arc a distinct path) are those of Brandes' algorithm
+    run on the raw arcs; gravel never uses them.
 
     Examples
     --------
@@ -46,22 +74,25 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     >>> r = gravel.betweenness_centrality(gravel.generate.grid(1, 3), device="cpu")
     >>> r.centrality.tolist()
     [0.0, 1.0, 0.0]
+    >>> G = gravel.Graph.from_edges([0, 0, 1, 0, 3], [1, 1, 2, 3, 2])  # 0 -> 1 twice
+    >>> gravel.betweenness_centrality(G, normalized=False, device="cpu").centrality.tolist()
+    [0.0, 0.5, 0.0, 0.5]
     """
     dev = choose_device(device, _IMPLEMENTATIONS, "betweenness_centrality")
     n = G.n
     if sources is not None:
-        sources = np.unique(np.asarray(sources))
-        if sources.size and (sources.min() < 0 or sources.max() >= n):
-            raise VertexNotFoundError(f"a source is not in the graph (ids 0..{n - 1})")
-        sources, k = sources.astype(np.int32), len(sources)
+        sources = _check_sources(G, sources)
+        k = len(sources)
     elif k is None:
         sources = np.arange(n, dtype=np.int32)
     else:
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+            raise InvalidGraphError(f"k must be an integer number of sources, not {k!r}")
         if not 0 < k <= n:
             raise InvalidGraphError(f"k={k} sources, but the graph has {n} vertices")
         sources = np.random.default_rng(seed).choice(n, size=k, replace=False).astype(np.int32)
     internal = sources if G.order is None else G.order[sources]
-    res = _IMPLEMENTATIONS[dev](G, internal)
+    res = _IMPLEMENTATIONS[dev](_simple_arcs(G), internal)
     res.centrality = rescale(
         to_caller(G, res.centrality),
         n,
@@ -72,6 +103,40 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     )
     res.sources = sources
     return res
+
+
+def _check_sources(G, sources):
+    """The distinct caller ids of `sources` (int32, sorted), refused unless each is a vertex."""
+    a = np.asarray(sources)
+    if a.ndim != 1:
+        raise InvalidGraphError(f"sources must be a 1-D array of vertex ids, not {a.ndim}-D")
+    if a.size == 0:
+        raise InvalidGraphError("sources is empty: betweenness needs at least one source")
+    if not np.issubdtype(a.dtype, np.integer):
+        raise VertexNotFoundError(
+            f"sources must be integer vertex ids, not {a.dtype} ({a.tolist()[0]!r}, ...)"
+        )
+    bad = a[(a < 0) | (a >= G.n)]
+    if bad.size:
+        raise VertexNotFoundError(
+            f"source vertex {int(bad[0])} is not in the graph (ids 0..{G.n - 1})"
+        )
+    return np.unique(a).astype(np.int32)
+
+
+def _simple_arcs(G):
+    """G itself, or G with its parallel arcs merged where it has any (rows are sorted, so a
+    parallel arc sits next to its twin). Checked where the graph lives: one sync on the GPU."""
+    dg = G.device_graph
+    offsets, indices = (dg.offsets, dg.indices) if dg is not None else (G.offsets, G.indices)
+    if indices.size < 2:
+        return G
+    m = xp(indices)
+    twin = indices[1:] == indices[:-1]
+    # entries p - 1 and p lie in different rows where a row starts at p
+    starts = offsets[1:-1]
+    twin[starts[(starts > 0) & (starts < indices.size)] - 1] = False
+    return deduplicate(G) if bool(m.any(twin)) else G
 
 
 def _bc_cpu(G, sources):
@@ -228,13 +293,14 @@ def rescale(raw, n, sources, k, normalized, directed):
 def verify_betweenness(G, centrality, sources=None, *, normalized=True):
     """Check normalized centrality (caller ids) from `sources` (every vertex if None or all of them)
     against Brandes written out with SciPy, level by level: sigma by sparse products over each
-    level, dependencies back from the deepest level; parallel arcs count as distinct paths, as
-    gravel's do. Returns a list of problems."""
+    level, dependencies back from the deepest level; parallel arcs count once (the simple graph's
+    paths), as gravel's do. Returns a list of problems."""
     n = G.n
-    every = sources is None or len(sources) == n
-    sources = np.arange(n) if sources is None else np.asarray(sources, np.int64)
+    sources = np.arange(n) if sources is None else np.unique(np.asarray(sources, np.int64))
+    every = len(sources) == n
     internal = sources if G.order is None else G.order[sources]
     A = G.to_scipy()
+    A.sum_duplicates()  # parallel arcs merge: a neighbour is one step, whatever the arc count
     A.data[:] = 1
     raw = np.zeros(n)
     for s in internal.tolist():
@@ -260,7 +326,9 @@ def verify_betweenness(G, centrality, sources=None, *, normalized=True):
         to_caller(G, raw), n, sources, None if every else len(sources), normalized, G.directed
     )
     wrong = np.flatnonzero(
-        ~np.isclose(np.asarray(centrality, np.float64), expect, rtol=1e-6, atol=1e-12)
+        ~np.isclose(
+            np.asarray(centrality, np.float64), expect, rtol=1e-6, atol=1e-12, equal_nan=True
+        )
     )
     if not wrong.size:
         return []
