@@ -9,7 +9,7 @@ from hypothesis import given, settings
 import gravel
 from gravel.arrays import host
 
-from .test_semantics import multigraphs, nx_simple
+from .test_semantics import multigraphs, nx_cores, nx_simple
 
 pytestmark = pytest.mark.gpu
 cupy = pytest.importorskip("cupy")
@@ -34,3 +34,17 @@ def test_issue_17_betweenness_of_a_multigraph_on_the_device():
     assert D.device_graph is not None
     bc = gravel.betweenness_centrality(D, normalized=False, device="cuda").centrality
     assert host(bc).tolist() == [0.0, 0.5, 0.0, 0.5]
+
+
+@settings(max_examples=25, deadline=None)
+@given(multigraphs(directed=True))
+def test_issue_17_directed_core_number_uses_in_plus_out_degree(case):
+    G, arcs = case
+    core = gravel.core_number(G, device="cuda").core
+    assert core.dtype == np.int32
+    assert np.array_equal(host(core), nx_cores(G, arcs))
+
+
+def test_issue_17_reciprocal_arcs_each_count():
+    G = gravel.Graph.from_edges([0, 1, 2, 1, 2, 0, 0, 0], [1, 2, 0, 0, 1, 2, 0, 1])
+    assert host(gravel.core_number(G, device="cuda").core).tolist() == [4, 4, 4]

@@ -16,6 +16,7 @@ from networkx.algorithms.centrality.betweenness import (
 
 import gravel
 from gravel.algorithms.betweenness import verify_betweenness
+from gravel.algorithms.kcore import verify_kcore
 from gravel.errors import InvalidGraphError, VertexNotFoundError
 
 
@@ -143,3 +144,48 @@ def test_betweenness_sample_of_every_vertex_is_the_exact_answer():
     exact = gravel.betweenness_centrality(G, device="cpu").centrality
     every = gravel.betweenness_centrality(G, G.n, seed=1, device="cpu").centrality
     assert np.allclose(every, exact)
+
+
+# -- k-core --------------------------------------------------------------------------------------
+def nx_cores(G, arcs):
+    g = nx_simple(G, arcs)
+    g.remove_edges_from(list(nx.selfloop_edges(g)))  # NetworkX refuses loops; gravel ignores them
+    core = nx.core_number(g)
+    return np.array([core[v] for v in range(G.n)])
+
+
+@settings(max_examples=40, deadline=None)
+@given(multigraphs(directed=True))
+def test_issue_17_directed_core_number_uses_in_plus_out_degree(case):
+    G, arcs = case
+    expect = nx_cores(G, arcs)
+    core = gravel.core_number(G, device="cpu").core
+    assert core.dtype == np.int32
+    assert np.array_equal(core, expect)
+    assert verify_kcore(G, expect) == []
+
+
+@settings(max_examples=20, deadline=None)
+@given(multigraphs(directed=False))
+def test_undirected_core_number_as_networkx_on_multigraphs(case):
+    G, arcs = case
+    assert np.array_equal(gravel.core_number(G, device="cpu").core, nx_cores(G, arcs))
+
+
+def test_issue_17_reciprocal_arcs_each_count():
+    # a directed triangle with every arc both ways: degree 4, as networkx.DiGraph.degree
+    src, dst = [0, 1, 2, 1, 2, 0, 0, 0], [1, 2, 0, 0, 1, 2, 0, 1]  # a loop and a parallel arc
+    G = gravel.Graph.from_edges(src, dst)
+    assert gravel.core_number(G, device="cpu").core.tolist() == [4, 4, 4]
+    assert verify_kcore(G, [4, 4, 4]) == []
+    assert verify_kcore(G, [2, 2, 2]) != []
+    S = gravel.transform.symmetrize(G)  # the undirected graph's cores, when those are wanted
+    assert gravel.core_number(S, device="cpu").core.tolist() == [2, 2, 2]
+
+
+def test_directed_core_number_of_a_reordered_graph():
+    G = gravel.Graph.from_edges([0, 1, 1, 2, 3], [1, 0, 2, 3, 2])
+    R = gravel.transform.relabel(G, np.array([2, 0, 3, 1]), transparent=True)
+    expect = nx_cores(G, list(zip([0, 1, 1, 2, 3], [1, 0, 2, 3, 2])))
+    assert np.array_equal(gravel.core_number(R, device="cpu").core, expect)
+    assert verify_kcore(R, expect) == []

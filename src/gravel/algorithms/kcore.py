@@ -1,8 +1,12 @@
-"""k-core decomposition: the core number of every vertex (as ``networkx.core_number``) on the
-undirected simple graph (directed graphs are symmetrised; self loops are ignored).
+"""k-core decomposition: the core number of every vertex, as ``networkx.core_number``.
+
+The degree is that of NetworkX's graph of the same arcs: on an undirected graph, the simple graph's
+degree; on a directed graph, the in + out degree of the simple digraph (``networkx.DiGraph``), so
+that reciprocal arcs u -> v and v -> u count twice. Both become one undirected multigraph (the core
+graph) whose peeling gives these numbers; self loops are ignored (NetworkX refuses them).
 
 Batagelj-Zaversnik bucket peeling: vertices sorted by degree in buckets, repeatedly remove the
-smallest and lower its neighbours' degrees, O(n + m).
+smallest and lower its neighbours' degrees (once per edge between them), O(n + m).
 """
 
 from dataclasses import dataclass
@@ -11,6 +15,8 @@ import numpy as np
 
 from ..arrays import host
 from ..backends.cpu import kcore as _k
+from ..graph import Graph
+from ..transform import deduplicate, drop_self_loops
 from ._common import Result, Timer, choose_device, to_caller
 
 
@@ -27,18 +33,51 @@ class CoreResult(Result):
 def core_number(G, *, device="auto"):
     """Core number of every vertex: the largest k such that the vertex is in the k-core.
 
+    Parameters
+    ----------
+    G : Graph
+        Weights are ignored, parallel arcs count once and self loops not at all. On a directed graph
+        a vertex's degree is its in-degree plus its out-degree, as NetworkX's ``DiGraph.degree``.
+    device : {"auto", "cpu", "cuda"}
+
+    Returns
+    -------
+    CoreResult
+        ``core[v]`` (int32, caller ids).
+
+    See Also
+    --------
+    gravel.transform.symmetrize : core numbers of the undirected graph of a directed one are
+        ``core_number(symmetrize(G))``.
+
+    Notes
+    -----
+    O(n + m) on the CPU (bucket peeling); level-synchronous peeling on the GPU, with the same
+    results. The core graph (:func:`core_graph`) is built on the host for a directed graph.
+
     Examples
     --------
     >>> import gravel
     >>> G = gravel.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], directed=False)
     >>> gravel.core_number(G, device="cpu").core.tolist()
     [2, 2, 2, 1]
+    >>> D = gravel.Graph.from_edges([0, 1, 1], [1, 0, 2])  # 0 <-> 1 counts twice
+    >>> gravel.core_number(D, device="cpu").core.tolist()
+    [2, 2, 1]
     """
-    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "core_number")](
-        G.simple_undirected()
-    )
+    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "core_number")](core_graph(G))
     res.core = to_caller(G, res.core)
     return res
+
+
+def core_graph(G):
+    """The undirected multigraph, on G's internal ids, whose degrees are NetworkX's degrees of G:
+    G's simple undirected graph if G is undirected; else an edge {u, v} for each arc u -> v of
+    the simple, loop-free digraph (reciprocal arcs give two parallel edges)."""
+    if not G.directed:
+        return G.simple_undirected()
+    src, dst = drop_self_loops(deduplicate(G)).edges()
+    return Graph.from_edges(src, dst, n=G.n, directed=False)
 
 
 def _core_cpu(S):
@@ -94,10 +133,11 @@ def _core_cuda(S):
 def verify_kcore(G, core):
     """Check core numbers (caller ids) against a serial peeling written out with a heap: repeatedly
     remove a vertex of least remaining degree; its core is the largest such degree seen so far.
-    Returns a list of problems."""
+    Degrees are NetworkX's (in + out on a directed graph: :func:`core_graph`). Returns a list of
+    problems."""
     import heapq
 
-    S = G.simple_undirected()
+    S = core_graph(G)
     expect = np.zeros(S.n, np.int64)
     degree = S.out_degree.astype(np.int64).copy()
     heap = [(int(d), v) for v, d in enumerate(degree)]
