@@ -192,3 +192,24 @@ def test_algorithm_flags_of_another_algorithm_are_refused(argv, flag, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert f"{flag} does not apply to {argv[1]}" in err and err.count("\n") == 1
+
+
+def test_issue_17_sparse_ids_name_the_relabel_flag(tmp_path, capsys):
+    p = tmp_path / "sparse.txt"
+    p.write_text("0 1\n1 1000000000\n")
+    assert main(["run", "bfs", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "--relabel" in err and str(p) in err and err.count("\n") == 1
+    # with --relabel, --source and the output speak the file's ids
+    out = tmp_path / "d.csv"
+    argv = ["run", "bfs", str(p), "--relabel", "--source", "1000000000", "-o", str(out)]
+    assert main(argv) == 0
+    assert out.read_text().splitlines()[1:] == ["0,-1,-1", "1,-1,-1", "1000000000,0,1000000000"]
+    assert main(["run", "bfs", str(p), "--relabel", "--source", "7"]) == 2
+    assert "7" in capsys.readouterr().err
+    assert main(["info", str(p), "--relabel", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["vertices"] == 3
+    assert main(["convert", str(p), str(tmp_path / "s.gravel"), "--relabel"]) == 0
+    assert gravel.load(tmp_path / "s.gravel").labels.tolist() == [0, 1, 1_000_000_000]
+    argv = ["bench", str(p), "--relabel", "--algo", "cc", "--device", "cpu", "--repeat", "1"]
+    assert main(argv + ["--no-baselines"]) == 0

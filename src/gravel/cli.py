@@ -18,21 +18,24 @@ import numpy as np
 from . import generate
 from .algorithms.catalog import CATALOG
 from .arrays import host
-from .errors import GravelError, UnknownNameError
+from .errors import GravelError, UnknownNameError, VertexNotFoundError
 from .io import load, save
 from .reorder import METHODS, reorder
 
 DEFAULT_GRAPH = "facebook_combined.txt.gz"  # SNAP ego-Facebook, 4,039 vertices, undirected
 
 
-def open_graph(spec, *, undirected=False, seed=0):
-    """A Graph from a file, a generator spec, or (None) the small real graph shipped with gravel."""
+def open_graph(spec, *, undirected=False, relabel=False, seed=0):
+    """A Graph from a file, a generator spec, or (None) the small real graph shipped with gravel.
+
+    `relabel` numbers an edge list's ids 0..n-1 (generated and bundled graphs are numbered so
+    already)."""
     if spec is None:
         with resources.as_file(resources.files("gravel") / "data" / DEFAULT_GRAPH) as p:
             return load(p, undirected=True, cache=False), f"{DEFAULT_GRAPH} (bundled)"
     if generate.is_spec(spec):
         return generate.from_spec(spec, seed=seed), spec
-    return load(spec, undirected=undirected), spec
+    return load(spec, undirected=undirected, relabel=relabel), spec
 
 
 def _describe(G, name):
@@ -74,7 +77,7 @@ def _cell(v):
 
 def cmd_info(args):
     t = time.perf_counter()
-    G, name = open_graph(args.graph, undirected=args.undirected)
+    G, name = open_graph(args.graph, undirected=args.undirected, relabel=args.relabel)
     info = _describe(G, name) | {"load_s": time.perf_counter() - t}
     if args.json:
         print(json.dumps(info))
@@ -85,7 +88,9 @@ def cmd_info(args):
 def cmd_run(args):
     algo = CATALOG[args.algo]
     t = time.perf_counter()
-    G, name = open_graph(args.graph, undirected=args.undirected, seed=args.seed)
+    G, name = open_graph(
+        args.graph, undirected=args.undirected, relabel=args.relabel, seed=args.seed
+    )
     load_s = time.perf_counter() - t
     options = {"device": args.device} | _algorithm_options(algo, args)
     res = algo.call(G, _run_source(algo, G, args.source), **options)
@@ -133,7 +138,18 @@ def _run_source(algo, G, source):
     if G.n == 0:
         raise GravelError("the graph is empty: there is no source vertex")
     # the busiest vertex: a traversal from it is never trivially short
-    return int(np.argmax(G.out_degree)) if source is None else source
+    return int(np.argmax(G.out_degree)) if source is None else vertex_of(G, source)
+
+
+def vertex_of(G, vertex_id):
+    """The vertex of `G` that a command-line id names: the file's own id when G was relabelled on
+    load (G.labels), G's id otherwise."""
+    if G.labels is None:
+        return vertex_id
+    hit = np.flatnonzero(G.labels == vertex_id)
+    if not len(hit):
+        raise VertexNotFoundError(f"vertex {vertex_id} does not occur in the graph file")
+    return int(hit[0])
 
 
 def write_output(path, algo, res, G):
@@ -145,6 +161,10 @@ def write_output(path, algo, res, G):
     columns = {"vertex": G.labels if G.labels is not None else np.arange(G.n)}
     for name in algo.arrays:
         columns[name] = host(getattr(res, name))
+        if name in algo.id_arrays and G.labels is not None:
+            # vertex ids (BFS parents) in the file's ids, as the vertex column; -1 stays
+            ids = columns[name]
+            columns[name] = np.where(ids >= 0, G.labels[np.maximum(ids, 0)], -1)
     suffix = path.suffix.lower()
     if suffix == ".npy":
         with atomic_write(path) as f:
@@ -156,7 +176,7 @@ def write_output(path, algo, res, G):
                 f,
                 np.column_stack(list(columns.values())),
                 delimiter=",",
-                fmt=["%d"] + ["%.10g"] * (len(columns) - 1),
+                fmt=["%d" if c.dtype.kind in "iub" else "%.10g" for c in columns.values()],
             )
     elif suffix == ".parquet":
         try:
@@ -178,7 +198,7 @@ def cmd_generate(args):
 
 
 def cmd_convert(args):
-    G, _ = open_graph(args.input, undirected=args.undirected)
+    G, _ = open_graph(args.input, undirected=args.undirected, relabel=args.relabel)
     save(G, args.output)
     print(f"{args.input}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")
 
@@ -217,7 +237,7 @@ def _bench_graph(spec, args):
     """The graph `gravel bench` times: loaded or built, weighted, reordered as asked; with its name,
     its source (caller's ids) and the facts the JSON records about it."""
     t = time.perf_counter()
-    G, name = open_graph(spec, undirected=args.undirected)
+    G, name = open_graph(spec, undirected=args.undirected, relabel=args.relabel)
     info = {
         "build_s": time.perf_counter() - t,
         "vertices": G.n,
@@ -229,7 +249,7 @@ def _bench_graph(spec, args):
 
         G = add_random_weights(G, 1, args.weights, seed=0)
     # the source in the caller's ids, chosen before any reordering so that both runs start from it
-    source = args.source
+    source = None if args.source is None else vertex_of(G, args.source)
     if source is None and G.n:
         source = int(np.argmax(G.out_degree))
     if args.reorder:
@@ -242,6 +262,12 @@ def _bench_graph(spec, args):
         }
         name += f" ({args.reorder})" if G.order is not None else " (auto: kept)"
     return G, name, source, info
+
+
+RELABEL_HELP = (
+    "number an edge list's ids 0..n-1 in increasing order (sparse ids); --source and outputs "
+    "keep the file's ids"
+)
 
 
 def build_parser():
@@ -261,6 +287,7 @@ def build_parser():
             "grid:RxC, rgg:SCALE[:DEG])" + default,
         )
         sp.add_argument("--undirected", action="store_true", help="read an edge list as undirected")
+        sp.add_argument("--relabel", action="store_true", help=RELABEL_HELP)
 
     s = sub.add_parser("run", help="run an algorithm")
     s.add_argument(
@@ -315,6 +342,7 @@ def build_parser():
         help="unweighted graphs get random integer weights 1..MAX (default 255)",
     )
     s.add_argument("--undirected", action="store_true")
+    s.add_argument("--relabel", action="store_true", help=RELABEL_HELP)
     s.add_argument("--json", help="write the results (with machine, date, git SHA) to this file")
     s.set_defaults(func=cmd_bench)
 
@@ -330,6 +358,7 @@ def build_parser():
     s.add_argument("input")
     s.add_argument("output")
     s.add_argument("--undirected", action="store_true")
+    s.add_argument("--relabel", action="store_true", help=RELABEL_HELP)
     s.set_defaults(func=cmd_convert)
     return p
 

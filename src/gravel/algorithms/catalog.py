@@ -60,6 +60,9 @@ class Algorithm:
         Whether the function's second argument is a source vertex.
     weighted : bool
         Whether it reads edge weights (4 more bytes per arc in its memory floor).
+    id_arrays : tuple of str
+        Those of `arrays` that hold vertex ids (-1 for none), which outputs map to a relabelled
+        graph's labels.
     options : tuple of str
         ``gravel run`` flags passed on to the function as keywords of the same name.
     timed : callable
@@ -80,6 +83,7 @@ class Algorithm:
     vertex_bytes: int
     takes_source: bool = False
     weighted: bool = False
+    id_arrays: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     timed: Callable = lambda G: {}
     sweeps: Callable = lambda result: 1
@@ -214,6 +218,7 @@ _ALGORITHMS = (
         module="bfs",
         function_name="bfs",
         arrays=("depth", "parent"),
+        id_arrays=("parent",),
         takes_source=True,
         vertex_bytes=8,  # depth and parent
         baselines=(

@@ -69,6 +69,8 @@ def load(
         The file is malformed; the message names the file and, where known, the line.
     """
     path = Path(path)
+    if path.is_dir():
+        raise GraphFormatError("is a directory, not a graph file", path)
     if not path.is_file():
         raise GraphFormatError("no such file", path)
     fmt = _format_of(path, format)
@@ -103,16 +105,27 @@ def load(
     return G
 
 
+#: an edge list whose ids are kept needs a vertex per id up to the largest: beyond this many
+#: vertices (8 MB of offsets) and SPARSE_IDS per arc, the ids are too sparse to number densely
+DENSE_VERTICES = 1 << 20
+SPARSE_IDS = 8
+_RELABEL = "load with relabel=True (command line: --relabel) to number the ids that occur 0..n-1"
+
+
 def _build(src, dst, w, n, directed, relabel, dedupe, path):
     labels = None
+    top = int(max(src.max(), dst.max())) if len(src) else -1
     if relabel:
         labels, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
         src, dst = inverse[: len(src)], inverse[len(src) :]
         n = len(labels)
-    elif len(src) and max(src.max(), dst.max()) >= 2**31 - 1:
+    elif top >= 2**31 - 1:
+        raise GraphFormatError(f"vertex id {top} exceeds the int32 range: {_RELABEL}", path)
+    elif n is None and top >= max(DENSE_VERTICES, SPARSE_IDS * len(src)):
+        # refused before any allocation: keeping the ids would allocate a vertex per id
         raise GraphFormatError(
-            f"vertex id {max(src.max(), dst.max())} exceeds the int32 range: "
-            "load with relabel=True",
+            f"vertex ids reach {top:,} on {len(src):,} edges: keeping them as ids would make "
+            f"{top + 1:,} vertices; {_RELABEL}",
             path,
         )
     # built once: parallel edges merge (minimum weight) while the rows are compacted

@@ -59,7 +59,9 @@ def read_bytes(path, show_progress=None):
                 raise GraphFormatError(f"corrupt gzip data ({e})", path) from None
         if z is not None and not z.eof:
             raise GraphFormatError("truncated gzip file", path)
-    return np.frombuffer(b"".join(parts), np.uint8)
+    data = b"".join(parts)
+    # a UTF-8 byte-order mark (Windows editors write one) is not part of the first line
+    return np.frombuffer(data, np.uint8, offset=3 if data[:3] == b"\xef\xbb\xbf" else 0)
 
 
 def split_header(buf, is_header):

@@ -179,3 +179,30 @@ def parse(buf, *, comments=b"#%", prefix=b"", path=None, first_line=1):
     if err != OK:
         raise GraphFormatError(MESSAGES[err], path, first_line + line)
     return src[:rows], dst[:rows], (w[:rows] if ncols == 3 else None)
+
+
+def line_of_row(buf, row, comments=b"#%", first_line=1):
+    """The line number of data line `row` (0-based) of ``buf``, counted as ``parse`` counts; for
+    error messages only (it splits the bytes in Python)."""
+    for i, line in enumerate(bytes(buf).split(b"\n")):
+        line = line.strip(b" \t\r")
+        if not line or line[0] in comments:
+            continue
+        if row == 0:
+            return first_line + i
+        row -= 1
+    return None
+
+
+def check_count(found, declared, what, buf, comments, first_line, path):
+    """Raise if the data lines of ``buf`` are not the `declared` number of `what` (entries,
+    arcs) that a header promised: more names the first extra line, fewer suggests truncation."""
+    from ..errors import GraphFormatError
+
+    if found > declared:
+        line = line_of_row(buf, declared, comments, first_line)
+        raise GraphFormatError(f"more {what} than the {declared} the header declares", path, line)
+    if found < declared:
+        raise GraphFormatError(
+            f"header declares {declared} {what}, the file ends after {found} (truncated?)", path
+        )

@@ -6,7 +6,7 @@ from ._files import split_header, write_rows
 
 
 def read(buf, path):
-    from ._parse import parse  # Numba: loaded when a text file is read
+    from ._parse import check_count, parse  # Numba: loaded when a text file is read
 
     header, body, taken = split_header(
         buf, lambda line: not line.strip() or line[:1] in (b"c", b"p")
@@ -30,10 +30,7 @@ def read(buf, path):
     src, dst, w = parse(
         body, comments=b"c", prefix=b"a" if directed else b"", path=path, first_line=taken + 1
     )
-    if len(src) != m:
-        raise GraphFormatError(
-            f"problem line promises {m} arcs, file holds {len(src)} (truncated?)", path
-        )
+    check_count(len(src), m, "arcs" if directed else "edges", body, b"c", taken + 1, path)
     if directed and m and w is None:
         raise GraphFormatError("'a' lines need a weight: 'a u v w'", path)
     for ids in (src, dst):

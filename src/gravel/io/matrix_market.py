@@ -11,7 +11,7 @@ SYMMETRIES = ("general", "symmetric")
 
 def read(buf, path):
     """Returns (src, dst, weights or None, n, directed), ids 0-based."""
-    from ._parse import parse  # Numba: loaded when a text file is read
+    from ._parse import check_count, parse  # Numba: loaded when a text file is read
 
     header, body, taken = split_header(buf, lambda line: line.startswith(b"%") or not line.strip())
     if not header or not header[0].lower().startswith("%%matrixmarket"):
@@ -48,10 +48,7 @@ def read(buf, path):
         raise GraphFormatError("negative size", path, line_no)
     body = body[nl + 1 :] if nl >= 0 else body[:0]
     src, dst, w = parse(body, comments=b"%", path=path, first_line=line_no + 1)
-    if len(src) != nnz:
-        raise GraphFormatError(
-            f"header promises {nnz} entries, file holds {len(src)} (truncated?)", path
-        )
+    check_count(len(src), nnz, "entries", body, b"%", line_no + 1, path)
     if field == "pattern" and w is not None:
         raise GraphFormatError("pattern matrix with a value column", path)
     if field != "pattern" and w is None:
