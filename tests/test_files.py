@@ -3,8 +3,11 @@ disagree with the data, damaged caches, round trips of every written format, and
 leave behind."""
 
 import gzip
+import warnings
 
+import numpy as np
 import pytest
+from numpy.lib import format as npformat
 
 import gravel
 
@@ -74,3 +77,71 @@ def test_issue_17_utf8_byte_order_mark_is_accepted(tmp_path, name, text):
 def test_issue_17_entry_counts_that_disagree_with_the_header(tmp_path, name, text, match):
     with pytest.raises(gravel.GraphFormatError, match=match):
         gravel.load(write(tmp_path, name, text), cache=False)
+
+
+# the binary cache and .gravel files
+
+
+def _cache_of(cache):
+    (cached,) = cache.glob("*.gravel")
+    return cached
+
+
+def _edit(path, old, new):
+    data = path.read_bytes()
+    assert data.count(old.tobytes()) == 1
+    path.write_bytes(data.replace(old.tobytes(), new.tobytes()))
+
+
+def test_issue_17_a_cache_edited_in_place_is_rebuilt_with_one_warning(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAVEL_CACHE_DIR", str(tmp_path / "cache"))
+    p = write(tmp_path, "g.txt", "0 1\n1 2\n2 3\n3 4\n")
+    G = gravel.load(p)
+    cached = _cache_of(tmp_path / "cache")
+    # same size, still a valid graph: only the checksum tells
+    _edit(cached, np.array([1, 2, 3, 4], np.int32), np.array([1, 2, 3, 3], np.int32))
+    with pytest.warns(UserWarning, match=rf"g.txt: .*{cached.name}: checksum mismatch"):
+        assert gravel.load(p) == G
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert gravel.load(p) == G  # rebuilt: no second warning
+    # an id out of range is caught the same way, never an error that names neither file
+    _edit(cached, np.array([1, 2, 3, 4], np.int32), np.array([1, 2, 3, 99], np.int32))
+    with pytest.warns(UserWarning, match="rebuilding the binary cache"):
+        assert gravel.load(p) == G
+
+
+@pytest.mark.parametrize("damage", ["edit", "truncate", "out_of_range_v1"])
+def test_issue_17_a_damaged_gravel_file_is_an_error_naming_it(tmp_path, damage):
+    from gravel.io import binary
+
+    p = tmp_path / "g.gravel"
+    gravel.save(gravel.generate.grid(3, 3), p)
+    if damage == "edit":
+        data = bytearray(p.read_bytes())
+        data[-5] ^= 1
+        p.write_bytes(bytes(data))
+        match = "checksum mismatch"
+    elif damage == "truncate":
+        p.write_bytes(p.read_bytes()[:-7])
+        match = "truncated"
+    else:
+        # a version 1 file (no checksum) whose arc points past the last vertex
+        with open(p, "wb") as f:
+            for a in (np.array([binary.MAGIC, 1, 1, 0, 0]), np.array([0, 1]), np.array([5])):
+                npformat.write_array(f, a)
+        match = "out of range"
+    with pytest.raises(gravel.GraphFormatError, match=rf"g.gravel: .*{match}"):
+        gravel.load(p)
+
+
+def test_version_1_files_are_still_read(tmp_path):
+    from gravel.io import binary
+
+    p = tmp_path / "old.gravel"
+    with open(p, "wb") as f:
+        for a in (np.array([binary.MAGIC, 1, 0, 1, 0]), np.array([0, 1, 2]), np.array([1, 0])):
+            npformat.write_array(f, a)
+        npformat.write_array(f, np.array([2.5, 2.5], np.float32))
+    G = gravel.load(p)
+    assert not G.directed and G.n == 2 and G.weights.tolist() == [2.5, 2.5]

@@ -4,7 +4,6 @@ Text files may be gzip-compressed (detected from their bytes). The first load of
 a binary copy in the cache directory ($GRAVEL_CACHE_DIR, default ~/.cache/gravel); later loads of
 the same, unchanged file read that copy instead."""
 
-import contextlib
 import warnings
 from pathlib import Path
 
@@ -87,8 +86,11 @@ def load(
     }
     cached = cache_path(path, options) if cache else None
     if cached is not None and cached.is_file():
-        with contextlib.suppress(GraphFormatError):
+        try:
             return binary.read(cached)
+        except GraphFormatError as e:
+            # the copy is rebuilt (and overwritten) below, so this warns once per damage
+            warnings.warn(f"rebuilding the binary cache of {path}: {e}", stacklevel=2)
     src, dst, w, n, directed = FORMATS[fmt].read(read_bytes(path, progress), path)
     G = _build(
         src,

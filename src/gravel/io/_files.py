@@ -110,7 +110,7 @@ def cache_dir():
 def cache_path(path, options):
     """Where the binary copy of a text graph loaded with `options` lives."""
     st = Path(path).stat()
-    key = f"{Path(path).resolve()}|{st.st_size}|{st.st_mtime_ns}|{sorted(options.items())}|v2"
+    key = f"{Path(path).resolve()}|{st.st_size}|{st.st_mtime_ns}|{sorted(options.items())}|v3"
     return cache_dir() / (hashlib.sha1(key.encode()).hexdigest()[:24] + ".gravel")
 
 
