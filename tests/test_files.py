@@ -7,9 +7,12 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from numpy.lib import format as npformat
 
 import gravel
+from gravel import transform
 
 
 def write(tmp_path, name, data):
@@ -145,3 +148,56 @@ def test_version_1_files_are_still_read(tmp_path):
         npformat.write_array(f, np.array([2.5, 2.5], np.float32))
     G = gravel.load(p)
     assert not G.directed and G.n == 2 and G.weights.tolist() == [2.5, 2.5]
+
+
+# round trips
+
+
+@st.composite
+def written_graphs(draw):
+    """Small graphs as gravel writes them: either direction, trailing isolated vertices, float32
+    weights from 0 to inf (or none), no parallel arcs (loading merges them)."""
+    n = draw(st.integers(0, 12))
+    m = draw(st.integers(0, 30)) if n else 0
+    ids = st.lists(st.integers(0, n - 1), min_size=m, max_size=m) if n else st.just([])
+    src, dst = np.array(draw(ids), np.int64), np.array(draw(ids), np.int64)
+    w = None
+    if draw(st.booleans()):
+        values = st.floats(-(2.0**100), np.inf, width=32, allow_nan=False)
+        w = np.array(draw(st.lists(values, min_size=m, max_size=m)), np.float32)
+    extra = draw(st.integers(0, 3))
+    G = gravel.Graph.from_edges(src, dst, w, n=n + extra, directed=draw(st.booleans()))
+    return transform.deduplicate(G)
+
+
+WRITTEN = ["g.mtx", "g.mtx.gz", "g.txt", "g.txt.gz", "g.csv", "g.gr", "g.gr.gz", "g.gravel"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(written_graphs())
+def test_issue_17_every_written_format_round_trips(tmp_path_factory, G):
+    d = tmp_path_factory.mktemp("rt")
+    for name in WRITTEN:
+        H = gravel.load(gravel.save(G, d / name), cache=False)
+        assert (H.n, H.directed, H.weighted) == (G.n, G.directed, G.weighted), name
+        assert H == G, name
+
+
+def test_issue_17_convert_grid_to_edge_list_keeps_it_undirected(tmp_path, capsys):
+    from gravel.cli import main
+
+    out = tmp_path / "g.txt"
+    grid = gravel.generate.grid(3, 3)
+    assert main(["convert", "grid:3x3", str(out)]) == 0
+    assert "undirected" in out.read_text().splitlines()[0]
+    assert gravel.load(out) == grid
+    # isolated trailing vertices survive, and undirected=True still symmetrizes a directed list
+    G = gravel.Graph.from_edges([0], [1], n=4)
+    H = gravel.load(gravel.save(G, tmp_path / "d.txt"), undirected=True, cache=False)
+    assert (H.n, H.directed, H.m) == (4, False, 1)
+
+
+def test_gravel_edge_list_header_bounds_the_ids(tmp_path):
+    p = write(tmp_path, "h.txt", "# gravel edge list: 3 vertices, directed\n0 1\n# c\n1 3\n")
+    with pytest.raises(gravel.GraphFormatError, match=r"h.txt, line 4: vertex 3 outside 0..2"):
+        gravel.load(p)

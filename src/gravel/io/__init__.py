@@ -97,7 +97,8 @@ def load(
         dst,
         w if weighted else None,
         n,
-        directed if directed is not None else not undirected,
+        # an edge list's own header (gravel's) may say undirected; undirected=True always wins
+        not undirected if directed is None else directed and not undirected,
         relabel,
         dedupe,
         path,

@@ -1,5 +1,14 @@
 """DIMACS shortest-path files ('p sp n m', 'a u v w' arcs, directed) and their PACE cousins
-('p tw n m', 'u v' edges, undirected), 1-based ids, 'c' comments."""
+('p tw n m', 'u v' edges, undirected), 1-based ids, 'c' comments.
+
+gravel writes a comment ``c gravel: directed, weighted`` (or undirected, unweighted) before the
+problem line: a directed unweighted graph gets 'a' arcs of weight 1 and an undirected weighted one
+'a' arcs both ways (DIMACS has no undirected weighted form), and the comment tells gravel's reader
+to drop those weights or to read the arcs back as edges."""
+
+import re
+
+import numpy as np
 
 from ..errors import GraphFormatError
 from ._files import split_header, write_rows
@@ -27,6 +36,7 @@ def read(buf, path):
             f"unsupported problem type {kind!r} (expected sp or tw)", path, line_no
         )
     directed = kind == "sp"
+    ours = [g for h in header if (g := _OURS.match(h))]
     src, dst, w = parse(
         body, comments=b"c", prefix=b"a" if directed else b"", path=path, first_line=taken + 1
     )
@@ -37,17 +47,33 @@ def read(buf, path):
         if m and (ids.min() < 1 or ids.max() > n):
             bad = int(((ids < 1) | (ids > n)).argmax())
             raise GraphFormatError(f"vertex {ids[bad]} outside 1..{n} (arc {bad + 1})", path)
+    if ours and directed:
+        if ours[0][2] == "unweighted":
+            w = None
+        elif w is None:
+            w = np.empty(0)  # no arcs, hence no weight column
+        if ours[0][1] == "undirected":
+            # gravel wrote each edge both ways (a self loop once): read one arc of each pair
+            keep = src <= dst
+            src, dst, w = src[keep], dst[keep], None if w is None else w[keep]
+            directed = False
     return src - 1, dst - 1, w, n, directed
 
 
+_OURS = re.compile(r"c gravel: (directed|undirected), (weighted|unweighted)$")
+
+
 def write(f, G):
-    """A directed graph as 'p sp' with 'a' arcs (weight 1 when unweighted); undirected as 'p tw'."""
+    """A directed or weighted graph as 'p sp' with 'a' arcs (weight 1 when unweighted, every
+    stored arc when undirected); an undirected unweighted graph as 'p tw'."""
     src, dst = G.edges()
-    if G.directed:
+    direction = "directed" if G.directed else "undirected"
+    f.write(f"c gravel: {direction}, {'weighted' if G.weighted else 'unweighted'}\n")
+    if G.directed or G.weighted:
         w = G.weights if G.weights is not None else src * 0 + 1
-        f.write(f"c written by gravel\np sp {G.n} {G.nnz}\n")
+        f.write(f"p sp {G.n} {G.nnz}\n")
         write_rows(f, [src + 1, dst + 1, w], "a %d %d %.9g")
     else:
         keep = src <= dst
-        f.write(f"c written by gravel\np tw {G.n} {int(keep.sum())}\n")
+        f.write(f"p tw {G.n} {int(keep.sum())}\n")
         write_rows(f, [src[keep] + 1, dst[keep] + 1], "%d %d")

@@ -1,16 +1,44 @@
 """Edge lists as SNAP distributes them: '#' or '%' comments, whitespace or comma separated, an
 optional weight column. Ids are kept as written (n = largest id + 1) unless the caller relabels
-them."""
+them.
 
+gravel's own edge lists start with the line ``# gravel edge list: N vertices, directed`` (or
+``undirected``), then ``, weighted`` or ``, unweighted``; reading it back restores the vertex
+count (trailing isolated vertices included), the direction and (for a graph with no edges) the
+weights, so that every graph gravel writes loads as the same graph."""
+
+import re
+
+import numpy as np
+
+from ..errors import GraphFormatError
 from ._files import write_rows
+
+_HEADER = re.compile(
+    rb"# gravel edge list: (\d+) vertices, (directed|undirected)(?:, (weighted|unweighted))?\r?$"
+)
 
 
 def read(buf, path):
     """Returns (src, dst, weights or None, n or None, directed or None)."""
-    from ._parse import parse  # Numba: loaded when a text file is read
+    from ._parse import line_of_row, parse  # Numba: loaded when a text file is read
 
+    first = bytes(buf[:200]).split(b"\n", 1)[0]
+    header = _HEADER.match(first)
     src, dst, w = parse(buf, comments=b"#%", path=path)
-    return src, dst, w, None, None
+    if header is None:
+        return src, dst, w, None, None
+    n = int(header[1])
+    for ids in (src, dst):
+        if len(ids) and ids.max() >= n:
+            row = int((ids >= n).argmax())
+            line = line_of_row(buf, row)
+            raise GraphFormatError(
+                f"vertex {ids[row]} outside 0..{n - 1} (line 1 declares {n} vertices)", path, line
+            )
+    if w is None and header[3] == b"weighted":
+        w = np.empty(0)  # no edges, hence no weight column
+    return src, dst, w, n, header[2] == b"directed"
 
 
 def write(f, G, sep=" "):
@@ -21,7 +49,9 @@ def write(f, G, sep=" "):
         src, dst = src[keep], dst[keep]
     else:
         keep = slice(None)
-    f.write(f"# gravel edge list: {G.n} vertices, {'directed' if G.directed else 'undirected'}\n")
+    direction = "directed" if G.directed else "undirected"
+    weighted = "weighted" if G.weighted else "unweighted"
+    f.write(f"# gravel edge list: {G.n} vertices, {direction}, {weighted}\n")
     if G.weights is None:
         write_rows(f, [src, dst], f"%d{sep}%d")
     else:

@@ -73,7 +73,12 @@ def write(f, G):
     field = (
         "pattern"
         if G.weights is None
-        else ("integer" if np.all(G.weights == np.round(G.weights)) else "real")
+        # integer only when every value prints as one (inf and nan do not)
+        else (
+            "integer"
+            if np.all(np.isfinite(G.weights) & (G.weights == np.round(G.weights)))
+            else "real"
+        )
     )
     sym = "general" if G.directed else "symmetric"
     f.write(f"%%MatrixMarket matrix coordinate {field} {sym}\n% written by gravel\n")
