@@ -1,14 +1,15 @@
-"""Pull PageRank kernel: each vertex sums its in-neighbours' contributions, no atomics needed."""
+"""Pull PageRank kernels: each vertex sums its in-neighbours' contributions, no atomics needed."""
 
 import numba
 
 
 @numba.njit(parallel=True, cache=True)
-def contributions(rank, out_degree, contrib):
-    """contrib[u] = rank[u] / outdeg(u); returns the rank mass of dangling vertices."""
+def contributions(rank, out_weight, contrib):
+    """contrib[u] = rank[u] / out_weight[u] (the out-degree, or the sum of u's out-weights); returns
+    the rank mass of dangling vertices (those whose out-weight is zero)."""
     dangling = 0.0
     for u in numba.prange(rank.shape[0]):
-        d = out_degree[u]
+        d = out_weight[u]
         if d > 0:
             contrib[u] = rank[u] / d
         else:
@@ -25,6 +26,21 @@ def pull(in_offsets, in_indices, contrib, base, alpha, rank, new_rank):
         s = 0.0
         for p in range(in_offsets[v], in_offsets[v + 1]):
             s += contrib[in_indices[p]]
+        x = base[v] + alpha * s
+        new_rank[v] = x
+        err += abs(x - rank[v])
+    return err
+
+
+@numba.njit(parallel=True, cache=True)
+def pull_weighted(in_offsets, in_indices, in_weights, contrib, base, alpha, rank, new_rank):
+    """new_rank[v] = base[v] + alpha * sum of weight * contrib over in-edges; returns the L1
+    change."""
+    err = 0.0
+    for v in numba.prange(rank.shape[0]):
+        s = 0.0
+        for p in range(in_offsets[v], in_offsets[v + 1]):
+            s += in_weights[p] * contrib[in_indices[p]]
         x = base[v] + alpha * s
         new_rank[v] = x
         err += abs(x - rank[v])
