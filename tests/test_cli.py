@@ -213,3 +213,74 @@ def test_issue_17_sparse_ids_name_the_relabel_flag(tmp_path, capsys):
     assert gravel.load(tmp_path / "s.gravel").labels.tolist() == [0, 1, 1_000_000_000]
     argv = ["bench", str(p), "--relabel", "--algo", "cc", "--device", "cpu", "--repeat", "1"]
     assert main(argv + ["--no-baselines"]) == 0
+
+
+@pytest.mark.parametrize(
+    "output,match",
+    [
+        ("x.unknown", "unknown output type"),
+        ("missing/x.npy", "missing/x.npy: no such folder"),
+        ("folder.csv", "folder.csv: is a directory"),
+    ],
+)
+def test_issue_17_output_is_checked_before_the_work(output, match, tmp_path, monkeypatch, capsys):
+    import importlib
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder.csv").mkdir()
+    module = importlib.import_module("gravel.algorithms.bfs")
+    monkeypatch.setattr(module, "bfs", lambda *a, **k: pytest.fail("ran before checking -o"))
+    assert main(["run", "bfs", "grid:3x3", "-o", output]) == 2
+    err = capsys.readouterr().err
+    assert match in err and err.count("\n") == 1 and "gravel-tmp" not in err
+
+
+@pytest.mark.parametrize("command", ["generate", "convert"])
+def test_issue_17_generate_and_convert_check_the_output_first(command, tmp_path, capsys):
+    target = str(tmp_path / "missing" / "g.mtx")
+    argv = ["generate", "grid:3x3", "-o", target] if command == "generate" else []
+    argv = argv or ["convert", "grid:3x3", target]
+    assert main(argv) == 2
+    assert f"{target}: no such folder" in capsys.readouterr().err
+
+
+def test_issue_17_outputs_respect_the_umask(tmp_path, capsys):
+    import os
+
+    old = os.umask(0o022)
+    try:
+        paths = [tmp_path / "d.npy", tmp_path / "g.mtx", tmp_path / "c.txt"]
+        assert main(["run", "bfs", "grid:3x3", "--source", "0", "-o", str(paths[0])]) == 0
+        assert main(["generate", "grid:3x3", "-o", str(paths[1])]) == 0
+        assert main(["convert", str(paths[1]), str(paths[2])]) == 0
+    finally:
+        os.umask(old)
+    assert [p.stat().st_mode & 0o777 for p in paths] == [0o644] * 3
+
+
+def test_issue_17_ctrl_c_exits_130_with_one_line(tmp_path, monkeypatch, capsys):
+    from gravel.io import matrix_market
+
+    def interrupted(f, G):
+        f.write("partial")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(matrix_market, "write", interrupted)
+    monkeypatch.setitem(gravel.io.FORMATS, "mtx", matrix_market)
+    assert main(["generate", "grid:3x3", "-o", str(tmp_path / "g.mtx")]) == 130
+    err = capsys.readouterr().err
+    assert err == "gravel: interrupted\n" and not list(tmp_path.iterdir())
+
+
+def test_issue_17_a_rebuilt_cache_warns_in_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("GRAVEL_CACHE_DIR", str(tmp_path / "cache"))
+    p = tmp_path / "g.txt"
+    p.write_text("0 1\n1 2\n")
+    assert main(["info", str(p), "--json"]) == 0
+    (cached,) = (tmp_path / "cache").glob("*.gravel")
+    cached.write_bytes(cached.read_bytes()[:-3])
+    assert main(["info", str(p), "--json"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("gravel: warning: rebuilding the binary cache of") and err.count("\n") == 1
+    )

@@ -201,3 +201,45 @@ def test_gravel_edge_list_header_bounds_the_ids(tmp_path):
     p = write(tmp_path, "h.txt", "# gravel edge list: 3 vertices, directed\n0 1\n# c\n1 3\n")
     with pytest.raises(gravel.GraphFormatError, match=r"h.txt, line 4: vertex 3 outside 0..2"):
         gravel.load(p)
+
+
+# what writes leave behind
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_issue_17_written_files_respect_the_umask(tmp_path, umask):
+    import os
+
+    old = os.umask(umask)
+    try:
+        p = gravel.save(gravel.generate.grid(2, 2), tmp_path / "g.mtx")
+    finally:
+        os.umask(old)
+    assert p.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_issue_17_stale_temporaries_are_removed_on_the_next_write(tmp_path):
+    import os
+    import subprocess
+
+    from gravel.io import _files
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # a pid that no longer runs: the writer was killed
+    stale = tmp_path / f".g.txt.{_files._HOST}-{dead.pid}-0a0b0c0d.gravel-tmp"
+    alive = tmp_path / f".g.txt.{_files._HOST}-{os.getpid()}-0a0b0c0d.gravel-tmp"
+    foreign = tmp_path / ".g.txt.ffffffff-1-0a0b0c0d.gravel-tmp"  # another host, just now
+    other = tmp_path / ".hidden"
+    for p in (stale, alive, foreign, other):
+        p.write_text("partial")
+    gravel.save(gravel.generate.grid(2, 2), tmp_path / "h.txt")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [alive.name, foreign.name, other.name, "h.txt"]
+    )
+
+
+def test_write_errors_name_the_path_not_a_temporary(tmp_path):
+    target = tmp_path / "missing" / "g.mtx"
+    with pytest.raises(FileNotFoundError) as e:
+        gravel.save(gravel.generate.grid(2, 2), target)
+    assert e.value.filename == str(target) and "gravel-tmp" not in str(e.value)

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+import warnings
 from importlib import resources
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from . import generate
 from .algorithms.catalog import CATALOG
 from .arrays import host
 from .errors import GravelError, UnknownNameError, VertexNotFoundError
-from .io import load, save
+from .io import atomic_write, check_writable, load, save
 from .reorder import METHODS, reorder
 
 DEFAULT_GRAPH = "facebook_combined.txt.gz"  # SNAP ego-Facebook, 4,039 vertices, undirected
@@ -87,6 +88,8 @@ def cmd_info(args):
 
 def cmd_run(args):
     algo = CATALOG[args.algo]
+    if args.output:
+        check_output(args.output)
     t = time.perf_counter()
     G, name = open_graph(
         args.graph, undirected=args.undirected, relabel=args.relabel, seed=args.seed
@@ -152,11 +155,25 @@ def vertex_of(G, vertex_id):
     return int(hit[0])
 
 
+OUTPUT_TYPES = (".npy", ".csv", ".parquet")
+
+
+def check_output(path):
+    """Refuse an output path before any work: an unknown type, a missing or read-only folder, or
+    .parquet without pyarrow. Errors name `path`."""
+    if Path(path).suffix.lower() not in OUTPUT_TYPES:
+        raise UnknownNameError(f"{path}: unknown output type (use .npy, .csv or .parquet)")
+    if Path(path).suffix.lower() == ".parquet":
+        import importlib.util
+
+        if importlib.util.find_spec("pyarrow") is None:
+            raise GravelError("writing .parquet needs pyarrow (pip install pyarrow)")
+    check_writable(path)
+
+
 def write_output(path, algo, res, G):
     """Write the per-vertex result of the description `algo`: .npy (its first array), .csv or
     .parquet (every per-vertex array)."""
-    from .io._files import atomic_write
-
     path = Path(path)
     columns = {"vertex": G.labels if G.labels is not None else np.arange(G.n)}
     for name in algo.arrays:
@@ -192,12 +209,14 @@ def write_output(path, algo, res, G):
 
 
 def cmd_generate(args):
+    check_writable(args.output)
     G = generate.from_spec(args.spec, seed=args.seed)
     save(G, args.output)
     print(f"{args.spec}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")
 
 
 def cmd_convert(args):
+    check_writable(args.output)
     G, _ = open_graph(args.input, undirected=args.undirected, relabel=args.relabel)
     save(G, args.output)
     print(f"{args.input}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")
@@ -209,6 +228,8 @@ def cmd_bench(args):
     from . import bench
 
     algos = args.algo or list(CATALOG)
+    if args.json:
+        check_writable(args.json)
     bandwidth = functools.cache(bench.copy_bandwidth)  # per device, measured on first use
     rows, graphs = [], {}
     for spec in args.graphs or [None]:
@@ -364,13 +385,32 @@ def build_parser():
 
 
 def main(argv=None):
+    """Run the command line; returns the exit status: 0, 2 for an error (one line on stderr), 130
+    when interrupted (Ctrl-C: one line, no traceback; atomic writes leave no file)."""
     args = build_parser().parse_args(argv)
-    try:
-        args.func(args)
-    except (GravelError, OSError) as e:
-        print(f"gravel: error: {e}", file=sys.stderr)
-        return 2
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        try:
+            args.func(args)
+        except (GravelError, OSError) as e:
+            print(f"gravel: error: {_one_line(e)}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("gravel: interrupted", file=sys.stderr)
+            return 130
     return 0
+
+
+def _one_line(e):
+    """An error as one line; an OSError as 'file: reason' (not '[Errno 2] ...')."""
+    if isinstance(e, OSError) and e.filename is not None and not isinstance(e, GravelError):
+        return f"{e.filename}: {e.strerror}"
+    return str(e)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """Warnings (a rebuilt cache, say) as one line, without the source line Python shows."""
+    print(f"gravel: warning: {message}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from ..errors import GraphFormatError, InvalidGraphError, UnknownNameError
 from ..graph import Graph
 from . import binary, dimacs, edgelist, matrix_market
 from ._files import atomic_write, cache_path, read_bytes
+from ._files import check_writable as check_writable  # public: the CLI checks outputs first
 
 FORMATS = {"mtx": matrix_market, "edgelist": edgelist, "gr": dimacs, "gravel": binary}
 _SUFFIX = {".mtx": "mtx", ".mm": "mtx", ".gr": "gr", ".gravel": "gravel"}
