@@ -30,8 +30,9 @@ def check_all(G, sources):
         r = gravel.bfs(G, s, device="cuda")
         assert r.device == "cuda"
         assert verify_bfs(G, s, r.depth.get(), r.parent.get()) == []
-        d = gravel.sssp(G, s, device="cuda").distance.get()
-        assert verify_sssp(G, s, d.astype(np.float64), rtol=1e-5) == []
+        r = gravel.sssp(G, s, device="cuda")
+        d, pred = r.distance.get().astype(np.float64), r.predecessor.get()
+        assert verify_sssp(G, s, d, pred, rtol=1e-5) == []
     cc = gravel.connected_components(G, device="cuda").labels.get()
     assert verify_cc(G, cc) == []
     if G.n:

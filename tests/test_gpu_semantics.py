@@ -5,11 +5,20 @@ import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gravel
+from gravel.algorithms.sssp import verify_sssp
 from gravel.arrays import host
+from gravel.errors import InvalidWeightError
 
-from .test_semantics import multigraphs, nx_cores, nx_simple
+from .test_semantics import (
+    multigraphs,
+    nx_cores,
+    nx_simple,
+    scipy_dijkstra,
+    weighted_multigraphs,
+)
 
 pytestmark = pytest.mark.gpu
 cupy = pytest.importorskip("cupy")
@@ -48,3 +57,36 @@ def test_issue_17_directed_core_number_uses_in_plus_out_degree(case):
 def test_issue_17_reciprocal_arcs_each_count():
     G = gravel.Graph.from_edges([0, 1, 2, 1, 2, 0, 0, 0], [1, 2, 0, 0, 1, 2, 0, 1])
     assert host(gravel.core_number(G, device="cuda").core).tolist() == [4, 4, 4]
+
+
+#: huge weights, but no path of a tiny graph longer than float32's range
+GPU_WEIGHTS = [0.0, 0.0, 1e-30, 0.5, 1.0, 3.0, 1e30, 1e36]
+
+
+@settings(max_examples=25, deadline=None)
+@given(weighted_multigraphs(weights=GPU_WEIGHTS), st.data())
+def test_issue_17_sssp_on_awkward_weights_equals_scipy(case, data):
+    G, arcs, w = case
+    s = data.draw(st.integers(0, G.n - 1))
+    expect, scipy_pred = scipy_dijkstra(G, arcs, w, s)
+    r = gravel.sssp(G, s, device="cuda")
+    assert r.distance.dtype == np.float32 and r.predecessor.dtype == np.int32
+    d, pred = host(r.distance).astype(np.float64), host(r.predecessor)
+    assert np.allclose(d, expect, rtol=1e-5, atol=0)
+    assert np.array_equal(pred < 0, scipy_pred < 0)
+    assert verify_sssp(G, s, d, pred, rtol=1e-5) == []
+
+
+def test_issue_17_sssp_tree_has_no_cycle_on_zero_weight_cycles():
+    src, dst = [0, 1, 2, 2, 3, 3, 1], [1, 2, 1, 3, 2, 1, 3]
+    G = gravel.Graph.from_edges(src, dst, [1, 0, 0, 0, 0, 0, 0])
+    r = gravel.sssp(G, 0, device="cuda")
+    d, pred = host(r.distance).astype(np.float64), host(r.predecessor)
+    assert verify_sssp(G, 0, d, pred) == [] and r.path_to(3)[0] == 0
+
+
+def test_issue_17_sssp_refuses_paths_beyond_float32_on_the_gpu():
+    G = gravel.Graph.from_edges([0, 1], [1, 2], [3e38, 3e38])
+    assert gravel.sssp(G, 0, device="cpu").distance[2] == np.float64(np.float32(3e38)) * 2
+    with pytest.raises(InvalidWeightError, match="float32"):
+        gravel.sssp(G, 0, device="cuda")

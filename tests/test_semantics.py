@@ -6,6 +6,7 @@ Graphs are tiny and examples few, so that NetworkX's pure-Python references stay
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from networkx.algorithms.centrality.betweenness import (
@@ -13,11 +14,13 @@ from networkx.algorithms.centrality.betweenness import (
     _rescale,
     _single_source_shortest_path_basic,
 )
+from scipy.sparse.csgraph import dijkstra
 
 import gravel
 from gravel.algorithms.betweenness import verify_betweenness
 from gravel.algorithms.kcore import verify_kcore
-from gravel.errors import InvalidGraphError, VertexNotFoundError
+from gravel.algorithms.sssp import MAX_BUCKETS, verify_sssp
+from gravel.errors import InvalidGraphError, InvalidWeightError, VertexNotFoundError
 
 
 @st.composite
@@ -189,3 +192,128 @@ def test_directed_core_number_of_a_reordered_graph():
     expect = nx_cores(G, list(zip([0, 1, 1, 2, 3], [1, 0, 2, 3, 2])))
     assert np.array_equal(gravel.core_number(R, device="cpu").core, expect)
     assert verify_kcore(R, expect) == []
+
+
+# -- SSSP ----------------------------------------------------------------------------------------
+#: weights that stress the arithmetic: zero (ties, zero cycles), tiny, huge but finite in float32
+AWKWARD_WEIGHTS = [0.0, 0.0, 1e-30, 0.5, 1.0, 3.0, 1e30, 3e38]
+
+
+@st.composite
+def weighted_multigraphs(draw, weights=AWKWARD_WEIGHTS, directed=None):
+    G, arcs = draw(multigraphs(directed=directed))
+    w = draw(st.lists(st.sampled_from(weights), min_size=len(arcs), max_size=len(arcs)))
+    W = gravel.Graph.from_edges(
+        np.array([a for a, _ in arcs], np.int64),
+        np.array([b for _, b in arcs], np.int64),
+        np.array(w, np.float32),
+        n=G.n,
+        directed=G.directed,
+    )
+    return W, arcs, w
+
+
+def scipy_dijkstra(G, arcs, w, source):
+    """SciPy's distances and predecessors on the lightest arc of each pair (explicit zeros are
+    arcs to SciPy)."""
+    lightest = {}
+    for (a, b), x in zip(arcs, w):
+        pairs = [(a, b)] if G.directed else [(a, b), (b, a)]
+        for key in pairs:
+            lightest[key] = min(lightest.get(key, np.inf), float(np.float32(x)))
+    rows = np.array([k[0] for k in lightest], np.int64)
+    cols = np.array([k[1] for k in lightest], np.int64)
+    A = sp.csr_array((np.array(list(lightest.values())), (rows, cols)), shape=(G.n, G.n))
+    return dijkstra(A, directed=True, indices=source, return_predecessors=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(weighted_multigraphs(), st.data())
+def test_issue_17_sssp_on_awkward_weights_equals_scipy(case, data):
+    G, arcs, w = case
+    s = data.draw(st.integers(0, G.n - 1))
+    expect, scipy_pred = scipy_dijkstra(G, arcs, w, s)
+    narrow = max(1.0, 2 * max(w, default=0) / MAX_BUCKETS)  # the narrowest allowed, nearly
+    for delta in (None, narrow, 1e38):
+        r = gravel.sssp(G, s, delta=delta, device="cpu")
+        assert r.distance.dtype == np.float64 and r.predecessor.dtype == np.int32
+        assert np.allclose(r.distance, expect, rtol=1e-12, atol=0)
+        assert np.array_equal(r.predecessor < 0, scipy_pred < 0)
+        assert verify_sssp(G, s, r.distance, r.predecessor) == []
+    for t in range(G.n):
+        path = r.path_to(t)
+        if np.isinf(expect[t]):
+            assert path == []
+            continue
+        assert path[0] == s and path[-1] == t and len(set(path)) == len(path)
+        assert np.array_equal(r.predecessor[path[1:]], path[:-1])
+
+
+def test_issue_17_sssp_tree_has_no_cycle_on_zero_weight_cycles():
+    # 1 <-> 2 <-> 3 at distance 1, every arc between them of weight 0
+    src, dst = [0, 1, 2, 2, 3, 3, 1], [1, 2, 1, 3, 2, 1, 3]
+    G = gravel.Graph.from_edges(src, dst, [1, 0, 0, 0, 0, 0, 0])
+    r = gravel.sssp(G, 0, device="cpu")
+    assert r.distance.tolist() == [0, 1, 1, 1]
+    assert r.predecessor[0] == -1 and r.predecessor[1] == 0
+    assert verify_sssp(G, 0, r.distance, r.predecessor) == []
+    assert r.path_to(3)[0] == 0
+
+
+def test_issue_17_sssp_predecessors_in_caller_ids():
+    G = gravel.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [1.0, 1.0, 1.0, 5.0])
+    R = gravel.transform.relabel(G, np.array([2, 3, 0, 1]), transparent=True)
+    r = gravel.sssp(R, 0, device="cpu")
+    assert r.predecessor.tolist() == [-1, 0, 1, 2]
+    assert r.path_to(3) == [0, 1, 2, 3]
+    assert verify_sssp(R, 0, r.distance, r.predecessor) == []
+
+
+def test_sssp_path_to_the_source_unreachable_and_missing_vertices():
+    G = gravel.Graph.from_edges([0, 1], [1, 2], n=4)
+    r = gravel.sssp(G, 1, device="cpu")
+    assert r.source == 1 and r.path_to(1) == [1] and r.path_to(2) == [1, 2]
+    assert r.path_to(0) == [] and r.path_to(3) == []
+    for bad in (4, -1, 1.0, True):
+        with pytest.raises(VertexNotFoundError):
+            r.path_to(bad)
+
+
+def test_verify_sssp_finds_bad_predecessors():
+    G = gravel.Graph.from_edges([0, 1, 0, 2, 3], [1, 2, 2, 3, 2], [1.0, 1.0, 5.0, 0.0, 0.0])
+    r = gravel.sssp(G, 0, device="cpu")
+    d, pred = r.distance, r.predecessor
+    assert d.tolist() == [0, 1, 2, 2] and verify_sssp(G, 0, d, pred) == []
+    for wrong in ([-1, 0, 0, 2], [0, 0, 1, 2], [-1, -1, 1, 2], [-1, 0, 3, 2], [-1, 0, 1, 0]):
+        assert verify_sssp(G, 0, d, np.array(wrong)) != [], wrong
+
+
+@pytest.mark.parametrize("delta", [1e-30, 2.0**-30])
+def test_issue_17_sssp_refuses_a_delta_too_narrow_for_its_buckets(delta):
+    G = gravel.Graph.from_edges([0, 1], [1, 2], [1.0, 1e30])
+    with pytest.raises(InvalidWeightError, match="too narrow"):
+        gravel.sssp(G, 0, delta=delta, device="cpu")
+
+
+@pytest.mark.parametrize("delta", [0, -1.0, np.nan, np.inf, "1", True], ids=repr)
+def test_sssp_refuses_a_delta_that_is_not_a_width(delta):
+    with pytest.raises(InvalidWeightError, match="delta"):
+        gravel.sssp(gravel.generate.grid(2, 2), 0, delta=delta, device="cpu")
+
+
+def test_issue_17_sssp_default_delta_on_a_wide_weight_range():
+    # the mean weight is tiny beside the largest: the default width is raised, not the ring
+    src = np.arange(2000)
+    w = np.full(2000, 1e-30, np.float32)
+    w[-1] = 3e38
+    G = gravel.Graph.from_edges(src, src + 1, w)
+    r = gravel.sssp(G, 0, device="cpu")
+    assert r.stats["delta"] >= 3e38 / MAX_BUCKETS
+    assert verify_sssp(G, 0, r.distance, r.predecessor) == []
+
+
+@pytest.mark.parametrize("w", [np.inf, 1e39], ids=["inf", "beyond-float32"])
+def test_sssp_refuses_infinite_weights(w):
+    G = gravel.Graph.from_edges([0, 1], [1, 2], [1.0, w])
+    with pytest.raises(InvalidWeightError, match="finite"):
+        gravel.sssp(G, 0, device="cpu")

@@ -2,7 +2,11 @@
 
 Delta-stepping (Meyer and Sanders 2003), as in the GAP Benchmark Suite's sssp.cc: vertices are kept
 in buckets of width delta by tentative distance; the lowest non-empty bucket is relaxed in parallel
-until it stays empty, then the next one. Unweighted graphs use weight 1 on every edge."""
+until it stays empty, then the next one. Unweighted graphs use weight 1 on every edge.
+
+Predecessors come from the final distances: a BFS from the source over the tight arcs (u -> v with
+dist[u] + w == dist[v], in the arithmetic of the relaxations) claims each vertex once, so the tree
+has no cycle even where zero-weight cycles tie."""
 
 from dataclasses import dataclass
 
@@ -10,14 +14,67 @@ import numpy as np
 
 from ..arrays import host
 from ..backends.cpu import sssp as _k
-from ..errors import InvalidWeightError
+from ..errors import InvalidWeightError, VertexNotFoundError
 from ..transform import check_weights
-from ._common import Result, Timer, check_source, choose_device, chunks, to_caller
+from ._common import (
+    Result,
+    Timer,
+    check_source,
+    choose_device,
+    chunks,
+    ids_to_caller,
+    to_caller,
+)
+
+#: most buckets a delta may ask for (largest weight / delta): a ring of them is allocated
+MAX_BUCKETS = 2**20
 
 
 @dataclass
 class SSSPResult(Result):
     distance: np.ndarray = None
+    predecessor: np.ndarray = None
+    source: int = None
+
+    def path_to(self, target):
+        """The vertices of a shortest path from the source to `target`, source first.
+
+        Parameters
+        ----------
+        target : int
+            A vertex (caller id).
+
+        Returns
+        -------
+        list of int
+            ``[source, ..., target]``; ``[source]`` if `target` is the source; ``[]`` if `target`
+            is unreachable.
+
+        Raises
+        ------
+        VertexNotFoundError
+            `target` is not a vertex of the graph.
+
+        Examples
+        --------
+        >>> import gravel
+        >>> G = gravel.Graph.from_edges([0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0])
+        >>> gravel.sssp(G, 0, device="cpu").path_to(2)
+        [0, 1, 2]
+        """
+        pred = host(self.predecessor)
+        if isinstance(target, (bool, np.bool_)) or not isinstance(target, (int, np.integer)):
+            raise VertexNotFoundError(f"target must be an integer vertex id, not {target!r}")
+        if not 0 <= target < pred.size:
+            raise VertexNotFoundError(
+                f"target vertex {target} is not in the graph (ids 0..{pred.size - 1})"
+            )
+        path = [int(target)]
+        if target != self.source and pred[target] < 0:
+            return []
+        while path[-1] != self.source and len(path) <= pred.size:
+            path.append(int(pred[path[-1]]))
+        return path[::-1]
 
     def summary(self):
         d = host(self.distance)
@@ -29,45 +86,87 @@ class SSSPResult(Result):
 
 
 def sssp(G, source, *, delta=None, device="auto"):
-    """Shortest-path distances from `source` (``inf`` where unreachable).
+    """Shortest-path distances and a shortest-path tree from `source`.
 
     Parameters
     ----------
     G : Graph
-        Weights must be non-negative and not NaN; an unweighted graph has unit weights.
+        Weights must be non-negative and finite (zero is allowed); an unweighted graph has unit
+        weights. Parallel arcs: the lightest counts.
     source : int
     delta : float, optional
-        Bucket width. Default: the mean edge weight times max(1, 16 / average degree) on the CPU and
-        max(8, 256 / average degree) on the GPU; wider buckets mean fewer phases but more
-        re-relaxations.
+        Bucket width, positive and finite, at least the largest weight / MAX_BUCKETS (2**20).
+        Default: the mean edge weight times max(1, 16 / average degree) on the CPU and max(8, 256 /
+        average degree) on the GPU, raised to that least width where the weights span a wider
+        range; wider buckets mean fewer phases but more re-relaxations.
     device : {"auto", "cpu", "cuda"}
+
+    Returns
+    -------
+    SSSPResult
+        ``distance[v]`` (float64 on the CPU, float32 on the GPU; ``inf`` where unreachable) and
+        ``predecessor[v]`` (int32): the vertex before v on a shortest path, -1 for the source and
+        unreachable vertices, as SciPy's ``return_predecessors`` (whose sentinel is -9999). Both
+        are indexed by caller ids; :meth:`SSSPResult.path_to` walks the tree back.
 
     Raises
     ------
     InvalidWeightError
-        A weight is negative, NaN or infinite (the message names the arc); see
-        :func:`gravel.check_weights`.
+        A weight is negative, NaN or infinite (the message names the arc; see
+        :func:`gravel.check_weights`), or `delta` is not a usable width; on the GPU, a path is
+        longer than float32's range (about 3.4e38): use ``device="cpu"``.
     VertexNotFoundError
         `source` is not a vertex of G.
+
+    See Also
+    --------
+    scipy.sparse.csgraph.dijkstra, networkx.single_source_dijkstra
+
+    Notes
+    -----
+    Delta-stepping does O(m + n) work per phase and one phase per non-empty bucket (far fewer on
+    graphs with wide weight ranges); the predecessor pass is one O(n + m) BFS. With several
+    shortest paths to a vertex, any one may be returned.
 
     Examples
     --------
     >>> import gravel
     >>> G = gravel.Graph.from_edges([0, 1, 0], [1, 2, 2], [1.0, 1.0, 5.0])
-    >>> gravel.sssp(G, 0, device="cpu").distance.tolist()
+    >>> r = gravel.sssp(G, 0, device="cpu")
+    >>> r.distance.tolist()
     [0.0, 1.0, 2.0]
+    >>> r.predecessor.tolist()
+    [-1, 0, 1]
     """
     s = check_source(G, source)
     check_weights(G, name="sssp")
     weights = G.weights if G.weighted else np.ones(G.nnz, np.float32)
     dev = choose_device(device, _IMPLEMENTATIONS, "sssp")
+    heaviest = float(weights.max(initial=0))
     if delta is None:
-        delta = default_delta(G, weights, dev)
-    elif not delta > 0:
-        raise InvalidWeightError(f"delta must be positive, not {delta}")
+        delta = max(default_delta(G, weights, dev), heaviest / MAX_BUCKETS)
+    else:
+        _check_delta(delta, heaviest)
     res = _IMPLEMENTATIONS[dev](G, s, weights, float(delta))
     res.distance = to_caller(G, res.distance)
+    res.predecessor = to_caller(G, ids_to_caller(G, res.predecessor))
+    res.source = int(source)
     return res
+
+
+def _check_delta(delta, heaviest):
+    """Refuse a bucket width that is not a positive finite number, or so narrow that the ring of
+    buckets (largest weight / delta of them) would pass MAX_BUCKETS."""
+    if isinstance(delta, (bool, np.bool_)) or not isinstance(delta, (int, float, np.number)):
+        raise InvalidWeightError(f"delta must be a number, not {delta!r}")
+    if not (np.isfinite(delta) and delta > 0):
+        raise InvalidWeightError(f"delta must be positive and finite, not {delta}")
+    if heaviest / delta > MAX_BUCKETS:
+        raise InvalidWeightError(
+            f"delta={delta} is too narrow: the largest weight {heaviest:g} would span "
+            f"{heaviest / delta:.3g} buckets (at most {MAX_BUCKETS}); use delta >= "
+            f"{heaviest / MAX_BUCKETS:.3g}, or leave it out"
+        )
 
 
 def default_delta(G, weights, device="cpu"):
@@ -76,7 +175,7 @@ def default_delta(G, weights, device="cpu"):
     default_delta)."""
     if G.nnz == 0:
         return 1.0
-    mean = float(weights.mean()) or 1.0
+    mean = float(weights.mean(dtype=np.float64)) or 1.0  # a float32 sum of huge weights overflows
     degree = G.nnz / max(G.n, 1)
     if device == "cuda":
         return mean * max(8.0, 256.0 / degree)
@@ -151,8 +250,16 @@ def _sssp_cpu(G, source, weights, delta):
             b += step
             rounds += 1
             frontier = _k.take_bucket(b, delta, head, nxt, entry_v, dist, stamp, rounds, out).copy()
+        pred, _ = _k.predecessors(G.offsets, G.indices, weights, dist, source)
     return SSSPResult(
-        "sssp", "cpu", t.seconds, phases, "delta-stepping", {"delta": delta}, distance=dist
+        "sssp",
+        "cpu",
+        t.seconds,
+        phases,
+        "delta-stepping",
+        {"delta": delta},
+        distance=dist,
+        predecessor=pred,
     )
 
 
@@ -170,6 +277,18 @@ __device__ bool gravel_sssp_relax(float* dist, unsigned int* stamp, int* far,
         if (k < (unsigned long long)far_cap) { far[k] = dst; return false; }
     }
     return atomicExch(&stamp[dst], tag) != tag;
+}
+"""
+
+
+# Predecessors on the GPU: a BFS over the tight arcs claims each vertex once. dst is reached (it has
+# a finite distance) wherever src is, unless dist[src] + weight overflowed float32: that is flagged.
+_TIGHT = """
+__device__ bool gravel_sssp_tight(const float* dist, int* pred, int* overflow, int src, int dst,
+                                  float weight) {
+    float d = dist[dst];
+    if (d > 3.402823466e38f) { *overflow = 1; return false; }  // infinite
+    return dist[src] + weight == d && atomicCAS(&pred[dst], -1, src) == -1;
 }
 """
 
@@ -237,22 +356,103 @@ def _sssp_cuda(G, source, weights, delta):
             far[: len(rest)] = rest.ids
             far_len.fill(len(rest))
             near = FrontierQueue(n, capacity, keep_if(pile, "dist[v] < split", params=params))
+        pred, overflow = _predecessors_cuda(dg, dist, source)
+    if overflow:
+        raise InvalidWeightError(
+            "sssp: a path is longer than float32's range (about 3.4e38) on the GPU, whose "
+            "distances are float32; use device='cpu'"
+        )
     return SSSPResult(
-        "sssp", "cuda", t.seconds, phases, "near-far", {"delta": delta}, distance=dist
+        "sssp",
+        "cuda",
+        t.seconds,
+        phases,
+        "near-far",
+        {"delta": delta},
+        distance=dist,
+        predecessor=pred,
     )
 
 
-def verify_sssp(G, source, distance, rtol=1e-6):
-    """Compare with SciPy's Dijkstra (parallel arcs: minimum weight). Returns a list of problems."""
+def _predecessors_cuda(dg, dist, source):
+    """The predecessor tree of final distances (a BFS over tight arcs, in multi-step launches), and
+    whether a distance overflowed float32 (one sync)."""
+    import cupy
+
+    from ..frontier import FrontierQueue
+    from ..operators import advance_steps
+
+    n = dg.n
+    pred = cupy.full(n, -1, cupy.int32)
+    pred[source] = source
+    overflow = cupy.zeros(1, cupy.int32)
+    queue = FrontierQueue(n, n + 1, [source])  # each vertex enters once
+    while len(queue.last):
+        advance_steps(
+            dg,
+            queue,
+            "gravel_sssp_tight(dist, pred, overflow, src, dst, weight)",
+            params={"dist": dist, "pred": pred, "overflow": overflow},
+            limit=n,
+            preamble=_TIGHT,
+        )
+    pred[source] = -1
+    return pred, bool(overflow.get()[0])  # sync
+
+
+def verify_sssp(G, source, distance, predecessor=None, *, rtol=1e-6):
+    """Compare distances (caller ids) with SciPy's Dijkstra (parallel arcs: minimum weight), and
+    check a predecessor tree if given: -1 for the source and unreachable vertices; for every other
+    vertex v an arc p -> v with distance[p] + w equal to distance[v] (to float32 rounding), and a
+    chain of predecessors that ends at the source. Returns a list of problems."""
     from scipy.sparse.csgraph import dijkstra
 
     from ..transform import deduplicate
 
+    n = G.n
+    order = np.arange(n) if G.order is None else G.order.astype(np.int64)
     # SciPy would sum parallel arcs; a path takes the lightest
-    expect = dijkstra(deduplicate(G).to_scipy(), directed=True, indices=source)
+    D = deduplicate(G)
+    expect = to_caller(G, dijkstra(D.to_scipy(), directed=True, indices=int(order[source])))
+    distance = np.asarray(distance, np.float64)
     if not np.allclose(expect, distance, rtol=rtol, equal_nan=False):
         bad = int(np.flatnonzero(~np.isclose(expect, distance, rtol=rtol))[0])
         return [f"distance of {bad} is {distance[bad]}, Dijkstra says {expect[bad]}"]
+    if predecessor is None:
+        return []
+    pred = np.asarray(predecessor, np.int64)
+    reached = np.isfinite(distance)
+    reached[source] = False
+    wrong = np.flatnonzero((pred != -1) & ~reached)
+    if wrong.size:
+        v = int(wrong[0])
+        return [f"vertex {v} is the source or unreachable, but its predecessor is {pred[v]}"]
+    wrong = np.flatnonzero(reached & ((pred < 0) | (pred >= n)))
+    if wrong.size:
+        v = int(wrong[0])
+        return [f"vertex {v} is reached, but its predecessor is {pred[v]}"]
+    v = np.flatnonzero(reached)
+    p = pred[v]
+    # the lightest arc p -> v, found in D's sorted rows by its key (internal ids)
+    src, dst = D.edges()
+    keys = src.astype(np.int64) * n + dst
+    want = order[p] * n + order[v]
+    at = np.minimum(np.searchsorted(keys, want), max(keys.size - 1, 0))
+    has = keys[at] == want if keys.size else np.zeros(v.size, bool)
+    w = np.where(has, D.weights[at] if D.weighted else 1.0, np.inf) if keys.size else np.inf
+    step = distance[p] + w
+    slack = (rtol + 4 * np.finfo(np.float32).eps) * np.abs(distance[v])
+    wrong = np.flatnonzero(~(np.abs(step - distance[v]) <= slack))
+    if wrong.size:
+        i = int(wrong[0])
+        arc = f"arc {p[i]} -> {v[i]}" + ("" if has[i] else " (no such arc)")
+        return [f"predecessor of {v[i]} is {p[i]}: {arc} gives {step[i]}, not {distance[v[i]]}"]
+    # pointer doubling: after k rounds each entry is the 2**k-th ancestor, -1 past the source
+    up = pred.copy()
+    for _ in range(max(1, n.bit_length())):
+        up = np.where(up >= 0, up[np.maximum(up, 0)], -1)
+    if (up >= 0).any():
+        return [f"the predecessors of vertex {int(np.flatnonzero(up >= 0)[0])} form a cycle"]
     return []
 
 

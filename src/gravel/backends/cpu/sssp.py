@@ -130,3 +130,31 @@ def serial_phases(
         if cur.shape[0] == 0:
             break
     return cur, b, used, round_
+
+
+@numba.njit(cache=True)
+def predecessors(offsets, indices, weights, dist, source):
+    """A shortest-path tree of final distances: a BFS from `source` over the tight arcs (u -> v
+    with dist[u] + w == dist[v], computed as the relaxations computed it), each vertex taking the
+    first tight arc that reaches it. Every reached vertex has a tight in-arc from the vertex whose
+    relaxation last lowered it, so the BFS reaches them all; claiming each vertex once keeps
+    zero-weight cycles out of the tree. Returns (predecessor, -1 for the source and unreached
+    vertices; number of vertices reached)."""
+    n = dist.shape[0]
+    pred = np.full(n, -1, np.int32)
+    queue = np.empty(n, np.int32)
+    pred[source] = source
+    queue[0] = source
+    head, tail = 0, 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        du = dist[u]
+        for p in range(offsets[u], offsets[u + 1]):
+            v = indices[p]
+            if pred[v] < 0 and du + weights[p] == dist[v]:
+                pred[v] = u
+                queue[tail] = v
+                tail += 1
+    pred[source] = -1
+    return pred, tail
