@@ -35,6 +35,10 @@ class InvalidWeightError(GravelError, ValueError):
     """Edge weights that the chosen algorithm cannot take (negative or NaN for SSSP)."""
 
 
+class InvalidArgumentError(GravelError, ValueError):
+    """An algorithm's argument outside its domain (alpha, max_iter, a per-vertex vector, ...)."""
+
+
 class UnknownNameError(GravelError, ValueError):
     """An unknown algorithm, generator spec, strategy or file format."""
 

@@ -18,16 +18,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..arrays import host, xp
+from ..arrays import host
 from ..backends.cpu import pagerank as _k
-from ..errors import (
-    GravelError,
-    InvalidGraphError,
-    InvalidWeightError,
-    UnknownNameError,
-    VertexNotFoundError,
-)
+from ..errors import GravelError, InvalidArgumentError, InvalidGraphError, UnknownNameError
+from ..transform import check_weights
 from ._common import Result, Timer, choose_device, to_caller
+from ._vectors import Vectors, distribution
 
 #: the default bound on the last iteration's L1 change. The change shrinks by a factor alpha or
 #: more per iteration, so the result lies within alpha / (1 - alpha) * tol (5.7e-6 at alpha 0.85)
@@ -44,23 +40,9 @@ class PowerIterationFailedConvergence(GravelError, RuntimeError):
     """PageRank did not reach `tol` within `max_iter` iterations."""
 
 
-class InvalidArgumentError(GravelError, ValueError):
-    """An argument of pagerank (alpha, max_iter, tol, a vector) outside its domain."""
-
-
 @dataclass
 class PageRankResult(Result):
     rank: np.ndarray = None
-
-
-@dataclass(frozen=True)
-class _Vectors:
-    """The iteration's vectors over the internal ids, float64 on the host, each summing to 1: the
-    start, the teleport and the dangling vertices' targets. None is uniform."""
-
-    start: np.ndarray | None = None
-    teleport: np.ndarray | None = None
-    dangling: np.ndarray | None = None
 
 
 def pagerank(
@@ -177,12 +159,12 @@ def pagerank(
     if weighted and direction == "push" and blocking not in ("auto", None):
         raise InvalidGraphError("a weighted push runs unblocked: pass blocking=None or 'auto'")
     if weighted:
-        _check_weights(G, dev)
-    vectors = _Vectors()
+        check_weights(G, name="pagerank")
+    vectors = Vectors()
     if G.n:
-        p = _vector(G, personalization, "personalization")
-        d = _vector(G, dangling, "dangling")
-        vectors = _Vectors(_vector(G, nstart, "nstart"), p, p if d is None else d)
+        p = distribution(G, personalization, "personalization")
+        d = distribution(G, dangling, "dangling")
+        vectors = Vectors(distribution(G, nstart, "nstart"), p, p if d is None else d)
     threshold = tol if stopping == "absolute" else G.n * tol
     args = (G, alpha, max_iter, threshold, weighted, vectors) + (
         (direction, blocking) if dev == "cuda" else ()
@@ -224,59 +206,6 @@ def _uses_weights(G, weight):
     if weight is True or isinstance(weight, str):
         return G.weighted
     raise InvalidArgumentError(f"weight must be True, None or an attribute name, not {weight!r}")
-
-
-def _check_weights(G, device):
-    """InvalidWeightError for a negative or non-finite weight, checked where the weights live."""
-    dg = G.device_graph
-    w = dg.weights if device == "cuda" and dg is not None else G.weights
-    m = xp(w)
-    bad = m.flatnonzero(~(w >= 0) | ~m.isfinite(w))
-    if bad.size:  # sync on the GPU: once, before any work
-        arc = int(bad[0])
-        raise InvalidWeightError(
-            f"pagerank takes finite non-negative weights: arc {arc} weighs {float(w[arc])}"
-        )
-
-
-def _vector(G, values, name):
-    """`values` (a dict from the caller's vertex ids to values, or an array over them) as a float64
-    array over the internal ids summing to 1; None stays None."""
-    if values is None:
-        return None
-    n = G.n
-    try:
-        if isinstance(values, dict):
-            x = np.zeros(n)
-            for key, value in values.items():
-                if (
-                    isinstance(key, (bool, np.bool_))
-                    or not isinstance(key, (int, np.integer))
-                    or not 0 <= key < n
-                ):
-                    raise VertexNotFoundError(
-                        f"{name}: {key!r} is not a vertex of the graph (ids 0..{n - 1})"
-                    )
-                x[key] = float(value)
-        else:
-            x = np.array(host(values), dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise InvalidArgumentError(f"{name} must hold numbers: {e}") from None
-    if x.shape != (n,):
-        raise InvalidArgumentError(
-            f"{name} must hold one value per vertex ({n}), not shape {x.shape}"
-        )
-    if not np.all(np.isfinite(x)) or np.any(x < 0):
-        raise InvalidArgumentError(f"{name} must hold finite non-negative values")
-    total = x.sum()
-    if not 0 < total < np.inf:
-        raise InvalidArgumentError(f"{name} must have a positive (finite) sum")
-    x /= total
-    if G.order is None:
-        return x
-    internal = np.empty(n)
-    internal[G.order] = x  # order[i]: the internal id of the caller's vertex i
-    return internal
 
 
 def _out_weight(G):

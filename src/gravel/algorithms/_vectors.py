@@ -1,0 +1,60 @@
+"""Per-vertex distributions given by a caller (PageRank's start, teleport and dangling vectors): a
+dict from the caller's vertex ids or an array over them, checked and normalised, over the internal
+ids."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..arrays import host
+from ..errors import InvalidArgumentError, VertexNotFoundError
+
+
+@dataclass(frozen=True)
+class Vectors:
+    """The iteration's vectors over the internal ids, float64 on the host, each summing to 1: the
+    start, the teleport and the dangling vertices' targets. None is uniform."""
+
+    start: np.ndarray | None = None
+    teleport: np.ndarray | None = None
+    dangling: np.ndarray | None = None
+
+
+def distribution(G, values, name):
+    """`values` (a dict from the caller's vertex ids to values, or an array over them) as a float64
+    array over the internal ids summing to 1; None stays None."""
+    if values is None:
+        return None
+    n = G.n
+    try:
+        if isinstance(values, dict):
+            x = np.zeros(n)
+            for key, value in values.items():
+                if (
+                    isinstance(key, (bool, np.bool_))
+                    or not isinstance(key, (int, np.integer))
+                    or not 0 <= key < n
+                ):
+                    raise VertexNotFoundError(
+                        f"{name}: {key!r} is not a vertex of the graph (ids 0..{n - 1})"
+                    )
+                x[key] = float(value)
+        else:
+            x = np.array(host(values), dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise InvalidArgumentError(f"{name} must hold numbers: {e}") from None
+    if x.shape != (n,):
+        raise InvalidArgumentError(
+            f"{name} must hold one value per vertex ({n}), not shape {x.shape}"
+        )
+    if not np.all(np.isfinite(x)) or np.any(x < 0):
+        raise InvalidArgumentError(f"{name} must hold finite non-negative values")
+    total = x.sum()
+    if not 0 < total < np.inf:
+        raise InvalidArgumentError(f"{name} must have a positive (finite) sum")
+    x /= total
+    if G.order is None:
+        return x
+    internal = np.empty(n)
+    internal[G.order] = x  # order[i]: the internal id of the caller's vertex i
+    return internal
