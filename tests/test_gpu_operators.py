@@ -359,23 +359,23 @@ def test_push_over_every_vertex_equals_numpy(name, G, reduce, blocking, monkeypa
         dg, None, cupy.asarray(x), reduce, direction="push", blocking=blocking
     )
     assert np.allclose(got.get(), expect, rtol=1e-5, atol=1e-3)
-    if blocking is None:
-        top = np.finfo(np.float64).max
-        weighted = np.full(G.n, {"sum": 0.0, "min": top, "max": -top}[reduce])
-        npf.at(weighted, dst, x[src] * w)
-        # in float64: the atomics add a hub's thousands of weighted terms in any order
-        got = ops.neighbor_reduce(
-            dg,
-            None,
-            "x[u] * weight",
-            reduce,
-            dtype=np.float64,
-            params={"x": cupy.asarray(x)},
-            direction="push",
-        )
-        assert np.allclose(got.get(), weighted, rtol=1e-9, atol=1e-9)
-    elif blocking != "auto":
-        with pytest.raises(ValueError, match="value array over every vertex"):
+    top = np.finfo(np.float64).max
+    weighted = np.full(G.n, {"sum": 0.0, "min": top, "max": -top}[reduce])
+    npf.at(weighted, dst, x[src] * w)
+    # in float64: the atomics add a hub's thousands of weighted terms in any order
+    got = ops.neighbor_reduce(
+        dg,
+        None,
+        "x[u] * weight",
+        reduce,
+        dtype=np.float64,
+        params={"x": cupy.asarray(x)},
+        direction="push",
+        blocking=blocking,
+    )
+    assert np.allclose(got.get(), weighted, rtol=1e-9, atol=1e-9)
+    if blocking not in (None, "auto"):
+        with pytest.raises(ValueError, match="runs over every vertex"):
             ops.neighbor_reduce(
                 dg,
                 Frontier.from_ids(G.n, [0]),

@@ -98,9 +98,9 @@ def pagerank(
         ranks are staged in shared memory; wider blocks, and any weighted pull, read them through
         the L2); ``"auto"`` blocks where the ranks outgrow half the L2, the unweighted pull by the
         shared-memory width, a weighted pull and the push by a quarter of the L2 unless the hubs
-        come first. A weighted push runs unblocked. The blocked layout is built on the first sweep
-        and kept with the graph's device copy; the result's ``strategy`` says how the sweep ran.
-        The CPU path takes only "auto".
+        come first. The blocked layout is built on the first sweep and kept with the graph's
+        device copy; the result's ``strategy`` says how the sweep ran. The CPU path takes only
+        "auto".
     device : {"auto", "cpu", "cuda"}
 
     Returns
@@ -156,8 +156,6 @@ def pagerank(
         raise InvalidGraphError(
             "push and blocking=None or a width are options of the GPU path (device='cuda')"
         )
-    if weighted and direction == "push" and blocking not in ("auto", None):
-        raise InvalidGraphError("a weighted push runs unblocked: pass blocking=None or 'auto'")
     if weighted:
         check_weights(G, name="pagerank")
     vectors = Vectors()
@@ -270,7 +268,7 @@ def _pagerank_cuda(G, alpha, max_iter, threshold, weighted, vec, direction="pull
     import cupy
     import cupyx
 
-    from ..operators import SweepPlan, compute_sums, plan_sweep
+    from ..operators import compute_sums, plan_sweep
 
     n = G.n
     kind = ", weighted" if weighted else ""
@@ -278,10 +276,7 @@ def _pagerank_cuda(G, alpha, max_iter, threshold, weighted, vec, direction="pull
         rank = cupy.zeros(0, cupy.float32)
         return PageRankResult("pagerank", "cuda", 0.0, 0, "pull" + kind, {"error": None}, rank=rank)
     dg = G.to("cuda")
-    if weighted and direction == "push":
-        plan = SweepPlan()  # a blocked push takes a value array, not the weighted expression
-    else:
-        plan = plan_sweep(dg, blocking, stageable=direction == "pull" and not weighted)
+    plan = plan_sweep(dg, blocking, stageable=direction == "pull" and not weighted)
     sweep = (_pull_sweep if direction == "pull" else _push_sweep)(dg, plan)
     out = dg.out_degree
     if weighted:

@@ -70,8 +70,9 @@ def neighbor_reduce(
     block's slice of x in shared memory. Layouts are built on first use and kept with the graph.
 
     ``direction="push"``: every out-edge (u -> v) of a frontier item u (every vertex when None)
-    folds into ``out[v]`` (length n) with an atomic; `reduce` must be sum, min or max. Blocked (a
-    value array over every vertex), the edges come grouped by destination range."""
+    folds into ``out[v]`` (length n) with an atomic; `reduce` must be sum, min or max. Blocked (over
+    every vertex), the edges come grouped by destination range, and the value's ``edge`` is the
+    position in that layout."""
     import cupy
 
     dt = np.dtype(dtype)
@@ -97,7 +98,7 @@ def neighbor_reduce(
         if op is None:
             raise ValueError("push neighbor_reduce supports sum, min and max (atomics)")
         red = Reduction(dt, identity, op, macros, params or {}, preamble)
-        return _push(graph, frontier, red, blocking, x)
+        return _push(graph, frontier, red, blocking)
     if direction != "pull":
         raise UnknownNameError(f"unknown direction {direction!r} (expected pull or push)")
     if sums and apply is None:
@@ -132,7 +133,7 @@ def neighbor_reduce(
     return out if apply is None else totals
 
 
-def _push(graph, frontier, red, blocking, x):
+def _push(graph, frontier, red, blocking):
     """Push: an advance whose functor folds the edge's value into out[dst] atomically (the value's
     function takes the edge as neighbor_reduce names it: v the destination, u the source)."""
     import cupy
@@ -140,8 +141,8 @@ def _push(graph, frontier, red, blocking, x):
     out = cupy.full(graph.n, red.identity, dtype=red.dtype)
     plan = plan_sweep(graph, blocking) if blocking is not None else None
     if plan is not None and plan.kind != "plain":
-        if frontier is not None or x is None:
-            raise ValueError("a blocked push takes a value array over every vertex (frontier=None)")
+        if frontier is not None:
+            raise ValueError("a blocked push runs over every vertex (frontier=None)")
         layout = push_layout(graph, plan.width)
         lists = Lists(layout.offsets, layout.targets, layout.weights)
         rows = graph.cached(("push_rows", plan.width), lambda: Frontier.all(layout.rows))
