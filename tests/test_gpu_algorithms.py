@@ -138,7 +138,10 @@ def test_pagerank_returns_the_iteration_that_converged(name, G, direction, block
     assert fixed.iterations == r.iterations and np.allclose(
         fixed.rank.get(), r.rank.get(), rtol=1e-5, atol=0
     )
-    assert fixed.stats["error"] == pytest.approx(r.stats["error"], rel=1e-3)
+    # a push adds a hub's weighted terms atomically in any order: its last change, some 1e-6 in
+    # L1 at the default tol, varies by a few percent from run to run
+    noise = 1e-3 if direction == "pull" else 5e-2
+    assert fixed.stats["error"] == pytest.approx(r.stats["error"], rel=noise)
     with pytest.raises(PowerIterationFailedConvergence):
         gravel.pagerank(G, max_iter=r.iterations - 1, tol=1e-6, **opts)
     cpu = gravel.pagerank(G, tol=1e-6, device="cpu")
