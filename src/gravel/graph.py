@@ -171,7 +171,8 @@ class Graph:
             weights = np.asarray(weights)
             if weights.shape != src.shape:
                 raise InvalidGraphError("weights must have one entry per edge")
-            weights = weights.astype(np.float32, copy=False)
+            with np.errstate(over="ignore"):  # beyond float32: inf, which check_weights names
+                weights = weights.astype(np.float32, copy=False)
         edges = [src.astype(np.int32, copy=False), dst.astype(np.int32, copy=False), weights]
         offsets, indices, w = _csr.build_csr(edges, int(n), not directed, dedupe=dedupe)
         return cls(offsets, indices, w, directed=directed, labels=labels, _sorted=True)
