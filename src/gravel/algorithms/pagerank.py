@@ -25,12 +25,8 @@ from ..transform import check_weights
 from ._common import Result, Timer, choose_device, to_caller
 from ._vectors import Vectors, distribution
 
-#: the default bound on the last iteration's L1 change. The change shrinks by a factor alpha or
-#: more per iteration, so the result lies within alpha / (1 - alpha) * tol (5.7e-6 at alpha 0.85)
-#: of the fixed point; measured against float64 references converged to 1e-12: 4.1e-6 (L1) on the
-#: bundled graph (48 iterations), 1.0e-6 to 1.3e-6 on kron:16-20 (16-17 iterations), where the
-#: NetworkX rule's 1e-2 to 0.39 fails the 1e-4 goal and tol 1e-5 leaves the bundled graph at 4e-5.
-#: Float32 ranks on the GPU (rounding noise about 1e-7 in L1) still reach it
+#: the default bound on the last iteration's L1 change: the result then lies within
+#: alpha / (1 - alpha) * tol of the fixed point (docs/tuning.md, DEFAULT_TOL)
 DEFAULT_TOL = 1e-6
 #: the stopping rules: the L1 change below tol, or below n * tol as networkx.pagerank stops
 STOPPING = ("absolute", "networkx")
