@@ -19,6 +19,7 @@ import numpy as np
 from . import generate
 from .algorithms.catalog import CATALOG
 from .arrays import host
+from .compiling import announce_compiling
 from .errors import GravelError, UnknownNameError, VertexNotFoundError
 from .io import atomic_write, check_writable, load, save
 from .reorder import METHODS, reorder
@@ -388,7 +389,7 @@ def main(argv=None):
     """Run the command line; returns the exit status: 0, 2 for an error (one line on stderr), 130
     when interrupted (Ctrl-C: one line, no traceback; atomic writes leave no file)."""
     args = build_parser().parse_args(argv)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), announce_compiling():
         warnings.showwarning = _show_warning
         try:
             args.func(args)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..arrays import xp
+from ..compiling import compile_clock
 from ..errors import DeviceUnavailableError, UnknownNameError, VertexNotFoundError
 
 DEVICES = ("auto", "cpu", "cuda")
@@ -85,10 +86,13 @@ def chunks():
 
 
 class Timer:
-    """Time of a block: wall time on the CPU, CUDA events around the block's GPU work on "cuda"."""
+    """Time of a block: wall time on the CPU, CUDA events around the block's GPU work on "cuda".
+    On the CPU, the time of compiling Numba kernels (their first call in a process) is left out of
+    ``seconds`` and given as ``compile_seconds``."""
 
     def __init__(self, device="cpu"):
         self.device = device
+        self.compile_seconds = 0.0
 
     def __enter__(self):
         if self.device == "cuda":
@@ -96,6 +100,9 @@ class Timer:
 
             self._events = (cupy.cuda.Event(), cupy.cuda.Event())
             self._events[0].record()
+        else:
+            self._clock = compile_clock()
+            self._compiled = self._clock.__enter__()
         self.start = time.perf_counter()
         return self
 
@@ -107,4 +114,7 @@ class Timer:
             self._events[1].synchronize()
             self.seconds = cupy.cuda.get_elapsed_time(*self._events) / 1e3
         else:
-            self.seconds = time.perf_counter() - self.start
+            elapsed = time.perf_counter() - self.start
+            self.compile_seconds = self._compiled()
+            self._clock.__exit__(*exc)
+            self.seconds = max(elapsed - self.compile_seconds, 0.0)
