@@ -6,6 +6,11 @@ it."""
 import numba
 import numpy as np
 
+#: graphs of up to this many arcs are built and sorted with NumPy's stable sorts, which need no
+#: compiling: the parallel kernels below take seconds to compile on their first call, longer than a
+#: small graph takes to build either way
+SMALL_ARCS = 1 << 20
+
 
 @numba.njit(parallel=True, cache=True)
 def _scatter(src, dst, w, n, both_ways, threads):
@@ -51,6 +56,21 @@ def _scatter(src, dst, w, n, both_ways, threads):
     return offsets, indices, weights
 
 
+def _scatter_small(src, dst, w, n, both_ways, threads):
+    """_scatter's rows by NumPy: the arcs in edge order (each edge's reverse right after it), stably
+    sorted by row, so a row lists its arcs in the order _scatter gives them."""
+    if both_ways:
+        keep = np.ones(2 * src.shape[0], bool)
+        keep[1::2] = src != dst  # a loop is stored once
+        src, dst = np.stack([src, dst], 1).ravel()[keep], np.stack([dst, src], 1).ravel()[keep]
+        w = np.repeat(w, 2)[keep] if w.shape[0] else w
+    order = np.argsort(src, kind="stable")
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=offsets[1:])
+    weights = w[order].astype(np.float32) if w.shape[0] else np.empty(0, np.float32)
+    return offsets, dst[order].astype(np.int32), weights
+
+
 @numba.njit(cache=True, inline="always")
 def _insertion_sort(a, lo, hi):
     for i in range(lo + 1, hi):
@@ -63,7 +83,14 @@ def _insertion_sort(a, lo, hi):
 
 
 def sort_rows(offsets, indices, weights):
-    """Sort every row's ids (and their weights along), in parallel."""
+    """Sort every row's ids (and their weights along; parallel arcs keep their order), in place."""
+    if indices.shape[0] <= SMALL_ARCS:
+        rows = np.repeat(np.arange(offsets.shape[0] - 1), np.diff(offsets))
+        order = np.lexsort((indices, rows))
+        indices[:] = indices[order]
+        if weights is not None and weights.shape[0]:
+            weights[:] = weights[order]
+        return
     w = weights if weights is not None else np.empty(0, np.float32)
     _sort_rows(offsets, indices, w, numba.get_num_threads())
 
@@ -168,7 +195,8 @@ def build_csr(edges, n, both_ways, dedupe=False, drop_loops=False):
     """
     src, dst, weights = edges
     has_w = weights is not None
-    offsets, indices, w_out = _scatter(
+    scatter = _scatter_small if src.shape[0] * (1 + both_ways) <= SMALL_ARCS else _scatter
+    offsets, indices, w_out = scatter(
         src,
         dst,
         weights if has_w else np.empty(0, np.float32),
