@@ -16,13 +16,9 @@ import argparse
 import datetime
 import json
 
+from gravel.algorithms.catalog import CATALOG
 from gravel.backends.cuda import runtime
-from gravel.bench import (
-    copy_bandwidth,
-    floor_bytes,
-    pagerank_per_iteration,
-    wall_seconds,
-)
+from gravel.bench import copy_bandwidth, pagerank_per_iteration, wall_seconds
 from gravel.cli import open_graph
 from gravel.layouts.blocked import block_width, pull_layout, push_layout
 from gravel.layouts.staged import STAGED_TILE_BYTES, shared_width, staged_layout
@@ -68,7 +64,7 @@ def main():
         reorder_s = wall_seconds(lambda: holder.setdefault("S", reorder(G, "degree")))
         for label, H in ((spec, G), (f"{spec} degree-sorted", holder["S"])):
             dg = H.to("cuda")
-            floor_s = floor_bytes("pagerank", H) / bandwidth
+            floor_s = CATALOG["pagerank"].floor_bytes(H) / bandwidth
             build = build_layouts(dg, width, staged)
             times = {
                 "pull_plain_s": per_iteration(H, "pull", None),

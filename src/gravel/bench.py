@@ -36,12 +36,6 @@ def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
     return 2 * nbytes / min(run_times(lambda: m.copyto(b, a), repeat, device))
 
 
-def floor_bytes(algo, G):
-    """Fewest bytes one sweep of `algo` (a command-line name) must move: every input array read
-    once, every output written once (PageRank: per iteration)."""
-    return CATALOG[algo].floor_bytes(G)
-
-
 def _runner(algo, G, source, device):
     """A function of no arguments that makes one timed run of the description `algo`."""
     options = algo.timed(G) | {"device": device}
