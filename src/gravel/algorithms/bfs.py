@@ -64,10 +64,14 @@ def bfs(G, source, *, device="auto"):
 
 
 def _bfs_cpu(G, source):
+    from ..backends.cpu._serial import is_small
+
     n = G.n
     parent = np.full(n, -1, np.int32)
     depth = np.full(n, -1, np.int32)
     parent[source], depth[source] = source, 0
+    if is_small(G.nnz):
+        return _bfs_cpu_serial(G, source, parent, depth)
     in_off, in_idx, _ = G.csc()
     frontier = np.array([source], np.int32)
     edges_to_check = G.nnz
@@ -111,6 +115,24 @@ def _bfs_cpu(G, source):
         level,
         "direction-optimizing",
         {"bottom_up_steps": pulls},
+        depth=depth,
+        parent=parent,
+    )
+
+
+def _bfs_cpu_serial(G, source, parent, depth):
+    """Top-down levels in one serial kernel, on graphs of up to SMALL_ARCS arcs: it finishes before
+    the direction-optimizing kernels, which are parallel, would have compiled (docs/tuning.md)."""
+    with Timer() as t:
+        frontier = np.array([source], np.int32)
+        _, level, _ = _k.top_down_serial(G.offsets, G.indices, frontier, parent, depth, 0, G.n + 1)
+    return BFSResult(
+        "bfs",
+        "cpu",
+        t.seconds,
+        level,
+        "top-down, serial",
+        {"bottom_up_steps": 0},
         depth=depth,
         parent=parent,
     )

@@ -56,10 +56,11 @@ def _most_common(labels):
 def _cc_cpu(G):
     comp = np.arange(G.n, dtype=np.int32)
     rounds = 0
+    k = _k.kernels(G.nnz)
     with Timer() as t:
         for r in range(SAMPLE_ROUNDS):
-            _k.link_neighbour(G.offsets, G.indices, comp, r)
-            _k.compress(comp)
+            k.link_neighbour(G.offsets, G.indices, comp, r)
+            k.compress(comp)
         skip = -1
         if G.n:
             skip = _most_common(comp[_sample(G.n)])
@@ -73,9 +74,9 @@ def _cc_cpu(G):
             for i, (off, idx) in enumerate(layouts):
                 # the sampling rounds already linked the first out-neighbours
                 start = SAMPLE_ROUNDS if rounds == 1 and i == 0 else 0
-                _k.link_rest(off, idx, comp, start, skip)
-            _k.compress(comp)
-            if _k.crossing_edges(G.offsets, G.indices, comp) == 0:
+                k.link_rest(off, idx, comp, start, skip)
+            k.compress(comp)
+            if k.crossing_edges(G.offsets, G.indices, comp) == 0:
                 break
             skip = -1  # a lost link: finish with every edge
     return CCResult("connected_components", "cpu", t.seconds, rounds, "afforest", labels=comp)

@@ -222,10 +222,11 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
     teleport = None if vec.teleport is None else (1.0 - alpha) * vec.teleport
     new, contrib, base = np.empty(n), np.empty(n), np.empty(n)
     it, err = 0, None
+    k = _k.kernels(G.nnz)
     with Timer() as t:
         while it < max_iter:
             it += 1
-            lost = _k.contributions(rank, out, contrib)
+            lost = k.contributions(rank, out, contrib)
             # base = (1 - alpha) * p + alpha * lost * d
             if vec.dangling is None:
                 base.fill(alpha * lost / n)
@@ -233,9 +234,9 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
                 np.multiply(vec.dangling, alpha * lost, out=base)
             base += (1.0 - alpha) / n if teleport is None else teleport
             if weighted:
-                err = _k.pull_weighted(in_off, in_idx, in_w, contrib, base, alpha, rank, new)
+                err = k.pull_weighted(in_off, in_idx, in_w, contrib, base, alpha, rank, new)
             else:
-                err = _k.pull(in_off, in_idx, contrib, base, alpha, rank, new)
+                err = k.pull(in_off, in_idx, contrib, base, alpha, rank, new)
             rank, new = new, rank
             if err < threshold:
                 break

@@ -2,12 +2,18 @@
 
 One pass over the raw bytes, no Python objects per line. Errors come back as a code and a line
 number, which the format readers turn into a GraphFormatError naming the file and line.
+
+Small texts of plain id pairs (no weights, nothing to report) are read with NumPy instead, so that
+a first run does not wait for the tokenizer to compile (SMALL_TEXT_BYTES, docs/tuning.md).
 """
 
 import numba
 import numpy as np
 
 OK, BAD_NUMBER, NEGATIVE_ID, TOO_FEW, COLUMNS_CHANGE, BAD_PREFIX, NOT_INTEGER = range(7)
+#: texts up to this many bytes try the NumPy reader first; larger ones go straight to Numba
+SMALL_TEXT_BYTES = 1 << 22
+
 MESSAGES = {
     BAD_NUMBER: "cannot read a number",
     NEGATIVE_ID: "negative vertex id",
@@ -169,6 +175,10 @@ def parse(buf, *, comments=b"#%", prefix=b"", path=None, first_line=1):
     """Parse the data lines of ``buf`` (a uint8 array). Returns (src, dst, weights or None)."""
     from ..errors import GraphFormatError
 
+    if not prefix and buf.shape[0] <= SMALL_TEXT_BYTES:
+        pairs = id_pairs(buf, comments)
+        if pairs is not None:
+            return pairs[0], pairs[1], None
     cap = int(np.count_nonzero(buf == 10)) + 1
     src = np.empty(cap, np.int64)
     dst = np.empty(cap, np.int64)
@@ -179,6 +189,55 @@ def parse(buf, *, comments=b"#%", prefix=b"", path=None, first_line=1):
     if err != OK:
         raise GraphFormatError(MESSAGES[err], path, first_line + line)
     return src[:rows], dst[:rows], (w[:rows] if ncols == 3 else None)
+
+
+def _table(chars):
+    """A 256-entry lookup table, true at the bytes of `chars`."""
+    table = np.zeros(256, bool)
+    table[np.frombuffer(chars, np.uint8)] = True
+    return table
+
+
+_BLANK = _table(b" \t\r")
+_DIGIT = _table(b"0123456789")
+_PAIR_BYTES = _table(b"0123456789 \t\r,\n")
+_POW10 = 10 ** np.arange(18, dtype=np.int64)
+
+
+def id_pairs(buf, comments=b"#%"):
+    """(src, dst) of ``buf`` read with NumPy, or None unless every data line is two ids that
+    ``parse_lines`` would accept with no weight column (it then parses, or names the error).
+
+    Lines are split, and comments recognised, as ``parse_lines`` does: a comment line's first byte
+    other than a blank (space, tab, CR) is in `comments`; ids are runs of at most 18 digits between
+    separators (blanks and commas). Memory: about 16 bytes per byte of text.
+    """
+    is_newline = buf == 10
+    line = np.cumsum(is_newline, dtype=np.int32) - is_newline  # each byte's line, its \n included
+    lines = int(line[-1]) + 1 if buf.shape[0] else 0
+    seen = np.cumsum(~_BLANK[buf], dtype=np.int32)  # non-blank bytes up to each byte
+    before = np.r_[0, seen[is_newline]]  # non-blank bytes before each line
+    marks = np.flatnonzero(_table(comments)[buf])
+    data = np.ones(lines, bool)
+    data[line[marks][seen[marks] - before[line[marks]] == 1]] = False  # lines that are comments
+    data = data[line]
+    if not _PAIR_BYTES[buf[data]].all():
+        return None
+    edge = np.diff((_DIGIT[buf] & data).view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    starts, ends = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1)
+    length = ends - starts
+    if np.any(length > 18):
+        return None
+    per_line = np.bincount(line[starts], minlength=lines)
+    if np.any((per_line != 0) & (per_line != 2)):
+        return None
+    if np.any(buf[(per_line == 0)[line] & data] == 44):  # commas alone: too few columns
+        return None
+    ids = np.zeros(starts.shape[0], np.int64)
+    for k in range(int(length.max()) if length.size else 0):
+        more = length > k
+        ids[more] = ids[more] * 10 + (buf[starts[more] + k] - 48)
+    return ids[0::2].copy(), ids[1::2].copy()
 
 
 def line_of_row(buf, row, comments=b"#%", first_line=1):

@@ -38,9 +38,17 @@ def _one_source(offsets, indices, s, dist, sigma, delta, order, acc):
     return tail
 
 
-@numba.njit(parallel=True, cache=True)
 def brandes(offsets, indices, sources, threads):
-    """Raw dependency sums over `sources` (ordered pairs, endpoints excluded)."""
+    """Raw dependency sums over `sources` (ordered pairs, endpoints excluded).
+
+    The per-thread sums are added here with NumPy: summing a 2-D array inside the kernel doubles
+    its compile time (docs/tuning.md, first run)."""
+    return _brandes(offsets, indices, sources, threads).sum(axis=0)
+
+
+@numba.njit(parallel=True, cache=True)
+def _brandes(offsets, indices, sources, threads):
+    """Each thread's dependency sums over its share of `sources`."""
     n = offsets.shape[0] - 1
     acc = np.zeros((threads, n))
     ns = sources.shape[0]
@@ -51,4 +59,4 @@ def brandes(offsets, indices, sources, threads):
         order = np.empty(n, np.int32)
         for i in range(ns * t // threads, ns * (t + 1) // threads):
             _one_source(offsets, indices, sources[i], dist, sigma, delta, order, acc[t])
-    return acc.sum(axis=0)
+    return acc

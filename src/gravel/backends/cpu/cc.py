@@ -8,6 +8,8 @@ pass until a check finds no edge between two labels, which makes the result exac
 import numba
 import numpy as np
 
+from ._serial import by_size
+
 
 @numba.njit(cache=True, inline="always")
 def _find(comp, x):
@@ -66,3 +68,7 @@ def crossing_edges(offsets, indices, comp):
             if comp[indices[p]] != comp[u]:
                 bad += 1
     return bad
+
+
+#: the kernels for a graph of so many arcs (serial twins for small graphs)
+kernels = by_size(link_neighbour, compress, link_rest, crossing_edges)

@@ -2,6 +2,8 @@
 
 import numba
 
+from ._serial import by_size
+
 
 @numba.njit(parallel=True, cache=True)
 def contributions(rank, out_weight, contrib):
@@ -45,3 +47,7 @@ def pull_weighted(in_offsets, in_indices, in_weights, contrib, base, alpha, rank
         new_rank[v] = x
         err += abs(x - rank[v])
     return err
+
+
+#: the kernels for a graph of so many arcs (serial twins for small graphs)
+kernels = by_size(contributions, pull, pull_weighted)

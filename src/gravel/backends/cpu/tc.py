@@ -5,10 +5,25 @@ once."""
 import numba
 import numpy as np
 
+from ._serial import is_small, twins
+
+
+def orient(offsets, indices, degree):
+    """CSR of the oriented graph: u -> v kept when (deg u, u) < (deg v, v). Rows stay sorted.
+
+    Up to SMALL_ARCS arcs with NumPy, which has nothing to compile; above, in parallel."""
+    if not is_small(indices.shape[0]):
+        return _orient_parallel(offsets, indices, degree)
+    u = np.repeat(np.arange(offsets.shape[0] - 1), np.diff(offsets))
+    du, dv = degree[u], degree[indices]
+    keep = (du < dv) | ((du == dv) & (u < indices))
+    off = np.zeros(offsets.shape[0], np.int64)
+    np.cumsum(np.bincount(u[keep], minlength=offsets.shape[0] - 1), out=off[1:])
+    return off, indices[keep]
+
 
 @numba.njit(parallel=True, cache=True)
-def orient(offsets, indices, degree):
-    """CSR of the oriented graph: u -> v kept when (deg u, u) < (deg v, v). Rows stay sorted."""
+def _orient_parallel(offsets, indices, degree):
     n = offsets.shape[0] - 1
     keep = np.zeros(n + 1, np.int64)
     for u in numba.prange(n):
@@ -30,9 +45,21 @@ def orient(offsets, indices, degree):
     return off, idx
 
 
-@numba.njit(parallel=True, cache=True)
 def count(off, idx, threads, per_vertex):
-    """Triangles in total, and per vertex when asked (per-thread counters, summed at the end).
+    """Triangles in total, and per vertex when asked (empty when not).
+
+    The per-thread counters are summed here with NumPy: summing a 2-D array inside the kernel
+    doubles its compile time (docs/tuning.md, first run). Small graphs count serially."""
+    if is_small(idx.shape[0]):
+        totals, local = serial._count(off, idx, 1, per_vertex)
+    else:
+        totals, local = _count(off, idx, threads, per_vertex)
+    return totals.sum(), local.sum(axis=0)
+
+
+@numba.njit(parallel=True, cache=True)
+def _count(off, idx, threads, per_vertex):
+    """Per-thread triangle counts, and per-thread per-vertex counts when asked.
 
     For each u, its out-list is stamped into a per-thread marker array; then for every v in N+(u),
     the w in N+(v) that carry u's stamp close a triangle. Branch-free lookups beat merging the two
@@ -63,4 +90,7 @@ def count(off, idx, threads, per_vertex):
                             local[t, v] += 1
                             local[t, w] += 1
         totals[t] = c
-    return totals.sum(), local.sum(axis=0) if per_vertex else np.zeros(0, np.int64)
+    return totals, local
+
+
+serial = twins(_count)

@@ -1,0 +1,126 @@
+"""A first run compiles little (issue 17): small texts are parsed with NumPy and small graphs run
+serial twins of the parallel kernels. Each small path is checked against the path it stands in
+for, on random inputs."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gravel
+from gravel.algorithms.bfs import verify_bfs
+from gravel.backends.cpu import _serial, tc
+from gravel.io import _parse
+
+from .strategies import graphs
+
+
+def run_both(monkeypatch, algorithm, G, **kw):
+    """`algorithm` on G with the serial twins, then with the parallel kernels."""
+    small = algorithm(G, device="cpu", **kw)
+    with monkeypatch.context() as m:
+        m.setattr(_serial, "SMALL_ARCS", -1)
+        large = algorithm(G, device="cpu", **kw)
+    return small, large
+
+
+# text ------------------------------------------------------------------------------------------
+
+_PIECES = ["1", "23", "0", "9" * 18, "9" * 19, " ", "\t", ",", "\r", "\n", "#", "%", "-", ".5", "x"]
+
+
+def reference_parse(buf):
+    """What the Numba tokenizer reads: (rows, columns, error code, src, dst)."""
+    cap = int(np.count_nonzero(buf == 10)) + 1
+    src, dst, w = np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap)
+    rows, ncols, err, _ = _parse.parse_lines(buf, np.frombuffer(b"#%", np.uint8), 0, src, dst, w)
+    return rows, ncols, err, src[:rows], dst[:rows]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pairs=st.lists(st.tuples(st.integers(0, 10**9), st.integers(0, 10**9)), max_size=5),
+    noise=st.lists(st.sampled_from(_PIECES), max_size=20),
+)
+def test_numpy_reader_agrees_with_the_tokenizer(pairs, noise):
+    text = "# header\n" + "".join(f"{u} {v}\n" for u, v in pairs) + "".join(noise)
+    buf = np.frombuffer(text.encode(), np.uint8)
+    rows, ncols, err, src, dst = reference_parse(buf)
+    got = _parse.id_pairs(buf)
+    if got is None:
+        # declined: only where the tokenizer finds an error or a weight column
+        assert err != _parse.OK or ncols == 3
+    else:
+        assert err == _parse.OK and ncols in (0, 2)
+        assert np.array_equal(got[0], src) and np.array_equal(got[1], dst)
+        assert got[0].dtype == got[1].dtype == np.int64
+
+
+def test_small_id_pairs_do_not_compile_the_tokenizer(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("the Numba tokenizer ran")
+
+    monkeypatch.setattr(_parse, "parse_lines", refuse)
+    buf = np.frombuffer(b"# c\n% c\n  # c\n0 1\r\n2,3\n\n 4\t5 \n", np.uint8)
+    src, dst, w = _parse.parse(buf)
+    assert src.tolist() == [0, 2, 4] and dst.tolist() == [1, 3, 5] and w is None
+
+
+# kernels ---------------------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=60, max_m=300), data=st.data())
+def test_serial_bfs_gives_the_parallel_depths(G, data):
+    if G.n == 0:
+        return
+    source = data.draw(st.integers(0, G.n - 1))
+    with pytest.MonkeyPatch.context() as mp:
+        small, large = run_both(mp, lambda G, **kw: gravel.bfs(G, source, **kw), G)
+    assert small.strategy == "top-down, serial" and large.strategy == "direction-optimizing"
+    assert np.array_equal(small.depth, large.depth)
+    assert verify_bfs(G, source, small.depth, small.parent) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=60, max_m=300))
+def test_serial_cc_gives_the_parallel_labels(G):
+    with pytest.MonkeyPatch.context() as mp:
+        small, large = run_both(mp, gravel.connected_components, G)
+    assert np.array_equal(small.labels, large.labels)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_serial_pagerank_gives_the_parallel_ranks(weighted, data):
+    G = data.draw(graphs(max_n=60, max_m=300, weighted=weighted))
+    with pytest.MonkeyPatch.context() as mp:
+        small, large = run_both(mp, gravel.pagerank, G)
+    assert np.allclose(small.rank, large.rank, rtol=1e-12, atol=0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=60, max_m=300, directed=False))
+def test_serial_triangles_give_the_parallel_counts(G):
+    with pytest.MonkeyPatch.context() as mp:
+        small, large = run_both(mp, gravel.triangles, G)
+    assert small.total == large.total
+    assert np.array_equal(small.triangles, large.triangles)
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=60, max_m=300, directed=False))
+def test_numpy_orientation_is_the_parallel_one(G):
+    S = G.simple_undirected()
+    off, idx = tc.orient(S.offsets, S.indices, S.out_degree)
+    ref_off, ref_idx = tc._orient_parallel(S.offsets, S.indices, S.out_degree)
+    assert np.array_equal(off, ref_off) and off.dtype == ref_off.dtype
+    assert np.array_equal(idx, ref_idx) and idx.dtype == ref_idx.dtype
+
+
+def test_twins_are_cached_apart_from_their_kernels():
+    serial = _serial.twins(tc._count)
+    assert serial._count.py_func.__qualname__ == "_count_serial"
+    assert not serial._count.targetoptions.get("parallel")
+    assert tc._count.targetoptions.get("parallel")
