@@ -9,6 +9,8 @@ a Graph and return a result object whose arrays are indexed by vertex id::
     [0, 1, 2, 1, 2, 3, 2, 3, 4]
 
 ``device="auto"`` (the default) runs on the GPU when CuPy and a GPU are present, else on the CPU.
+Where a graph's arrays live there (device memory, pinned host memory, managed, tiered) and the
+device-memory budget are set in :mod:`gravel.config` and planned by :mod:`gravel.placement`.
 Importing gravel imports neither CuPy nor Numba: the GPU path and the CPU kernels load when first
 used.
 """
@@ -16,7 +18,7 @@ used.
 import importlib
 from typing import TYPE_CHECKING
 
-from . import reorder, transform
+from . import config, placement, reorder, transform
 from .errors import (
     DeviceUnavailableError,
     GraphFormatError,
@@ -82,6 +84,8 @@ __all__ = [
     "generate",
     "transform",
     "reorder",
+    "config",
+    "placement",
     "check_weights",
     "bfs",
     "sssp",

@@ -1,0 +1,52 @@
+"""Process-wide settings, read whenever a graph goes to the GPU; set them in code::
+
+    >>> import gravel
+    >>> gravel.config.device_memory = "8GB"   # doctest: +SKIP
+
+or for one block with :func:`using`. The command line sets them from ``--device-memory`` and
+``--placement`` for the command it runs.
+
+device_memory : int, str or None, default None
+    The device-memory budget: graph arrays beyond it stay in host memory, as on a smaller card
+    (``"8GB"``, ``"1.5GiB"`` or a number of bytes; see :func:`gravel.placement.parse_bytes`).
+    None: the environment variable ``GRAVEL_DEVICE_MEMORY`` if set, else the card's free memory.
+placement : str, default "auto"
+    Where ``G.to("cuda")`` puts the graph's arrays when not told: one of
+    :data:`gravel.placement.PLACEMENTS`.
+"""
+
+from contextlib import contextmanager
+
+device_memory = None
+placement = "auto"
+
+_SETTINGS = ("device_memory", "placement")
+
+
+@contextmanager
+def using(**settings):
+    """Give settings these values inside a ``with`` block, and their old values back after it.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> with gravel.config.using(device_memory="1GiB"):
+    ...     gravel.config.device_memory
+    '1GiB'
+    >>> gravel.config.device_memory is None
+    True
+    """
+    from .errors import UnknownNameError
+
+    unknown = sorted(set(settings) - set(_SETTINGS))
+    if unknown:
+        raise UnknownNameError(
+            f"no setting {unknown[0]!r} (gravel.config has {', '.join(_SETTINGS)})"
+        )
+    here = globals()
+    old = {name: here[name] for name in settings}
+    here.update(settings)
+    try:
+        yield
+    finally:
+        here.update(old)
