@@ -11,17 +11,19 @@ import json
 import sys
 import time
 import warnings
+from contextlib import nullcontext
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from . import generate
+from . import config, generate
 from .algorithms.catalog import CATALOG
 from .arrays import host
 from .compiling import announce_compiling
-from .errors import GravelError, UnknownNameError, VertexNotFoundError
+from .errors import GravelError, InvalidArgumentError, UnknownNameError, VertexNotFoundError
 from .io import atomic_write, check_writable, load, save
+from .placement import PLACEMENTS, parse_bytes, plan, render, resolve_budget
 from .reorder import METHODS, reorder
 
 DEFAULT_GRAPH = "facebook_combined.txt.gz"  # SNAP ego-Facebook, 4,039 vertices, undirected
@@ -81,10 +83,29 @@ def cmd_info(args):
     t = time.perf_counter()
     G, name = open_graph(args.graph, undirected=args.undirected, relabel=args.relabel)
     info = _describe(G, name) | {"load_s": time.perf_counter() - t}
+    layout, note = _placement_plan(G)
     if args.json:
-        print(json.dumps(info))
+        print(json.dumps(info | {"plan": layout.summary()}))
     else:
         _print_table(f"gravel info: {name}", info)
+        print(render(layout) + note)
+
+
+def _placement_plan(G):
+    """Where G's arrays would go on the GPU under this command's placement and budget, and, with
+    no GPU here, a note on the limit the plan assumed."""
+    from .backends import cuda
+
+    if cuda.available():
+        from .backends.cuda.runtime import free_bytes
+
+        return plan(G, config.placement, free_device=free_bytes()), ""
+    if resolve_budget() is None:
+        note = "the budget defaults to the card's free memory; this plan assumes a card that holds "
+        note += "the whole graph"
+    else:
+        note = "this plan is for the budget alone (on a GPU, the card's free memory caps it too)"
+    return plan(G, config.placement), "\nno GPU here: " + note
 
 
 def cmd_run(args):
@@ -251,7 +272,13 @@ def cmd_bench(args):
         )
     )
     if args.json:
-        extra = {"bandwidth_Bps": measured, "graphs": graphs, "command": sys.argv}
+        extra = {
+            "bandwidth_Bps": measured,
+            "graphs": graphs,
+            "command": sys.argv,
+            "placement": config.placement,
+            "device_memory": config.device_memory,
+        }
         bench.write_json(args.json, rows, extra)
 
 
@@ -284,6 +311,39 @@ def _bench_graph(spec, args):
         }
         name += f" ({args.reorder})" if G.order is not None else " (auto: kept)"
     return G, name, source, info
+
+
+def _settings(args):
+    """gravel.config for this command: its --placement and --device-memory (checked before any
+    work; a size that does not parse is an error naming it), where the command takes them."""
+    if not hasattr(args, "placement"):
+        return nullcontext()
+    if args.device_memory is None:
+        budget = resolve_budget()  # gravel.config's or GRAVEL_DEVICE_MEMORY: errors name them
+    else:
+        try:
+            budget = parse_bytes(args.device_memory)
+        except InvalidArgumentError as e:
+            raise InvalidArgumentError(f"--device-memory: {e}") from None
+    return config.using(placement=args.placement, device_memory=budget)
+
+
+def placement_args(sp):
+    """--placement and --device-memory, read by every ``G.to("cuda")`` the command makes."""
+    sp.add_argument(
+        "--placement",
+        choices=PLACEMENTS,
+        default="auto",
+        help="where a graph's arrays live on the GPU: device memory, pinned host memory read over "
+        "the bus, managed memory, or tiered (the longest lists on the device); auto: device "
+        "where the graph fits, else tiered",
+    )
+    sp.add_argument(
+        "--device-memory",
+        metavar="SIZE",
+        help="device-memory budget, e.g. 8GB or 1.5GiB: emulates a smaller card (default: "
+        "GRAVEL_DEVICE_MEMORY, else the card's free memory)",
+    )
 
 
 RELABEL_HELP = (
@@ -320,6 +380,7 @@ def build_parser():
         "--source", type=int, help=f"source vertex of {with_source} (default: highest out-degree)"
     )
     s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    placement_args(s)
     for name, (kind, text) in OPTION_FLAGS.items():
         users = "/".join(a.name for a in CATALOG.values() if name in a.options)
         s.add_argument("--" + name.replace("_", "-"), type=kind, help=f"{users}: {text}")
@@ -328,8 +389,11 @@ def build_parser():
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.set_defaults(func=cmd_run)
 
-    s = sub.add_parser("info", help="size and degree statistics of a graph")
+    s = sub.add_parser(
+        "info", help="size and degree statistics of a graph, and where its arrays go on the GPU"
+    )
     graph_args(s, optional=True)
+    placement_args(s)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_info)
 
@@ -341,6 +405,7 @@ def build_parser():
         "--algo", action="append", choices=sorted(CATALOG), help="repeatable; default: all"
     )
     s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    placement_args(s)
     s.add_argument(
         "--repeat", type=int, default=5, help="timed runs after one warm-up (median reported)"
     )
@@ -392,7 +457,8 @@ def main(argv=None):
     with warnings.catch_warnings(), announce_compiling():
         warnings.showwarning = _show_warning
         try:
-            args.func(args)
+            with _settings(args):
+                args.func(args)
         except (GravelError, OSError) as e:
             print(f"gravel: error: {_one_line(e)}", file=sys.stderr)
             return 2

@@ -261,13 +261,38 @@ class Graph:
         src, dst = self.edges()
         return src.astype(np.int64) * self.n + dst
 
-    def to(self, device):
-        """This graph on `device`: ``"cpu"`` (itself) or ``"cuda"`` (a DeviceGraph, built once)."""
+    def to(self, device, *, placement=None, budget=None):
+        """This graph on `device`: ``"cpu"`` (itself) or ``"cuda"`` (a DeviceGraph, built once).
+
+        Parameters
+        ----------
+        device : {"cpu", "cuda"}
+        placement : {"auto", "device", "host", "managed", "tiered"}, optional
+            Where the arrays of a graph going to the GPU live (:class:`gravel.placement.Plan`);
+            default ``gravel.config.placement`` ("auto": device memory where the graph fits,
+            else the longest lists there and the rest in pinned host memory). Checked, then
+            ignored, for ``"cpu"``.
+        budget : int or str, optional
+            Device memory the graph may take, such as ``"8GB"``; default
+            ``gravel.config.device_memory``, then ``GRAVEL_DEVICE_MEMORY``, then the card's free
+            memory. Ignored for ``"cpu"``.
+
+        The first call for ``"cuda"`` decides the placement; later calls return that DeviceGraph.
+        A graph that does not fit its placement raises GraphTooLargeError before anything is
+        allocated (:func:`gravel.placement.plan`).
+        """
+        from . import config
+        from .errors import UnknownNameError
+        from .placement import PLACEMENTS
+
+        placement = config.placement if placement is None else placement
+        if placement not in PLACEMENTS:
+            raise UnknownNameError(
+                f"unknown placement {placement!r} (expected {', '.join(PLACEMENTS)})"
+            )
         if device == "cpu":
             return self
         if device != "cuda":
-            from .errors import UnknownNameError
-
             raise UnknownNameError(f"unknown device {device!r} (expected cpu or cuda)")
         if self._device is None:
             from .backends import cuda
@@ -276,8 +301,15 @@ class Graph:
             if not cuda.available():
                 raise DeviceUnavailableError(f"Graph.to('cuda'): {cuda.why_unavailable()}")
             from .backends.cuda.graph import DeviceGraph
+            from .backends.cuda.runtime import free_bytes
+            from .placement import plan, resolve_budget
 
-            self._device = DeviceGraph(self)
+            budget = resolve_budget(budget)
+            layout = plan(self, placement, budget, free_device=free_bytes())
+            if layout.placement == "device" and budget is None:
+                self._device = DeviceGraph(self)
+            else:
+                self._device = DeviceGraph(self, plan=layout)
         return self._device
 
     # -- sizes and degrees -------------------------------------------------------------------------
