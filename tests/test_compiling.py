@@ -52,3 +52,22 @@ def test_short_compilations_pass_unannounced(monkeypatch):
     with compiling.announce_compiling(out):
         fresh_kernel()(np.ones(10))
     assert out.getvalue() == ""
+
+
+def test_short_compilations_that_add_up_are_announced(monkeypatch):
+    # NVRTC compiles one module at a time: sixty of a tenth of a second are a six-second wait
+    monkeypatch.setattr(compiling, "ANNOUNCE_AFTER_S", 0.05)
+    out = io.StringIO()
+    with compiling.announce_compiling(out):
+        for _ in range(5):
+            with compiling.cuda_compile("kernel.cu"):
+                time.sleep(0.02)
+    assert out.getvalue() == "gravel: compiling kernels (first run)\n"
+
+
+def test_timer_leaves_cuda_compilation_out():
+    with Timer() as t:
+        with compiling.cuda_compile("kernel.cu"):
+            time.sleep(0.05)
+    assert t.compile_seconds >= 0.05
+    assert t.seconds < 0.04

@@ -1,37 +1,67 @@
-"""Numba kernels compiled at their first call in a process (the CPU path): the time they take is
-kept out of what an algorithm reports, and the command line says so when it takes a while."""
+"""Kernels compiled at their first use in a process: Numba's on the CPU, NVRTC's on the GPU (where
+no kernel built ahead of time fits). The time they take is kept out of what an algorithm reports,
+and the command line says so when it takes a while.
+
+Both announce themselves through Numba's event system: Numba's own ``numba:compile`` events, and
+``gravel:cuda-compile`` (:func:`cuda_compile`) around every NVRTC compilation of a kernel module.
+"""
 
 import sys
 import threading
-from contextlib import contextmanager
+import time
+from contextlib import ExitStack, contextmanager
+
+#: the event kinds that mark a compilation
+KINDS = ("numba:compile", "gravel:cuda-compile")
 
 #: seconds of compiling after which the command line says it is compiling (once a process)
 ANNOUNCE_AFTER_S = 1.0
 
 
 @contextmanager
+def _listening(listener):
+    from numba.core import event
+
+    with ExitStack() as stack:
+        for kind in KINDS:
+            stack.enter_context(event.install_listener(kind, listener))
+        yield
+
+
+def cuda_compile(what):
+    """Context manager around compiling the CUDA module `what` (its file), so that clocks and the
+    command line see it."""
+    from numba.core import event
+
+    return event.trigger_event("gravel:cuda-compile", data=what)
+
+
+@contextmanager
 def compile_clock():
-    """Yield a function that gives the seconds spent compiling Numba kernels inside the block."""
+    """Yield a function that gives the seconds spent compiling kernels inside the block."""
     from numba.core import event
 
     listener = event.TimingListener()
-    with event.install_listener("numba:compile", listener):
+    with _listening(listener):
         yield lambda: listener.duration if listener.done else 0.0
 
 
 @contextmanager
 def announce_compiling(file=None):
-    """Inside the block, say once "compiling kernels (first run)" on `file` (stderr) when a
-    compilation has run for ANNOUNCE_AFTER_S seconds."""
+    """Inside the block, say once "compiling kernels (first run)" on `file` (stderr) when
+    compilations have run for ANNOUNCE_AFTER_S seconds in all (many short NVRTC compilations add
+    up; a compiler holding the interpreter is caught when it returns)."""
     from numba.core import event
 
     class Announcer(event.Listener):
-        depth, timer, said = 0, None, False
+        depth, timer, said, total, start = 0, None, False, 0.0, 0.0
+        lock = threading.Lock()  # the timer's thread and the compiling one may both say it
 
         def on_start(self, ev):
             self.depth += 1
             if self.depth == 1 and not self.said:
-                self.timer = threading.Timer(ANNOUNCE_AFTER_S, self.say)
+                self.start = time.perf_counter()
+                self.timer = threading.Timer(max(ANNOUNCE_AFTER_S - self.total, 0.0), self.say)
                 self.timer.daemon = True
                 self.timer.start()
 
@@ -39,13 +69,19 @@ def announce_compiling(file=None):
             self.depth -= 1
             if self.depth == 0 and self.timer is not None:
                 self.timer.cancel()
+                self.total += time.perf_counter() - self.start
+                if self.total >= ANNOUNCE_AFTER_S:
+                    self.say()
 
         def say(self):
-            self.said = True
-            print("gravel: compiling kernels (first run)", file=file or sys.stderr, flush=True)
+            with self.lock:
+                if self.said:
+                    return
+                self.said = True
+                print("gravel: compiling kernels (first run)", file=file or sys.stderr, flush=True)
 
     announcer = Announcer()
-    with event.install_listener("numba:compile", announcer):
+    with _listening(announcer):
         try:
             yield
         finally:

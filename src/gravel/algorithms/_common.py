@@ -87,22 +87,23 @@ def chunks():
 
 class Timer:
     """Time of a block: wall time on the CPU, CUDA events around the block's GPU work on "cuda".
-    On the CPU, the time of compiling Numba kernels (their first call in a process) is left out of
-    ``seconds`` and given as ``compile_seconds``."""
+    The time of compiling kernels inside the block (Numba's at their first call in a process,
+    NVRTC's where no kernel was built ahead of time) is left out of ``seconds`` and given as
+    ``compile_seconds``: the device waits while the host compiles, so on "cuda" it is taken off the
+    events' interval."""
 
     def __init__(self, device="cpu"):
         self.device = device
         self.compile_seconds = 0.0
 
     def __enter__(self):
+        self._clock = compile_clock()
+        self._compiled = self._clock.__enter__()
         if self.device == "cuda":
             import cupy
 
             self._events = (cupy.cuda.Event(), cupy.cuda.Event())
             self._events[0].record()
-        else:
-            self._clock = compile_clock()
-            self._compiled = self._clock.__enter__()
         self.start = time.perf_counter()
         return self
 
@@ -112,9 +113,9 @@ class Timer:
 
             self._events[1].record()
             self._events[1].synchronize()
-            self.seconds = cupy.cuda.get_elapsed_time(*self._events) / 1e3
+            elapsed = cupy.cuda.get_elapsed_time(*self._events) / 1e3
         else:
             elapsed = time.perf_counter() - self.start
-            self.compile_seconds = self._compiled()
-            self._clock.__exit__(*exc)
-            self.seconds = max(elapsed - self.compile_seconds, 0.0)
+        self.compile_seconds = self._compiled()
+        self._clock.__exit__(*exc)
+        self.seconds = max(elapsed - self.compile_seconds, 0.0)

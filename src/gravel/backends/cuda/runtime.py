@@ -1,17 +1,23 @@
-"""CUDA runtime: device properties, kernel modules compiled by NVRTC, and checked launches.
+"""CUDA runtime: device properties, kernel modules, and checked launches.
 
-Kernels live in ``kernels/<operator>/<strategy>.cu``. A module is compiled once per (file, device,
-defines) through ``cupy.RawModule`` with ``name_expressions`` for its template instances; CuPy
-caches the binary on disk. Headers under ``kernels/`` are inlined into the source text so that
-editing one changes the source hash and recompiles (CuPy's cache does not hash ``-I`` headers)."""
+Kernels live in ``kernels/<operator>/<strategy>.cu``. A module holds one kernel instance: a file,
+a name expression (a template instance) and a prelude (defines, the functor). The built-in
+algorithms' instances are built ahead of time (:mod:`.prebuilt`) and loaded from their cubins;
+any other is compiled by NVRTC through ``cupy.RawModule`` at first use, announced to
+:mod:`gravel.compiling`, and cached on disk by CuPy. Headers under ``kernels/`` are inlined into
+the source text so that editing one changes the source hash and recompiles (CuPy's cache does not
+hash ``-I`` headers)."""
 
 import functools
 import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from ...compiling import cuda_compile
 
 KERNELS = Path(__file__).parent / "kernels"
 _INCLUDE = re.compile(r'^#include "([^"]+)"\s*$', re.M)
@@ -34,12 +40,16 @@ class DeviceProps:
 
 @functools.cache
 def props(device_id=None):
-    """Properties of the current (or given) device, read once."""
+    """Properties of the current (or given) device, read once: the first use of a device, when
+    CuPy's kernels captured ahead of time join CuPy's cache (:func:`.prebuilt.seed_cupy_cache`)."""
     import cupy
+
+    from . import prebuilt
 
     dev = cupy.cuda.Device(device_id)
     p = cupy.cuda.runtime.getDeviceProperties(dev.id)
     name = p["name"].decode() if isinstance(p["name"], bytes) else p["name"]
+    prebuilt.seed_cupy_cache((p["major"], p["minor"]))
     return DeviceProps(
         name=name,
         sm_count=p["multiProcessorCount"],
@@ -64,11 +74,12 @@ def check_fits(nbytes, what):
     """Raise GraphTooLargeError, with the sizes, if `nbytes` more do not fit in device memory."""
     from ...errors import GraphTooLargeError
 
+    card = props()  # first use of the device: also what seeds CuPy's cache
     free = free_bytes()
     if nbytes > free:
         raise GraphTooLargeError(
             f"{what} needs {nbytes / 2**30:.2f} GiB of device memory; "
-            f"{free / 2**30:.2f} GiB are free on the {props().name}"
+            f"{free / 2**30:.2f} GiB are free on the {card.name}"
         )
 
 
@@ -96,16 +107,26 @@ def source(path, prelude=""):
     return prelude + "\n" + inline(path.read_text(), frozenset())
 
 
-@functools.cache
-def _module(path, name_expressions, prelude, device_id, cooperative):
-    import cupy
+#: options of every kernel module, ahead of time and at first use alike
+OPTIONS = ("-std=c++17",)
 
-    return cupy.RawModule(
-        code=source(path, prelude),
-        options=("-std=c++17",),
-        name_expressions=name_expressions,
-        enable_cooperative_groups=cooperative,
-    )
+#: NVRTC compilations in this process (kernels not built ahead of time)
+compiles = 0
+_recording = None
+
+
+@contextmanager
+def recording():
+    """Yield the set that collects every kernel instance requested inside the block, as
+    ``(path, expr, prelude, cooperative)``: what :mod:`.prebuilt` builds ahead of time."""
+    global _recording
+    outer, _recording = _recording, set()
+    try:
+        yield _recording
+    finally:
+        if outer is not None:
+            outer |= _recording
+        _recording = outer
 
 
 def kernel(path, name, *, templates=(), prelude="", defines=None, cooperative=False):
@@ -117,15 +138,40 @@ def kernel(path, name, *, templates=(), prelude="", defines=None, cooperative=Fa
 
     expr = f"{name}<{', '.join(str(t) for t in templates)}>" if templates else name
     prelude = define_lines(defines) + prelude
+    if _recording is not None:
+        _recording.add((path, expr, prelude, cooperative))
     return _launcher(path, expr, prelude, cupy.cuda.Device().id, cooperative)
 
 
 @functools.cache
 def _launcher(path, expr, prelude, device_id, cooperative):
     # cached: looking a function up in a module costs more than launching it
-    return Launcher(
-        _module(path, (expr,), prelude, device_id, cooperative).get_function(expr), expr
-    )
+    return Launcher(_function(path, expr, prelude, device_id, cooperative), expr)
+
+
+def _function(path, expr, prelude, device_id, cooperative):
+    """The kernel from its prebuilt cubin if there is one for this card, else compiled now."""
+    import cupy
+
+    from . import prebuilt
+
+    code = source(path, prelude)
+    built = prebuilt.find(code, expr, cooperative, props(device_id).cc)
+    if built is not None:
+        cubin, lowered = built
+        module = cupy.RawModule(path=str(cubin), enable_cooperative_groups=cooperative)
+        return module.get_function(lowered)
+    global compiles
+    with cuda_compile(path):
+        module = cupy.RawModule(
+            code=code,
+            options=OPTIONS,
+            name_expressions=(expr,),
+            enable_cooperative_groups=cooperative,
+        )
+        fn = module.get_function(expr)  # compiles (or reads CuPy's cache) here, on the clock
+        compiles += 1
+    return fn
 
 
 #: gravel kernel launches so far in this process (CuPy's own kernels, such as fills and scans, are

@@ -1,0 +1,40 @@
+"""Record the CUDA kernel instances the built-in algorithms launch, into
+src/gravel/backends/cuda/kernels/instances.json (what gravel.backends.cuda.prebuilt builds ahead of
+time). Run on a GPU machine from the repo root after changing an algorithm, an operator's functor
+or a kernel's template arguments:
+
+    PYTHONPATH=src python3 scripts/record-kernels.py
+
+Each algorithm runs on each graph of gravel.backends.cuda.prebuilt.exercise in a process of its own
+(NVRTC compiles one kernel at a time), on small and larger graphs.
+"""
+
+import itertools
+import json
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from gravel.algorithms.catalog import CATALOG
+from gravel.backends.cuda import prebuilt, runtime
+
+
+def record(task):
+    name, graph = task
+    with runtime.recording() as seen:
+        prebuilt.exercise([name], [graph], large=True)
+    return seen
+
+
+def main():
+    tasks = list(itertools.product(CATALOG, range(len(prebuilt.graph_builders(large=True)))))
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(os.cpu_count(), mp_context=spawn) as pool:
+        seen = set().union(*pool.map(record, tasks))
+    records = sorted([list(i) for i in seen])
+    prebuilt.INSTANCES.write_text(json.dumps(records, indent=1) + "\n")
+    print(f"{len(records)} kernel instances -> {prebuilt.INSTANCES}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,225 @@
+"""Kernels built ahead of time, so that a fresh machine's first run loads them instead of compiling.
+
+``kernels/instances.json`` lists every kernel instance the built-in algorithms launch: a ``.cu``
+file, a name expression and the prelude put before the file (defines, the algorithm's functor).
+``scripts/record-kernels.py`` writes it by running :func:`exercise` on a GPU. :func:`build`
+compiles each instance with NVRTC, as CuPy compiles it at first use, into ``prebuilt/sm_<cc>/``: a
+cubin named by the hash of the instance's full source, name and options, and ``names.json``, the
+lowered (mangled) names. CuPy compiles kernels of its own too (fills, reductions, ``where``): with
+``capture=True`` the build runs :func:`exercise` once more and keeps what CuPy wrote to its cache,
+in ``sm_<cc>/cupy/``, which :func:`seed_cupy_cache` copies into the user's CuPy cache on first use
+(its entries are named by CuPy's own hash of source, options, CuPy and NVRTC versions, so a
+mismatched one is never read). Installing gravel where CuPy and a GPU are present builds both
+(``setup.py``); ``python -m gravel.backends.cuda.prebuilt`` builds them by hand.
+
+At run time :func:`find` looks an instance up by its hash, so an edited kernel, header or functor
+never loads a stale cubin: it is compiled at first use instead.
+"""
+
+import argparse
+import functools
+import hashlib
+import json
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from . import runtime
+
+#: the instances the built-in algorithms launch: [path, expr, prelude, cooperative] each
+INSTANCES = runtime.KERNELS / "instances.json"
+#: where the cubins go, one folder per architecture
+PREBUILT = Path(__file__).parent / "prebuilt"
+
+
+def key(code, expr, cooperative):
+    """The hash that names an instance's cubin: its full source, name, options and launch kind."""
+    text = "\0".join((code, expr, str(bool(cooperative)), *runtime.OPTIONS))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def arch_dir(cc, root=PREBUILT):
+    """The folder of compute capability `cc` (``(9, 0)`` or ``"90"``)."""
+    return Path(root) / f"sm_{''.join(map(str, cc))}"
+
+
+@functools.cache
+def _names(folder):
+    try:
+        return json.loads((folder / "names.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def find(code, expr, cooperative, cc, root=PREBUILT):
+    """``(cubin path, lowered name)`` of the instance built ahead of time for `cc`, or None."""
+    folder = arch_dir(cc, root)
+    k = key(code, expr, cooperative)
+    lowered = _names(folder).get(k)
+    cubin = folder / f"{k}.cubin"
+    if lowered is None or not cubin.is_file():
+        return None
+    return cubin, lowered
+
+
+def instances():
+    """The recorded instances, as ``(path, expr, prelude, cooperative)`` tuples."""
+    return [tuple(i) for i in json.loads(INSTANCES.read_text())]
+
+
+def _compile(job):
+    """One instance to ``(key, lowered name, cubin bytes)`` with NVRTC, with the options CuPy
+    gives a ``RawModule`` (its include paths, ``-ftz=true``, the architecture)."""
+    from cupy._core.core import assemble_cupy_compiler_options
+    from cupy.cuda.compiler import compile_using_nvrtc
+
+    path, expr, prelude, cooperative, arch = job
+    code = runtime.source(path, prelude)
+    options = assemble_cupy_compiler_options(runtime.OPTIONS) + ("-ftz=true",)
+    cubin, mapping = compile_using_nvrtc(code, options, arch, name_expressions=[expr])
+    return key(code, expr, cooperative), mapping[expr], cubin
+
+
+def build(arch, root=PREBUILT, *, jobs=None, capture=False, log=sys.stderr):
+    """Compile every recorded instance for compute capability `arch` (``"90"``) into `root`,
+    `jobs` processes at a time (all cores by default); instances already built are kept. With
+    `capture` (on a GPU of that architecture), also keep the kernels CuPy compiles for the
+    algorithms. Returns the folder."""
+    folder = arch_dir(arch, root)
+    folder.mkdir(parents=True, exist_ok=True)
+    names = dict(_names(folder))
+    todo = []
+    for path, expr, prelude, cooperative in instances():
+        k = key(runtime.source(path, prelude), expr, cooperative)
+        if k not in names or not (folder / f"{k}.cubin").is_file():
+            todo.append((path, expr, prelude, cooperative, str(arch)))
+    print(f"gravel: building {len(todo)} CUDA kernels for sm_{arch} in {folder}", file=log)
+    # spawned, not forked: a parent that has initialised CUDA cannot fork workers that use it
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(jobs or os.cpu_count(), mp_context=spawn) as pool:
+        for k, lowered, cubin in pool.map(_compile, todo):
+            (folder / f"{k}.cubin").write_bytes(cubin)
+            names[k] = lowered
+    tmp = folder / "names.json.tmp"
+    tmp.write_text(json.dumps(names, indent=0, sort_keys=True))
+    tmp.replace(folder / "names.json")
+    _names.cache_clear()
+    if capture:
+        print(f"gravel: capturing CuPy's kernels in {folder / 'cupy'}", file=log)
+        _capture(folder)
+    return folder
+
+
+#: options beyond the defaults and the benchmark's that launch other kernels
+VARIANTS = {
+    "pagerank": [
+        {"direction": "push"},
+        {"blocking": None},
+        {"blocking": 1024},
+        {"blocking": 1 << 14},
+        {"direction": "push", "blocking": 1 << 14},
+        {"weight": False},
+        {"personalization": {0: 1.0}, "dangling": {0: 1.0}},
+        {"stopping": "networkx"},
+    ],
+    "sssp": [{"delta": 1.0}],
+    "bc": [{"k": 2, "seed": 1}],
+    "tc": [{"per_vertex": False}],
+}
+
+
+def graph_builders(large):
+    """Builders of graphs that take each path: the bundled graph (which `gravel run` reads by
+    default), directed and undirected, with and without weights, and with `large` some past the
+    small ones' thresholds."""
+    from ...cli import open_graph
+    from ...generate import from_spec, uniform_random
+    from ...transform import add_random_weights
+
+    def weighted(make):
+        return lambda: add_random_weights(make())
+
+    small = [lambda: from_spec("kron:10"), lambda: uniform_random(10, directed=True)]
+    big = [lambda: from_spec("kron:16"), lambda: uniform_random(16, directed=True)]
+    return [
+        lambda: open_graph(None)[0],
+        lambda: from_spec("grid:64x64"),
+        *small,
+        *map(weighted, small),
+        *((*big, *map(weighted, big)) if large else ()),
+    ]
+
+
+def exercise(algorithms=None, graphs=None, *, large=False):
+    """Run each algorithm of the catalog (or those named) on the GPU with its defaults, its
+    benchmark options and :data:`VARIANTS`, on each graph of :func:`graph_builders` (or those
+    indexed by `graphs`). Betweenness runs its benchmark's few sources, not all, on large graphs."""
+    from ...algorithms.catalog import CATALOG
+
+    builders = graph_builders(large)
+    for i in range(len(builders)) if graphs is None else graphs:
+        G = builders[i]()
+        for name in algorithms or CATALOG:
+            algo = CATALOG[name]
+            runs = [algo.timed(G), *VARIANTS.get(name, [])]
+            if name != "bc" or G.n <= 1 << 12:
+                runs.append({})
+            for options in runs:
+                algo.call(G, 0, device="cuda", **options)
+
+
+def seed_cupy_cache(cc, root=PREBUILT):
+    """Copy the CuPy kernels captured at build time for `cc` into CuPy's cache (``CUPY_CACHE_DIR``,
+    else ``~/.cupy/kernel_cache``) where it lacks them."""
+    captured = arch_dir(cc, root) / "cupy"
+    if not captured.is_dir():
+        return
+    cache = Path(os.environ.get("CUPY_CACHE_DIR", "~/.cupy/kernel_cache")).expanduser()
+    cache.mkdir(parents=True, exist_ok=True)
+    have = set(os.listdir(cache))
+    for f in captured.iterdir():
+        if f.name not in have:
+            tmp = cache / f".{f.name}.gravel-tmp"
+            shutil.copyfile(f, tmp)
+            tmp.replace(cache / f.name)
+
+
+def _capture(folder):
+    """Run :func:`exercise` in a fresh process whose CuPy cache is `folder`/cupy (and empty)."""
+    captured = folder / "cupy"
+    shutil.rmtree(captured, ignore_errors=True)
+    env = dict(os.environ, CUPY_CACHE_DIR=str(captured))
+    code = "from gravel.backends.cuda.prebuilt import exercise; exercise()"
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+
+
+def _device_arch():
+    import cupy
+
+    return cupy.cuda.Device().compute_capability
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m gravel.backends.cuda.prebuilt",
+        description="Build the built-in algorithms' CUDA kernels ahead of time.",
+    )
+    parser.add_argument(
+        "--arch",
+        action="append",
+        help="compute capability, such as 90 (repeatable; default: the current GPU's)",
+    )
+    parser.add_argument("--out", type=Path, default=PREBUILT, help="root folder of the cubins")
+    parser.add_argument("--jobs", type=int, default=None, help="compiler processes (all cores)")
+    args = parser.parse_args(argv)
+    here = _device_arch()
+    for arch in args.arch or [here]:
+        build(arch, args.out, jobs=args.jobs, capture=arch == here)
+
+
+if __name__ == "__main__":
+    main()

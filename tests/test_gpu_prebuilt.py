@@ -1,0 +1,60 @@
+"""The built-in algorithms' kernels, built ahead of time: the recorded list covers what they launch,
+and a first run in a fresh process with an empty CuPy cache compiles nothing (issue 17)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gravel import generate, transform
+from gravel.algorithms.catalog import CATALOG
+from gravel.backends.cuda import prebuilt, runtime
+
+pytestmark = pytest.mark.gpu
+cupy = pytest.importorskip("cupy")
+
+FIRST_RUN = """
+import json, sys
+from gravel.algorithms.catalog import CATALOG
+from gravel.backends.cuda import runtime
+from gravel.cli import open_graph
+G, _ = open_graph(None)
+CATALOG[sys.argv[1]].call(G, 0, device="cuda")
+print(json.dumps({"compiles": runtime.compiles}))
+"""
+
+
+@pytest.fixture(scope="module")
+def built():
+    """The package's prebuilt kernels for this card, built as installing gravel builds them."""
+    folder = prebuilt.arch_dir(cupy.cuda.Device().compute_capability)
+    return prebuilt.build(folder.name[3:], capture=not (folder / "cupy").is_dir())
+
+
+@pytest.mark.parametrize(
+    "G",
+    [
+        transform.add_random_weights(generate.kronecker(11, 8, seed=5)),
+        generate.uniform_random(11, 8, seed=6, directed=True),
+    ],
+    ids=["kron-weighted", "urand-directed"],
+)
+def test_recorded_instances_cover_the_algorithms(G):
+    recorded = set(prebuilt.instances())
+    with runtime.recording() as seen:
+        for algo in CATALOG.values():
+            algo.call(G, 0, device="cuda")
+    assert seen and seen <= recorded, sorted(i[:2] for i in seen - recorded)
+
+
+@pytest.mark.parametrize("algo", sorted(CATALOG))
+def test_first_run_on_a_fresh_machine_compiles_nothing(algo, built, tmp_path):
+    env = dict(os.environ, CUPY_CACHE_DIR=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_RUN, algo], env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout.splitlines()[-1]) == {"compiles": 0}, out.stderr
+    # CuPy's cache holds what gravel seeded it with, and nothing CuPy compiled
+    assert {f.name for f in tmp_path.iterdir()} == {f.name for f in (built / "cupy").iterdir()}
