@@ -4,9 +4,11 @@ Delta-stepping (Meyer and Sanders 2003), as in the GAP Benchmark Suite's sssp.cc
 in buckets of width delta by tentative distance; the lowest non-empty bucket is relaxed in parallel
 until it stays empty, then the next one. Unweighted graphs use weight 1 on every edge.
 
-Predecessors come from the final distances: a BFS from the source over the tight arcs (u -> v with
-dist[u] + w == dist[v], in the arithmetic of the relaxations) claims each vertex once, so the tree
-has no cycle even where zero-weight cycles tie."""
+On the CPU the predecessor of v is recorded as a relaxation lowers dist[v], at no measurable cost
+(backends/cpu/sssp.py says why that tree is tight and acyclic). On the GPU, where concurrent atomic
+minima leave no such record, predecessors come from the final distances: a BFS from the source over
+the tight arcs (u -> v with dist[u] + w == dist[v], in the arithmetic of the relaxations) claims
+each vertex once, so the tree has no cycle even where zero-weight cycles tie."""
 
 from dataclasses import dataclass
 
@@ -125,8 +127,9 @@ def sssp(G, source, *, delta=None, device="auto"):
     Notes
     -----
     Delta-stepping does O(m + n) work per phase and one phase per non-empty bucket (far fewer on
-    graphs with wide weight ranges); the predecessor pass is one O(n + m) BFS. With several
-    shortest paths to a vertex, any one may be returned.
+    graphs with wide weight ranges); on the GPU the predecessor pass is one O(n + m) BFS. Extra
+    memory on the CPU: 48 bytes a vertex, and 16 bytes per arc of a batch (BATCH_ARCS). With
+    several shortest paths to a vertex, any one may be returned.
 
     Examples
     --------
@@ -140,7 +143,8 @@ def sssp(G, source, *, delta=None, device="auto"):
     """
     s = check_source(G, source)
     check_weights(G, name="sssp")
-    weights = G.weights if G.weighted else np.ones(G.nnz, np.float32)
+    # unit weights as a zero-stride view: no array of m ones
+    weights = G.weights if G.weighted else np.broadcast_to(np.float32(1), G.nnz)
     dev = choose_device(device, _IMPLEMENTATIONS, "sssp")
     heaviest = float(weights.max(initial=0))
     if delta is None:
@@ -185,17 +189,27 @@ def default_delta(G, weights, device="cpu"):
 #: frontiers smaller than this run serially, many phases per call
 SERIAL_LIMIT = 1024
 
+#: most out-arcs relaxed in one parallel batch: its request buffer takes 16 bytes an arc
+BATCH_ARCS = 2**22
+
 
 def _sssp_cpu(G, source, weights, delta):
     n = G.n
     dist = np.full(n, np.inf)
     dist[source] = 0.0
+    pred = np.full(n, -1, np.int32)
     ring = int(float(weights.max(initial=0)) / delta) + 2
-    head = np.full(ring, -1, np.int64)
-    cap = max(16, n)
-    nxt, entry_v = np.empty(cap, np.int64), np.empty(cap, np.int32)
-    stamp = np.zeros(n, np.int64)
-    out = np.empty(n, np.int32)
+    cap = 2 * n + 16  # compaction leaves at most n live entries
+    pool = (
+        np.full(ring, -1, np.int64),
+        np.empty(cap, np.int64),
+        np.empty(cap, np.int32),
+        np.zeros(n, np.int64),
+        np.empty(n, np.int32),
+    )
+    room = min(max(BATCH_ARCS, G.max_out_degree), G.nnz)
+    requests = (np.empty(room, np.int32), np.empty(room, np.float64), np.empty(room, np.int32))
+    arcs = (G.offsets, G.indices, weights)
     parts = chunks()
     counts = np.zeros(parts, np.int64)
     frontier = np.array([source], np.int32)
@@ -203,45 +217,26 @@ def _sssp_cpu(G, source, weights, delta):
     with Timer() as t:
         while True:
             if 0 < frontier.size < SERIAL_LIMIT:
-                if used + G.nnz > cap:  # a serial run relaxes each arc at most once per improvement
-                    cap = max(2 * cap, used + G.nnz)
-                    nxt, entry_v = np.resize(nxt, cap), np.resize(entry_v, cap)
                 frontier, b, used, rounds = _k.serial_phases(
-                    G.offsets,
-                    G.indices,
-                    weights,
-                    frontier,
-                    b,
-                    dist,
-                    delta,
-                    head,
-                    nxt,
-                    entry_v,
-                    used,
-                    stamp,
-                    rounds,
-                    out,
-                    SERIAL_LIMIT,
+                    arcs, frontier, b, dist, pred, delta, pool, used, rounds, SERIAL_LIMIT
                 )
                 phases += 1
                 continue
             if frontier.size:
                 phases += 1
-                edges = int(np.sum(G.out_degree[frontier], dtype=np.int64))
-                req_v, req_d = np.empty(edges, np.int32), np.empty(edges, np.float64)
-                starts = _k.relax(
-                    G.offsets, G.indices, weights, frontier, dist, parts, req_v, req_d, counts
-                )
-                if used + int(counts.sum()) > cap:
-                    cap = max(2 * cap, used + int(counts.sum()))
-                    nxt, entry_v = np.resize(nxt, cap), np.resize(entry_v, cap)
-                used = _k.apply(req_v, req_d, starts, counts, dist, delta, head, nxt, entry_v, used)
+                start = 0
+                for end in _k.batch_ends(G.offsets, frontier, BATCH_ARCS):
+                    batch = frontier[start:end]
+                    starts = _k.relax(arcs, batch, dist, parts, requests, counts)
+                    used, rounds = _k.apply(
+                        requests, starts, counts, dist, pred, delta, pool, used, rounds
+                    )
+                    start = end
                 rounds += 1
-                frontier = _k.take_bucket(
-                    b, delta, head, nxt, entry_v, dist, stamp, rounds, out
-                ).copy()
+                frontier = _k.take_bucket(b, delta, pool, dist, rounds).copy()
                 continue
             # next non-empty bucket; after a full empty ring, no work is left
+            head = pool[0]
             for step in range(1, ring + 1):
                 if head[(b + step) % ring] >= 0:
                     break
@@ -249,8 +244,7 @@ def _sssp_cpu(G, source, weights, delta):
                 break
             b += step
             rounds += 1
-            frontier = _k.take_bucket(b, delta, head, nxt, entry_v, dist, stamp, rounds, out).copy()
-        pred, _ = _k.predecessors(G.offsets, G.indices, weights, dist, source)
+            frontier = _k.take_bucket(b, delta, pool, dist, rounds).copy()
     return SSSPResult(
         "sssp",
         "cpu",
@@ -334,7 +328,7 @@ def _sssp_cuda(G, source, weights, delta):
                         "far": far,
                         "far_len": far_len,
                         "far_cap": np.int64(far.size),
-                        "split": np.float32(split),
+                        "split": _float32(split),
                         "tag": np.uint32(tag),
                     },
                     limit=n,
@@ -351,7 +345,7 @@ def _sssp_cuda(G, source, weights, delta):
             pile = Frontier(n, ids=ids, length=ids.size)
             lowest = float(dist[pile.ids].min())  # sync: jump over empty buckets
             split = max(split + delta, (np.floor(lowest / delta) + 1) * delta)
-            params = {"dist": dist, "split": np.float32(split)}
+            params = {"dist": dist, "split": _float32(split)}
             rest = keep_if(pile, "dist[v] >= split", params=params)
             far[: len(rest)] = rest.ids
             far_len.fill(len(rest))
@@ -372,6 +366,13 @@ def _sssp_cuda(G, source, weights, delta):
         distance=dist,
         predecessor=pred,
     )
+
+
+def _float32(split):
+    """A split in float32: infinity past float32's range (every distance is below it), without
+    NumPy's overflow warning."""
+    with np.errstate(over="ignore"):
+        return np.float32(split)
 
 
 def _predecessors_cuda(dg, dist, source):

@@ -1,18 +1,49 @@
 """Delta-stepping SSSP kernels (Meyer and Sanders; GAP's sssp.cc), parallel with Numba.
 
-A phase relaxes the out-edges of the current bucket's vertices in parallel, each chunk writing the
-improving (vertex, distance) requests into its own slice of a buffer; a short sequential pass then
-applies the requests (taking the minimum, so no update is lost without atomics) and files improved
-vertices into buckets. Buckets form a ring of ceil(max weight / delta) + 2 linked lists: every
-pending distance lies within one maximum weight of the current bucket."""
+A phase relaxes the out-arcs of the current bucket's vertices in parallel, in batches of bounded arc
+count; each chunk of a batch writes its improving (vertex, distance, from) requests into its own
+slice of a buffer, and a short sequential pass applies them (taking the minimum, so no update is
+lost without atomics), records the predecessor and files improved vertices into buckets. Buckets
+form a ring of ceil(max weight / delta) + 2 linked lists: every pending distance lies within one
+maximum weight of the current bucket.
+
+The lists share a pool of entries, `pool = (head, nxt, entry_v, stamp, spare)`: ring heads, next
+links, entry vertices, a per-vertex round stamp (a vertex leaves a bucket once per round) and n
+spare vertex slots (also the taken bucket's output). A full pool is compacted to its live entries,
+each vertex once in the slot of its current distance, so a pool of 2n entries never grows.
+
+The predecessor of v is the vertex whose relaxation last lowered dist[v]. It stays tight (u is
+relaxed again at its final distance, and float rounding is monotone), and the tree has no cycle:
+distances never decrease along predecessors while each lowering is strict."""
 
 import numba
 import numpy as np
 
 
+@numba.njit(cache=True)
+def batch_ends(offsets, frontier, limit):
+    """Ends of consecutive frontier slices of at most `limit` out-arcs each (a vertex with more
+    arcs is a slice alone)."""
+    ends = np.empty(frontier.shape[0], np.int64)
+    k, arcs = 0, 0
+    for i in range(frontier.shape[0]):
+        u = frontier[i]
+        d = offsets[u + 1] - offsets[u]
+        if arcs + d > limit and arcs > 0:
+            ends[k] = i
+            k += 1
+            arcs = 0
+        arcs += d
+    ends[k] = frontier.shape[0]
+    return ends[: k + 1]
+
+
 @numba.njit(parallel=True, cache=True)
-def relax(offsets, indices, weights, frontier, dist, chunks, req_v, req_d, counts):
-    """Write improving requests of each chunk into req_v/req_d from that chunk's edge offset."""
+def relax(arcs, frontier, dist, chunks, requests, counts):
+    """Write the improving requests of each chunk into `requests` (req_v, req_d, req_u) from that
+    chunk's arc offset; they have room for every out-arc of the frontier. Returns the offsets."""
+    offsets, indices, weights = arcs
+    req_v, req_d, req_u = requests
     nf = frontier.shape[0]
     starts = np.zeros(chunks + 1, np.int64)
     for c in numba.prange(chunks):
@@ -33,36 +64,73 @@ def relax(offsets, indices, weights, frontier, dist, chunks, req_v, req_d, count
                 if nd < dist[v]:
                     req_v[k] = v
                     req_d[k] = nd
+                    req_u[k] = u
                     k += 1
         counts[c] = k - starts[c]
     return starts
 
 
 @numba.njit(cache=True)
-def apply(req_v, req_d, starts, counts, dist, delta, head, nxt, entry_v, used):
-    """Apply requests sequentially; push improved vertices into their bucket. Returns entries
-    used."""
+def compact(dist, delta, pool, round_):
+    """Rebuild the bucket lists from their live entries. Returns (entries used, rounds used)."""
+    head, nxt, entry_v, stamp, spare = pool
     ring = head.shape[0]
-    for c in range(counts.shape[0]):
-        for k in range(starts[c], starts[c] + counts[c]):
-            v = req_v[k]
-            d = req_d[k]
-            if d < dist[v]:
-                dist[v] = d
-                b = np.int64(d / delta) % ring
-                entry_v[used] = v
-                nxt[used] = head[b]
-                head[b] = used
-                used += 1
-    return used
+    round_ += 1
+    k = 0
+    for s in range(ring):
+        e = head[s]
+        head[s] = -1
+        while e >= 0:
+            v = entry_v[e]
+            if stamp[v] != round_ and np.int64(dist[v] / delta) % ring == s:
+                stamp[v] = round_
+                spare[k] = v
+                k += 1
+            e = nxt[e]
+    for i in range(k):
+        v = spare[i]
+        s = np.int64(dist[v] / delta) % ring
+        entry_v[i] = v
+        nxt[i] = head[s]
+        head[s] = i
+    return k, round_
 
 
 @numba.njit(cache=True)
-def take_bucket(b, delta, head, nxt, entry_v, dist, stamp, round_, out):
+def push(v, dist, delta, pool, used, round_):
+    """File v in the bucket of dist[v], compacting a full pool first. Returns (entries used,
+    rounds used)."""
+    head, nxt, entry_v = pool[0], pool[1], pool[2]
+    if used == nxt.shape[0]:
+        used, round_ = compact(dist, delta, pool, round_)
+    s = np.int64(dist[v] / delta) % head.shape[0]
+    entry_v[used] = v
+    nxt[used] = head[s]
+    head[s] = used
+    return used + 1, round_
+
+
+@numba.njit(cache=True)
+def apply(requests, starts, counts, dist, pred, delta, pool, used, round_):
+    """Apply requests sequentially: lower distances, record predecessors, file improved vertices.
+    Returns (entries used, rounds used)."""
+    req_v, req_d, req_u = requests
+    for c in range(counts.shape[0]):
+        for k in range(starts[c], starts[c] + counts[c]):
+            v = req_v[k]
+            if req_d[k] < dist[v]:
+                dist[v] = req_d[k]
+                pred[v] = req_u[k]
+                used, round_ = push(v, dist, delta, pool, used, round_)
+    return used, round_
+
+
+@numba.njit(cache=True)
+def take_bucket(b, delta, pool, dist, round_):
     """Pop bucket b (ring slot b % ring): its vertices whose distance still falls in bucket b,
-    once."""
-    ring = head.shape[0]
-    slot = b % ring
+    once, as a view of the pool's spare slots."""
+    head, nxt, entry_v, stamp, out = pool
+    slot = b % head.shape[0]
     e = head[slot]
     head[slot] = -1
     k = 0
@@ -79,28 +147,13 @@ def take_bucket(b, delta, head, nxt, entry_v, dist, stamp, round_, out):
 
 
 @numba.njit(cache=True)
-def serial_phases(
-    offsets,
-    indices,
-    weights,
-    frontier,
-    b,
-    dist,
-    delta,
-    head,
-    nxt,
-    entry_v,
-    used,
-    stamp,
-    round_,
-    out,
-    limit,
-):
+def serial_phases(arcs, frontier, b, dist, pred, delta, pool, used, round_, limit):
     """Run delta-stepping serially while the frontier stays below `limit` vertices: relax, file
     improved vertices, take the current (else the next non-empty) bucket. Road graphs have thousands
     of tiny buckets; one call covers many of them. Returns (frontier, bucket, entries used, rounds
-    used); an empty frontier means no work is left. Entries must have room for every relaxation of
-    the call (the caller sizes them for all arcs)."""
+    used); an empty frontier means no work is left."""
+    offsets, indices, weights = arcs
+    head = pool[0]
     ring = head.shape[0]
     cur = frontier.copy()
     while 0 < cur.shape[0] < limit:
@@ -112,13 +165,10 @@ def serial_phases(
                 nd = du + weights[p]
                 if nd < dist[v]:
                     dist[v] = nd
-                    s = np.int64(nd / delta) % ring
-                    entry_v[used] = v
-                    nxt[used] = head[s]
-                    head[s] = used
-                    used += 1
+                    pred[v] = u
+                    used, round_ = push(v, dist, delta, pool, used, round_)
         round_ += 1
-        cur = take_bucket(b, delta, head, nxt, entry_v, dist, stamp, round_, out).copy()
+        cur = take_bucket(b, delta, pool, dist, round_).copy()
         step = 0
         while cur.shape[0] == 0 and step < ring:
             step += 1
@@ -126,35 +176,7 @@ def serial_phases(
                 b += step
                 step = 0
                 round_ += 1
-                cur = take_bucket(b, delta, head, nxt, entry_v, dist, stamp, round_, out).copy()
+                cur = take_bucket(b, delta, pool, dist, round_).copy()
         if cur.shape[0] == 0:
             break
     return cur, b, used, round_
-
-
-@numba.njit(cache=True)
-def predecessors(offsets, indices, weights, dist, source):
-    """A shortest-path tree of final distances: a BFS from `source` over the tight arcs (u -> v
-    with dist[u] + w == dist[v], computed as the relaxations computed it), each vertex taking the
-    first tight arc that reaches it. Every reached vertex has a tight in-arc from the vertex whose
-    relaxation last lowered it, so the BFS reaches them all; claiming each vertex once keeps
-    zero-weight cycles out of the tree. Returns (predecessor, -1 for the source and unreached
-    vertices; number of vertices reached)."""
-    n = dist.shape[0]
-    pred = np.full(n, -1, np.int32)
-    queue = np.empty(n, np.int32)
-    pred[source] = source
-    queue[0] = source
-    head, tail = 0, 1
-    while head < tail:
-        u = queue[head]
-        head += 1
-        du = dist[u]
-        for p in range(offsets[u], offsets[u + 1]):
-            v = indices[p]
-            if pred[v] < 0 and du + weights[p] == dist[v]:
-                pred[v] = u
-                queue[tail] = v
-                tail += 1
-    pred[source] = -1
-    return pred, tail
