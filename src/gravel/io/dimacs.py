@@ -11,6 +11,7 @@ import re
 import numpy as np
 
 from ..errors import GraphFormatError
+from ._declared import check_vertex_count
 from ._files import split_header, write_rows
 
 
@@ -35,6 +36,9 @@ def read(buf, path):
         raise GraphFormatError(
             f"unsupported problem type {kind!r} (expected sp or tw)", path, line_no
         )
+    if m < 0:
+        raise GraphFormatError(f"negative arc count {m}", path, line_no)
+    check_vertex_count(n, path, line_no)
     directed = kind == "sp"
     ours = [g for h in header if (g := _OURS.match(h))]
     src, dst, w = parse(

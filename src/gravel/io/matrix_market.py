@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..errors import GraphFormatError
+from ._declared import check_vertex_count
 from ._files import split_header, write_rows
 
 FIELDS = ("pattern", "real", "integer", "double")
@@ -44,8 +45,9 @@ def read(buf, path):
         raise GraphFormatError(
             f"a graph needs a square matrix, this one is {rows} x {cols}", path, line_no
         )
-    if min(rows, nnz) < 0:
-        raise GraphFormatError("negative size", path, line_no)
+    if nnz < 0:
+        raise GraphFormatError(f"negative entry count {nnz}", path, line_no)
+    check_vertex_count(rows, path, line_no)
     body = body[nl + 1 :] if nl >= 0 else body[:0]
     src, dst, w = parse(body, comments=b"%", path=path, first_line=line_no + 1)
     check_count(len(src), nnz, "entries", body, b"%", line_no + 1, path)
