@@ -243,3 +243,14 @@ def test_write_errors_name_the_path_not_a_temporary(tmp_path):
     with pytest.raises(FileNotFoundError) as e:
         gravel.save(gravel.generate.grid(2, 2), target)
     assert e.value.filename == str(target) and "gravel-tmp" not in str(e.value)
+
+
+def test_issue_18_gravel_files_are_mapped_not_read(tmp_path):
+    p = tmp_path / "g.gravel"
+    # 5 arcs: the labels that follow them start 4 bytes off an 8-byte boundary
+    G = gravel.Graph.from_edges([0, 1, 2, 2, 3], [1, 2, 0, 3, 0], labels=[10, 11, 12, 13])
+    gravel.save(G, p)
+    H = gravel.load(p)
+    assert H == G and H.labels.tolist() == [10, 11, 12, 13]
+    for a in (H.offsets, H.indices):
+        assert not a.flags.owndata and not a.flags.writeable  # a view of the mapped file

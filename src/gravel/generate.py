@@ -6,19 +6,34 @@ ones. Specs such as ``kron:20:16`` name a generated graph wherever a file name i
 
 import math
 
+from .backends.cpu import csr as _csr
 from .backends.cpu import generate as _gen
-from .backends.cpu.csr import build_csr
 from .errors import InvalidGraphError, UnknownNameError
 from .graph import Graph
-from .io._files import progress
+from .io._files import progress as progress_bar
 
 #: Graph500 initiator probabilities (D = 1 - A - B - C = 0.05).
 KRONECKER_ABC = (0.57, 0.19, 0.19)
 
 
-def _simple_graph(edges, n, directed):
-    """Graph of ``edges = [src, dst, None]`` without loops or duplicates; frees the edges early."""
-    offsets, indices, _ = build_csr(edges, n, not directed, dedupe=True, drop_loops=True)
+def _simple_graph(name, edges, m, n, directed, show_progress):
+    """Graph of the `m` edges that ``edges(first, count)`` makes, without loops or duplicates.
+
+    The edges are made in blocks, twice (once to count the rows, once to fill them): they are a
+    function of (seed, edge number), so both passes see the same graph and no edge list is kept.
+    """
+    block = _csr.BLOCK_EDGES
+    passes = progress_bar(2 * -(-m // block), f"generating {name}", show_progress, unit="block")
+    with passes as bar:
+
+        def blocks():
+            for first in range(0, m, block):
+                yield *edges(first, min(block, m - first)), None
+                bar.update()
+
+        offsets, indices, _ = _csr.stream_csr(
+            blocks, m, n, not directed, dedupe=True, drop_loops=True
+        )
     return Graph(offsets, indices, directed=directed, _sorted=True)
 
 
@@ -29,10 +44,14 @@ def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None):
     random permutation requires, so that the id order carries no locality."""
     _check_scale(scale)
     n, m = 1 << scale, edge_factor << scale
-    with _stage_bar(f"kron:{scale}:{edge_factor}", progress) as bar:
-        edges = [*_gen.kronecker_edges(scale, m, seed, *KRONECKER_ABC), None]
-        bar.update()
-        return _simple_graph(edges, n, directed)
+    return _simple_graph(
+        f"kron:{scale}:{edge_factor}",
+        lambda first, count: _gen.kronecker_edges(scale, first, count, seed, *KRONECKER_ABC),
+        m,
+        n,
+        directed,
+        progress,
+    )
 
 
 def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None):
@@ -40,10 +59,14 @@ def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None):
     endpoints."""
     _check_scale(scale)
     n, m = 1 << scale, degree << scale
-    with _stage_bar(f"urand:{scale}:{degree}", progress) as bar:
-        edges = [*_gen.uniform_edges(n, m, seed), None]
-        bar.update()
-        return _simple_graph(edges, n, directed)
+    return _simple_graph(
+        f"urand:{scale}:{degree}",
+        lambda first, count: _gen.uniform_edges(n, first, count, seed),
+        m,
+        n,
+        directed,
+        progress,
+    )
 
 
 def grid(rows, cols, *, diagonals=False):
@@ -94,7 +117,3 @@ def is_spec(text):
 def _check_scale(scale):
     if not 0 <= scale <= 30:
         raise InvalidGraphError(f"scale {scale} outside 0..30")
-
-
-def _stage_bar(name, enabled):
-    return progress(2, f"generating {name}", enabled, unit="stage")

@@ -15,8 +15,14 @@ def symmetrize(G):
     """The undirected graph with an edge {u, v} for every arc u -> v (parallel edges kept)."""
     if not G.directed:
         return G
-    src, dst = G.edges()
-    return Graph.from_edges(src, dst, G.weights, n=G.n, directed=False, labels=G.labels)
+    # streamed from the rows: no edge list besides the new CSR
+    blocks = _csr.row_blocks(G.offsets, G.indices, G.weights)
+    offsets, indices, weights = _csr.stream_csr(
+        blocks, G.nnz, G.n, True, weighted=G.weights is not None
+    )
+    return Graph(
+        offsets, indices, weights, directed=False, labels=G.labels, _sorted=True, _checked=True
+    )
 
 
 def deduplicate(G):

@@ -1,13 +1,19 @@
 """gravel's binary format (``.gravel``): NumPy ``.npy`` records back to back in one file.
 
 A header record [magic, version, directed, has weights, has labels, checksum], then offsets,
-indices and the optional weights and labels. Reading is a header parse and a read into each array:
-no zip container and no copy, which is what makes the cache at least 10x faster than parsing text.
-The checksum (CRC-32 of the arrays' lengths and bytes, about 4 GB/s) is checked on every read, so a
-file changed after gravel wrote it is an error naming the file, never a different graph. Version 1
-files (no checksum) are still read, with the graph's own checks only.
+indices and the optional weights and labels. Reading parses the headers and memory-maps the arrays
+(read-only): no zip container, no copy and no memory of the process's own besides the page cache,
+so a graph larger than half the host's memory loads, and the cache is at least 10x faster than
+parsing text. The checksum (CRC-32 of the arrays' lengths and bytes, about 4 GB/s) is checked on
+every read, so a file changed after gravel wrote it is an error naming the file, never a different
+graph. Version 1 files (no checksum) are still read, with the graph's own checks only.
+
+gravel replaces files whole (written beside, then renamed), so a graph mapped from a file keeps
+its arrays when the file is rewritten; a file changed in place by other tools while a graph maps
+it changes that graph (or, truncated, ends the process with SIGBUS).
 """
 
+import mmap
 import zlib
 
 import numpy as np
@@ -36,6 +42,7 @@ def read(path):
     wrote or was changed since."""
     try:
         with open(path, "rb") as f:
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
             head = npformat.read_array(f, allow_pickle=False)
             if head.ndim != 1 or len(head) < 2 or int(head[0]) != MAGIC:
                 raise GraphFormatError("not a gravel binary graph (bad header)", path)
@@ -47,10 +54,8 @@ def read(path):
             if head.shape != (_HEADS[version],):
                 raise GraphFormatError("not a gravel binary graph (bad header)", path)
             directed, weighted, labelled = (bool(x) for x in head[2:5])
-            arrays = [npformat.read_array(f, allow_pickle=False)]
-            arrays.append(npformat.read_array(f, allow_pickle=False))
-            arrays.append(npformat.read_array(f, allow_pickle=False) if weighted else None)
-            arrays.append(npformat.read_array(f, allow_pickle=False) if labelled else None)
+            present = (True, True, weighted, labelled)
+            arrays = [_map_array(f, mapped) if p else None for p in present]
     except (ValueError, OSError, EOFError) as e:
         if isinstance(e, GraphFormatError):
             raise
@@ -64,6 +69,29 @@ def read(path):
         return Graph(offsets, indices, weights, directed=directed, labels=labels, _sorted=True)
     except InvalidGraphError as e:
         raise GraphFormatError(f"not a valid graph: {e}", path) from None
+
+
+def _map_array(f, mapped):
+    """The ``.npy`` record at `f`'s position, as a read-only view of `mapped` (the whole file);
+    `f` moves past it."""
+    version = npformat.read_magic(f)
+    if version not in ((1, 0), (2, 0)):
+        raise ValueError(f".npy format version {version}")
+    read_header = (
+        npformat.read_array_header_1_0 if version == (1, 0) else npformat.read_array_header_2_0
+    )
+    shape, _, dtype = read_header(f)
+    if dtype.hasobject or len(shape) != 1:
+        raise ValueError("a record that is not a 1-D array of numbers or strings")
+    start = f.tell()
+    end = start + shape[0] * dtype.itemsize
+    if end > len(mapped):
+        raise EOFError(f"{len(mapped) - start} bytes left of a {end - start}-byte array")
+    f.seek(end)
+    a = np.frombuffer(mapped, dtype, shape[0], start)
+    # records follow one another unpadded: one after an odd count of 4-byte items (labels, after
+    # the arcs) may start off its alignment, and is copied rather than read unaligned
+    return a if a.flags.aligned else a.copy()
 
 
 def write(f, G):

@@ -11,63 +11,146 @@ import numpy as np
 #: small graph takes to build either way
 SMALL_ARCS = 1 << 20
 
+#: edges per block of a parallel build: a block and its arcs grouped by thread take 24 bytes an
+#: edge, small against a graph worth streaming, and a block's passes outlast their start-up
+#: (docs/tuning.md)
+BLOCK_EDGES = 1 << 20
+
+#: rows go to threads in groups of 2**ROW_GROUP_BITS consecutive rows, no two threads writing one
+#: cache line of row cursors
+ROW_GROUP_BITS = 6
+
+
+@numba.njit(cache=True, inline="always")
+def _owner(u, threads):
+    """The thread that places row u's arcs: a Fibonacci hash of u's row group scaled to the threads
+    (no division per arc), so consecutive groups, such as a degree-sorted graph's long rows, spread
+    over every thread."""
+    g = np.int64(u) >> ROW_GROUP_BITS
+    return ((g * 0x9E3779B1) & 0xFFFFFFFF) * threads >> 32
+
 
 @numba.njit(parallel=True, cache=True)
-def _scatter(src, dst, w, n, both_ways, threads):
-    """Counting sort of arcs into CSR rows, in parallel without atomics.
-
-    Each thread takes a contiguous slice of the edges and counts its arcs per row; a prefix over the
-    threads then gives every thread its own slots inside each row, so the scatter never collides.
-    """
+def _group_arcs(src, dst, w, both_ways, threads, rows, cols, ws, starts):
+    """Copy a block's arcs (an edge's reverse right after it) into `rows`, `cols` and `ws`, grouped
+    by the thread that owns the row (`_owner`) and in edge order within each group; thread t's arcs
+    are ``[starts[t], starts[t + 1])``. Each thread takes a slice of the edges."""
     m = src.shape[0]
-    has_w = w.shape[0] > 0
-    local = np.zeros((threads, n), np.int32)
-    for t in numba.prange(threads):
-        for e in range(m * t // threads, m * (t + 1) // threads):
-            local[t, src[e]] += 1
+    has_w = ws.shape[0] > 0
+    slots = np.zeros((threads, threads), np.int64)
+    for s in numba.prange(threads):
+        count = np.zeros(threads, np.int64)  # the thread's own: no shared cache line
+        for e in range(m * s // threads, m * (s + 1) // threads):
+            count[_owner(src[e], threads)] += 1
             if both_ways and src[e] != dst[e]:
-                local[t, dst[e]] += 1
-    offsets = np.zeros(n + 1, np.int64)
-    for u in numba.prange(n):
-        s = 0
-        for t in range(threads):
-            c = local[t, u]
-            local[t, u] = s
-            s += c
-        offsets[u + 1] = s
-    offsets = np.cumsum(offsets)
-    indices = np.empty(offsets[-1], np.int32)
-    weights = np.empty(offsets[-1] if has_w else 0, np.float32)
-    for t in numba.prange(threads):
-        for e in range(m * t // threads, m * (t + 1) // threads):
+                count[_owner(dst[e], threads)] += 1
+        slots[s] = count
+    q = 0
+    for t in range(threads):
+        starts[t] = q
+        for s in range(threads):
+            c = slots[s, t]
+            slots[s, t] = q
+            q += c
+    starts[threads] = q
+    for s in numba.prange(threads):
+        slot = slots[s].copy()
+        for e in range(m * s // threads, m * (s + 1) // threads):
             u = src[e]
             v = dst[e]
-            p = offsets[u] + local[t, u]
-            local[t, u] += 1
-            indices[p] = v
+            t = _owner(u, threads)
+            rows[slot[t]] = u
+            cols[slot[t]] = v
             if has_w:
-                weights[p] = w[e]
+                ws[slot[t]] = w[e]
+            slot[t] += 1
             if both_ways and u != v:
-                q = offsets[v] + local[t, v]
-                local[t, v] += 1
-                indices[q] = u
+                t = _owner(v, threads)
+                rows[slot[t]] = v
+                cols[slot[t]] = u
                 if has_w:
-                    weights[q] = w[e]
-    return offsets, indices, weights
+                    ws[slot[t]] = w[e]
+                slot[t] += 1
 
 
-def _scatter_small(src, dst, w, n, both_ways, threads):
+@numba.njit(parallel=True, cache=True)
+def _count_arcs(rows, starts, counts):
+    """Add each row's arcs to ``counts[row + 1]``, each thread counting the rows it owns."""
+    for t in numba.prange(starts.shape[0] - 1):
+        for q in range(starts[t], starts[t + 1]):
+            counts[rows[q] + 1] += 1
+
+
+@numba.njit(cache=True)
+def _row_starts(counts):
+    """Turn ``counts[u + 1]`` (row u's arcs) into row u's first slot, in place; returns the total.
+    Placing an arc of row u then advances ``counts[u + 1]``, which ends as the row's end: the
+    offsets."""
+    total = 0
+    for u in range(1, counts.shape[0]):
+        c = counts[u]
+        counts[u] = total
+        total += c
+    return total
+
+
+@numba.njit(parallel=True, cache=True)
+def _place_arcs(rows, cols, ws, starts, cursor, indices, weights):
+    """Write the grouped arcs at their rows' cursors (`_row_starts`), each thread the rows it
+    owns, in order: a row receives its arcs in edge order, whatever the number of threads."""
+    has_w = weights.shape[0] > 0
+    for t in numba.prange(starts.shape[0] - 1):
+        for q in range(starts[t], starts[t + 1]):
+            u = rows[q]
+            p = cursor[u + 1]
+            cursor[u + 1] = p + 1
+            indices[p] = cols[q]
+            if has_w:
+                weights[p] = ws[q]
+
+
+def _scatter(blocks, n, both_ways, weighted):
+    """Counting sort of the arcs of `blocks()` into CSR rows, in two passes over the blocks: one
+    counts the rows' arcs, the other places them into arrays allocated in between. Each block, cut
+    to BLOCK_EDGES edges, is first grouped by owner thread, so threads never share a row and keep
+    no counts of their own: memory is the CSR, one block and its grouped copy."""
+    threads = numba.get_num_threads()
+    buffer = BLOCK_EDGES * (1 + both_ways)
+    rows, cols = np.empty(buffer, np.int32), np.empty(buffer, np.int32)
+    ws = np.empty(buffer if weighted else 0, np.float32)
+    starts = np.empty(threads + 1, np.int64)
+
+    def grouped():
+        for src, dst, w in blocks():
+            for a in range(0, src.shape[0], BLOCK_EDGES):
+                cut = slice(a, a + BLOCK_EDGES)
+                w_cut = w[cut] if weighted else ws
+                _group_arcs(src[cut], dst[cut], w_cut, both_ways, threads, rows, cols, ws, starts)
+                yield
+
+    offsets = np.zeros(n + 1, np.int64)
+    for _ in grouped():
+        _count_arcs(rows, starts, offsets)
+    nnz = _row_starts(offsets)
+    indices = np.empty(nnz, np.int32)
+    weights = np.empty(nnz if weighted else 0, np.float32)
+    for _ in grouped():
+        _place_arcs(rows, cols, ws, starts, offsets, indices, weights)
+    return offsets, indices, (weights if weighted else None)
+
+
+def _scatter_small(src, dst, w, n, both_ways):
     """_scatter's rows by NumPy: the arcs in edge order (each edge's reverse right after it), stably
     sorted by row, so a row lists its arcs in the order _scatter gives them."""
     if both_ways:
         keep = np.ones(2 * src.shape[0], bool)
         keep[1::2] = src != dst  # a loop is stored once
         src, dst = np.stack([src, dst], 1).ravel()[keep], np.stack([dst, src], 1).ravel()[keep]
-        w = np.repeat(w, 2)[keep] if w.shape[0] else w
+        w = None if w is None else np.repeat(w, 2)[keep]
     order = np.argsort(src, kind="stable")
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(np.bincount(src, minlength=n), out=offsets[1:])
-    weights = w[order].astype(np.float32) if w.shape[0] else np.empty(0, np.float32)
+    weights = None if w is None else w[order].astype(np.float32)
     return offsets, dst[order].astype(np.int32), weights
 
 
@@ -181,54 +264,97 @@ def permute(offsets, indices, weights, perm):
     return new_offsets, out_idx, (out_w if weights is not None else None)
 
 
-def edges_to_csr(src, dst, weights, n, both_ways):
-    """Sorted CSR of the arcs ``src[i] -> dst[i]`` (and the reverse arcs when ``both_ways``)."""
-    return build_csr([src, dst, weights], n, both_ways)
-
-
 def build_csr(edges, n, both_ways, dedupe=False, drop_loops=False):
     """Sorted CSR from ``edges = [src, dst, weights or None]``.
 
-    The list is emptied once the arcs are scattered, so a caller that passes its only reference lets
-    the edge arrays be freed before sorting: peak memory is the edge list plus the CSR, not more.
-    Dedupe and loop removal compact the rows in place.
+    The list is emptied at once, so a caller that passes its only reference lets the edge arrays be
+    freed as soon as the arcs are placed: peak memory is the edge list plus the CSR, not more.
     """
-    src, dst, weights = edges
-    has_w = weights is not None
-    scatter = _scatter_small if src.shape[0] * (1 + both_ways) <= SMALL_ARCS else _scatter
-    offsets, indices, w_out = scatter(
-        src,
-        dst,
-        weights if has_w else np.empty(0, np.float32),
-        n,
-        both_ways,
-        numba.get_num_threads(),
-    )
-    nnz = indices.shape[0]
+    m, weighted = edges[0].shape[0], edges[2] is not None
+    blocks = [tuple(edges)]
     edges.clear()
-    del src, dst, weights
-    sort_rows(offsets, indices, w_out)
+    csr = _scatter_any(lambda: blocks, m, n, both_ways, weighted)
+    blocks.clear()  # the edges' last reference here: freed before the rows are sorted
+    return _finish(*csr, dedupe, drop_loops)
+
+
+def stream_csr(blocks, m, n, both_ways, *, weighted=False, dedupe=False, drop_loops=False):
+    """Sorted CSR of the `m` edges that `blocks()` yields as ``(src, dst, weights or None)`` blocks.
+
+    `blocks` is called twice and must yield the same edges both times (a generator makes them
+    again from its seed): once to count each row's arcs, once to place them into the CSR
+    allocated in between. No edge list is ever whole: peak memory is the CSR before dedupe and
+    loop removal, plus one block. The result is `build_csr`'s of the blocks joined.
+    """
+    return _finish(*_scatter_any(blocks, m, n, both_ways, weighted), dedupe, drop_loops)
+
+
+def row_blocks(offsets, indices, weights):
+    """A CSR's arcs as `stream_csr` blocks ``(src, dst, weights or None)`` of whole rows, about
+    BLOCK_EDGES arcs each: only one block's sources are ever expanded."""
+    n = offsets.shape[0] - 1
+    firsts = np.arange(0, offsets[-1], BLOCK_EDGES)
+    cuts = np.unique(np.append(np.searchsorted(offsets, firsts), n))
+
+    def blocks():
+        for lo, hi in zip(cuts[:-1], cuts[1:]):
+            a, b = offsets[lo], offsets[hi]
+            src = np.repeat(np.arange(lo, hi, dtype=np.int32), np.diff(offsets[lo : hi + 1]))
+            yield src, indices[a:b], None if weights is None else weights[a:b]
+
+    return blocks
+
+
+def _scatter_any(blocks, m, n, both_ways, weighted):
+    """Unsorted CSR rows of the blocks' arcs (weights None unless `weighted`): NumPy's sorts for a
+    few arcs (nothing to compile), the parallel kernels otherwise."""
+    if m * (1 + both_ways) > SMALL_ARCS:
+        return _scatter(blocks, n, both_ways, weighted)
+    parts = [[np.empty(0, np.int32)], [np.empty(0, np.int32)], [np.empty(0, np.float32)]]
+    for block in blocks():
+        for part, a in zip(parts, block[: 2 + weighted]):
+            part.append(a)
+    src, dst, w = (np.concatenate(p) for p in parts)
+    return _scatter_small(src, dst, w if weighted else None, n, both_ways)
+
+
+def _finish(offsets, indices, weights, dedupe, drop_loops):
+    """Sort the rows, then drop duplicates and/or loops, all in place."""
+    sort_rows(offsets, indices, weights)
     if dedupe or drop_loops:
-        nnz = _compact_in_place(offsets, indices, w_out, dedupe, drop_loops)
-        if nnz < indices.shape[0]:
-            # copies, so that the arcs removed are freed rather than kept behind a view
-            indices = indices[:nnz].copy()
-            w_out = w_out[:nnz].copy() if has_w else w_out
-    return offsets, indices, (w_out if has_w else None)
+        _compact(offsets, indices, weights, dedupe, drop_loops)
+    return offsets, indices, weights
+
+
+def _compact(offsets, indices, weights, dedupe, drop_loops):
+    """`_compact_in_place`, then the arrays shrunk in place (realloc hands the tail back to the
+    system without a copy; the arrays must own their memory and have no views)."""
+    w = weights if weights is not None else np.empty(0, np.float32)
+    nnz = _compact_in_place(offsets, indices, w, dedupe, drop_loops)
+    indices.resize(nnz, refcheck=False)
+    if weights is not None:
+        weights.resize(nnz, refcheck=False)
 
 
 def clean_rows(offsets, indices, weights, *, dedupe, drop_loops):
     """Copy of sorted CSR without duplicate arcs (minimum weight kept) and/or self loops."""
     offsets, indices = offsets.copy(), indices.copy()
-    w = weights.copy() if weights is not None else np.empty(0, np.float32)
-    nnz = _compact_in_place(offsets, indices, w, dedupe, drop_loops)
-    return offsets, indices[:nnz].copy(), (w[:nnz].copy() if weights is not None else None)
+    weights = None if weights is None else weights.copy()
+    _compact(offsets, indices, weights, dedupe, drop_loops)
+    return offsets, indices, weights
 
 
 def transpose(offsets, indices, weights, n):
-    """CSC (in-edges) of a CSR graph, rows sorted."""
-    src = np.repeat(np.arange(n, dtype=np.int32), np.diff(offsets))
-    return edges_to_csr(indices, src, weights, n, False)
+    """CSC (in-edges) of a CSR graph, rows sorted, built by `stream_csr` from the rows: no edge
+    list."""
+    rows = row_blocks(offsets, indices, weights)
+    return stream_csr(
+        lambda: ((dst, src, w) for src, dst, w in rows()),
+        indices.shape[0],
+        n,
+        False,
+        weighted=weights is not None,
+    )
 
 
 @numba.njit(parallel=True, cache=True)

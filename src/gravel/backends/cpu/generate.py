@@ -39,9 +39,9 @@ def permute_id(x, scale, seed):
 
 
 @numba.njit(parallel=True, cache=True)
-def kronecker_edges(scale, m, seed, a, b, c):
-    """m Graph500 Kronecker edges, endpoints scrambled by `permute_id`; each level picks a quadrant
-    with probabilities a, b, c, 1-a-b-c.
+def kronecker_edges(scale, first, count, seed, a, b, c):
+    """Graph500 Kronecker edges first .. first + count - 1, endpoints scrambled by `permute_id`;
+    each level picks a quadrant with probabilities a, b, c, 1-a-b-c.
 
     A 64-bit hash gives four 16-bit uniforms, one per level: the probabilities are quantised to
     1/65536, far below the sampling noise, for a quarter of the hashing.
@@ -49,10 +49,11 @@ def kronecker_edges(scale, m, seed, a, b, c):
     ta = np.uint64(a * 65536.0)
     tb = np.uint64((a + b) * 65536.0)
     tc = np.uint64((a + b + c) * 65536.0)
-    src = np.empty(m, np.int32)
-    dst = np.empty(m, np.int32)
+    src = np.empty(count, np.int32)
+    dst = np.empty(count, np.int32)
     words = (scale + 3) // 4
-    for e in numba.prange(m):
+    for i in numba.prange(count):
+        e = first + i
         u = 0
         v = 0
         r = np.uint64(0)
@@ -65,20 +66,20 @@ def kronecker_edges(scale, m, seed, a, b, c):
             vb = np.int64(x >= ta) - ub + np.int64(x >= tc)
             u |= ub << level
             v |= vb << level
-        src[e] = permute_id(u, scale, seed)
-        dst[e] = permute_id(v, scale, seed)
+        src[i] = permute_id(u, scale, seed)
+        dst[i] = permute_id(v, scale, seed)
     return src, dst
 
 
 @numba.njit(parallel=True, cache=True)
-def uniform_edges(n, m, seed):
-    """m edges with both endpoints uniform in [0, n) (GAP's urand)."""
-    src = np.empty(m, np.int32)
-    dst = np.empty(m, np.int32)
-    for e in numba.prange(m):
-        r = rand64(seed, e)
-        src[e] = np.int32((r & np.uint64(0xFFFFFFFF)) * np.uint64(n) >> np.uint64(32))
-        dst[e] = np.int32((r >> np.uint64(32)) * np.uint64(n) >> np.uint64(32))
+def uniform_edges(n, first, count, seed):
+    """Edges first .. first + count - 1 of GAP's urand: both endpoints uniform in [0, n)."""
+    src = np.empty(count, np.int32)
+    dst = np.empty(count, np.int32)
+    for i in numba.prange(count):
+        r = rand64(seed, first + i)
+        src[i] = np.int32((r & np.uint64(0xFFFFFFFF)) * np.uint64(n) >> np.uint64(32))
+        dst[i] = np.int32((r >> np.uint64(32)) * np.uint64(n) >> np.uint64(32))
     return src, dst
 
 
