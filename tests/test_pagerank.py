@@ -283,7 +283,8 @@ def gpu_options(G, seed=0):
 @given(cases())
 def test_gpu_random_graphs_match_the_cpu(case):
     G, weighted, options = case
-    kw = {"weight": True if weighted else None, "tol": 1e-7, "max_iter": 1000} | options
+    # float32 ranks round by some 1e-7 of their sum per sweep: a tol of 1e-7 may never be reached
+    kw = {"weight": True if weighted else None, "tol": 1e-6, "max_iter": 1000} | options
     r = gravel.pagerank(G, device="cuda", **kw)
     cpu = gravel.pagerank(G, device="cpu", **kw)
     assert r.rank.dtype == np.float32 and r.device == "cuda"

@@ -169,7 +169,90 @@ __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int
 """
 
 
+#: sources from which the GPU runs Brandes in batches of matrix products (:func:`_bc_batched`)
+#: rather than source by source: below it, the per-source launches cost less than the batch's
+#: work over every vertex at every level
+BATCH_MIN_SOURCES = 64
+#: columns of one batch: sources at once
+BATCH_WIDTH = 512
+#: device memory for a batch's (n, width) arrays: about 64 bytes an entry
+BATCH_BYTES = 1 << 30
+#: deepest BFS level (from the first source) with which batches still pay: each level of a batch
+#: costs a product over the whole graph, where the per-source advance touches only the frontier
+BATCH_MAX_DEPTH = 64
+
+
 def _bc_cuda(G, sources):
+    """Brandes on the GPU: in batches of sources (:func:`_bc_batched`) when there are many and the
+    graph is shallow (a BFS from the first source is at most BATCH_MAX_DEPTH deep), else source by
+    source on the operators (:func:`_bc_each`)."""
+    from .bfs import bfs
+
+    if len(sources) >= BATCH_MIN_SOURCES and G.nnz < 2**31:  # cuSPARSE's int32 ids
+        depth = bfs(G, int(sources[0]), device="cuda").depth
+        if int(depth.max()) <= BATCH_MAX_DEPTH:
+            return _bc_batched(G, sources)
+    return _bc_each(G, sources)
+
+
+def _bc_batched(G, sources):
+    """Brandes for a batch of sources at once, one per column of dense (n, width) matrices, with
+    sparse-dense products (cuSPARSE): level by level, the path counts sigma of one level's frontier
+    times A^T give the next level's; then, deepest level first, (1 + delta) / sigma of a level
+    times A gives each vertex of the level above its sum over successors. A few launches per level
+    for the whole batch, where the per-source way launches several per level per source."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    dg = G.to("cuda")
+    n = G.n
+    offsets = dg.offsets.astype(cupy.int32)
+    A = csp.csr_matrix((cupy.ones(dg.nnz), dg.indices, offsets), shape=(n, n))
+    AT = A.T.tocsr()
+    width = max(1, min(BATCH_WIDTH, len(sources), BATCH_BYTES // (64 * max(n, 1))))
+    bc = cupy.zeros(n, cupy.float64)
+    with Timer("cuda") as t:
+        for lo in range(0, len(sources), width):
+            bc += _batch(A, AT, cupy.asarray(sources[lo : lo + width]))
+    return BCResult(
+        "betweenness_centrality",
+        "cuda",
+        t.seconds,
+        len(sources),
+        "brandes, batched",
+        {"sources": len(sources), "batch": width},
+        centrality=bc,
+    )
+
+
+def _batch(A, AT, sources):
+    """The dependencies of every vertex on the `sources` (one column each), summed over them."""
+    import cupy
+
+    n, cols = A.shape[0], cupy.arange(len(sources))
+    depth = cupy.full((n, len(sources)), -1, cupy.int32)
+    depth[sources, cols] = 0
+    sigma = cupy.zeros((n, len(sources)))
+    sigma[sources, cols] = 1
+    frontier, level = sigma, 0
+    while True:
+        paths = AT @ frontier  # into each vertex, from the frontier's
+        paths *= depth < 0
+        reached = paths > 0
+        if not bool(reached.any()):
+            break
+        level += 1
+        depth[reached] = level
+        sigma += paths
+        frontier = paths
+    delta = cupy.zeros_like(sigma)
+    for d in range(level - 1, 0, -1):
+        below = cupy.where(depth == d + 1, (1 + delta) / cupy.maximum(sigma, 1), 0)
+        delta += cupy.where(depth == d, sigma * (A @ below), 0)
+    return delta.sum(axis=1)
+
+
+def _bc_each(G, sources):
     """Brandes per source on the operators: a forward BFS whose advance counts shortest paths
     (sigma) level by level, keeping every level's frontier in one queue; then, deepest level first,
     an advance over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v]

@@ -73,7 +73,8 @@ def pagerank(
     tol : float, default 1e-6
         Stop when the L1 change of an iteration, ``sum(|x_new - x|)``, is below `tol` (below
         ``n * tol`` with ``stopping="networkx"``). ``tol=0`` runs exactly `max_iter` iterations
-        (for benchmarks) and never raises.
+        (for benchmarks) and never raises. The GPU's float32 ranks round by some 1e-7 of their
+        sum per sweep, so a `tol` much below 1e-6 may not be reached there.
     nstart : dict or array, optional
         Starting vector, as `personalization` takes it (normalized). Default uniform.
     weight : True, str or None, default True
