@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 from ..errors import GraphFormatError
+from ._declared import check_vertex_count
 from ._files import write_rows
 
 _HEADER = re.compile(
@@ -25,6 +26,8 @@ def read(buf, path):
 
     first = bytes(buf[:200]).split(b"\n", 1)[0]
     header = _HEADER.match(first)
+    if header is not None:
+        check_vertex_count(int(header[1]), path, 1)
     src, dst, w = parse(buf, comments=b"#%", path=path)
     if header is None:
         return src, dst, w, None, None
