@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.bfs import verify_bfs
-from gravel.backends.cpu import _serial, tc
+from gravel.backends.cpu import _serial, bc, csr, tc
+from gravel.backends.cpu import sssp as sssp_kernels
 from gravel.io import _parse
 
 from .strategies import graphs
@@ -117,6 +118,55 @@ def test_numpy_orientation_is_the_parallel_one(G):
     ref_off, ref_idx = tc._orient_parallel(S.offsets, S.indices, S.out_degree)
     assert np.array_equal(off, ref_off) and off.dtype == ref_off.dtype
     assert np.array_equal(idx, ref_idx) and idx.dtype == ref_idx.dtype
+
+
+def test_a_small_sssp_runs_no_parallel_kernel(monkeypatch):
+    # a star of 2000 leaves: its second frontier passes SERIAL_LIMIT
+    G = gravel.Graph.from_edges(np.zeros(2000, int), np.arange(1, 2001), directed=False)
+    small, large = run_both(monkeypatch, lambda G, **kw: gravel.sssp(G, 0, **kw), G)
+    assert np.array_equal(small.distance, large.distance)
+
+    def refuse(*args):
+        raise AssertionError("a parallel SSSP kernel ran")
+
+    monkeypatch.setattr(sssp_kernels, "relax", refuse)
+    monkeypatch.setattr(sssp_kernels, "apply", refuse)
+    assert np.array_equal(gravel.sssp(G, 0, device="cpu").distance, small.distance)
+
+
+@settings(max_examples=30, deadline=None)
+@given(G=graphs(max_n=60, max_m=300), threads=st.integers(2, 5))
+def test_brandes_threads_share_the_sources(G, threads):
+    sources = np.arange(G.n, dtype=np.int32)
+    one = bc.brandes(G.offsets, G.indices, sources, 1)
+    assert np.allclose(bc.brandes(G.offsets, G.indices, sources, threads), one, rtol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=60, max_m=300))
+def test_numpy_loop_count_is_the_parallel_one(G):
+    assert csr.count_loops(G.offsets, G.indices) == csr._count_loops(G.offsets, G.indices)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    G=graphs(max_n=30, max_m=200),
+    weights=st.data(),
+    dedupe=st.booleans(),
+    drop_loops=st.booleans(),
+)
+def test_numpy_compaction_is_the_kernel_one(G, weights, dedupe, drop_loops):
+    # few distinct weights, NaN among them: duplicates tie, and NaN comes first or later
+    values = st.sampled_from([0.0, 1.0, 2.0, np.nan])
+    w = np.array(weights.draw(st.lists(values, min_size=G.nnz, max_size=G.nnz)), np.float32)
+    out = []
+    for compact in (csr._compact_small, csr._compact_in_place):
+        offsets, indices, ws = G.offsets.copy(), G.indices.copy(), w.copy()
+        nnz = compact(offsets, indices, ws, dedupe, drop_loops)
+        out.append((offsets, indices[:nnz], ws[:nnz]))
+    (o1, i1, w1), (o2, i2, w2) = out
+    assert np.array_equal(o1, o2) and np.array_equal(i1, i2)
+    assert np.array_equal(w1, w2, equal_nan=True)
 
 
 def test_twins_are_cached_apart_from_their_kernels():

@@ -9,6 +9,7 @@ from scipy.sparse.csgraph import dijkstra
 
 import gravel
 from gravel.algorithms.sssp import verify_sssp
+from gravel.backends.cpu import _serial
 from gravel.backends.cpu import sssp as kernels
 from gravel.transform import deduplicate
 
@@ -34,6 +35,7 @@ def random_graph(weights, directed, seed, n=300, m=2400):
 @pytest.fixture
 def parallel_phases(monkeypatch):
     """Every frontier relaxed by the parallel phase, in batches of at most 16 arcs."""
+    monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
     monkeypatch.setattr(sssp_module, "SERIAL_LIMIT", 1)
     monkeypatch.setattr(sssp_module, "BATCH_ARCS", 16)
 

@@ -186,7 +186,8 @@ def default_delta(G, weights, device="cpu"):
     return mean * max(1.0, 16.0 / degree)
 
 
-#: frontiers smaller than this run serially, many phases per call
+#: frontiers smaller than this run serially, many phases per call (all of them on graphs of up to
+#: SMALL_ARCS arcs)
 SERIAL_LIMIT = 1024
 
 #: most out-arcs relaxed in one parallel batch: its request buffer takes 16 bytes an arc
@@ -194,6 +195,8 @@ BATCH_ARCS = 2**22
 
 
 def _sssp_cpu(G, source, weights, delta):
+    from ..backends.cpu._serial import is_small  # Numba: loaded on a CPU run
+
     n = G.n
     dist = np.full(n, np.inf)
     dist[source] = 0.0
@@ -213,12 +216,14 @@ def _sssp_cpu(G, source, weights, delta):
     parts = chunks()
     counts = np.zeros(parts, np.int64)
     frontier = np.array([source], np.int32)
+    # a small graph runs every phase serially: the parallel kernels take seconds to compile
+    limit = n + 1 if is_small(G.nnz) else SERIAL_LIMIT
     b, used, rounds, phases = 0, 0, 0, 0
     with Timer() as t:
         while True:
-            if 0 < frontier.size < SERIAL_LIMIT:
+            if 0 < frontier.size < limit:
                 frontier, b, used, rounds = _k.serial_phases(
-                    arcs, frontier, b, dist, pred, delta, pool, used, rounds, SERIAL_LIMIT
+                    arcs, frontier, b, dist, pred, delta, pool, used, rounds, limit
                 )
                 phases += 1
                 continue

@@ -1,6 +1,8 @@
 """Brandes betweenness centrality with Numba: sources are split over threads, each with its own
 BFS state and accumulator, so no two threads write the same word."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numba
 import numpy as np
 
@@ -41,22 +43,28 @@ def _one_source(offsets, indices, s, dist, sigma, delta, order, acc):
 def brandes(offsets, indices, sources, threads):
     """Raw dependency sums over `sources` (ordered pairs, endpoints excluded).
 
-    The per-thread sums are added here with NumPy: summing a 2-D array inside the kernel doubles
-    its compile time (docs/tuning.md, first run)."""
-    return _brandes(offsets, indices, sources, threads).sum(axis=0)
-
-
-@numba.njit(parallel=True, cache=True)
-def _brandes(offsets, indices, sources, threads):
-    """Each thread's dependency sums over its share of `sources`."""
+    Each of `threads` Python threads runs the serial kernel `_sources` (which releases the GIL) on
+    its share of the sources, with arrays of its own; the per-thread sums are added with NumPy.
+    A parallel kernel splitting the sources alike took 1.8 s to compile, these two 0.56 s, and ran
+    no faster on large graphs (docs/tuning.md, first run)."""
     n = offsets.shape[0] - 1
     acc = np.zeros((threads, n))
     ns = sources.shape[0]
-    for t in numba.prange(threads):
-        dist = np.empty(n, np.int32)
-        sigma = np.empty(n)
-        delta = np.empty(n)
-        order = np.empty(n, np.int32)
-        for i in range(ns * t // threads, ns * (t + 1) // threads):
-            _one_source(offsets, indices, sources[i], dist, sigma, delta, order, acc[t])
-    return acc
+
+    def share(t):
+        work = np.empty((2, n), np.int32), np.empty((2, n))  # dist, order; sigma, delta
+        _sources(
+            offsets, indices, sources[ns * t // threads : ns * (t + 1) // threads], *work, acc[t]
+        )
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(share, range(threads)))  # list: re-raises a thread's error
+    return acc.sum(axis=0)
+
+
+@numba.njit(nogil=True, cache=True)
+def _sources(offsets, indices, sources, ints, floats, acc):
+    """Add the dependencies on each of `sources` to `acc`; `ints` and `floats` are (2, n) work
+    arrays, allocated by the caller so that nothing here compiles NumPy's allocators."""
+    for s in sources:
+        _one_source(offsets, indices, s, ints[0], floats[0], floats[1], ints[1], acc)

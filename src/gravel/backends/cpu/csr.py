@@ -154,6 +154,11 @@ def _scatter_small(src, dst, w, n, both_ways):
     return offsets, dst[order].astype(np.int32), weights
 
 
+def _row_ids(offsets):
+    """The row of every arc, by NumPy (for graphs of up to SMALL_ARCS arcs)."""
+    return np.repeat(np.arange(offsets.shape[0] - 1, dtype=np.int32), np.diff(offsets))
+
+
 @numba.njit(cache=True, inline="always")
 def _insertion_sort(a, lo, hi):
     for i in range(lo + 1, hi):
@@ -168,8 +173,7 @@ def _insertion_sort(a, lo, hi):
 def sort_rows(offsets, indices, weights):
     """Sort every row's ids (and their weights along; parallel arcs keep their order), in place."""
     if indices.shape[0] <= SMALL_ARCS:
-        rows = np.repeat(np.arange(offsets.shape[0] - 1), np.diff(offsets))
-        order = np.lexsort((indices, rows))
+        order = np.lexsort((indices, _row_ids(offsets)))
         indices[:] = indices[order]
         if weights is not None and weights.shape[0]:
             weights[:] = weights[order]
@@ -327,13 +331,37 @@ def _finish(offsets, indices, weights, dedupe, drop_loops):
 
 
 def _compact(offsets, indices, weights, dedupe, drop_loops):
-    """`_compact_in_place`, then the arrays shrunk in place (realloc hands the tail back to the
-    system without a copy; the arrays must own their memory and have no views)."""
+    """`_compact_in_place` (`_compact_small` up to SMALL_ARCS arcs), then the arrays shrunk in
+    place (realloc hands the tail back to the system without a copy; the arrays must own their
+    memory and have no views)."""
     w = weights if weights is not None else np.empty(0, np.float32)
-    nnz = _compact_in_place(offsets, indices, w, dedupe, drop_loops)
+    small = indices.shape[0] <= SMALL_ARCS
+    nnz = (_compact_small if small else _compact_in_place)(offsets, indices, w, dedupe, drop_loops)
     indices.resize(nnz, refcheck=False)
     if weights is not None:
         weights.resize(nnz, refcheck=False)
+
+
+def _compact_small(offsets, indices, weights, dedupe, drop_loops):
+    """`_compact_in_place` by NumPy, nothing to compile. A duplicate run keeps its first weight
+    lowered by any smaller later one, as the kernel's comparisons do: NaN first stays NaN, a later
+    NaN is passed over (fmin)."""
+    rows = _row_ids(offsets)
+    first = np.ones(indices.shape[0], bool)
+    if dedupe:
+        first[1:] = (indices[1:] != indices[:-1]) | (rows[1:] != rows[:-1])
+    keep = first & (indices != rows) if drop_loops else first
+    nnz = int(np.count_nonzero(keep))
+    if dedupe and weights.shape[0]:
+        starts = np.flatnonzero(first)
+        lightest = np.fmin.reduceat(weights, starts)
+        lightest[np.isnan(weights[starts])] = np.nan
+        weights[:nnz] = lightest[keep[starts]]
+    elif weights.shape[0]:
+        weights[:nnz] = weights[keep]
+    np.cumsum(np.bincount(rows[keep], minlength=offsets.shape[0] - 1), out=offsets[1:])
+    indices[:nnz] = indices[keep]
+    return nnz
 
 
 def clean_rows(offsets, indices, weights, *, dedupe, drop_loops):
@@ -357,8 +385,15 @@ def transpose(offsets, indices, weights, n):
     )
 
 
-@numba.njit(parallel=True, cache=True)
 def count_loops(offsets, indices):
+    """Number of self loops: by NumPy up to SMALL_ARCS arcs, else in parallel."""
+    if indices.shape[0] <= SMALL_ARCS:
+        return int(np.count_nonzero(indices == _row_ids(offsets)))
+    return _count_loops(offsets, indices)
+
+
+@numba.njit(parallel=True, cache=True)
+def _count_loops(offsets, indices):
     n = offsets.shape[0] - 1
     c = 0
     for u in numba.prange(n):

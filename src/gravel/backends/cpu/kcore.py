@@ -4,34 +4,41 @@ import numba
 import numpy as np
 
 
-@numba.njit(cache=True)
 def core_numbers(offsets, indices):
-    n = offsets.shape[0] - 1
-    deg = (offsets[1:] - offsets[:-1]).astype(np.int64)
-    md = deg.max() if n else 0
-    bin_ = np.zeros(md + 2, np.int64)
-    for v in range(n):
-        bin_[deg[v] + 1] += 1
-    bin_ = np.cumsum(bin_)  # bin_[d] = first position of degree d
-    pos = np.empty(n, np.int64)
-    vert = np.empty(n, np.int64)
-    nextpos = bin_.copy()
-    for v in range(n):
-        pos[v] = nextpos[deg[v]]
-        vert[pos[v]] = v
-        nextpos[deg[v]] += 1
-    for i in range(n):
+    """Core number of every vertex (int32). Degrees and their counts come from NumPy, so the kernel
+    holds plain loops only: NumPy calls inside it (max, cumsum, astype) took most of its first
+    compile (docs/tuning.md, first run)."""
+    deg = np.diff(offsets)
+    count = np.bincount(deg, minlength=1)  # vertices of each degree
+    bins = np.zeros(count.shape[0] + 1, np.int64)
+    np.cumsum(count[:-1], out=bins[2:])  # bins[d + 1]: the first position of degree d
+    pos = np.empty(deg.shape[0], np.int64)
+    vert = np.empty(deg.shape[0], np.int64)
+    _peel(offsets, indices, deg, bins, pos, vert)
+    return deg.astype(np.int32)
+
+
+@numba.njit(cache=True)
+def _peel(offsets, indices, deg, bins, pos, vert):
+    """Sort the vertices by degree into `vert` (`pos` its inverse), advancing ``bins[d + 1]`` past
+    degree d, so that ``bins[d]`` ends as the first position of degree d; then peel them in that
+    order, lowering `deg` to the core numbers in place."""
+    for v in range(deg.shape[0]):
+        p = bins[deg[v] + 1]
+        bins[deg[v] + 1] = p + 1
+        pos[v] = p
+        vert[p] = v
+    for i in range(vert.shape[0]):
         v = vert[i]
         for p in range(offsets[v], offsets[v + 1]):
             u = indices[p]
             if deg[u] > deg[v]:
                 du = deg[u]
                 pu = pos[u]
-                pw = bin_[du]
+                pw = bins[du]
                 w = vert[pw]
                 if u != w:
                     pos[u], pos[w] = pw, pu
                     vert[pu], vert[pw] = w, u
-                bin_[du] += 1
+                bins[du] += 1
                 deg[u] -= 1
-    return deg.astype(np.int32)
