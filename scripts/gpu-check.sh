@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU machine, from the repo root: the GPU test suite, then `gravel bench` with every baseline on
 # Kronecker scale 22, whose table comes last.
-#   --all       adds benchmarks/operators.py, the 4096x4096 grid and Kronecker scale 24
+#   --all       adds benchmarks/operators.py, benchmarks/emogi.py (placements over the bus), the
+#               4096x4096 grid and Kronecker scale 24
 #   --locality  runs only benchmarks/blocking.py and benchmarks/reorder.py (several minutes)
 #   --tuning    runs only the benchmarks of tuned constants: sweep.py, steps.py, sssp_delta.py
 #   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
@@ -22,6 +23,8 @@ run() {
     | tee "$out/$name.log"
 }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+# the built-in kernels, as an install builds them (kept in src/: later runs reuse them)
+python3 -m gravel.backends.cuda.prebuilt 2>&1 | tail -2
 road=${GRAVEL_DATASETS:+$GRAVEL_DATASETS/USA-road-NE.pace.gr.gz}
 case "${1:-}" in
   --locality)
@@ -52,6 +55,7 @@ esac
 python3 -m pytest -q -m gpu -p no:cacheprovider tests 2>&1 | tee "$out/gpu-tests.log" | tail -5
 if [ "${1:-}" = "--all" ]; then
   run operators operators.py --repeat 30
+  run emogi emogi.py kron:24 urand:24 --repeat 3
   bench grid:4096x4096 --repeat 3 --json "$out/bench-grid4096.json" | tee "$out/bench-grid4096.log"
   bench kron:24 --algo bfs --algo pagerank --algo cc --algo sssp --no-baselines --repeat 5 \
     --json "$out/bench-kron24.json" | tee "$out/bench-kron24.log"

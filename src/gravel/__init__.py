@@ -27,6 +27,7 @@ from .errors import (
     InvalidArgumentError,
     InvalidGraphError,
     InvalidWeightError,
+    PinnedMemoryError,
     UnknownNameError,
     VertexNotFoundError,
 )
@@ -103,4 +104,5 @@ __all__ = [
     "UnknownNameError",
     "DeviceUnavailableError",
     "GraphTooLargeError",
+    "PinnedMemoryError",
 ]

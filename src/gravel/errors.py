@@ -50,3 +50,8 @@ class DeviceUnavailableError(GravelError, RuntimeError):
 class GraphTooLargeError(GravelError, MemoryError):
     """A graph does not fit the chosen placement (device memory, say). The message gives the
     sizes."""
+
+
+class PinnedMemoryError(GravelError, MemoryError):
+    """Host memory could not be pinned for the GPU to read (the locked-memory limit, say). The
+    message names the limit and the fix."""

@@ -149,7 +149,11 @@ def _bfs_cuda(G, source):
     thin levels of road graphs and meshes; :func:`gravel.operators.thin_frontier_limit`). The switch
     tests the frontier's degrees only where its size, gated by the degree spread (max / mean: 1 on a
     grid, thousands on kron), could pass: a test every level costs a sync per level (docs/tuning.md,
-    "BFS's direction switch")."""
+    "BFS's direction switch").
+
+    Where the lists are read over the bus (placement "host" or "tiered"), every step is a push
+    advance, as in EMOGI: its warp-aligned reads fetch whole lines of the frontier's lists, where
+    pull steps and fused thin steps would read lines for a few ids each."""
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
@@ -171,10 +175,13 @@ def _bfs_cuda(G, source):
     level, pulls, fused, pulling = 0, 0, 0, False
     avg = G.nnz / max(n, 1)
     max_degree = G.max_out_degree
-    thin_limit = thin_frontier_limit(dg)
+    over_bus = dg.placement in ("host", "tiered")
+    thin_limit = 0 if over_bus else thin_frontier_limit(dg)
     # a frontier can pass the edge test only if its vertices' degrees could make up for its size
     gate = max(1.0, max_degree / max(avg, 1e-9))
     claim = "atomicCAS(&parent[dst], -1, src) == -1 && (depth[dst] = level + step, true)"
+    if over_bus:  # every step pushes: a plain read first spares the atomics on visited vertices
+        claim = "parent[dst] < 0 && " + claim
     candidates = _pull_candidates(dg)
     with Timer("cuda") as t:
         while len(frontier):
@@ -196,7 +203,7 @@ def _bfs_cuda(G, source):
                 frontier = queue.last
                 fused += 1
                 continue
-            if not pulling and len(frontier) * gate > n_unvisited / ALPHA:
+            if not (pulling or over_bus) and len(frontier) * gate > n_unvisited / ALPHA:
                 # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored
                 # edges / alpha; the degree sum costs a sync, taken only where the test could pass
                 pulling = int(dg.out_degree[frontier.ids].sum()) > n_unvisited * avg / ALPHA
@@ -225,7 +232,7 @@ def _bfs_cuda(G, source):
         "cuda",
         t.seconds,
         level,
-        "direction-optimizing",
+        f"top-down, {dg.placement} lists" if over_bus else "direction-optimizing",
         {"bottom_up_steps": pulls, "multi_step_launches": fused},
         depth=depth,
         parent=parent,

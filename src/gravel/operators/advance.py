@@ -38,6 +38,8 @@ class LoadBalance(enum.Enum):
     BLOCK_MAPPED = "block_mapped"  #: a block scans its items' degrees, its threads share the edges
     MERGE_PATH = "merge_path"  #: one thread per output edge, sorted search in the scanned degrees
     MERGE_PATH_CULL = "merge_path_cull"  #: MERGE_PATH fused with exact culling (needs `visited`)
+    #: a warp per list, whole 128-byte lines (EMOGI's merged + aligned): lists read over the bus
+    WARP_ALIGNED = "warp_aligned"
 
     @classmethod
     def parse(cls, strategy):
@@ -97,10 +99,13 @@ def degree_scan(offsets, ids):
     return scan
 
 
-def choose_load_balance(lists, edges):
+def choose_load_balance(lists, edges, placement="device"):
     """Gunrock's rule, measured for gravel (docs/tuning.md): merge path over `lists` neighbour lists
-    of `edges` entries in all where they average at least 5, TWC otherwise. Decided from the sizes
-    alone: no device sync."""
+    of `edges` entries in all where they average at least 5, TWC otherwise; lists read over the bus
+    (`placement` "host" or "tiered") go warp by warp in whole lines, as EMOGI reads them. Decided
+    from the sizes alone: no device sync."""
+    if placement in ("host", "tiered"):
+        return LoadBalance.WARP_ALIGNED
     return LoadBalance.MERGE_PATH if edges >= 5 * lists else LoadBalance.TWC
 
 
@@ -115,6 +120,7 @@ def advance(
     visited=None,
     capacity=None,
     preamble="",
+    lines=None,
 ):
     """Visit every out-edge (src -> dst) of the frontier's vertices.
 
@@ -124,9 +130,11 @@ def advance(
     value, or "auto". `visited` (a uint32 bitmap) with MERGE_PATH_CULL emits each destination once.
     `capacity` bounds the output size when the caller knows one (n, for a functor that claims each
     vertex once): the frontier's degrees then need no scan and no sync, except under merge-path load
-    balancing."""
+    balancing. `lines` (a uint64 counter on the device) adds the 128-byte lines of ids the
+    WARP_ALIGNED strategy reads from `graph.indices` (over the bus, for a graph in host memory)."""
     lists = Lists(graph.offsets, graph.indices, graph.weights)
-    strategy = LoadBalance.parse(strategy) or choose_load_balance(graph.n, graph.nnz)
+    placement = getattr(graph, "placement", "device")
+    strategy = LoadBalance.parse(strategy) or choose_load_balance(graph.n, graph.nnz, placement)
     return advance_lists(
         lists,
         graph.n,
@@ -139,6 +147,8 @@ def advance(
         capacity=capacity,
         preamble=preamble,
         every_list=frontier.every_vertex and frontier.n == graph.n,
+        tier=getattr(graph, "hot", None),
+        lines=lines,
     )
 
 
@@ -155,9 +165,13 @@ def advance_lists(
     capacity,
     preamble,
     every_list=False,
+    tier=None,
+    lines=None,
 ):
     """advance over the lists `lists` (:class:`Lists`) of which the frontier holds items; `n` is the
-    size of the output frontier's id space; `every_list`: the frontier is every list, in order."""
+    size of the output frontier's id space; `every_list`: the frontier is every list, in order.
+    WARP_ALIGNED reads the lists of `tier` (:class:`gravel.layouts.tiers.HotLists`) there, and
+    counts its lines in `lines`."""
     import cupy
 
     out_kind = _output(output, (None, "vertex", "edge"))
@@ -202,6 +216,22 @@ def advance_lists(
             min(tiles, 64 * runtime.props().sm_count),
             BLOCK,
             common + (scan, np.int64(total), part, bitmap, np.int32(cull)) + extra,
+        )
+    elif nf and strategy is LoadBalance.WARP_ALIGNED:
+        k = runtime.kernel(
+            "advance/warp_aligned.cu",
+            "gravel_advance_warp_aligned",
+            templates=templates,
+            prelude=source,
+        )
+        tiered = np.int32(tier is not None)
+        if tier is None:
+            tier = Lists(dummy(cupy.int64), dummy(cupy.int32), None)
+        count = lines if lines is not None else np.uint64(0)  # a null pointer: no count
+        k(
+            runtime.blocks_for(32 * nf, BLOCK, resident=8),
+            BLOCK,
+            common + Lists(*tier).args()[:3] + (tiered, count) + extra,
         )
     elif nf:
         name = strategy.value

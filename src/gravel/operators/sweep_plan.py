@@ -43,7 +43,8 @@ class SweepPlan:
 def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     """The plan of a sweep over every vertex of the DeviceGraph `graph` that `blocking` asks for:
     None (plain), "auto", a width in vertices (staged where the sweep is `stageable` and the width
-    is at most :func:`gravel.layouts.shared_width`, else blocked through the L2) or a SweepPlan."""
+    is at most :func:`gravel.layouts.shared_width`, else blocked through the L2) or a SweepPlan.
+    "auto" never blocks a graph whose lists live outside device memory."""
     if isinstance(blocking, SweepPlan):
         return blocking
     if blocking is None:
@@ -51,6 +52,8 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     if blocking == "auto":
         if graph.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes:
             return SweepPlan()
+        if getattr(graph, "placement", "device") != "device":
+            return SweepPlan()  # a blocked copy of the lists would not fit where they do not
         if stageable:
             return SweepPlan("staged", shared_width(bytes_per_vertex))
         return (

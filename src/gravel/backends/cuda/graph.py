@@ -20,17 +20,30 @@ class DeviceGraph:
     tests).
     """
 
-    def __init__(self, G):
+    def __init__(self, G, plan=None):
         import cupy
 
+        from ...layouts import tiers
+        from . import pinned
         from .runtime import check_fits
 
-        arrays = [a for a in (G.offsets, G.indices, G.weights) if a is not None]
-        check_fits(sum(a.nbytes for a in arrays), "the graph's CSR")
-        weights = None if G.weights is None else cupy.asarray(G.weights)
-        self._set(
-            cupy.asarray(G.offsets), cupy.asarray(G.indices), weights, directed=G.directed, host=G
-        )
+        placement = "device" if plan is None else plan.placement
+        if placement == "device":
+            arrays = [a for a in (G.offsets, G.indices, G.weights) if a is not None]
+            check_fits(sum(a.nbytes for a in arrays), "the graph's CSR")
+            indices = cupy.asarray(G.indices)
+            weights = None if G.weights is None else cupy.asarray(G.weights)
+        elif placement == "managed":
+            indices, weights = pinned.managed(G.indices), pinned.managed(G.weights)
+        else:  # "host" and "tiered": the lists stay in the Graph's own host buffers
+            indices, weights = pinned.mapped(G.indices), pinned.mapped(G.weights)
+        self._set(cupy.asarray(G.offsets), indices, weights, directed=G.directed, host=G)
+        self.placement = placement
+        if placement == "tiered":
+            self.hot = tiers.hot_lists(G, plan.hot, cupy)
+        if placement in ("host", "tiered") and G.directed:
+            # the in-lists stay on the host too, not transposed into device memory
+            self._build_csc = lambda: _mapped_csc(G)
 
     @classmethod
     def from_arrays(cls, offsets, indices, weights=None, *, directed=True, host=None):
@@ -44,6 +57,11 @@ class DeviceGraph:
         self = cls.__new__(cls)
         self._set(offsets, indices, weights, directed=directed, host=host)
         return self
+
+    #: where the lists live: "device", "managed", "host" (pinned, read over the bus) or "tiered"
+    placement = "device"
+    #: for "tiered": the lists kept in device memory, a :class:`gravel.layouts.tiers.HotLists`
+    hot = None
 
     def _set(self, offsets, indices, weights, *, directed, host, csc=None):
         self.host = host
@@ -107,6 +125,7 @@ class DeviceGraph:
         view = DeviceGraph.__new__(DeviceGraph)
         csr = (self.offsets, self.indices, self.weights)
         view._set(*self.csc(), directed=True, host=None, csc=csr)
+        view.placement = self.placement if self.placement != "tiered" else "host"
         view._cache["reverse"] = self
         return view
 
@@ -132,6 +151,8 @@ class DeviceGraph:
             raise InvalidGraphError(f"with_weights: {weights.shape} weights for {self.nnz} arcs")
         view = DeviceGraph.__new__(DeviceGraph)
         view._set(self.offsets, self.indices, weights, directed=self.directed, host=None)
+        # the device copy of hot lists holds the old weights: the view reads every list in place
+        view.placement = self.placement if self.placement != "tiered" else "host"
         if self.directed:
             view._build_csc = lambda: self.csc()[:2] + (weights[self.csc_order()],)
         return view
@@ -146,7 +167,17 @@ class DeviceGraph:
         return self.weights is not None
 
     def __repr__(self):
-        return f"<gravel.DeviceGraph n={self.n} nnz={self.nnz} on cuda>"
+        return f"<gravel.DeviceGraph n={self.n} nnz={self.nnz} on cuda, {self.placement}>"
+
+
+def _mapped_csc(G):
+    """G's in-lists (transposed on the host) pinned and read over the bus."""
+    from . import pinned
+
+    offsets, sources, weights = G.csc()
+    import cupy
+
+    return cupy.asarray(offsets), pinned.mapped(sources), pinned.mapped(weights)
 
 
 def _index_type(m, nnz):

@@ -1,0 +1,125 @@
+"""Graphs whose lists live outside device memory (issue 18): pinned host memory read over the bus
+(EMOGI's zero-copy), managed memory, and the tiered placement; every primitive gives the answers it
+gives on the device, and the warp-aligned advance reads every list whatever its alignment."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import gravel
+from gravel import generate, transform
+from gravel.algorithms.bfs import verify_bfs
+from gravel.algorithms.cc import verify_cc
+from gravel.algorithms.sssp import verify_sssp
+from gravel.frontier import Frontier
+from gravel.operators import advance
+from gravel.placement import STATE_BYTES_PER_VERTEX
+
+from .strategies import graphs
+
+pytestmark = pytest.mark.gpu
+cupy = pytest.importorskip("cupy")
+
+PLACEMENTS = ["host", "managed", "tiered"]
+
+
+def half_the_lists(G):
+    """A device budget that holds the offsets, the vertex state and about half of the ids."""
+    return 16 * (G.n + 1) + STATE_BYTES_PER_VERTEX * G.n + 2 * G.nnz
+
+
+def placed(G, placement):
+    """A fresh copy of G on the GPU with `placement` (a Graph decides its placement once)."""
+    copy = gravel.Graph(
+        G.offsets, G.indices, G.weights, directed=G.directed, _sorted=True, _checked=True
+    )
+    budget = half_the_lists(G) if placement == "tiered" else None
+    copy.to("cuda", placement=placement, budget=budget)
+    return copy
+
+
+def check_primitives(G, placement):
+    P = placed(G, placement)
+    assert P.to("cuda").placement == placement
+    for s in {0, G.n // 2, G.n - 1}:
+        r = gravel.bfs(P, s, device="cuda")
+        assert verify_bfs(G, s, r.depth.get(), r.parent.get()) == []
+        r = gravel.sssp(P, s, device="cuda")
+        d = r.distance.get().astype(float)
+        assert verify_sssp(G, s, d, r.predecessor.get(), rtol=1e-5) == []
+    assert verify_cc(G, gravel.connected_components(P, device="cuda").labels.get()) == []
+    pr = gravel.pagerank(P, device="cuda").rank.get()
+    assert np.abs(pr - gravel.pagerank(G, device="cpu").rank).sum() < 1e-4
+    tri = gravel.triangles(P, device="cuda").triangles.get()
+    assert np.array_equal(tri, gravel.triangles(G, device="cpu").triangles)
+    core = gravel.core_number(P, device="cuda").core.get()
+    assert np.array_equal(core, gravel.core_number(G, device="cpu").core)
+    bc = gravel.betweenness_centrality(P, k=min(G.n, 8), seed=1, device="cuda").centrality.get()
+    ref = gravel.betweenness_centrality(G, k=min(G.n, 8), seed=1, device="cpu").centrality
+    assert np.allclose(bc, ref, equal_nan=True)
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+@pytest.mark.parametrize(
+    "G",
+    [
+        transform.add_random_weights(generate.kronecker(10, 8, seed=2)),
+        transform.add_random_weights(generate.uniform_random(10, 6, seed=3, directed=True)),
+        generate.grid(20, 30),
+    ],
+    ids=["kron", "urand-directed", "grid"],
+)
+def test_every_primitive_on_every_placement(G, placement):
+    check_primitives(G, placement)
+
+
+@pytest.mark.parametrize("placement", PLACEMENTS)
+@settings(max_examples=15, deadline=None)
+@given(G=graphs(max_n=60, max_m=300, weighted=True))
+def test_random_graphs_on_every_placement(placement, G):
+    if G.n:
+        check_primitives(G, placement)
+
+
+def lists_at_every_alignment():
+    """Lists of 1 to 70 ids one after another, so that they start at every offset of a line."""
+    rng = np.random.default_rng(5)
+    degrees = np.tile(np.arange(1, 71), 3)
+    n = degrees.size
+    src = np.repeat(np.arange(n), degrees)
+    dst = rng.integers(0, n, src.size)
+    w = rng.random(src.size).astype(np.float32) + 1
+    return gravel.Graph.from_edges(src, dst, w, n=n)
+
+
+@pytest.mark.parametrize("placement", ["device", "host", "tiered"])
+def test_warp_aligned_advance_reads_every_arc_once(placement):
+    G = lists_at_every_alignment()
+    dg = placed(G, placement).to("cuda")
+    seen = cupy.zeros(G.nnz, cupy.float32)
+    lines = cupy.zeros(1, cupy.uint64)
+    out = advance(
+        dg,
+        Frontier.from_ids(G.n, np.arange(G.n, dtype=np.int32)),
+        "(seen[edge] += weight, true)",
+        params={"seen": seen},
+        output="edge",
+        strategy="warp_aligned",
+        capacity=G.nnz,
+        lines=lines,
+    )
+    assert np.array_equal(np.sort(out.ids[: len(out)].get()), np.arange(G.nnz))
+    assert np.array_equal(seen.get(), G.weights)  # each arc once, with its own weight
+    if placement == "host":
+        first = G.offsets[:-1] // 32 * 32
+        assert int(lines.get()[0]) == int(((G.offsets[1:] - first + 31) // 32).sum())
+
+
+def test_a_graph_goes_where_it_is_asked():
+    G = generate.kronecker(10, 8, seed=4)
+    assert placed(G, "host").to("cuda").indices.data.ptr != 0
+    tiered = placed(G, "tiered").to("cuda")
+    hot = tiered.hot
+    assert 0 < hot.indices.size < G.nnz
+    v = int(np.argmax(G.out_degree))  # the longest list is hot
+    assert int(hot.offsets[v + 1] - hot.offsets[v]) == G.out_degree[v]
