@@ -1,0 +1,52 @@
+"""The registry of backend functions and their ``can_run`` conditions."""
+
+import inspect
+
+import networkx as nx
+
+# name -> function, filled by @algorithm as the algorithm modules load
+ALGORITHMS = {}
+
+
+def algorithm(func=None, *, can_run=None):
+    """Register `func` under its (NetworkX) name.
+
+    `can_run`, if given, is called with the arguments NetworkX received (the graph still a NetworkX
+    graph), bound to `func`'s signature with defaults applied; it returns True, or a string saying
+    why gravel cannot run the call (NetworkX logs it and runs its own code).
+    """
+    if func is None:
+        return lambda f: algorithm(f, can_run=can_run)
+    func.can_run = can_run
+    func.signature = inspect.signature(func)
+    ALGORITHMS[func.__name__] = func
+    return func
+
+
+def bound(func, args, kwargs):
+    """`args` and `kwargs` as a dict of `func`'s parameters, defaults filled in."""
+    b = func.signature.bind(*args, **kwargs)
+    b.apply_defaults()
+    return b.arguments
+
+
+def unweighted_undirected(G, weight=None, **_):
+    """The condition of the clustering functions: gravel counts triangles of simple graphs."""
+    if G.is_directed():
+        return "directed clustering is not implemented in gravel"
+    if weight is not None:
+        return "weighted clustering is not implemented in gravel"
+    return True
+
+
+def single_node(G, nodes):
+    """True when `nodes` names one node of G (NetworkX then returns one value, not a dict)."""
+    try:
+        return nodes in G
+    except TypeError:  # unhashable: a list of nodes
+        return False
+
+
+def node_not_found(node):
+    """NetworkX's error for a missing traversal source."""
+    return nx.NetworkXError(f"The node {node} is not in the graph.")

@@ -1,0 +1,45 @@
+"""What NetworkX's ``networkx.backend_info`` entry point reads: the backend's name and functions.
+
+Import-light on purpose: NetworkX calls :func:`get_info` while ``import networkx`` runs, so this
+module imports nothing (no NumPy, CuPy or Numba, and compiles nothing).
+"""
+
+# name -> the difference from NetworkX, shown in NetworkX's docstring ("" where there is none)
+FUNCTIONS = {
+    "average_clustering": "Undirected and unweighted only; other graphs run on NetworkX.",
+    "betweenness_centrality": "Unweighted only (``weight=None``).",
+    "bfs_edges": "Neighbours are visited in node order, not in edge-insertion order.",
+    "bfs_layers": "One source; several sources run on NetworkX.",
+    "bfs_tree": "Neighbours are visited in node order, not in edge-insertion order.",
+    "clustering": "Undirected and unweighted only; other graphs run on NetworkX.",
+    "connected_components": "",
+    "core_number": "",
+    "descendants_at_distance": "",
+    "is_connected": "",
+    "k_core": "",
+    "node_connected_component": "",
+    "number_connected_components": "",
+    "pagerank": "Weights are held as float32.",
+    "shortest_path_length": "One source and no target; other calls run on NetworkX.",
+    "single_source_dijkstra_path_length": (
+        "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
+    ),
+    "single_source_shortest_path_length": "",
+    "transitivity": "",
+    "triangles": "",
+    "weakly_connected_components": "",
+}
+
+
+def get_info():
+    """The dictionary NetworkX's ``backend_info`` entry point expects."""
+    return {
+        "backend_name": "gravel",
+        "project": "gravel",
+        "package": "gravel",
+        "short_summary": "Graph analytics on NVIDIA GPUs (CuPy), with a CPU path (Numba).",
+        "default_config": {},
+        "functions": {
+            name: {"additional_docs": note} if note else {} for name, note in FUNCTIONS.items()
+        },
+    }

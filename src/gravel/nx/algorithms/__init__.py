@@ -1,0 +1,13 @@
+"""The backend's functions, one module per NetworkX module (importing them registers them)."""
+
+from . import centrality, cluster, components, core, link_analysis, shortest_paths, traversal
+
+__all__ = [
+    "centrality",
+    "cluster",
+    "components",
+    "core",
+    "link_analysis",
+    "shortest_paths",
+    "traversal",
+]

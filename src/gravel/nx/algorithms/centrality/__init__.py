@@ -1,0 +1,3 @@
+from . import betweenness
+
+__all__ = ["betweenness"]

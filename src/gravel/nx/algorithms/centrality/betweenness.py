@@ -1,0 +1,91 @@
+"""betweenness_centrality (networkx.algorithms.centrality.betweenness), unweighted.
+
+gravel runs Brandes' algorithm from the same sources NetworkX samples (the same ``seed.sample``
+call), and returns NetworkX's endpoint-excluded scaling. This module undoes that scaling to get
+Brandes' raw sums, adds the endpoint terms when asked (each source reaches ``r(s)`` vertices:
+``r(s) - 1`` on s, 1 on each vertex it reaches), and scales as NetworkX's ``_rescale`` does.
+"""
+
+import networkx as nx
+import numpy as np
+
+from gravel.algorithms import betweenness_centrality as gravel_bc
+from gravel.algorithms import bfs
+from gravel.arrays import host
+
+from ..._algorithm import algorithm
+from ..components.connected import component_labels
+
+
+def _can_run(G, k, normalized, weight, endpoints, seed):
+    if weight is not None:
+        return "weighted betweenness is not implemented in gravel"
+    return True
+
+
+def _raw(G, sources):
+    """Brandes' sums over `sources` (ids, distinct), endpoints excluded, unscaled."""
+    n, K = len(G), len(sources)
+    if n < 3:  # gravel leaves these unscaled, as NetworkX does
+        return host(gravel_bc(G.graph, sources=sources, normalized=False).centrality)
+    # gravel scales a sample of K as N / ((K - 1) c) on sources and N / (K c) elsewhere
+    c = 1 if G.is_directed() else 2
+    scaled = host(gravel_bc(G.graph, sources=sources, normalized=False).centrality)
+    raw = scaled * (K * c / (n - 1))
+    raw[sources] = 0.0 if K == 1 else scaled[sources] * ((K - 1) * c / (n - 1))
+    return raw
+
+
+def _reached(G, sources):
+    """How many sources reach each vertex (itself excluded), and each source's reach r(s)."""
+    n = len(G)
+    if not G.is_directed():
+        labels = component_labels(G)
+        size = np.bincount(labels, minlength=n)
+        hits = np.bincount(labels[sources], minlength=n)
+        by, reach = hits[labels].astype(float), size[labels[sources]]
+        by[sources] -= 1
+        return by, reach
+    by, reach = np.zeros(n), np.empty(len(sources), np.int64)
+    for i, s in enumerate(sources.tolist()):
+        seen = host(bfs(G.graph, s).depth) >= 0
+        by += seen
+        reach[i] = seen.sum()
+    by[sources] -= 1
+    return by, reach
+
+
+def _rescale(b, n, sources, normalized, directed, endpoints, sampled):
+    """NetworkX's ``_rescale`` over an array."""
+    N = n if endpoints else n - 1
+    if N < 2:
+        return b
+    K = len(sources) if sampled else N
+    c = 1 if directed else 2
+    if not sampled or endpoints:
+        return b * (1 / (K * (N - 1)) if normalized else N / (K * c))
+    if normalized:
+        on_source, elsewhere = (1 / ((K - 1) * (N - 1)) if K > 1 else np.nan), 1 / (K * (N - 1))
+    else:
+        on_source, elsewhere = (N / ((K - 1) * c) if K > 1 else np.nan), N / (K * c)
+    out = b * elsewhere
+    out[sources] = b[sources] * on_source
+    return out
+
+
+@algorithm(can_run=_can_run)
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
+    n = len(G)
+    if k == n:
+        k = None
+    if k is None:
+        sources = np.arange(n, dtype=np.int32)
+    else:
+        picked = nx.utils.create_py_random_state(seed).sample(list(G.labels), k)
+        sources = np.array([G.index[v] for v in picked], np.int32)
+    b = _raw(G, sources) if n else np.zeros(0)
+    if endpoints and n:
+        by, reach = _reached(G, sources)
+        b += by
+        b[sources] += reach - 1
+    return G.to_dict(_rescale(b, n, sources, normalized, G.is_directed(), endpoints, k is not None))

@@ -1,0 +1,52 @@
+"""connected_components and friends (networkx.algorithms.components.connected).
+
+gravel labels each vertex with the smallest vertex id of its component, so sorting by label yields
+the components in NetworkX's order (by their first node).
+"""
+
+import networkx as nx
+import numpy as np
+
+from gravel.algorithms import connected_components as gravel_cc
+from gravel.arrays import host
+
+from ..._algorithm import algorithm
+
+
+def component_labels(G):
+    """Per vertex, the smallest vertex id of its (weakly) connected component."""
+    return host(gravel_cc(G.graph).labels)
+
+
+def components(G):
+    """Yield each component as a set of labels, in NetworkX's order."""
+    labels = component_labels(G)
+    order = np.argsort(labels, kind="stable")
+    cuts = np.flatnonzero(np.diff(labels[order])) + 1
+    for ids in np.split(order, cuts) if len(G) else ():
+        yield set(G.labels_of(ids))
+
+
+@algorithm
+def connected_components(G):
+    yield from components(G)
+
+
+@algorithm
+def number_connected_components(G):
+    return int(np.unique(component_labels(G)).size)
+
+
+@algorithm
+def is_connected(G):
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return bool(np.all(component_labels(G) == 0))
+
+
+@algorithm
+def node_connected_component(G, n):
+    labels = component_labels(G)
+    if n not in G:
+        raise KeyError(n)
+    return set(G.labels_of(np.flatnonzero(labels == labels[G.index[n]])))

@@ -1,0 +1,3 @@
+from . import pagerank_alg
+
+__all__ = ["pagerank_alg"]

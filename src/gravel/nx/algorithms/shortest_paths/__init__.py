@@ -1,0 +1,3 @@
+from . import generic, unweighted, weighted
+
+__all__ = ["generic", "unweighted", "weighted"]

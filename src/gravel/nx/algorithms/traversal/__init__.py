@@ -1,0 +1,3 @@
+from . import breadth_first_search
+
+__all__ = ["breadth_first_search"]
