@@ -1,0 +1,247 @@
+"""gravel as a NetworkX backend: ``nx.f(G, backend="gravel")`` equals NetworkX's own result.
+
+NetworkX's own suite, run through the backend, is described in docs/networkx.md."""
+
+import inspect
+import subprocess
+import sys
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gravel.nx._algorithm import ALGORITHMS
+from gravel.nx._info import FUNCTIONS
+from gravel.nx.interface import SMALL_GRAPH_EDGES, BackendInterface
+
+
+@pytest.fixture(autouse=True)
+def _quiet_cache():
+    # NetworkX warns each time it reuses a cached conversion; the reuse is what we test
+    nx.config.warnings_to_ignore.add("cache")
+    yield
+    nx.config.warnings_to_ignore.discard("cache")
+
+
+@st.composite
+def nx_graphs(draw, directed=None, max_n=25):
+    """Random NetworkX graphs, int or string labels; edges inserted in node order so that
+    NetworkX's neighbour order is gravel's (the documented difference of the BFS functions)."""
+    n = draw(st.integers(1, max_n))
+    directed = draw(st.booleans()) if directed is None else directed
+    pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))
+    weights = draw(st.lists(st.integers(1, 9), min_size=len(pairs), max_size=len(pairs)))
+    label = (lambda i: f"v{i:02d}") if draw(st.booleans()) else (lambda i: i)
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(label(i) for i in range(n))
+    edges = sorted(
+        ((u, v) if directed else (min(u, v), max(u, v)), w) for (u, v), w in zip(pairs, weights)
+    )
+    G.add_edges_from((label(u), label(v), {"weight": w}) for (u, v), w in edges)
+    return G
+
+
+def first(G):
+    return next(iter(G))
+
+
+# name -> (graph kinds it takes, keyword arguments given the graph)
+CASES = {
+    "bfs_edges": ("both", lambda G: {"source": first(G)}),
+    "bfs_tree": ("both", lambda G: {"source": first(G), "depth_limit": 2}),
+    "bfs_layers": ("both", lambda G: {"sources": first(G)}),
+    "descendants_at_distance": ("both", lambda G: {"source": first(G), "distance": 2}),
+    "single_source_shortest_path_length": ("both", lambda G: {"source": first(G), "cutoff": 3}),
+    "single_source_dijkstra_path_length": ("both", lambda G: {"source": first(G)}),
+    "shortest_path_length": ("both", lambda G: {"source": first(G), "weight": "weight"}),
+    "pagerank": ("both", lambda G: {"personalization": {first(G): 1}}),
+    "connected_components": ("undirected", lambda G: {}),
+    "number_connected_components": ("undirected", lambda G: {}),
+    "is_connected": ("undirected", lambda G: {}),
+    "node_connected_component": ("undirected", lambda G: {"n": first(G)}),
+    "weakly_connected_components": ("directed", lambda G: {}),
+    "betweenness_centrality": ("both", lambda G: {"k": min(3, len(G)), "seed": 5}),
+    "triangles": ("undirected", lambda G: {}),
+    "transitivity": ("undirected", lambda G: {}),
+    "average_clustering": ("undirected", lambda G: {}),
+    "clustering": ("undirected", lambda G: {}),
+    "core_number": ("both", lambda G: {}),
+    "k_core": ("both", lambda G: {}),
+}
+
+
+def same(a, b):
+    if isinstance(a, nx.Graph):
+        return set(a.nodes) == set(b.nodes) and set(a.edges) == set(b.edges)
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float):
+        return a == pytest.approx(b, rel=1e-6, abs=1e-9, nan_ok=True)
+    return a == b
+
+
+def called(name, G, **kwargs):
+    """The function's result, generators as lists; an exception's type where NetworkX raises."""
+    try:
+        out = getattr(nx, name)(G, **kwargs)
+        return list(out) if inspect.isgenerator(out) else out
+    except nx.NetworkXException as exc:
+        return type(exc)
+
+
+def test_every_function_is_registered_with_networkx_signature():
+    assert set(FUNCTIONS) == set(ALGORITHMS) == set(CASES)
+    for name, func in ALGORITHMS.items():
+        theirs = list(inspect.signature(getattr(nx, name)).parameters.values())
+        assert list(func.signature.parameters.values()) == theirs[:-2], name  # less backend=
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_matches_networkx(name, data):
+    kinds, kwargs = CASES[name]
+    G = data.draw(nx_graphs(directed={"both": None, "directed": True, "undirected": False}[kinds]))
+    args = kwargs(G)
+    if name == "core_number" or name == "k_core":
+        G.remove_edges_from(list(nx.selfloop_edges(G)))
+    assert same(called(name, G, **args), called(name, G, backend="gravel", **args))
+
+
+@pytest.mark.parametrize("endpoints", [False, True])
+@pytest.mark.parametrize("normalized", [False, True])
+@pytest.mark.parametrize("k", [None, 1, 4])
+@pytest.mark.parametrize("directed", [False, True])
+def test_betweenness_options(directed, k, normalized, endpoints):
+    G = nx.gnp_random_graph(30, 0.1, seed=3, directed=directed)
+    kw = dict(k=k, normalized=normalized, endpoints=endpoints, seed=11)
+    assert same(
+        nx.betweenness_centrality(G, **kw), nx.betweenness_centrality(G, backend="gravel", **kw)
+    )
+
+
+def test_string_labels_map_back():
+    G = nx.Graph([("b", "a"), ("a", "c"), ("c", "b"), ("c", ("t", 1))])
+    G.add_node(frozenset({1}))
+    assert nx.triangles(G, backend="gravel") == {
+        "b": 1,
+        "a": 1,
+        "c": 1,
+        ("t", 1): 0,
+        frozenset({1}): 0,
+    }
+    assert nx.core_number(G, backend="gravel") == nx.core_number(G)
+    assert list(nx.connected_components(G, backend="gravel")) == list(nx.connected_components(G))
+    assert nx.pagerank(G, backend="gravel") == pytest.approx(nx.pagerank(G))
+
+
+def test_conversion_is_cached(monkeypatch):
+    calls = []
+    convert = BackendInterface.convert_from_nx
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return convert(*args, **kwargs)
+
+    monkeypatch.setattr(BackendInterface, "convert_from_nx", staticmethod(counting))
+    G = nx.path_graph(6)
+    nx.pagerank(G, backend="gravel")
+    nx.pagerank(G, backend="gravel", alpha=0.9)
+    assert len(calls) == 1
+    assert G.__networkx_cache__["backends"]["gravel"]
+    G.add_edge(0, 5)  # a mutation clears the cache: the next call converts again
+    assert nx.pagerank(G, backend="gravel") == pytest.approx(nx.pagerank(G))
+    assert len(calls) == 2
+
+
+@pytest.mark.parametrize(
+    "name,graph,kwargs,reason",
+    [
+        ("pagerank", nx.MultiGraph([(0, 1)]), {}, "multigraphs"),
+        ("betweenness_centrality", nx.path_graph(3), {"weight": "weight"}, "weighted"),
+        ("bfs_edges", nx.path_graph(3), {"source": 0, "sort_neighbors": sorted}, "sort_neighbors"),
+        ("bfs_layers", nx.path_graph(3), {"sources": [0, 2]}, "several sources"),
+        ("clustering", nx.path_graph(3).to_directed(), {}, "directed"),
+        ("shortest_path_length", nx.path_graph(3), {"source": 0, "target": 2}, "one source"),
+        ("pagerank", nx.path_graph(3), {"tol": 0}, "tol=0"),
+    ],
+)
+def test_can_run_gives_the_reason(name, graph, kwargs, reason):
+    said = BackendInterface.can_run(name, (graph,), kwargs)
+    assert isinstance(said, str) and reason in said
+
+
+def test_small_graphs_stay_on_networkx():
+    said = BackendInterface.should_run("pagerank", (nx.path_graph(5),), {})
+    assert isinstance(said, str) and "too small" in said
+    big = nx.gnm_random_graph(2000, SMALL_GRAPH_EDGES, seed=1)
+    assert BackendInterface.should_run("pagerank", (big,), {}) is True
+
+
+def test_auto_dispatch_falls_back_with_the_reason(caplog):
+    G = nx.path_graph(5)
+    with nx.config(backend_priority=["gravel"]), caplog.at_level("DEBUG", "networkx"):
+        assert nx.pagerank(G) == pytest.approx(nx.pagerank(G, backend="networkx"))
+    assert "too small" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "call,error",
+    [
+        (
+            lambda: nx.single_source_shortest_path_length(nx.path_graph(3), 9, backend="gravel"),
+            nx.NodeNotFound,
+        ),
+        (
+            lambda: nx.single_source_dijkstra_path_length(nx.path_graph(3), 9, backend="gravel"),
+            nx.NodeNotFound,
+        ),
+        (lambda: nx.shortest_path_length(nx.path_graph(3), 9, backend="gravel"), nx.NodeNotFound),
+        (lambda: list(nx.bfs_edges(nx.path_graph(3), 9, backend="gravel")), nx.NetworkXError),
+        (
+            lambda: nx.descendants_at_distance(nx.path_graph(3), 9, 1, backend="gravel"),
+            nx.NetworkXError,
+        ),
+        (lambda: nx.node_connected_component(nx.path_graph(3), 9, backend="gravel"), KeyError),
+        (lambda: nx.is_connected(nx.Graph(), backend="gravel"), nx.NetworkXPointlessConcept),
+        (lambda: nx.triangles(nx.DiGraph([(0, 1)]), backend="gravel"), nx.NetworkXNotImplemented),
+        (
+            lambda: list(nx.connected_components(nx.DiGraph([(0, 1)]), backend="gravel")),
+            nx.NetworkXNotImplemented,
+        ),
+        (
+            lambda: nx.core_number(nx.Graph([(0, 0), (0, 1)]), backend="gravel"),
+            nx.NetworkXNotImplemented,
+        ),
+        (
+            lambda: nx.pagerank(nx.path_graph(9), max_iter=1, backend="gravel"),
+            nx.PowerIterationFailedConvergence,
+        ),
+        (
+            lambda: nx.pagerank(nx.path_graph(3), personalization={7: 1}, backend="gravel"),
+            ZeroDivisionError,
+        ),
+    ],
+)
+def test_networkx_exceptions(call, error):
+    with pytest.raises(error):
+        call()
+
+
+def test_non_numeric_weights_go_back_to_networkx():
+    G = nx.Graph([(0, 1, {"weight": "heavy"})])
+    with pytest.raises(NotImplementedError):
+        nx.pagerank(G, backend="gravel")
+
+
+def test_import_networkx_stays_light():
+    code = (
+        "import sys, networkx\n"
+        "assert 'gravel' in networkx.utils.backends.backend_info\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('cupy', 'numba')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
