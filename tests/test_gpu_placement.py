@@ -13,7 +13,7 @@ from gravel.algorithms.cc import verify_cc
 from gravel.algorithms.sssp import verify_sssp
 from gravel.frontier import Frontier
 from gravel.operators import advance
-from gravel.placement import STATE_BYTES_PER_VERTEX
+from gravel.placement import STATE_BYTES_PER_VERTEX, plan
 
 from .strategies import graphs
 
@@ -117,9 +117,9 @@ def test_warp_aligned_advance_reads_every_arc_once(placement):
 
 def test_a_graph_goes_where_it_is_asked():
     G = generate.kronecker(10, 8, seed=4)
-    assert placed(G, "host").to("cuda").indices.data.ptr != 0
-    tiered = placed(G, "tiered").to("cuda")
-    hot = tiered.hot
+    assert placed(G, "host").to("cuda").indices.data.ptr == G.indices.ctypes.data  # in place
+    hot = placed(G, "tiered").to("cuda").hot
     assert 0 < hot.indices.size < G.nnz
-    v = int(np.argmax(G.out_degree))  # the longest list is hot
-    assert int(hot.offsets[v + 1] - hot.offsets[v]) == G.out_degree[v]
+    expect = plan(G, "tiered", half_the_lists(G)).hot  # the tier holds the plan's lists
+    tier_lengths = np.diff(hot.offsets.get())
+    assert np.array_equal(tier_lengths, np.where(expect, G.out_degree, 0))

@@ -229,7 +229,7 @@ def test_the_free_device_memory_limits_like_a_budget():
 def test_tiny_budget_puts_the_longest_lists_on_the_device():
     degrees = [1, 7, 0, 3, 7, 2, 5, 3, 1]
     G = graph_of(degrees)
-    p = plan(G, "tiered", room_for(G, 7 + 7 + 5 + 3 + 1))  # room for one of the lists of 3
+    p = plan(G, "tiered", room_for(G, 7 + 7 + 5 + 3 + 1), tier="degree")  # one list of 3 fits
     assert p.placement == "tiered"
     assert np.flatnonzero(p.hot).tolist() == [1, 3, 4, 6]  # ties: the lowest ids first
     assert p.hot_arcs == 22 and p.hot_vertices == 4 and not p.hot.flags.writeable
@@ -256,7 +256,7 @@ def test_tiered_takes_the_longest_lists_that_fit(degrees, arcs, weighted):
     G = graph_of(degrees, weighted)
     arc = 8 if weighted else 4
     budget = max(room_for(G, 0) + arc * arcs, 0)
-    p = plan(G, "tiered", budget)
+    p = plan(G, "tiered", budget, tier="degree")
     deg, hot = np.asarray(degrees, dtype=int), p.hot
     assert hot.dtype == bool and hot.shape == (G.n,) and not hot[deg == 0].any()
     assert p.hot_arcs == deg[hot].sum() <= max(arcs, 0)
@@ -289,7 +289,7 @@ def test_managed_that_fits_counts_as_device_memory():
 
 def test_a_real_graph():
     G = gravel.generate.grid(3, 3)
-    p = plan(G, "tiered", budget=2 * 80 + 9 * STATE_BYTES_PER_VERTEX + 4 * 4)
+    p = plan(G, "tiered", budget=2 * 80 + 9 * STATE_BYTES_PER_VERTEX + 4 * 4, tier="degree")
     assert np.flatnonzero(p.hot).tolist() == [4]  # the centre, the only vertex of degree 4
     assert p.summary() == {
         "placement": "tiered",
@@ -371,7 +371,7 @@ def test_a_bad_budget_is_refused_before_planning():
 # -- rendering ---------------------------------------------------------------------------------
 def test_render_says_how_many_bytes_go_where():
     G = graph_of([1, 7, 0, 3, 7, 2, 5, 3, 1], weighted=True)
-    text = render(plan(G, "tiered", room_for(G, 2 * 22)))
+    text = render(plan(G, "tiered", room_for(G, 2 * 22), tier="degree"))
     lines = text.splitlines()
     assert lines[0] == "placement tiered (asked: tiered), device limit 624 B"
     assert lines[2].split() == ["offsets", "80", "B", "0", "B"]
@@ -387,3 +387,31 @@ def test_render_a_device_plan():
     text = render(plan(graph_of([2, 2])))
     assert "no device limit known" in text and "lists on the device: all" in text
     assert "weights" not in text and "hot_offsets" not in text
+
+
+@given(st.lists(st.integers(0, 80), max_size=80), st.integers(-20, 2000))
+def test_tiered_by_lines_takes_the_lists_that_spare_the_most_lines(degrees, arcs):
+    G = graph_of(degrees)
+    p = plan(G, "tiered", max(room_for(G, 0) + 4 * arcs, 0))
+    deg = np.asarray(degrees, dtype=int)
+    first = G.offsets[:-1] // 32 * 32
+    lines = (G.offsets[1:] - first + 31) // 32
+    ratio = np.where(deg > 0, lines / np.maximum(deg, 1), 0)
+    order = [v for v in np.lexsort((np.arange(G.n), -ratio)) if deg[v] > 0]
+    k = int(p.hot.sum())
+    assert sorted(order[:k]) == np.flatnonzero(p.hot).tolist()  # a prefix of the ranking
+    assert p.hot_arcs == deg[p.hot].sum() <= max(arcs, 0)
+    assert k == len(order) or p.hot_arcs + deg[order[k]] > arcs  # the next one does not fit
+
+
+def test_short_lists_spare_more_lines_than_long_ones():
+    # one list of 64 ids (two lines) and eight of 2 (a line each for 2 ids)
+    G = graph_of([64] + [2] * 8)
+    lines = plan(G, "tiered", room_for(G, 16))
+    assert np.flatnonzero(lines.hot).tolist() == list(range(1, 9))
+    assert not plan(G, "tiered", room_for(G, 16), tier="degree").hot.any()
+
+
+def test_an_unknown_tier_is_refused():
+    with pytest.raises(gravel.UnknownNameError, match="tier 'fastest'"):
+        plan(graph_of([1, 1]), "tiered", 0, tier="fastest")

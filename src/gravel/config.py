@@ -13,14 +13,17 @@ device_memory : int, str or None, default None
 placement : str, default "auto"
     Where ``G.to("cuda")`` puts the graph's arrays when not told: one of
     :data:`gravel.placement.PLACEMENTS`.
+tier : str, default "lines"
+    Which lists a tiered placement keeps in device memory: one of :data:`gravel.placement.TIERS`.
 """
 
 from contextlib import contextmanager
 
 device_memory = None
 placement = "auto"
+tier = "lines"
 
-_SETTINGS = ("device_memory", "placement")
+_SETTINGS = ("device_memory", "placement", "tier")
 
 
 @contextmanager

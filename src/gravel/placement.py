@@ -179,8 +179,8 @@ class Plan:
       n + 1: the running sum of ``out_degree * hot``, starting at 0) locating them. Vertex v's
       list is ``[hot_offsets[v], hot_offsets[v + 1])`` of the device arrays when that range is not
       empty, else ``[offsets[v], offsets[v + 1])`` of the host arrays. `hot` holds the vertices
-      of degree above some d and the lowest-numbered ones of degree d: the longest lists first,
-      until the next one does not fit.
+      chosen by ``tier`` (:data:`TIERS`): by default those that spare the bus the most lines per
+      device byte, else the longest lists first.
     """
 
     placement: str
@@ -224,7 +224,13 @@ class Plan:
         }
 
 
-def plan(G, placement="auto", budget=None, *, free_device=None, free_host=None):
+#: how a tiered plan picks the lists for device memory: "lines", those that spare the bus the most
+#: 128-byte lines per device byte (a short list costs a whole line for a few ids), or "degree",
+#: the longest first
+TIERS = ("lines", "degree")
+
+
+def plan(G, placement="auto", budget=None, *, free_device=None, free_host=None, tier=None):
     """Decide where each of `G`'s arrays goes on the GPU, before anything is allocated.
 
     Parameters
@@ -242,6 +248,9 @@ def plan(G, placement="auto", budget=None, *, free_device=None, free_host=None):
     free_host : int, optional
         Host memory the pinned arrays may take; default: :func:`host_free_bytes` plus the size of
         G's indices and weights, which are pinned where they are.
+    tier : {"lines", "degree"}, optional
+        Which lists a tiered plan puts on the device (:data:`TIERS`); default
+        ``gravel.config.tier``.
 
     Returns
     -------
@@ -255,15 +264,17 @@ def plan(G, placement="auto", budget=None, *, free_device=None, free_host=None):
     >>> plan(G).placement
     'device'
     >>> p = plan(G, "tiered", budget=2 * 80 + 9 * 32 + 4 * 4)  # offsets twice, state, a list
-    >>> p.placement, p.hot_vertices, p.hot_arcs, p.bus_bytes
-    ('tiered', 1, 4, 80)
+    >>> p.placement, p.hot_vertices, p.hot_arcs, p.bus_bytes  # two lists of 2 ids spare 2 lines
+    ('tiered', 2, 4, 80)
 
     Notes
     -----
     The device limit is the smaller of the budget and `free_device`. The offsets and the vertex
     state go on the device whatever the budget; the budget decides where the arcs go ("tiered"
-    with a budget of 0 keeps every list in host memory). The hot lists are found in O(n) time
-    from a histogram of the degrees, without sorting.
+    with a budget of 0 keeps every list in host memory). Lists over the bus are read in whole
+    128-byte lines, so "lines" (the default) ranks each list by the lines it spares per byte it
+    takes on the device and takes the best that fit, in O(n log n); "degree" takes the longest
+    lists, in O(n) from a histogram of the degrees (docs/tuning.md, "Tiered lists").
 
     Raises
     ------
@@ -281,6 +292,9 @@ def plan(G, placement="auto", budget=None, *, free_device=None, free_host=None):
         raise UnknownNameError(
             f"unknown placement {placement!r} (expected {', '.join(PLACEMENTS)})"
         )
+    tier = config.tier if tier is None else tier
+    if tier not in TIERS:
+        raise UnknownNameError(f"unknown tier {tier!r} (expected {', '.join(TIERS)})")
     budget = resolve_budget(budget)
     known = [(b, by) for b, by in ((budget, "budget"), (free_device, "free")) if b is not None]
     limit, limited_by = min(known) if known else (None, None)
@@ -300,7 +314,8 @@ def plan(G, placement="auto", budget=None, *, free_device=None, free_host=None):
         return sizes.plan(resolved, placement, limit)
     on_device = sizes.offsets + sizes.state + sizes.offsets  # and the hot lists' offsets
     room = None if limit is None else (limit - on_device) // sizes.arc_bytes
-    return sizes.plan(resolved, placement, limit, *_longest_lists(G.out_degree, room))
+    choose = _longest_lists if tier == "degree" else _line_saving_lists
+    return sizes.plan(resolved, placement, limit, *choose(G.offsets, room))
 
 
 def _refuse_if_nowhere(sizes, placement, limit, free_device, free_host):
@@ -385,10 +400,34 @@ class _Sizes:
         )
 
 
-def _longest_lists(degree, room):
+#: ids of 4 bytes in a 128-byte line, the unit of a read over the bus
+LINE_IDS = 32
+
+
+def _line_saving_lists(offsets, room):
+    """The vertices whose lists go on the device, and their arcs: by the 128-byte lines each list
+    spans (where it starts in the host array) per id, the most first (ties by vertex id), as long
+    as they fit in `room` arcs (None: no limit)."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    degree = np.diff(offsets)
+    if room is None or room >= degree.sum():
+        return degree > 0, int(degree.sum())
+    hot = np.zeros(degree.shape, dtype=bool)
+    if room <= 0:
+        return hot, 0
+    lines = (offsets[1:] - offsets[:-1] // LINE_IDS * LINE_IDS + LINE_IDS - 1) // LINE_IDS
+    saving = np.divide(lines, degree, out=np.zeros(degree.shape), where=degree > 0)
+    order = np.argsort(-saving, kind="stable")
+    order = order[degree[order] > 0]
+    fits = np.cumsum(degree[order]) <= room
+    hot[order[fits]] = True
+    return hot, int(degree[hot].sum())
+
+
+def _longest_lists(offsets, room):
     """The vertices whose lists go on the device, and their arcs: the longest lists first (ties
     by vertex id) until the next one does not fit in `room` arcs (None: no limit)."""
-    degree = np.asarray(degree, dtype=np.int64)
+    degree = np.diff(np.asarray(offsets, dtype=np.int64))
     if room is None:
         return degree > 0, int(degree.sum())
     hot = np.zeros(degree.shape, dtype=bool)
