@@ -83,7 +83,7 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     else:
         picked = nx.utils.create_py_random_state(seed).sample(list(G.labels), k)
         sources = np.array([G.index[v] for v in picked], np.int32)
-    b = _raw(G, sources) if n else np.zeros(0)
+    b = _raw(G, sources) if len(sources) else np.zeros(n)  # k=0: NetworkX's 0 / 0 below
     if endpoints and n:
         by, reach = _reached(G, sources)
         b += by
