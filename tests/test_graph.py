@@ -253,3 +253,16 @@ def test_check_weights_names_arcs_as_the_caller_does():
     R = transform.relabel(G, perm, transparent=True)
     with pytest.raises(gravel.InvalidWeightError, match="arc 1 -> 2"):
         gravel.check_weights(R)
+
+
+@settings(max_examples=50, deadline=None)
+@given(graphs(directed=True))
+def test_simple_undirected_of_a_directed_graph(G):
+    src, dst = G.edges()
+    keep = src != dst
+    pairs = set(zip(src[keep].tolist(), dst[keep].tolist()))
+    pairs |= {(v, u) for u, v in pairs}
+    S = G.simple_undirected()
+    assert not S.directed and S.n == G.n
+    got = list(zip(*(a.tolist() for a in S.edges())))
+    assert got == sorted(pairs)  # each arc once, rows sorted

@@ -368,10 +368,10 @@ class Graph:
 
     @cached_property
     def _simple_undirected(self):
-        if self.directed:
-            src, dst = self.edges()
-            off, idx, _ = _csr.build_csr(
-                [src, dst, None], self.n, True, dedupe=True, drop_loops=True
+        if self.directed:  # streamed from the rows: no edge list is ever whole
+            rows = _csr.row_blocks(self.offsets, self.indices, None)
+            off, idx, _ = _csr.stream_csr(
+                rows, self.nnz, self.n, True, dedupe=True, drop_loops=True
             )
         else:
             off, idx, _ = _csr.clean_rows(
