@@ -15,7 +15,7 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
-from gravel.algorithms.catalog import CATALOG
+from gravel.algorithms.catalog import CUDA_CATALOG
 from gravel.backends.cuda import prebuilt, runtime
 
 
@@ -27,7 +27,7 @@ def record(task):
 
 
 def main():
-    tasks = list(itertools.product(CATALOG, range(len(prebuilt.graph_builders(large=True)))))
+    tasks = list(itertools.product(CUDA_CATALOG, range(len(prebuilt.graph_builders(large=True)))))
     spawn = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(os.cpu_count(), mp_context=spawn) as pool:
         seen = set().union(*pool.map(record, tasks))

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from gravel import generate, transform
-from gravel.algorithms.catalog import CATALOG
+from gravel.algorithms.catalog import CUDA_CATALOG
 from gravel.backends.cuda import prebuilt, runtime
 
 pytestmark = pytest.mark.gpu
@@ -44,12 +44,12 @@ def built():
 def test_recorded_instances_cover_the_algorithms(G):
     recorded = set(prebuilt.instances())
     with runtime.recording() as seen:
-        for algo in CATALOG.values():
+        for algo in CUDA_CATALOG.values():
             algo.call(G, 0, device="cuda")
     assert seen and seen <= recorded, sorted(i[:2] for i in seen - recorded)
 
 
-@pytest.mark.parametrize("algo", sorted(CATALOG))
+@pytest.mark.parametrize("algo", sorted(CUDA_CATALOG))
 def test_first_run_on_a_fresh_machine_compiles_nothing(algo, built, tmp_path):
     env = dict(os.environ, CUPY_CACHE_DIR=str(tmp_path))
     out = subprocess.run(

@@ -17,7 +17,12 @@ from gravel.arrays import host
 from gravel.cli import main
 
 NAMES = list(CATALOG)
-DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
+#: (name, device) for each device an algorithm has a path on, the GPU's marked
+RUNS = [
+    pytest.param(name, device, marks=[pytest.mark.gpu] if device == "cuda" else [])
+    for name in NAMES
+    for device in CATALOG[name].devices
+]
 
 
 def public_algorithms():
@@ -73,8 +78,7 @@ def test_description_matches_its_function(name, graph_file):
         assert keyword in params, f"{algo.function_name} takes no {keyword!r}"
 
 
-@pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name,device", RUNS)
 def test_runs_from_python(name, device, graph_file):
     algo, G = CATALOG[name], gravel.load(graph_file)
     source = busiest(G) if algo.takes_source else None
@@ -91,8 +95,7 @@ def read_csv(path):
     return {n: np.atleast_1d(table[n]) for n in table.dtype.names}
 
 
-@pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name,device", RUNS)
 def test_runs_from_the_cli(name, device, graph_file, tmp_path, capsys):
     algo, G = CATALOG[name], gravel.load(graph_file)
     source = busiest(G) if algo.takes_source else None
@@ -107,8 +110,7 @@ def test_runs_from_the_cli(name, device, graph_file, tmp_path, capsys):
     check_verified(algo, G, SimpleNamespace(**columns), source)
 
 
-@pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name,device", RUNS)
 def test_runs_from_the_bench(name, device, graph_file, tmp_path):
     algo, G = CATALOG[name], gravel.load(graph_file)
     out = tmp_path / "bench.json"

@@ -46,6 +46,7 @@ _LAZY = {
     "betweenness_centrality": "gravel.algorithms",
     "triangles": "gravel.algorithms",
     "core_number": "gravel.algorithms",
+    "strongly_connected_components": "gravel.algorithms",
 }
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
         core_number,
         pagerank,
         sssp,
+        strongly_connected_components,
         triangles,
     )
 
@@ -95,6 +97,7 @@ __all__ = [
     "betweenness_centrality",
     "triangles",
     "core_number",
+    "strongly_connected_components",
     "GravelError",
     "InvalidGraphError",
     "InvalidArgumentError",

@@ -103,11 +103,14 @@ CPU_BASELINE_RUNS = 3
 def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baselines=True):
     """Rows of results for one graph; `algos` are command-line names and `bandwidth(device)` gives
     the copy bandwidth of a device. With `baselines`, each algorithm's baselines (CUDA ones beside
-    GPU runs only) and, for GPU runs, gravel's CPU path are timed in the same process."""
+    GPU runs only) and, for GPU runs, gravel's CPU path are timed in the same process. On
+    ``device="cuda"`` the algorithms without a CUDA path are passed over."""
     if source is None:
         source = int(np.argmax(G.out_degree))
     rows = []
     for algo in (CATALOG[a] for a in algos):
+        if device == "cuda" and "cuda" not in algo.devices:
+            continue
         row = _measure(algo, G, name, device, repeat, bandwidth, source)
         if baselines:
             row |= _time_baselines(algo, G, source, row, repeat)

@@ -7,6 +7,7 @@ from .bfs import bfs
 from .cc import connected_components
 from .kcore import core_number
 from .pagerank import pagerank
+from .scc import strongly_connected_components
 from .sssp import sssp
 from .triangles import triangles
 
@@ -17,5 +18,6 @@ __all__ = [
     "core_number",
     "pagerank",
     "sssp",
+    "strongly_connected_components",
     "triangles",
 ]

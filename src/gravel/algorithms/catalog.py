@@ -74,6 +74,9 @@ class Algorithm:
     checked : tuple of str
         Attributes of the result beyond `arrays` that the verifier takes by keyword where the result
         has them (bc: its ``sources``).
+    devices : tuple of str
+        Where it has a path: ``"cpu"`` and ``"cuda"``, or ``"cpu"`` alone (GPU tests, the prebuilt
+        kernels and ``gravel bench --device cuda`` pass over it).
     """
 
     name: str
@@ -89,6 +92,7 @@ class Algorithm:
     sweeps: Callable = lambda result: 1
     baselines: tuple[Baseline, ...] = ()
     checked: tuple[str, ...] = ()
+    devices: tuple[str, ...] = ("cpu", "cuda")
 
     def _module(self):
         return importlib.import_module(f"{__package__}.{self.module}")
@@ -143,11 +147,16 @@ def _scipy_bfs(G, source):
     return lambda: breadth_first_order(A, source, directed=True, return_predecessors=True)
 
 
-def _scipy_cc(G, source):
-    from scipy.sparse.csgraph import connected_components
+def _scipy_components(connection):
+    """A baseline builder: SciPy's "weak" or "strong" components of G's arcs."""
 
-    A = _unit_matrix(G)
-    return lambda: connected_components(A, directed=True, connection="weak")
+    def build(G, source):
+        from scipy.sparse.csgraph import connected_components
+
+        A = _unit_matrix(G)
+        return lambda: connected_components(A, directed=True, connection=connection)
+
+    return build
 
 
 def _scipy_dijkstra(G, source):
@@ -254,7 +263,7 @@ _ALGORITHMS = (
         function_name="connected_components",
         arrays=("labels",),
         vertex_bytes=4,
-        baselines=(Baseline("scipy", "cpu", _scipy_cc),),
+        baselines=(Baseline("scipy", "cpu", _scipy_components("weak")),),
     ),
     Algorithm(
         name="bc",
@@ -279,7 +288,18 @@ _ALGORITHMS = (
     Algorithm(
         name="kcore", module="kcore", function_name="core_number", arrays=("core",), vertex_bytes=4
     ),
+    Algorithm(
+        name="scc",
+        module="scc",
+        function_name="strongly_connected_components",
+        arrays=("labels",),
+        vertex_bytes=32,  # index, lowlink, component, stack, frame vertex and arc
+        baselines=(Baseline("scipy", "cpu", _scipy_components("strong")),),
+        devices=("cpu",),
+    ),
 )
 
 #: every algorithm by its command-line name, in the order ``gravel bench`` runs them
 CATALOG = {a.name: a for a in _ALGORITHMS}
+#: the algorithms with a CUDA path, by name
+CUDA_CATALOG = {name: a for name, a in CATALOG.items() if "cuda" in a.devices}

@@ -155,16 +155,17 @@ def graph_builders(large):
 
 
 def exercise(algorithms=None, graphs=None, *, large=False):
-    """Run each algorithm of the catalog (or those named) on the GPU with its defaults, its
-    benchmark options and :data:`VARIANTS`, on each graph of :func:`graph_builders` (or those
-    indexed by `graphs`). Betweenness runs its benchmark's few sources, not all, on large graphs."""
-    from ...algorithms.catalog import CATALOG
+    """Run each algorithm of the catalog that has a CUDA path (or those named) on the GPU with its
+    defaults, its benchmark options and :data:`VARIANTS`, on each graph of :func:`graph_builders`
+    (or those indexed by `graphs`). Betweenness runs its benchmark's few sources, not all, on large
+    graphs."""
+    from ...algorithms.catalog import CUDA_CATALOG
 
     builders = graph_builders(large)
     for i in range(len(builders)) if graphs is None else graphs:
         G = builders[i]()
-        for name in algorithms or CATALOG:
-            algo = CATALOG[name]
+        for name in algorithms or CUDA_CATALOG:
+            algo = CUDA_CATALOG[name]
             runs = [algo.timed(G), *VARIANTS.get(name, [])]
             if name != "bc" or G.n <= 1 << 12:
                 runs.append({})
