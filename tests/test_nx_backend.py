@@ -167,6 +167,7 @@ def test_conversion_is_cached(monkeypatch):
         ("clustering", nx.path_graph(3).to_directed(), {}, "directed"),
         ("shortest_path_length", nx.path_graph(3), {"source": 0, "target": 2}, "one source"),
         ("pagerank", nx.path_graph(3), {"tol": 0}, "tol=0"),
+        ("core_number", nx.algorithms.approximation.kcomponents._AntiGraph(), {}, "adjacency"),
     ],
 )
 def test_can_run_gives_the_reason(name, graph, kwargs, reason):
