@@ -46,6 +46,7 @@ _LAZY = {
     "betweenness_centrality": "gravel.algorithms",
     "triangles": "gravel.algorithms",
     "core_number": "gravel.algorithms",
+    "hits": "gravel.algorithms",
     "strongly_connected_components": "gravel.algorithms",
 }
 
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
         bfs,
         connected_components,
         core_number,
+        hits,
         pagerank,
         sssp,
         strongly_connected_components,
@@ -97,6 +99,7 @@ __all__ = [
     "betweenness_centrality",
     "triangles",
     "core_number",
+    "hits",
     "strongly_connected_components",
     "GravelError",
     "InvalidGraphError",

@@ -5,6 +5,7 @@ verifier. What the command line and the benchmark know about each one is its des
 from .betweenness import betweenness_centrality
 from .bfs import bfs
 from .cc import connected_components
+from .hits import hits
 from .kcore import core_number
 from .pagerank import pagerank
 from .scc import strongly_connected_components
@@ -16,6 +17,7 @@ __all__ = [
     "bfs",
     "connected_components",
     "core_number",
+    "hits",
     "pagerank",
     "sssp",
     "strongly_connected_components",

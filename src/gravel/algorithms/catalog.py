@@ -15,8 +15,8 @@ import numpy as np
 
 #: sources of a timed betweenness run, spread evenly over the ids (all n: hours on large graphs)
 BC_SOURCES = 4
-#: iterations of a timed PageRank run: NetworkX's stopping rule ends after a handful on large
-#: graphs, so the bench fixes the count
+#: iterations of a timed PageRank (and HITS) run: NetworkX's stopping rule ends after a handful on
+#: large graphs, so the bench fixes the count
 PAGERANK_ITERATIONS = 20
 
 
@@ -295,6 +295,17 @@ _ALGORITHMS = (
         arrays=("labels",),
         vertex_bytes=32,  # index, lowlink, component, stack, frame vertex and arc
         baselines=(Baseline("scipy", "cpu", _scipy_components("strong")),),
+        devices=("cpu",),
+    ),
+    Algorithm(
+        name="hits",
+        module="hits",
+        function_name="hits",
+        arrays=("hubs", "authorities"),
+        vertex_bytes=40,  # per iteration: hubs read twice and written, authorities written and read
+        options=("max_iter", "tol"),
+        timed=lambda G: {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0},
+        sweeps=lambda result: 2 * result.iterations,  # A^T h, then A a
         devices=("cpu",),
     ),
 )

@@ -1,0 +1,157 @@
+"""HITS hubs and authorities (Kleinberg, JACM 1999), as ``networkx.hits`` normalises them.
+
+Power iteration from uniform hubs, as NetworkX's reference ``_hits_python``: each iteration pulls
+the authorities a = A^T h over the in-lists, then the hubs h = A a over the out-lists (one gather
+each, no atomics: backends/cpu/hits.py), and scales both to a maximum of 1. It stops when the L1
+change of the hubs is below `tol`; the scores are then scaled to sum to 1. ``networkx.hits``
+computes the same vectors with ARPACK's SVD (the leading singular vectors of A). There is no CUDA
+path yet: the two gathers are two SpMVs of the vertex-program layer.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..backends.cpu import hits as _k
+from ..errors import InvalidArgumentError
+from ._common import Result, Timer, choose_device, to_caller
+from ._vectors import distribution
+from .pagerank import PowerIterationFailedConvergence
+
+
+@dataclass
+class HITSResult(Result):
+    hubs: np.ndarray = None
+    authorities: np.ndarray = None
+
+
+def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="auto"):
+    """Hub and authority scores of every vertex.
+
+    Parameters
+    ----------
+    G : Graph
+        Edge weights, where G has them, weigh the arcs (as NetworkX reads ``"weight"``); parallel
+        arcs add up. An undirected graph's edges run both ways, so its hubs equal its authorities.
+    max_iter : int, default 100
+        Most iterations.
+    tol : float, default 1e-8
+        Stop when the L1 change of the hubs (each scaled to a maximum of 1) is below `tol`.
+        ``tol=0`` runs exactly `max_iter` iterations (for benchmarks) and never raises.
+    nstart : dict or array, optional
+        Starting hub values, by the caller's vertex ids (normalised to sum 1); uniform if None.
+    normalized : bool, default True
+        Scale the hubs and the authorities to sum to 1; else each has a maximum of 1.
+    device : {"auto", "cpu", "cuda"}
+        Only the CPU path exists: "auto" runs it, "cuda" raises DeviceUnavailableError.
+
+    Returns
+    -------
+    HITSResult
+        ``hubs`` and ``authorities`` (float64, caller ids); ``iterations`` and the last change in
+        ``stats["error"]``.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> G = gravel.Graph.from_edges([0, 0, 1], [1, 2, 2])
+    >>> r = gravel.hits(G, device="cpu")
+    >>> r.hubs.round(3).tolist(), r.authorities.round(3).tolist()
+    ([0.618, 0.382, 0.0], [0.0, 0.382, 0.618])
+
+    Notes
+    -----
+    Each iteration reads every arc twice: O(max_iter * (n + m)). The iteration converges at the
+    rate of the ratio of the two largest eigenvalues of A^T A; where the largest is repeated (two
+    alike components, say) the scores are one of its eigenvectors, which may differ from
+    NetworkX's. A graph without arcs has uniform scores (NetworkX gives NaN).
+
+    Raises
+    ------
+    InvalidArgumentError
+        `max_iter` below 1, `tol` negative or not finite, or `nstart` of the wrong length, with
+        negative values or a zero sum.
+    PowerIterationFailedConvergence
+        The change stayed at or above `tol` for `max_iter` iterations (``tol > 0``).
+    """
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+        raise InvalidArgumentError(f"max_iter must be an integer of at least 1, not {max_iter!r}")
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not math.isfinite(tol):
+        raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
+    if tol < 0:
+        raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
+    start = distribution(G, nstart, "nstart")
+    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "hits")](
+        G, int(max_iter), float(tol), start
+    )
+    if normalized:
+        res.hubs /= res.hubs.sum()
+        res.authorities /= res.authorities.sum()
+    res.hubs, res.authorities = to_caller(G, res.hubs), to_caller(G, res.authorities)
+    return res
+
+
+def _hits_cpu(G, max_iter, tol, start):
+    n = G.n
+    if G.nnz == 0:
+        h = np.full(n, 1.0 / max(n, 1))
+        return HITSResult(
+            "hits", "cpu", 0.0, 0, "power", {"error": 0.0}, hubs=h, authorities=h.copy()
+        )
+    h = np.full(n, 1.0 / n) if start is None else start
+    a = np.empty(n)
+    in_off, in_idx, in_w = G.csc()
+    last = np.empty(n)
+    k = _k.kernels(G.nnz)
+    with Timer() as t:
+        for it in range(1, max_iter + 1):
+            h, last = last, h
+            k.gather(in_off, in_idx, in_w, last, a)
+            k.gather(G.offsets, G.indices, G.weights, a, h)
+            h /= h.max()
+            a /= a.max()
+            err = float(np.abs(h - last).sum())
+            if err < tol:
+                break
+        else:
+            if tol > 0:
+                raise PowerIterationFailedConvergence(
+                    f"hits did not converge in {max_iter} iterations (last L1 change "
+                    f"{err:.3g}, tol {tol:.3g})"
+                )
+    return HITSResult("hits", "cpu", t.seconds, it, "power", {"error": err}, hubs=h, authorities=a)
+
+
+def verify_hits(G, hubs, authorities, *, rtol=1e-5):
+    """Check the eigenvector property with SciPy: the authorities `a` satisfy A^T A a = s^2 a and
+    the hubs are A a, up to a factor, where s is A's largest singular value (dense SVD on small
+    graphs, ARPACK's ``svds`` on large ones). Scores must be finite and non-negative. Returns a
+    list of problems."""
+    from scipy.sparse.linalg import svds
+
+    hubs, a = np.asarray(hubs, np.float64), np.asarray(authorities, np.float64)
+    if not (np.all(np.isfinite(hubs)) and np.all(np.isfinite(a))):
+        return ["scores are not all finite"]
+    if np.any(hubs < 0) or np.any(a < 0):
+        return ["negative scores"]
+    if G.nnz == 0 or not a.any():
+        return [] if G.nnz == 0 else ["all authorities are zero on a graph with arcs"]
+    order = G.order if G.order is not None else np.arange(G.n)
+    A = G.to_scipy()[order][:, order]  # in the caller's ids
+    if G.n <= 512:
+        s = np.linalg.svd(A.toarray(), compute_uv=False)[0]
+    else:
+        s = svds(A.astype(np.float64), k=1, return_singular_vectors=False)[0]
+    a = a / np.linalg.norm(a)
+    Aa = A @ a
+    problems = []
+    if np.linalg.norm(A.T @ Aa - s * s * a) > rtol * s * s * math.sqrt(G.n):
+        problems.append(f"authorities are not a leading eigenvector of A^T A (s^2 = {s * s:.6g})")
+    h = hubs / max(np.linalg.norm(hubs), 1e-300)
+    if np.linalg.norm(h - Aa / np.linalg.norm(Aa)) > rtol * math.sqrt(G.n):
+        problems.append("hubs are not proportional to A times the authorities")
+    return problems
+
+
+_IMPLEMENTATIONS = {"cpu": _hits_cpu}
