@@ -39,6 +39,7 @@ from .transform import check_weights
 # ``import gravel`` must not. Name -> the module that defines it.
 _LAZY = {
     "generate": "gravel",
+    "programs": "gravel",
     "bfs": "gravel.algorithms",
     "sssp": "gravel.algorithms",
     "pagerank": "gravel.algorithms",
@@ -51,7 +52,7 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:
-    from . import generate
+    from . import generate, programs
     from .algorithms import (
         betweenness_centrality,
         bfs,
@@ -87,6 +88,7 @@ __all__ = [
     "load",
     "save",
     "generate",
+    "programs",
     "transform",
     "reorder",
     "config",

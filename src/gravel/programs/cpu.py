@@ -1,0 +1,210 @@
+"""A program's CPU kernels: Numba source written from its expressions, compiled once per source.
+
+State, messages and totals are held field by field (``st0, st1, ...``: an array per field).
+``init`` and ``start`` run once; then each iteration runs ``send`` over the senders, ``pull``
+(every vertex folds the values from its sending neighbours) or ``push`` (each sender folds into
+its neighbours, serially, recording which vertices it reached), and ``apply`` over the vertices
+that received.
+"""
+
+import functools
+
+import numpy as np
+
+from .program import VERTEX_NAMES
+
+_HEADER = "import numpy as np\nfrom numba import njit, prange\n"
+
+
+#: the Python of the names every kernel holds alike
+_BASE = {name: name for name in (*VERTEX_NAMES, "a", "b")} | {
+    "out_degree": "odeg[v]",
+    "in_degree": "ideg[v]",
+    "weight": "w",
+}
+
+
+def _fold(program, i, acc, val):
+    """The code folding the value `val` into `acc` for message field i."""
+    if not isinstance(program.reduce, str):
+        return program.reduce.python({"a": acc, "b": val})
+    return {
+        "sum": f"{acc} + {val}",
+        "min": f"min({acc}, {val})",
+        "max": f"max({acc}, {val})",
+        "or": f"{acc} or {val}",
+        "and": f"{acc} and {val}",
+    }[program.reduce]
+
+
+def source(program):
+    """The Python source of the program's kernels (the key of the compiled cache)."""
+    ns, nm = len(program.state), len(program.message)
+    st = "".join(f"st{i}, " for i in range(ns))
+    ms = "".join(f"ms{i}, " for i in range(nm))
+    tt = "".join(f"tt{i}, " for i in range(nm))
+    params = "".join(f"p_{k}, " for k in program.params)
+    vertex = f"n, iteration, odeg, ideg, {params}"
+    at_v = program.code(_BASE, state="st{i}[v]")
+    lines = [
+        "@njit(parallel=True)",
+        f"def init({vertex}{st}):",
+        "    for v in prange(n):",
+        *(f"        st{i}[v] = T{i}({e.python(at_v)})" for i, e in enumerate(program.init)),
+        "",
+        "@njit(parallel=True)",
+        f"def start({vertex}{st}active):",
+        "    for v in prange(n):",
+        f"        active[v] = np.bool_({program.start.python(at_v)})",
+        "",
+        "@njit(parallel=True)",
+        f"def send(ids, {vertex}{st}{ms}):",
+        "    for i in prange(ids.size):",
+        "        v = ids[i]",
+        *(f"        ms{i}[v] = M{i}({e.python(at_v)})" for i, e in enumerate(program.send)),
+        "",
+    ]
+    edge = program.code(_BASE, state="st{i}[v]", message="ms{i}[u]")
+    values = [f"val{i} = M{i}({e.python(edge)})" for i, e in enumerate(program.process)]
+    lines += [
+        "@njit(parallel=True)",
+        f"def pull(offsets, sources, weights, weighted, sending, {params}{st}{ms}{tt}received):",
+        "    for v in prange(received.size):",
+        "        got = received[v]",
+        *(f"        acc{i} = tt{i}[v] if got else I{i}" for i in range(nm)),
+        "        for e in range(offsets[v], offsets[v + 1]):",
+        "            u = sources[e]",
+        "            if sending[u]:",
+        "                w = weights[e] if weighted else np.float32(1)",
+        *(f"                {x}" for x in values),
+        *(
+            f"                acc{i} = M{i}({_fold(program, i, f'acc{i}', f'val{i}')})"
+            for i in range(nm)
+        ),
+        "                got = True",
+        *(f"        tt{i}[v] = acc{i}" for i in range(nm)),
+        "        received[v] = got",
+        "",
+        "@njit",
+        f"def push(ids, offsets, targets, weights, weighted, {params}{st}{ms}{tt}received, "
+        "touched, k):",
+        "    for i in range(ids.size):",
+        "        u = ids[i]",
+        "        for e in range(offsets[u], offsets[u + 1]):",
+        "            v = targets[e]",
+        "            w = weights[e] if weighted else np.float32(1)",
+        *(f"            {x}" for x in values),
+        "            if received[v]:",
+        *(
+            f"                tt{i}[v] = M{i}({_fold(program, i, f'tt{i}[v]', f'val{i}')})"
+            for i in range(nm)
+        ),
+        "            else:",
+        *(f"                tt{i}[v] = val{i}" for i in range(nm)),
+        "                received[v] = True",
+        "                touched[k] = v",
+        "                k += 1",
+        "    return k",
+        "",
+    ]
+    old = program.code(_BASE, state="o{i}", total="tt{i}[v]")
+    new = program.code(_BASE, state="n{i}", old="o{i}", total="tt{i}[v]")
+    lines += [
+        "@njit(parallel=True)",
+        f"def apply(ids, {vertex}{st}{tt}received, active):",
+        "    for i in prange(ids.size):",
+        "        v = ids[i]",
+        "        if received[v]:",
+        *(f"            o{i} = st{i}[v]" for i in range(ns)),
+        *(f"            n{i} = T{i}({e.python(old)})" for i, e in enumerate(program.apply)),
+        *(f"            st{i}[v] = n{i}" for i in range(ns)),
+        f"            active[v] = np.bool_({program.active.python(new)})",
+        "            received[v] = False",
+        "        else:",
+        "            active[v] = False",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(text, constants):
+    """The kernels of the source `text`, with `constants` (name, value) pairs in their globals."""
+    scope = dict(constants)
+    exec(compile(_HEADER + text, "<gravel program>", "exec"), scope)  # noqa: S102
+    return scope
+
+
+def kernels(program):
+    """The program's kernels by name (compiled by Numba at their first call, then kept)."""
+    constants = [(f"T{i}", f.dtype.type) for i, f in enumerate(program.state)]
+    constants += [(f"M{i}", f.dtype.type) for i, f in enumerate(program.message)]
+    constants += [(f"I{i}", x) for i, x in enumerate(program.identity)]
+    return _compiled(source(program), tuple(constants))
+
+
+class CpuEngine:
+    """The phases of :func:`gravel.programs.run` on the CPU, over host arrays."""
+
+    can_push = True
+
+    def __init__(self, G, program, values):
+        n = G.n
+        self.program, self.n, self.k = program, n, kernels(program)
+        self.params = tuple(values.values())
+        self.degrees = (G.out_degree, G.in_degree)
+        out = (G.offsets, G.indices, _weights(G.weights))
+        inn = G.csc()
+        inn = (inn[0], inn[1], _weights(inn[2]))
+        #: (push lists, pull lists) of each way messages travel
+        ways = {"out": [(out, inn)], "in": [(inn, out)], "both": [(out, inn), (inn, out)]}
+        self.ways = ways[program.direction][: 2 if G.directed else 1]
+        self.st = [np.zeros(n, f.dtype) for f in program.state]
+        self.ms = [np.zeros(n, f.dtype) for f in program.message]
+        self.tt = [np.zeros(n, f.dtype) for f in program.message]
+        self.received = np.zeros(n, np.bool_)
+        self.active = np.zeros(n, np.bool_)
+        self.everyone = np.ones(n, np.bool_)
+        self.every = np.arange(n, dtype=np.int32)
+        self.touched = np.empty(n, np.int32)
+
+    def _vertex(self, iteration):
+        return (self.n, iteration, *self.degrees, *self.params)
+
+    def init(self, state):
+        """Set the starting state (`state`, or the program's init) and the starting actives."""
+        self.k["init"](*self._vertex(0), *self.st)
+        for mine, given in zip(self.st, state or (), strict=False):
+            mine[:] = given
+        self.k["start"](*self._vertex(0), *self.st, self.active)
+
+    def active_ids(self):
+        return np.flatnonzero(self.active).astype(np.int32)
+
+    def step(self, active, iteration, direction):
+        """One iteration from the active vertices `active`: send, pull or push, apply."""
+        senders = self.every if self.program.senders == "all" else active
+        self.k["send"](senders, *self._vertex(iteration), *self.st, *self.ms)
+        arrays = (*self.params, *self.st, *self.ms, *self.tt, self.received)
+        if direction == "pull":
+            sending = self.everyone if self.program.senders == "all" else self.active
+            for _, (offsets, sources, (w, weighted)) in self.ways:
+                self.k["pull"](offsets, sources, w, weighted, sending, *arrays)
+            reached = self.every
+        else:
+            self.active[active] = False
+            count = 0
+            for (offsets, targets, (w, weighted)), _ in self.ways:
+                count = self.k["push"](
+                    senders, offsets, targets, w, weighted, *arrays, self.touched, count
+                )
+            reached = self.touched[:count]
+        vertex = self._vertex(iteration)
+        self.k["apply"](reached, *vertex, *self.st, *self.tt, self.received, self.active)
+
+    def state(self):
+        return self.st
+
+
+def _weights(w):
+    """(weights, whether there are any): a one-element stand-in when the graph has none."""
+    return (np.ones(1, np.float32), False) if w is None else (w, True)

@@ -1,0 +1,74 @@
+"""The seed's algorithms as vertex programs (GraphMat's showcase set), each a few expressions.
+
+Each returns a :class:`Program` for :func:`gravel.programs.run`; the tests check each against
+gravel's built-in primitive. Triangle counting is not here: GraphMat keeps each vertex's
+neighbour list in its state, and a program's state is a fixed-size record.
+"""
+
+from .program import Program
+
+
+def pagerank(alpha=0.85, tol=1e-10):
+    """PageRank by power iteration: every vertex sends its rank over its out-degree each
+    iteration; a vertex stays active while its rank moves by more than `tol`.
+
+    As GraphMat's, apply runs where rank arrives: on a graph where every vertex has an in-edge and
+    an out-edge it is :func:`gravel.pagerank`'s fixed point (a vertex with no out-edge passes no
+    rank on; one with no in-edge keeps its start, ``1 / n``)."""
+    return Program(
+        "float64",
+        "float64",
+        init="1.0 / n",
+        send="state / out_degree if out_degree > 0 else 0.0",
+        process="message",
+        reduce="sum",
+        apply="(1 - alpha) / n + alpha * total",
+        active="abs(state - old) > tol",
+        senders="all",
+        params={"alpha": float(alpha), "tol": float(tol)},
+    )
+
+
+def bfs():
+    """Breadth-first depths from the parameter `source` (-1 where unreached), along out-edges."""
+    return Program(
+        "int32",
+        "int32",
+        init="0 if v == source else -1",
+        start="v == source",
+        send="state + 1",
+        process="message",
+        reduce="min",
+        apply="total if state < 0 else state",
+        params={"source": 0},
+    )
+
+
+def sssp():
+    """Bellman-Ford distances from the parameter `source` (inf where unreached): the min-plus
+    semiring, each improved vertex active in the next round."""
+    return Program(
+        "float64",
+        "float64",
+        init="0.0 if v == source else inf",
+        start="v == source",
+        send="state",
+        semiring="min_plus",
+        apply="min(state, total)",
+        params={"source": 0},
+    )
+
+
+def connected_components():
+    """Weakly connected components by label propagation: each vertex takes the smallest label it
+    hears along its edges both ways, so every component ends labelled by its smallest id."""
+    return Program(
+        "int32",
+        "int32",
+        init="v",
+        send="state",
+        process="message",
+        reduce="min",
+        apply="min(state, total)",
+        direction="both",
+    )

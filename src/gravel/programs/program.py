@@ -1,0 +1,219 @@
+"""The vertex program: GraphMat's send, process, reduce and apply, as expressions over named fields.
+
+Each iteration, every sender (every active vertex, or every vertex) sends ``send(state)`` along its
+edges; each edge turns the message into ``process(message, weight, state)`` with the state of the
+vertex it reaches; the values reaching a vertex are folded by `reduce` into ``total``; every vertex
+that received at least one value takes ``apply(total, state)`` as its new state and stays active
+where `active` holds (by default, where its state changed). The run ends when no vertex is active.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .expressions import Expression, ProgramError
+from .semirings import SEMIRINGS
+
+#: the dtypes a field may have (both devices hold them)
+DTYPES = tuple(
+    np.dtype(t) for t in (np.bool_, np.int8, np.uint8, np.int32, np.int64, np.float32, np.float64)
+)
+#: what every vertex-level function sees beside the state: the vertex id, the vertex count, the
+#: iteration (0 first) and the vertex's degrees
+VERTEX_NAMES = ("v", "n", "iteration", "out_degree", "in_degree")
+DIRECTIONS = ("out", "in", "both")
+SENDERS = ("active", "all")
+#: the named reductions and their identities for a dtype
+REDUCTIONS = {
+    "sum": lambda dt: dt.type(0),
+    "min": lambda dt: _limits(dt).max,
+    "max": lambda dt: _limits(dt).min,
+    "or": lambda dt: dt.type(False),
+    "and": lambda dt: dt.type(True),
+}
+
+
+def _limits(dt):
+    if dt == np.bool_:
+        return np.iinfo(np.uint8)
+    return np.finfo(dt) if dt.kind == "f" else np.iinfo(dt)
+
+
+class Field(NamedTuple):
+    """One scalar of a value: `key` its field name ("" for a scalar dtype), `dtype` its type."""
+
+    key: str
+    dtype: np.dtype
+
+    def name(self, prefix):
+        """How expressions name it: ``state`` for a scalar, ``state.rank`` for a field."""
+        return f"{prefix}.{self.key}" if self.key else prefix
+
+
+def fields(dtype, what):
+    """The fields of `dtype`, a scalar or flat structured NumPy dtype; `what` names it in errors."""
+    try:
+        dt = np.dtype(dtype)
+    except TypeError as e:
+        raise ProgramError(f"{what} dtype {dtype!r} is not a NumPy dtype: {e}") from None
+    if dt.names is None:
+        out = [Field("", dt)]
+    else:
+        out = [Field(k, dt.fields[k][0]) for k in dt.names]
+    supported = ", ".join(str(d) for d in DTYPES)
+    for f in out:
+        if f.dtype not in DTYPES:
+            where = f"{what} field {f.key!r}" if f.key else f"{what}"
+            raise ProgramError(f"{where} has dtype {f.dtype}: supported are {supported}")
+        if f.key and not f.key.isidentifier():
+            raise ProgramError(f"{what} field {f.key!r} is not a Python identifier")
+    return dt, out
+
+
+class Program:
+    """A vertex program, run by :func:`gravel.programs.run` on the CPU (Numba) or the GPU.
+
+    Parameters
+    ----------
+    state, message : NumPy dtype
+        The vertex state and the message; structured dtypes name their fields (``state.rank``).
+    send : str or dict
+        The message a sender sends, over ``state`` and the vertex names: an expression, or one per
+        message field (a dict keyed by field name). The vertex names are ``v``, ``n``,
+        ``iteration``, ``out_degree`` and ``in_degree``.
+    process : str or dict
+        What an edge makes of the message, over ``message``, ``weight`` (1 when the graph has none)
+        and ``state``, the state of the vertex it reaches. Given by `semiring` when omitted.
+    reduce : {"sum", "min", "max", "or", "and"} or str
+        How the values reaching a vertex fold into its ``total``: a name (field by field), or an
+        expression over ``a`` and ``b`` with its `identity` (scalar messages only).
+    apply : str or dict
+        The new state, over ``total``, ``state`` (the old one) and the vertex names.
+    active : str, optional
+        Whether the vertex stays active after apply, over ``state`` (new), ``old``, ``total`` and
+        the vertex names. Default: its state changed. Vertices that received nothing go inactive.
+    identity : scalar, optional
+        The identity of a reduce expression.
+    direction : {"out", "in", "both"}
+        Messages travel along out-edges (u -> v reaches v), against them, or both.
+    senders : {"active", "all"}
+        Whether only active vertices send, or every vertex.
+    init : str or dict, optional
+        The starting state over the vertex names; default 0. ``run(init=...)`` overrides it.
+    start : str, optional
+        Which vertices are active at first, over ``state`` and the vertex names; default all.
+    semiring : str, optional
+        A name of :data:`gravel.programs.SEMIRINGS`: its process and reduce.
+    params : dict, optional
+        Named scalars the expressions may use, with their defaults; ``run(params=...)`` sets them.
+
+    Every expression is checked here: a bad one raises :class:`ProgramError` naming it.
+    """
+
+    def __init__(
+        self,
+        state,
+        message,
+        *,
+        send,
+        apply,
+        process=None,
+        reduce=None,
+        active=None,
+        identity=None,
+        direction="out",
+        senders="active",
+        init=None,
+        start=None,
+        semiring=None,
+        params=None,
+    ):
+        self.state_dtype, self.state = fields(state, "state")
+        self.message_dtype, self.message = fields(message, "message")
+        if direction not in DIRECTIONS:
+            raise ProgramError(f"direction {direction!r}: expected one of {DIRECTIONS}")
+        if senders not in SENDERS:
+            raise ProgramError(f"senders {senders!r}: expected one of {SENDERS}")
+        self.direction, self.senders = direction, senders
+        if semiring is not None:
+            if semiring not in SEMIRINGS:
+                raise ProgramError(f"unknown semiring {semiring!r} (known: {', '.join(SEMIRINGS)})")
+            process = SEMIRINGS[semiring].process if process is None else process
+            reduce = SEMIRINGS[semiring].reduce if reduce is None else reduce
+        if process is None or reduce is None:
+            raise ProgramError("a program needs process and reduce, or a semiring")
+        self.params = {k: np.asarray(v)[()] for k, v in (params or {}).items()}
+        for k in self.params:
+            if not k.isidentifier() or k.startswith("gravel_") or "." in k:
+                raise ProgramError(f"parameter name {k!r} is not a plain identifier")
+        vertex = (*VERTEX_NAMES, *self.params)
+        states = [f.name("state") for f in self.state]
+        messages = [f.name("message") for f in self.message]
+        totals = [f.name("total") for f in self.message]
+        zero = "0" if self.state_dtype.names is None else dict.fromkeys(self.state_dtype.names, "0")
+        self.init = self._each(init or zero, self.state, "init", vertex)
+        self.start = Expression(start or "True", "start", (*vertex, *states))
+        self.send = self._each(send, self.message, "send", (*vertex, *states))
+        self.process = self._each(
+            process, self.message, "process", (*messages, "weight", *states, *self.params)
+        )
+        self.apply = self._each(apply, self.state, "apply", (*vertex, *states, *totals))
+        olds = [f.name("old") for f in self.state]
+        changed = " or ".join(f"{n} != {o}" for n, o in zip(states, olds, strict=True))
+        self.active = Expression(active or changed, "active", (*vertex, *states, *olds, *totals))
+        self.reduce, self.identity = self._reduction(reduce, identity)
+
+    def _each(self, spec, out, where, names):
+        """One Expression per field of `out`: `spec` an expression (scalar `out`) or a dict."""
+        keys = [f.key for f in out]
+        if isinstance(spec, dict):
+            if set(spec) != set(keys) or keys == [""]:
+                raise ProgramError(
+                    f"{where} gives fields {sorted(spec)}, the value has fields {keys}"
+                    if keys != [""]
+                    else f"{where} is for a scalar value: give one expression, not a dict"
+                )
+            return [Expression(spec[k], f"{where}[{k!r}]", names) for k in keys]
+        if keys != [""]:
+            raise ProgramError(f"{where} must give one expression per field: a dict over {keys}")
+        return [Expression(spec, where, names)]
+
+    def _reduction(self, reduce, identity):
+        """(the reduce: a name or an Expression over a and b, one identity per message field)."""
+        if reduce in REDUCTIONS:
+            if identity is not None:
+                raise ProgramError(f"reduce {reduce!r} has its own identity: pass none")
+            return reduce, [REDUCTIONS[reduce](f.dtype) for f in self.message]
+        if not isinstance(reduce, str):
+            raise ProgramError(f"reduce {reduce!r}: expected {', '.join(REDUCTIONS)} or a string")
+        if len(self.message) > 1:
+            raise ProgramError(
+                f"reduce {reduce!r}: a structured message reduces field by field by a named "
+                f"operator ({', '.join(REDUCTIONS)})"
+            )
+        if identity is None:
+            raise ProgramError(f"reduce {reduce!r} is an expression: give its identity")
+        return Expression(reduce, "reduce", ("a", "b")), [self.message[0].dtype.type(identity)]
+
+    def code(self, base, **patterns):
+        """The code of every name an expression may use, for a kernel writer: `base` maps the
+        vertex names, ``weight``, ``a`` and ``b``; parameter k is ``p_k``; `patterns` (state,
+        old, total, message) give how field i of each value is read (``"st{i}[v]"``, say)."""
+        code = dict(base) | {k: f"p_{k}" for k in self.params}
+        values = {"state": self.state, "old": self.state, "total": self.message}
+        values["message"] = self.message
+        for prefix, pattern in patterns.items():
+            code |= {f.name(prefix): pattern.format(i=i) for i, f in enumerate(values[prefix])}
+        return code
+
+    def bind(self, params):
+        """The parameter values of a run: the defaults updated by `params`, cast to their types."""
+        unknown = set(params or {}) - set(self.params)
+        if unknown:
+            raise ProgramError(
+                f"unknown parameters {sorted(unknown)} (the program has {sorted(self.params)})"
+            )
+        return {
+            k: np.asarray((params or {}).get(k, d), dtype=np.asarray(d).dtype)[()]
+            for k, d in self.params.items()
+        }

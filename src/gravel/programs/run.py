@@ -1,0 +1,148 @@
+"""Running a vertex program: iterations of send, SpMV or SpMSpV, and apply, until no vertex is
+active (GraphMat's loop, Algorithm 1 of the seed).
+
+Each iteration is a generalized SpMV, pulled over every vertex, when more than :data:`PULL_ABOVE`
+of the vertices send, and an SpMSpV pushed from the senders otherwise (``direction=`` forces
+either). The device's engine (:mod:`.cpu`, :mod:`.cuda`) runs the phases; this module owns the
+loop, the choice and the record.
+"""
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from ..algorithms._common import Result, Timer, choose_device
+from ..errors import InvalidArgumentError, UnknownNameError
+from .expressions import ProgramError
+from .program import Program
+
+#: an iteration pulls over every vertex (SpMV) when more than this fraction of the vertices send,
+#: and pushes from the senders (SpMSpV) otherwise; Beamer's direction switch, by density alone
+PULL_ABOVE = 1 / 16
+STRATEGIES = ("auto", "pull", "push")
+
+
+class Step(NamedTuple):
+    """One iteration: how many vertices were active, how the SpMV ran, its time (no compiling)."""
+
+    active: int
+    direction: str
+    time_s: float
+
+
+@dataclass
+class ProgramResult(Result):
+    """``state``: the final state (a structured array for a structured dtype); ``steps``: one
+    :class:`Step` per iteration; ``converged``: no vertex was left active within `max_iter`."""
+
+    state: np.ndarray = None
+    steps: list = field(default_factory=list)
+    converged: bool = False
+
+
+def run(G, program, *, max_iter=100, init=None, params=None, direction="auto", device="auto"):
+    """Run the vertex `program` on `G` until no vertex is active, or for `max_iter` iterations.
+
+    Parameters
+    ----------
+    G : Graph
+        Not reordered: expressions see vertex ids (``v``) as the caller's.
+    program : Program
+    max_iter : int, default 100
+    init : array, structured array or dict of arrays, optional
+        The starting state (one value per vertex; a dict by field), instead of ``program.init``.
+    params : dict, optional
+        Values of the program's parameters, over their defaults.
+    direction : {"auto", "pull", "push"}
+        Every iteration pulled (SpMV), pushed (SpMSpV), or chosen by density (:data:`PULL_ABOVE`).
+    device : {"auto", "cpu", "cuda"}
+
+    Returns
+    -------
+    ProgramResult
+        ``state``, ``steps`` (active vertices, direction, seconds), ``iterations``,
+        ``converged`` (False when `max_iter` stopped it) and ``time_s`` (compiling left out).
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel import programs
+    >>> G = gravel.generate.grid(1, 4)
+    >>> programs.run(G, programs.bfs(), params={"source": 0}, device="cpu").state.tolist()
+    [0, 1, 2, 3]
+    """
+    if not isinstance(program, Program):
+        raise ProgramError(f"program must be a gravel.programs.Program, not {type(program)}")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
+        raise InvalidArgumentError(f"max_iter must be an integer >= 0, not {max_iter!r}")
+    if direction not in STRATEGIES:
+        raise UnknownNameError(f"unknown direction {direction!r} (expected {STRATEGIES})")
+    if G.order is not None:
+        raise InvalidArgumentError("programs run on graphs that are not reordered (G.order)")
+    values = program.bind(params)
+    dev = choose_device(device, ("cpu", "cuda"), "gravel.programs.run")
+    engine = _engine(dev)(G, program, values)
+    if direction == "push" and not engine.can_push:
+        raise ProgramError(f"a {dev} push needs a named reduce (sum, min, max, or, and)")
+    with Timer(dev) as t:
+        engine.init(_initial(G, program, init))
+    seconds, steps = t.seconds, []
+    active = engine.active_ids()
+    while len(active) and len(steps) < max_iter:
+        senders = G.n if program.senders == "all" else len(active)
+        how = direction
+        if how == "auto":
+            how = "pull" if senders > PULL_ABOVE * G.n or not engine.can_push else "push"
+        with Timer(dev) as t:
+            engine.step(active, len(steps), how)
+            active = engine.active_ids()
+        steps.append(Step(senders, how, t.seconds))
+        seconds += t.seconds
+    state = engine.state()
+    out = state[0]
+    if program.state_dtype.names is not None:
+        out = np.empty(G.n, program.state_dtype)
+        for f, values_ in zip(program.state, state, strict=True):
+            out[f.key] = values_
+    directions = sorted({s.direction for s in steps})
+    return ProgramResult(
+        "program",
+        dev,
+        seconds,
+        len(steps),
+        "+".join(directions),
+        state=out,
+        steps=steps,
+        converged=not len(active),
+    )
+
+
+def _initial(G, program, init):
+    """The caller's starting state, one host array per field, or None for the program's init."""
+    if init is None:
+        return None
+    if isinstance(init, np.ndarray) and init.dtype.names is not None:
+        init = {k: init[k] for k in init.dtype.names}
+    keys = [f.key for f in program.state]
+    if not isinstance(init, dict):
+        init = {"": init}
+    if set(init) != set(keys):
+        raise ProgramError(f"init gives fields {sorted(init)}, the state has fields {keys}")
+    out = []
+    for f in program.state:
+        a = np.ascontiguousarray(init[f.key], dtype=f.dtype)
+        if a.shape != (G.n,):
+            raise InvalidArgumentError(f"init {f.key or 'state'}: shape {a.shape}, need ({G.n},)")
+        out.append(a)
+    return out
+
+
+def _engine(device):
+    if device == "cpu":
+        from .cpu import CpuEngine
+
+        return CpuEngine
+    from .cuda import CudaEngine
+
+    return CudaEngine

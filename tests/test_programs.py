@@ -1,0 +1,291 @@
+"""Vertex programs (gravel.programs) on the CPU: the library against gravel's built-in primitives,
+pull, push and the switch, structured values, semirings, custom reduces, and bad programs."""
+
+import re
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import gravel
+from gravel import programs
+from gravel.programs import Program, ProgramError
+from gravel.transform import add_random_weights
+
+from .strategies import graphs
+
+DIRECTIONS = ("auto", "pull", "push")
+
+
+def bundled():
+    with resources.as_file(resources.files("gravel") / "data" / "facebook_combined.txt.gz") as p:
+        return gravel.load(p, undirected=True, cache=False)
+
+
+GRAPHS = {
+    "kron8": lambda: gravel.generate.kronecker(8, 8, seed=1),
+    "kron8-directed": lambda: gravel.generate.kronecker(8, 8, seed=2, directed=True),
+    "grid": lambda: gravel.generate.grid(9, 13),
+    "facebook": bundled,
+}
+
+
+@pytest.fixture(scope="module", params=list(GRAPHS))
+def graph(request):
+    return GRAPHS[request.param]()
+
+
+def with_loops(G):
+    """G with a self loop on every vertex: every vertex has an in-edge and an out-edge, where a
+    PageRank program's fixed point is gravel.pagerank's."""
+    src, dst = G.edges()
+    loops = np.arange(G.n)
+    return gravel.Graph.from_edges(np.r_[src, loops], np.r_[dst, loops], n=G.n, directed=G.directed)
+
+
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_bfs_matches_builtin(graph, direction):
+    r = programs.run(graph, programs.bfs(), params={"source": 1}, direction=direction, device="cpu")
+    assert r.converged and r.state.dtype == np.int32
+    np.testing.assert_array_equal(r.state, gravel.bfs(graph, 1, device="cpu").depth)
+    if direction != "auto":
+        assert {s.direction for s in r.steps} == {direction}
+
+
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_sssp_matches_builtin(graph, direction):
+    G = add_random_weights(graph, seed=3)
+    r = programs.run(G, programs.sssp(), params={"source": 2}, direction=direction, device="cpu")
+    assert r.converged
+    np.testing.assert_allclose(r.state, gravel.sssp(G, 2, device="cpu").distance, rtol=1e-6)
+
+
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_cc_matches_builtin(graph, direction):
+    r = programs.run(graph, programs.connected_components(), direction=direction, device="cpu")
+    assert r.converged
+    labels = gravel.connected_components(graph, device="cpu").labels
+    np.testing.assert_array_equal(r.state, labels)
+
+
+def test_pagerank_matches_builtin(graph):
+    G = with_loops(graph)
+    r = programs.run(G, programs.pagerank(tol=1e-13), max_iter=1000, device="cpu")
+    assert r.converged and {s.direction for s in r.steps} == {"pull"}
+    ref = gravel.pagerank(G, tol=1e-12, max_iter=1000, device="cpu").rank
+    np.testing.assert_allclose(r.state, ref, rtol=1e-6, atol=1e-12)
+
+
+def test_bfs_switches_direction():
+    """A BFS on a Kronecker graph pushes from the small first frontiers and pulls the big ones."""
+    G = gravel.generate.kronecker(10, 16, seed=1)
+    hub = int(G.out_degree.argmax())
+    r = programs.run(G, programs.bfs(), params={"source": hub}, device="cpu")
+    chosen = [s.direction for s in r.steps]
+    assert "push" in chosen and "pull" in chosen
+    for s in r.steps:
+        assert (s.direction == "pull") == (s.active > programs.PULL_ABOVE * G.n)
+        assert s.time_s >= 0
+    assert r.time_s >= sum(s.time_s for s in r.steps)
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs(weighted=True))
+def test_random_graphs_match_builtins(G):
+    source = {"source": 0}
+    for direction in DIRECTIONS:
+        if G.n:
+            r = programs.run(G, programs.bfs(), params=source, direction=direction, device="cpu")
+            np.testing.assert_array_equal(r.state, gravel.bfs(G, 0, device="cpu").depth)
+            r = programs.run(G, programs.sssp(), params=source, direction=direction, device="cpu")
+            np.testing.assert_allclose(r.state, gravel.sssp(G, 0, device="cpu").distance)
+        r = programs.run(G, programs.connected_components(), direction=direction, device="cpu")
+        cc = gravel.connected_components(G, device="cpu").labels
+        np.testing.assert_array_equal(r.state, cc)
+
+
+@settings(max_examples=20, deadline=None)
+@given(graphs())
+def test_random_graphs_pagerank(G):
+    G = with_loops(G)
+    r = programs.run(G, programs.pagerank(tol=1e-13), max_iter=2000, device="cpu")
+    if G.n:
+        ref = gravel.pagerank(G, tol=1e-12, max_iter=2000, device="cpu").rank
+        np.testing.assert_allclose(r.state, ref, rtol=1e-6, atol=1e-12)
+
+
+def test_structured_state_and_message():
+    """BFS keeping a parent: a structured state, a structured message reduced field by field."""
+    G = gravel.generate.grid(4, 5)
+    prog = Program(
+        [("depth", "int32"), ("parent", "int64")],
+        [("depth", "int32"), ("parent", "int64")],
+        init={"depth": "0 if v == 0 else -1", "parent": "-1"},
+        start="v == 0",
+        send={"depth": "state.depth + 1", "parent": "v"},
+        process={"depth": "message.depth", "parent": "message.parent"},
+        reduce="min",
+        apply={
+            "depth": "total.depth if state.depth < 0 else state.depth",
+            "parent": "total.parent if state.depth < 0 else state.parent",
+        },
+    )
+    r = programs.run(G, prog, device="cpu")
+    assert r.state.dtype.names == ("depth", "parent")
+    depth, parent = r.state["depth"], r.state["parent"]
+    np.testing.assert_array_equal(depth, gravel.bfs(G, 0, device="cpu").depth)
+    child = np.arange(G.n)[depth > 0]
+    assert G.has_arcs(parent[child], child).all()
+    assert (depth[parent[child]] == depth[child] - 1).all()
+
+
+def test_semirings_and_custom_reduce():
+    G = gravel.generate.kronecker(7, 4, seed=5, directed=True)
+    depth = gravel.bfs(G, 0, device="cpu").depth
+    reach = Program(
+        "bool",
+        "bool",
+        init="v == 0",
+        start="v == 0",
+        send="state",
+        semiring="or_and",
+        apply="state or total",
+    )
+    np.testing.assert_array_equal(programs.run(G, reach, device="cpu").state, depth >= 0)
+    lowest = Program(
+        "int64",
+        "int64",
+        init="v",
+        send="state",
+        process="message",
+        reduce="a if a < b else b",
+        identity=2**62,
+        apply="min(state, total)",
+        direction="both",
+    )
+    r = programs.run(G, lowest, direction="pull", device="cpu")
+    np.testing.assert_array_equal(r.state, gravel.connected_components(G, device="cpu").labels)
+    widest = Program(
+        "float64",
+        "float64",
+        init="inf if v == 0 else 0.0",
+        start="v == 0",
+        send="state",
+        semiring="max_times",
+        apply="max(state, total)",
+    )
+    assert programs.run(G, widest, device="cpu").state[depth >= 0].min() == np.inf
+
+
+def test_init_override_and_max_iter():
+    G = gravel.generate.grid(1, 10)
+    r = programs.run(G, programs.bfs(), max_iter=3, device="cpu")
+    assert not r.converged and r.iterations == 3
+    assert r.state.tolist() == [0, 1, 2, 3] + [-1] * 6
+    given = np.arange(10, dtype=np.int32)[::-1].copy()
+    r = programs.run(G, programs.connected_components(), init=given, device="cpu")
+    assert r.state.tolist() == [0] * 10
+
+
+def test_readme_program():
+    """The README's user-written program runs as printed."""
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    code = re.search(r"<!-- program -->\n```python\n(.*?)```", text, re.S).group(1)
+    assert len(code.strip().splitlines()) < 20
+    exec(code, {})  # noqa: S102
+
+
+# -- bad programs ---------------------------------------------------------------------------------
+def make(**changes):
+    spec = dict(state="float64", message="float64", send="state", apply="min(state, total)")
+    spec["semiring"] = "min_plus"
+    return Program(**(spec | changes))
+
+
+@pytest.mark.parametrize(
+    ("changes", "says"),
+    [
+        ({"send": "state +"}, "send = 'state +' does not parse"),
+        ({"send": "state[0]"}, "'state[0]' is not allowed"),
+        ({"send": "sqrt(state)"}, "'sqrt(state)' is not allowed"),
+        ({"send": "np.sqrt(state)"}, "'np.sqrt(state)' is not allowed"),
+        ({"send": "state.rank"}, "'state.rank' is not a name send knows (it knows: in_degree"),
+        ({"apply": "state + totl"}, "apply = 'state + totl': 'totl' is not a name"),
+        ({"send": "'x'"}, "is not a number or a boolean"),
+        ({"process": "message + state.rank"}, "'state.rank' is not a name process knows"),
+        ({"send": {"x": "state"}}, "send is for a scalar value"),
+        ({"message": [("m", "float64")]}, "send must give one expression per field"),
+        ({"state": "complex128"}, "state has dtype complex128"),
+        ({"message": [("m", "float16")]}, "message field 'm' has dtype float16"),
+        ({"state": "nonsense"}, "state dtype 'nonsense' is not a NumPy dtype"),
+        ({"semiring": None, "reduce": "a + b"}, "a program needs process and reduce"),
+        ({"semiring": "min_times"}, "unknown semiring 'min_times'"),
+        ({"semiring": None, "process": "message", "reduce": "a * b"}, "give its identity"),
+        ({"direction": "up"}, "direction 'up'"),
+        ({"senders": "some"}, "senders 'some'"),
+    ],
+)
+def test_bad_program_is_named(changes, says):
+    with pytest.raises(ProgramError, match=re.escape(says)):
+        make(**changes)
+
+
+def test_bad_run_arguments():
+    G = gravel.generate.grid(2, 2)
+    prog = make(params={"source": 0})
+    with pytest.raises(ProgramError, match="unknown parameters"):
+        programs.run(G, prog, params={"sorce": 1}, device="cpu")
+    with pytest.raises(ProgramError, match=re.escape("init gives fields ['x']")):
+        programs.run(G, prog, init={"x": np.zeros(4)}, device="cpu")
+    with pytest.raises(gravel.InvalidArgumentError, match="shape"):
+        programs.run(G, prog, init=np.zeros(3), device="cpu")
+    with pytest.raises(gravel.UnknownNameError):
+        programs.run(G, prog, direction="sideways", device="cpu")
+    with pytest.raises(ProgramError, match="must be a gravel.programs.Program"):
+        programs.run(G, "bfs", device="cpu")
+
+
+# -- the GPU path (run with -m gpu on a machine with one) -----------------------------------------
+@pytest.mark.gpu
+@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("name", ["bfs", "sssp", "connected_components", "pagerank"])
+def test_gpu_matches_cpu(graph, name, direction):
+    G = add_random_weights(graph, seed=3)
+    if name == "pagerank":
+        G, direction = with_loops(graph), "pull"
+    prog = getattr(programs, name)()
+    kw = dict(max_iter=1000, direction=direction)
+    cpu = programs.run(G, prog, device="cpu", **kw)
+    gpu = programs.run(G, prog, device="cuda", **kw)
+    assert gpu.device == "cuda" and gpu.state.dtype == cpu.state.dtype
+    np.testing.assert_allclose(gpu.state, cpu.state, rtol=1e-6, atol=1e-12)
+
+
+@pytest.mark.gpu
+def test_gpu_structured_semiring_custom():
+    G = gravel.generate.kronecker(7, 4, seed=5, directed=True)
+    reach = Program(
+        "bool",
+        "bool",
+        init="v == 0",
+        start="v == 0",
+        send="state",
+        semiring="or_and",
+        apply="state or total",
+    )
+    lowest = Program(
+        "int64",
+        "int64",
+        init="v",
+        send="state",
+        process="message",
+        reduce="a if a < b else b",
+        identity=2**62,
+        apply="min(state, total)",
+        direction="both",
+    )
+    for prog in (reach, lowest):
+        cpu = programs.run(G, prog, device="cpu")
+        np.testing.assert_array_equal(programs.run(G, prog, device="cuda").state, cpu.state)
