@@ -24,7 +24,6 @@ class BackendGraph:
         self.labels = labels
         self.exact_weights = exact_weights  # every weight held exactly as float32
         self._origin = None if origin is None else weakref.ref(origin)
-        self.__networkx_cache__ = {}
 
     # what NetworkX's decorators (not_implemented_for, argmap) ask of a graph
     def is_directed(self):

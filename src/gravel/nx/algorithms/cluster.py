@@ -36,9 +36,8 @@ def _per_node(G, values, nodes):
 def _coefficients(G):
     """Clustering coefficient of every vertex, as objects: the int 0 where there is no triangle."""
     t, d = _counts(G)
-    c = np.zeros(len(G), object)
+    c = np.zeros(len(G), object)  # int 0s
     has = t > 0
-    c[:] = 0
     c[has] = (2 * t[has] / (d[has] * (d[has] - 1))).tolist()
     return c
 
