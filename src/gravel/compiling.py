@@ -4,6 +4,9 @@ and the command line says so when it takes a while.
 
 Both announce themselves through Numba's event system: Numba's own ``numba:compile`` events, and
 ``gravel:cuda-compile`` (:func:`cuda_compile`) around every NVRTC compilation of a kernel module.
+The clock also counts Numba's ``numba:compiler_lock``, held while a kernel compiles and while its
+compiled code loads from Numba's cache at its first call in a process (a few tenths of a second
+that are no more the algorithm's than the compilation is).
 """
 
 import sys
@@ -11,19 +14,21 @@ import threading
 import time
 from contextlib import ExitStack, contextmanager
 
-#: the event kinds that mark a compilation
+#: the event kinds that mark a compilation, announced when long
 KINDS = ("numba:compile", "gravel:cuda-compile")
+#: the event kinds whose time stays out of an algorithm's: compilation and loading compiled code
+CLOCKED = ("numba:compiler_lock", "gravel:cuda-compile")
 
 #: seconds of compiling after which the command line says it is compiling (once a process)
 ANNOUNCE_AFTER_S = 1.0
 
 
 @contextmanager
-def _listening(listener):
+def _listening(listener, kinds):
     from numba.core import event
 
     with ExitStack() as stack:
-        for kind in KINDS:
+        for kind in kinds:
             stack.enter_context(event.install_listener(kind, listener))
         yield
 
@@ -38,11 +43,12 @@ def cuda_compile(what):
 
 @contextmanager
 def compile_clock():
-    """Yield a function that gives the seconds spent compiling kernels inside the block."""
+    """Yield a function that gives the seconds spent compiling kernels (or loading them from
+    Numba's cache) inside the block."""
     from numba.core import event
 
     listener = event.TimingListener()
-    with _listening(listener):
+    with _listening(listener, CLOCKED):
         yield lambda: listener.duration if listener.done else 0.0
 
 
@@ -81,7 +87,7 @@ def announce_compiling(file=None):
                 print("gravel: compiling kernels (first run)", file=file or sys.stderr, flush=True)
 
     announcer = Announcer()
-    with _listening(announcer):
+    with _listening(announcer, KINDS):
         try:
             yield
         finally:
