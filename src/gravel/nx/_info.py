@@ -25,6 +25,9 @@ FUNCTIONS = {
         "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
     ),
     "single_source_shortest_path_length": "",
+    "strongly_connected_components": "Components come by first node, not in Tarjan's order.",
+    "number_strongly_connected_components": "",
+    "is_strongly_connected": "",
     "transitivity": "",
     "triangles": "",
     "weakly_connected_components": "",

@@ -12,7 +12,12 @@ from .convert import from_networkx, to_networkx
 SMALL_GRAPH_EDGES = 10_000
 
 # NetworkX tests that check a deliberate difference, with the reason (see docs/networkx.md)
-XFAIL = {}
+XFAIL = {
+    ("components/tests/test_strongly_connected.py", "test_condensation_mapping_and_members"): (
+        "gravel yields strongly connected components by first node, not in Tarjan's order, "
+        "and nx.condensation numbers them in the order they come"
+    ),
+}
 
 
 def _reads_adjacency_its_own_way(G):

@@ -1,3 +1,3 @@
-from . import connected, weakly_connected
+from . import connected, strongly_connected, weakly_connected
 
-__all__ = ["connected", "weakly_connected"]
+__all__ = ["connected", "strongly_connected", "weakly_connected"]

@@ -18,9 +18,8 @@ def component_labels(G):
     return host(gravel_cc(G.graph).labels)
 
 
-def components(G):
-    """Yield each component as a set of labels, in NetworkX's order."""
-    labels = component_labels(G)
+def components(G, labels):
+    """Yield each component (vertices of one label) as a set of node labels, by first node."""
     order = np.argsort(labels, kind="stable")
     cuts = np.flatnonzero(np.diff(labels[order])) + 1
     for ids in np.split(order, cuts) if len(G) else ():
@@ -29,7 +28,7 @@ def components(G):
 
 @algorithm
 def connected_components(G):
-    yield from components(G)
+    yield from components(G, component_labels(G))
 
 
 @algorithm
