@@ -141,31 +141,35 @@ def test_structured_state_and_message():
     assert (depth[parent[child]] == depth[child] - 1).all()
 
 
+#: reachability from vertex 0 by a named semiring
+REACH = Program(
+    "bool",
+    "bool",
+    init="v == 0",
+    start="v == 0",
+    send="state",
+    semiring="or_and",
+    apply="state or total",
+)
+#: the lowest id each vertex is connected to, by a reduce of the user's own
+LOWEST = Program(
+    "int64",
+    "int64",
+    init="v",
+    send="state",
+    process="message",
+    reduce="a if a < b else b",
+    identity=2**62,
+    apply="min(state, total)",
+    direction="both",
+)
+
+
 def test_semirings_and_custom_reduce():
     G = gravel.generate.kronecker(7, 4, seed=5, directed=True)
     depth = gravel.bfs(G, 0, device="cpu").depth
-    reach = Program(
-        "bool",
-        "bool",
-        init="v == 0",
-        start="v == 0",
-        send="state",
-        semiring="or_and",
-        apply="state or total",
-    )
-    np.testing.assert_array_equal(programs.run(G, reach, device="cpu").state, depth >= 0)
-    lowest = Program(
-        "int64",
-        "int64",
-        init="v",
-        send="state",
-        process="message",
-        reduce="a if a < b else b",
-        identity=2**62,
-        apply="min(state, total)",
-        direction="both",
-    )
-    r = programs.run(G, lowest, direction="pull", device="cpu")
+    np.testing.assert_array_equal(programs.run(G, REACH, device="cpu").state, depth >= 0)
+    r = programs.run(G, LOWEST, direction="pull", device="cpu")
     np.testing.assert_array_equal(r.state, gravel.connected_components(G, device="cpu").labels)
     widest = Program(
         "float64",
@@ -266,26 +270,6 @@ def test_gpu_matches_cpu(graph, name, direction):
 @pytest.mark.gpu
 def test_gpu_structured_semiring_custom():
     G = gravel.generate.kronecker(7, 4, seed=5, directed=True)
-    reach = Program(
-        "bool",
-        "bool",
-        init="v == 0",
-        start="v == 0",
-        send="state",
-        semiring="or_and",
-        apply="state or total",
-    )
-    lowest = Program(
-        "int64",
-        "int64",
-        init="v",
-        send="state",
-        process="message",
-        reduce="a if a < b else b",
-        identity=2**62,
-        apply="min(state, total)",
-        direction="both",
-    )
-    for prog in (reach, lowest):
+    for prog in (REACH, LOWEST):
         cpu = programs.run(G, prog, device="cpu")
         np.testing.assert_array_equal(programs.run(G, prog, device="cuda").state, cpu.state)
