@@ -28,6 +28,7 @@ from .errors import (
     InvalidGraphError,
     InvalidWeightError,
     PinnedMemoryError,
+    PowerIterationFailedConvergence,
     UnknownNameError,
     VertexNotFoundError,
 )
@@ -113,4 +114,5 @@ __all__ = [
     "DeviceUnavailableError",
     "GraphTooLargeError",
     "PinnedMemoryError",
+    "PowerIterationFailedConvergence",
 ]

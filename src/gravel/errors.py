@@ -55,3 +55,7 @@ class GraphTooLargeError(GravelError, MemoryError):
 class PinnedMemoryError(GravelError, MemoryError):
     """Host memory could not be pinned for the GPU to read (the locked-memory limit, say). The
     message names the limit and the fix."""
+
+
+class PowerIterationFailedConvergence(GravelError, RuntimeError):
+    """A power iteration (PageRank, HITS) did not reach `tol` within `max_iter` iterations."""

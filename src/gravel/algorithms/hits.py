@@ -14,10 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..backends.cpu import hits as _k
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, PowerIterationFailedConvergence
 from ._common import Result, Timer, choose_device, to_caller
 from ._vectors import distribution
-from .pagerank import PowerIterationFailedConvergence
 
 
 @dataclass

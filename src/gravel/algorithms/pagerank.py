@@ -20,7 +20,12 @@ import numpy as np
 
 from ..arrays import host
 from ..backends.cpu import pagerank as _k
-from ..errors import GravelError, InvalidArgumentError, InvalidGraphError, UnknownNameError
+from ..errors import (
+    InvalidArgumentError,
+    InvalidGraphError,
+    PowerIterationFailedConvergence,
+    UnknownNameError,
+)
 from ..transform import check_weights
 from ._common import Result, Timer, choose_device, to_caller
 from ._vectors import Vectors, distribution
@@ -30,10 +35,6 @@ from ._vectors import Vectors, distribution
 DEFAULT_TOL = 1e-6
 #: the stopping rules: the L1 change below tol, or below n * tol as networkx.pagerank stops
 STOPPING = ("absolute", "networkx")
-
-
-class PowerIterationFailedConvergence(GravelError, RuntimeError):
-    """PageRank did not reach `tol` within `max_iter` iterations."""
 
 
 @dataclass
