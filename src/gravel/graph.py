@@ -212,6 +212,68 @@ class Graph:
             src, dst, w, n=len(nodes), directed=graph.is_directed(), labels=labels
         )
 
+    @classmethod
+    def from_pandas(
+        cls, df, source="source", target="target", weight=None, *, directed=True, relabel=True
+    ):
+        """Build a graph from an edge table, as NetworkX's ``from_pandas_edgelist`` reads one.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            One row per edge.
+        source, target : str, default "source", "target"
+            The columns of the edges' endpoints.
+        weight : str, optional
+            The column of edge weights (``None``: unweighted).
+        directed : bool, default True
+            Whether each row is an arc source -> target or an undirected edge.
+        relabel : bool, default True
+            Number the labels that occur (of any hashable type) 0..n-1, in sorted order where they
+            compare and in order of first appearance otherwise, keeping them in :attr:`labels`.
+            With ``relabel=False`` the columns must hold integer ids, kept as they are.
+
+        Returns
+        -------
+        Graph
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "w": [2.0, 3.0]})
+        >>> G = Graph.from_pandas(df, weight="w")
+        >>> G.labels.tolist(), G.nnz
+        (['a', 'b', 'c'], 2)
+
+        Raises
+        ------
+        KeyError
+            A named column is not in `df`.
+        """
+        import pandas as pd
+
+        missing = [c for c in (source, target, weight) if c is not None and c not in df.columns]
+        if missing:
+            raise KeyError(f"no column {missing[0]!r} in the edge table (columns: {list(df)})")
+        w = None if weight is None else df[weight].to_numpy()
+        if not relabel:
+            return cls.from_edges(
+                df[source].to_numpy(), df[target].to_numpy(), w, directed=directed
+            )
+        ends = pd.concat([df[source], df[target]], ignore_index=True)
+        try:
+            ids, labels = pd.factorize(ends, sort=True)
+        except TypeError:  # labels of types that do not compare
+            ids, labels = pd.factorize(ends)
+        return cls.from_edges(
+            ids[: len(df)],
+            ids[len(df) :],
+            w,
+            n=len(labels),
+            directed=directed,
+            labels=np.asarray(labels),
+        )
+
     # -- converters --------------------------------------------------------------------------------
     def to_scipy(self):
         """The adjacency matrix as ``scipy.sparse.csr_array`` (weights, or ones when unweighted).

@@ -1,11 +1,11 @@
 """What every algorithm shares: device choice, source checks, id mapping, the result object."""
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from ..arrays import xp
+from ..arrays import host, xp
 from ..compiling import compile_clock
 from ..errors import DeviceUnavailableError, UnknownNameError, VertexNotFoundError
 
@@ -34,6 +34,102 @@ class Result:
         }
         out.update(self.stats)
         return out
+
+    def _vertex_arrays(self):
+        """Names of the per-vertex arrays and of those among them that hold vertex ids: the
+        catalog's description of the algorithm, else (a vertex program) every 1-d array field."""
+        from .catalog import CATALOG
+
+        for algo in CATALOG.values():
+            if algo.function_name == self.algorithm:
+                return algo.arrays, algo.id_arrays
+        names = tuple(
+            f.name for f in fields(self) if getattr(getattr(self, f.name), "ndim", 0) == 1
+        )
+        return names, ()
+
+    def columns(self, G=None):
+        """The per-vertex arrays on the host, keyed by name after a ``"vertex"`` column.
+
+        Parameters
+        ----------
+        G : Graph, optional
+            The graph the result was computed on. Where it has :attr:`~gravel.Graph.labels`, the
+            vertex column and the arrays of vertex ids (BFS parents, say) hold labels; -1 (no
+            vertex) stays. Without it, vertices are ids 0..n-1.
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+        """
+        names, id_names = self._vertex_arrays()
+        out = {name: host(getattr(self, name)) for name in names}
+        n = len(out[names[0]]) if names else 0
+        if G is not None and G.n != n:
+            raise ValueError(f"the result has {n} vertices but G has {G.n}")
+        labels = None if G is None else G.labels
+        vertex = {"vertex": np.arange(n) if labels is None else labels}
+        for name in id_names if labels is not None else ():
+            ids = out[name]
+            named = labels[np.maximum(ids, 0)]
+            if named.dtype.kind not in "iuf":  # string labels and -1 share an object array
+                named = named.astype(object)
+            out[name] = np.where(ids >= 0, named, -1)
+        return vertex | out
+
+    def to_pandas(self, G=None):
+        """The per-vertex arrays as a ``pandas.DataFrame``: a ``vertex`` column, then one column
+        per array.
+
+        Parameters
+        ----------
+        G : Graph, optional
+            The graph the result was computed on: its labels name the vertices (see
+            :meth:`columns`).
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Examples
+        --------
+        >>> import gravel
+        >>> G = gravel.Graph.from_edges([0, 1], [1, 2])
+        >>> gravel.bfs(G, 0, device="cpu").to_pandas()
+           vertex  depth  parent
+        0       0      0       0
+        1       1      1       0
+        2       2      2       1
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed.
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("to_pandas needs pandas: pip install 'gravel[pandas]'") from None
+        frame = {}
+        for name, a in self.columns(G).items():
+            # a vertex program's structured state gives one column per field
+            frame.update({f: a[f] for f in a.dtype.names} if a.dtype.names else {name: a})
+        return pd.DataFrame(frame)
+
+    def to_dict(self, G=None):
+        """The first per-vertex array as a dict from vertex (label, with `G`) to value, as
+        NetworkX's algorithms return.
+
+        Examples
+        --------
+        >>> import gravel
+        >>> G = gravel.Graph.from_edges([0, 1], [1, 2])
+        >>> gravel.bfs(G, 0, device="cpu").to_dict()
+        {0: 0, 1: 1, 2: 2}
+        """
+        columns = iter(self.columns(G).values())
+        vertex = next(columns)
+        return dict(zip(vertex.tolist(), next(columns, vertex[:0]).tolist()))
 
 
 def choose_device(device, implementations, name):

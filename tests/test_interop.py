@@ -1,0 +1,119 @@
+"""Edge tables in, results out keyed by the caller's labels: Graph.from_pandas, Result.to_pandas
+and Result.to_dict."""
+
+import numpy as np
+import pytest
+
+import gravel
+from gravel.algorithms.catalog import CATALOG
+
+pd = pytest.importorskip("pandas")
+
+EDGES = pd.DataFrame(
+    {"from": ["b", "a", "c", "a"], "to": ["c", "b", "d", "d"], "w": [1.5, 2.0, 0.5, 4.0]}
+)
+
+
+def test_from_pandas_string_labels_round_trip():
+    G = gravel.Graph.from_pandas(EDGES, "from", "to", "w")
+    assert G.labels.tolist() == ["a", "b", "c", "d"]
+    src, dst = G.edges()
+    got = sorted(zip(G.labels[src], G.labels[dst], G.weights.tolist()))
+    want = sorted(zip(EDGES["from"], EDGES["to"], EDGES["w"]))
+    assert got == want
+
+
+def test_from_pandas_matches_networkx():
+    nx = pytest.importorskip("networkx")
+    H = nx.from_pandas_edgelist(EDGES, "from", "to", "w", create_using=nx.DiGraph)
+    G = gravel.Graph.from_pandas(EDGES, "from", "to", "w")
+    assert sorted(G.to_networkx().edges(data="weight")) == sorted(H.edges(data="w"))
+
+
+def test_from_pandas_undirected_and_unweighted():
+    G = gravel.Graph.from_pandas(EDGES, "from", "to", directed=False)
+    assert not G.directed and G.weights is None and G.nnz == 2 * len(EDGES)
+
+
+def test_from_pandas_relabel_false_keeps_ids():
+    df = pd.DataFrame({"source": [3, 1], "target": [1, 5]})
+    G = gravel.Graph.from_pandas(df, relabel=False)
+    assert G.labels is None and G.n == 6
+    assert gravel.Graph.from_pandas(df).labels.tolist() == [1, 3, 5]
+
+
+def test_from_pandas_unorderable_labels_keep_first_appearance():
+    df = pd.DataFrame({"source": ["x", 1], "target": [(2, 3), "x"]})
+    G = gravel.Graph.from_pandas(df)
+    assert G.labels.tolist() == ["x", 1, (2, 3)]
+
+
+@pytest.mark.parametrize("column", ["source", "target", "weight"])
+def test_from_pandas_bad_column_is_named(column):
+    names = {"source": "from", "target": "to", "weight": "w"} | {column: "nope"}
+    with pytest.raises(KeyError, match="nope"):
+        gravel.Graph.from_pandas(EDGES, names["source"], names["target"], names["weight"])
+
+
+def _labelled(directed=True):
+    return gravel.Graph.from_pandas(EDGES, "from", "to", "w", directed=directed)
+
+
+@pytest.mark.parametrize("name", sorted(CATALOG))
+def test_result_to_pandas_matches_arrays(name):
+    algo = CATALOG[name]
+    G = _labelled(directed=False)  # every algorithm takes an undirected graph
+    res = algo.call(G, 1 if algo.takes_source else None, device="cpu")
+    df = res.to_pandas(G)
+    assert list(df.columns) == ["vertex", *algo.arrays]
+    assert df["vertex"].tolist() == G.labels.tolist()
+    for array in algo.arrays:
+        values = np.asarray(getattr(res, array))
+        if array in algo.id_arrays:
+            want = [G.labels[v] if v >= 0 else -1 for v in values.tolist()]
+            assert df[array].tolist() == want
+        else:
+            np.testing.assert_array_equal(df[array].to_numpy(), values)
+    first = np.asarray(getattr(res, algo.arrays[0]))
+    if algo.arrays[0] not in algo.id_arrays:
+        assert res.to_dict(G) == dict(zip(G.labels.tolist(), first.tolist()))
+
+
+def test_result_without_graph_uses_ids():
+    G = _labelled()
+    res = gravel.bfs(G, 0, device="cpu")
+    assert res.to_pandas()["vertex"].tolist() == [0, 1, 2, 3]
+    assert res.to_dict() == dict(enumerate(res.depth.tolist()))
+
+
+def test_bfs_parents_map_to_labels():
+    G = _labelled()
+    res = gravel.bfs(G, 0, device="cpu")  # from "a"; "a" reaches b, c and d
+    assert res.to_dict(G) == {"a": 0, "b": 1, "c": 2, "d": 1}
+    assert res.to_pandas(G).set_index("vertex")["parent"].to_dict() == {
+        "a": "a",
+        "b": "a",
+        "c": "b",
+        "d": "a",
+    }
+
+
+def test_result_of_another_graph_is_refused():
+    res = gravel.bfs(_labelled(), 0, device="cpu")
+    with pytest.raises(ValueError, match="4 vertices"):
+        res.to_pandas(gravel.Graph.from_edges([0], [1]))
+
+
+def test_program_result_to_pandas():
+    G = _labelled()
+    res = gravel.programs.run(G, gravel.programs.bfs(), device="cpu")
+    assert "vertex" in res.to_pandas(G).columns
+
+
+def test_missing_pandas_gives_a_hint(monkeypatch):
+    import sys
+
+    res = gravel.bfs(_labelled(), 0, device="cpu")
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"gravel\[pandas\]"):
+        res.to_pandas()
