@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import config, generate
+from . import __version__, config, generate
 from .algorithms.catalog import CATALOG
 from .arrays import host
 from .compiling import announce_compiling
@@ -356,6 +356,7 @@ def build_parser():
     p = argparse.ArgumentParser(
         prog="gravel", description="Graph analytics on NVIDIA GPUs and CPUs."
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     with_source = "/".join(a.name for a in CATALOG.values() if a.takes_source)
 
