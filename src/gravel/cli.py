@@ -19,7 +19,6 @@ import numpy as np
 
 from . import __version__, config, generate
 from .algorithms.catalog import CATALOG
-from .arrays import host
 from .compiling import announce_compiling
 from .errors import GravelError, InvalidArgumentError, UnknownNameError, VertexNotFoundError
 from .io import atomic_write, check_writable, load, save
@@ -197,13 +196,7 @@ def write_output(path, algo, res, G):
     """Write the per-vertex result of the description `algo`: .npy (its first array), .csv or
     .parquet (every per-vertex array)."""
     path = Path(path)
-    columns = {"vertex": G.labels if G.labels is not None else np.arange(G.n)}
-    for name in algo.arrays:
-        columns[name] = host(getattr(res, name))
-        if name in algo.id_arrays and G.labels is not None:
-            # vertex ids (BFS parents) in the file's ids, as the vertex column; -1 stays
-            ids = columns[name]
-            columns[name] = np.where(ids >= 0, G.labels[np.maximum(ids, 0)], -1)
+    columns = res.columns(G)  # vertex ids (BFS parents) in the file's ids; -1 stays
     suffix = path.suffix.lower()
     if suffix == ".npy":
         with atomic_write(path) as f:
