@@ -49,6 +49,7 @@ _LAZY = {
     "triangles": "gravel.algorithms",
     "core_number": "gravel.algorithms",
     "hits": "gravel.algorithms",
+    "label_propagation_communities": "gravel.algorithms",
     "strongly_connected_components": "gravel.algorithms",
 }
 
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
         connected_components,
         core_number,
         hits,
+        label_propagation_communities,
         pagerank,
         sssp,
         strongly_connected_components,
@@ -103,6 +105,7 @@ __all__ = [
     "triangles",
     "core_number",
     "hits",
+    "label_propagation_communities",
     "strongly_connected_components",
     "GravelError",
     "InvalidGraphError",

@@ -7,6 +7,7 @@ from .bfs import bfs
 from .cc import connected_components
 from .hits import hits
 from .kcore import core_number
+from .lpa import label_propagation_communities
 from .pagerank import pagerank
 from .scc import strongly_connected_components
 from .sssp import sssp
@@ -17,6 +18,7 @@ __all__ = [
     "bfs",
     "connected_components",
     "core_number",
+    "label_propagation_communities",
     "hits",
     "pagerank",
     "sssp",

@@ -77,6 +77,8 @@ class Algorithm:
     devices : tuple of str
         Where it has a path: ``"cpu"`` and ``"cuda"``, or ``"cpu"`` alone (GPU tests, the prebuilt
         kernels and ``gravel bench --device cuda`` pass over it).
+    undirected_only : bool
+        Whether it refuses directed graphs (InvalidGraphError), as NetworkX does.
     """
 
     name: str
@@ -93,6 +95,7 @@ class Algorithm:
     baselines: tuple[Baseline, ...] = ()
     checked: tuple[str, ...] = ()
     devices: tuple[str, ...] = ("cpu", "cuda")
+    undirected_only: bool = False
 
     def _module(self):
         return importlib.import_module(f"{__package__}.{self.module}")
@@ -307,6 +310,17 @@ _ALGORITHMS = (
         timed=lambda G: {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0},
         sweeps=lambda result: 2 * result.iterations,  # A^T h, then A a
         devices=("cpu",),
+    ),
+    Algorithm(
+        name="lpa",
+        module="lpa",
+        function_name="label_propagation_communities",
+        arrays=("labels",),
+        vertex_bytes=12,  # per round: labels read and written, the tally touched
+        sweeps=lambda result: result.iterations + 1,  # each round, then the last stopping check
+        checked=("modularity",),
+        devices=("cpu",),
+        undirected_only=True,
     ),
 )
 

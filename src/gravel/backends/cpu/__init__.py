@@ -9,7 +9,20 @@ import importlib.util
 import sys
 
 #: the kernel modules of this package, loaded lazily
-KERNELS = ("bc", "bfs", "cc", "csr", "generate", "hits", "kcore", "pagerank", "scc", "sssp", "tc")
+KERNELS = (
+    "bc",
+    "bfs",
+    "cc",
+    "csr",
+    "generate",
+    "hits",
+    "kcore",
+    "lpa",
+    "pagerank",
+    "scc",
+    "sssp",
+    "tc",
+)
 
 
 def __getattr__(name):
