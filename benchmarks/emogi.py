@@ -25,7 +25,7 @@ from gravel.bench import machine, median_ms, script_parser, write_record
 from gravel.cli import open_graph
 from gravel.frontier import Frontier
 from gravel.operators import advance
-from gravel.placement import STATE_BYTES_PER_VERTEX
+from gravel.placement import budget_for
 
 
 def bus_ceiling(nbytes=1 << 30, repeat=5):
@@ -44,7 +44,7 @@ def placed(G, placement, share):
     )
     budget = None
     if placement == "tiered":
-        budget = 16 * (G.n + 1) + STATE_BYTES_PER_VERTEX * G.n + int(share * 4 * G.nnz)
+        budget = budget_for(G, share * G.nnz)
     copy.to("cuda", placement=placement, budget=budget)
     return copy
 

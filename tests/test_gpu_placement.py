@@ -13,7 +13,7 @@ from gravel.algorithms.cc import verify_cc
 from gravel.algorithms.sssp import verify_sssp
 from gravel.frontier import Frontier
 from gravel.operators import advance
-from gravel.placement import STATE_BYTES_PER_VERTEX, plan
+from gravel.placement import budget_for, plan
 
 from .strategies import graphs
 
@@ -24,8 +24,8 @@ PLACEMENTS = ["host", "managed", "tiered"]
 
 
 def half_the_lists(G):
-    """A device budget that holds the offsets, the vertex state and about half of the ids."""
-    return 16 * (G.n + 1) + STATE_BYTES_PER_VERTEX * G.n + 2 * G.nnz
+    """A device budget that holds about half of the arcs."""
+    return budget_for(G, G.nnz // 2)
 
 
 def placed(G, placement):

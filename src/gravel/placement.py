@@ -312,10 +312,25 @@ def plan(G, placement="auto", budget=None, *, free_device=None, free_host=None, 
     _refuse_if_nowhere(sizes, placement, (limit, limited_by), free_device, free_host)
     if resolved == "host":
         return sizes.plan(resolved, placement, limit)
-    on_device = sizes.offsets + sizes.state + sizes.offsets  # and the hot lists' offsets
-    room = None if limit is None else (limit - on_device) // sizes.arc_bytes
+    room = None if limit is None else (limit - sizes.tier_base) // sizes.arc_bytes
     choose = _longest_lists if tier == "degree" else _line_saving_lists
     return sizes.plan(resolved, placement, limit, *choose(G.offsets, room))
+
+
+def budget_for(G, arcs):
+    """The device budget under which a tiered plan of G keeps `arcs` arcs (ids, and weights where
+    G has them) on the device: its offsets, the tier's offsets and the vertex state besides.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.placement import budget_for, plan
+    >>> G = gravel.generate.grid(3, 3)
+    >>> plan(G, "tiered", budget_for(G, 4)).hot_arcs
+    4
+    """
+    sizes = _Sizes(G)
+    return sizes.tier_base + int(arcs) * sizes.arc_bytes
 
 
 def _refuse_if_nowhere(sizes, placement, limit, free_device, free_host):
@@ -366,6 +381,8 @@ class _Sizes:
         self.arcs = self.nnz * self.arc_bytes
         self.csr = self.offsets + self.arcs
         self.state = self.n * STATE_BYTES_PER_VERTEX
+        #: a tiered plan's device bytes before any list: offsets, the tier's offsets, the state
+        self.tier_base = 2 * self.offsets + self.state
 
     def need(self):
         return (
