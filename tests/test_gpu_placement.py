@@ -1,6 +1,7 @@
 """Graphs whose lists live outside device memory (issue 18): pinned host memory read over the bus
 (EMOGI's zero-copy), managed memory, and the tiered placement; every primitive gives the answers it
-gives on the device, and the warp-aligned advance reads every list whatever its alignment."""
+gives on the device, and the line-aligned advances read every list whatever its alignment and
+length."""
 
 import numpy as np
 import pytest
@@ -82,9 +83,11 @@ def test_random_graphs_on_every_placement(placement, G):
 
 
 def lists_at_every_alignment():
-    """Lists of 1 to 70 ids one after another, so that they start at every offset of a line."""
+    """Lists of 1 to 70 ids one after another, so that they start at every offset of a line, with
+    empty lists and two hubs of thousands of lines among them."""
     rng = np.random.default_rng(5)
-    degrees = np.tile(np.arange(1, 71), 3)
+    degrees = np.tile(np.arange(0, 71), 3)
+    degrees[[40, 150]] = 100_003, 70_001
     n = degrees.size
     src = np.repeat(np.arange(n), degrees)
     dst = rng.integers(0, n, src.size)
@@ -92,27 +95,42 @@ def lists_at_every_alignment():
     return gravel.Graph.from_edges(src, dst, w, n=n)
 
 
+def lines_of(offsets, rows):
+    """The 128-byte lines of 4-byte ids that hold the lists `rows` of a CSR with `offsets`."""
+    begin, end = offsets[rows], offsets[rows + 1]
+    return int(np.where(end > begin, (end - 1) // 32 - begin // 32 + 1, 0).sum())
+
+
+@pytest.mark.parametrize("strategy", ["warp_aligned", "line_balanced"])
 @pytest.mark.parametrize("placement", ["device", "host", "tiered"])
-def test_warp_aligned_advance_reads_every_arc_once(placement):
+@pytest.mark.parametrize("part", ["every", "some"])
+def test_line_aligned_advances_read_every_arc_once(placement, strategy, part):
     G = lists_at_every_alignment()
     dg = placed(G, placement).to("cuda")
+    rows = np.arange(G.n, dtype=np.int32)
+    if part == "some":  # a shuffled frontier: every other list, the first hub among them
+        rows = np.random.default_rng(1).permutation(rows[::2])
     seen = cupy.zeros(G.nnz, cupy.float32)
     lines = cupy.zeros(1, cupy.uint64)
     out = advance(
         dg,
-        Frontier.from_ids(G.n, np.arange(G.n, dtype=np.int32)),
+        Frontier.from_ids(G.n, rows),
         "(seen[edge] += weight, true)",
         params={"seen": seen},
         output="edge",
-        strategy="warp_aligned",
+        strategy=strategy,
         capacity=G.nnz,
         lines=lines,
     )
-    assert np.array_equal(np.sort(out.ids[: len(out)].get()), np.arange(G.nnz))
-    assert np.array_equal(seen.get(), G.weights)  # each arc once, with its own weight
-    if placement == "host":
-        first = G.offsets[:-1] // 32 * 32
-        assert int(lines.get()[0]) == int(((G.offsets[1:] - first + 31) // 32).sum())
+    arcs = np.concatenate([np.arange(G.offsets[v], G.offsets[v + 1]) for v in rows])
+    assert np.array_equal(np.sort(out.ids[: len(out)].get()), np.sort(arcs))
+    expect = np.zeros(G.nnz, np.float32)
+    expect[arcs] = G.weights[arcs]
+    assert np.array_equal(seen.get(), expect)  # each arc once, with its own weight
+    if placement == "tiered":  # only the cold lists' lines are read over the bus
+        rows = rows[np.diff(dg.hot.offsets.get())[rows] == 0]
+    if placement != "device":
+        assert int(lines.get()[0]) == lines_of(G.offsets, rows)
 
 
 def test_a_graph_goes_where_it_is_asked():

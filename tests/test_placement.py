@@ -196,6 +196,19 @@ def test_config_using_restores_and_checks_names():
             pass
 
 
+@pytest.mark.parametrize("placement", ["host", "tiered"])
+def test_lists_over_the_bus_are_read_by_the_configured_load_balance(placement):
+    from gravel.operators import LoadBalance, choose_load_balance
+
+    assert choose_load_balance(100, 500, placement) is LoadBalance.LINE_BALANCED
+    assert choose_load_balance(100, 500, "device") is LoadBalance.MERGE_PATH
+    with config.using(bus_load_balance="thread_mapped"):
+        assert choose_load_balance(100, 500, placement) is LoadBalance.THREAD_MAPPED
+        assert choose_load_balance(100, 500, "device") is LoadBalance.MERGE_PATH
+    with config.using(bus_load_balance="lines"), pytest.raises(gravel.UnknownNameError):
+        choose_load_balance(100, 500, placement)
+
+
 # -- plans -----------------------------------------------------------------------------------
 def test_a_graph_under_the_budget_goes_on_the_device():
     G = graph_of([3, 1, 0, 2], weighted=True)

@@ -15,6 +15,10 @@ placement : str, default "auto"
     :data:`gravel.placement.PLACEMENTS`.
 tier : str, default "lines"
     Which lists a tiered placement keeps in device memory: one of :data:`gravel.placement.TIERS`.
+bus_load_balance : str, default "auto"
+    How an advance reads lists over the bus (placements "host" and "tiered"): "auto" (whole lines,
+    balanced by lines: ``"line_balanced"``) or another :class:`gravel.operators.LoadBalance` value,
+    such as EMOGI's baselines ``"warp_aligned"`` (a warp per list) and ``"thread_mapped"`` (naive).
 """
 
 from contextlib import contextmanager
@@ -22,8 +26,9 @@ from contextlib import contextmanager
 device_memory = None
 placement = "auto"
 tier = "lines"
+bus_load_balance = "auto"
 
-_SETTINGS = ("device_memory", "placement", "tier")
+_SETTINGS = ("device_memory", "placement", "tier", "bus_load_balance")
 
 
 @contextmanager

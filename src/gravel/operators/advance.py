@@ -28,6 +28,8 @@ from ._functor import (
 MERGE_PATH_TILE = 4 * BLOCK
 #: frontiers up to this many items have their degrees scanned by one block (frontier/degree_scan.cu)
 SCAN_IN_ONE_BLOCK = 16384
+#: consecutive 128-byte lines a warp loads at once under LINE_BALANCED (docs/tuning.md)
+LINES_PER_WARP = 8
 
 
 class LoadBalance(enum.Enum):
@@ -40,6 +42,8 @@ class LoadBalance(enum.Enum):
     MERGE_PATH_CULL = "merge_path_cull"  #: MERGE_PATH fused with exact culling (needs `visited`)
     #: a warp per list, whole 128-byte lines (EMOGI's merged + aligned): lists read over the bus
     WARP_ALIGNED = "warp_aligned"
+    #: whole 128-byte lines, LINES_PER_WARP to a warp: hubs split, short lists packed
+    LINE_BALANCED = "line_balanced"
 
     @classmethod
     def parse(cls, strategy):
@@ -99,13 +103,34 @@ def degree_scan(offsets, ids):
     return scan
 
 
+def line_scan(offsets, ids, tier=None):
+    """Exclusive scan of the 128-byte lines that hold the lists of the items `ids` (length n + 1,
+    int64), counted in `tier`'s arrays (:class:`gravel.layouts.tiers.HotLists`) for its lists."""
+    import cupy
+
+    scan = cupy.empty(ids.size + 1, dtype=cupy.int64)
+    tier_offsets = dummy(cupy.int64) if tier is None else tier.offsets
+    k = runtime.kernel("frontier/degree_scan.cu", "gravel_frontier_lines")
+    k(
+        runtime.blocks_for(ids.size, BLOCK, resident=8),
+        BLOCK,
+        (offsets, tier_offsets, np.int32(tier is not None), ids, np.int64(ids.size), scan[1:]),
+    )
+    scan[0] = 0
+    cupy.cumsum(scan[1:], out=scan[1:])
+    return scan
+
+
 def choose_load_balance(lists, edges, placement="device"):
     """Gunrock's rule, measured for gravel (docs/tuning.md): merge path over `lists` neighbour lists
     of `edges` entries in all where they average at least 5, TWC otherwise; lists read over the bus
-    (`placement` "host" or "tiered") go warp by warp in whole lines, as EMOGI reads them. Decided
-    from the sizes alone: no device sync."""
+    (`placement` "host" or "tiered") go in whole lines, balanced by lines, as EMOGI reads them with
+    hubs split, unless ``gravel.config.bus_load_balance`` says otherwise. Decided from the sizes
+    alone: no device sync."""
     if placement in ("host", "tiered"):
-        return LoadBalance.WARP_ALIGNED
+        from .. import config
+
+        return LoadBalance.parse(config.bus_load_balance) or LoadBalance.LINE_BALANCED
     return LoadBalance.MERGE_PATH if edges >= 5 * lists else LoadBalance.TWC
 
 
@@ -131,7 +156,8 @@ def advance(
     `capacity` bounds the output size when the caller knows one (n, for a functor that claims each
     vertex once): the frontier's degrees then need no scan and no sync, except under merge-path load
     balancing. `lines` (a uint64 counter on the device) adds the 128-byte lines of ids the
-    WARP_ALIGNED strategy reads from `graph.indices` (over the bus, for a graph in host memory)."""
+    WARP_ALIGNED and LINE_BALANCED strategies read from `graph.indices` (over the bus, for a graph
+    in host memory)."""
     lists = Lists(graph.offsets, graph.indices, graph.weights)
     placement = getattr(graph, "placement", "device")
     strategy = LoadBalance.parse(strategy) or choose_load_balance(graph.n, graph.nnz, placement)
@@ -170,8 +196,8 @@ def advance_lists(
 ):
     """advance over the lists `lists` (:class:`Lists`) of which the frontier holds items; `n` is the
     size of the output frontier's id space; `every_list`: the frontier is every list, in order.
-    WARP_ALIGNED reads the lists of `tier` (:class:`gravel.layouts.tiers.HotLists`) there, and
-    counts its lines in `lines`."""
+    WARP_ALIGNED and LINE_BALANCED read the lists of `tier`
+    (:class:`gravel.layouts.tiers.HotLists`) there, and count the other lines in `lines`."""
     import cupy
 
     out_kind = _output(output, (None, "vertex", "edge"))
@@ -217,22 +243,30 @@ def advance_lists(
             BLOCK,
             common + (scan, np.int64(total), part, bitmap, np.int32(cull)) + extra,
         )
-    elif nf and strategy is LoadBalance.WARP_ALIGNED:
-        k = runtime.kernel(
-            "advance/warp_aligned.cu",
-            "gravel_advance_warp_aligned",
-            templates=templates,
-            prelude=source,
-        )
+    elif nf and strategy in (LoadBalance.WARP_ALIGNED, LoadBalance.LINE_BALANCED):
         tiered = np.int32(tier is not None)
-        if tier is None:
-            tier = Lists(dummy(cupy.int64), dummy(cupy.int32), None)
+        stand_in = Lists(dummy(cupy.int64), dummy(cupy.int32), None)
+        tier_args = Lists(*(tier if tier is not None else stand_in)).args()[:3]
         count = lines if lines is not None else np.uint64(0)  # a null pointer: no count
-        k(
-            runtime.blocks_for(32 * nf, BLOCK, resident=8),
-            BLOCK,
-            common + Lists(*tier).args()[:3] + (tiered, count) + extra,
-        )
+        if strategy is LoadBalance.WARP_ALIGNED:
+            k = runtime.kernel(
+                "advance/warp_aligned.cu",
+                "gravel_advance_warp_aligned",
+                templates=templates,
+                prelude=source,
+            )
+            grid, scan_arg = runtime.blocks_for(32 * nf, BLOCK, resident=8), ()
+        else:
+            k = runtime.kernel(
+                "advance/line_balanced.cu",
+                "gravel_advance_line_balanced",
+                templates=templates + (LINES_PER_WARP,),
+                prelude=source,
+            )
+            # the total is on the device: a grid of resident warps strides over it, no sync
+            grid = runtime.blocks_for(1 << 62, BLOCK, resident=8)
+            scan_arg = (line_scan(lists.offsets, ids, tier),)
+        k(grid, BLOCK, common + tier_args + (tiered,) + scan_arg + (count,) + extra)
     elif nf:
         name = strategy.value
         shape = (BLOCK,) if strategy is LoadBalance.BLOCK_MAPPED else ()

@@ -33,6 +33,21 @@ __global__ void gravel_frontier_degrees(const offset_t *__restrict__ offsets, co
     GRAVEL_GRID_STRIDE(i, n) { out[i] = gravel_degree(offsets, ids, n, i); }
 }
 
+// The 128-byte lines that hold each item's list (advance/line_balanced.cu): from the line of its first
+// id to that of its last, in the tier's arrays for a vertex whose list is there.
+__global__ void gravel_frontier_lines(const offset_t *__restrict__ offsets, const offset_t *__restrict__ tier_offsets,
+                                      int tiered, const vid_t *__restrict__ ids, long long n,
+                                      long long *__restrict__ out) {
+    GRAVEL_GRID_STRIDE(i, n) {
+        const vid_t v = ids[i];
+        offset_t base = offsets[v];
+        const offset_t length = offsets[v + 1] - base;
+        if (tiered && tier_offsets[v + 1] > tier_offsets[v]) base = tier_offsets[v];
+        out[i] = length ? (base + length - 1) / 32 - base / 32 + 1 : 0;
+    }
+}
+
 #ifdef GRAVEL_INSTANTIATE
-void* gravel_instances[] = {(void*)gravel_degree_scan_block<1024>, (void*)gravel_frontier_degrees};
+void* gravel_instances[] = {(void*)gravel_degree_scan_block<1024>, (void*)gravel_frontier_degrees,
+                            (void*)gravel_frontier_lines};
 #endif
