@@ -1,16 +1,22 @@
-"""Graphs read over the bus (EMOGI): one pass over every list (an advance over all vertices, by
-a given load balance) and BFS from the --sources highest-degree vertices, on each placement,
-against the bus ceiling measured in the same run. Per case: median times (CUDA events, after a
-warm-up), GB/s of ids swept and its ratio to the ceiling, BFS GTEPS, and for the warp-aligned
-sweeps the bytes of 128-byte lines fetched over the bus per byte of ids (EMOGI's Fig. 10 metric,
-from the kernel's own count).
+"""Graphs read over the bus (EMOGI): each placement of each graph, against the bus ceilings measured
+in the same run (kernel reads of mapped host memory; the copy engines).
 
-Cases: "device" (the in-memory reference); "host, naive" (a thread per list reading pinned host
-memory, EMOGI's baseline); "host, aligned" (a warp per list in whole lines, EMOGI's merged +
-aligned); "host, balanced" (whole lines, 8 to a warp: hubs split, short lists packed; gravel's
-default); "tiered" (the lists that save the most lines in device memory, --tiered-share of the ids,
-the rest over the bus, balanced); "managed" (UVM, read-mostly, prefetched; only where the graph
-fits the free device memory). BFS reads over the bus top-down, with the case's load balance.
+Per case: one pass over every list (an advance over all vertices with the case's load balance, each
+id counted into 4,096 bins), BFS from the --sources highest-degree vertices (top-down over the bus,
+the frontier sorted each level), and on the cases that read lists in place (not the naive and
+warp-aligned baselines, which differ from "host, balanced" only in the advance) SSSP from the
+highest-degree vertex, connected components, and PageRank per iteration, over the bus and streamed
+through the copy engines. Times are medians of CUDA-event runs after a warm-up. "lines" is the
+count of 128-byte lines the line-aligned advances fetch from host memory over one pass, per byte of
+ids (EMOGI's Fig. 10 metric from the kernel's own count: an upper bound, as a line two neighbouring
+lists share may come from the L2 the second time).
+
+Cases: "device" (the in-memory reference); "host, naive" (a thread per list, EMOGI's baseline);
+"host, aligned" (a warp per list in whole lines, EMOGI's merged + aligned); "host, balanced" (whole
+lines, LINES_PER_WARP to a warp: hubs split, short lists packed; gravel's default); "tiered" (the
+lists that save the most lines in device memory up to --tiered-share of the ids, the rest over the
+bus); "managed" (UVM, read-mostly, prefetched; only where the graph fits the free device memory,
+so it measures device memory).
 
     python benchmarks/emogi.py kron:24 urand:24 --json benchmarks/results/h100/emogi.json
 """
@@ -22,20 +28,14 @@ import cupy
 import numpy as np
 
 import gravel
-from gravel.bench import machine, median_ms, script_parser, write_record
+from gravel.bench import bus_ceilings, machine, median_ms, script_parser, write_record
 from gravel.cli import open_graph
 from gravel.frontier import Frontier
 from gravel.operators import advance
 from gravel.placement import budget_for
 
-
-def bus_ceiling(nbytes=1 << 30, repeat=5):
-    """Bytes per second a kernel reads from pinned, mapped host memory (a sum over it)."""
-    from gravel.backends.cuda.pinned import mapped
-
-    host = np.ones(nbytes // 4, np.int32)
-    view = mapped(host)  # unpinned when the function returns
-    return nbytes / (median_ms(lambda: view.sum(dtype=cupy.int64), repeat) / 1e3)
+#: PageRank iterations per timed run
+PR_ITERATIONS = 5
 
 
 def placed(G, placement, share):
@@ -43,9 +43,7 @@ def placed(G, placement, share):
     copy = gravel.Graph(
         G.offsets, G.indices, G.weights, directed=G.directed, _sorted=True, _checked=True
     )
-    budget = None
-    if placement == "tiered":
-        budget = budget_for(G, share * G.nnz)
+    budget = budget_for(G, share * G.nnz) if placement == "tiered" else None
     copy.to("cuda", placement=placement, budget=budget)
     return copy
 
@@ -61,14 +59,37 @@ def sweep(dg, strategy, lines=None):
     )
 
 
-#: (label, placement, load balance of the sweep); BFS picks its own
+def timed_ms(fn, repeat):
+    """Median result time (ms) of `repeat` calls of fn after a warm-up."""
+    fn()
+    return 1e3 * statistics.median(fn().time_s for _ in range(repeat))
+
+
+def primitives(P, source, repeat):
+    """SSSP, CC and PageRank per iteration (over the bus and streamed, where the lists are in host
+    memory) on the placed graph P, in ms."""
+    out = {
+        "sssp_ms": timed_ms(lambda: gravel.sssp(P, source, device="cuda"), 1),
+        "cc_ms": timed_ms(lambda: gravel.connected_components(P, device="cuda"), repeat),
+    }
+    over_bus = P.to("cuda").placement in ("host", "tiered")
+    for name, blocking in [("pr", "auto"), ("pr_bus", None)] if over_bus else [("pr", "auto")]:
+        run = lambda b=blocking: gravel.pagerank(  # noqa: E731
+            P, max_iter=PR_ITERATIONS, tol=0.0, blocking=b, device="cuda"
+        )
+        out[f"{name}_iter_ms"] = timed_ms(run, 1) / PR_ITERATIONS
+        out[f"{name}_strategy"] = run().strategy
+    return out
+
+
+#: (label, placement, load balance of the sweep and of BFS over the bus, all primitives?)
 CASES = [
-    ("device", "device", "auto"),
-    ("host, naive", "host", "thread_mapped"),
-    ("host, aligned", "host", "warp_aligned"),
-    ("host, balanced", "host", "line_balanced"),
-    ("tiered", "tiered", "line_balanced"),
-    ("managed", "managed", "auto"),
+    ("device", "device", "auto", True),
+    ("host, naive", "host", "thread_mapped", False),
+    ("host, aligned", "host", "warp_aligned", False),
+    ("host, balanced", "host", "line_balanced", True),
+    ("tiered", "tiered", "line_balanced", True),
+    ("managed", "managed", "auto", True),
 ]
 
 
@@ -77,16 +98,23 @@ def main():
     p.add_argument("graphs", nargs="+", help="generator specs or files")
     p.add_argument("--sources", type=int, default=4, help="BFS sources per case")
     p.add_argument("--tiered-share", type=float, default=0.5, help="ids on the device when tiered")
+    p.add_argument("--cases", nargs="+", help="labels of the cases to run (default: all)")
     a = p.parse_args()
     info = machine()
-    ceiling = bus_ceiling()
-    print(f"bus ceiling: {ceiling / 1e9:.1f} GB/s (mapped host reads, {info.get('gpu')})")
+    ceilings = bus_ceilings()
+    ceiling = ceilings["mapped_reads"]
+    print(
+        f"bus ceilings: {ceiling / 1e9:.1f} GB/s mapped reads, "
+        f"{ceilings['copy_engine'] / 1e9:.1f} GB/s copy engine ({info.get('gpu')})"
+    )
     rows = []
     for spec in a.graphs:
         G, _ = open_graph(spec)
         ids = 4 * G.nnz
         sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
-        for label, placement, strategy in CASES:
+        for label, placement, strategy, every in CASES:
+            if a.cases and label not in a.cases:
+                continue
             free = cupy.cuda.Device().mem_info[0]
             if placement == "managed" and ids + 8 * G.n > 0.8 * free:
                 print(f"{spec} managed: skipped, the graph does not fit the free device memory")
@@ -104,28 +132,44 @@ def main():
             row = {
                 "graph": spec,
                 "case": label,
+                "ids_bytes": ids,
                 "sweep_ms": ms,
-                "sweep_gbs": ids / ms / 1e6,
-                "of_ceiling": ids / (ms / 1e3) / ceiling,
-                "bus_bytes_per_id_byte": over_bus,
+                "sweep_ids_gbs": ids / ms / 1e6,
+                "sweep_of_ceiling": ids / (ms / 1e3) / ceiling,
+                "lines_per_id_byte": over_bus,
                 "device_ids_share": (dg.hot.indices.size / G.nnz) if dg.hot is not None else None,
                 "bfs_ms": bfs_ms,
                 "bfs_gteps": G.nnz / bfs_ms / 1e6,
-                "bfs_gbs": ids / bfs_ms / 1e6,
+                "bfs_ids_gbs": ids / bfs_ms / 1e6,
                 "bfs_strategy": runs[0].strategy,
             }
+            if every:
+                row |= primitives(P, sources[-1], a.repeat)
             rows.append(row)
             print(
-                f"{spec} {label:>14}: sweep {ms:8.2f} ms {row['sweep_gbs']:7.1f} GB/s "
-                f"({row['of_ceiling']:.0%} of the bus)"
-                + (f", {over_bus:.2f} bus B per id B" if over_bus is not None else "")
-                + f"; bfs {bfs_ms:8.2f} ms ({runs[0].strategy})",
+                f"{spec} {label:>14}: sweep {ms:8.2f} ms {row['sweep_ids_gbs']:6.1f} GB/s of ids "
+                f"({row['sweep_of_ceiling']:.0%})"
+                + (f", {over_bus:.2f} lines/B" if over_bus is not None else "")
+                + f"; bfs {bfs_ms:8.2f} ms {row['bfs_ids_gbs']:6.1f} GB/s"
+                + (
+                    f"; sssp {row['sssp_ms']:8.1f} ms; cc {row['cc_ms']:7.1f} ms; "
+                    f"pr/iter {row['pr_iter_ms']:7.2f} ms"
+                    + (f" (bus {row['pr_bus_iter_ms']:7.2f})" if "pr_bus_iter_ms" in row else "")
+                    if every
+                    else ""
+                ),
                 flush=True,
             )
             del P, dg, runs
             gc.collect()
     if a.json:
-        write_record(a.json, "benchmarks/emogi.py", rows, bus_ceiling_gbs=ceiling / 1e9)
+        write_record(
+            a.json,
+            "benchmarks/emogi.py",
+            rows,
+            bus_ceiling_gbs=ceiling / 1e9,
+            copy_engine_gbs=ceilings["copy_engine"] / 1e9,
+        )
 
 
 if __name__ == "__main__":

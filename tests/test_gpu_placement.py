@@ -141,3 +141,47 @@ def test_a_graph_goes_where_it_is_asked():
     expect = plan(G, "tiered", half_the_lists(G)).hot  # the tier holds the plan's lists
     tier_lengths = np.diff(hot.offsets.get())
     assert np.array_equal(tier_lengths, np.where(expect, G.out_degree, 0))
+
+
+@pytest.mark.parametrize("placement", ["host", "tiered"])
+@pytest.mark.parametrize(
+    "G",
+    [
+        transform.add_random_weights(generate.kronecker(10, 8, seed=7)),
+        transform.add_random_weights(generate.uniform_random(10, 6, seed=8, directed=True)),
+    ],
+    ids=["kron", "urand-directed"],
+)
+def test_streamed_sweeps_match_the_bus_and_the_cpu(G, placement, monkeypatch):
+    from gravel.operators import neighbor_reduce, stream
+
+    monkeypatch.setattr(stream, "STREAM_CHUNK_BYTES", 1024)  # many chunks; hubs longer than one
+    P = placed(G, placement)
+    for weight in (True, False):
+        ref = gravel.pagerank(G, weight=weight, device="cpu").rank
+        for blocking in ("auto", "streamed", None):
+            r = gravel.pagerank(P, weight=weight, blocking=blocking, device="cuda")
+            assert ("streamed" in r.strategy) == (blocking is not None)
+            assert np.abs(r.rank.get() - ref).sum() < 1e-4
+    dg = P.to("cuda")
+    x = cupy.asarray(np.random.default_rng(2).random(G.n, dtype=np.float32))
+    expect = neighbor_reduce(dg, None, "x[u] * weight", "min", params={"x": x}, blocking=None)
+    got = neighbor_reduce(dg, None, "x[u] * weight", "min", params={"x": x}, blocking="streamed")
+    assert np.array_equal(got.get(), expect.get())
+
+
+def test_a_streamed_sweep_needs_lists_in_host_memory():
+    from gravel.operators import plan_sweep
+
+    with pytest.raises(ValueError, match="host memory"):
+        plan_sweep(placed(generate.grid(4, 4), "device").to("cuda"), "streamed")
+
+
+@pytest.mark.parametrize("where", ["host", "device"])
+def test_the_bus_ceiling_kernel_reads_every_word(where):
+    from gravel.backends.cuda.pinned import mapped
+    from gravel.bench import bus_read
+
+    words = np.random.default_rng(3).integers(0, 2**32, 4 * 100_003, dtype=np.uint32)
+    view = mapped(words) if where == "host" else cupy.asarray(words)
+    assert int(bus_read(view).get()[0]) == int(np.bitwise_xor.reduce(words))

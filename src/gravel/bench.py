@@ -36,6 +36,46 @@ def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
     return 2 * nbytes / min(run_times(lambda: m.copyto(b, a), repeat, device))
 
 
+def bus_read(words):
+    """The 32-bit xor of a uint32 device array (its size a multiple of 4) by the bus-ceiling kernel
+    (kernels/bus/read.cu), read in 16-byte words."""
+    import cupy
+
+    from .backends.cuda import runtime
+
+    out = cupy.zeros(1, cupy.uint32)
+    n = words.size // 4
+    block = 256
+    runtime.kernel("bus/read.cu", "gravel_bus_read")(
+        runtime.blocks_for(n, block, resident=8), block, (words, np.int64(n), out)
+    )
+    return out
+
+
+def bus_ceilings(nbytes=1 << 30, repeat=5):
+    """Bytes per second over the bus from pinned host memory, the median of `repeat` runs: kernel
+    reads of mapped memory (16-byte words, every SM: what zero-copy traversal can reach) and the
+    copy engines (one host-to-device copy: what a streamed sweep can reach)."""
+    import cupy
+
+    from .backends.cuda.pinned import mapped
+
+    host = np.ones(nbytes // 4, np.uint32)
+    view = mapped(host)  # unpinned when the function returns
+    device = cupy.empty_like(view)
+    rt = cupy.cuda.runtime
+
+    def copy():
+        stream = cupy.cuda.get_current_stream().ptr
+        rt.memcpyAsync(device.data.ptr, view.data.ptr, nbytes, 4, stream)
+
+    seconds = {
+        "mapped_reads": statistics.median(run_times(lambda: bus_read(view), repeat, "cuda")),
+        "copy_engine": statistics.median(run_times(copy, repeat, "cuda")),
+    }
+    return {k: nbytes / s for k, s in seconds.items()}
+
+
 def _runner(algo, G, source, device):
     """A function of no arguments that makes one timed run of the description `algo`."""
     options = algo.timed(G) | {"device": device}

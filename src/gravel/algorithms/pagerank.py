@@ -90,15 +90,17 @@ def pagerank(
         The stopping rule: the L1 change below `tol`, or below ``n * tol`` (NetworkX's rule).
     direction : {"pull", "push"}
         Pull sums over in-edges with no atomics; push (GPU only) adds along out-edges atomically.
-    blocking : "auto", None or int
+    blocking : "auto", "streamed", None or int
         Cache blocking of the GPU sweep (:func:`gravel.operators.plan_sweep`): an int is the block
         width in vertices (unweighted pull: up to :func:`gravel.layouts.shared_width`, each block's
         ranks are staged in shared memory; wider blocks, and any weighted pull, read them through
         the L2); ``"auto"`` blocks where the ranks outgrow half the L2, the unweighted pull by the
         shared-memory width, a weighted pull and the push by a quarter of the L2 unless the hubs
-        come first. The blocked layout is built on the first sweep and kept with the graph's
-        device copy; the result's ``strategy`` says how the sweep ran. The CPU path takes only
-        "auto".
+        come first. A pull over lists in host memory (placement "host" or "tiered") is not
+        blocked: ``"auto"`` and ``"streamed"`` copy them to the device in chunks through the copy
+        engines, None reads them over the bus. The blocked layout is built on the first sweep and
+        kept with the graph's device copy; the result's ``strategy`` says how the sweep ran. The
+        CPU path takes only "auto".
     device : {"auto", "cpu", "cuda"}
 
     Returns

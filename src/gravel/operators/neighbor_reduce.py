@@ -15,7 +15,7 @@ from ..frontier import Frontier
 from ..layouts.blocked import push_layout
 from ._functor import CTYPES, NR_APPLY, NR_REDUCE, NR_SUMS, NR_VALUE, Lists, dummy, sums_op
 from .advance import advance_lists, choose_load_balance
-from .pull import Reduction, blocked_sweep, plain_sweep, pull_items, staged_sweep
+from .pull import Reduction, blocked_sweep, plain_sweep, pull_items, staged_sweep, streamed_sweep
 from .sweep_plan import plan_sweep
 
 _REDUCE = {"sum": ("(a) + (b)", 0), "min": ("min((a), (b))", 1), "max": ("max((a), (b))", 2)}
@@ -128,6 +128,8 @@ def neighbor_reduce(
         staged_sweep(graph, plan.width, x.astype(dt, copy=False), red, out)
     elif plan.kind == "blocked":
         blocked_sweep(graph, plan.width, red, out)
+    elif plan.kind == "streamed":
+        streamed_sweep(graph, red, out)
     else:
         plain_sweep(graph, red, out)
     return out if apply is None else totals
@@ -140,7 +142,7 @@ def _push(graph, frontier, red, blocking):
 
     out = cupy.full(graph.n, red.identity, dtype=red.dtype)
     plan = plan_sweep(graph, blocking) if blocking is not None else None
-    if plan is not None and plan.kind != "plain":
+    if plan is not None and plan.kind in ("blocked", "staged"):  # a push over host lists reads them
         if frontier is not None:
             raise ValueError("a blocked push runs over every vertex (frontier=None)")
         layout = push_layout(graph, plan.width)

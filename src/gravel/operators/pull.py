@@ -146,6 +146,42 @@ def list_bins(graph):
     return graph.cached(("in_list_bins", BINS), find)
 
 
+def pull_long(lists, red, out, fn, ids):
+    """The pull over the long lists of the vertices `ids` of a sweep, a CTA each (pull_long.cu)."""
+    source, extra = fn
+    k = runtime.kernel(
+        "neighbor_reduce/pull_long.cu",
+        "gravel_neighbor_reduce_pull_long",
+        templates=(red.ctype, BLOCK),
+        prelude=source,
+    )
+    k(int(ids.size), BLOCK, lists.args() + (ids, red.dtype.type(red.identity), out) + extra)
+
+
+def streamed_sweep(graph, red, out):
+    """Pull over every vertex's in-edges, chunk by chunk as the copy engines bring the lists from
+    host memory (:func:`gravel.operators.stream.streamed_lists`)."""
+    from .stream import streamed_lists
+
+    fn = red.functor()
+    for chunk in streamed_lists(graph, Lists(*graph.csc())):
+        if chunk.short.size:
+            lanes = lanes_per_item(chunk.mean_degree)
+            pull_items(
+                chunk.lists,
+                red,
+                out,
+                fn,
+                ids=chunk.short,
+                count=chunk.short.size,
+                bin_of_sweep=True,
+                shape=ONE_PASS,
+                lanes=lanes,
+            )
+        if chunk.long.size:
+            pull_long(chunk.lists, red, out, fn, chunk.long)
+
+
 def plain_sweep(graph, red, out):
     """Pull over every vertex's in-edges, bin by bin (list_bins)."""
     lists = Lists(*graph.csc())
@@ -153,14 +189,7 @@ def plain_sweep(graph, red, out):
     fn = red.functor()
     for ids, lanes in list_bins(graph):
         if lanes is None:
-            source, extra = fn
-            k = runtime.kernel(
-                "neighbor_reduce/pull_long.cu",
-                "gravel_neighbor_reduce_pull_long",
-                templates=(red.ctype, BLOCK),
-                prelude=source,
-            )
-            k(int(ids.size), BLOCK, lists.args() + (ids, red.dtype.type(red.identity), out) + extra)
+            pull_long(lists, red, out, fn, ids)
         elif ids is None:
             pull_items(
                 lists,

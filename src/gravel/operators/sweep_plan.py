@@ -17,25 +17,31 @@ AUTO_L2_SHARE = 0.5
 #: a graph whose first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges has its
 #: hubs in front (degree-sorted kron: about 0.8; as generated, uniform graphs and grids: about 0.06)
 HUB_FRONT_PART, HUB_FRONT_SHARE = 16, 0.25
-_KINDS = ("plain", "blocked", "staged")
+#: "auto" streams the lists of a graph in host memory through the copy engines (docs/tuning.md,
+#: "Streamed sweeps"), rather than letting the sweep read them over the bus
+AUTO_STREAM = True
+_KINDS = ("plain", "blocked", "staged", "streamed")
 
 
 @dataclass(frozen=True)
 class SweepPlan:
     """How a pull sweep over every vertex runs: ``kind`` "plain", "blocked" (GraphCage's blocks of
-    `width` source vertices through the L2) or "staged" (blocks of `width` whose values sit in
-    shared memory)."""
+    `width` source vertices through the L2), "staged" (blocks of `width` whose values sit in
+    shared memory) or "streamed" (lists in host memory copied to the device chunk by chunk)."""
 
     kind: str = "plain"
     width: int | None = None
 
     def __post_init__(self):
-        if self.kind not in _KINDS or (self.kind == "plain") != (self.width is None):
+        plain = self.kind in ("plain", "streamed")
+        if self.kind not in _KINDS or plain != (self.width is None):
             raise ValueError(f"not a sweep plan: {self.kind!r} of width {self.width!r}")
 
     def __str__(self):
         if self.kind == "plain":
             return "unblocked"
+        if self.kind == "streamed":
+            return "streamed from host memory"
         where = "staged in shared memory" if self.kind == "staged" else "through the L2"
         return f"blocked by {self.width:,} vertices, {where}"
 
@@ -43,13 +49,21 @@ class SweepPlan:
 def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     """The plan of a sweep over every vertex of the DeviceGraph `graph` that `blocking` asks for:
     None (plain), "auto", a width in vertices (staged where the sweep is `stageable` and the width
-    is at most :func:`gravel.layouts.shared_width`, else blocked through the L2) or a SweepPlan.
-    "auto" never blocks a graph whose lists live outside device memory."""
+    is at most :func:`gravel.layouts.shared_width`, else blocked through the L2), "streamed" or a
+    SweepPlan. "auto" never blocks a graph whose lists live outside device memory: it streams those
+    in host memory (AUTO_STREAM) and sweeps the others plainly."""
+    over_bus = getattr(graph, "placement", "device") in ("host", "tiered")
     if isinstance(blocking, SweepPlan):
         return blocking
     if blocking is None:
         return SweepPlan()
+    if blocking == "streamed":
+        if not over_bus:
+            raise ValueError("a streamed sweep reads lists in host memory (placement host, tiered)")
+        return SweepPlan("streamed")
     if blocking == "auto":
+        if over_bus and AUTO_STREAM:
+            return SweepPlan("streamed")
         if graph.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes:
             return SweepPlan()
         if getattr(graph, "placement", "device") != "device":
@@ -61,7 +75,8 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
         )
     if isinstance(blocking, str) or int(blocking) < 1:
         raise ValueError(
-            f"blocking must be None, 'auto' or a width of at least 1 vertex, not {blocking!r}"
+            "blocking must be None, 'auto', 'streamed' or a width of at least 1 vertex, "
+            f"not {blocking!r}"
         )
     width = int(blocking)
     stages = stageable and width <= shared_width(bytes_per_vertex)
