@@ -258,9 +258,15 @@ def test_sweep_plans_and_hub_front(monkeypatch):
     for bad in (0, -3, "wide"):
         with pytest.raises(ValueError, match="blocking must be"):
             plan_sweep(dg, bad)
-    for kind, width in (("plain", 4), ("blocked", None), ("sideways", 4)):
+    for kind, width in (("plain", 4), ("blocked", None), ("sideways", 4), ("streamed", 4)):
         with pytest.raises(ValueError, match="not a sweep plan"):
             SweepPlan(kind, width)
+    assert str(SweepPlan("streamed")) == "streamed from host memory"
+    with pytest.raises(ValueError, match="host memory"):
+        plan_sweep(dg, "streamed")  # lists in device memory
+    dg.placement = "host"
+    assert plan_sweep(dg, "streamed") == plan_sweep(dg, "auto") == SweepPlan("streamed")
+    assert plan_sweep(dg, None) == SweepPlan()
     # the share of edges whose source is in the first sixteenth of the ids, against a direct count
     src = np.repeat(np.arange(G.n), np.diff(G.offsets))
     assert hub_front(dg) == (np.mean(src < G.n // 16) > 0.25)
@@ -293,6 +299,7 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
         "props",
         lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=4 * (1000 + 32 * STAGED_STAGE)),
     )
+    monkeypatch.setattr(runtime, "free_bytes", lambda: 1 << 40)
     K = gravel.generate.kronecker(13)  # 8192 vertices: 32 KB of floats, twice the made-up L2
     S = reorder(K, "degree")
     small = gravel.generate.kronecker(10)
@@ -310,5 +317,9 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
         == staged
     )
     assert plan_sweep(tiny, "auto", stageable=True) == SweepPlan()
+    # a layout whose build would not fit the free device memory is not chosen
+    monkeypatch.setattr(runtime, "free_bytes", lambda: 48 * as_given.nnz - 1)
+    assert plan_sweep(as_given, "auto", stageable=True) == SweepPlan()
+    assert plan_sweep(as_given, "auto") == SweepPlan()
     assert pull.pull_shape(as_given) == pull.ONE_PASS
     assert pull.pull_shape(hubs_first) == pull.pull_shape(tiny) == pull.STRIDING

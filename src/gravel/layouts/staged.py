@@ -227,6 +227,10 @@ def _pieces(runs, blocks, tiles, segment, piece):
     return seg_start, seg_end, piece_first, piece_tile.astype(m.int32), tile_pieces.astype(m.int32)
 
 
+#: device bytes per edge a staged layout's build needs at its peak (the blocked layout's needs less)
+BUILD_BYTES_PER_EDGE = 48
+
+
 def staged_layout(dg, width, tile):
     """The staged layout of a DeviceGraph's in-edges, built on first use and kept with the graph."""
     from ..backends.cuda import runtime
@@ -235,7 +239,9 @@ def staged_layout(dg, width, tile):
         # transient: the int64 sort keys, their order and sorted copy, the sources in that order (28
         # bytes an edge), then with the sorted keys the pairs' first edges, keys and last edges (8
         # bytes each, at most one pair an edge)
-        runtime.check_fits(48 * dg.nnz, f"the staged layout of {dg.nnz:,} in-edges")
+        runtime.check_fits(
+            BUILD_BYTES_PER_EDGE * dg.nnz, f"the staged layout of {dg.nnz:,} in-edges"
+        )
         offsets, sources, _ = dg.csc()
         return staged_pull(offsets, sources, dg.n, width, tile=tile)
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..backends.cuda import runtime
 from ..layouts.blocked import block_width
-from ..layouts.staged import shared_width
+from ..layouts.staged import BUILD_BYTES_PER_EDGE, shared_width
 
 #: "auto" blocks vertex data over this share of the L2 (docs/tuning.md)
 AUTO_L2_SHARE = 0.5
@@ -51,7 +51,8 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     None (plain), "auto", a width in vertices (staged where the sweep is `stageable` and the width
     is at most :func:`gravel.layouts.shared_width`, else blocked through the L2), "streamed" or a
     SweepPlan. "auto" never blocks a graph whose lists live outside device memory: it streams those
-    in host memory (AUTO_STREAM) and sweeps the others plainly."""
+    in host memory (AUTO_STREAM) and sweeps the others plainly, as it does a graph whose blocked
+    layout could not be built in the free device memory."""
     over_bus = getattr(graph, "placement", "device") in ("host", "tiered")
     if isinstance(blocking, SweepPlan):
         return blocking
@@ -68,6 +69,8 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
             return SweepPlan()
         if getattr(graph, "placement", "device") != "device":
             return SweepPlan()  # a blocked copy of the lists would not fit where they do not
+        if BUILD_BYTES_PER_EDGE * graph.nnz > runtime.free_bytes():
+            return SweepPlan()  # nor would one whose build outgrows the free device memory
         if stageable:
             return SweepPlan("staged", shared_width(bytes_per_vertex))
         return (
