@@ -93,11 +93,12 @@ def streamed_lists(graph, lists):
     copier = cupy.cuda.Stream(non_blocking=True)
     compute = cupy.cuda.get_current_stream()
     copied = [cupy.cuda.Event(disable_timing=True) for _ in range(2)]
-    freed = [None, None]
+    # the buffers come from the pool of the compute stream, which may still be reading that memory
+    # as another array: the first copies wait for the work queued before them
+    freed = [compute.record()] * 2
     for k, (begin, end, short, long_, mean) in enumerate(chunks):
         slot = k % 2
-        if freed[slot] is not None:
-            copier.wait_event(freed[slot])
+        copier.wait_event(freed[slot])
         for host, buffer in zip(arrays, buffers[slot]):
             size = (end - begin) * host.itemsize
             if size:
