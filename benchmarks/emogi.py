@@ -162,6 +162,7 @@ def main():
             )
             del P, dg, runs
             gc.collect()
+            cupy.get_default_memory_pool().free_all_blocks()  # free for the next case's check
     if a.json:
         write_record(
             a.json,

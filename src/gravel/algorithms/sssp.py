@@ -297,11 +297,13 @@ def _sssp_cuda(G, source, weights, delta):
     with an advance whose functor does an atomic min on float distances; improved vertices below the
     split go back to the near pile, the rest to the far pile; when near empties, the split moves up
     by delta. The near pile is drained by multi-step advances (one launch for many relaxation
-    rounds, instead of launches, scans and host round trips per round). Float32 distances."""
+    rounds, instead of launches, scans and host round trips per round), or where the lists are
+    read over the bus (placement "host" or "tiered") by one advance a round, its frontier sorted
+    (line-aligned reads in address order, as BFS's). Float32 distances."""
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
-    from ..operators import advance_steps
+    from ..operators import advance, advance_steps
     from ..operators import filter as keep_if
 
     dg = G.to("cuda")
@@ -320,25 +322,30 @@ def _sssp_cuda(G, source, weights, delta):
     relax = (
         "gravel_sssp_relax(dist, stamp, far, far_len, far_cap, src, dst, weight, split, tag + step)"
     )
+    over_bus = dg.placement in ("host", "tiered")
+
+    def relax_params(tag):
+        return {
+            "dist": dist,
+            "stamp": stamp,
+            "far": far,
+            "far_len": far_len,
+            "far_cap": np.int64(far.size),
+            "split": _float32(split),
+            "tag": np.uint32(tag),
+        }
+
     with Timer("cuda") as t:
         while True:
-            while len(near.last):
+            frontier = near.last
+            while over_bus and len(frontier):  # a round at a time, in address order (as BFS)
+                frontier = advance(
+                    dg, frontier.sorted(), relax, params=relax_params(tag), capacity=n, preamble=_RELAX
+                )
+                phases, tag = phases + 1, tag + 1
+            while not over_bus and len(near.last):
                 steps = advance_steps(
-                    dg,
-                    near,
-                    relax,
-                    params={
-                        "dist": dist,
-                        "stamp": stamp,
-                        "far": far,
-                        "far_len": far_len,
-                        "far_cap": np.int64(far.size),
-                        "split": _float32(split),
-                        "tag": np.uint32(tag),
-                    },
-                    limit=n,
-                    step_bound=n,
-                    preamble=_RELAX,
+                    dg, near, relax, params=relax_params(tag), limit=n, step_bound=n, preamble=_RELAX
                 )
                 phases, tag = phases + steps, tag + steps
                 if len(near.last):  # the queue ran out of room
