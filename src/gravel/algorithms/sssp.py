@@ -340,12 +340,23 @@ def _sssp_cuda(G, source, weights, delta):
             frontier = near.last
             while over_bus and len(frontier):  # a round at a time, in address order (as BFS)
                 frontier = advance(
-                    dg, frontier.sorted(), relax, params=relax_params(tag), capacity=n, preamble=_RELAX
+                    dg,
+                    frontier.sorted(),
+                    relax,
+                    params=relax_params(tag),
+                    capacity=n,
+                    preamble=_RELAX,
                 )
                 phases, tag = phases + 1, tag + 1
             while not over_bus and len(near.last):
                 steps = advance_steps(
-                    dg, near, relax, params=relax_params(tag), limit=n, step_bound=n, preamble=_RELAX
+                    dg,
+                    near,
+                    relax,
+                    params=relax_params(tag),
+                    limit=n,
+                    step_bound=n,
+                    preamble=_RELAX,
                 )
                 phases, tag = phases + steps, tag + steps
                 if len(near.last):  # the queue ran out of room
