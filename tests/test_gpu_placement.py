@@ -185,3 +185,34 @@ def test_the_bus_ceiling_kernel_reads_every_word(where):
     words = np.random.default_rng(3).integers(0, 2**32, 4 * 100_003, dtype=np.uint32)
     view = mapped(words) if where == "host" else cupy.asarray(words)
     assert int(bus_read(view).get()[0]) == int(np.bitwise_xor.reduce(words))
+
+
+def test_a_failed_pin_names_the_limit_and_the_fix(monkeypatch):
+    def refuse(*args):
+        raise cupy.cuda.runtime.CUDARuntimeError(2)  # cudaErrorMemoryAllocation
+
+    monkeypatch.setattr(cupy.cuda.runtime, "hostRegister", refuse)
+    G = generate.kronecker(8, 8, seed=1)
+    with pytest.raises(gravel.PinnedMemoryError, match="locked-memory limit is .*ulimit -l"):
+        placed(G, "host")
+
+
+def test_an_interrupted_placement_leaves_nothing_pinned(monkeypatch):
+    import gc
+
+    from gravel.backends.cuda import pinned
+    from gravel.layouts import tiers
+
+    def interrupt(*args):
+        raise KeyboardInterrupt
+
+    G = generate.kronecker(10, 8, seed=4)
+    monkeypatch.setattr(tiers, "hot_lists", interrupt)  # after the cold lists were pinned
+    with pytest.raises(KeyboardInterrupt):
+        placed(G, "tiered")
+    gc.collect()
+    assert (G.indices.ctypes.data, G.indices.nbytes) not in pinned._pins
+    # nothing registered is left behind: the same memory pins again
+    rt = cupy.cuda.runtime
+    rt.hostRegister(G.indices.ctypes.data, G.indices.nbytes, 0)
+    rt.hostUnregister(G.indices.ctypes.data)
