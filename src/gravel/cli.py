@@ -23,6 +23,7 @@ from .compiling import announce_compiling
 from .errors import GravelError, InvalidArgumentError, UnknownNameError, VertexNotFoundError
 from .io import atomic_write, check_writable, load, save
 from .placement import PLACEMENTS, parse_bytes, plan, render, resolve_budget
+from .programs import files as programs_files
 from .reorder import METHODS, reorder
 
 DEFAULT_GRAPH = "facebook_combined.txt.gz"  # SNAP ego-Facebook, 4,039 vertices, undirected
@@ -108,7 +109,13 @@ def _placement_plan(G):
 
 
 def cmd_run(args):
+    if args.algo.startswith(programs_files.PREFIX):
+        return _run_program(args)
     algo = CATALOG[args.algo]
+    if args.param:
+        raise UnknownNameError(
+            f"--param applies to vertex programs (program:FILE), not {algo.name}"
+        )
     if args.output:
         check_output(args.output)
     t = time.perf_counter()
@@ -118,6 +125,56 @@ def cmd_run(args):
     load_s = time.perf_counter() - t
     options = {"device": args.device} | _algorithm_options(algo, args)
     res = algo.call(G, _run_source(algo, G, args.source), **options)
+    _report(args, algo.name, name, G, load_s, res, algo.arrays[0])
+
+
+def _run_program(args):
+    """`gravel run program:FILE`: the vertex program the file defines, its params updated by
+    --param NAME=VALUE and, for a program with a `source` parameter, --source."""
+    from . import programs
+
+    program, params = programs_files.load_program(args.algo[len(programs_files.PREFIX) :])
+    for item in args.param or ():
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise InvalidArgumentError(f"--param {item!r}: write NAME=VALUE")
+        params[key.strip()] = _literal(value, item)
+    if args.output:
+        check_output(args.output)
+    for name in ("k", "alpha", "tol"):
+        if getattr(args, name) is not None:
+            raise UnknownNameError(f"--{name} does not apply to vertex programs")
+    t = time.perf_counter()
+    G, name = open_graph(
+        args.graph, undirected=args.undirected, relabel=args.relabel, seed=args.seed
+    )
+    load_s = time.perf_counter() - t
+    if args.source is not None:
+        if "source" not in program.params:
+            raise UnknownNameError("--source applies to programs with a `source` parameter")
+        params["source"] = vertex_of(G, args.source)
+    max_iter = {} if args.max_iter is None else {"max_iter": args.max_iter}
+    res = programs.run(G, program, params=params, device=args.device, **max_iter)
+    title = f"program {Path(args.algo[len(programs_files.PREFIX) :]).name}"
+    fields = res.state.dtype.names
+    _report(args, title, name, G, load_s, res, f"state.{fields[0]}" if fields else "state")
+
+
+def _literal(value, item):
+    """A --param value: a Python number or boolean."""
+    import ast
+
+    try:
+        out = ast.literal_eval(value.strip())
+    except (ValueError, SyntaxError):
+        out = None
+    if isinstance(out, (bool, int, float)):
+        return out
+    raise InvalidArgumentError(f"--param {item!r}: the value must be a number or True/False")
+
+
+def _report(args, title, name, G, load_s, res, first):
+    """Print a run's summary (or its JSON) and write its per-vertex arrays to --output."""
     summary = {
         "graph": str(name),
         "vertices": G.n,
@@ -126,11 +183,11 @@ def cmd_run(args):
         "load_s": load_s,
     } | res.summary()
     if args.output:
-        summary["output"] = str(write_output(args.output, algo, res, G))
+        summary["output"] = str(write_output(args.output, first, res, G))
     if args.json:
         print(json.dumps(summary))
     else:
-        _print_table(f"gravel run {algo.name}: {name}", summary)
+        _print_table(f"gravel run {title}: {name}", summary)
 
 
 #: the flags that `gravel run` passes to an algorithm as keywords of the same name, for the
@@ -192,15 +249,15 @@ def check_output(path):
     check_writable(path)
 
 
-def write_output(path, algo, res, G):
-    """Write the per-vertex result of the description `algo`: .npy (its first array), .csv or
-    .parquet (every per-vertex array)."""
+def write_output(path, first, res, G):
+    """Write the per-vertex result `res`: .npy (its array named `first`), .csv or .parquet (every
+    per-vertex array)."""
     path = Path(path)
     columns = res.columns(G)  # vertex ids (BFS parents) in the file's ids; -1 stays
     suffix = path.suffix.lower()
     if suffix == ".npy":
         with atomic_write(path) as f:
-            np.save(f, columns[algo.arrays[0]])
+            np.save(f, columns[first])
     elif suffix == ".csv":
         with atomic_write(path, "w") as f:
             f.write(",".join(columns) + "\n")
@@ -345,6 +402,15 @@ RELABEL_HELP = (
 )
 
 
+def _algo_name(text):
+    """An ALGO argument: a catalog name or program:FILE."""
+    if text in CATALOG or text.startswith(programs_files.PREFIX):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"invalid choice: {text!r} (choose from {', '.join(sorted(CATALOG))} or program:FILE.py)"
+    )
+
+
 def build_parser():
     p = argparse.ArgumentParser(
         prog="gravel", description="Graph analytics on NVIDIA GPUs and CPUs."
@@ -365,9 +431,13 @@ def build_parser():
         sp.add_argument("--undirected", action="store_true", help="read an edge list as undirected")
         sp.add_argument("--relabel", action="store_true", help=RELABEL_HELP)
 
-    s = sub.add_parser("run", help="run an algorithm")
+    s = sub.add_parser("run", help="run an algorithm or a vertex program")
     s.add_argument(
-        "algo", choices=sorted(CATALOG), metavar="ALGO", help="one of " + ", ".join(CATALOG)
+        "algo",
+        type=_algo_name,
+        metavar="ALGO",
+        help="one of " + ", ".join(CATALOG) + ", or program:FILE.py (a file that defines "
+        "`program`, a gravel.programs.Program)",
     )
     graph_args(s, optional=True)
     s.add_argument(
@@ -379,6 +449,12 @@ def build_parser():
         users = "/".join(a.name for a in CATALOG.values() if name in a.options)
         s.add_argument("--" + name.replace("_", "-"), type=kind, help=f"{users}: {text}")
     s.add_argument("--seed", type=int, default=0, help="seed of generators and sampling")
+    s.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a vertex program's parameter (repeatable)",
+    )
     s.add_argument("--output", "-o", help="write the per-vertex result (.npy, .csv, .parquet)")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.set_defaults(func=cmd_run)

@@ -40,6 +40,19 @@ class ProgramResult(Result):
     steps: list = field(default_factory=list)
     converged: bool = False
 
+    def summary(self):
+        return super().summary() | {"converged": self.converged}
+
+    def columns(self, G=None):
+        """The vertex column and the state, a column per field of a structured state
+        (``state.rank``)."""
+        out = super().columns(G)
+        names = self.state.dtype.names
+        if names is not None:
+            state = out.pop("state")
+            out |= {f"state.{k}": np.ascontiguousarray(state[k]) for k in names}
+        return out
+
 
 def run(G, program, *, max_iter=100, init=None, params=None, direction="auto", device="auto"):
     """Run the vertex `program` on `G` until no vertex is active, or for `max_iter` iterations.
