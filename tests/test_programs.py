@@ -201,6 +201,57 @@ def test_readme_program():
     exec(code, {})  # noqa: S102
 
 
+# -- collaborative filtering -----------------------------------------------------------------------
+def ratings(users=40, items=25, m=300, seed=0):
+    """A bipartite graph: users 0.., items after them, ratings 1..5 as weights."""
+    rng = np.random.default_rng(seed)
+    u, i = rng.integers(0, users, m), rng.integers(users, users + items, m)
+    r = rng.integers(1, 6, m).astype(np.float32)
+    return gravel.Graph.from_edges(u, i, r, n=users + items, directed=False)
+
+
+def cf_reference(G, factors, iterations, rate, lam):
+    """Gradient descent in NumPy: along every arc u -> v, v gains (r - p_u . p_v) p_u; a vertex
+    that gained moves by rate * (gain - lam * p_v)."""
+    src, dst, w = np.repeat(np.arange(G.n), np.diff(G.offsets)), G.indices, G.weights
+    heard = np.bincount(dst, minlength=G.n)[:, None] > 0
+    for _ in range(iterations):
+        err = w - np.sum(factors[src] * factors[dst], axis=1)
+        gain = np.zeros_like(factors)
+        np.add.at(gain, dst, err[:, None] * factors[src])
+        factors = np.where(heard, factors + rate * (gain - lam * factors), factors)
+    return factors
+
+
+def rmse(G, factors):
+    src, dst, w = np.repeat(np.arange(G.n), np.diff(G.offsets)), G.indices, G.weights
+    return float(np.sqrt(np.mean((w - np.sum(factors[src] * factors[dst], axis=1)) ** 2)))
+
+
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_collaborative_filtering_matches_numpy(direction):
+    G, k = ratings(), 4
+    prog = programs.collaborative_filtering(k=k, rate=0.02, lam=0.05)
+    start = np.random.default_rng(1).uniform(0.2, 0.8, (G.n, k))
+    init = {f"f{j}": start[:, j] for j in range(k)}
+    r = programs.run(G, prog, init=init, max_iter=40, direction=direction, device="cpu")
+    got = np.column_stack([r.state[f"f{j}"] for j in range(k)])
+    expect = cf_reference(G, start, 40, 0.02, 0.05)
+    np.testing.assert_allclose(got, expect, rtol=1e-9, atol=1e-12)
+    assert r.iterations == 40 and not r.converged  # every vertex stays active
+    assert rmse(G, got) < 0.6 * rmse(G, start)  # it learns the ratings
+
+
+def test_collaborative_filtering_default_start_learns():
+    G = ratings(seed=2)
+    r = programs.run(G, programs.collaborative_filtering(k=8), max_iter=60, device="cpu")
+    factors = np.column_stack([r.state[f"f{j}"] for j in range(8)])
+    assert len(set(map(tuple, factors.round(12)))) == G.n  # the start broke every symmetry
+    start = programs.run(G, programs.collaborative_filtering(k=8), max_iter=0, device="cpu")
+    before = np.column_stack([start.state[f"f{j}"] for j in range(8)])
+    assert rmse(G, factors) < 0.6 * rmse(G, before)
+
+
 # -- bad programs ---------------------------------------------------------------------------------
 def make(**changes):
     spec = dict(state="float64", message="float64", send="state", apply="min(state, total)")
@@ -265,6 +316,17 @@ def test_gpu_matches_cpu(graph, name, direction):
     gpu = programs.run(G, prog, device="cuda", **kw)
     assert gpu.device == "cuda" and gpu.state.dtype == cpu.state.dtype
     np.testing.assert_allclose(gpu.state, cpu.state, rtol=1e-6, atol=1e-12)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_gpu_collaborative_filtering_matches_cpu(direction):
+    G = ratings()
+    prog = programs.collaborative_filtering(k=4, rate=0.02)
+    cpu = programs.run(G, prog, max_iter=30, direction=direction, device="cpu")
+    gpu = programs.run(G, prog, max_iter=30, direction=direction, device="cuda")
+    for f in cpu.state.dtype.names:
+        np.testing.assert_allclose(gpu.state[f], cpu.state[f], rtol=1e-7)
 
 
 @pytest.mark.gpu

@@ -13,7 +13,7 @@ algorithms as programs.
 """
 
 from .expressions import ProgramError
-from .library import bfs, connected_components, pagerank, sssp
+from .library import bfs, collaborative_filtering, connected_components, pagerank, sssp
 from .program import Program
 from .run import PULL_ABOVE, ProgramResult, Step, run
 from .semirings import SEMIRINGS, Semiring
@@ -27,6 +27,7 @@ __all__ = [
     "Semiring",
     "Step",
     "bfs",
+    "collaborative_filtering",
     "connected_components",
     "pagerank",
     "run",

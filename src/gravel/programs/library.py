@@ -1,8 +1,9 @@
 """The seed's algorithms as vertex programs (GraphMat's showcase set), each a few expressions.
 
 Each returns a :class:`Program` for :func:`gravel.programs.run`; the tests check each against
-gravel's built-in primitive. Triangle counting is not here: GraphMat keeps each vertex's
-neighbour list in its state, and a program's state is a fixed-size record.
+gravel's built-in primitive (collaborative filtering against a NumPy reference). Triangle counting
+is not here: GraphMat keeps each vertex's neighbour list in its state, and a program's state is a
+fixed-size record.
 """
 
 from .program import Program
@@ -71,4 +72,29 @@ def connected_components():
         reduce="min",
         apply="min(state, total)",
         direction="both",
+    )
+
+
+def collaborative_filtering(k=8, rate=0.01, lam=0.05):
+    """Matrix factorisation by gradient descent (GraphMat's showcase): on a bipartite graph of
+    users and items whose edge weights are ratings, every vertex holds `k` latent factors
+    (``state.f0`` ..), sends them along its edges, each edge (rating r) returns the error
+    ``r - p_u . p_v`` times the sender's factors, and each vertex moves by `rate` along the summed
+    gradient less `lam` times its factors (L2 regularisation). Every vertex sends every
+    iteration; the run goes on for ``max_iter``. The default start is a fixed spread of small
+    values (the expressions have no random numbers); ``run(init=...)`` takes your own, a
+    structured array."""
+    names = [f"f{j}" for j in range(k)]
+    dot = " + ".join(f"message.{f} * state.{f}" for f in names)
+    return Program(
+        [(f, "float64") for f in names],
+        [(f, "float64") for f in names],
+        init={f: f"0.1 + 0.4 / (1.0 + 0.37 * v + {j})" for j, f in enumerate(names)},
+        send={f: f"state.{f}" for f in names},
+        process={f: f"(weight - ({dot})) * message.{f}" for f in names},
+        reduce="sum",
+        apply={f: f"state.{f} + rate * (total.{f} - lam * state.{f})" for f in names},
+        active="True",
+        senders="all",
+        params={"rate": float(rate), "lam": float(lam)},
     )
