@@ -1,4 +1,5 @@
-"""Reading and writing graphs: Matrix Market, edge lists, DIMACS .gr, and gravel's binary .gravel.
+"""Reading and writing graphs: Matrix Market, edge lists, DIMACS .gr, Parquet edge tables (through
+pyarrow) and gravel's binary .gravel.
 
 Text files may be gzip-compressed (detected from their bytes). The first load of a text graph stores
 a binary copy in the cache directory ($GRAVEL_CACHE_DIR, default ~/.cache/gravel); later loads of
@@ -11,12 +12,20 @@ import numpy as np
 
 from ..errors import GraphFormatError, InvalidGraphError, UnknownNameError
 from ..graph import Graph
-from . import binary, dimacs, edgelist, matrix_market
+from . import arrow, binary, dimacs, edgelist, matrix_market
 from ._files import atomic_write, cache_path, read_bytes
 from ._files import check_writable as check_writable  # public: the CLI checks outputs first
 
-FORMATS = {"mtx": matrix_market, "edgelist": edgelist, "gr": dimacs, "gravel": binary}
-_SUFFIX = {".mtx": "mtx", ".mm": "mtx", ".gr": "gr", ".gravel": "gravel"}
+FORMATS = {
+    "mtx": matrix_market,
+    "edgelist": edgelist,
+    "gr": dimacs,
+    "gravel": binary,
+    "parquet": arrow,
+}
+_SUFFIX = {".mtx": "mtx", ".mm": "mtx", ".gr": "gr", ".gravel": "gravel", ".parquet": "parquet"}
+#: formats whose edges may be relabelled or read as undirected by the caller
+_EDGE_TABLES = ("edgelist", "parquet")
 
 
 def _format_of(path, fmt):
@@ -45,28 +54,35 @@ def load(
     ----------
     path : str or Path
         A Matrix Market (.mtx), DIMACS (.gr), binary (.gravel) or edge-list file, optionally
-        gzipped.
-    format : {"mtx", "edgelist", "gr", "gravel"}, optional
+        gzipped, or a Parquet edge table (.parquet; needs pyarrow). A Parquet file's edges are
+        its ``source`` and ``target`` columns (and ``weight``) where it has them, else its first
+        two integer columns (and the first numeric column after them): :mod:`gravel.io.arrow`.
+    format : {"mtx", "edgelist", "gr", "gravel", "parquet"}, optional
         Overrides the format guessed from the file name.
     undirected : bool, default False
-        Edge lists only: treat each line as an undirected edge. Matrix Market and DIMACS files say
-        themselves whether they are directed (``symmetric`` / ``p tw`` are undirected).
+        Edge lists and Parquet files only: treat each row as an undirected edge. Matrix Market and
+        DIMACS files say themselves whether they are directed (``symmetric`` / ``p tw`` are
+        undirected).
     relabel : bool, default False
-        Edge lists only: number the ids that occur 0..n-1 in increasing order, keeping the original
-        ids in ``G.labels``. Without it ids are kept and n is the largest id + 1.
+        Edge lists and Parquet files only: number the ids that occur 0..n-1 in increasing order,
+        keeping the original ids in ``G.labels`` (a Parquet file's ids may then be of any type
+        that sorts, such as strings). Without it ids are kept and n is the largest id + 1.
     dedupe : bool, default True
         Merge parallel edges, keeping the minimum weight.
     weighted : bool, default True
         Keep the weight column if the file has one.
     cache : bool, default True
-        Use (and fill) the binary cache for text files.
+        Use (and fill) the binary cache for text files (Parquet files are read directly).
     progress : bool, optional
         Show progress bars for slow loads (default: when the load takes more than a second).
 
     Raises
     ------
     GraphFormatError
-        The file is malformed; the message names the file and, where known, the line.
+        The file is malformed; the message names the file and, where known, the line (for
+        Parquet, the column and row).
+    ImportError
+        A Parquet file, without pyarrow installed.
     """
     path = Path(path)
     if path.is_dir():
@@ -76,8 +92,8 @@ def load(
     fmt = _format_of(path, format)
     if fmt == "gravel":
         return binary.read(path)
-    if fmt != "edgelist" and (undirected or relabel):
-        raise InvalidGraphError("undirected= and relabel= apply to edge lists only")
+    if fmt not in _EDGE_TABLES and (undirected or relabel):
+        raise InvalidGraphError("undirected= and relabel= apply to edge lists and Parquet only")
     options = {
         "format": fmt,
         "undirected": undirected,
@@ -85,14 +101,17 @@ def load(
         "dedupe": dedupe,
         "weighted": weighted,
     }
-    cached = cache_path(path, options) if cache else None
+    cached = cache_path(path, options) if cache and fmt != "parquet" else None
     if cached is not None and cached.is_file():
         try:
             return binary.read(cached)
         except GraphFormatError as e:
             # the copy is rebuilt (and overwritten) below, so this warns once per damage
             warnings.warn(f"rebuilding the binary cache of {path}: {e}", stacklevel=2)
-    src, dst, w, n, directed = FORMATS[fmt].read(read_bytes(path, progress), path)
+    if fmt == "parquet":  # pyarrow reads the file itself, with its own threads
+        src, dst, w, n, directed = arrow.read(path, relabel, weighted)
+    else:
+        src, dst, w, n, directed = FORMATS[fmt].read(read_bytes(path, progress), path)
     G = _build(
         src,
         dst,
@@ -118,12 +137,13 @@ _RELABEL = "load with relabel=True (command line: --relabel) to number the ids t
 
 def _build(src, dst, w, n, directed, relabel, dedupe, path):
     labels = None
-    top = int(max(src.max(), dst.max())) if len(src) else -1
     if relabel:
         labels, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
         src, dst = inverse[: len(src)], inverse[len(src) :]
-        n = len(labels)
-    elif top >= 2**31 - 1:
+        n, top = len(labels), -1
+    else:
+        top = int(max(src.max(), dst.max())) if len(src) else -1
+    if top >= 2**31 - 1:
         raise GraphFormatError(f"vertex id {top} exceeds the int32 range: {_RELABEL}", path)
     elif n is None and top >= max(DENSE_VERTICES, SPARSE_IDS * len(src)):
         # refused before any allocation: keeping the ids would allocate a vertex per id
@@ -146,14 +166,18 @@ def _store(G, cached):
 
 
 def save(G, path, *, format=None):
-    """Write `G` to `path` (Matrix Market, edge list, DIMACS .gr or binary .gravel, by suffix or
-    `format`).
+    """Write `G` to `path` (Matrix Market, edge list, DIMACS .gr, Parquet or binary .gravel, by
+    suffix or `format`).
 
-    A ``.gz`` suffix compresses text formats. The file appears only once it is complete.
+    A ``.gz`` suffix compresses text formats. A Parquet file has columns ``source``, ``target``
+    (G's labels where it has them) and ``weight``, one row per edge, and keeps n and the direction
+    in its metadata. The file appears only once it is complete.
     """
     path = Path(path)
     fmt = _format_of(path, format)
-    mode = "wb" if fmt == "gravel" else "w"
+    mode = "wb" if fmt in ("gravel", "parquet") else "w"
+    if fmt == "parquet":
+        arrow.require_pyarrow(f"writing {path}")  # before the file is opened
     options = {"sep": ","} if fmt == "edgelist" and ".csv" in path.suffixes else {}
     with atomic_write(path, mode) as f:
         FORMATS[fmt].write(f, G, **options)

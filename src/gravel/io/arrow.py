@@ -1,0 +1,155 @@
+"""Edge tables in Apache Parquet files, read and written through pyarrow (an optional extra).
+
+Which columns are the edges: ``source`` and ``target`` (and ``weight``, where there is one) by name,
+as :meth:`gravel.Graph.from_pandas` calls them; otherwise the first two integer columns are the
+source and the target and the first numeric column after the target, if any, is the weight.
+pyarrow reads the columns with its own threads, and the ids go to NumPy without a Python loop
+(without a copy where a column is one chunk with no nulls).
+
+Ids follow the edge lists' rules: integers (or whole floats) kept as ids unless the caller
+relabels; ids of other types (strings, say) only with ``relabel=True``, which numbers them in
+sorted order and keeps them in ``G.labels``. Weights, as in the text formats, are kept as written:
+negative and NaN ones included, for the algorithms to refuse (:func:`gravel.check_weights`).
+
+gravel's own files (:func:`write`) carry the vertex count and the direction in the schema's
+metadata, so that a graph with isolated vertices, or an undirected one, loads as it was saved."""
+
+import json
+
+import numpy as np
+
+from ..errors import GraphFormatError
+
+#: key of gravel's entry in a Parquet file's schema metadata
+META = b"gravel"
+
+
+def require_pyarrow(what):
+    """The pyarrow module; ImportError with a one-line hint where it is not installed."""
+    try:
+        import pyarrow
+        import pyarrow.parquet  # noqa: F401  (the submodule is not imported by pyarrow itself)
+    except ImportError:
+        raise ImportError(f"{what} needs pyarrow: pip install 'gravel[arrow]'") from None
+    return pyarrow
+
+
+def edge_columns(schema, path=None):
+    """Names of the (source, target, weight or None) columns of an Arrow schema (see the module's
+    rule); GraphFormatError naming the file where the schema has no edges."""
+    import pyarrow as pa
+
+    names = schema.names
+    if "source" in names and "target" in names:
+        return "source", "target", "weight" if "weight" in names else None
+    ints = [i for i, f in enumerate(schema) if pa.types.is_integer(f.type)]
+    if len(ints) < 2:
+        have = ", ".join(f"{f.name} ({f.type})" for f in schema) or "none"
+        raise GraphFormatError(
+            f"no edge columns: expected columns 'source' and 'target', or two integer columns "
+            f"(columns: {have})",
+            path,
+        )
+    s, t = ints[:2]
+    numeric = (pa.types.is_integer, pa.types.is_floating)
+    after = [i for i in range(t + 1, len(names)) if any(ok(schema[i].type) for ok in numeric)]
+    return names[s], names[t], names[after[0]] if after else None
+
+
+def read(path, relabel=False, weighted=True):
+    """Returns (src, dst, weights or None, n or None, directed or None), as the text readers do;
+    with `relabel`, ids of any type (the caller numbers them)."""
+    pa = require_pyarrow(f"reading {path}")
+    try:
+        schema = pa.parquet.read_schema(path)
+    except (pa.ArrowInvalid, OSError) as e:
+        raise GraphFormatError(f"not a readable Parquet file ({e})", path) from None
+    source, target, weight = edge_columns(schema, path)
+    columns = [source, target] + ([weight] if weight is not None and weighted else [])
+    table = pa.parquet.read_table(path, columns=columns, use_threads=True)
+    src = _ids(table.column(source), source, path, relabel)
+    dst = _ids(table.column(target), target, path, relabel)
+    w = None
+    if len(columns) == 3:
+        col = table.column(weight)
+        if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type)):
+            raise GraphFormatError(f"column {weight!r} holds {col.type}, not numeric weights", path)
+        _no_nulls(col, weight, path)
+        w = col.to_numpy()
+    n, directed = _declared(schema, path)
+    for name, ids in ((source, src), (target, dst)):
+        if n is not None and len(ids) and ids.max() >= n:
+            raise GraphFormatError(
+                f"vertex {ids.max()} in column {name!r} outside 0..{n - 1} (the metadata "
+                f"declares {n} vertices)",
+                path,
+            )
+    return src, dst, w, n, directed
+
+
+def _ids(col, name, path, relabel):
+    import pyarrow as pa
+
+    _no_nulls(col, name, path)
+    a = col.to_numpy()
+    if pa.types.is_integer(col.type):
+        if len(a) and a.min() < 0:
+            row = int(np.argmax(a < 0))
+            raise GraphFormatError(
+                f"negative vertex id {a[row]} in column {name!r}, row {row}", path
+            )
+        return a
+    whole = pa.types.is_floating(col.type) and bool(np.all(np.isfinite(a) & (a == np.floor(a))))
+    if whole and (not len(a) or a.min() >= 0):
+        return a.astype(np.int64)
+    if relabel and not pa.types.is_floating(col.type):
+        return a  # labels of another type: relabelling numbers them
+    raise GraphFormatError(
+        f"column {name!r} holds {col.type}, not integer vertex ids"
+        + ("" if pa.types.is_floating(col.type) else ": load with relabel=True to number them"),
+        path,
+    )
+
+
+def _no_nulls(col, name, path):
+    if col.null_count:
+        row = int(np.argmax(col.is_null().to_numpy(zero_copy_only=False)))
+        raise GraphFormatError(f"column {name!r} has a missing value (null) in row {row}", path)
+
+
+def _declared(schema, path):
+    """The (n, directed) gravel's writer put in the metadata (n only for a graph without labels),
+    or (None, None)."""
+    meta = (schema.metadata or {}).get(META)
+    if meta is None:
+        return None, None
+    try:
+        info = json.loads(meta)
+        return (None if info.get("n") is None else int(info["n"])), bool(info["directed"])
+    except (ValueError, KeyError, TypeError):
+        raise GraphFormatError(f"unreadable gravel metadata {meta!r}", path) from None
+
+
+def write(f, G):
+    """One row per arc (an undirected graph's edges once, u <= v): ``source``, ``target`` (labels
+    where G has them) and ``weight`` if G is weighted."""
+    pa = require_pyarrow("writing .parquet")
+    table = edge_table(G, undirected_once=True)
+    # a labelled graph's vertices are its labels: only an unlabelled one declares its ids' range
+    info = {"n": G.n if G.labels is None else None, "directed": G.directed}
+    meta = {META: json.dumps(info).encode()}
+    pa.parquet.write_table(table.replace_schema_metadata(meta), f)
+
+
+def edge_table(G, undirected_once=False):
+    """G's arcs as a pyarrow Table: ``source``, ``target`` (labels where G has them), ``weight``."""
+    pa = require_pyarrow("to_arrow")
+    src, dst = G.edges()
+    w = G.weights
+    if undirected_once and not G.directed:
+        keep = src <= dst
+        src, dst, w = src[keep], dst[keep], None if w is None else w[keep]
+    if G.labels is not None:
+        src, dst = G.labels[src], G.labels[dst]
+    columns = {"source": src, "target": dst} | ({} if w is None else {"weight": w})
+    return pa.table(columns)
