@@ -201,6 +201,23 @@ def test_readme_program():
     exec(code, {})  # noqa: S102
 
 
+def test_triangles_match_builtin(graph):
+    """On the simple undirected graph, as gravel.triangles counts them."""
+    G = graph.simple_undirected()
+    for direction in DIRECTIONS:
+        r = programs.run(G, programs.triangles(), direction=direction, device="cpu")
+        assert r.iterations == 1 and r.converged
+        np.testing.assert_array_equal(r.state, gravel.triangles(G, device="cpu").triangles)
+
+
+@settings(max_examples=30, deadline=None)
+@given(G=graphs(max_n=40, max_m=200, directed=False))
+def test_random_graphs_triangles(G):
+    G = G.simple_undirected()
+    r = programs.run(G, programs.triangles(), device="cpu")
+    np.testing.assert_array_equal(r.state, gravel.triangles(G, device="cpu").triangles)
+
+
 # -- collaborative filtering -----------------------------------------------------------------------
 def ratings(users=40, items=25, m=300, seed=0):
     """A bipartite graph: users 0.., items after them, ratings 1..5 as weights."""
@@ -279,6 +296,8 @@ def make(**changes):
         ({"semiring": "min_times"}, "unknown semiring 'min_times'"),
         ({"semiring": None, "process": "message", "reduce": "a * b"}, "give its identity"),
         ({"direction": "up"}, "direction 'up'"),
+        ({"send": "common(v, 0)"}, "'common(v, 0)' is not allowed"),
+        ({"process": "common(message)"}, "'common(message)' is not allowed"),
         ({"senders": "some"}, "senders 'some'"),
     ],
 )
@@ -305,11 +324,13 @@ def test_bad_run_arguments():
 # -- the GPU path (run with -m gpu on a machine with one) -----------------------------------------
 @pytest.mark.gpu
 @pytest.mark.parametrize("direction", DIRECTIONS)
-@pytest.mark.parametrize("name", ["bfs", "sssp", "connected_components", "pagerank"])
+@pytest.mark.parametrize("name", ["bfs", "sssp", "connected_components", "pagerank", "triangles"])
 def test_gpu_matches_cpu(graph, name, direction):
     G = add_random_weights(graph, seed=3)
     if name == "pagerank":
         G, direction = with_loops(graph), "pull"
+    if name == "triangles":
+        G = G.simple_undirected()
     prog = getattr(programs, name)()
     kw = dict(max_iter=1000, direction=direction)
     cpu = programs.run(G, prog, device="cpu", **kw)

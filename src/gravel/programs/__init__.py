@@ -13,7 +13,14 @@ algorithms as programs.
 """
 
 from .expressions import ProgramError
-from .library import bfs, collaborative_filtering, connected_components, pagerank, sssp
+from .library import (
+    bfs,
+    collaborative_filtering,
+    connected_components,
+    pagerank,
+    sssp,
+    triangles,
+)
 from .program import Program
 from .run import PULL_ABOVE, ProgramResult, Step, run
 from .semirings import SEMIRINGS, Semiring
@@ -32,4 +39,5 @@ __all__ = [
     "pagerank",
     "run",
     "sssp",
+    "triangles",
 ]

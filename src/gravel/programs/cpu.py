@@ -13,11 +13,26 @@ import numpy as np
 
 from .program import VERTEX_NAMES
 
-_HEADER = "import numpy as np\nfrom numba import njit, prange\n"
+_HEADER = """import numpy as np
+from numba import njit, prange
+
+@njit
+def common(off, idx, a, b):
+    i, j, c = off[a], off[b], 0
+    while i < off[a + 1] and j < off[b + 1]:
+        x, y = idx[i], idx[j]
+        if x <= y:
+            i += 1
+        if y <= x:
+            j += 1
+        c += x == y
+    return c
+
+"""
 
 
 #: the Python of the names every kernel holds alike
-_BASE = {name: name for name in (*VERTEX_NAMES, "a", "b")} | {
+_BASE = {name: name for name in (*VERTEX_NAMES, "u", "a", "b")} | {
     "out_degree": "odeg[v]",
     "in_degree": "ideg[v]",
     "weight": "w",
@@ -68,7 +83,8 @@ def source(program):
     values = [f"val{i} = M{i}({e.python(edge)})" for i, e in enumerate(program.process)]
     lines += [
         "@njit(parallel=True)",
-        f"def pull(offsets, sources, weights, weighted, sending, {params}{st}{ms}{tt}received):",
+        f"def pull(g_off, g_idx, offsets, sources, weights, weighted, sending, {params}{st}{ms}"
+        f"{tt}received):",
         "    for v in prange(received.size):",
         "        got = received[v]",
         *(f"        acc{i} = tt{i}[v] if got else I{i}" for i in range(nm)),
@@ -86,8 +102,8 @@ def source(program):
         "        received[v] = got",
         "",
         "@njit",
-        f"def push(ids, offsets, targets, weights, weighted, {params}{st}{ms}{tt}received, "
-        "touched, k):",
+        f"def push(ids, g_off, g_idx, offsets, targets, weights, weighted, {params}{st}{ms}{tt}"
+        "received, touched, k):",
         "    for i in range(ids.size):",
         "        u = ids[i]",
         "        for e in range(offsets[u], offsets[u + 1]):",
@@ -152,6 +168,7 @@ class CpuEngine:
         self.program, self.n, self.k = program, n, kernels(program)
         self.params = tuple(values.values())
         self.degrees = (G.out_degree, G.in_degree)
+        self.lists = (G.offsets, G.indices)  # what common(a, b) intersects
         out = (G.offsets, G.indices, _weights(G.weights))
         inn = G.csc()
         inn = (inn[0], inn[1], _weights(inn[2]))
@@ -188,14 +205,22 @@ class CpuEngine:
         if direction == "pull":
             sending = self.everyone if self.program.senders == "all" else self.active
             for _, (offsets, sources, (w, weighted)) in self.ways:
-                self.k["pull"](offsets, sources, w, weighted, sending, *arrays)
+                self.k["pull"](*self.lists, offsets, sources, w, weighted, sending, *arrays)
             reached = self.every
         else:
             self.active[active] = False
             count = 0
             for (offsets, targets, (w, weighted)), _ in self.ways:
                 count = self.k["push"](
-                    senders, offsets, targets, w, weighted, *arrays, self.touched, count
+                    senders,
+                    *self.lists,
+                    offsets,
+                    targets,
+                    w,
+                    weighted,
+                    *arrays,
+                    self.touched,
+                    count,
                 )
             reached = self.touched[:count]
         vertex = self._vertex(iteration)

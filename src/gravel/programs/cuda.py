@@ -14,10 +14,27 @@ from ..operators._functor import CTYPES
 #: the operator reduction for each named one
 _REDUCE = {"sum": "sum", "min": "min", "max": "max", "or": "max", "and": "min"}
 #: the C++ of the names every kernel holds alike (n and iteration are the parameters gn and giter)
-_BASE = {"v": "v", "n": "gn", "iteration": "giter", "weight": "weight", "a": "a", "b": "b"} | {
+_BASE = {"v": "v", "u": "u", "n": "gn", "iteration": "giter", "weight": "weight"} | {
+    "a": "a",
+    "b": "b",
     "out_degree": "odeg[v]",
     "in_degree": "ideg[v]",
 }
+
+
+#: common(a, b) of process: the out-neighbours two vertices share, by a merge of sorted lists
+_COMMON = """
+__device__ long long gravel_common(const long long *off, const int *idx, long long a, long long b) {
+    long long i = off[a], j = off[b], c = 0;
+    while (i < off[a + 1] && j < off[b + 1]) {
+        const int x = idx[i], y = idx[j];
+        i += x <= y;
+        j += y <= x;
+        c += x == y;
+    }
+    return c;
+}
+"""
 
 
 def _wide(dt):
@@ -50,6 +67,8 @@ class CudaEngine:
             "odeg": cupy.diff(dg.offsets).astype(cupy.int32),
             "ideg": cupy.diff(dg.csc()[0]).astype(cupy.int32),
             "gn": np.int32(n),
+            "g_off": dg.offsets,
+            "g_idx": dg.indices,
         }
         self.arrays |= {f"p_{k}": x for k, x in values.items()}
 
@@ -117,6 +136,7 @@ class CudaEngine:
                     identity=None if named else identity,
                     direction=direction,
                     params=self.arrays | {"gnone": identity},
+                    preamble=_COMMON,
                 )
                 if way == 0:
                     self.tt[i][:] = part

@@ -3,9 +3,11 @@
 A program's functions are Python expressions over named values: arithmetic (``+ - * /`` and unary
 minus), comparisons (chained ones too), ``and``/``or``/``not``, conditional expressions
 (``a if c else b``), ``min``/``max`` (two or more arguments) and ``abs``, numbers, ``True``,
-``False`` and ``inf``. A name is a scalar (``message``, ``weight``, a parameter) or a field of a
-structured value (``state.rank``). Nothing else parses: no calls of other functions, no indexing,
-no attribute of anything but a value's fields. ``/`` is true division on both devices.
+``False`` and ``inf``; in ``process`` also ``common(a, b)``, the number of out-neighbours vertices
+a and b share (the graph's sorted lists intersected: triangle counting). A name is a scalar
+(``message``, ``weight``, a parameter) or a field of a structured value (``state.rank``). Nothing
+else parses: no calls of other functions, no indexing, no attribute of anything but a value's
+fields. ``/`` is true division on both devices.
 
 :class:`Expression` parses and checks once; :meth:`Expression.python` and :meth:`Expression.cuda`
 write it out with each name replaced by the code the kernel holds for it.
@@ -24,6 +26,10 @@ _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _BOOL = {ast.And: ("and", "&&"), ast.Or: ("or", "||")}
 _FUNCTIONS = ("min", "max", "abs")
+#: functions of the graph, where a function may use them: how each device calls them
+GRAPH_FUNCTIONS = {
+    "common": ("common(g_off, g_idx, {0}, {1})", "gravel_common(g_off, g_idx, {0}, {1})")
+}
 _ALLOWED = (
     "arithmetic (+ - * /), comparisons, and/or/not, 'x if c else y', min, max, abs, "
     "numbers, True, False, inf and the names listed"
@@ -36,8 +42,9 @@ class Expression:
     """One expression of a program: `where` names the function (``"apply"``, say) for errors,
     `names` are the names it may use (``"state.rank"`` for a field)."""
 
-    def __init__(self, source, where, names):
+    def __init__(self, source, where, names, graph_functions=False):
         self.source, self.where = str(source), where
+        self.functions = _FUNCTIONS + (tuple(GRAPH_FUNCTIONS) if graph_functions else ())
         try:
             self.tree = ast.parse(self.source.strip(), mode="eval").body
         except SyntaxError as e:
@@ -73,7 +80,7 @@ class Expression:
             children = (node.left, *node.comparators)
         elif isinstance(node, ast.IfExp):
             children = (node.test, node.body, node.orelse)
-        elif isinstance(node, ast.Call) and _call_ok(node):
+        elif isinstance(node, ast.Call) and _call_ok(node, self.functions):
             children = node.args
         else:
             self._fail(node, f"is not allowed: a program's expressions hold {_ALLOWED}")
@@ -98,9 +105,11 @@ def _dotted(node):
     return None
 
 
-def _call_ok(node):
-    if not isinstance(node.func, ast.Name) or node.keywords or node.func.id not in _FUNCTIONS:
+def _call_ok(node, functions):
+    if not isinstance(node.func, ast.Name) or node.keywords or node.func.id not in functions:
         return False
+    if node.func.id in GRAPH_FUNCTIONS:
+        return len(node.args) == 2
     return len(node.args) == 1 if node.func.id == "abs" else len(node.args) >= 2
 
 
@@ -142,6 +151,8 @@ def _write(node, code, cuda):
         return f"({test} ? {yes} : {no})" if cuda else f"({yes} if {test} else {no})"
     args = [w(a) for a in node.args]
     fn = node.func.id
+    if fn in GRAPH_FUNCTIONS:
+        return GRAPH_FUNCTIONS[fn][cuda].format(*args)
     if not cuda:
         return f"{fn}({', '.join(args)})"
     if fn == "abs":

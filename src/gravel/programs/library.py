@@ -2,8 +2,8 @@
 
 Each returns a :class:`Program` for :func:`gravel.programs.run`; the tests check each against
 gravel's built-in primitive (collaborative filtering against a NumPy reference). Triangle counting
-is not here: GraphMat keeps each vertex's neighbour list in its state, and a program's state is a
-fixed-size record.
+cannot keep neighbour lists in a state, as GraphMat's does (a state is a fixed-size record): its
+edges call ``common``, the intersection of the two endpoints' lists, instead.
 """
 
 from .program import Program
@@ -72,6 +72,22 @@ def connected_components():
         reduce="min",
         apply="min(state, total)",
         direction="both",
+    )
+
+
+def triangles():
+    """Triangles through each vertex of an undirected graph: every vertex sends its id, and along
+    each edge u - v the vertex reached counts the neighbours it shares with u; every triangle at v
+    is so counted twice, once from each of its other two corners. One iteration."""
+    return Program(
+        "int64",
+        "int64",
+        send="v",
+        process="common(message, v)",
+        reduce="sum",
+        apply="total / 2",
+        active="False",
+        senders="all",
     )
 
 

@@ -83,7 +83,9 @@ class Program:
         ``iteration``, ``out_degree`` and ``in_degree``.
     process : str or dict
         What an edge makes of the message, over ``message``, ``weight`` (1 when the graph has none)
-        and ``state``, the state of the vertex it reaches. Given by `semiring` when omitted.
+        and ``state``, the state of the vertex it reaches; ``u`` is the sender, ``v`` the vertex
+        reached, and ``common(a, b)`` counts the out-neighbours a and b share. Given by
+        `semiring` when omitted.
     reduce : {"sum", "min", "max", "or", "and"} or str
         How the values reaching a vertex fold into its ``total``: a name (field by field), or an
         expression over ``a`` and ``b`` with its `identity` (scalar messages only).
@@ -155,7 +157,11 @@ class Program:
         self.start = Expression(start or "True", "start", (*vertex, *states))
         self.send = self._each(send, self.message, "send", (*vertex, *states))
         self.process = self._each(
-            process, self.message, "process", (*messages, "weight", *states, *self.params)
+            process,
+            self.message,
+            "process",
+            (*messages, "weight", "u", "v", *states, *self.params),
+            graph_functions=True,
         )
         self.apply = self._each(apply, self.state, "apply", (*vertex, *states, *totals))
         olds = [f.name("old") for f in self.state]
@@ -163,8 +169,9 @@ class Program:
         self.active = Expression(active or changed, "active", (*vertex, *states, *olds, *totals))
         self.reduce, self.identity = self._reduction(reduce, identity)
 
-    def _each(self, spec, out, where, names):
-        """One Expression per field of `out`: `spec` an expression (scalar `out`) or a dict."""
+    def _each(self, spec, out, where, names, graph_functions=False):
+        """One Expression per field of `out`: `spec` an expression (scalar `out`) or a dict;
+        `graph_functions`: it may call the graph's functions (``common``)."""
         keys = [f.key for f in out]
         if isinstance(spec, dict):
             if set(spec) != set(keys) or keys == [""]:
@@ -173,10 +180,10 @@ class Program:
                     if keys != [""]
                     else f"{where} is for a scalar value: give one expression, not a dict"
                 )
-            return [Expression(spec[k], f"{where}[{k!r}]", names) for k in keys]
+            return [Expression(spec[k], f"{where}[{k!r}]", names, graph_functions) for k in keys]
         if keys != [""]:
             raise ProgramError(f"{where} must give one expression per field: a dict over {keys}")
-        return [Expression(spec, where, names)]
+        return [Expression(spec, where, names, graph_functions)]
 
     def _reduction(self, reduce, identity):
         """(the reduce: a name or an Expression over a and b, one identity per message field)."""
