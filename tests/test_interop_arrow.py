@@ -1,5 +1,5 @@
-"""Parquet edge tables through pyarrow: gravel.load / gravel.save of .parquet, checked against
-pandas and NetworkX reading the same table."""
+"""Arrow interop: gravel.load / gravel.save of Parquet edge tables, Result.to_arrow and
+Graph.to_arrow, checked against pandas and NetworkX reading the same tables."""
 
 import sys
 
@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gravel
+from gravel.algorithms.catalog import CATALOG
 
 from .strategies import graphs
 
@@ -195,3 +196,84 @@ def test_parquet_save_of_a_labelled_graph_writes_labels(tmp_path):
     assert t.column_names == ["source", "target"]
     assert sorted(zip(t["source"].to_pylist(), t["target"].to_pylist())) == [("a", "b"), ("b", "c")]
     assert gravel.load(p, relabel=True) == G
+
+
+# -- results and graphs out as Arrow tables ----------------------------------------------------
+EDGES = pd.DataFrame(
+    {"from": ["b", "a", "c", "a", "x"], "to": ["c", "b", "d", "d", "y"], "w": [1.5, 2, 0.5, 4, 1]}
+)
+
+
+@pytest.mark.parametrize("name", sorted(CATALOG))
+def test_result_to_arrow_matches_to_pandas(name):
+    algo = CATALOG[name]
+    G = gravel.Graph.from_pandas(EDGES, "from", "to", "w", directed=False)
+    res = algo.call(G, 1 if algo.takes_source else None, device="cpu")
+    table, frame = res.to_arrow(G), res.to_pandas(G)
+    assert table.column_names == list(frame.columns)
+    for column in frame.columns:
+        got = table[column].to_pylist()
+        if column in algo.id_arrays:  # "no vertex": -1 in pandas, null in Arrow
+            got = [-1 if v is None else v for v in got]
+        want = frame[column]
+        if pd.api.types.is_numeric_dtype(want):
+            np.testing.assert_array_equal(np.asarray(got, float), want.to_numpy(float))
+        else:
+            assert got == want.tolist()
+    # without the graph: ids, and the same table pandas builds
+    plain = res.to_arrow().to_pandas()
+    pd.testing.assert_frame_equal(plain, res.to_pandas(), check_dtype=False)
+
+
+def test_bfs_to_arrow_parents_are_labels_or_null():
+    G = gravel.Graph.from_pandas(EDGES, "from", "to", "w")
+    t = gravel.bfs(G, 0, device="cpu").to_arrow(G)  # from "a"
+    got = dict(zip(t["vertex"].to_pylist(), t["parent"].to_pylist()))
+    assert got == {"a": "a", "b": "a", "c": "b", "d": "a", "x": None, "y": None}
+    assert t["parent"].null_count == 2
+
+
+def test_program_result_to_arrow_has_a_column_per_field():
+    G = gravel.Graph.from_pandas(EDGES, "from", "to", "w")
+    res = gravel.programs.run(G, gravel.programs.bfs(), device="cpu")
+    assert res.to_arrow(G).column_names == list(res.to_pandas(G).columns)
+
+
+def test_result_to_arrow_of_another_graph_is_refused():
+    res = gravel.bfs(gravel.Graph.from_edges([0, 1], [1, 2]), 0, device="cpu")
+    with pytest.raises(ValueError, match="3 vertices"):
+        res.to_arrow(gravel.Graph.from_edges([0], [1]))
+
+
+@settings(max_examples=30, deadline=None)
+@given(graphs(weighted=True))
+def test_graph_to_arrow_lists_every_arc(G):
+    t = G.to_arrow()
+    src, dst = G.edges()
+    assert t["source"].to_pylist() == src.tolist() and t["target"].to_pylist() == dst.tolist()
+    assert t["weight"].to_pylist() == G.weights.tolist()
+    # NetworkX, independently, from the table: the same simple graph
+    H = nx.from_pandas_edgelist(
+        t.to_pandas(), "source", "target", create_using=nx.DiGraph if G.directed else nx.Graph
+    )
+    assert {frozenset(e) if not G.directed else e for e in H.edges()} == {
+        frozenset(e) if not G.directed else e for e in G.to_networkx().edges()
+    }
+
+
+def test_labelled_graph_to_arrow_names_labels():
+    G = gravel.Graph.from_pandas(EDGES, "from", "to")
+    t = G.to_arrow()
+    assert t.column_names == ["source", "target"]
+    assert sorted(zip(t["source"].to_pylist(), t["target"].to_pylist())) == sorted(
+        zip(EDGES["from"], EDGES["to"])
+    )
+
+
+def test_to_arrow_without_pyarrow_is_a_one_line_hint(monkeypatch):
+    G = gravel.Graph.from_edges([0], [1])
+    res = gravel.bfs(G, 0, device="cpu")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    for call in (res.to_arrow, G.to_arrow):
+        with pytest.raises(ImportError, match=r"to_arrow needs pyarrow: pip install"):
+            call()

@@ -304,6 +304,14 @@ class Graph:
             g.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), self.weights.tolist()))
         return g
 
+    def to_arrow(self):
+        """Every stored arc as a ``pyarrow.Table`` with columns ``source``, ``target`` (labels where
+        the graph has them) and ``weight`` (weighted graphs), in CSR order; an undirected graph
+        lists each edge both ways. Needs pyarrow."""
+        from .io.arrow import edge_table
+
+        return edge_table(self)
+
     def edges(self):
         """Arrays ``(src, dst)`` of every stored arc, in CSR order."""
         return np.repeat(np.arange(self.n, dtype=np.int32), self.out_degree), self.indices

@@ -116,6 +116,51 @@ class Result:
             frame.update({f: a[f] for f in a.dtype.names} if a.dtype.names else {name: a})
         return pd.DataFrame(frame)
 
+    def to_arrow(self, G=None):
+        """The per-vertex arrays as a ``pyarrow.Table``: a ``vertex`` column, then one column per
+        array (one per field of a vertex program's structured state), as :meth:`to_pandas`.
+
+        Parameters
+        ----------
+        G : Graph, optional
+            The graph the result was computed on: its labels name the vertices, and in the
+            columns of vertex ids (BFS parents, say) "no vertex" (-1) is null.
+
+        Returns
+        -------
+        pyarrow.Table
+
+        Examples
+        --------
+        >>> import gravel
+        >>> G = gravel.Graph.from_edges([0, 1], [1, 2])
+        >>> gravel.bfs(G, 0, device="cpu").to_arrow().column_names
+        ['vertex', 'depth', 'parent']
+
+        Raises
+        ------
+        ImportError
+            pyarrow is not installed.
+        """
+        from ..io.arrow import require_pyarrow
+
+        pa = require_pyarrow("to_arrow")
+        columns = self.columns()  # ids: labels are put in below, with nulls for -1
+        labels = None if G is None else G.labels
+        _, id_names = self._vertex_arrays()
+        if G is not None and G.n != len(columns["vertex"]):
+            raise ValueError(f"the result has {len(columns['vertex'])} vertices but G has {G.n}")
+        vertex = columns.pop("vertex")
+        table = {"vertex": vertex if labels is None else labels}
+        for name, a in columns.items():
+            if a.dtype.names:
+                table.update({f: a[f] for f in a.dtype.names})
+            elif name in id_names and labels is not None:
+                table[name] = pa.array(labels[np.maximum(a, 0)], mask=a < 0)
+            else:
+                table[name] = a
+        return pa.table(table)
+
     def to_dict(self, G=None):
         """The first per-vertex array as a dict from vertex (label, with `G`) to value, as
         NetworkX's algorithms return.
