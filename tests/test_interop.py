@@ -117,3 +117,47 @@ def test_missing_pandas_gives_a_hint(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match=r"gravel\[pandas\]"):
         res.to_pandas()
+
+
+# -- a label where an algorithm takes a vertex (issue 20) ------------------------------------------
+def test_bfs_and_sssp_from_a_label_match_networkx():
+    nx = pytest.importorskip("networkx")
+    G = _labelled()
+    H = nx.from_pandas_edgelist(EDGES, "from", "to", "w", create_using=nx.DiGraph)
+    for label in G.labels.tolist():
+        depth = gravel.bfs(G, label, device="cpu").to_dict(G)
+        want = nx.single_source_shortest_path_length(H, label)
+        assert {v: d for v, d in depth.items() if d >= 0} == want
+        res = gravel.sssp(G, label, device="cpu")
+        assert res.source == G.labels.tolist().index(label)
+        dist = {v: d for v, d in res.to_dict(G).items() if np.isfinite(d)}
+        assert dist == pytest.approx(nx.single_source_dijkstra_path_length(H, label, weight="w"))
+
+
+def test_label_or_id_name_the_same_vertex_and_neither_is_named():
+    G = _labelled()
+    assert np.array_equal(gravel.bfs(G, "b").depth, gravel.bfs(G, 1).depth)
+    for bad in ("zz", 4, -1, 1.5, True, None):
+        with pytest.raises(gravel.VertexNotFoundError, match=repr(bad) if bad != 4 else "4"):
+            gravel.bfs(G, bad, device="cpu")
+    with pytest.raises(gravel.VertexNotFoundError, match="'a'"):  # no labels: ids only
+        gravel.bfs(gravel.Graph.from_edges([0], [1]), "a")
+
+
+def test_integers_are_ids_even_where_the_labels_are_integers():
+    """Integer labels (a relabelled file's ids) are not looked up: an integer is an id on every
+    graph, as the command line and the verifiers expect (caller_id's documented rule)."""
+    df = pd.DataFrame({"source": [5, 1], "target": [1, 0]})
+    G = gravel.Graph.from_pandas(df)  # labels [0, 1, 5]
+    assert G.labels.tolist() == [0, 1, 5]
+    assert gravel.bfs(G, 2, device="cpu").to_dict(G) == {0: 2, 1: 1, 5: 0}  # id 2 is label 5
+    with pytest.raises(gravel.VertexNotFoundError, match="vertex 5 is not in the graph"):
+        gravel.bfs(G, 5, device="cpu")
+
+
+def test_a_reordered_labelled_graph_starts_from_the_labelled_vertex():
+
+    G = _labelled(directed=False)
+    R = gravel.transform.relabel(G, np.array([3, 1, 0, 2]), transparent=True)
+    assert R.order is not None and R.labels is not None
+    assert np.array_equal(gravel.bfs(R, "c").depth, gravel.bfs(G, "c").depth)

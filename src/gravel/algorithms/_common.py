@@ -195,13 +195,46 @@ def choose_device(device, implementations, name):
     return "cuda"
 
 
-def check_source(G, source):
-    """The internal id of the caller's vertex `source`; VertexNotFoundError if there is none."""
-    if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
-        raise VertexNotFoundError(f"source must be an integer vertex id, not {source!r}")
-    if not 0 <= source < G.n:
-        raise VertexNotFoundError(f"source vertex {source} is not in the graph (ids 0..{G.n - 1})")
-    return int(source) if G.order is None else int(G.order[source])
+def check_source(G, source, name="source"):
+    """The internal id of the caller's vertex `source` (an id, or a label: :func:`caller_id`)."""
+    v = caller_id(G, source, name)
+    return v if G.order is None else int(G.order[v])
+
+
+def caller_id(G, vertex, name="source"):
+    """The caller's id (0..n-1) of `vertex`, named by an id or a label; VertexNotFoundError,
+    naming it, where it is neither.
+
+    An integer is always an id, on every graph. On a graph with :attr:`~gravel.Graph.labels`
+    (:meth:`~gravel.Graph.from_pandas`, :meth:`~gravel.Graph.from_networkx`,
+    ``load(..., relabel=True)``) a vertex may also be named by a label of another type (a string,
+    say): ``bfs(G, "a")``. Integer labels (a relabelled file's own ids) are not looked up: an
+    integer means the same vertex whether or not the graph has labels, as the command line, the
+    benchmarks and the verifiers, which speak ids, expect. Map an integer label with
+    ``int(np.flatnonzero(G.labels == label)[0])``, or use ``gravel run --relabel --source``, which
+    takes the file's ids."""
+    if isinstance(vertex, (int, np.integer)) and not isinstance(vertex, (bool, np.bool_)):
+        if not 0 <= vertex < G.n:
+            raise VertexNotFoundError(
+                f"{name} vertex {vertex} is not in the graph (ids 0..{G.n - 1})"
+            )
+        return int(vertex)
+    hit = None
+    if G.labels is not None and not isinstance(vertex, (bool, np.bool_)):
+        hit = _label_index(G.labels, vertex)
+    if hit is None:
+        what = "an integer vertex id" + ("" if G.labels is None else " or a label of the graph")
+        raise VertexNotFoundError(f"{name} must be {what}, not {vertex!r}")
+    return hit
+
+
+def _label_index(labels, vertex):
+    """The first position of `vertex` among `labels`, or None (O(n): once per call)."""
+    try:
+        hits = np.flatnonzero(labels == vertex)
+    except (TypeError, ValueError):  # a type the labels cannot compare to
+        return None
+    return int(hits[0]) if getattr(hits, "size", 0) else None
 
 
 def to_caller(G, values):

@@ -39,8 +39,10 @@ def bfs(G, source, *, device="auto"):
     Parameters
     ----------
     G : Graph
-    source : int
-        Start vertex.
+    source : int or label
+        Start vertex: an id, or on a graph with labels a label that is not an integer
+        (``bfs(G, "a")``); an integer is always an id
+        (:func:`gravel.algorithms._common.caller_id`).
     device : {"auto", "cpu", "cuda"}
 
     Returns

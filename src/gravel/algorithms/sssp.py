@@ -21,6 +21,7 @@ from ..transform import check_weights
 from ._common import (
     Result,
     Timer,
+    caller_id,
     check_source,
     choose_device,
     chunks,
@@ -95,7 +96,10 @@ def sssp(G, source, *, delta=None, device="auto"):
     G : Graph
         Weights must be non-negative and finite (zero is allowed); an unweighted graph has unit
         weights. Parallel arcs: the lightest counts.
-    source : int
+    source : int or label
+        Start vertex: an id, or on a graph with labels a label that is not an integer
+        (``bfs(G, "a")``); an integer is always an id
+        (:func:`gravel.algorithms._common.caller_id`). ``result.source`` is the id.
     delta : float, optional
         Bucket width, positive and finite, at least the largest weight / MAX_BUCKETS (2**20).
         Default: the mean edge weight times max(1, 16 / average degree) on the CPU and max(8, 256 /
@@ -141,6 +145,7 @@ def sssp(G, source, *, delta=None, device="auto"):
     >>> r.predecessor.tolist()
     [-1, 0, 1]
     """
+    source = caller_id(G, source)  # a label names its vertex
     s = check_source(G, source)
     check_weights(G, name="sssp")
     # unit weights as a zero-stride view: no array of m ones
