@@ -178,6 +178,24 @@ class Graph:
         return cls(offsets, indices, w, directed=directed, labels=labels, _sorted=True)
 
     @classmethod
+    def from_dlpack(cls, src, dst, weights=None, *, n=None, directed=True, dedupe=False):
+        """Build a graph from arc arrays of any library that speaks DLPack (NumPy, CuPy,
+        PyTorch, ...), as :meth:`from_edges` does. Device arrays are copied to the host once and
+        the graph is built there (:mod:`gravel.tensors`); host arrays are read without a copy."""
+        from .tensors import from_dlpack
+
+        return from_dlpack(cls, src, dst, weights, n=n, directed=directed, dedupe=dedupe)
+
+    @classmethod
+    def from_pyg(cls, edge_index, edge_weight=None, num_nodes=None):
+        """Build a directed graph from PyTorch Geometric's ``edge_index`` (shape (2, E): row 0 the
+        sources, row 1 the targets) and optional ``edge_weight``; `num_nodes` defaults to the
+        largest id + 1. Copies as :meth:`from_dlpack` does; needs no PyTorch for NumPy input."""
+        from .tensors import from_pyg
+
+        return from_pyg(cls, edge_index, edge_weight, num_nodes)
+
+    @classmethod
     def from_scipy(cls, matrix, *, directed=True, weighted=True):
         """Build a graph from a SciPy sparse matrix; entry (i, j) is the arc i -> j.
 
