@@ -1,0 +1,230 @@
+"""Workers: Dask's ``distributed`` runs one worker process per part (per GPU, on the GPU path).
+
+Each part is scattered to one worker and pinned there; a program's state (its generator, see
+exchange.py) stays in that worker's process between steps. The driver steps every part's program
+to its next collective, gathers what the parts yielded, routes it (:func:`exchange.route`) and
+sends each part its share with the next step: the graph itself never comes back to the driver.
+"""
+
+import itertools
+import os
+import time
+import uuid
+
+from ..errors import GravelError, InvalidArgumentError
+from .exchange import Finished, Stats, route, step
+from .partition import _check_parts, split
+
+#: set in every worker's environment: NCCL's NVLink multicast stays off on the GPU machines
+WORKER_ENV = {"NCCL_NVLS_ENABLE": "0"}
+#: seconds between checks that the workers holding a run's parts are alive
+POLL_S = 1.0
+
+# In each worker process: (run id, part index) -> that part's running program.
+_RUNNING = {}
+
+
+class WorkerLostError(GravelError, RuntimeError):
+    """A worker holding a part left the cluster during a run."""
+
+
+def _start(run, part, program, args):
+    key = (run, part.index)
+    _RUNNING[key] = program(part, *args)
+    return _advance(key, None)
+
+
+def _resume(run, index, reply):
+    return _advance((run, index), reply)
+
+
+def _advance(key, reply):
+    program = _RUNNING.get(key)
+    if program is None:
+        raise RuntimeError(f"part {key[1]} of run {key[0]} has no state on this worker")
+    try:
+        out = step(program, reply)
+    except BaseException:
+        _RUNNING.pop(key, None)
+        raise
+    if isinstance(out, Finished):
+        _RUNNING.pop(key, None)
+    return out
+
+
+def _discard(run):
+    for key in [k for k in _RUNNING if k[0] == run]:
+        _RUNNING.pop(key).close()
+
+
+def _set_env(env):
+    os.environ.update(env)
+
+
+class Cluster:
+    """Dask workers for partitioned graphs.
+
+    Parameters
+    ----------
+    parts : int, optional
+        Start a ``distributed.LocalCluster`` of this many single-threaded worker processes (one
+        per part). Ignored when `client` is given.
+    client : distributed.Client or str, optional
+        Use an existing Dask client (or connect to this scheduler address) instead; its workers
+        are used in the order of their addresses and are left running by :meth:`close`.
+    **cluster_kwargs
+        Passed to ``LocalCluster``.
+
+    Examples
+    --------
+    >>> with Cluster(parts=2) as cluster:  # doctest: +SKIP
+    ...     DG = cluster.load(G)
+    ...     depth = gravel.distributed.bfs(DG, 0).depth
+    """
+
+    def __init__(self, parts=None, *, client=None, **cluster_kwargs):
+        import distributed
+
+        self._local = None
+        if client is None:
+            if parts is None:
+                raise InvalidArgumentError("Cluster needs parts (workers to start) or a client")
+            parts = _check_parts(parts)
+            kwargs = {
+                "n_workers": parts,
+                "threads_per_worker": 1,
+                "processes": True,
+                "dashboard_address": ":0",  # any free port: several clusters may run
+                "env": dict(WORKER_ENV),
+            } | cluster_kwargs
+            self._local = distributed.LocalCluster(**kwargs)
+            client = distributed.Client(self._local)
+            client.wait_for_workers(parts)
+        elif isinstance(client, str):
+            client = distributed.Client(client)
+        self.client = client
+        client.run(_set_env, WORKER_ENV)  # workers started elsewhere too, before any NCCL use
+        self.workers = self._alive()
+        if not self.workers:
+            raise GravelError("the Dask cluster has no workers")
+
+    def _alive(self):
+        return sorted(self.client.scheduler_info(n_workers=-1)["workers"])
+
+    def worker_of(self, index):
+        """The address of the worker that holds part `index` (parts go round the workers)."""
+        return self.workers[index % len(self.workers)]
+
+    def load(self, G, parts=None, bounds=None):
+        """Partition `G` (a Graph, or a PartitionedGraph) and scatter part k to worker
+        ``k % workers``, pinned there; returns a :class:`DistributedGraph`. `parts` defaults to
+        the number of workers."""
+        from .partition import PartitionedGraph
+
+        if isinstance(G, PartitionedGraph):
+            pieces, meta = G.parts, G
+        else:
+            pieces, meta = split(G, len(self.workers) if parts is None else parts, bounds), G
+        futures = [
+            self.client.scatter(p, workers=[self.worker_of(i)], hash=False)
+            for i, p in enumerate(pieces)
+        ]
+        return DistributedGraph(self, futures, pieces[0], meta)
+
+    def run(self, dg, program, *args, stats=None):
+        """Each part's result of ``program(part, *args)`` run on the part's worker, in part
+        order."""
+        c, run = self.client, uuid.uuid4().hex[:12]
+        name = getattr(program, "__name__", "program")
+        stats = Stats() if stats is None else stats
+        workers = [self.worker_of(i) for i in range(len(dg.futures))]
+        where = {"workers": None, "allow_other_workers": False, "pure": False}
+
+        def submit(fn, s, i, *a):  # step s of part i
+            return c.submit(fn, *a, key=f"gravel-{name}-{run}-{s}-{i}", **where)
+
+        futures = []
+        try:
+            for i, (f, w) in enumerate(zip(dg.futures, workers)):
+                where["workers"] = [w]
+                futures.append(submit(_start, 0, i, run, f, program, args))
+            for s in itertools.count(1):
+                requests = self._gather(futures, workers)
+                if all(isinstance(r, Finished) for r in requests):
+                    return [r.value for r in requests]
+                t = time.perf_counter()
+                replies = route(requests)
+                stats.exchange_s += time.perf_counter() - t
+                stats.supersteps += 1
+                futures = []
+                for i, (reply, w) in enumerate(zip(replies, workers)):
+                    where["workers"] = [w]
+                    futures.append(submit(_resume, s, i, run, i, reply))
+        except BaseException:
+            c.cancel(futures)
+            try:
+                alive = set(self._alive())
+                c.run(_discard, run, workers=[w for w in set(workers) if w in alive])
+            except Exception:  # the cluster itself is going: nothing left to clean
+                pass
+            raise
+
+    def _gather(self, futures, workers):
+        """The futures' results; WorkerLostError where a worker holding a part leaves."""
+        import distributed
+
+        while True:
+            try:
+                distributed.wait(futures, timeout=POLL_S)
+                break
+            except TimeoutError:
+                lost = sorted(set(workers) - set(self._alive()))
+                if lost:
+                    raise WorkerLostError(
+                        f"worker {lost[0]} left the cluster during the run (it held part "
+                        f"{workers.index(lost[0])}); the run is abandoned"
+                    ) from None
+        return self.client.gather(futures)
+
+    def close(self):
+        """Shut the cluster down if this object started it (a given client is left running)."""
+        if self._local is not None:
+            self.client.close()
+            self._local.close()
+            self._local = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"<gravel.distributed.Cluster workers={len(self.workers)}>"
+
+
+class DistributedGraph:
+    """A partitioned graph whose parts live on a :class:`Cluster`'s workers (futures). Same
+    attributes as :class:`PartitionedGraph`: n, nnz, directed, weighted, order, bounds, nparts."""
+
+    def __init__(self, cluster, futures, first, meta):
+        self.cluster, self.futures, self._nparts = cluster, futures, len(futures)
+        self.bounds, self.n, self.directed = first.bounds, first.n, first.directed
+        self.nnz, self.weighted, self.order = meta.nnz, meta.weighted, meta.order
+
+    @property
+    def nparts(self):
+        return self._nparts
+
+    def run(self, program, *args, stats=None):
+        if not self.futures:
+            raise GravelError("this DistributedGraph was freed")
+        return self.cluster.run(self, program, *args, stats=stats)
+
+    def free(self):
+        """Drop the parts from the workers."""
+        self.cluster.client.cancel(self.futures)
+        self.futures = []
+
+    def __repr__(self):
+        return f"<gravel.distributed.DistributedGraph n={self.n} parts={self.nparts}>"

@@ -1,0 +1,252 @@
+"""gravel.distributed: partitions, the exchange, and BFS / PageRank / CC over 1-3 parts against the
+single-process CPU path, in this process and on Dask workers (skipped without dask/distributed)."""
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gravel
+import gravel.distributed as gd
+from gravel.distributed import exchange
+from gravel.errors import InvalidArgumentError
+
+from .strategies import graphs
+
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ON_WORKERS = settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+def _arcs(src, dst, w):
+    cols = [src.astype(np.float64), dst.astype(np.float64)]
+    if w is not None:
+        cols.append(w.astype(np.float64))
+    a = np.stack(cols, axis=1) if cols[0].size else np.zeros((0, len(cols)))
+    return a[np.lexsort(a.T[::-1])] if a.size else a
+
+
+# -- partitioning ------------------------------------------------------------------------------
+
+
+@FAST
+@given(G=graphs(weighted=True), parts=st.integers(1, 5))
+def test_every_arc_in_one_out_list_and_one_in_list(G, parts):
+    pieces = gd.split(G, parts)
+    bounds = pieces[0].bounds
+    assert bounds[0] == 0 and bounds[-1] == G.n and np.all(np.diff(bounds) >= 0)
+    outs, ins = [], []
+    for p in pieces:
+        rows = np.repeat(np.arange(p.lo, p.hi), np.diff(p.out_offsets))
+        outs.append(_arcs(rows, p.out_targets, p.out_weights))
+        cols = np.repeat(np.arange(p.lo, p.hi), np.diff(p.in_offsets))
+        ins.append(_arcs(p.in_sources, cols, p.in_weights))
+    src, dst = G.edges()
+    want = _arcs(src, dst, G.weights)
+    assert np.array_equal(np.concatenate(outs) if outs else want[:0], want)
+    assert np.array_equal(_arcs(*[np.concatenate(c) for c in zip(*_split3(ins))]), want)
+
+
+def _split3(blocks):
+    for b in blocks:
+        yield b[:, 0], b[:, 1], b[:, 2]
+
+
+@FAST
+@given(G=graphs(max_n=60, max_m=300), parts=st.integers(1, 6))
+def test_parts_balanced_within_one_list(G, parts):
+    bounds = gd.edge_balanced_bounds(G.offsets, parts)
+    arcs = np.diff(G.offsets[bounds])
+    if G.nnz:
+        assert np.all(np.abs(arcs - G.nnz / parts) < G.max_out_degree)
+    else:
+        assert np.all(np.diff(bounds) <= -(-G.n // parts))
+
+
+@FAST
+@given(G=graphs(), parts=st.integers(1, 5))
+def test_owner_round_trips(G, parts):
+    pieces = gd.split(G, parts)
+    ids = np.arange(G.n)
+    expect = np.concatenate([np.full(p.size, p.index) for p in pieces]) if pieces else ids
+    assert np.array_equal(gd.owner(pieces[0].bounds, ids), expect)
+    for p in pieces:
+        assert np.all(p.owner(np.arange(p.lo, p.hi)) == p.index)
+
+
+def test_bad_parts():
+    G = gravel.generate.grid(2, 2)
+    with pytest.raises(InvalidArgumentError):
+        gd.split(G, 0)
+    with pytest.raises(InvalidArgumentError):
+        gd.split(G, 2, bounds=[0, 3, 2])
+
+
+# -- the exchange ------------------------------------------------------------------------------
+
+
+def test_route_collectives():
+    a = np.arange
+    sends = [exchange.alltoall([a(1), a(2)]), exchange.alltoall([a(3), a(4)])]
+    got = exchange.route(sends)
+    assert [x.tolist() for x in got[1]] == [[0, 1], [0, 1, 2, 3]]
+    gathered = exchange.route([exchange.allgather((a(2), a(1))), exchange.allgather((a(1), a(2)))])
+    assert [x.tolist() for x in gathered[0]] == [[0, 1, 0], [0, 0, 1]]
+    assert exchange.route([exchange.allreduce(3, "min"), exchange.allreduce(2, "min")]) == [2, 2]
+    with pytest.raises(RuntimeError, match="out of step"):
+        exchange.route([exchange.allreduce(1), exchange.allgather(a(1))])
+
+
+def test_drive_with_a_communicator():
+    class Alone(exchange.Communicator):  # one part: each collective gives back its input
+        rank, size = 0, 1
+
+        def alltoall(self, sends):
+            return list(sends)
+
+        def allgather(self, data):
+            return data
+
+        def allreduce(self, data, op):
+            return data
+
+    G = gravel.generate.grid(3, 3)
+    (part,) = gd.split(G, 1)
+    depth, _ = exchange.drive(gd.algorithms.bfs_program(part, 0), Alone())
+    assert np.array_equal(depth, gravel.bfs(G, 0, device="cpu").depth)
+
+
+# -- the algorithms, checked against the single-process CPU path --------------------------------
+
+
+def check_bfs(G, source, res):
+    ref = gravel.bfs(G, source, device="cpu")
+    assert np.array_equal(res.depth, ref.depth)
+    parent = res.parent
+    reached = np.flatnonzero(res.depth > 0)
+    assert parent[source] == source and np.all(parent[res.depth < 0] == -1)
+    assert np.all(res.depth[parent[reached]] == res.depth[reached] - 1)
+    assert np.all(G.has_arcs(parent[reached], reached))
+
+
+def check_pagerank(G, res):
+    ref = gravel.pagerank(G, device="cpu")
+    assert res.iterations == ref.iterations
+    np.testing.assert_allclose(res.rank, ref.rank, rtol=1e-9, atol=1e-12)
+
+
+def check_cc(G, res):
+    assert np.array_equal(res.labels, gravel.connected_components(G, device="cpu").labels)
+
+
+@FAST
+@given(G=graphs(weighted=True), parts=st.integers(1, 3), data=st.data())
+def test_in_process_against_cpu(G, parts, data):
+    if G.n:
+        s = data.draw(st.integers(0, G.n - 1))
+        check_bfs(G, s, gd.bfs(G, s, parts=parts, cluster="in-process"))
+    check_pagerank(G, gd.pagerank(G, parts=parts, cluster="in-process"))
+    check_cc(G, gd.connected_components(G, parts=parts, cluster="in-process"))
+
+
+def test_reordered_graph_in_callers_ids():
+    G = gravel.generate.kronecker(8, 8)
+    R = gravel.reorder.reorder(G, "degree")
+    assert R.order is not None
+    check_bfs(G, 3, gd.bfs(R, 3, parts=3, cluster="in-process"))
+    check_cc(G, gd.connected_components(R, parts=3, cluster="in-process"))
+
+
+def test_pagerank_stopping_and_failure():
+    G = gravel.generate.kronecker(8, 8, directed=True)
+    res = gd.pagerank(G, parts=2, stopping="networkx", cluster="in-process")
+    ref = gravel.pagerank(G, stopping="networkx", device="cpu")
+    assert res.iterations == ref.iterations
+    np.testing.assert_allclose(res.rank, ref.rank, rtol=1e-9)
+    with pytest.raises(gravel.PowerIterationFailedConvergence):
+        gd.pagerank(G, parts=2, max_iter=2, cluster="in-process")
+
+
+# -- on Dask workers ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    pytest.importorskip("dask")
+    pytest.importorskip("distributed")
+    with gd.Cluster(parts=3) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def kron():
+    return gravel.generate.kronecker(10, 8, directed=True)
+
+
+def test_workers_environment_and_pinning(cluster, kron):
+    env = cluster.client.run(lambda: os.environ.get("NCCL_NVLS_ENABLE"))
+    assert set(env.values()) == {"0"} and len(env) == 3
+    DG = cluster.load(kron, 3)
+    try:
+        held = cluster.client.who_has(DG.futures)
+        assert [held[f.key] for f in DG.futures] == [(w,) for w in cluster.workers]
+    finally:
+        DG.free()
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3])
+def test_kron_on_workers(cluster, kron, parts):
+    DG = cluster.load(kron, parts)
+    try:
+        s = int(np.argmax(kron.out_degree))
+        check_bfs(kron, s, gd.bfs(DG, s))
+        check_pagerank(kron, gd.pagerank(DG))
+        check_cc(kron, gd.connected_components(DG))
+    finally:
+        DG.free()
+
+
+@ON_WORKERS
+@given(G=graphs(max_n=30, max_m=80), parts=st.integers(1, 3), data=st.data())
+def test_hypothesis_graphs_on_workers(cluster, G, parts, data):
+    if G.n:
+        s = data.draw(st.integers(0, G.n - 1))
+        check_bfs(G, s, gd.bfs(G, s, parts=parts, cluster=cluster))
+    check_cc(G, gd.connected_components(G, parts=parts, cluster=cluster))
+
+
+def test_given_client_and_four_parts_on_three_workers(cluster, kron):
+    # more parts than workers: parts go round the workers
+    res = gd.connected_components(kron, parts=4, cluster=cluster.client)
+    check_cc(kron, res)
+    assert res.stats["parts"] == 4
+
+
+def test_one_call_starts_and_stops_its_cluster():
+    pytest.importorskip("distributed")
+    G = gravel.generate.grid(4, 5)
+    check_bfs(G, 0, gd.bfs(G, 0, parts=2))
+
+
+def test_a_failing_part_leaves_no_state(cluster, kron):
+    from gravel.distributed import cluster as mod
+
+    def fails_on_part_one(part):  # nested: pickled by value for the workers
+        yield exchange.allreduce(1)
+        if part.index == 1:
+            raise IndexError("part one fails")
+        yield exchange.allreduce(1)
+
+    DG = cluster.load(kron, 2)
+    try:
+        with pytest.raises(IndexError):
+            DG.run(fails_on_part_one)
+        left = cluster.client.run(lambda: len(mod._RUNNING))
+        assert set(left.values()) == {0}
+    finally:
+        DG.free()
