@@ -80,11 +80,19 @@ __device__ __forceinline__ void gravel_atomic_min(double* a, double v) { gravel_
 __device__ __forceinline__ void gravel_atomic_max(double* a, double v) { gravel_atomic_extreme<false>(a, v); }
 __device__ __forceinline__ void gravel_atomic_min(int* a, int v) { atomicMin(a, v); }
 __device__ __forceinline__ void gravel_atomic_max(int* a, int v) { atomicMax(a, v); }
+__device__ __forceinline__ void gravel_atomic_min(long long* a, long long v) { atomicMin(a, v); }
+__device__ __forceinline__ void gravel_atomic_max(long long* a, long long v) { atomicMax(a, v); }
+template <typename T>
+__device__ __forceinline__ void gravel_atomic_add(T* a, T v) { atomicAdd(a, v); }
+// two's complement: an unsigned add is the signed one
+__device__ __forceinline__ void gravel_atomic_add(long long* a, long long v) {
+    atomicAdd((unsigned long long*)a, (unsigned long long)v);
+}
 
 // Fold x into *a by an atomic (OP 0: add, 1: min, 2: max).
 template <typename T, int OP>
 __device__ __forceinline__ void gravel_atomic_fold(T *a, T x) {
-    if (OP == 0) atomicAdd(a, x);
+    if (OP == 0) gravel_atomic_add(a, x);
     else if (OP == 1) gravel_atomic_min(a, x);
     else gravel_atomic_max(a, x);
 }
