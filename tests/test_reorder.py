@@ -119,6 +119,7 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
     from gravel.backends.cuda import runtime
 
     monkeypatch.setattr(runtime, "props", lambda: SimpleNamespace(l2_bytes=2**30))  # no blocking
+    monkeypatch.setattr(runtime, "free_bytes", lambda: 2**40)  # a made-up card, mostly free
     pf = reorder.packing_factor(D)
     pays = reorder.GPU_REORDER_SWEEPS / reorder.predicted_gain(
         pf
