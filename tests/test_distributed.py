@@ -1,5 +1,6 @@
-"""gravel.distributed: partitions, the exchange, and BFS / PageRank / CC over 1-3 parts against the
-single-process CPU path, in this process and on Dask workers (skipped without dask/distributed)."""
+"""gravel.distributed: partitions, the exchange, and BFS / SSSP / PageRank / CC over 1-3 parts
+against the single-process CPU path, in this process and on Dask workers (skipped without
+dask/distributed)."""
 
 import os
 
@@ -134,6 +135,14 @@ def check_bfs(G, source, res):
     assert np.all(G.has_arcs(parent[reached], reached))
 
 
+def check_sssp(G, source, res):
+    from gravel.algorithms.sssp import verify_sssp
+
+    ref = gravel.sssp(G, source, device="cpu")
+    np.testing.assert_allclose(res.distance, ref.distance, rtol=1e-12)
+    assert verify_sssp(G, source, res.distance, res.predecessor) == []
+
+
 def check_pagerank(G, res):
     ref = gravel.pagerank(G, device="cpu")
     assert res.iterations == ref.iterations
@@ -150,6 +159,7 @@ def test_in_process_against_cpu(G, parts, data):
     if G.n:
         s = data.draw(st.integers(0, G.n - 1))
         check_bfs(G, s, gd.bfs(G, s, parts=parts, cluster="in-process"))
+        check_sssp(G, s, gd.sssp(G, s, parts=parts, cluster="in-process"))
     check_pagerank(G, gd.pagerank(G, parts=parts, cluster="in-process"))
     check_cc(G, gd.connected_components(G, parts=parts, cluster="in-process"))
 
@@ -159,7 +169,19 @@ def test_reordered_graph_in_callers_ids():
     R = gravel.reorder.reorder(G, "degree")
     assert R.order is not None
     check_bfs(G, 3, gd.bfs(R, 3, parts=3, cluster="in-process"))
+    check_sssp(G, 3, gd.sssp(R, 3, parts=3, cluster="in-process"))
     check_cc(G, gd.connected_components(R, parts=3, cluster="in-process"))
+
+
+@pytest.mark.parametrize("delta", [0.5, 3.0, 1000.0])
+def test_sssp_any_bucket_width_and_bad_weights(delta):
+    G = gravel.transform.add_random_weights(gravel.generate.kronecker(8, 8, seed=3), seed=2)
+    check_sssp(G, 5, gd.sssp(G, 5, delta=delta, parts=3, cluster="in-process"))
+    bad = gravel.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0])
+    with pytest.raises(gravel.InvalidWeightError):
+        gd.sssp(bad, 0, parts=2, cluster="in-process")
+    with pytest.raises(gravel.VertexNotFoundError):
+        gd.sssp(G, G.n, parts=2, cluster="in-process")
 
 
 def test_pagerank_stopping_and_failure():
@@ -205,6 +227,7 @@ def test_kron_on_workers(cluster, kron, parts):
     try:
         s = int(np.argmax(kron.out_degree))
         check_bfs(kron, s, gd.bfs(DG, s))
+        check_sssp(kron, s, gd.sssp(DG, s, delta=1.0))
         check_pagerank(kron, gd.pagerank(DG))
         check_cc(kron, gd.connected_components(DG))
     finally:

@@ -20,7 +20,7 @@ This is the CPU path of the same code the GPU path runs: the exchange routes thr
 here; on GPUs an NCCL communicator performs the same collectives (:class:`.exchange.Communicator`).
 """
 
-from .algorithms import bfs, connected_components, pagerank
+from .algorithms import bfs, connected_components, pagerank, sssp
 from .partition import Part, PartitionedGraph, edge_balanced_bounds, owner, partition, split
 
 
@@ -46,4 +46,5 @@ __all__ = [
     "pagerank",
     "partition",
     "split",
+    "sssp",
 ]

@@ -1,4 +1,4 @@
-"""BFS, PageRank and connected components on a 1-D partitioned graph.
+"""BFS, SSSP, PageRank and connected components on a 1-D partitioned graph.
 
 Each primitive is a program run once per part (exchange.py): NumPy over the part's arrays (the
 PageRank pull is gravel's CPU kernel over the part's in-edges), a collective where the parts must
@@ -23,14 +23,26 @@ def _rows(offsets):
     return np.repeat(np.arange(offsets.shape[0] - 1, dtype=np.int32), np.diff(offsets))
 
 
-def _expand(offsets, targets, frontier):
-    """The arcs out of the local vertices `frontier`: (their targets, the local row of each)."""
+def _arcs(offsets, frontier):
+    """The arcs out of the local vertices `frontier`: (their positions, the local row of each)."""
     start, end = offsets[frontier], offsets[frontier + 1]
     deg = end - start
     total = int(deg.sum())
     # position of each arc: its list's start, plus its rank inside the list
     first = np.repeat(start - (np.cumsum(deg) - deg), deg)
-    return targets[first + np.arange(total)], np.repeat(frontier, deg)
+    return first + np.arange(total), np.repeat(frontier, deg)
+
+
+def _expand(offsets, targets, frontier):
+    """The arcs out of the local vertices `frontier`: (their targets, the local row of each)."""
+    at, rows = _arcs(offsets, frontier)
+    return targets[at], rows
+
+
+def _by_owner(cuts, ids, *columns):
+    """Per destination part, the slices of `ids` (sorted) and of the `columns` beside them."""
+    at = np.searchsorted(ids, cuts)
+    return list(zip(*(np.split(c, at) for c in (ids, *columns)), strict=True))
 
 
 def bfs_program(part, source):
@@ -55,9 +67,7 @@ def bfs_program(part, source):
         found, rows = found[keep], rows[keep]
         found, first = np.unique(found, return_index=True)
         parents = (rows[first] + lo).astype(np.int32)
-        at = np.searchsorted(found, cuts)  # found is sorted: each owner's share is a slice
-        sends = list(zip(np.split(found, at), np.split(parents, at)))
-        received = yield alltoall(sends)
+        received = yield alltoall(_by_owner(cuts, found, parents))  # found is sorted
         ids = np.concatenate([r[0] for r in received]) - lo
         via = np.concatenate([r[1] for r in received])
         fresh = depth[ids] < 0
@@ -67,6 +77,49 @@ def bfs_program(part, source):
         frontier = ids.astype(np.int64)
         if (yield allreduce(np.int64(frontier.size))) == 0:
             return depth, parent
+
+
+def _lowest(ids, offer, via):
+    """Each id once, sorted, with its lowest offer and that offer's `via`."""
+    order = np.lexsort((offer, ids))
+    ids, offer, via = ids[order], offer[order], via[order]
+    first = np.flatnonzero(np.diff(ids, prepend=-1) != 0)
+    return ids[first], offer[first], via[first]
+
+
+def sssp_program(part, source, delta):
+    """Near-far SSSP (delta-stepping's buckets merged into one near pile): every superstep each
+    part relaxes the out-arcs of its improved vertices below the split, sends each target's best
+    offer (distance, predecessor) to the target's owner, and the owners keep the offers that
+    improve; when no part has a near vertex left, the split moves past the lowest distance still
+    waiting anywhere. Returns the part's (distance, predecessor, supersteps)."""
+    lo, hi = part.lo, part.hi
+    dist = np.full(part.size, np.inf)
+    pred = np.full(part.size, -1, np.int32)
+    waiting = np.zeros(part.size, bool)  # improved, out-arcs not yet relaxed
+    if lo <= source < hi:
+        dist[source - lo], waiting[source - lo] = 0.0, True
+    weights = part.out_weights
+    cuts, split, steps = part.bounds[1:-1], delta, 0
+    while True:
+        near = np.flatnonzero(waiting & (dist < split))
+        if (yield allreduce(np.int64(near.size))) == 0:
+            low = yield allreduce(np.float64(dist[waiting].min(initial=np.inf)), "min")
+            if not np.isfinite(low):
+                return dist, pred, steps
+            split = max(split + delta, (np.floor(low / delta) + 1) * delta)
+            continue
+        steps += 1
+        waiting[near] = False
+        at, rows = _arcs(part.out_offsets, near)
+        offer = dist[rows] + (weights[at] if weights is not None else 1.0)
+        sends = _lowest(part.out_targets[at], offer, (rows + lo).astype(np.int32))
+        received = yield alltoall(_by_owner(cuts, *sends))
+        ids, offer, via = _lowest(*(np.concatenate([r[k] for r in received]) for k in range(3)))
+        ids = ids - lo
+        better = offer < dist[ids]
+        ids, offer, via = ids[better], offer[better], via[better]
+        dist[ids], pred[ids], waiting[ids] = offer, via, True
 
 
 def pagerank_program(part, alpha, max_iter, threshold, weighted):
@@ -212,6 +265,50 @@ def bfs(G, source, *, parts=2, cluster=None):
         depth=to_caller(dg, depth),
         parent=ids_to_caller(dg, to_caller(dg, parent)),
     )
+
+
+def sssp(G, source, *, delta=None, parts=2, cluster=None):
+    """Shortest-path distances and a shortest-path tree from `source` over `parts` parts (near-far
+    delta-stepping, one exchange of offers per superstep). Weights as :func:`gravel.sssp` takes
+    them (non-negative and finite; unit weights where the graph has none); `delta` as there
+    (default: gravel's CPU default). `parts` and `cluster` as for :func:`bfs`.
+
+    Returns
+    -------
+    SSSPResult
+        ``distance`` (float64, ``inf`` where unreachable) and ``predecessor`` in the caller's ids.
+    """
+    from ..algorithms.sssp import MAX_BUCKETS, SSSPResult, _check_delta, default_delta
+    from ..transform import check_weights
+
+    s = check_source(G, source)
+    host = not isinstance(G, PartitionedGraph) and hasattr(G, "csc")
+    if host:
+        check_weights(G, name="sssp")
+    if delta is None:
+        if not host:
+            raise UnknownNameError("sssp on a partitioned graph needs delta=")
+        weights = G.weights if G.weighted else np.ones(1, np.float32)
+        delta = max(default_delta(G, weights), float(weights.max(initial=0)) / MAX_BUCKETS)
+    else:
+        _check_delta(delta, float(G.weights.max(initial=0)) if host and G.weighted else 1.0)
+    stats = Stats()
+    with _placed(G, parts, cluster) as dg, Timer() as t:
+        out = dg.run(sssp_program, s, float(delta), stats=stats)
+    dist = np.concatenate([o[0] for o in out])
+    pred = np.concatenate([o[1] for o in out])
+    res = SSSPResult(
+        "sssp",
+        "cpu",
+        t.seconds,
+        max(o[2] for o in out),
+        f"distributed near-far, {dg.nparts} parts",
+        {"delta": float(delta)} | _stats(dg, stats),
+        distance=to_caller(dg, dist),
+        predecessor=ids_to_caller(dg, to_caller(dg, pred)),
+    )
+    res.source = int(source)
+    return res
 
 
 def pagerank(
