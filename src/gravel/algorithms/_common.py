@@ -281,6 +281,11 @@ class Timer:
         self.start = time.perf_counter()
         return self
 
+    def lap(self):
+        """Wall-clock seconds since the block began, compiling left out (on "cuda" the host's
+        clock too: a step's time where the host has just waited for the device)."""
+        return max(time.perf_counter() - self.start - self._compiled(), 0.0)
+
     def __exit__(self, *exc):
         if self.device == "cuda":
             import cupy

@@ -22,15 +22,30 @@ SERIAL_LIMIT = 1024
 
 @dataclass
 class BFSResult(Result):
+    """A BFS's depths and parents. ``stats["level_times"]`` records the loop's progress: a list of
+    (level, seconds) pairs, one wherever the loop already waits for a step to finish (a step may
+    cover several levels: a serial run of thin levels on the CPU, a multi-step launch on the GPU):
+    every vertex up to `level` hops away was found `seconds` into the run (the host's clock from
+    the loop's start, compiling left out, :meth:`Timer.lap`; a few hundred nanoseconds a step).
+    The first pair is (0, 0.0). The vertices of each level, the frontier it expanded, are
+    :meth:`level_sizes`."""
+
     depth: np.ndarray = None
     parent: np.ndarray = None
 
     def summary(self):
         depth = host(self.depth)
-        return super().summary() | {
+        out = super().summary() | {
             "reached": int((depth >= 0).sum()),
             "max_depth": int(depth.max(initial=-1)),
         }
+        out.pop("level_times", None)  # a list, not a fact of the summary
+        return out
+
+    def level_sizes(self):
+        """The number of vertices at each depth 0, 1, ..., max_depth: level l's frontier."""
+        depth = host(self.depth)
+        return np.bincount(depth[depth >= 0], minlength=1 if depth.size else 0)
 
 
 def bfs(G, source, *, device="auto"):
@@ -50,7 +65,9 @@ def bfs(G, source, *, device="auto"):
     BFSResult
         ``depth[v]``: hops from `source` (-1 if unreachable); ``parent[v]``: the vertex v was
         reached from (the source is its own parent, -1 if unreachable). Any valid BFS tree may be
-        returned.
+        returned. ``stats["level_times"]``: (level, seconds) at each step's end and
+        ``level_sizes()``: the vertices per level (:class:`BFSResult`; plotted by
+        :func:`gravel.plots.traversal_levels`).
 
     Examples
     --------
@@ -79,12 +96,14 @@ def _bfs_cpu(G, source):
     edges_to_check = G.nnz
     scout = int(G.out_degree[source])
     level, pulls = 0, 0
+    marks = [(0, 0.0)]  # (level done, seconds): stats["level_times"]
     with Timer() as t:
         while frontier.size:
             if frontier.size < SERIAL_LIMIT and scout <= edges_to_check / ALPHA:
                 frontier, level, scanned = _k.top_down_serial(
                     G.offsets, G.indices, frontier, parent, depth, level, SERIAL_LIMIT
                 )
+                marks.append((level, t.lap()))
                 edges_to_check -= scanned
                 scout = _k.degree_sum(G.offsets, frontier)
                 continue
@@ -97,6 +116,7 @@ def _bfs_cpu(G, source):
                 while True:
                     old = awake
                     awake = _k.bottom_up_step(in_off, in_idx, front, nxt, parent, depth, level)
+                    marks.append((level, t.lap()))
                     pulls += 1
                     front, nxt = nxt, front
                     if awake == 0 or (awake < old and awake <= n / BETA):
@@ -109,6 +129,7 @@ def _bfs_cpu(G, source):
                 frontier, _ = _k.top_down_step(
                     G.offsets, G.indices, frontier, parent, depth, level, chunks()
                 )
+                marks.append((level, t.lap()))
                 scout = _k.degree_sum(G.offsets, frontier)
     return BFSResult(
         "bfs",
@@ -116,7 +137,7 @@ def _bfs_cpu(G, source):
         t.seconds,
         level,
         "direction-optimizing",
-        {"bottom_up_steps": pulls},
+        {"bottom_up_steps": pulls, "level_times": marks},
         depth=depth,
         parent=parent,
     )
@@ -128,13 +149,14 @@ def _bfs_cpu_serial(G, source, parent, depth):
     with Timer() as t:
         frontier = np.array([source], np.int32)
         _, level, _ = _k.top_down_serial(G.offsets, G.indices, frontier, parent, depth, 0, G.n + 1)
+        marks = [(0, 0.0), (level, t.lap())]  # one step: every level
     return BFSResult(
         "bfs",
         "cpu",
         t.seconds,
         level,
         "top-down, serial",
-        {"bottom_up_steps": 0},
+        {"bottom_up_steps": 0, "level_times": marks},
         depth=depth,
         parent=parent,
     )
@@ -187,8 +209,11 @@ def _bfs_cuda(G, source):
     if over_bus:  # every step pushes: a plain read first spares the atomics on visited vertices
         claim = "parent[dst] < 0 && " + claim
     candidates = _pull_candidates(dg)
+    marks = [(0, 0.0)]  # (level done, seconds) at the syncs the loop makes anyway (its lengths)
     with Timer("cuda") as t:
         while len(frontier):
+            if level:
+                marks.append((level, t.lap()))
             level += 1
             lv = np.int32(level)
             thin = min(thin_limit, int(n_unvisited / (ALPHA * gate)))
@@ -233,13 +258,14 @@ def _bfs_cuda(G, source):
                     capacity=n_unvisited,
                 )
             n_unvisited -= len(frontier)
+        marks.append((level, t.lap()))
     return BFSResult(
         "bfs",
         "cuda",
         t.seconds,
         level,
         f"top-down, {dg.placement} lists" if over_bus else "direction-optimizing",
-        {"bottom_up_steps": pulls, "multi_step_launches": fused},
+        {"bottom_up_steps": pulls, "multi_step_launches": fused, "level_times": marks},
         depth=depth,
         parent=parent,
     )

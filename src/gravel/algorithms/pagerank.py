@@ -39,7 +39,16 @@ STOPPING = ("absolute", "networkx")
 
 @dataclass
 class PageRankResult(Result):
+    """PageRank's scores. ``stats["error"]`` is the L1 change of the last iteration,
+    ``stats["changes"]`` the list of every iteration's (both paths compute it to test the stopping
+    rule; :func:`gravel.plots.pagerank_convergence` plots it)."""
+
     rank: np.ndarray = None
+
+    def summary(self):
+        out = super().summary()
+        out.pop("changes", None)  # a list, not a fact of the summary
+        return out
 
 
 def pagerank(
@@ -108,7 +117,7 @@ def pagerank(
     PageRankResult
         ``rank``: the scores over the caller's ids (float64 on the CPU, float32 on the GPU);
         ``iterations``: the iterations run; ``stats["error"]``: the L1 change of the last
-        iteration (None when none ran).
+        iteration (None when none ran); ``stats["changes"]``: the L1 change of each iteration.
 
     Raises
     ------
@@ -219,13 +228,14 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
     n = G.n
     kind = "pull, weighted" if weighted else "pull"
     if n == 0:
-        return PageRankResult("pagerank", "cpu", 0.0, 0, kind, {"error": None}, rank=np.zeros(0))
+        stats = {"error": None, "changes": []}
+        return PageRankResult("pagerank", "cpu", 0.0, 0, kind, stats, rank=np.zeros(0))
     in_off, in_idx, in_w = G.csc()
     out = _out_weight(G) if weighted else G.out_degree
     rank = np.full(n, 1.0 / n) if vec.start is None else vec.start.copy()
     teleport = None if vec.teleport is None else (1.0 - alpha) * vec.teleport
     new, contrib, base = np.empty(n), np.empty(n), np.empty(n)
-    it, err = 0, None
+    it, err, changes = 0, None, []
     k = _k.kernels(G.nnz)
     with Timer() as t:
         while it < max_iter:
@@ -241,6 +251,7 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
                 err = k.pull_weighted(in_off, in_idx, in_w, contrib, base, alpha, rank, new)
             else:
                 err = k.pull(in_off, in_idx, contrib, base, alpha, rank, new)
+            changes.append(err)
             rank, new = new, rank
             if err < threshold:
                 break
@@ -250,7 +261,8 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
                     f"pagerank did not converge in {max_iter} iterations (last L1 change "
                     f"{err:.3g}, bound {threshold:.3g})"
                 )
-    return PageRankResult("pagerank", "cpu", t.seconds, it, kind, {"error": err}, rank=rank)
+    stats = {"error": err, "changes": changes}
+    return PageRankResult("pagerank", "cpu", t.seconds, it, kind, stats, rank=rank)
 
 
 def _pagerank_cuda(G, alpha, max_iter, threshold, weighted, vec, direction="pull", blocking="auto"):
@@ -275,7 +287,8 @@ def _pagerank_cuda(G, alpha, max_iter, threshold, weighted, vec, direction="pull
     kind = ", weighted" if weighted else ""
     if n == 0:
         rank = cupy.zeros(0, cupy.float32)
-        return PageRankResult("pagerank", "cuda", 0.0, 0, "pull" + kind, {"error": None}, rank=rank)
+        stats = {"error": None, "changes": []}
+        return PageRankResult("pagerank", "cuda", 0.0, 0, "pull" + kind, stats, rank=rank)
     dg = G.to("cuda")
     plan = plan_sweep(dg, blocking, stageable=direction == "pull" and not weighted)
     sweep = (_pull_sweep if direction == "pull" else _push_sweep)(dg, plan)
@@ -306,7 +319,7 @@ def _pagerank_cuda(G, alpha, max_iter, threshold, weighted, vec, direction="pull
         """The sweep's value: x[u], or x[u] times the edge's weight (with x's own parameter)."""
         return ("contrib_in[u] * weight", {"contrib_in": x}) if weighted else x
 
-    err = None
+    err, changes = None, []  # changes[k - 1]: iteration k's, read as the host reads it anyway
     with Timer("cuda") as t:
         # the first update's dangling mass: the check's own term, over the starting ranks
         sums = compute_sums(
@@ -325,20 +338,23 @@ def _pagerank_cuda(G, alpha, max_iter, threshold, weighted, vec, direction="pull
             copied[it % 2] = cupy.cuda.Event()
             copied[it % 2].record()
             rank, new, contrib, nxt = new, rank, nxt, contrib
-            if it > 1 and (err := change(it - 1)) < threshold:
-                # the iteration before converged; this one wrote the other buffer
-                rank, it = new, it - 1
-                break
+            if it > 1:
+                changes.append(err := change(it - 1))
+                if err < threshold:
+                    # the iteration before converged; this one wrote the other buffer
+                    rank, it = new, it - 1
+                    break
         else:
             if it:
-                err = change(it)
+                changes.append(err := change(it))
             if threshold > 0 and not err < threshold:
                 raise PowerIterationFailedConvergence(
                     f"pagerank did not converge in {max_iter} iterations (last L1 change "
                     f"{err:.3g}, bound {threshold:.3g})"
                 )
     strategy = f"{direction}, {plan}{kind}"
-    return PageRankResult("pagerank", "cuda", t.seconds, it, strategy, {"error": err}, rank=rank)
+    stats = {"error": err, "changes": changes}
+    return PageRankResult("pagerank", "cuda", t.seconds, it, strategy, stats, rank=rank)
 
 
 def _update(alpha, n, vec, inv_deg):
