@@ -1,9 +1,10 @@
-"""The ``gravel`` command: run, info, bench, generate, convert.
+"""The ``gravel`` command: run, info, bench, plot, generate, convert.
 
 Every subcommand takes GRAPH as a file or a generator spec (kron:SCALE[:EDGEFACTOR],
 urand:SCALE[:DEGREE], grid:RxC[:diag], rgg:SCALE[:DEGREE]). What ``run`` and ``bench`` know
-about each algorithm comes from its description in ``gravel.algorithms.catalog``. Errors print one
-line and exit with status 2.
+about each algorithm comes from its description in ``gravel.algorithms.catalog``. Plots
+(``gravel plot``, ``--plot`` on ``run`` and ``bench``) need matplotlib, imported only then. Errors
+print one line and exit with status 2.
 """
 
 import argparse
@@ -118,6 +119,7 @@ def cmd_run(args):
         )
     if args.output:
         check_output(args.output)
+    check_plot(args.plot)
     t = time.perf_counter()
     G, name = open_graph(
         args.graph, undirected=args.undirected, relabel=args.relabel, seed=args.seed
@@ -141,6 +143,7 @@ def _run_program(args):
         params[key.strip()] = _literal(value, item)
     if args.output:
         check_output(args.output)
+    check_plot(args.plot)
     for name in ("k", "alpha", "tol"):
         if getattr(args, name) is not None:
             raise UnknownNameError(f"--{name} does not apply to vertex programs")
@@ -174,7 +177,8 @@ def _literal(value, item):
 
 
 def _report(args, title, name, G, load_s, res, first):
-    """Print a run's summary (or its JSON) and write its per-vertex arrays to --output."""
+    """Print a run's summary (or its JSON), write its per-vertex arrays to --output and its plot
+    to --plot."""
     summary = {
         "graph": str(name),
         "vertices": G.n,
@@ -184,6 +188,8 @@ def _report(args, title, name, G, load_s, res, first):
     } | res.summary()
     if args.output:
         summary["output"] = str(write_output(args.output, first, res, G))
+    if args.plot:
+        summary["plot"] = str(plot_run(args.plot, res, G))
     if args.json:
         print(json.dumps(summary))
     else:
@@ -280,6 +286,66 @@ def write_output(path, first, res, G):
     return path
 
 
+def check_plot(path):
+    """Refuse a --plot path before any work (its type, its folder, matplotlib missing); None
+    passes."""
+    if path is not None:
+        from . import plots
+
+        plots.check_path(path)
+
+
+def plot_run(path, res, G):
+    """The plot of a run that tells most about it: the levels of a BFS, the convergence of
+    PageRank, otherwise the degree distribution of the graph. Returns the path."""
+    from . import plots
+    from .algorithms.bfs import BFSResult
+    from .algorithms.pagerank import PageRankResult
+
+    if isinstance(res, BFSResult):
+        plots.traversal_levels(res, path)
+    elif isinstance(res, PageRankResult):
+        plots.pagerank_convergence(res, path)
+    else:
+        plots.degree_distribution(G, path)
+    return Path(path)
+
+
+def cmd_plot(args):
+    """`gravel plot`: the degree distribution of GRAPH and, where it has edges, the levels of a BFS
+    from its busiest vertex (or --source) and PageRank's convergence, as files in --out."""
+    from . import algorithms, plots
+
+    plots.require_matplotlib()  # before the folder is made
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = _plot_stem(args.graph)
+    paths = {k: out / f"{stem}-{k}.{args.format}" for k in ("degrees", "bfs-levels", "pagerank")}
+    for path in paths.values():
+        plots.check_path(path)
+    G, name = open_graph(args.graph, undirected=args.undirected, relabel=args.relabel)
+    plots.degree_distribution(G, paths["degrees"])
+    written = {"degree distribution": paths["degrees"]}
+    if G.nnz:
+        source = _run_source(CATALOG["bfs"], G, args.source)
+        plots.traversal_levels(algorithms.bfs(G, source, device=args.device), paths["bfs-levels"])
+        written["BFS levels"] = paths["bfs-levels"]
+        plots.pagerank_convergence(algorithms.pagerank(G, device=args.device), paths["pagerank"])
+        written["PageRank convergence"] = paths["pagerank"]
+    for what, path in written.items():
+        print(f"{name}: {what} -> {path}")
+
+
+def _plot_stem(spec):
+    """The start of `gravel plot`'s file names: the graph file's name without its suffixes, or the
+    generator spec with ':' as '_'."""
+    if spec is None:
+        return DEFAULT_GRAPH.split(".")[0]
+    if generate.is_spec(spec):
+        return "".join(c if c.isalnum() or c in "-_" else "_" for c in spec)
+    return Path(spec).name.split(".")[0] or "graph"
+
+
 def cmd_generate(args):
     check_writable(args.output)
     G = generate.from_spec(args.spec, seed=args.seed)
@@ -302,6 +368,7 @@ def cmd_bench(args):
     algos = args.algo or list(CATALOG)
     if args.json:
         check_writable(args.json)
+    check_plot(args.plot)
     bandwidth = functools.cache(bench.copy_bandwidth)  # per device, measured on first use
     rows, graphs = [], {}
     for spec in args.graphs or [None]:
@@ -330,6 +397,11 @@ def cmd_bench(args):
             "device_memory": config.device_memory,
         }
         bench.write_json(args.json, rows, extra)
+    if args.plot:
+        from . import plots
+
+        plots.bench_bars({"results": rows}, args.plot)
+        print(f"bars -> {args.plot}")
 
 
 def _bench_graph(spec, args):
@@ -456,6 +528,12 @@ def build_parser():
         help="a vertex program's parameter (repeatable)",
     )
     s.add_argument("--output", "-o", help="write the per-vertex result (.npy, .csv, .parquet)")
+    s.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="plot the run (.png, .svg, .pdf; needs matplotlib): bfs's levels, pagerank's "
+        "convergence, otherwise the degree distribution",
+    )
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.set_defaults(func=cmd_run)
 
@@ -501,7 +579,25 @@ def build_parser():
     s.add_argument("--undirected", action="store_true")
     s.add_argument("--relabel", action="store_true", help=RELABEL_HELP)
     s.add_argument("--json", help="write the results (with machine, date, git SHA) to this file")
+    s.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="bars of the times against the baselines (.png, .svg, .pdf; needs matplotlib)",
+    )
     s.set_defaults(func=cmd_bench)
+
+    s = sub.add_parser(
+        "plot",
+        help="plot a graph's degree distribution, a BFS's levels and PageRank's convergence",
+    )
+    graph_args(s, optional=True)
+    s.add_argument(
+        "--out", default=".", metavar="DIR", help="folder of the plots (made if missing; default .)"
+    )
+    s.add_argument("--format", choices=("png", "svg", "pdf"), default="png")
+    s.add_argument("--source", type=int, help="BFS source (default: highest out-degree)")
+    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    s.set_defaults(func=cmd_plot)
 
     s = sub.add_parser("generate", help="write a generated graph to a file")
     s.add_argument(

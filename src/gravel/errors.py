@@ -59,3 +59,8 @@ class PinnedMemoryError(GravelError, MemoryError):
 
 class PowerIterationFailedConvergence(GravelError, RuntimeError):
     """A power iteration (PageRank, HITS) did not reach `tol` within `max_iter` iterations."""
+
+
+class MissingDependencyError(GravelError, ImportError):
+    """An optional package a feature needs is not installed (matplotlib for plots, say). The
+    message names the ``pip install`` that adds it."""
