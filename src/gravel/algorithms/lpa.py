@@ -94,24 +94,31 @@ def caller_ids(G):
     return ids
 
 
-def degrees(offsets, indices):
-    """Each vertex's degree as NetworkX counts it: a self loop adds 2."""
+def degrees(offsets, indices, weights=None):
+    """Each vertex's degree as NetworkX counts it (weighted: the sum of its edges' weights): a
+    self loop adds 2 (twice its weight). Also each arc's source."""
     n = offsets.shape[0] - 1
     src = np.repeat(np.arange(n), np.diff(offsets))
-    return np.diff(offsets) + np.bincount(src[src == indices], minlength=n), src
+    w = np.ones(indices.shape[0]) if weights is None else np.asarray(weights, np.float64)
+    loop = src == indices
+    degree = np.bincount(src, weights=w, minlength=n) + np.bincount(
+        src[loop], weights=w[loop], minlength=n
+    )
+    return (degree if weights is not None else degree.astype(np.int64)), src
 
 
-def modularity(offsets, indices, labels):
-    """Unweighted modularity of the partition `labels` of a simple undirected CSR graph; 0
-    without edges."""
-    degree, src = degrees(offsets, indices)
+def modularity(offsets, indices, labels, weights=None, resolution=1.0):
+    """Modularity of the partition `labels` of an undirected CSR graph (weighted where `weights`
+    are given), as ``networkx.community.modularity`` defines it; 0 without edges."""
+    degree, src = degrees(offsets, indices, weights)
     two_m = float(degree.sum())
     if two_m == 0:
         return 0.0
+    w = np.ones(indices.shape[0]) if weights is None else np.asarray(weights, np.float64)
     inside = labels[src] == labels[indices]
-    internal = np.sum(np.where(src == indices, 2.0, 1.0)[inside])  # twice the internal edges
+    internal = np.sum((np.where(src == indices, 2.0, 1.0) * w)[inside])  # twice the edges inside
     totals = np.bincount(labels, weights=degree, minlength=labels.shape[0])
-    return float(internal / two_m - np.sum(totals * totals) / (two_m * two_m))
+    return float(internal / two_m - resolution * np.sum(totals * totals) / (two_m * two_m))
 
 
 def _lpa_cpu(G):
