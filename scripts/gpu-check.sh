@@ -5,6 +5,8 @@
 #               4096x4096 grid and Kronecker scale 24
 #   --locality  runs only benchmarks/blocking.py and benchmarks/reorder.py (several minutes)
 #   --tuning    runs only the benchmarks of tuned constants: sweep.py, steps.py, sssp_delta.py
+#   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
+#               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it)
 #   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
 #               from `git archive`) in one session, alternately: `gravel bench kron:22` twice each, or
 #               benchmarks/blocking.py on kron:25 once each
@@ -37,6 +39,9 @@ case "${1:-}" in
     run sweep sweep.py kron:22 kron:25
     run steps steps.py 4096
     run sssp_delta sssp_delta.py kron:22 grid:1024x1024
+    exit 0 ;;
+  --gap)
+    run gap gap.py kron:22 urand:22 --gap "$2" --repeat 3
     exit 0 ;;
   --compare)
     base=$2

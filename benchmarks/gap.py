@@ -1,0 +1,167 @@
+"""gravel beside the GAP Benchmark Suite (Beamer, Asanovic and Patterson) on the same graph files
+and sources: BFS, SSSP, PageRank per iteration, CC, BC per source and TC, GAP's reference kernels on
+every core, gravel's CPU path and, where a GPU is present, gravel's GPU path, in one table with
+gravel CPU / GAP (issue 23's table, without Gunrock's column).
+
+GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
+missing). Each graph spec is generated once by gravel and written as GAP edge lists (.el, and .wel
+with weights 1..255 as GAP generates them, for SSSP); GAP reads them symmetrised (-s). Both start
+BFS, SSSP and BC from the same --sources highest-degree vertices, one timed run per source after
+GAP's and gravel's own warm-up; PageRank runs PR_ITERATIONS iterations (no stopping test) and
+reports per iteration. SSSP: GAP with -d2 (its benchmark's delta for kron and urand), gravel with
+its default delta. Times are medians of GAP's trial times and of gravel's runs (CUDA events on the
+GPU, compiling left out).
+
+    python benchmarks/gap.py kron:18 --gap /tmp/gapbs --json out.json
+"""
+
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+import gravel
+from gravel.backends import cuda
+from gravel.bench import run_times, script_parser, write_record
+from gravel.cli import open_graph
+
+PR_ITERATIONS = 20
+GAP_DELTA = 2
+_TRIAL = re.compile(r"Trial Time:\s+([0-9.]+)")
+
+
+def write_edge_lists(G, folder):
+    """G's undirected edges (each once) as GAP's .el and, with weights 1..255, .wel files."""
+    src = np.repeat(np.arange(G.n), np.diff(G.offsets))
+    once = src < G.indices
+    W = gravel.transform.add_random_weights(G, 1, 255, seed=1)
+    el, wel = Path(folder) / "g.el", Path(folder) / "g.wel"
+    np.savetxt(el, np.column_stack([src[once], G.indices[once]]), fmt="%d")
+    cols = [src[once], G.indices[once], W.weights[once].astype(np.int64)]
+    np.savetxt(wel, np.column_stack(cols), fmt="%d")
+    return el, wel, W
+
+
+def gap_seconds(gap, args, trials):
+    """Median of GAP's trial times for `args` (the binary and its flags) over `trials` trials."""
+    env = os.environ | {"OMP_NUM_THREADS": str(os.cpu_count())}
+    out = subprocess.run(
+        [str(gap / args[0]), *args[1:], "-n", str(trials)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    ).stdout
+    times = [float(t) for t in _TRIAL.findall(out)]
+    if not times:
+        raise RuntimeError(f"no trial times in GAP's output of {args}:\n{out[-2000:]}")
+    return statistics.median(times)
+
+
+def gravel_seconds(fn, repeat, device):
+    return statistics.median(run_times(fn, repeat, device))
+
+
+def cases(G, W):
+    """(name, GAP's arguments for a file and a source, the file's kind, gravel's call on a device
+    and a source, the units a run counts: PageRank's iterations)."""
+    return [
+        (
+            "bfs",
+            lambda f, v: ["bfs", "-f", f, "-s", "-r", str(v)],
+            "el",
+            lambda d, v: gravel.bfs(G, v, device=d),
+            1,
+        ),
+        (
+            "sssp",
+            lambda f, v: ["sssp", "-f", f, "-s", "-r", str(v), "-d", str(GAP_DELTA)],
+            "wel",
+            lambda d, v: gravel.sssp(W, v, device=d),
+            1,
+        ),
+        (
+            "pagerank",
+            lambda f, v: ["pr", "-f", f, "-s", "-i", str(PR_ITERATIONS), "-t", "0"],
+            "el",
+            lambda d, v: gravel.pagerank(G, max_iter=PR_ITERATIONS, tol=0.0, device=d),
+            PR_ITERATIONS,
+        ),
+        (
+            "cc",
+            lambda f, v: ["cc", "-f", f, "-s"],
+            "el",
+            lambda d, v: gravel.connected_components(G, device=d),
+            1,
+        ),
+        (
+            "bc",
+            lambda f, v: ["bc", "-f", f, "-s", "-r", str(v), "-i", "1"],
+            "el",
+            lambda d, v: gravel.betweenness_centrality(G, sources=[v], device=d),
+            1,
+        ),
+        (
+            "tc",
+            lambda f, v: ["tc", "-f", f, "-s"],
+            "el",
+            lambda d, v: gravel.triangles(G, per_vertex=False, device=d),
+            1,
+        ),
+    ]
+
+
+def main():
+    p = script_parser(__doc__, repeat=5)
+    p.add_argument("graphs", nargs="+", help="generator specs or files (undirected)")
+    p.add_argument("--gap", required=True, type=Path, help="a checkout of sbeamer/gapbs")
+    p.add_argument("--sources", type=int, default=2, help="BFS / SSSP / BC sources")
+    p.add_argument("--algo", action="append", help="repeatable; default: all six")
+    a = p.parse_args()
+    if not (a.gap / "bfs").exists():
+        subprocess.run(["make", f"-j{os.cpu_count()}"], cwd=a.gap, check=True)
+    devices = ["cpu"] + (["cuda"] if cuda.available() else [])
+    rows = []
+    print(
+        f"{'graph':>10} {'primitive':>9} "
+        + " ".join(f"{'gravel ' + d:>12}" for d in devices)
+        + f" {'GAP':>10} {'cpu / GAP':>9}"
+    )
+    for spec in a.graphs:
+        G, _ = open_graph(spec, undirected=True)
+        G = G.simple_undirected()
+        sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
+        with tempfile.TemporaryDirectory() as tmp:
+            el, wel, W = write_edge_lists(G, tmp)
+            files = {"el": str(el), "wel": str(wel)}
+            for name, gap_args, kind, call, units in cases(G, W):
+                if a.algo and name not in a.algo:
+                    continue
+                each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
+                gap_s = statistics.median(
+                    gap_seconds(a.gap, gap_args(files[kind], v), a.repeat) for v in each
+                )
+                row = {"graph": spec, "primitive": name, "gap_s": gap_s / units}
+                for d in devices:
+                    t = statistics.median(
+                        gravel_seconds(lambda v=v: call(d, v), a.repeat, d) for v in each
+                    )
+                    row[f"gravel_{d}_s"] = t / units
+                row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
+                rows.append(row)
+                cells = " ".join(f"{1e3 * row[f'gravel_{d}_s']:10.2f}ms" for d in devices)
+                print(
+                    f"{spec:>10} {name:>9} {cells} {1e3 * row['gap_s']:8.2f}ms "
+                    f"{row['cpu_over_gap']:8.2f}x",
+                    flush=True,
+                )
+    if a.json:
+        write_record(a.json, "benchmarks/gap.py", rows, gap=str(a.gap))
+
+
+if __name__ == "__main__":
+    main()
