@@ -50,6 +50,7 @@ _LAZY = {
     "core_number": "gravel.algorithms",
     "hits": "gravel.algorithms",
     "label_propagation_communities": "gravel.algorithms",
+    "minimum_spanning_forest": "gravel.algorithms",
     "strongly_connected_components": "gravel.algorithms",
 }
 
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
         core_number,
         hits,
         label_propagation_communities,
+        minimum_spanning_forest,
         pagerank,
         sssp,
         strongly_connected_components,
@@ -106,6 +108,7 @@ __all__ = [
     "core_number",
     "hits",
     "label_propagation_communities",
+    "minimum_spanning_forest",
     "strongly_connected_components",
     "GravelError",
     "InvalidGraphError",

@@ -219,6 +219,13 @@ def _cusparse_bfs(G, source):
     return run
 
 
+def _scipy_msf(G, source):
+    from scipy.sparse.csgraph import minimum_spanning_tree
+
+    A = G.to_scipy()
+    return lambda: minimum_spanning_tree(A)
+
+
 def _spread_sources(G):
     """BC_SOURCES ids spread evenly over the graph."""
     return {"sources": np.arange(BC_SOURCES) * max(G.n // BC_SOURCES, 1) % max(G.n, 1)}
@@ -319,6 +326,20 @@ _ALGORITHMS = (
         vertex_bytes=12,  # per round: labels read and written, the tally touched
         sweeps=lambda result: result.iterations + 1,  # each round, then the last stopping check
         checked=("modularity",),
+        devices=("cpu",),
+        undirected_only=True,
+    ),
+    Algorithm(
+        name="msf",
+        module="msf",
+        function_name="minimum_spanning_forest",
+        arrays=("parent",),
+        id_arrays=("parent",),
+        weighted=True,
+        vertex_bytes=24,  # per round: component labels read, the lightest arc written and read
+        sweeps=lambda result: result.iterations,
+        baselines=(Baseline("scipy", "cpu", _scipy_msf),),
+        checked=("total_weight",),
         devices=("cpu",),
         undirected_only=True,
     ),

@@ -18,6 +18,7 @@ KERNELS = (
     "hits",
     "kcore",
     "lpa",
+    "msf",
     "pagerank",
     "scc",
     "sssp",
