@@ -50,6 +50,7 @@ _LAZY = {
     "core_number": "gravel.algorithms",
     "hits": "gravel.algorithms",
     "label_propagation_communities": "gravel.algorithms",
+    "maximal_independent_set": "gravel.algorithms",
     "minimum_spanning_forest": "gravel.algorithms",
     "strongly_connected_components": "gravel.algorithms",
 }
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
         core_number,
         hits,
         label_propagation_communities,
+        maximal_independent_set,
         minimum_spanning_forest,
         pagerank,
         sssp,
@@ -108,6 +110,7 @@ __all__ = [
     "core_number",
     "hits",
     "label_propagation_communities",
+    "maximal_independent_set",
     "minimum_spanning_forest",
     "strongly_connected_components",
     "GravelError",

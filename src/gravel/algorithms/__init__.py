@@ -8,6 +8,7 @@ from .cc import connected_components
 from .hits import hits
 from .kcore import core_number
 from .lpa import label_propagation_communities
+from .mis import maximal_independent_set
 from .msf import minimum_spanning_forest
 from .pagerank import pagerank
 from .scc import strongly_connected_components
@@ -20,6 +21,7 @@ __all__ = [
     "connected_components",
     "core_number",
     "label_propagation_communities",
+    "maximal_independent_set",
     "minimum_spanning_forest",
     "hits",
     "pagerank",

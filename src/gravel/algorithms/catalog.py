@@ -343,6 +343,17 @@ _ALGORITHMS = (
         devices=("cpu",),
         undirected_only=True,
     ),
+    Algorithm(
+        name="mis",
+        module="mis",
+        function_name="maximal_independent_set",
+        arrays=("in_set",),
+        vertex_bytes=9,  # per round: priorities and states read, states written
+        options=("seed",),
+        sweeps=lambda result: result.iterations,
+        devices=("cpu",),
+        undirected_only=True,
+    ),
 )
 
 #: every algorithm by its command-line name, in the order ``gravel bench`` runs them

@@ -18,6 +18,7 @@ KERNELS = (
     "hits",
     "kcore",
     "lpa",
+    "mis",
     "msf",
     "pagerank",
     "scc",

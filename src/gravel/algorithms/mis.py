@@ -1,0 +1,126 @@
+"""Maximal independent set, as ``networkx.maximal_independent_set`` (random priorities).
+
+Each vertex draws a random priority from `seed`; the set is the greedy one in that order (a vertex
+joins unless a neighbour of higher priority did), found in parallel rounds as Luby's and
+Jones-Plassmann's algorithms run them (backends/cpu/mis.py). A seed fixes the set, whatever the
+thread count. There is no CUDA path yet: a round is one filter over the pending vertices.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..arrays import host
+from ..backends.cpu import mis as _k
+from ..errors import InvalidGraphError
+from ._common import Result, Timer, choose_device, ids_to_caller, to_caller
+
+
+@dataclass
+class MISResult(Result):
+    in_set: np.ndarray = None
+    nodes: np.ndarray = None
+
+    def summary(self):
+        return super().summary() | {"size": int(np.count_nonzero(host(self.in_set)))}
+
+
+def maximal_independent_set(G, *, seed=None, device="auto"):
+    """A maximal independent set of G: no two members adjacent, every other vertex next to one.
+
+    Parameters
+    ----------
+    G : Graph
+        Undirected. Self loops are ignored, as NetworkX's own algorithm does.
+    seed : int, optional
+        Seed of the random priorities (NumPy's ``default_rng``); the same seed gives the same set.
+        None draws fresh ones.
+    device : {"auto", "cpu", "cuda"}
+        Only the CPU path exists: "auto" runs it, "cuda" raises DeviceUnavailableError.
+
+    Returns
+    -------
+    MISResult
+        ``in_set`` (bool, per vertex, caller ids): membership; ``nodes`` (int32): the members'
+        ids, ascending; ``iterations``: the rounds run.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> G = gravel.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4], directed=False)
+    >>> r = gravel.maximal_independent_set(G, seed=1, device="cpu")
+    >>> r.nodes.tolist()
+    [1, 3]
+
+    Notes
+    -----
+    Vertex v's priority is the rank of caller id v in a random permutation. A round reads the arcs
+    of the pending vertices once; random priorities make O(log^2 n) rounds with high probability,
+    O((n + m) log^2 n) work at worst. The set is maximal, not maximum; NetworkX draws its own
+    random order, so the two sets differ.
+
+    Raises
+    ------
+    InvalidGraphError
+        G is directed.
+    """
+    name = "maximal_independent_set"
+    if G.directed:
+        raise InvalidGraphError(f"{name} is not implemented for directed graphs")
+    dev = choose_device(device, _IMPLEMENTATIONS, name)
+    callers = ids_to_caller(G, np.arange(G.n, dtype=np.int32))
+    rank = np.random.default_rng(seed).permutation(G.n).astype(np.int32)[callers]
+    res = _IMPLEMENTATIONS[dev](G.simple_undirected(), rank)
+    res.in_set = to_caller(G, res.in_set)
+    res.nodes = np.flatnonzero(res.in_set).astype(np.int32)
+    return res
+
+
+def _mis_cpu(S, rank):
+    state = np.zeros(S.n, np.int8)
+    pending = np.arange(S.n, dtype=np.int32)
+    k = _k.kernels(S.nnz)
+    rounds = 0
+    with Timer() as t:
+        while pending.size:
+            k.decide(S.offsets, S.indices, rank, pending, state)
+            pending = pending[state[pending] == _k.PENDING]
+            rounds += 1
+    return MISResult(
+        "maximal_independent_set",
+        "cpu",
+        t.seconds,
+        rounds,
+        "random priorities",
+        in_set=state == _k.IN,
+    )
+
+
+def verify_mis(G, in_set):
+    """Check that `in_set` (per vertex, caller ids; bool or 0/1) marks an independent set of G
+    (self loops aside) that no vertex can join. Returns a list of problems."""
+    in_set = np.asarray(in_set)
+    n = G.n
+    if in_set.shape != (n,) or not np.isin(in_set, (0, 1)).all():
+        return [f"in_set must hold {n} booleans"]
+    member = to_caller_order(G, in_set.astype(bool))
+    src, dst = G.edges()
+    both = member[src] & member[dst] & (src != dst)
+    callers = ids_to_caller(G, np.arange(n, dtype=np.int32))
+    if both.any():
+        e = int(np.flatnonzero(both)[0])
+        return [f"members {int(callers[src[e]])} and {int(callers[dst[e]])} are adjacent"]
+    covered = member.copy()
+    covered[src[member[dst]]] = True
+    covered[dst[member[src]]] = True
+    if not covered.all():
+        return [f"vertex {int(callers[np.flatnonzero(~covered)[0]])} could join the set"]
+    return []
+
+
+def to_caller_order(G, values):
+    """Per-vertex array indexed by the caller's ids -> indexed by internal ids."""
+    return values if G.order is None else values[ids_to_caller(G, np.arange(G.n, dtype=np.int32))]
+
+
+_IMPLEMENTATIONS = {"cpu": _mis_cpu}
