@@ -273,3 +273,35 @@ def test_a_failing_part_leaves_no_state(cluster, kron):
         assert set(left.values()) == {0}
     finally:
         DG.free()
+
+
+# -- the command line --------------------------------------------------------------------------
+
+
+def test_gravel_run_with_parts(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    import json
+
+    from gravel.cli import main
+
+    out = tmp_path / "depth.npy"
+    argv = ["run", "bfs", "grid:6x5", "--source", "7", "--parts", "2", "--json", "-o", str(out)]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["parts"] == 2 and "distributed" in summary["strategy"]
+    assert np.array_equal(np.load(out), gravel.bfs(gravel.generate.grid(6, 5), 7).depth)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["run", "tc", "grid:3x3", "--parts", "2"], "--parts runs bfs, sssp, pagerank, cc"),
+        (["run", "bfs", "grid:3x3", "--parts", "0"], "--parts must be at least 1"),
+        (["run", "bfs", "grid:3x3", "--parts", "2", "--device", "cuda"], "CPU workers"),
+    ],
+)
+def test_gravel_run_parts_errors(argv, says, capsys):
+    from gravel.cli import main
+
+    assert main(argv) == 2
+    assert says in capsys.readouterr().err

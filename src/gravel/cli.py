@@ -125,9 +125,32 @@ def cmd_run(args):
         args.graph, undirected=args.undirected, relabel=args.relabel, seed=args.seed
     )
     load_s = time.perf_counter() - t
-    options = {"device": args.device} | _algorithm_options(algo, args)
-    res = algo.call(G, _run_source(algo, G, args.source), **options)
+    if args.parts is not None:
+        res = _run_distributed(algo, G, args)
+    else:
+        options = {"device": args.device} | _algorithm_options(algo, args)
+        res = algo.call(G, _run_source(algo, G, args.source), **options)
     _report(args, algo.name, name, G, load_s, res, algo.arrays[0])
+
+
+#: what `gravel run --parts` runs, by the catalog's name: gravel.distributed's function
+DISTRIBUTED = {"bfs": "bfs", "sssp": "sssp", "pagerank": "pagerank", "cc": "connected_components"}
+
+
+def _run_distributed(algo, G, args):
+    """`gravel run ALGO --parts N`: the graph cut into N parts, one Dask worker process each."""
+    from . import distributed
+
+    if algo.name not in DISTRIBUTED:
+        raise UnknownNameError(f"--parts runs {', '.join(DISTRIBUTED)}, not {algo.name}")
+    if args.parts < 1:
+        raise InvalidArgumentError(f"--parts must be at least 1, not {args.parts}")
+    if args.device == "cuda":
+        raise UnknownNameError("--parts runs on CPU workers for now: leave out --device cuda")
+    fn = getattr(distributed, DISTRIBUTED[algo.name])
+    options = _algorithm_options(algo, args)
+    source = _run_source(algo, G, args.source)
+    return fn(G, *([] if source is None else [source]), parts=args.parts, **options)
 
 
 def _run_program(args):
@@ -144,7 +167,7 @@ def _run_program(args):
     if args.output:
         check_output(args.output)
     check_plot(args.plot)
-    for name in ("k", "alpha", "tol"):
+    for name in ("k", "alpha", "tol", "parts"):
         if getattr(args, name) is not None:
             raise UnknownNameError(f"--{name} does not apply to vertex programs")
     t = time.perf_counter()
@@ -521,6 +544,12 @@ def build_parser():
         users = "/".join(a.name for a in CATALOG.values() if name in a.options)
         s.add_argument("--" + name.replace("_", "-"), type=kind, help=f"{users}: {text}")
     s.add_argument("--seed", type=int, default=0, help="seed of generators and sampling")
+    s.add_argument(
+        "--parts",
+        type=int,
+        metavar="N",
+        help=f"cut the graph into N parts, one Dask worker process each ({', '.join(DISTRIBUTED)})",
+    )
     s.add_argument(
         "--param",
         action="append",
