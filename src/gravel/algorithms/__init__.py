@@ -5,6 +5,7 @@ verifier. What the command line and the benchmark know about each one is its des
 from .betweenness import betweenness_centrality
 from .bfs import bfs
 from .cc import connected_components
+from .coloring import greedy_color
 from .hits import hits
 from .kcore import core_number
 from .lpa import label_propagation_communities
@@ -20,6 +21,7 @@ __all__ = [
     "bfs",
     "connected_components",
     "core_number",
+    "greedy_color",
     "label_propagation_communities",
     "maximal_independent_set",
     "minimum_spanning_forest",

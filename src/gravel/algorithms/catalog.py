@@ -354,6 +354,16 @@ _ALGORITHMS = (
         devices=("cpu",),
         undirected_only=True,
     ),
+    Algorithm(
+        name="coloring",
+        module="coloring",
+        function_name="greedy_color",
+        arrays=("colors",),
+        vertex_bytes=12,  # per round: priorities and colours read, colours written
+        options=("seed",),
+        sweeps=lambda result: result.iterations,
+        devices=("cpu",),
+    ),
 )
 
 #: every algorithm by its command-line name, in the order ``gravel bench`` runs them

@@ -13,6 +13,7 @@ KERNELS = (
     "bc",
     "bfs",
     "cc",
+    "coloring",
     "csr",
     "generate",
     "hits",
