@@ -41,6 +41,7 @@ from .transform import check_weights
 _LAZY = {
     "generate": "gravel",
     "programs": "gravel",
+    "distributed": "gravel",
     "bfs": "gravel.algorithms",
     "sssp": "gravel.algorithms",
     "pagerank": "gravel.algorithms",
@@ -51,13 +52,14 @@ _LAZY = {
     "hits": "gravel.algorithms",
     "greedy_color": "gravel.algorithms",
     "label_propagation_communities": "gravel.algorithms",
+    "louvain_communities": "gravel.algorithms",
     "maximal_independent_set": "gravel.algorithms",
     "minimum_spanning_forest": "gravel.algorithms",
     "strongly_connected_components": "gravel.algorithms",
 }
 
 if TYPE_CHECKING:
-    from . import generate, programs
+    from . import distributed, generate, programs
     from .algorithms import (
         betweenness_centrality,
         bfs,
@@ -66,6 +68,7 @@ if TYPE_CHECKING:
         greedy_color,
         hits,
         label_propagation_communities,
+        louvain_communities,
         maximal_independent_set,
         minimum_spanning_forest,
         pagerank,
@@ -96,6 +99,7 @@ __all__ = [
     "Graph",
     "load",
     "save",
+    "distributed",
     "generate",
     "programs",
     "transform",
@@ -113,6 +117,7 @@ __all__ = [
     "hits",
     "greedy_color",
     "label_propagation_communities",
+    "louvain_communities",
     "maximal_independent_set",
     "minimum_spanning_forest",
     "strongly_connected_components",

@@ -330,6 +330,19 @@ _ALGORITHMS = (
         undirected_only=True,
     ),
     Algorithm(
+        name="louvain",
+        module="louvain",
+        function_name="louvain_communities",
+        arrays=("labels",),
+        weighted=True,
+        vertex_bytes=32,  # per pass: community read and written, its total, the link scratch
+        sweeps=lambda result: result.iterations + 1,  # levels, then the refinement pass
+        options=("seed",),
+        checked=("modularity",),
+        devices=("cpu",),
+        undirected_only=True,
+    ),
+    Algorithm(
         name="msf",
         module="msf",
         function_name="minimum_spanning_forest",

@@ -18,6 +18,7 @@ KERNELS = (
     "generate",
     "hits",
     "kcore",
+    "louvain",
     "lpa",
     "mis",
     "msf",
