@@ -7,31 +7,20 @@ It stops when a level moves nothing or raises the modularity by no more than `th
 backends/cpu/louvain.py holds the two phases. There is no CUDA path yet.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..arrays import host
 from ..backends.cpu import louvain as _k
 from ..errors import InvalidArgumentError, InvalidGraphError
 from ..transform import check_weights
-from ._common import Result, Timer, choose_device, to_caller
-from .lpa import caller_ids, modularity
+from ._common import Timer, choose_device, to_caller
+from .lpa import LPAResult, caller_ids, modularity
 
 #: NetworkX runs whose median modularity the verifier compares with
 NX_SEEDS = 5
 
 
-@dataclass
-class LouvainResult(Result):
-    labels: np.ndarray = None
-    modularity: float = 0.0
-
-    def summary(self):
-        return super().summary() | {
-            "communities": int(np.unique(host(self.labels)).size),
-            "modularity": self.modularity,
-        }
+class LouvainResult(LPAResult):
+    """Communities as labels, and their modularity (as label propagation's)."""
 
 
 def louvain_communities(

@@ -11,6 +11,7 @@ import numba
 import numpy as np
 
 from ._serial import by_size
+from .cc import _find  # union-find's root, shared with connected components
 
 
 @numba.njit(cache=True, inline="always")
@@ -21,14 +22,6 @@ def _before(w1, u1, v1, w2, u2, v2):
     a1, b1 = min(u1, v1), max(u1, v1)
     a2, b2 = min(u2, v2), max(u2, v2)
     return a1 < a2 or (a1 == a2 and b1 < b2)
-
-
-@numba.njit(cache=True, inline="always")
-def _find(comp, x):
-    x = np.int64(x)
-    while comp[x] != x:
-        x = np.int64(comp[x])
-    return x
 
 
 @numba.njit(parallel=True, cache=True)
