@@ -71,11 +71,17 @@ CASES = {
     "clustering": ("undirected", lambda G: {}),
     "core_number": ("both", lambda G: {}),
     "k_core": ("both", lambda G: {}),
+    "label_propagation_communities": ("undirected", lambda G: {}),
+    "greedy_color": ("undirected", lambda G: {}),
+    "louvain_communities": ("undirected", lambda G: {"seed": 3}),
 }
 
 
 # generators whose order NetworkX and gravel choose differently (_info.FUNCTIONS says how)
 UNORDERED = {"strongly_connected_components"}
+# partitions that depend on the visit order: compared as valid partitions (and by modularity in
+# test_louvain_modularity_is_networkx_s)
+PARTITIONS = {"louvain_communities"}
 
 
 def same(a, b):
@@ -90,11 +96,19 @@ def same(a, b):
     return a == b
 
 
+DICT_VALUES = type({}.values())
+
+
+def nx_function(name):
+    """NetworkX's function `name` (the community functions live in ``nx.community``)."""
+    return getattr(nx, name) if hasattr(nx, name) else getattr(nx.community, name)
+
+
 def called(name, G, **kwargs):
     """The function's result, generators as lists; an exception's type where NetworkX raises."""
     try:
-        out = getattr(nx, name)(G, **kwargs)
-        return list(out) if inspect.isgenerator(out) else out
+        out = nx_function(name)(G, **kwargs)
+        return list(out) if inspect.isgenerator(out) or isinstance(out, DICT_VALUES) else out
     except nx.NetworkXException as exc:
         return type(exc)
 
@@ -102,7 +116,7 @@ def called(name, G, **kwargs):
 def test_every_function_is_registered_with_networkx_signature():
     assert set(FUNCTIONS) == set(ALGORITHMS) == set(CASES)
     for name, func in ALGORITHMS.items():
-        theirs = list(inspect.signature(getattr(nx, name)).parameters.values())
+        theirs = list(inspect.signature(nx_function(name)).parameters.values())
         assert list(func.signature.parameters.values()) == theirs[:-2], name  # less backend=
 
 
@@ -118,6 +132,12 @@ def test_matches_networkx(name, data):
     ours, theirs = called(name, G, backend="gravel", **args), called(name, G, **args)
     if name in UNORDERED:
         ours, theirs = sorted(map(sorted, ours)), sorted(map(sorted, theirs))
+    if name in PARTITIONS:
+        assert isinstance(ours, list) and nx.community.is_partition(G, ours)
+        position = {v: i for i, v in enumerate(G)}
+        firsts = [min(position[v] for v in c) for c in ours]
+        assert firsts == sorted(firsts)  # by first node
+        return
     assert same(theirs, ours)
 
 
@@ -178,6 +198,21 @@ def test_conversion_is_cached(monkeypatch):
         ("shortest_path_length", nx.path_graph(3), {"source": 0, "target": 2}, "one source"),
         ("pagerank", nx.path_graph(3), {"tol": 0}, "tol=0"),
         ("core_number", nx.algorithms.approximation.kcomponents._AntiGraph(), {}, "adjacency"),
+        ("louvain_communities", nx.DiGraph([(0, 1)]), {}, "directed"),
+        ("louvain_communities", nx.path_graph(3), {"max_level": 2}, "max_level"),
+        ("louvain_communities", nx.path_graph(3), {"resolution": -1}, "resolution"),
+        ("louvain_communities", nx.path_graph(3), {"threshold": float("nan")}, "threshold"),
+        ("louvain_communities", nx.path_graph(3), {"seed": "abc"}, "seed"),
+        ("label_propagation_communities", nx.DiGraph([(0, 1)]), {}, "directed"),
+        ("greedy_color", nx.DiGraph([(0, 1)]), {}, "directed"),
+        ("greedy_color", nx.path_graph(3), {"strategy": "smallest_last"}, "largest_first"),
+        (
+            "greedy_color",
+            nx.path_graph(3),
+            {"strategy": nx.coloring.strategy_largest_first},
+            "largest_first",
+        ),
+        ("greedy_color", nx.path_graph(3), {"interchange": True}, "interchange"),
     ],
 )
 def test_can_run_gives_the_reason(name, graph, kwargs, reason):
@@ -246,6 +281,109 @@ def test_non_numeric_weights_go_back_to_networkx():
     G = nx.Graph([(0, 1, {"weight": "heavy"})])
     with pytest.raises(NotImplementedError):
         nx.pagerank(G, backend="gravel")
+    with pytest.raises(NotImplementedError):
+        nx.community.louvain_communities(G, backend="gravel")
+
+
+def lfr():
+    return nx.LFR_benchmark_graph(250, 3, 1.5, 0.009, average_degree=5, min_community=20, seed=10)
+
+
+def weighted_karate():
+    G = nx.karate_club_graph()  # "weight": 1 to 7
+    G.add_edge(0, 0, weight=3)
+    return G
+
+
+@pytest.mark.parametrize(
+    "graph,weight,resolution",
+    [
+        (nx.karate_club_graph, None, 1),
+        (weighted_karate, "weight", 1),
+        (weighted_karate, "weight", 0.5),
+        (lfr, "weight", 1),
+        (lambda: nx.planted_partition_graph(8, 30, 0.4, 0.02, seed=2), None, 1),
+        (lambda: nx.les_miserables_graph(), "weight", 1.5),
+    ],
+)
+def test_louvain_modularity_is_networkx_s(graph, weight, resolution):
+    """A valid partition whose modularity is within 5 % of NetworkX's, seed for seed."""
+    G = graph()
+    for seed in range(3):
+        kw = dict(weight=weight, resolution=resolution, seed=seed)
+        ours = nx.community.louvain_communities(G, backend="gravel", **kw)
+        assert nx.community.is_partition(G, ours)
+        assert ours == nx.community.louvain_communities(G, backend="gravel", **kw)  # same seed
+        q = [
+            nx.community.modularity(G, p, weight=weight, resolution=resolution)
+            for p in (ours, nx.community.louvain_communities(G, **kw))
+        ]
+        assert q[0] >= q[1] - 0.05 * abs(q[1]), (seed, q)
+
+
+def test_louvain_seeds_from_networkx_random_states():
+    import random
+
+    import numpy as np
+
+    G = lfr()
+    again = nx.community.louvain_communities(G, seed=random.Random(7), backend="gravel")
+    assert again == nx.community.louvain_communities(G, seed=7, backend="gravel")
+    for seed in (np.random.RandomState(7), np.random.default_rng(7)):
+        assert nx.community.is_partition(
+            G, nx.community.louvain_communities(G, seed=seed, backend="gravel")
+        )
+    random.seed(4)  # seed=None draws from random's global state, as NetworkX's own code does
+    first_call = nx.community.louvain_communities(G, backend="gravel")
+    random.seed(4)
+    assert nx.community.louvain_communities(G, backend="gravel") == first_call
+
+
+def test_louvain_edge_cases():
+    G = nx.empty_graph(5)
+    assert nx.community.louvain_communities(G, backend="gravel") == [{0}, {1}, {2}, {3}, {4}]
+    assert nx.community.louvain_communities(nx.Graph(), backend="gravel") == []
+    G = nx.karate_club_graph()
+    G.add_edge(0, 1, weight=-1)  # gravel refuses negative weights: NetworkX runs them
+    with pytest.raises(NotImplementedError):
+        nx.community.louvain_communities(G, backend="gravel")
+
+
+@pytest.mark.parametrize(
+    "graph",
+    [
+        nx.karate_club_graph(),
+        nx.les_miserables_graph(),
+        nx.planted_partition_graph(6, 20, 0.5, 0.05, seed=1),
+        nx.Graph([(0, 0), (0, 1), (1, 2), (3, 4), (4, 4)]),
+        nx.empty_graph(["b", "a"]),
+        nx.Graph(),
+    ],
+)
+def test_label_propagation_and_colouring_are_networkx_s(graph):
+    ours = nx.community.label_propagation_communities(graph, backend="gravel")
+    theirs = nx.community.label_propagation_communities(graph)
+    assert type(ours) is type(theirs) is DICT_VALUES
+    assert list(ours) == list(theirs)  # the same sets, in the same order
+    ours, theirs = nx.greedy_color(graph, backend="gravel"), nx.greedy_color(graph)
+    assert list(ours.items()) == list(theirs.items())  # the same colours, in the same order
+
+
+def test_auto_dispatch_sends_refused_calls_back(caplog, monkeypatch):
+    from gravel.nx import interface
+
+    monkeypatch.setattr(interface, "SMALL_GRAPH_EDGES", 0)
+    G = nx.karate_club_graph()
+    with nx.config(backend_priority=["gravel"]), caplog.at_level("DEBUG", "networkx"):
+        assert nx.greedy_color(G, "smallest_last") == nx.greedy_color(G, "smallest_last")
+        assert "largest_first" in caplog.text
+        parts = nx.community.louvain_communities(G, max_level=1, seed=1)
+        assert parts == nx.community.louvain_communities(G, max_level=1, seed=1, backend="networkx")
+        assert "max_level" in caplog.text
+        G.add_edge(0, 1, weight=-1)
+        parts = nx.community.louvain_communities(G, seed=1)
+        assert parts == nx.community.louvain_communities(G, seed=1, backend="networkx")
+        assert "non-negative" in caplog.text
 
 
 def test_import_networkx_stays_light():

@@ -15,8 +15,17 @@ FUNCTIONS = {
     "connected_components": "",
     "core_number": "",
     "descendants_at_distance": "",
+    "greedy_color": (
+        "Undirected graphs, strategy ``'largest_first'`` (the string) and ``interchange=False``; "
+        "other calls run on NetworkX."
+    ),
     "is_connected": "",
     "k_core": "",
+    "label_propagation_communities": "",
+    "louvain_communities": (
+        "Undirected graphs and ``max_level=None``; weights must be finite and non-negative. "
+        "gravel's visit order differs from NetworkX's for the same seed, so the partitions differ."
+    ),
     "node_connected_component": "",
     "number_connected_components": "",
     "pagerank": "Weights are held as float32.",

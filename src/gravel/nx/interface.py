@@ -17,6 +17,22 @@ XFAIL = {
         "gravel yields strongly connected components by first node, not in Tarjan's order, "
         "and nx.condensation numbers them in the order they come"
     ),
+    **{
+        ("community/tests/test_louvain.py", test): (
+            "expects NetworkX's exact Louvain partition for a seed: gravel visits the vertices "
+            "in another random order (NumPy's), so its partition differs (its modularity is "
+            "within 5 % of NetworkX's, tests/test_nx_backend.py)"
+        )
+        for test in (
+            "test_karate_club_partition",
+            "test_undirected_selfloops",
+            "test_none_weight_param",
+        )
+    },
+    ("community/tests/test_louvain.py", "test_multigraph"): (
+        "expects a Graph's Louvain partition (gravel's) to equal a MultiGraph's for a seed, and "
+        "MultiGraphs run on NetworkX, whose visit order for that seed differs from gravel's"
+    ),
 }
 
 

@@ -1,10 +1,22 @@
 """The backend's functions, one module per NetworkX module (importing them registers them)."""
 
-from . import centrality, cluster, components, core, link_analysis, shortest_paths, traversal
+from . import (
+    centrality,
+    cluster,
+    coloring,
+    community,
+    components,
+    core,
+    link_analysis,
+    shortest_paths,
+    traversal,
+)
 
 __all__ = [
     "centrality",
     "cluster",
+    "coloring",
+    "community",
     "components",
     "core",
     "link_analysis",

@@ -1,0 +1,3 @@
+from . import greedy_coloring
+
+__all__ = ["greedy_coloring"]

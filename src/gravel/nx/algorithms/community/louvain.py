@@ -1,0 +1,63 @@
+"""louvain_communities (networkx.algorithms.community.louvain), undirected graphs.
+
+gravel shuffles the vertices with NumPy's generator, NetworkX with ``seed.shuffle``: for one seed
+the two visit orders, hence the partitions, differ (their modularity is comparable). NetworkX's
+``py_random_state`` runs before dispatch and hands the backend a ``random.Random``-like object
+(``random``'s global one for ``seed=None``); gravel draws its int seed from it, so an int seed
+gives one partition every time, and ``random.seed`` fixes the ``seed=None`` calls as in NetworkX.
+"""
+
+import math
+import numbers
+
+import numpy as np
+
+from gravel.algorithms import louvain_communities as gravel_louvain
+from gravel.arrays import host
+
+from ..._algorithm import algorithm
+from ..components.connected import components
+
+
+def _real(x):
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _can_run(G, weight, resolution, threshold, max_level, seed):
+    if G.is_directed():
+        return "directed Louvain (directed modularity) is not implemented in gravel"
+    if max_level is not None:
+        return "gravel returns the last level only: max_level must be None"
+    for name, x in (("resolution", resolution), ("threshold", threshold)):
+        if not _real(x) or not math.isfinite(x) or x < 0:
+            return f"gravel takes a finite {name} >= 0, not {x!r}"
+    if seed is not None and not _real(seed) and not callable(getattr(seed, "random", None)):
+        return f"gravel cannot draw a seed from a {type(seed).__name__}"
+    return True
+
+
+def gravel_seed(seed):
+    """An int seed for gravel: an int as it is, else one drawn from NetworkX's random state (the
+    same state gives the same int); None stays None."""
+    if seed is None or isinstance(seed, numbers.Integral):
+        return seed
+    return int(seed.random() * 2**53)
+
+
+@algorithm(can_run=_can_run)
+def louvain_communities(
+    G, weight="weight", resolution=1, threshold=0.0000001, max_level=None, seed=None
+):
+    w = G.graph.weights
+    if weight is not None and w is not None and not (np.isfinite(w).all() and (w >= 0).all()):
+        # before the seed is drawn: NetworkX's own code then gets the caller's state untouched
+        raise NotImplementedError("gravel's Louvain needs finite non-negative weights")
+    labels = gravel_louvain(
+        G.graph,
+        weight=weight is not None,
+        resolution=resolution,
+        threshold=threshold,
+        seed=gravel_seed(seed),
+    ).labels
+    # each community is labelled by its smallest vertex id: by first node
+    return list(components(G, host(labels)))
