@@ -13,6 +13,7 @@ from .lpa import label_propagation_communities
 from .mis import maximal_independent_set
 from .msf import minimum_spanning_forest
 from .pagerank import pagerank
+from .salsa import salsa
 from .scc import strongly_connected_components
 from .sssp import sssp
 from .triangles import triangles
@@ -29,6 +30,7 @@ __all__ = [
     "minimum_spanning_forest",
     "hits",
     "pagerank",
+    "salsa",
     "sssp",
     "strongly_connected_components",
     "triangles",

@@ -319,6 +319,16 @@ _ALGORITHMS = (
         devices=("cpu",),
     ),
     Algorithm(
+        name="salsa",
+        module="salsa",
+        function_name="salsa",
+        arrays=("hubs", "authorities"),
+        weighted=True,
+        vertex_bytes=48,  # degrees both ways, two component labels, the two scores
+        sweeps=lambda result: 3,  # the degrees, the components' build and their run
+        devices=("cpu",),
+    ),
+    Algorithm(
         name="lpa",
         module="lpa",
         function_name="label_propagation_communities",

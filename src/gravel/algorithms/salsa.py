@@ -1,0 +1,128 @@
+"""SALSA hubs and authorities (Lempel and Moran, WWW 2000), the random-walk cousin of HITS that
+Gunrock's who-to-follow ranks with.
+
+An authority's score is the stationary probability of the walk that goes back along a random in-arc
+to a hub and forward along a random out-arc of that hub, started uniformly over the authorities
+(the vertices with in-arcs); a hub's, of the walk the other way round. Lempel and Moran show the
+walk keeps to a connected component of the hub-authority graph (a copy of each vertex on each side,
+an edge per arc) and, inside one, settles on the authorities in proportion to their in-degree: so
+a[v] = |A_C| / |A| * indeg(v) / indeg(C) for v's component C, and h[u] = |A_C| / |A| * outdeg(u) /
+outdeg(C). That closed form is exact and takes one pass and a components run, where a power
+iteration would take as many passes as the walk needs to mix; the verifier checks it is the walk's
+fixed point.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..transform import check_weights
+from ._common import Result, Timer, choose_device, to_caller
+
+
+@dataclass
+class SALSAResult(Result):
+    hubs: np.ndarray = None
+    authorities: np.ndarray = None
+
+
+def salsa(G, *, weight=True, device="auto"):
+    """SALSA hub and authority scores of every vertex.
+
+    Parameters
+    ----------
+    G : Graph
+        An undirected graph's edges run both ways (its hubs then equal its authorities).
+        Weights, where G has them and `weight` is true, weigh the arcs (the walk takes an arc
+        with probability proportional to its weight); parallel arcs add up.
+    weight : bool, default True
+    device : {"auto", "cpu", "cuda"}
+        Only the CPU path exists: "auto" runs it, "cuda" raises DeviceUnavailableError.
+
+    Returns
+    -------
+    SALSAResult
+        ``hubs`` and ``authorities`` (float64, caller ids), each summing to 1 over the vertices
+        with out-arcs (in-arcs); 0 elsewhere, and everywhere on a graph without arcs.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> G = gravel.Graph.from_edges([0, 0, 1, 3], [1, 2, 2, 4])
+    >>> r = gravel.salsa(G, device="cpu")
+    >>> r.authorities.round(3).tolist(), r.hubs.round(3).tolist()
+    ([0.0, 0.222, 0.444, 0.0, 0.333], [0.444, 0.222, 0.0, 0.333, 0.0])
+
+    Raises
+    ------
+    InvalidWeightError
+        A weight is negative, NaN or infinite (weights in use).
+    """
+    weighted = bool(weight) and G.weighted
+    if weighted:
+        check_weights(G, name="salsa")
+    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "salsa")](G, weighted)
+    res.hubs, res.authorities = to_caller(G, res.hubs), to_caller(G, res.authorities)
+    return res
+
+
+def _salsa_cpu(G, weighted):
+    from ..graph import Graph
+    from .cc import connected_components
+
+    n = G.n
+    with Timer() as t:
+        src = np.repeat(np.arange(n), np.diff(G.offsets))
+        w = G.weights.astype(np.float64) if weighted else None
+        out_deg = np.bincount(src, weights=w, minlength=n).astype(np.float64)
+        in_deg = np.bincount(G.indices, weights=w, minlength=n).astype(np.float64)
+        sides = Graph.from_edges(src, G.indices + n, n=2 * n, directed=False)
+        comp = connected_components(sides, device="cpu").labels.astype(np.int64)
+        hub_c, auth_c = comp[:n], comp[n:]
+        is_auth = in_deg > 0
+        share = np.bincount(auth_c[is_auth], minlength=2 * n) / max(int(is_auth.sum()), 1)
+        in_c = np.bincount(auth_c, weights=in_deg, minlength=2 * n)
+        out_c = np.bincount(hub_c, weights=out_deg, minlength=2 * n)
+        a = np.where(is_auth, share[auth_c] * in_deg / np.maximum(in_c[auth_c], 1e-300), 0.0)
+        h = np.where(out_deg > 0, share[hub_c] * out_deg / np.maximum(out_c[hub_c], 1e-300), 0.0)
+    kind = "closed form, " + ("weighted" if weighted else "unweighted")
+    return SALSAResult("salsa", "cpu", t.seconds, 1, kind, hubs=h, authorities=a)
+
+
+def verify_salsa(G, hubs, authorities, *, weight=True, rtol=1e-9):
+    """Check SALSA's definition with SciPy, by the walk itself: the authorities are a fixed point
+    of one step back to the hubs and forward again (a = A^T D_out^-1 A D_in^-1 a, where A weighs
+    the arcs), the hubs are that step's middle (h = A D_in^-1 a), and each connected component of
+    the hub-authority graph holds the share of the authorities it started with. Returns a list of
+    problems."""
+    from scipy.sparse import bmat, csr_matrix
+    from scipy.sparse.csgraph import connected_components as scipy_cc
+
+    h, a = np.asarray(hubs, np.float64), np.asarray(authorities, np.float64)
+    n = G.n
+    if not (np.all(np.isfinite(h)) and np.all(np.isfinite(a))) or np.any(h < 0) or np.any(a < 0):
+        return ["scores must be finite and non-negative"]
+    w = G.weights if weight and G.weighted else np.ones(G.nnz)
+    A = csr_matrix((np.asarray(w, np.float64), G.indices, G.offsets), shape=(n, n), copy=True)
+    A.sum_duplicates()  # parallel arcs add up
+    order = G.order if G.order is not None else np.arange(n)
+    A = A[order][:, order].tocsr()  # in the caller's ids
+    if A.nnz == 0:
+        return [] if not (h.any() or a.any()) else ["scores on a graph without arcs"]
+    out_deg, in_deg = np.asarray(A.sum(axis=1)).ravel(), np.asarray(A.sum(axis=0)).ravel()
+    step_h = A @ np.divide(a, in_deg, out=np.zeros(n), where=in_deg > 0)
+    step_a = A.T @ np.divide(step_h, out_deg, out=np.zeros(n), where=out_deg > 0)
+    problems = []
+    if not np.allclose(step_h, h, rtol=rtol, atol=1e-15):
+        problems.append("hubs are not one step back from the authorities")
+    if not np.allclose(step_a, a, rtol=rtol, atol=1e-15):
+        problems.append("authorities are not a fixed point of the walk")
+    _, comp = scipy_cc(bmat([[None, A], [A.T, None]]), directed=False)
+    auth_c = comp[n:]
+    start = np.bincount(auth_c[in_deg > 0], minlength=comp.max() + 1) / (in_deg > 0).sum()
+    if not np.allclose(np.bincount(auth_c, weights=a, minlength=start.size), start, atol=1e-12):
+        problems.append("a component holds another share of the authorities than it started with")
+    return problems
+
+
+_IMPLEMENTATIONS = {"cpu": _salsa_cpu}

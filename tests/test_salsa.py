@@ -1,0 +1,51 @@
+"""SALSA against its definition (the walk's fixed point and component shares, checked with SciPy by
+verify_salsa), against a power iteration of the walk, and by hand; errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import gravel
+from gravel.algorithms.salsa import salsa, verify_salsa
+
+from .strategies import graphs
+
+
+@settings(max_examples=80, deadline=None)
+@given(G=graphs(max_n=40, max_m=150, weighted=True))
+def test_random_graphs_meet_the_definition(G):
+    for weight in (True, False):
+        r = salsa(G, weight=weight, device="cpu")
+        assert verify_salsa(G, r.hubs, r.authorities, weight=weight) == []
+        if G.nnz:
+            assert r.hubs.sum() == pytest.approx(1) and r.authorities.sum() == pytest.approx(1)
+
+
+def test_a_power_iteration_of_the_walk_reaches_the_same_scores():
+    G = gravel.transform.add_random_weights(gravel.generate.kronecker(9, 8, seed=4, directed=True))
+    A = G.to_scipy().astype(np.float64).tocsr()
+    out_deg, in_deg = np.asarray(A.sum(1)).ravel(), np.asarray(A.sum(0)).ravel()
+    a = (in_deg > 0) / (in_deg > 0).sum()
+    for _ in range(3000):
+        h = A @ np.divide(a, in_deg, out=np.zeros(G.n), where=in_deg > 0)
+        a = A.T @ np.divide(h, out_deg, out=np.zeros(G.n), where=out_deg > 0)
+    r = salsa(G, device="cpu")
+    np.testing.assert_allclose(r.authorities, a, atol=1e-9)
+    np.testing.assert_allclose(r.hubs, h, atol=1e-9)
+
+
+def test_reordered_graph_in_callers_ids():
+    G = gravel.generate.kronecker(8, 8, seed=2, directed=True)
+    R = gravel.reorder.reorder(G, "degree")
+    r, s = salsa(G, device="cpu"), salsa(R, device="cpu")
+    np.testing.assert_allclose(s.authorities, r.authorities)
+    assert verify_salsa(R, s.hubs, s.authorities) == []
+
+
+def test_bad_weights_and_no_arcs():
+    bad = gravel.Graph.from_edges([0, 1], [1, 2], [1.0, -1.0])
+    with pytest.raises(gravel.InvalidWeightError, match="salsa needs non-negative"):
+        salsa(bad, device="cpu")
+    assert salsa(bad, weight=False, device="cpu").authorities.tolist() == [0, 0.5, 0.5]
+    empty = salsa(gravel.Graph.from_edges([], [], n=3), device="cpu")
+    assert empty.hubs.tolist() == [0, 0, 0] and empty.authorities.tolist() == [0, 0, 0]
