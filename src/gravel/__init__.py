@@ -49,6 +49,7 @@ _LAZY = {
     "connected_components": "gravel.algorithms",
     "betweenness_centrality": "gravel.algorithms",
     "triangles": "gravel.algorithms",
+    "who_to_follow": "gravel.algorithms",
     "core_number": "gravel.algorithms",
     "hits": "gravel.algorithms",
     "greedy_color": "gravel.algorithms",
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
         sssp,
         strongly_connected_components,
         triangles,
+        who_to_follow,
     )
 
 
@@ -116,6 +118,7 @@ __all__ = [
     "connected_components",
     "betweenness_centrality",
     "triangles",
+    "who_to_follow",
     "core_number",
     "hits",
     "greedy_color",

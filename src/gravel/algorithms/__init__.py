@@ -17,6 +17,7 @@ from .salsa import salsa
 from .scc import strongly_connected_components
 from .sssp import sssp
 from .triangles import triangles
+from .who_to_follow import who_to_follow
 
 __all__ = [
     "betweenness_centrality",
@@ -34,4 +35,5 @@ __all__ = [
     "sssp",
     "strongly_connected_components",
     "triangles",
+    "who_to_follow",
 ]

@@ -329,6 +329,17 @@ _ALGORITHMS = (
         devices=("cpu",),
     ),
     Algorithm(
+        name="wtf",
+        module="who_to_follow",
+        function_name="who_to_follow",
+        arrays=("score",),
+        takes_source=True,
+        weighted=True,
+        vertex_bytes=24,  # personalized PageRank's per iteration; SALSA's bipartite graph is small
+        sweeps=lambda result: result.iterations,
+        devices=("cpu",),
+    ),
+    Algorithm(
         name="lpa",
         module="lpa",
         function_name="label_propagation_communities",
