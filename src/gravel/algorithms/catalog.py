@@ -325,7 +325,7 @@ _ALGORITHMS = (
         arrays=("hubs", "authorities"),
         weighted=True,
         vertex_bytes=48,  # degrees both ways, two component labels, the two scores
-        sweeps=lambda result: 3,  # the degrees, the components' build and their run
+        sweeps=lambda result: 2,  # the degrees, then the union-find over the arcs
         devices=("cpu",),
     ),
     Algorithm(

@@ -7,9 +7,9 @@ to a hub and forward along a random out-arc of that hub, started uniformly over 
 walk keeps to a connected component of the hub-authority graph (a copy of each vertex on each side,
 an edge per arc) and, inside one, settles on the authorities in proportion to their in-degree: so
 a[v] = |A_C| / |A| * indeg(v) / indeg(C) for v's component C, and h[u] = |A_C| / |A| * outdeg(u) /
-outdeg(C). That closed form is exact and takes one pass and a components run, where a power
-iteration would take as many passes as the walk needs to mix; the verifier checks it is the walk's
-fixed point.
+outdeg(C). That closed form is exact and takes one pass and a union-find over the arcs
+(backends/cpu/salsa.py), where a power iteration would take as many passes as the walk needs to
+mix; the verifier checks it is the walk's fixed point.
 """
 
 from dataclasses import dataclass
@@ -67,8 +67,7 @@ def salsa(G, *, weight=True, device="auto"):
 
 
 def _salsa_cpu(G, weighted):
-    from ..graph import Graph
-    from .cc import connected_components
+    from ..backends.cpu import salsa as _k
 
     n = G.n
     with Timer() as t:
@@ -76,8 +75,7 @@ def _salsa_cpu(G, weighted):
         w = G.weights.astype(np.float64) if weighted else None
         out_deg = np.bincount(src, weights=w, minlength=n).astype(np.float64)
         in_deg = np.bincount(G.indices, weights=w, minlength=n).astype(np.float64)
-        sides = Graph.from_edges(src, G.indices + n, n=2 * n, directed=False)
-        comp = connected_components(sides, device="cpu").labels.astype(np.int64)
+        comp = _k.sides_components(G.offsets, G.indices)
         hub_c, auth_c = comp[:n], comp[n:]
         is_auth = in_deg > 0
         share = np.bincount(auth_c[is_auth], minlength=2 * n) / max(int(is_auth.sum()), 1)

@@ -23,6 +23,7 @@ KERNELS = (
     "mis",
     "msf",
     "pagerank",
+    "salsa",
     "scc",
     "sssp",
     "tc",
