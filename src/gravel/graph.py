@@ -219,16 +219,9 @@ class Graph:
         The node of each id is kept in :attr:`labels`. `weight` names the edge attribute to read
         (``None``: unweighted; missing attributes count 1).
         """
-        nodes = list(graph.nodes)
-        index = {v: i for i, v in enumerate(nodes)}
-        edges = list(graph.edges(data=weight, default=1)) if weight else list(graph.edges)
-        src = np.fromiter((index[e[0]] for e in edges), np.int64, len(edges))
-        dst = np.fromiter((index[e[1]] for e in edges), np.int64, len(edges))
-        w = np.fromiter((e[2] for e in edges), np.float64, len(edges)) if weight else None
-        labels = np.asarray(nodes) if nodes and not _is_range(nodes) else None
-        return cls.from_edges(
-            src, dst, w, n=len(nodes), directed=graph.is_directed(), labels=labels
-        )
+        from .interop import from_networkx
+
+        return from_networkx(cls, graph, weight)
 
     @classmethod
     def from_pandas(
@@ -268,29 +261,9 @@ class Graph:
         KeyError
             A named column is not in `df`.
         """
-        import pandas as pd
+        from .interop import from_pandas
 
-        missing = [c for c in (source, target, weight) if c is not None and c not in df.columns]
-        if missing:
-            raise KeyError(f"no column {missing[0]!r} in the edge table (columns: {list(df)})")
-        w = None if weight is None else df[weight].to_numpy()
-        if not relabel:
-            return cls.from_edges(
-                df[source].to_numpy(), df[target].to_numpy(), w, directed=directed
-            )
-        ends = pd.concat([df[source], df[target]], ignore_index=True)
-        try:
-            ids, labels = pd.factorize(ends, sort=True)
-        except TypeError:  # labels of types that do not compare
-            ids, labels = pd.factorize(ends)
-        return cls.from_edges(
-            ids[: len(df)],
-            ids[len(df) :],
-            w,
-            n=len(labels),
-            directed=directed,
-            labels=np.asarray(labels),
-        )
+        return from_pandas(cls, df, source, target, weight, directed=directed, relabel=relabel)
 
     # -- converters --------------------------------------------------------------------------------
     def to_scipy(self):
@@ -308,19 +281,9 @@ class Graph:
     def to_networkx(self):
         """A ``networkx.DiGraph`` or ``networkx.Graph`` (parallel arcs merge; the last weight
         wins)."""
-        import networkx as nx
+        from .interop import to_networkx
 
-        g = nx.DiGraph() if self.directed else nx.Graph()
-        names = self.labels.tolist() if self.labels is not None else range(self.n)
-        g.add_nodes_from(names)
-        src, dst = self.edges()
-        if self.labels is not None:
-            src, dst = self.labels[src], self.labels[dst]
-        if self.weights is None:
-            g.add_edges_from(zip(src.tolist(), dst.tolist()))
-        else:
-            g.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), self.weights.tolist()))
-        return g
+        return to_networkx(self)
 
     def to_arrow(self):
         """Every stored arc as a ``pyarrow.Table`` with columns ``source``, ``target`` (labels where
@@ -500,10 +463,6 @@ class Graph:
         )
 
     __hash__ = None
-
-
-def _is_range(nodes):
-    return all(isinstance(v, (int, np.integer)) and v == i for i, v in enumerate(nodes))
 
 
 def _as_ids(a, name):
