@@ -17,14 +17,14 @@ def communities(labels):
     return [set(np.flatnonzero(labels == c).tolist()) for c in np.unique(labels)]
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(G=graphs(max_n=50, max_m=200, directed=False, weighted=True))
 def test_random_graphs_against_networkx(G):
-    """Every run valid; the best of three seeds within 5 % of NetworkX's median (on graphs this
-    small a single run of either can land more than 5 % from the other's typical one)."""
+    """Every run valid; the best of five seeds within 5 % of NetworkX's median over five (on graphs
+    this small a single run of either can land more than 5 % from the other's typical one)."""
     G = G.simple_undirected()  # as a networkx.Graph holds it
     for weight in (True, False):
-        runs = [louvain_communities(G, weight=weight, seed=s, device="cpu") for s in range(3)]
+        runs = [louvain_communities(G, weight=weight, seed=s, device="cpu") for s in range(5)]
         for r in runs:
             assert r.labels.dtype == np.int32 and r.labels.shape == (G.n,)
             kw = {"modularity": r.modularity, "weight": weight, "quality": False}
