@@ -39,3 +39,21 @@ __device__ __forceinline__ bool gravel_advance_op(vid_t src, vid_t dst, offset_t
                                                  OUT == 1 ? (OutT)dst : (OutT)edge);  \
     } while (0)
 #define GRAVEL_VISIT(src_, e_) GRAVEL_VISIT_STEP(src_, e_, 0)
+
+#define GRAVEL_LINE_IDS 32  // 4-byte ids in a 128-byte line: the unit the bus kernels read
+
+// Where the bus kernels (warp_aligned.cu, line_balanced.cu) read vertex s's list from: a tiered
+// graph's device tier where it holds the list, else `indices` (pinned host memory). `base` is where
+// the list starts in `ids`; edge ids stay those of the whole graph (offsets[s] + position).
+struct gravel_list_source {
+    const vid_t *ids;
+    const float *weights;
+    offset_t base;
+};
+
+__device__ __forceinline__ gravel_list_source gravel_tier_list(
+    vid_t s, offset_t begin, const vid_t *indices, const float *weights, const offset_t *tier_offsets,
+    const vid_t *tier_indices, const float *tier_weights, int tiered) {
+    if (tiered && tier_offsets[s + 1] > tier_offsets[s]) return {tier_indices, tier_weights, tier_offsets[s]};
+    return {indices, weights, begin};
+}

@@ -8,8 +8,6 @@
 // null, counts the lines read from `indices` (the host's, when tiered).
 #include "advance/advance.cuh"
 
-#define GRAVEL_LINE_IDS 32  // 4-byte ids in a 128-byte line
-
 template <int OUT, typename OutT, int LINES>
 __global__ void gravel_advance_line_balanced(GRAVEL_ADVANCE_PARAMS,
                                              const offset_t *__restrict__ tier_offsets,
@@ -37,23 +35,17 @@ __global__ void gravel_advance_line_balanced(GRAVEL_ADVANCE_PARAMS,
             while (line_scan[i + 1] <= line) ++i;  // items without lines are passed over
             const vid_t s = frontier[i];
             const offset_t begin = offsets[s], length = offsets[s + 1] - begin;
-            const vid_t *ids = indices;
-            const float *w = weights;
-            offset_t base = begin;  // where the list starts in the array it is read from
-            if (tiered && tier_offsets[s + 1] > tier_offsets[s]) {
-                ids = tier_indices;
-                w = tier_weights;
-                base = tier_offsets[s];
-            }
-            host_lines += ids == indices;
-            const offset_t p = (base & ~(offset_t)(GRAVEL_LINE_IDS - 1)) +
+            const gravel_list_source list = gravel_tier_list(s, begin, indices, weights, tier_offsets,
+                                                             tier_indices, tier_weights, tiered);
+            host_lines += list.ids == indices;
+            const offset_t p = (list.base & ~(offset_t)(GRAVEL_LINE_IDS - 1)) +
                                (line - line_scan[i]) * GRAVEL_LINE_IDS + lane;
-            if (p < base || p >= base + length) continue;  // masked: outside the list, in its line
+            if (p < list.base || p >= list.base + length) continue;  // masked: outside the list
             valid[j] = true;
             src[j] = s;
-            edge[j] = begin + (p - base);
-            dst[j] = ids[p];
-            weight[j] = weighted ? w[p] : 1.0f;
+            edge[j] = begin + (p - list.base);
+            dst[j] = list.ids[p];
+            weight[j] = weighted ? list.weights[p] : 1.0f;
         }
 #pragma unroll
         for (int j = 0; j < LINES; ++j) {

@@ -5,8 +5,6 @@
 // `lines`, when not null, counts the lines of ids read from `indices` (the host's, when tiered).
 #include "advance/advance.cuh"
 
-#define GRAVEL_LINE_IDS 32  // 4-byte ids in a 128-byte line
-
 template <int OUT, typename OutT>
 __global__ void gravel_advance_warp_aligned(GRAVEL_ADVANCE_PARAMS,
                                             const offset_t *__restrict__ tier_offsets,
@@ -20,22 +18,17 @@ __global__ void gravel_advance_warp_aligned(GRAVEL_ADVANCE_PARAMS,
          i += warps) {
         const vid_t src = frontier[i];
         const offset_t begin = offsets[src], end = offsets[src + 1];
-        const vid_t *ids = indices;
-        const float *w = weights;
-        offset_t base = begin;  // where the list starts in the array it is read from
-        if (tiered && tier_offsets[src + 1] > tier_offsets[src]) {
-            ids = tier_indices;
-            w = tier_weights;
-            base = tier_offsets[src];
-        }
+        const gravel_list_source list = gravel_tier_list(src, begin, indices, weights, tier_offsets,
+                                                         tier_indices, tier_weights, tiered);
+        const offset_t base = list.base;
         const offset_t first = base & ~(offset_t)(GRAVEL_LINE_IDS - 1), last = base + (end - begin);
-        if (lines != nullptr && lane == 0 && ids == indices && last > base)
+        if (lines != nullptr && lane == 0 && list.ids == indices && last > base)
             atomicAdd(lines, (unsigned long long)((last - first + GRAVEL_LINE_IDS - 1) / GRAVEL_LINE_IDS));
         for (offset_t p = first + lane; p < last; p += 32) {
             if (p < base) continue;  // masked: before the list, in its first line
             const offset_t edge = begin + (p - base);
-            const vid_t dst = ids[p];
-            const float weight = weighted ? w[p] : 1.0f;
+            const vid_t dst = list.ids[p];
+            const float weight = weighted ? list.weights[p] : 1.0f;
             bool keep = gravel_advance_op(src, dst, edge, weight, 0 GRAVEL_USER_ARGS);
             if (OUT != 0 && keep && GRAVEL_EMIT_GUARD(dst))
                 gravel_emit<OutT>(out, out_len, out_cap, OUT == 1 ? (OutT)dst : (OutT)edge);
