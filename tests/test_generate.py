@@ -117,3 +117,11 @@ def test_issue_18_a_generated_graph_peaks_near_its_csr(monkeypatch):
     finally:
         tracemalloc.stop()
     assert peak < 1.3 * (G.offsets.nbytes + G.indices.nbytes)
+
+
+def test_generator_device_is_checked():
+    with pytest.raises(gravel.errors.InvalidArgumentError, match="device must be"):
+        generate.kronecker(4, device="gpu")
+    if not gravel.backends.cuda.available():
+        with pytest.raises(gravel.errors.InvalidArgumentError, match="device='cuda'"):
+            generate.uniform_random(4, device="cuda")
