@@ -305,7 +305,6 @@ _ALGORITHMS = (
         arrays=("labels",),
         vertex_bytes=32,  # index, lowlink, component, stack, frame vertex and arc
         baselines=(Baseline("scipy", "cpu", _scipy_components("strong")),),
-        devices=("cpu",),
     ),
     Algorithm(
         name="hits",
@@ -316,7 +315,6 @@ _ALGORITHMS = (
         options=("max_iter", "tol"),
         timed=lambda G: {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0},
         sweeps=lambda result: 2 * result.iterations,  # A^T h, then A a
-        devices=("cpu",),
     ),
     Algorithm(
         name="salsa",
@@ -347,7 +345,6 @@ _ALGORITHMS = (
         vertex_bytes=12,  # per round: labels read and written, the tally touched
         sweeps=lambda result: result.iterations + 1,  # each round, then the last stopping check
         checked=("modularity",),
-        devices=("cpu",),
         undirected_only=True,
     ),
     Algorithm(
@@ -374,7 +371,6 @@ _ALGORITHMS = (
         sweeps=lambda result: result.iterations,
         baselines=(Baseline("scipy", "cpu", _scipy_msf),),
         checked=("total_weight",),
-        devices=("cpu",),
         undirected_only=True,
     ),
     Algorithm(
@@ -385,7 +381,6 @@ _ALGORITHMS = (
         vertex_bytes=9,  # per round: priorities and states read, states written
         options=("seed",),
         sweeps=lambda result: result.iterations,
-        devices=("cpu",),
         undirected_only=True,
     ),
     Algorithm(
@@ -396,7 +391,6 @@ _ALGORITHMS = (
         vertex_bytes=12,  # per round: priorities and colours read, colours written
         options=("seed",),
         sweeps=lambda result: result.iterations,
-        devices=("cpu",),
     ),
 )
 

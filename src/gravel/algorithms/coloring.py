@@ -3,8 +3,9 @@
 Jones-Plassmann (1993): vertices are coloured in parallel rounds, each as soon as its neighbours of
 higher priority are, with the smallest colour they lack (backends/cpu/coloring.py). The priority
 is largest degree first, as NetworkX's ``largest_first``; ties go to the smaller caller id, which
-gives NetworkX's very colouring, or to a random order drawn from `seed`. There is no CUDA path
-yet: a round is one filter and one neighbour scan over the pending vertices.
+gives NetworkX's very colouring, or to a random order drawn from `seed`. On the GPU a round is one
+neighbor_reduce and one filter over the pending vertices (``_coloring_cuda``); both paths give the
+greedy colouring in priority order, so the same colours.
 """
 
 from dataclasses import dataclass
@@ -38,7 +39,6 @@ def greedy_color(G, *, seed=None, device="auto"):
         None breaks ties between equal degrees by caller id (NetworkX's order); an int, by a
         random order drawn from it (NumPy's ``default_rng``).
     device : {"auto", "cpu", "cuda"}
-        Only the CPU path exists: "auto" runs it, "cuda" raises DeviceUnavailableError.
 
     Returns
     -------
@@ -65,16 +65,22 @@ def greedy_color(G, *, seed=None, device="auto"):
     """
     dev = choose_device(device, _IMPLEMENTATIONS, "greedy_color")
     S = G.simple_undirected()
+    res = _IMPLEMENTATIONS[dev](S, largest_first(G, seed))
+    res.colors = to_caller(G, res.colors)
+    return res
+
+
+def largest_first(G, seed=None):
+    """Each internal vertex's priority (0 first): largest degree first (a self loop adds 2), ties
+    by caller id (`seed` None) or by a random order drawn from `seed`."""
     n = G.n
     ids = np.arange(n, dtype=np.int32)
     callers = ids_to_caller(G, ids)
-    degree = np.diff(S.offsets) + 2 * G.has_arcs(ids, ids)
+    degree = np.diff(G.simple_undirected().offsets) + 2 * G.has_arcs(ids, ids)
     tie = callers if seed is None else np.random.default_rng(seed).permutation(n)[callers]
     rank = np.empty(n, np.int32)
     rank[np.lexsort((tie, -degree))] = ids
-    res = _IMPLEMENTATIONS[dev](S, rank)
-    res.colors = to_caller(G, res.colors)
-    return res
+    return rank
 
 
 def _coloring_cpu(S, rank):
@@ -92,6 +98,63 @@ def _coloring_cpu(S, rank):
             rounds += 1
     return ColoringResult(
         "greedy_color", "cpu", t.seconds, rounds, "jones-plassmann, largest first", colors=colour
+    )
+
+
+#: colours a vertex looks for in one round: bits 0..62 of a 64-bit mask, bit 63 flags "wait"
+WINDOW = 63
+
+
+def _coloring_cuda(S, rank):
+    """Jones-Plassmann on the operators. Each round an OR neighbor_reduce over the pending vertices
+    folds, over the neighbours of higher priority, a "wait" bit (bit 63) for one not yet coloured
+    and, for one coloured c, bit c - base[v] where c lies in v's window of WINDOW colours from
+    base[v]; the apply colours v with the lowest clear bit, or moves a full window on, and a filter
+    keeps the uncoloured. A colour is final once written, and a read racing with the write only
+    delays a vertex, so the colouring is the greedy one in priority order: the CPU path's. The
+    pending vertices go in priority order, so a round's later warps may already see its earlier
+    colours."""
+    import cupy
+
+    from ..frontier import Frontier
+    from ..operators import filter as keep_if
+    from ..operators import neighbor_reduce
+
+    dg = S.to("cuda")
+    rank_d = cupy.asarray(rank)
+    colour = cupy.full(S.n, -1, cupy.int32)
+    base = cupy.zeros(S.n, cupy.int32)
+    pending = Frontier(S.n, ids=cupy.argsort(rank_d).astype(cupy.int32), length=S.n)
+    params = {"rank": rank_d, "colour": colour, "base": base}
+    full = f"0x{(1 << WINDOW) - 1:x}LL"
+    # a neighbour's colour is loaded once: read twice, it could change between the reads
+    bit = (
+        "__device__ long long jp_bit(int c, int base, bool higher) { "
+        "if (!higher) return 0; if (c < 0) return -0x7fffffffffffffffLL - 1; "
+        f"return (unsigned)(c - base) < {WINDOW}u ? 1LL << (c - base) : 0LL; }}"
+    )
+    settle = (
+        f"if (acc >= 0) {{ if (acc == {full}) base[v] += {WINDOW}; "
+        "else colour[v] = base[v] + __ffsll(~acc) - 1; }"
+    )
+    rounds = 0
+    with Timer("cuda") as t:
+        while len(pending):
+            neighbor_reduce(
+                dg,
+                pending,
+                "jp_bit(colour[u], base[v], rank[u] < rank[v])",
+                "(a) | (b)",
+                dtype=np.int64,
+                identity=0,
+                apply=settle,
+                params=params,
+                preamble=bit,
+            )
+            pending = keep_if(pending, "colour[v] < 0", params=params)
+            rounds += 1
+    return ColoringResult(
+        "greedy_color", "cuda", t.seconds, rounds, "jones-plassmann, largest first", colors=colour
     )
 
 
@@ -123,4 +186,4 @@ def verify_coloring(G, colors):
     return []
 
 
-_IMPLEMENTATIONS = {"cpu": _coloring_cpu}
+_IMPLEMENTATIONS = {"cpu": _coloring_cpu, "cuda": _coloring_cuda}

@@ -4,8 +4,8 @@ Power iteration from uniform hubs, as NetworkX's reference ``_hits_python``: eac
 the authorities a = A^T h over the in-lists, then the hubs h = A a over the out-lists (one gather
 each, no atomics: backends/cpu/hits.py), and scales both to a maximum of 1. It stops when the L1
 change of the hubs is below `tol`; the scores are then scaled to sum to 1. ``networkx.hits``
-computes the same vectors with ARPACK's SVD (the leading singular vectors of A). There is no CUDA
-path yet: the two gathers are two SpMVs of the vertex-program layer.
+computes the same vectors with ARPACK's SVD (the leading singular vectors of A). On the GPU the two
+gathers are two pull neighbor_reduces, over the graph and over its reverse (``_hits_cuda``).
 """
 
 import math
@@ -43,13 +43,12 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
     normalized : bool, default True
         Scale the hubs and the authorities to sum to 1; else each has a maximum of 1.
     device : {"auto", "cpu", "cuda"}
-        Only the CPU path exists: "auto" runs it, "cuda" raises DeviceUnavailableError.
 
     Returns
     -------
     HITSResult
-        ``hubs`` and ``authorities`` (float64, caller ids); ``iterations`` and the last change in
-        ``stats["error"]``.
+        ``hubs`` and ``authorities`` (float64, caller ids; CuPy arrays on the GPU); ``iterations``
+        and the last change in ``stats["error"]``.
 
     Examples
     --------
@@ -91,13 +90,22 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
     return res
 
 
+def _uniform(G, device, m):
+    """The scores of a graph without arcs: uniform (array module `m`)."""
+    h = m.full(G.n, 1.0 / max(G.n, 1))
+    return HITSResult("hits", device, 0.0, 0, "power", {"error": 0.0}, hubs=h, authorities=h.copy())
+
+
+def _not_converged(max_iter, err, tol):
+    return PowerIterationFailedConvergence(
+        f"hits did not converge in {max_iter} iterations (last L1 change {err:.3g}, tol {tol:.3g})"
+    )
+
+
 def _hits_cpu(G, max_iter, tol, start):
     n = G.n
     if G.nnz == 0:
-        h = np.full(n, 1.0 / max(n, 1))
-        return HITSResult(
-            "hits", "cpu", 0.0, 0, "power", {"error": 0.0}, hubs=h, authorities=h.copy()
-        )
+        return _uniform(G, "cpu", np)
     h = np.full(n, 1.0 / n) if start is None else start
     a = np.empty(n)
     in_off, in_idx, in_w = G.csc()
@@ -115,11 +123,43 @@ def _hits_cpu(G, max_iter, tol, start):
                 break
         else:
             if tol > 0:
-                raise PowerIterationFailedConvergence(
-                    f"hits did not converge in {max_iter} iterations (last L1 change "
-                    f"{err:.3g}, tol {tol:.3g})"
-                )
+                raise _not_converged(max_iter, err, tol)
     return HITSResult("hits", "cpu", t.seconds, it, "power", {"error": err}, hubs=h, authorities=a)
+
+
+def _hits_cuda(G, max_iter, tol, start):
+    """The CPU path's iteration on the GPU, in float64: the authorities pull the hubs over the
+    in-lists (a sum neighbor_reduce over the graph), the hubs pull the authorities over the
+    out-lists (the same over its reverse), each times the arc's weight. The host reads each
+    iteration's L1 change (a sync) to stop."""
+    import cupy
+
+    from ..operators import neighbor_reduce
+
+    n = G.n
+    if G.nnz == 0:
+        return _uniform(G, "cuda", cupy)
+    dg = G.to("cuda")
+    rev = dg.reverse()
+    h = cupy.full(n, 1.0 / n) if start is None else cupy.asarray(start, cupy.float64)
+    value = "x[u] * weight"  # weight is 1 on an unweighted graph
+
+    def gather(graph, x):
+        return neighbor_reduce(graph, None, value, "sum", dtype=np.float64, params={"x": x})
+
+    with Timer("cuda") as t:
+        for it in range(1, max_iter + 1):
+            a = gather(dg, h)
+            last, h = h, gather(rev, a)
+            h /= h.max()
+            a /= a.max()
+            err = float(cupy.abs(h - last).sum())  # sync
+            if err < tol:
+                break
+        else:
+            if tol > 0:
+                raise _not_converged(max_iter, err, tol)
+    return HITSResult("hits", "cuda", t.seconds, it, "power", {"error": err}, hubs=h, authorities=a)
 
 
 def verify_hits(G, hubs, authorities, *, rtol=1e-5):
@@ -153,4 +193,4 @@ def verify_hits(G, hubs, authorities, *, rtol=1e-5):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _hits_cpu}
+_IMPLEMENTATIONS = {"cpu": _hits_cpu, "cuda": _hits_cuda}

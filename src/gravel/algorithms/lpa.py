@@ -4,8 +4,8 @@ The semi-synchronous method of Cordasco and Gargano (BASNA 2010), NetworkX's det
 rather than the asynchronous one (``asyn_lpa_communities``), whose answer depends on a random visit
 order: with no seed to match, the same graph gives NetworkX's very partition, and the answer has a
 checkable stopping rule. backends/cpu/lpa.py colours the graph greedily and updates one colour class
-at a time. The modularity of the communities (Newman and Girvan 2004) is reported beside them. There
-is no CUDA path yet: each colour class is one neighbour-reduce of the vertex-program layer.
+at a time; the GPU path (``_lpa_cuda``) updates each class with a sort and one neighbor_reduce, to
+the same labels. The modularity of the communities (Newman and Girvan 2004) is reported beside them.
 """
 
 from dataclasses import dataclass
@@ -40,7 +40,6 @@ def label_propagation_communities(G, *, device="auto"):
         Undirected. Weights are ignored, parallel edges count once and a self loop counts the
         vertex's own label once, as in a ``networkx.Graph``.
     device : {"auto", "cpu", "cuda"}
-        Only the CPU path exists: "auto" runs it, "cuda" raises DeviceUnavailableError.
 
     Returns
     -------
@@ -145,6 +144,85 @@ def _lpa_cpu(G):
     )
 
 
+def _lpa_cuda(G):
+    """The CPU path's rounds on the GPU. The colouring is greedy_color's (Jones-Plassmann in the
+    same order: the same classes), and the graph is renumbered by class, so that a class is a range
+    of rows and its arcs a range of entries. A class's update sorts its entries' (row, label) keys,
+    scores each by (how often its label occurs in the row, found by two binary searches in the
+    sorted keys; whether it is the row's own label; the label), and takes each row's best score
+    with a max neighbor_reduce over the class's rows, whose apply writes the label: the most
+    frequent, one's own first on a tie, else the largest (Prec-Max). Rounds run until one changes
+    no label: the CPU path's stopping rule holds exactly then, so the labels are its."""
+    import cupy
+
+    from ..arrays import entry_rows
+    from ..frontier import Frontier
+    from ..graph import Graph
+    from ..operators import neighbor_reduce
+    from ..transform import relabel
+    from .coloring import _coloring_cuda, largest_first
+
+    n = G.n
+    offsets, indices = simple_graph(G)
+    if n == 0:
+        return LPAResult("label_propagation_communities", "cuda", labels=cupy.zeros(0, cupy.int32))
+    loops = Graph(offsets, indices, directed=False, _sorted=True, _checked=True)
+    loops.to("cuda")
+    with Timer("cuda") as t:
+        colour = _coloring_cuda(G.simple_undirected(), largest_first(G)).colors
+        members = cupy.argsort(colour).astype(cupy.int32)  # stable: rows of a class by id
+        row_of = cupy.empty(n, cupy.int32)
+        row_of[members] = cupy.arange(n, dtype=cupy.int32)
+        H = relabel(loops, row_of).to("cuda")
+        labels = cupy.asarray(caller_ids(G))[members]  # by row
+        classes = cupy.searchsorted(colour[members], cupy.arange(int(colour.max()) + 2))
+        bounds = classes.get().tolist()
+        arcs = H.offsets[classes].get().tolist()
+        entry_row = entry_rows(H.offsets, H.nnz)
+        rows = cupy.arange(n, dtype=cupy.int32)
+        changed = cupy.zeros(1, cupy.int32)
+        params = {"labels": labels, "changed": changed, "np1": np.int64(n + 1)}
+        update = (
+            "if (acc >= 0) { int best = (int)(acc % np1); "
+            "if (best != labels[v]) { labels[v] = best; atomicAdd(changed, 1); } }"
+        )
+        rounds = 0
+        while True:
+            changed.fill(0)
+            for c in range(len(bounds) - 1):
+                first, last = arcs[c], arcs[c + 1]
+                if first == last:
+                    continue
+                keys = cupy.sort(entry_row[first:last] * n + labels[H.indices[first:last]])
+                count = cupy.searchsorted(keys, keys, side="right") - cupy.searchsorted(keys, keys)
+                row, label = cupy.divmod(keys, n)
+                score = (2 * count + (label == labels[row])) * (n + 1) + label
+                ids = rows[bounds[c] : bounds[c + 1]]
+                frontier = Frontier(n, ids=ids, length=ids.size)
+                neighbor_reduce(
+                    H,
+                    frontier,
+                    "score[edge - first]",
+                    "max",
+                    dtype=np.int64,
+                    apply=update,
+                    params=params | {"score": score, "first": np.int64(first)},
+                )
+            if not int(changed[0]):  # sync: the round's changes
+                break
+            rounds += 1
+    q = modularity(offsets, indices, labels[row_of].get())
+    return LPAResult(
+        "label_propagation_communities",
+        "cuda",
+        t.seconds,
+        rounds,
+        "semi-synchronous",
+        labels=labels[row_of],
+        modularity=q,
+    )
+
+
 def verify_lpa(G, labels, *, modularity=None):
     """Check that `labels` (caller ids) meet NetworkX's stopping rule (every vertex with a
     neighbour has a label among its neighbours' most frequent), that `modularity` is the
@@ -182,4 +260,4 @@ def verify_lpa(G, labels, *, modularity=None):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _lpa_cpu}
+_IMPLEMENTATIONS = {"cpu": _lpa_cpu, "cuda": _lpa_cuda}

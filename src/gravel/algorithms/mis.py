@@ -2,15 +2,15 @@
 
 Each vertex draws a random priority from `seed`; the set is the greedy one in that order (a vertex
 joins unless a neighbour of higher priority did), found in parallel rounds as Luby's and
-Jones-Plassmann's algorithms run them (backends/cpu/mis.py). A seed fixes the set, whatever the
-thread count. There is no CUDA path yet: a round is one filter over the pending vertices.
+Jones-Plassmann's algorithms run them (backends/cpu/mis.py; on the GPU ``_mis_cuda``). A seed
+fixes the set, whatever the device and the thread count.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..arrays import host
+from ..arrays import host, xp
 from ..backends.cpu import mis as _k
 from ..errors import InvalidGraphError
 from ._common import Result, Timer, choose_device, ids_to_caller, to_caller
@@ -36,7 +36,6 @@ def maximal_independent_set(G, *, seed=None, device="auto"):
         Seed of the random priorities (NumPy's ``default_rng``); the same seed gives the same set.
         None draws fresh ones.
     device : {"auto", "cpu", "cuda"}
-        Only the CPU path exists: "auto" runs it, "cuda" raises DeviceUnavailableError.
 
     Returns
     -------
@@ -72,7 +71,7 @@ def maximal_independent_set(G, *, seed=None, device="auto"):
     rank = np.random.default_rng(seed).permutation(G.n).astype(np.int32)[callers]
     res = _IMPLEMENTATIONS[dev](G.simple_undirected(), rank)
     res.in_set = to_caller(G, res.in_set)
-    res.nodes = np.flatnonzero(res.in_set).astype(np.int32)
+    res.nodes = xp(res.in_set).flatnonzero(res.in_set).astype(np.int32)
     return res
 
 
@@ -89,6 +88,55 @@ def _mis_cpu(S, rank):
     return MISResult(
         "maximal_independent_set",
         "cpu",
+        t.seconds,
+        rounds,
+        "random priorities",
+        in_set=state == _k.IN,
+    )
+
+
+def _mis_cuda(S, rank):
+    """The rounds on the operators: a max neighbor_reduce over the pending vertices scores each
+    neighbour 2 if in the set, 1 if pending with higher priority, and its apply decides the vertex
+    (out, wait, in); a filter keeps the pending. A decided state is final, and a read racing with
+    its write only delays a vertex, so the set is the CPU path's. The pending vertices go in
+    priority order, so a round's later warps may already see its earlier decisions."""
+    import cupy
+
+    from ..frontier import Frontier
+    from ..operators import filter as keep_if
+    from ..operators import neighbor_reduce
+
+    dg = S.to("cuda")
+    rank_d = cupy.asarray(rank)
+    state = cupy.zeros(S.n, cupy.int8)
+    pending = Frontier(S.n, ids=cupy.argsort(rank_d).astype(cupy.int32), length=S.n)
+    params = {"state": state, "rank": rank_d}
+    # a neighbour's state is loaded once: read twice, it could change between the reads
+    score = (
+        "__device__ int mis_score(signed char s, bool higher) "
+        f"{{ return s == {_k.IN} ? 2 : s == {_k.PENDING} && higher ? 1 : 0; }}"
+    )
+    decide = f"if (acc != 1) state[v] = acc == 2 ? {_k.OUT} : {_k.IN}"
+    rounds = 0
+    with Timer("cuda") as t:
+        while len(pending):
+            neighbor_reduce(
+                dg,
+                pending,
+                "mis_score(state[u], rank[u] < rank[v])",
+                "max",
+                dtype=np.int32,
+                identity=0,
+                apply=decide,
+                params=params,
+                preamble=score,
+            )
+            pending = keep_if(pending, f"state[v] == {_k.PENDING}", params=params)
+            rounds += 1
+    return MISResult(
+        "maximal_independent_set",
+        "cuda",
         t.seconds,
         rounds,
         "random priorities",
@@ -123,4 +171,4 @@ def to_caller_order(G, values):
     return values if G.order is None else values[ids_to_caller(G, np.arange(G.n, dtype=np.int32))]
 
 
-_IMPLEMENTATIONS = {"cpu": _mis_cpu}
+_IMPLEMENTATIONS = {"cpu": _mis_cpu, "cuda": _mis_cuda}

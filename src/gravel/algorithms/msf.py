@@ -2,9 +2,9 @@
 
 Boruvka (1926), as parallel MST codes run it: every round each component takes its lightest edge
 to another component, which at least halves the components. backends/cpu/msf.py scans the arcs in
-parallel and merges the picks serially (O(n) a round beside the O(m) scan). Ties between equal
-weights are broken by the edge's ends, so the forest is one of the minimum ones and its weight is
-the minimum. There is no CUDA path yet.
+parallel and merges the picks serially (O(n) a round beside the O(m) scan); the GPU path
+(``_msf_cuda``) runs the rounds on the operators. Ties between equal weights are broken by the
+edge's ends, a strict order under which the minimum forest is unique: both paths find it.
 """
 
 from dataclasses import dataclass
@@ -46,13 +46,13 @@ def minimum_spanning_forest(G, weight=True, *, device="auto"):
         True (or an attribute name, as NetworkX's ``weight="weight"``: a Graph holds one weight
         array) uses G's weights where it has them; None or False gives every edge weight 1.
     device : {"auto", "cpu", "cuda"}
-        Only the CPU path exists: "auto" runs it, "cuda" raises DeviceUnavailableError.
 
     Returns
     -------
     MSFResult
         ``src``, ``dst`` (int32, caller ids, ``src < dst``) and ``weight`` (G's weight type, float32
-        if unweighted): the n - c forest edges (c components), by weight, then ends.
+        if unweighted): the n - c forest edges (c components), by weight, then ends (CuPy arrays
+        on the GPU, like ``parent``).
         ``total_weight`` (float): their sum. ``parent`` (int32, per vertex): the forest rooted at
         each tree's smallest id, -1 at roots. ``iterations``: the Boruvka rounds.
 
@@ -116,25 +116,99 @@ def _msf_cpu(G, weights):
             count = new
             k.compress(comp)
     u, arc = tree_u[:count], tree_arc[:count]
-    v = G.indices[arc]
+    res = MSFResult("minimum_spanning_forest", "cpu", t.seconds, rounds, "boruvka")
+    return _forest(G, res, u, G.indices[arc], weights[arc])
+
+
+def _forest(G, res, u, v, w):
+    """`res` with the forest of the edges (u[i], v[i]) of weight w[i] (internal ids, host arrays):
+    its edges by weight, then ends, in the caller's ids, their total and the rooted forest (built
+    on the host: one serial pass), as arrays of the result's device."""
+    n = G.n
     callers = ids_to_caller(G, np.arange(n, dtype=np.int32))
     parent = np.empty(n, np.int32)
     _k.root_forest(n, u, v, np.argsort(callers).astype(np.int32), parent)
-    cu, cv, w = callers[u], callers[v], weights[arc]
+    cu, cv = callers[u], callers[v]
     src, dst = np.minimum(cu, cv), np.maximum(cu, cv)
     order = np.lexsort((dst, src, w))
-    return MSFResult(
-        "minimum_spanning_forest",
-        "cpu",
-        t.seconds,
-        rounds,
-        "boruvka",
-        src=src[order],
-        dst=dst[order],
-        weight=w[order],
-        total_weight=float(np.sum(w, dtype=np.float64)),
-        parent=to_caller(G, ids_to_caller(G, parent)),
-    )
+    res.src, res.dst, res.weight = src[order], dst[order], w[order]
+    res.total_weight = float(np.sum(w, dtype=np.float64))
+    res.parent = to_caller(G, ids_to_caller(G, parent))
+    if res.device == "cuda":
+        import cupy
+
+        for name in ("src", "dst", "weight", "parent"):
+            setattr(res, name, cupy.asarray(getattr(res, name)))
+    return res
+
+
+def _msf_cuda(G, weights):
+    """Boruvka on the operators. The arcs are ranked once by (weight, smaller end, larger end), the
+    CPU path's strict order, the arcs of one edge alike (a sort of the arcs). Each round a min
+    neighbor_reduce over every vertex takes its lightest rank to another component and its apply
+    folds it into the component's root (atomicMin); a compute turns each root's pick into a link
+    to the other root (of two roots that picked one edge, the smaller links), summing the links;
+    a compute unions the links with ECL-CC's union (cc.py) and marks their edges, and another
+    points every vertex at its root. Under a strict order the picks form a forest, so the union
+    takes every link and the forest is the CPU path's."""
+    import cupy
+
+    from ..arrays import entry_rows
+    from ..operators import compute, compute_sums, neighbor_reduce
+    from .cc import _UNION_FIND
+
+    n = G.n
+    dg = G.to("cuda")
+    w = cupy.asarray(weights)
+    none = "0x7fffffffffffffffLL"
+    with Timer("cuda") as t:
+        src = entry_rows(dg.offsets, dg.nnz).astype(cupy.int32)
+        lo, hi = cupy.minimum(src, dg.indices), cupy.maximum(src, dg.indices)
+        order = cupy.lexsort(cupy.stack([hi, lo, w]).astype(cupy.float64))
+        lo, hi, sw = lo[order], hi[order], w[order]
+        first = cupy.ones(dg.nnz, cupy.bool_)
+        first[1:] = (sw[1:] != sw[:-1]) | (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1])
+        rank = cupy.empty(dg.nnz, cupy.int64)
+        rank[order] = cupy.cumsum(first) - 1
+        edges = cupy.flatnonzero(first)
+        lo, hi, sw = lo[edges], hi[edges], sw[edges]
+        comp = cupy.arange(n, dtype=cupy.int32)
+        pick = cupy.empty(n, cupy.int64)
+        link = cupy.empty(n, cupy.int32)
+        chosen = cupy.zeros(edges.size, cupy.uint8)
+        p = {"comp": comp, "rank": rank, "pick": pick, "link": link, "lo": lo, "hi": hi}
+        hook = (
+            f"long long e = pick[v]; link[v] = -1; if (comp[v] == v && e != {none}) {{ "
+            "int a = comp[lo[e]], b = comp[hi[e]]; int other = a == v ? b : a; "
+            "if (!(pick[other] == e && other < v)) link[v] = other; }"
+        )
+        rounds = 0
+        while n:
+            pick.fill(np.iinfo(np.int64).max)
+            neighbor_reduce(
+                dg,
+                None,
+                f"comp[u] != comp[v] ? rank[edge] : {none}",
+                "min",
+                dtype=np.int64,
+                apply=f"if (acc != {none}) atomicMin(&pick[comp[v]], acc)",
+                params=p,
+            )
+            links = compute_sums(None, ["link[v] >= 0 ? 1.0 : 0.0"], op=hook, params=p, n=n)
+            rounds += 1
+            if not int(links[0]):  # sync: the round's links
+                break
+            compute(
+                None,
+                "if (link[v] >= 0) { gravel_union(comp, v, link[v]); chosen[pick[v]] = 1; }",
+                params=p | {"chosen": chosen},
+                n=n,
+                preamble=_UNION_FIND,
+            )
+            compute(None, "comp[v] = gravel_find(comp, v)", params=p, n=n, preamble=_UNION_FIND)
+        tree = cupy.flatnonzero(chosen)
+    res = MSFResult("minimum_spanning_forest", "cuda", t.seconds, rounds, "boruvka")
+    return _forest(G, res, lo[tree].get(), hi[tree].get(), sw[tree].get())
 
 
 def lightest_edges(G, weighted=True):
@@ -197,4 +271,4 @@ def verify_msf(G, parent, *, total_weight=None, weight=True):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _msf_cpu}
+_IMPLEMENTATIONS = {"cpu": _msf_cpu, "cuda": _msf_cuda}
