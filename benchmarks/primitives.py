@@ -1,0 +1,201 @@
+"""Issue 22's primitives on the GPU beside gravel's CPU path and NetworkX: maximal independent set,
+greedy colouring, label propagation, minimum spanning forest (Boruvka), HITS and strongly connected
+components.
+
+Each primitive runs on each graph (default kron:22 and urand:22; MSF on the graph with random
+weights 1..64, SCC on the directed graph of the same generator) on the GPU and on the CPU. Times are
+the result's own: CUDA events around the GPU work with the graph already on the device, the median
+of --repeat runs after a warm-up; wall time on the CPU, the median of --cpu-repeat runs (kernels are
+compiled on a small graph first and compiling is never timed). HITS runs a fixed 20 iterations.
+NetworkX cannot finish these graphs in reasonable time, so it runs on the same generators at
+--nx-scale (default 14) instead, in a child process killed after --nx-timeout seconds, with gravel's
+GPU and CPU paths timed on that graph too, so that each row compares like with like.
+
+    PYTHONPATH=src python benchmarks/primitives.py --json benchmarks/results/h100/primitives.json
+"""
+
+import gc
+import multiprocessing
+import statistics
+import time
+
+import gravel
+from gravel import generate, transform
+from gravel.bench import machine, script_parser, write_record
+
+#: HITS iterations per timed run (as `gravel bench` times it)
+HITS_ITERATIONS = 20
+#: seconds a NetworkX child may take to build its graph beyond --nx-timeout
+BUILD_ALLOWANCE_S = 120
+
+
+def _mis(G, device):
+    return gravel.maximal_independent_set(G, seed=1, device=device)
+
+
+def _coloring(G, device):
+    return gravel.greedy_color(G, device=device)
+
+
+def _lpa(G, device):
+    return gravel.label_propagation_communities(G, device=device)
+
+
+def _msf(G, device):
+    return gravel.minimum_spanning_forest(G, device=device)
+
+
+def _hits(G, device):
+    return gravel.hits(G, max_iter=HITS_ITERATIONS, tol=0.0, device=device)
+
+
+def _scc(G, device):
+    return gravel.strongly_connected_components(G, device=device)
+
+
+def _nx_call(name, g):
+    """NetworkX's function for primitive `name` on the networkx graph g, run to the end."""
+    import networkx as nx
+
+    calls = {
+        "mis": lambda: nx.maximal_independent_set(g, seed=1),
+        "coloring": lambda: nx.greedy_color(g, "largest_first"),
+        "lpa": lambda: list(nx.community.label_propagation_communities(g)),
+        "msf": lambda: list(nx.minimum_spanning_edges(g, algorithm="boruvka", data=False)),
+        "hits": lambda: nx.hits(g, max_iter=HITS_ITERATIONS),
+        "scc": lambda: list(nx.strongly_connected_components(g)),
+    }
+    return calls[name]()
+
+
+#: name -> (gravel's call, the graph it runs on: "plain", "weighted" or "directed")
+PRIMITIVES = {
+    "mis": (_mis, "plain"),
+    "coloring": (_coloring, "plain"),
+    "lpa": (_lpa, "plain"),
+    "msf": (_msf, "weighted"),
+    "hits": (_hits, "plain"),
+    "scc": (_scc, "directed"),
+}
+
+
+def build(spec, kind):
+    """The graph of generator `spec` that a primitive runs on: as generated (undirected), with
+    random weights 1..64, or generated directed; generated on the CPU, so that NetworkX's child
+    builds the very graph gravel times."""
+    if kind == "directed":
+        family, *numbers = spec.split(":")
+        make = {"kron": generate.kronecker, "urand": generate.uniform_random}[family]
+        return make(*map(int, numbers), directed=True, device="cpu")
+    G = generate.from_spec(spec, device="cpu")
+    return transform.add_random_weights(G) if kind == "weighted" else G
+
+
+def _nx_child(spec, kind, name, queue):
+    g = build(spec, kind).to_networkx()
+    start = time.perf_counter()
+    _nx_call(name, g)
+    queue.put(time.perf_counter() - start)
+
+
+def networkx_seconds(spec, kind, name, timeout):
+    """NetworkX's wall time for `name` on `spec`'s graph in a spawned child, or None after
+    `timeout` seconds (plus the build allowance), when the child is killed."""
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_nx_child, args=(spec, kind, name, queue))
+    child.start()
+    child.join(timeout + BUILD_ALLOWANCE_S)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        return None
+    return queue.get() if not queue.empty() else None
+
+
+def median_ms(fn, repeat, warm):
+    """Median of `repeat` results' own times (ms), after `warm` untimed runs."""
+    for _ in range(warm):
+        fn()
+    return 1e3 * statistics.median(fn().time_s for _ in range(repeat))
+
+
+def measure(spec, names, repeat, cpu_repeat, nx_timeout=None):
+    """Rows for the graphs of `spec`: each primitive on the GPU and the CPU (and NetworkX)."""
+    rows = []
+    graphs = {}
+    for name in names:
+        call, kind = PRIMITIVES[name]
+        if kind not in graphs:
+            graphs[kind] = build(spec, kind)
+        G = graphs[kind]
+        res = call(G, "cuda")
+        row = {
+            "graph": spec,
+            "algo": name,
+            "graph_kind": kind,
+            "n": G.n,
+            "nnz": G.nnz,
+            "gpu_ms": median_ms(lambda: call(G, "cuda"), repeat, warm=1),
+            "cpu_ms": median_ms(lambda: call(G, "cpu"), cpu_repeat, warm=0),
+            "gpu_iterations": res.iterations,
+            "gpu_strategy": res.strategy,
+        }
+        row["speedup_vs_cpu"] = row["cpu_ms"] / row["gpu_ms"]
+        line = (
+            f"{spec:>10} {name:>8}: gpu {row['gpu_ms']:10.2f} ms  cpu {row['cpu_ms']:10.2f} ms "
+            f"({row['speedup_vs_cpu']:6.1f}x)"
+        )
+        if nx_timeout is not None:
+            s = networkx_seconds(spec, kind, name, nx_timeout)
+            row["networkx_ms"] = None if s is None else 1e3 * s
+            row["networkx_timeout_s"] = nx_timeout
+            row["speedup_vs_networkx"] = None if s is None else 1e3 * s / row["gpu_ms"]
+            line += (
+                f"  networkx > {nx_timeout} s"
+                if s is None
+                else f"  networkx {1e3 * s:10.1f} ms ({row['speedup_vs_networkx']:8.1f}x)"
+            )
+        rows.append(row)
+        print(line, flush=True)
+    del graphs
+    gc.collect()
+    import cupy
+
+    cupy.get_default_memory_pool().free_all_blocks()
+    return rows
+
+
+def main():
+    p = script_parser(__doc__, repeat=5)
+    p.add_argument("graphs", nargs="*", default=["kron:22", "urand:22"], help="kron or urand specs")
+    p.add_argument("--algo", action="append", choices=sorted(PRIMITIVES), help="default: all")
+    p.add_argument("--cpu-repeat", type=int, default=1, help="timed CPU runs (median)")
+    p.add_argument("--nx-scale", type=int, default=14, help="scale of NetworkX's graphs")
+    p.add_argument("--nx-timeout", type=float, default=120.0, help="seconds per NetworkX call")
+    p.add_argument("--no-networkx", action="store_true", help="leave NetworkX out")
+    a = p.parse_args()
+    names = a.algo or list(PRIMITIVES)
+    info = machine()
+    print(f"{info.get('gpu')}, {info['threads']} CPU threads")
+    print("warm-up (compiling every kernel):")
+    measure("kron:10", names, 1, 1)
+    rows = []
+    for spec in a.graphs:
+        rows += measure(spec, names, a.repeat, a.cpu_repeat)
+    if not a.no_networkx:
+        for family in sorted({spec.split(":")[0] for spec in a.graphs}):
+            small = f"{family}:{a.nx_scale}"
+            rows += measure(small, names, a.repeat, a.cpu_repeat, a.nx_timeout)
+    if a.json:
+        write_record(
+            a.json,
+            "benchmarks/primitives.py",
+            rows,
+            hits_iterations=HITS_ITERATIONS,
+            nx_scale=a.nx_scale,
+        )
+
+
+if __name__ == "__main__":
+    main()
