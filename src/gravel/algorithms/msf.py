@@ -164,7 +164,8 @@ def _msf_cuda(G, weights):
     with Timer("cuda") as t:
         src = entry_rows(dg.offsets, dg.nnz).astype(cupy.int32)
         lo, hi = cupy.minimum(src, dg.indices), cupy.maximum(src, dg.indices)
-        order = cupy.lexsort(cupy.stack([hi, lo, w]).astype(cupy.float64))
+        keys = cupy.stack([hi, lo, w]).astype(cupy.float64)  # exact for int32 ids and weights
+        order = cupy.lexsort(keys) if dg.nnz else cupy.zeros(0, cupy.int64)
         lo, hi, sw = lo[order], hi[order], w[order]
         first = cupy.ones(dg.nnz, cupy.bool_)
         first[1:] = (sw[1:] != sw[:-1]) | (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1])
