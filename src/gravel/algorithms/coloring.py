@@ -106,26 +106,15 @@ WINDOW = 63
 
 
 def _coloring_cuda(S, rank):
-    """Jones-Plassmann on the operators. Each round an OR neighbor_reduce over the pending vertices
+    """Jones-Plassmann in :func:`gravel.algorithms.mis.priority_rounds`: an OR neighbor_reduce
     folds, over the neighbours of higher priority, a "wait" bit (bit 63) for one not yet coloured
     and, for one coloured c, bit c - base[v] where c lies in v's window of WINDOW colours from
-    base[v]; the apply colours v with the lowest clear bit, or moves a full window on, and a filter
-    keeps the uncoloured. A colour is final once written, and a read racing with the write only
-    delays a vertex, so the colouring is the greedy one in priority order: the CPU path's. The
-    pending vertices go in priority order, so a round's later warps may already see its earlier
-    colours."""
+    base[v]; the apply colours v with the lowest clear bit, or moves a full window on."""
     import cupy
 
-    from ..frontier import Frontier
-    from ..operators import filter as keep_if
-    from ..operators import neighbor_reduce
+    from .mis import priority_rounds
 
-    dg = S.to("cuda")
-    rank_d = cupy.asarray(rank)
     colour = cupy.full(S.n, -1, cupy.int32)
-    base = cupy.zeros(S.n, cupy.int32)
-    pending = Frontier(S.n, ids=cupy.argsort(rank_d).astype(cupy.int32), length=S.n)
-    params = {"rank": rank_d, "colour": colour, "base": base}
     full = f"0x{(1 << WINDOW) - 1:x}LL"
     # a neighbour's colour is loaded once: read twice, it could change between the reads
     bit = (
@@ -133,28 +122,20 @@ def _coloring_cuda(S, rank):
         "if (!higher) return 0; if (c < 0) return -0x7fffffffffffffffLL - 1; "
         f"return (unsigned)(c - base) < {WINDOW}u ? 1LL << (c - base) : 0LL; }}"
     )
-    settle = (
+    rounds, seconds = priority_rounds(
+        S,
+        rank,
+        "jp_bit(colour[u], base[v], rank[u] < rank[v])",
+        "(a) | (b)",
+        np.int64,
         f"if (acc >= 0) {{ if (acc == {full}) base[v] += {WINDOW}; "
-        "else colour[v] = base[v] + __ffsll(~acc) - 1; }"
+        "else colour[v] = base[v] + __ffsll(~acc) - 1; }",
+        "colour[v] < 0",
+        {"colour": colour, "base": cupy.zeros(S.n, cupy.int32)},
+        bit,
     )
-    rounds = 0
-    with Timer("cuda") as t:
-        while len(pending):
-            neighbor_reduce(
-                dg,
-                pending,
-                "jp_bit(colour[u], base[v], rank[u] < rank[v])",
-                "(a) | (b)",
-                dtype=np.int64,
-                identity=0,
-                apply=settle,
-                params=params,
-                preamble=bit,
-            )
-            pending = keep_if(pending, "colour[v] < 0", params=params)
-            rounds += 1
     return ColoringResult(
-        "greedy_color", "cuda", t.seconds, rounds, "jones-plassmann, largest first", colors=colour
+        "greedy_color", "cuda", seconds, rounds, "jones-plassmann, largest first", colors=colour
     )
 
 

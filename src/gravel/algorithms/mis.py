@@ -95,12 +95,14 @@ def _mis_cpu(S, rank):
     )
 
 
-def _mis_cuda(S, rank):
-    """The rounds on the operators: a max neighbor_reduce over the pending vertices scores each
-    neighbour 2 if in the set, 1 if pending with higher priority, and its apply decides the vertex
-    (out, wait, in); a filter keeps the pending. A decided state is final, and a read racing with
-    its write only delays a vertex, so the set is the CPU path's. The pending vertices go in
-    priority order, so a round's later warps may already see its earlier decisions."""
+def priority_rounds(S, rank, value, reduce, dtype, apply, pending, params, preamble=""):
+    """Rounds in priority order on the GPU (MIS here, Jones-Plassmann colouring): each round a
+    neighbor_reduce of `value` with `reduce` (identity 0) over the pending vertices, whose `apply`
+    decides those it can, then a filter keeps those for which `pending` holds. `params` (device
+    arrays and scalars, with ``rank``, the priorities, added) and `preamble` go to both. A decision
+    is final once written and a read racing with the write only delays a vertex, so the answer is
+    the sequential one in priority order. The pending vertices go in that order, so a round's later
+    warps may already see its earlier decisions. Returns (rounds, seconds)."""
     import cupy
 
     from ..frontier import Frontier
@@ -108,36 +110,53 @@ def _mis_cuda(S, rank):
     from ..operators import neighbor_reduce
 
     dg = S.to("cuda")
-    rank_d = cupy.asarray(rank)
+    params = params | {"rank": cupy.asarray(rank)}
+    front = Frontier(S.n, ids=cupy.argsort(params["rank"]).astype(cupy.int32), length=S.n)
+    rounds = 0
+    with Timer("cuda") as t:
+        while len(front):
+            neighbor_reduce(
+                dg,
+                front,
+                value,
+                reduce,
+                dtype=dtype,
+                identity=0,
+                apply=apply,
+                params=params,
+                preamble=preamble,
+            )
+            front = keep_if(front, pending, params=params)
+            rounds += 1
+    return rounds, t.seconds
+
+
+def _mis_cuda(S, rank):
+    """priority_rounds: a max neighbor_reduce scores each neighbour 2 if in the set, 1 if pending
+    with higher priority, and its apply decides the vertex (out, wait, in)."""
+    import cupy
+
     state = cupy.zeros(S.n, cupy.int8)
-    pending = Frontier(S.n, ids=cupy.argsort(rank_d).astype(cupy.int32), length=S.n)
-    params = {"state": state, "rank": rank_d}
     # a neighbour's state is loaded once: read twice, it could change between the reads
     score = (
         "__device__ int mis_score(signed char s, bool higher) "
         f"{{ return s == {_k.IN} ? 2 : s == {_k.PENDING} && higher ? 1 : 0; }}"
     )
-    decide = f"if (acc != 1) state[v] = acc == 2 ? {_k.OUT} : {_k.IN}"
-    rounds = 0
-    with Timer("cuda") as t:
-        while len(pending):
-            neighbor_reduce(
-                dg,
-                pending,
-                "mis_score(state[u], rank[u] < rank[v])",
-                "max",
-                dtype=np.int32,
-                identity=0,
-                apply=decide,
-                params=params,
-                preamble=score,
-            )
-            pending = keep_if(pending, f"state[v] == {_k.PENDING}", params=params)
-            rounds += 1
+    rounds, seconds = priority_rounds(
+        S,
+        rank,
+        "mis_score(state[u], rank[u] < rank[v])",
+        "max",
+        np.int32,
+        f"if (acc != 1) state[v] = acc == 2 ? {_k.OUT} : {_k.IN}",
+        f"state[v] == {_k.PENDING}",
+        {"state": state},
+        score,
+    )
     return MISResult(
         "maximal_independent_set",
         "cuda",
-        t.seconds,
+        seconds,
         rounds,
         "random priorities",
         in_set=state == _k.IN,
