@@ -2,9 +2,10 @@
 
 State, messages and totals are held field by field (``st0, st1, ...``: an array per field).
 ``init`` and ``start`` run once; then each iteration runs ``send`` over the senders, ``pull``
-(every vertex folds the values from its sending neighbours) or ``push`` (each sender folds into
-its neighbours, serially, recording which vertices it reached), and ``apply`` over the vertices
-that received.
+(every vertex of a row range folds the values from its sending neighbours) or ``push`` (each
+sender folds into its neighbours, serially, recording which vertices it reached), and ``apply``
+over the vertices that received. A hybrid run (:mod:`.hybrid`) folds the other side's totals in
+with ``combine`` before the apply.
 """
 
 import functools
@@ -12,6 +13,7 @@ import functools
 import numpy as np
 
 from .program import VERTEX_NAMES
+from .split import senders_below
 
 _HEADER = """import numpy as np
 from numba import njit, prange
@@ -83,9 +85,9 @@ def source(program):
     values = [f"val{i} = M{i}({e.python(edge)})" for i, e in enumerate(program.process)]
     lines += [
         "@njit(parallel=True)",
-        f"def pull(g_off, g_idx, offsets, sources, weights, weighted, sending, {params}{st}{ms}"
-        f"{tt}received):",
-        "    for v in prange(received.size):",
+        f"def pull(g_off, g_idx, offsets, sources, weights, weighted, sending, lo, hi, {params}"
+        f"{st}{ms}{tt}received):",
+        "    for v in prange(lo, hi):",
         "        got = received[v]",
         *(f"        acc{i} = tt{i}[v] if got else I{i}" for i in range(nm)),
         "        for e in range(offsets[v], offsets[v + 1]):",
@@ -121,6 +123,23 @@ def source(program):
         "                touched[k] = v",
         "                k += 1",
         "    return k",
+        "",
+    ]
+    vs = "".join(f"vs{i}, " for i in range(nm))
+    lines += [
+        "@njit(parallel=True)",
+        f"def combine(ids, {vs}{tt}received, fresh):",
+        "    for i in prange(ids.size):",
+        "        v = ids[i]",
+        "        fresh[i] = not received[v]",
+        "        if received[v]:",
+        *(
+            f"            tt{i}[v] = M{i}({_fold(program, i, f'tt{i}[v]', f'M{i}(vs{i}[i])')})"
+            for i in range(nm)
+        ),
+        "        else:",
+        *(f"            tt{i}[v] = M{i}(vs{i}[i])" for i in range(nm)),
+        "        received[v] = True",
         "",
     ]
     old = program.code(_BASE, state="o{i}", total="tt{i}[v]")
@@ -197,32 +216,58 @@ class CpuEngine:
     def active_ids(self):
         return np.flatnonzero(self.active).astype(np.int32)
 
+    def senders(self, active):
+        """The vertices that send this iteration: every vertex, or the (sorted) active ones."""
+        return self.every if self.program.senders == "all" else active
+
     def step(self, active, iteration, direction):
         """One iteration from the active vertices `active`: send, pull or push, apply."""
-        senders = self.every if self.program.senders == "all" else active
-        self.k["send"](senders, *self._vertex(iteration), *self.st, *self.ms)
+        self.send(active, iteration)
+        self.apply(self.reduce(active, direction), iteration)
+
+    def send(self, active, iteration):
+        """Every sender's message into ``ms``."""
+        self.k["send"](self.senders(active), *self._vertex(iteration), *self.st, *self.ms)
+
+    def reduce(self, active, direction, first=None):
+        """Fold the messages into the totals along every way: a pull over the rows from
+        ``first[w]`` on of way w's in-lists, or a push from the senders from row ``first[w]`` on
+        (`first` None: every row). Returns the vertices that may have received."""
+        first = first or (0,) * len(self.ways)
         arrays = (*self.params, *self.st, *self.ms, *self.tt, self.received)
         if direction == "pull":
             sending = self.everyone if self.program.senders == "all" else self.active
-            for _, (offsets, sources, (w, weighted)) in self.ways:
-                self.k["pull"](*self.lists, offsets, sources, w, weighted, sending, *arrays)
-            reached = self.every
-        else:
-            self.active[active] = False
-            count = 0
-            for (offsets, targets, (w, weighted)), _ in self.ways:
-                count = self.k["push"](
-                    senders,
-                    *self.lists,
-                    offsets,
-                    targets,
-                    w,
-                    weighted,
-                    *arrays,
-                    self.touched,
-                    count,
+            for (_, (offsets, sources, (w, weighted))), lo in zip(self.ways, first, strict=True):
+                self.k["pull"](
+                    *self.lists, offsets, sources, w, weighted, sending, lo, self.n, *arrays
                 )
-            reached = self.touched[:count]
+            return self.every
+        senders = self.senders(active)
+        self.active[active] = False
+        count = 0
+        for ((offsets, targets, (w, weighted)), _), lo in zip(self.ways, first, strict=True):
+            count = self.k["push"](
+                senders[senders_below(senders, lo) :],
+                *self.lists,
+                offsets,
+                targets,
+                w,
+                weighted,
+                *arrays,
+                self.touched,
+                count,
+            )
+        return self.touched[:count]
+
+    def combine(self, ids, values):
+        """Fold totals reduced elsewhere (`values`, one array per message field, at the distinct
+        vertices `ids`) into ``tt``; returns which of `ids` had received nothing here."""
+        fresh = np.empty(ids.size, np.bool_)
+        self.k["combine"](ids, *values, *self.tt, self.received, fresh)
+        return fresh
+
+    def apply(self, reached, iteration):
+        """The new state of the vertices of `reached` that received; their activity."""
         vertex = self._vertex(iteration)
         self.k["apply"](reached, *vertex, *self.st, *self.tt, self.received, self.active)
 

@@ -42,6 +42,80 @@ def _wide(dt):
     return np.dtype(np.int32) if dt.itemsize < 4 else dt
 
 
+def _run_compute(n, arrays, frontier, statement, iteration, extra=None):
+    """`statement` over v on the `frontier` (every vertex when None), with `arrays` as params."""
+    from ..operators import compute
+
+    params = arrays | {"giter": np.int32(iteration)} | (extra or {})
+    compute(frontier, statement, params=params, n=n)
+
+
+class Spmv:
+    """A program's generalized SpMV (pull) or SpMSpV (push) on the GPU: the totals ``tt{i}`` and
+    the flags ``received`` of `arrays` from the messages ``ms{i}`` (and, pulling from active
+    senders only, the sending flags ``active``)."""
+
+    def __init__(self, program, n, arrays):
+        self.program, self.n, self.arrays = program, n, arrays
+
+    def __call__(self, ways, direction):
+        """Reduce along each of `ways`, (graph, senders' Frontier: a push's; None for a pull),
+        folding the ways' totals vertex by vertex."""
+        import cupy
+
+        from ..operators import neighbor_reduce
+
+        p = self.program
+        push = direction == "push"
+        guard = "" if push or p.senders == "all" else "active[u] == 0 ? gnone : "
+        edge = p.code(_BASE, state="st{i}[v]", message="ms{i}[u]")
+        received = self.arrays["received"]
+        received.fill(0)
+        for way, (graph, senders) in enumerate(ways):
+            for i, (f, e) in enumerate(zip(p.message, p.process, strict=True)):
+                wide = _wide(f.dtype)
+                identity = wide.type(p.identity[i])
+                named = isinstance(p.reduce, str)
+                part = neighbor_reduce(
+                    graph,
+                    senders,
+                    f"{guard}({CTYPES[wide]})({e.cuda(edge)})",
+                    _REDUCE[p.reduce] if named else p.reduce.cuda({"a": "a", "b": "b"}),
+                    dtype=wide,
+                    identity=None if named else identity,
+                    direction=direction,
+                    params=self.arrays | {"gnone": identity},
+                    preamble=_COMMON,
+                )
+                if way == 0:
+                    self.arrays[f"tt{i}"][:] = part
+                else:
+                    self._fold(i, part)
+            got = "1" if push or p.senders == "all" else "active[u] != 0 ? 1 : 0"
+            mark = neighbor_reduce(
+                graph,
+                senders,
+                got,
+                "max",
+                dtype=np.int32,
+                direction=direction,
+                params=self.arrays,
+            )
+            cupy.maximum(received, mark, out=received)  # unreached: INT_MIN
+
+    def _fold(self, i, part):
+        """tt{i} folded with `part`, a second way's reduction, vertex by vertex."""
+        import cupy
+
+        p, tt = self.program, self.arrays[f"tt{i}"]
+        if isinstance(p.reduce, str):
+            fold = {"sum": cupy.add, "min": cupy.minimum, "max": cupy.maximum}
+            fold[_REDUCE[p.reduce]](tt, part, out=tt)
+        else:
+            code = p.reduce.cuda({"a": f"tt{i}[v]", "b": "gpart[v]"})
+            _run_compute(self.n, self.arrays, None, f"tt{i}[v] = {code}", 0, {"gpart": part})
+
+
 class CudaEngine:
     """The phases of :func:`gravel.programs.run` on the GPU, over CuPy arrays."""
 
@@ -52,8 +126,7 @@ class CudaEngine:
         n = G.n
         self.program, self.n = program, n
         self.can_push = isinstance(program.reduce, str)
-        ways = {"out": [dg], "in": [dg.reverse()], "both": [dg, dg.reverse()]}
-        self.ways = ways[program.direction][: 2 if G.directed else 1]
+        self.ways = _ways(dg, program, G.directed)
         self.st = [cupy.zeros(n, f.dtype) for f in program.state]
         self.ms = [cupy.zeros(n, f.dtype) for f in program.message]
         self.tt = [cupy.zeros(n, _wide(f.dtype)) for f in program.message]
@@ -71,12 +144,10 @@ class CudaEngine:
             "g_idx": dg.indices,
         }
         self.arrays |= {f"p_{k}": x for k, x in values.items()}
+        self.spmv = Spmv(program, n, self.arrays)
 
-    def _compute(self, frontier, statement, iteration, extra=None):
-        from ..operators import compute
-
-        params = self.arrays | {"giter": np.int32(iteration)} | (extra or {})
-        compute(frontier, statement, params=params, n=self.n)
+    def _compute(self, frontier, statement, iteration):
+        _run_compute(self.n, self.arrays, frontier, statement, iteration)
 
     def init(self, state):
         import cupy
@@ -102,10 +173,7 @@ class CudaEngine:
 
     def step(self, active, iteration, direction):
         """One iteration from the active vertices `active` (device ids): send, SpMV, apply."""
-        import cupy
-
         from ..frontier import Frontier
-        from ..operators import neighbor_reduce
 
         p = self.program
         senders = None if p.senders == "all" else Frontier.from_ids(self.n, active)
@@ -119,53 +187,8 @@ class CudaEngine:
             iteration,
         )
         push = direction == "push"
-        guard = "" if push or p.senders == "all" else "active[u] == 0 ? gnone : "
-        edge = self.program.code(_BASE, state="st{i}[v]", message="ms{i}[u]")
-        self.received.fill(0)
-        for way, graph in enumerate(self.ways):
-            for i, (f, e) in enumerate(zip(p.message, p.process, strict=True)):
-                wide = _wide(f.dtype)
-                identity = wide.type(p.identity[i])
-                named = isinstance(p.reduce, str)
-                part = neighbor_reduce(
-                    graph,
-                    senders if push else None,
-                    f"{guard}({CTYPES[wide]})({e.cuda(edge)})",
-                    _REDUCE[p.reduce] if named else p.reduce.cuda({"a": "a", "b": "b"}),
-                    dtype=wide,
-                    identity=None if named else identity,
-                    direction=direction,
-                    params=self.arrays | {"gnone": identity},
-                    preamble=_COMMON,
-                )
-                if way == 0:
-                    self.tt[i][:] = part
-                else:
-                    self._fold(i, part)
-            got = "1" if push or p.senders == "all" else "active[u] != 0 ? 1 : 0"
-            mark = neighbor_reduce(
-                graph,
-                senders if push else None,
-                got,
-                "max",
-                dtype=np.int32,
-                direction=direction,
-                params=self.arrays,
-            )
-            cupy.maximum(self.received, mark, out=self.received)  # unreached: INT_MIN
+        self.spmv([(graph, senders if push else None) for graph in self.ways], direction)
         self._apply(iteration)
-
-    def _fold(self, i, part):
-        """tt{i} folded with `part`, a second way's reduction, vertex by vertex."""
-        import cupy
-
-        p = self.program
-        if isinstance(p.reduce, str):
-            fold = {"sum": cupy.add, "min": cupy.minimum, "max": cupy.maximum}
-            fold[_REDUCE[p.reduce]](self.tt[i], part, out=self.tt[i])
-        else:
-            code = p.reduce.cuda({"a": f"tt{i}[v]", "b": "gpart[v]"})
-            self._compute(None, f"tt{i}[v] = {code}", 0, {"gpart": part})
 
     def _apply(self, iteration):
         p = self.program
@@ -184,3 +207,142 @@ class CudaEngine:
 
     def state(self):
         return [a.get() for a in self.st]
+
+
+def _ways(dg, program, directed):
+    """The device graphs messages travel along: dg, its reverse, or both (one when undirected)."""
+    ways = {"out": [dg], "in": [dg.reverse()], "both": [dg, dg.reverse()]}
+    return ways[program.direction][: 2 if directed else 1]
+
+
+def vertex_bytes(program):
+    """Device bytes per vertex of a hybrid run's GPU part (:class:`CudaPart`): messages, totals,
+    the state where process reads it, the flags, and the SpMV's temporaries (a way's totals and
+    marks, the compressed ids); at least what a placement plan sets aside for vertex state."""
+    from ..placement import STATE_BYTES_PER_VERTEX
+
+    wide = [_wide(f.dtype).itemsize for f in program.message]
+    held = sum(f.dtype.itemsize for f in program.message) + sum(wide) + 1 + 4
+    if program.process_uses("state"):
+        held += sum(f.dtype.itemsize for f in program.state)
+    return max(held + max(wide) + 4 + 4, STATE_BYTES_PER_VERTEX)
+
+
+class CudaPart:
+    """The GPU's side of a hybrid run (:mod:`.hybrid`): the senders' messages arrive as a
+    compressed sparse vector (their ids and values; the values alone when every vertex sends),
+    the SpMV runs over the lists the GPU holds without the host waiting for it, and the totals go
+    back compressed (the vertices that received, their totals). Where process reads the state of
+    the vertex reached, the state comes along; where it calls ``common``, the graph's lists are
+    read where ``G.to("cuda")`` placed them (in pinned host memory when split)."""
+
+    #: the GPU's share of the arcs before an iteration has measured both sides: a pull sweep on
+    #: an H100 moves about ten times the arcs a second that 16 cores do (docs/tuning.md)
+    prior_share = 0.9
+    #: the share of the card's free memory a split may fill (the pool's rounding, launches' scratch)
+    free_share = 0.9
+
+    def __init__(self, G, program, values, *, whole):
+        import cupy
+
+        n = G.n
+        self.G, self.program, self.n, self.whole_graph = G, program, n, whole
+        self.can_push = isinstance(program.reduce, str)
+        self.vertex_bytes = vertex_bytes(program)
+        self.ms = [cupy.zeros(n, f.dtype) for f in program.message]
+        self.tt = [cupy.zeros(n, _wide(f.dtype)) for f in program.message]
+        reads_state = program.process_uses("state")
+        self.st = [cupy.zeros(n, f.dtype) for f in program.state] if reads_state else []
+        self.arrays = {f"st{i}": a for i, a in enumerate(self.st)}
+        self.arrays |= {f"ms{i}": a for i, a in enumerate(self.ms)}
+        self.arrays |= {f"tt{i}": a for i, a in enumerate(self.tt)}
+        self.arrays |= {"active": cupy.zeros(n, cupy.uint8), "received": cupy.zeros(n, cupy.int32)}
+        self.arrays |= {f"p_{k}": x for k, x in values.items()}
+        self.lists_bytes = 0  # device bytes of common's lists, besides the split's
+        if program.process_uses("common"):
+            dg = G.to("cuda") if whole else G.to("cuda", placement="host")
+            self.arrays |= {"g_off": dg.offsets, "g_idx": dg.indices}
+            self.lists_bytes = G.offsets.nbytes
+        self.spmv = Spmv(program, n, self.arrays)
+        self.events = (cupy.cuda.Event(), cupy.cuda.Event())
+        self.compile_s = 0.0
+
+    def limit(self):
+        """Device bytes the split may fill with the vertex arrays and lists: the budget
+        (:func:`gravel.placement.resolve_budget`) less common's lists, and a share of the free
+        memory with the vertex arrays already taken."""
+        from ..backends.cuda.runtime import free_bytes
+        from ..placement import resolve_budget
+
+        held = sum(a.nbytes for a in self.ms + self.tt + self.st) + 5 * self.n
+        free = int(self.free_share * (free_bytes() + held))
+        budget = resolve_budget()
+        return free if budget is None else min(budget - self.lists_bytes, free)
+
+    def whole(self, way, lists):
+        """(push graph, pull graph) of way `way` over the whole graph, as ``G.to("cuda")`` places
+        it (the seed's scheme); `lists`, the CPU's, are not needed."""
+        graph = _ways(self.G.to("cuda"), self.program, self.G.directed)[way]
+        return graph, graph
+
+    def hold(self, lists, k):
+        """Rows ``[0, k)`` of the host `lists` (offsets, ids, (weights, weighted)) in device memory,
+        as a graph whose CSR and CSC are both these lists: a push reads them as out-lists, a pull
+        as in-lists (the graph is marked undirected so that the device never transposes them)."""
+        from ..graph import Graph
+        from .split import share_offsets
+
+        offsets, targets, (weights, weighted) = lists
+        offsets = share_offsets(offsets, k)
+        m = int(offsets[-1])
+        share = Graph(
+            offsets,
+            targets[:m],
+            weights[:m] if weighted else None,
+            directed=False,
+            _sorted=True,
+            _checked=True,
+        )
+        return share.to("cuda", placement="device")
+
+    def launch(self, direction, ways, ids, messages, state):
+        """Start the SpMV along `ways`, (held graph, how many of `ids` it pushes from; None for a
+        pull), and return without waiting for it. `messages`: one host array per field, the
+        values of the senders `ids` (None: every vertex, dense); `state`: the host state."""
+        import cupy
+
+        from ..compiling import compile_clock
+        from ..frontier import Frontier
+
+        with compile_clock() as compiled:
+            self.events[0].record()
+            if ids is None:
+                for mine, given in zip(self.ms, messages, strict=True):
+                    mine.set(given)
+            else:
+                at = cupy.asarray(ids)
+                for mine, given in zip(self.ms, messages, strict=True):
+                    mine[at] = cupy.asarray(given)
+                if direction == "pull":  # only the senders' messages count
+                    sending = self.arrays["active"]
+                    sending.fill(0)
+                    sending[at] = 1
+            for mine, given in zip(self.st, state, strict=False):
+                mine.set(given)
+            pull = direction == "pull"
+            self.spmv(
+                [(g, None if pull else Frontier.from_ids(self.n, at[:c])) for g, c in ways],
+                direction,
+            )
+            self.events[1].record()
+        self.compile_s = compiled()
+
+    def finish(self):
+        """Wait for the SpMV: (the vertices that received, their totals per field, the GPU's
+        seconds from the messages' upload to the SpMV's end, compiling left out)."""
+        import cupy
+
+        self.events[1].synchronize()
+        seconds = cupy.cuda.get_elapsed_time(*self.events) / 1e3
+        got = cupy.flatnonzero(self.arrays["received"] > 0).astype(cupy.int32)
+        return got.get(), [tt[got].get() for tt in self.tt], max(seconds - self.compile_s, 0.0)

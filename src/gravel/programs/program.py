@@ -7,6 +7,7 @@ that received at least one value takes ``apply(total, state)`` as its new state 
 where `active` holds (by default, where its state changed). The run ends when no vertex is active.
 """
 
+import ast
 from typing import NamedTuple
 
 import numpy as np
@@ -212,6 +213,17 @@ class Program:
         for prefix, pattern in patterns.items():
             code |= {f.name(prefix): pattern.format(i=i) for i, f in enumerate(values[prefix])}
         return code
+
+    def process_uses(self, what):
+        """Whether process reads the state of the vertex reached (`what` ``"state"``) or calls
+        ``common`` (``"common"``): what a hybrid run's GPU needs beside the messages."""
+        if what == "state":
+            return any(n.split(".")[0] == "state" for e in self.process for n in e.names)
+        return any(
+            isinstance(node, ast.Call) and node.func.id == what
+            for e in self.process
+            for node in ast.walk(e.tree)
+        )
 
     def bind(self, params):
         """The parameter values of a run: the defaults updated by `params`, cast to their types."""

@@ -3,8 +3,8 @@ active (GraphMat's loop, Algorithm 1 of the seed).
 
 Each iteration is a generalized SpMV, pulled over every vertex, when more than :data:`PULL_ABOVE`
 of the vertices send, and an SpMSpV pushed from the senders otherwise (``direction=`` forces
-either). The device's engine (:mod:`.cpu`, :mod:`.cuda`) runs the phases; this module owns the
-loop, the choice and the record.
+either). The device's engine (:mod:`.cpu`, :mod:`.cuda`, or both: :mod:`.hybrid`) runs the
+phases; this module owns the loop, the choice and the record.
 """
 
 from dataclasses import dataclass, field
@@ -15,6 +15,7 @@ import numpy as np
 from ..algorithms._common import Result, Timer, choose_device
 from ..errors import InvalidArgumentError, UnknownNameError
 from .expressions import ProgramError
+from .hybrid import EXECUTIONS
 from .program import Program
 
 #: an iteration pulls over every vertex (SpMV) when more than this fraction of the vertices send,
@@ -24,11 +25,16 @@ STRATEGIES = ("auto", "pull", "push")
 
 
 class Step(NamedTuple):
-    """One iteration: how many vertices were active, how the SpMV ran, its time (no compiling)."""
+    """One iteration: how many vertices were active, how the SpMV ran, its time (no compiling);
+    in a hybrid run also the GPU's share of the SpMV's arcs and each side's seconds of SpMV work
+    (the GPU's from the messages' upload to its end, on CUDA events)."""
 
     active: int
     direction: str
     time_s: float
+    gpu_share: float | None = None
+    gpu_s: float | None = None
+    cpu_s: float | None = None
 
 
 @dataclass
@@ -54,7 +60,17 @@ class ProgramResult(Result):
         return out
 
 
-def run(G, program, *, max_iter=100, init=None, params=None, direction="auto", device="auto"):
+def run(
+    G,
+    program,
+    *,
+    max_iter=100,
+    init=None,
+    params=None,
+    direction="auto",
+    device="auto",
+    execution="single",
+):
     """Run the vertex `program` on `G` until no vertex is active, or for `max_iter` iterations.
 
     Parameters
@@ -70,12 +86,23 @@ def run(G, program, *, max_iter=100, init=None, params=None, direction="auto", d
     direction : {"auto", "pull", "push"}
         Every iteration pulled (SpMV), pushed (SpMSpV), or chosen by density (:data:`PULL_ABOVE`).
     device : {"auto", "cpu", "cuda"}
+    execution : {"single", "hybrid-seed", "hybrid"}, default "single"
+        "single": every phase on `device`. "hybrid-seed": GraphMat on CPU-GPU, the state, send
+        and apply on the CPU and every SpMV on the GPU, compressed sparse vectors (ids and
+        values) crossing the bus each way each iteration. "hybrid": as "hybrid-seed", with the
+        SpMV's edges split between the GPU (as many rows as the device-memory budget,
+        ``gravel.config.device_memory``, holds) and the CPU by their measured throughput, both
+        working at once (:mod:`gravel.programs.hybrid`). A hybrid run needs a GPU; with
+        ``device="cpu"`` the GPU's part runs on the CPU too (for tests).
 
     Returns
     -------
     ProgramResult
-        ``state``, ``steps`` (active vertices, direction, seconds), ``iterations``,
-        ``converged`` (False when `max_iter` stopped it) and ``time_s`` (compiling left out).
+        ``state``, ``steps`` (active vertices, direction, seconds; for a hybrid run also the
+        GPU's share of the arcs and each side's seconds), ``iterations``, ``converged`` (False
+        when `max_iter` stopped it) and ``time_s`` (compiling left out). A hybrid run's
+        ``stats`` give the execution and the final split (``gpu_share``); its device is
+        "cpu+cuda".
 
     Examples
     --------
@@ -91,14 +118,25 @@ def run(G, program, *, max_iter=100, init=None, params=None, direction="auto", d
         raise InvalidArgumentError(f"max_iter must be an integer >= 0, not {max_iter!r}")
     if direction not in STRATEGIES:
         raise UnknownNameError(f"unknown direction {direction!r} (expected {STRATEGIES})")
+    if execution not in EXECUTIONS:
+        raise UnknownNameError(f"unknown execution {execution!r} (expected {EXECUTIONS})")
     if G.order is not None:
         raise InvalidArgumentError("programs run on graphs that are not reordered (G.order)")
     values = program.bind(params)
-    dev = choose_device(device, ("cpu", "cuda"), "gravel.programs.run")
-    engine = _engine(dev)(G, program, values)
+    single = execution == "single"
+    wanted = "cuda" if device == "auto" and not single else device
+    dev = choose_device(wanted, ("cpu", "cuda"), "gravel.programs.run")
+    if single:
+        engine, clock, where = _engine(dev)(G, program, values), dev, dev
+    else:
+        from .hybrid import HybridEngine
+
+        ways = _directions(program, direction)
+        engine = HybridEngine(G, program, values, execution=execution, device=dev, directions=ways)
+        clock, where = "cpu", "cpu+cuda" if dev == "cuda" else "cpu"
     if direction == "push" and not engine.can_push:
         raise ProgramError(f"a {dev} push needs a named reduce (sum, min, max, or, and)")
-    with Timer(dev) as t:
+    with Timer(clock) as t:
         engine.init(_initial(G, program, init))
     seconds, steps = t.seconds, []
     active = engine.active_ids()
@@ -107,10 +145,10 @@ def run(G, program, *, max_iter=100, init=None, params=None, direction="auto", d
         how = direction
         if how == "auto":
             how = "pull" if senders > PULL_ABOVE * G.n or not engine.can_push else "push"
-        with Timer(dev) as t:
-            engine.step(active, len(steps), how)
+        with Timer(clock) as t:
+            split = engine.step(active, len(steps), how)
             active = engine.active_ids()
-        steps.append(Step(senders, how, t.seconds))
+        steps.append(Step(senders, how, t.seconds, *(split or ())))
         seconds += t.seconds
     state = engine.state()
     out = state[0]
@@ -119,16 +157,27 @@ def run(G, program, *, max_iter=100, init=None, params=None, direction="auto", d
         for f, values_ in zip(program.state, state, strict=True):
             out[f.key] = values_
     directions = sorted({s.direction for s in steps})
+    stats = {} if single else {"execution": execution, "gpu_share": engine.share}
     return ProgramResult(
         "program",
-        dev,
+        where,
         seconds,
         len(steps),
         "+".join(directions),
+        stats,
         state=out,
         steps=steps,
         converged=not len(active),
     )
+
+
+def _directions(program, direction):
+    """The directions a run may take: those whose lists a hybrid split holds."""
+    if direction != "auto":
+        return {direction}
+    if program.senders == "all" or not isinstance(program.reduce, str):
+        return {"pull"}
+    return {"pull", "push"}
 
 
 def _initial(G, program, init):

@@ -1,0 +1,242 @@
+"""Hybrid CPU-GPU execution of a vertex program: ``programs.run(..., execution=...)``.
+
+``"hybrid-seed"`` is GraphMat on CPU-GPU (seed 003): the state, send and apply stay on the CPU, the
+whole SpMV runs on the GPU over the graph as ``G.to("cuda")`` places it, and each iteration the
+senders' messages cross the bus as a compressed sparse vector (their ids and values; the values
+alone when every vertex sends) and the totals come back the same way (the vertices that received,
+their totals).
+
+``"hybrid"`` goes further: each set of lists is cut by rows (:mod:`.split`), the GPU holding rows
+``[0, k)`` in device memory within the budget and the CPU (Numba, every core) taking the rest.
+The GPU's part is launched, the CPU's runs meanwhile, and the GPU's totals are folded into the
+CPU's, where the state lives. After each pull iteration the split moves toward the share at which
+both sides finish together, from the arcs each took and its time (a push's frontier is too small
+a sample: it takes the split as it stands).
+
+On device "cpu" the GPU's part runs on the CPU as well (:class:`CpuPart`, before the CPU's own):
+the split, the compressed vectors and the combining, tested without a GPU.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..algorithms._common import Timer
+from ..placement import resolve_budget
+from .cpu import CpuEngine, kernels
+from .split import (
+    balanced_share,
+    cap_share,
+    next_share,
+    push_arcs,
+    room_arcs,
+    rows_for,
+    senders_below,
+    share_offsets,
+)
+
+#: how ``programs.run`` executes: on one device, as the seed's hybrid, or split between both
+EXECUTIONS = ("single", "hybrid-seed", "hybrid")
+
+
+@dataclass
+class _Rows:
+    """A set of lists, ``(offsets, ids, (weights, weighted))`` on the host, of which the GPU's
+    part holds rows ``[0, k)`` (`held`: its copy)."""
+
+    lists: tuple
+    k: int = 0
+    held: object = None
+
+    @property
+    def offsets(self):
+        return self.lists[0]
+
+    @property
+    def arcs(self):
+        return int(self.offsets[-1])
+
+    @property
+    def part_arcs(self):
+        return int(self.offsets[self.k])
+
+
+class HybridEngine:
+    """The phases of :func:`gravel.programs.run` with the state on the CPU and the SpMV shared
+    with a part (:class:`~gravel.programs.cuda.CudaPart` on "cuda", :class:`CpuPart` on "cpu").
+
+    `directions`: those the run may take, whose lists the split holds."""
+
+    def __init__(self, G, program, values, *, execution, device, directions):
+        self.program, self.n = program, G.n
+        self.cpu = CpuEngine(G, program, values)
+        whole = execution == "hybrid-seed"
+        if device == "cuda":
+            from .cuda import CudaPart
+
+            self.part = CudaPart(G, program, values, whole=whole)
+        else:
+            self.part = CpuPart(G, program, values, whole=whole)
+        self.can_push = self.part.can_push
+        sets = {}  # an undirected graph's in- and out-lists are one set
+        self.ways = [
+            tuple(sets.setdefault(id(lists[1]), _Rows(lists)) for lists in pair)
+            for pair in self.cpu.ways
+        ]
+        self.adjusting = not whole
+        if whole:
+            for way, pair in enumerate(self.ways):
+                for rows, held in zip(pair, self.part.whole(way, self.cpu.ways[way]), strict=True):
+                    rows.k, rows.held = self.n, held
+            self.cap = self.share = 1.0
+            return
+        used = [pair[d == "pull"] for pair in self.ways for d in sorted(directions)]
+        self.used = list({id(rows): rows for rows in used}.values())
+        arc_bytes = G.indices.itemsize + (4 if G.weighted else 0)
+        room = room_arcs(
+            self.part.limit(), self.n, self.part.vertex_bytes, len(self.used), arc_bytes
+        )
+        self.cap = cap_share(room, sum(rows.arcs for rows in self.used))
+        self.share = None
+        self._place(min(self.part.prior_share, self.cap))
+
+    def _place(self, share):
+        """Split every used set of lists at `share` of its arcs: the part copies the rows it
+        takes (its old copy dropped first, so that the two never share the device)."""
+        if share == self.share:
+            return
+        self.share = share
+        for rows in self.used:
+            k = rows_for(rows.offsets, share)
+            if k != rows.k or rows.held is None:
+                rows.held = None
+                rows.k, rows.held = k, self.part.hold(rows.lists, k)
+
+    def init(self, state):
+        self.cpu.init(state)
+
+    def active_ids(self):
+        return self.cpu.active_ids()
+
+    def state(self):
+        return self.cpu.state()
+
+    def step(self, active, iteration, direction):
+        """One iteration: send on the CPU; the part's SpMV launched, the CPU's meanwhile; the
+        part's totals combined into the CPU's; apply. Returns (the part's share of the arcs,
+        its seconds, the CPU's seconds)."""
+        cpu, pull = self.cpu, direction == "pull"
+        cpu.send(active, iteration)
+        senders = cpu.senders(active)
+        sets = [pair[pull] for pair in self.ways]
+        if pull:
+            counts = [None] * len(sets)
+            ids = None if self.program.senders == "all" else senders
+        else:
+            counts = [senders_below(senders, rows.k) for rows in sets]
+            ids = senders[: max(counts)]
+        messages = cpu.ms if ids is None else [m[ids] for m in cpu.ms]
+        ways = [
+            (rows.held, c)
+            for rows, c in zip(sets, counts, strict=True)
+            if rows.held is not None and rows.part_arcs and (pull or c)
+        ]
+        self.part.launch(direction, ways, ids, messages, cpu.st)
+        with Timer("cpu") as t:
+            reached = cpu.reduce(active, direction, [rows.k for rows in sets])
+        got, totals, part_s = self.part.finish()
+        fresh = cpu.combine(got, totals)
+        if not pull:
+            reached = np.concatenate((reached, got[fresh]))
+        cpu.apply(reached, iteration)
+        if pull:
+            part_arcs = sum(rows.part_arcs for rows in sets)
+            cpu_arcs = sum(rows.arcs for rows in sets) - part_arcs
+        else:
+            split = [push_arcs(rows.offsets, senders, rows.k) for rows in sets]
+            part_arcs, cpu_arcs = (sum(x) for x in zip(*split, strict=True))
+        if pull and self.adjusting:
+            balance = balanced_share(part_arcs, part_s, cpu_arcs, t.seconds)
+            self._place(next_share(self.share, balance, self.cap))
+        total = part_arcs + cpu_arcs
+        return (part_arcs / total if total else 0.0), part_s, t.seconds
+
+
+class CpuPart:
+    """The GPU's side of a hybrid run played by the CPU: the same split and compressed vectors in
+    and out, its kernels over the rows it holds run at launch (device "cpu": for tests)."""
+
+    prior_share = 0.5
+
+    def __init__(self, G, program, values, *, whole):
+        from .cuda import vertex_bytes
+
+        n = G.n
+        self.program, self.n, self.k = program, n, kernels(program)
+        self.can_push = isinstance(program.reduce, str)  # as the GPU's atomics
+        self.vertex_bytes = vertex_bytes(program)
+        self.params = tuple(values.values())
+        self.lists = (G.offsets, G.indices)
+        self.ms = [np.zeros(n, f.dtype) for f in program.message]
+        self.tt = [np.zeros(n, f.dtype) for f in program.message]
+        self.received = np.zeros(n, np.bool_)
+        self.sending = np.zeros(n, np.bool_)
+        self.everyone = np.ones(n, np.bool_)
+        self.touched = np.empty(n, np.int32)
+        self.out = None
+
+    def limit(self):
+        return resolve_budget()
+
+    def whole(self, way, lists):
+        return tuple(self.hold(one, self.n) for one in lists)
+
+    def hold(self, lists, k):
+        """Rows ``[0, k)`` of `lists`, clipped as the GPU's copy is, and k."""
+        offsets, targets, (weights, weighted) = lists
+        offsets = share_offsets(offsets, k)
+        m = int(offsets[-1])
+        return offsets, targets[:m], (weights[:m] if weighted else weights), weighted, k
+
+    def launch(self, direction, ways, ids, messages, state):
+        with Timer("cpu") as t:
+            if ids is None:
+                for mine, given in zip(self.ms, messages, strict=True):
+                    mine[:] = given
+            else:
+                for mine, given in zip(self.ms, messages, strict=True):
+                    mine[ids] = given
+            sending = self.everyone
+            if direction == "pull" and ids is not None:
+                sending = self.sending
+                sending[:] = False
+                sending[ids] = True
+            arrays = (*self.params, *state, *self.ms, *self.tt, self.received)
+            count = 0
+            for (offsets, targets, weights, weighted, k), c in ways:
+                if direction == "pull":
+                    self.k["pull"](
+                        *self.lists, offsets, targets, weights, weighted, sending, 0, k, *arrays
+                    )
+                else:
+                    count = self.k["push"](
+                        ids[:c],
+                        *self.lists,
+                        offsets,
+                        targets,
+                        weights,
+                        weighted,
+                        *arrays,
+                        self.touched,
+                        count,
+                    )
+            if direction == "pull":
+                got = np.flatnonzero(self.received).astype(np.int32)
+            else:
+                got = self.touched[:count].copy()
+            self.out = got, [tt[got] for tt in self.tt]
+            self.received[got] = False
+        self.seconds = t.seconds
+
+    def finish(self):
+        return (*self.out, self.seconds)
