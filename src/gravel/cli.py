@@ -113,10 +113,11 @@ def cmd_run(args):
     if args.algo.startswith(programs_files.PREFIX):
         return _run_program(args)
     algo = CATALOG[args.algo]
-    if args.param:
-        raise UnknownNameError(
-            f"--param applies to vertex programs (program:FILE), not {algo.name}"
-        )
+    for flag in ("param", "execution"):
+        if getattr(args, flag):
+            raise UnknownNameError(
+                f"--{flag} applies to vertex programs (program:FILE), not {algo.name}"
+            )
     if args.output:
         check_output(args.output)
     check_plot(args.plot)
@@ -180,7 +181,8 @@ def _run_program(args):
             raise UnknownNameError("--source applies to programs with a `source` parameter")
         params["source"] = vertex_of(G, args.source)
     max_iter = {} if args.max_iter is None else {"max_iter": args.max_iter}
-    res = programs.run(G, program, params=params, device=args.device, **max_iter)
+    execution = {} if args.execution is None else {"execution": args.execution}
+    res = programs.run(G, program, params=params, device=args.device, **max_iter, **execution)
     title = f"program {Path(args.algo[len(programs_files.PREFIX) :]).name}"
     fields = res.state.dtype.names
     _report(args, title, name, G, load_s, res, f"state.{fields[0]}" if fields else "state")
@@ -555,6 +557,12 @@ def build_parser():
         action="append",
         metavar="NAME=VALUE",
         help="a vertex program's parameter (repeatable)",
+    )
+    s.add_argument(
+        "--execution",
+        choices=("single", "hybrid-seed", "hybrid"),
+        help="a vertex program's execution: on --device (single, the default), GraphMat's CPU-GPU "
+        "hybrid (hybrid-seed), or its edges split between CPU and GPU (hybrid)",
     )
     s.add_argument("--output", "-o", help="write the per-vertex result (.npy, .csv, .parquet)")
     s.add_argument(
