@@ -157,7 +157,7 @@ def graph_builders(large):
 def exercise(algorithms=None, graphs=None, *, large=False):
     """Run each algorithm of the catalog that has a CUDA path (or those named) on the GPU with its
     defaults, its benchmark options and :data:`VARIANTS`, on each graph of :func:`graph_builders`
-    (or those indexed by `graphs`). Betweenness runs its benchmark's few sources, not all, on large
+    (or those indexed by `graphs`) that it accepts (undirected-only ones skip directed graphs). Betweenness runs its benchmark's few sources, not all, on large
     graphs."""
     from ...algorithms.catalog import CUDA_CATALOG
 
@@ -166,6 +166,8 @@ def exercise(algorithms=None, graphs=None, *, large=False):
         G = builders[i]()
         for name in algorithms or CUDA_CATALOG:
             algo = CUDA_CATALOG[name]
+            if algo.undirected_only and G.directed:
+                continue
             runs = [algo.timed(G), *VARIANTS.get(name, [])]
             if name != "bc" or G.n <= 1 << 12:
                 runs.append({})
