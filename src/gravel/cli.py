@@ -121,6 +121,8 @@ def cmd_run(args):
     if args.output:
         check_output(args.output)
     check_plot(args.plot)
+    if args.gpus is not None:
+        return _run_on_gpus(algo, args)
     t = time.perf_counter()
     G, name = open_graph(
         args.graph, undirected=args.undirected, relabel=args.relabel, seed=args.seed
@@ -154,6 +156,39 @@ def _run_distributed(algo, G, args):
     return fn(G, *([] if source is None else [source]), parts=args.parts, **options)
 
 
+def _check_gpus(algo, args):
+    """--gpus checked before any work: the algorithm, the count against the GPUs present."""
+    from .distributed.gpu import check_gpus
+
+    if algo.name not in DISTRIBUTED:
+        raise UnknownNameError(f"--gpus runs {', '.join(DISTRIBUTED)}, not {algo.name}")
+    if getattr(args, "parts", None) is not None:
+        raise UnknownNameError("give --gpus or --parts, not both")
+    if args.device == "cpu":
+        raise UnknownNameError("--gpus runs on GPUs: leave out --device cpu")
+    check_gpus(args.gpus)
+
+
+def _run_on_gpus(algo, args):
+    """`gravel run ALGO GRAPH --gpus N`: one Dask worker per GPU, each building or reading its own
+    part of GRAPH, exchanging over NCCL."""
+    from . import distributed
+    from .distributed.build import Source
+
+    _check_gpus(algo, args)
+    if args.graph is None:
+        raise UnknownNameError("--gpus needs GRAPH (a file or a generator spec)")
+    source = Source(args.graph, seed=args.seed, undirected=args.undirected, relabel=args.relabel)
+    with distributed.GPUCluster(args.gpus) as cluster:
+        t = time.perf_counter()
+        G = cluster.load(source)
+        load_s = time.perf_counter() - t
+        start = [] if not algo.takes_source else [G.hub if args.source is None else args.source]
+        fn = getattr(distributed, DISTRIBUTED[algo.name])
+        res = fn(G, *start, **_algorithm_options(algo, args))
+    _report(args, algo.name, args.graph, G, load_s, res, algo.arrays[0])
+
+
 def _run_program(args):
     """`gravel run program:FILE`: the vertex program the file defines, its params updated by
     --param NAME=VALUE and, for a program with a `source` parameter, --source."""
@@ -168,7 +203,7 @@ def _run_program(args):
     if args.output:
         check_output(args.output)
     check_plot(args.plot)
-    for name in ("k", "alpha", "tol", "parts"):
+    for name in ("k", "alpha", "tol", "parts", "gpus"):
         if getattr(args, name) is not None:
             raise UnknownNameError(f"--{name} does not apply to vertex programs")
     t = time.perf_counter()
@@ -390,6 +425,9 @@ def cmd_bench(args):
 
     from . import bench
 
+    if args.gpus is not None:
+        return _bench_on_gpus(args)
+
     algos = args.algo or list(CATALOG)
     if args.json:
         check_writable(args.json)
@@ -427,6 +465,39 @@ def cmd_bench(args):
 
         plots.bench_bars({"results": rows}, args.plot)
         print(f"bars -> {args.plot}")
+
+
+def _bench_on_gpus(args):
+    """`gravel bench GRAPH... --gpus N`: bfs, sssp, pagerank (per iteration) and cc on N GPUs,
+    each worker building its own part; the time and the time in exchange of each."""
+    from . import bench, distributed
+    from .distributed import timing
+    from .distributed.build import Source
+
+    algos = args.algo or list(timing.ALGOS)
+    for name in algos:
+        _check_gpus(CATALOG[name], args)
+    if args.json:
+        check_writable(args.json)
+    if not args.graphs:
+        raise UnknownNameError("--gpus needs GRAPH (files or generator specs)")
+    weights = args.weights if "sssp" in algos and args.weights else None
+    rows = []
+    with distributed.GPUCluster(args.gpus) as cluster:
+        for spec in args.graphs:
+            source = Source(spec, undirected=args.undirected, relabel=args.relabel, weights=weights)
+            dg = cluster.load(source)
+            start = dg.hub if args.source is None else args.source
+            delta = timing.delta_for(dg, weights if dg.weighted else None)
+            for name in algos:
+                row = timing.measure(
+                    dg, name, name=spec, repeat=args.repeat, source=start, delta=delta
+                )
+                rows.append(row)
+            dg.free()
+    bench.print_table(rows)
+    if args.json:
+        bench.write_json(args.json, rows, {"command": sys.argv, "gpus": args.gpus})
 
 
 def _bench_graph(spec, args):
@@ -553,6 +624,13 @@ def build_parser():
         help=f"cut the graph into N parts, one Dask worker process each ({', '.join(DISTRIBUTED)})",
     )
     s.add_argument(
+        "--gpus",
+        type=int,
+        metavar="N",
+        help="run on N GPUs, one Dask worker each building its own part of GRAPH, exchanging "
+        f"over NCCL ({', '.join(DISTRIBUTED)})",
+    )
+    s.add_argument(
         "--param",
         action="append",
         metavar="NAME=VALUE",
@@ -620,6 +698,12 @@ def build_parser():
         "--plot",
         metavar="FILE",
         help="bars of the times against the baselines (.png, .svg, .pdf; needs matplotlib)",
+    )
+    s.add_argument(
+        "--gpus",
+        type=int,
+        metavar="N",
+        help="time bfs, sssp, pagerank and cc on N GPUs (one Dask worker each, NCCL exchange)",
     )
     s.set_defaults(func=cmd_bench)
 

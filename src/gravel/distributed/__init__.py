@@ -16,34 +16,61 @@ worker processes and shuts it down after; pass a :class:`Cluster` (or a ``distri
 to keep the workers, and ``cluster.load(G)`` to keep the parts on them between calls. Importing
 this package does not import Dask; the workers need ``dask`` and ``distributed`` installed.
 
-This is the CPU path of the same code the GPU path runs: the exchange routes through the driver
-here; on GPUs an NCCL communicator performs the same collectives (:class:`.exchange.Communicator`).
+On the CPU the exchange routes through the driver; on GPUs (``gpus=N``, or a
+:class:`GPUCluster`: one worker process per GPU) the same per-part programs run on CuPy arrays and
+an NCCL communicator performs the same collectives between the workers (:mod:`.nccl`). A
+:class:`GPUCluster` builds each part on its own worker from a generator spec or a file::
+
+    with gravel.distributed.GPUCluster(2) as cluster:
+        DG = cluster.load("kron:24")
+        depth = gravel.distributed.bfs(DG, 0).depth
 """
 
 from .algorithms import bfs, connected_components, pagerank, sssp
-from .partition import Part, PartitionedGraph, edge_balanced_bounds, owner, partition, split
+from .partition import (
+    Part,
+    PartitionedGraph,
+    edge_balanced_bounds,
+    owner,
+    part_of,
+    partition,
+    split,
+)
+
+#: the names whose modules load on first use (Dask, CuPy and Numba stay unimported till then)
+_LAZY = {
+    "Cluster": "cluster",
+    "DistributedGraph": "cluster",
+    "WorkerLostError": "cluster",
+    "GPUCluster": "gpu",
+    "GPUGraph": "gpu",
+    "Source": "build",
+}
 
 
 def __getattr__(name):
-    # the Dask side imports distributed only when asked for
-    if name in ("Cluster", "DistributedGraph", "WorkerLostError"):
-        from . import cluster
+    if name in _LAZY:
+        import importlib
 
-        return getattr(cluster, name)
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'gravel.distributed' has no attribute {name!r}")
 
 
 __all__ = [
     "Cluster",
     "DistributedGraph",
+    "GPUCluster",
+    "GPUGraph",
     "Part",
     "PartitionedGraph",
+    "Source",
     "WorkerLostError",
     "bfs",
     "connected_components",
     "edge_balanced_bounds",
     "owner",
     "pagerank",
+    "part_of",
     "partition",
     "split",
     "sssp",

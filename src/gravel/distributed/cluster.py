@@ -61,6 +61,36 @@ def _set_env(env):
     os.environ.update(env)
 
 
+def alive(client):
+    """The addresses of the cluster's workers, sorted."""
+    return sorted(client.scheduler_info(n_workers=-1)["workers"])
+
+
+def gather(client, futures, workers, describe, *, fetch=True):
+    """The futures' results (with `fetch`; else only their errors raised, the results left on
+    the workers), each task pinned to ``workers[i]``; WorkerLostError, naming the worker by
+    ``describe(address)`` and its part, where one of them leaves during the wait."""
+    import distributed
+
+    while True:
+        try:
+            distributed.wait(futures, timeout=POLL_S)
+            break
+        except TimeoutError:
+            lost = sorted(set(workers) - set(alive(client)))
+            if lost:
+                raise WorkerLostError(
+                    f"{describe(lost[0])} left the cluster during the run (it held part "
+                    f"{workers.index(lost[0])}); the run is abandoned"
+                ) from None
+    if not fetch:
+        for f in futures:
+            if f.status == "error":
+                f.result()  # raises the task's error
+        return None
+    return client.gather(futures)
+
+
 class Cluster:
     """Dask workers for partitioned graphs.
 
@@ -109,7 +139,7 @@ class Cluster:
             raise GravelError("the Dask cluster has no workers")
 
     def _alive(self):
-        return sorted(self.client.scheduler_info(n_workers=-1)["workers"])
+        return alive(self.client)
 
     def worker_of(self, index):
         """The address of the worker that holds part `index` (parts go round the workers)."""
@@ -163,28 +193,14 @@ class Cluster:
         except BaseException:
             c.cancel(futures)
             try:
-                alive = set(self._alive())
-                c.run(_discard, run, workers=[w for w in set(workers) if w in alive])
+                present = set(self._alive())
+                c.run(_discard, run, workers=[w for w in set(workers) if w in present])
             except Exception:  # the cluster itself is going: nothing left to clean
                 pass
             raise
 
     def _gather(self, futures, workers):
-        """The futures' results; WorkerLostError where a worker holding a part leaves."""
-        import distributed
-
-        while True:
-            try:
-                distributed.wait(futures, timeout=POLL_S)
-                break
-            except TimeoutError:
-                lost = sorted(set(workers) - set(self._alive()))
-                if lost:
-                    raise WorkerLostError(
-                        f"worker {lost[0]} left the cluster during the run (it held part "
-                        f"{workers.index(lost[0])}); the run is abandoned"
-                    ) from None
-        return self.client.gather(futures)
+        return gather(self.client, futures, workers, lambda w: f"worker {w}")
 
     def close(self):
         """Shut the cluster down if this object started it (a given client is left running)."""

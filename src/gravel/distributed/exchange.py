@@ -140,14 +140,18 @@ def drive(program, comm):
 
 
 class Stats:
-    """Counts of a run's exchange: collectives (supersteps) and the seconds spent routing."""
+    """Counts of a run's exchange: collectives (supersteps) and the seconds spent routing (on
+    GPUs: the slowest part's seconds inside collectives), and on GPUs ``worker_s``, the slowest
+    part's run time inside its worker (synchronized)."""
 
     def __init__(self):
         self.supersteps = 0
         self.exchange_s = 0.0
+        self.worker_s = None
 
     def as_dict(self):
-        return {"supersteps": self.supersteps, "exchange_s": self.exchange_s}
+        out = {"supersteps": self.supersteps, "exchange_s": self.exchange_s}
+        return out if self.worker_s is None else out | {"worker_s": self.worker_s}
 
 
 def run_in_process(parts, program, *args, stats=None):

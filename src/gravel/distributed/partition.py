@@ -126,19 +126,25 @@ def split(G, parts, bounds=None):
     if bounds is None:
         bounds = edge_balanced_bounds(G.offsets, parts)
     bounds = np.asarray(bounds, np.int64)
-    if bounds.shape != (parts + 1,) or bounds[0] != 0 or bounds[-1] != G.n:
+    if bounds.shape != (parts + 1,):
         raise InvalidArgumentError(f"bounds must run from 0 to n={G.n} in {parts + 1} entries")
+    return [part_of(G, k, bounds) for k in range(parts)]
+
+
+def part_of(G, index, bounds):
+    """Part `index` of `G` cut by `bounds` (the other parts' rows are never copied)."""
+    bounds = np.asarray(bounds, np.int64)
+    if bounds.ndim != 1 or bounds.shape[0] < 2 or bounds[0] != 0 or bounds[-1] != G.n:
+        raise InvalidArgumentError(f"bounds must run from 0 to n={G.n}")
     if np.any(np.diff(bounds) < 0):
         raise InvalidArgumentError("bounds must never decrease")
+    if not 0 <= index < bounds.shape[0] - 1:
+        raise InvalidArgumentError(f"part {index} is not one of {bounds.shape[0] - 1}")
     bounds.flags.writeable = False
-    in_off, in_idx, in_w = G.csc()
-    out = []
-    for k in range(parts):
-        lo, hi = int(bounds[k]), int(bounds[k + 1])
-        o = _slice(G.offsets, G.indices, G.weights, lo, hi)
-        i = o if not G.directed else _slice(in_off, in_idx, in_w, lo, hi)
-        out.append(Part(k, bounds, G.n, G.directed, *o, *i))
-    return out
+    lo, hi = int(bounds[index]), int(bounds[index + 1])
+    o = _slice(G.offsets, G.indices, G.weights, lo, hi)
+    i = o if not G.directed else _slice(*G.csc(), lo, hi)
+    return Part(index, bounds, G.n, G.directed, *o, *i)
 
 
 def _check_parts(parts):

@@ -1,0 +1,467 @@
+"""Several GPUs: one Dask worker process per GPU, parts in device memory, exchange over NCCL.
+
+:class:`GPUCluster` starts (or joins) Dask workers, worker k seeing only GPU k (its
+``CUDA_VISIBLE_DEVICES``), and joins them in one NCCL communicator (the unique id made by worker 0
+and handed to the others through Dask). A graph's part k lives on worker k's GPU, built there from a
+generator spec or a file (:mod:`.build`) or sent from a Graph held here. A run submits one task per
+worker that drives the part's program to its end (exchange.drive) with the worker's
+:class:`~.nccl.NcclCommunicator`: payloads go from GPU to GPU; the driver only starts the tasks and
+collects the results.
+
+A worker lost mid-run strands its peers inside NCCL, so a failed run takes the workers down with
+it (a cluster started here is closed, a given one restarted) and raises one error naming the
+worker and its GPU; a new cluster runs again.
+"""
+
+import functools
+import logging
+import os
+import time
+import uuid
+from dataclasses import replace
+
+import numpy as np
+
+from ..arrays import host
+from ..errors import GravelError, InvalidArgumentError
+from .cluster import WORKER_ENV, WorkerLostError, _set_env, gather
+from .exchange import Stats, drive
+from .partition import _check_parts, split
+
+#: threads per block of the pull kernels: a warp per vertex, eight vertices a block
+BLOCK = 256
+
+_KERNELS = r"""
+// One warp per local vertex: sums (pull) or takes the minimum (labels) over its listed arcs.
+extern "C" __global__ void gravel_distributed_pull(
+    const long long* offsets, const int* sources, const float* weights, int weighted,
+    const double* contrib, const double* base, double alpha, const double* rank,
+    double* new_rank, double* err, long long rows)
+{
+    long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    int lane = threadIdx.x & 31;
+    if (row >= rows) return;  // the whole warp leaves together
+    double s = 0.0;
+    for (long long p = offsets[row] + lane; p < offsets[row + 1]; p += 32) {
+        double c = contrib[sources[p]];
+        s += weighted ? (double)weights[p] * c : c;
+    }
+    for (int d = 16; d > 0; d >>= 1) s += __shfl_down_sync(0xffffffffu, s, d);
+    if (lane == 0) {
+        double x = base[row] + alpha * s;
+        err[row] = fabs(x - rank[row]);
+        new_rank[row] = x;
+    }
+}
+
+extern "C" __global__ void gravel_distributed_min_label(
+    const long long* offsets, const int* ids, const int* labels, int* out, long long rows)
+{
+    long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    int lane = threadIdx.x & 31;
+    if (row >= rows) return;
+    int s = 0x7fffffff;
+    for (long long p = offsets[row] + lane; p < offsets[row + 1]; p += 32) {
+        s = min(s, labels[ids[p]]);
+    }
+    for (int d = 16; d > 0; d >>= 1) s = min(s, __shfl_down_sync(0xffffffffu, s, d));
+    if (lane == 0 && s < out[row]) out[row] = s;
+}
+"""
+
+
+# -- GPUs and their workers --------------------------------------------------------------------
+
+
+def device_count():
+    """GPUs this process can see (0 without CuPy or a GPU)."""
+    from ..backends import cuda
+
+    if not cuda.available():
+        return 0
+    import cupy
+
+    return cupy.cuda.runtime.getDeviceCount()
+
+
+def check_gpus(gpus, count=None):
+    """`gpus` checked against the GPUs present (`count`, default :func:`device_count`): an error
+    before any work where it is not a positive integer or more than there are."""
+    gpus = _check_parts(gpus)
+    count = device_count() if count is None else count
+    if gpus > count:
+        from ..backends import cuda
+
+        why = "" if count else f" ({cuda.why_unavailable()})"
+        raise InvalidArgumentError(f"asked for {gpus} GPUs, but this machine has {count}{why}")
+    return gpus
+
+
+def worker_gpus(gpus, visible=None):
+    """The GPU each of `gpus` workers sees, worker k taking the k-th visible GPU: the entries of
+    `visible` (``CUDA_VISIBLE_DEVICES`` as this process has it), or 0, 1, ... when it is unset.
+    Part k lives on worker k."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES") if visible is None else visible
+    ids = [v.strip() for v in visible.split(",") if v.strip()] if visible else None
+    if ids is None:
+        return [str(k) for k in range(gpus)]
+    if gpus > len(ids):
+        raise InvalidArgumentError(f"asked for {gpus} GPUs, but CUDA_VISIBLE_DEVICES={visible}")
+    return ids[:gpus]
+
+
+def _visible():
+    return os.environ.get("CUDA_VISIBLE_DEVICES", "?")
+
+
+# -- on each worker ----------------------------------------------------------------------------
+
+# In each worker process: cluster key -> this worker's NCCL communicator.
+_COMMS = {}
+
+
+def _connect(key, uid, rank, size):
+    from .nccl import NcclCommunicator
+
+    _COMMS[key] = NcclCommunicator(uid, rank, size)
+    return rank
+
+
+def _comm(key):
+    comm = _COMMS.get(key)
+    if comm is None:
+        raise GravelError(
+            "this worker has no NCCL communicator for the cluster (was it restarted?)"
+        )
+    return comm
+
+
+def to_device(part):
+    """A part with its arrays in this process's GPU (the bounds stay on the host)."""
+    import cupy
+
+    def dev(a, dtype):
+        return None if a is None else cupy.asarray(a, dtype=dtype)
+
+    out = (dev(part.out_offsets, np.int64), dev(part.out_targets, np.int32))
+    out_w = dev(part.out_weights, np.float32)
+    if part.in_offsets is part.out_offsets:  # undirected: one copy serves both
+        ins = out + (out_w,)
+    else:
+        ins = (dev(part.in_offsets, np.int64), dev(part.in_sources, np.int32))
+        ins += (dev(part.in_weights, np.float32),)
+    return replace(
+        part,
+        out_offsets=out[0],
+        out_targets=out[1],
+        out_weights=out_w,
+        in_offsets=ins[0],
+        in_sources=ins[1],
+        in_weights=ins[2],
+    )
+
+
+def _build(key, source, rank, size):
+    from .build import build_program
+
+    return to_device(drive(build_program(rank, source, size, "cuda"), _comm(key)))
+
+
+def _facts(part):
+    """What the driver keeps of a part: bounds, n, directed, weighted, arcs, and the part's vertex
+    of highest out-degree (global id) with that degree."""
+    deg = part.out_offsets[1:] - part.out_offsets[:-1]
+    top = int(deg.argmax()) if part.size else 0
+    hub = (part.lo + top, int(deg[top])) if part.size else (0, -1)
+    return part.bounds, part.n, part.directed, part.weighted, part.out_arcs, hub
+
+
+def _host_tree(value):
+    if isinstance(value, tuple):
+        return tuple(_host_tree(v) for v in value)
+    return host(value) if hasattr(value, "shape") else value
+
+
+def _run(key, part, program, args):
+    import cupy
+
+    comm = _comm(key)
+    comm.reset_stats()
+    t = time.perf_counter()
+    value = drive(program(part, *args), comm)
+    cupy.cuda.get_current_stream().synchronize()
+    seconds = time.perf_counter() - t
+    facts = {"seconds": seconds, "exchange_s": comm.exchange_s, "supersteps": comm.supersteps}
+    return _host_tree(value), facts
+
+
+class DeviceKernels:
+    """The GPU's kernels of the per-part programs (programs.kernels)."""
+
+    @staticmethod
+    def pagerank(in_arcs):
+        return _PageRank
+
+    @staticmethod
+    def neighbour_min(offsets, ids, labels, out):
+        rows = out.shape[0]
+        if rows:
+            _launch(
+                "gravel_distributed_min_label", rows, (offsets, ids, labels, out, np.int64(rows))
+            )
+
+
+class _PageRank:
+    @staticmethod
+    def contributions(rank, out_weight, contrib):
+        import cupy
+
+        has = out_weight > 0
+        contrib[...] = cupy.where(has, rank / cupy.where(has, out_weight, 1), 0.0)
+        return float(cupy.where(has, 0.0, rank).sum())
+
+    @staticmethod
+    def pull(in_offsets, in_indices, contrib, base, alpha, rank, new_rank):
+        return _pull(in_offsets, in_indices, None, contrib, base, alpha, rank, new_rank)
+
+    @staticmethod
+    def pull_weighted(in_offsets, in_indices, in_weights, contrib, base, alpha, rank, new_rank):
+        return _pull(in_offsets, in_indices, in_weights, contrib, base, alpha, rank, new_rank)
+
+
+def _pull(offsets, sources, weights, contrib, base, alpha, rank, new_rank):
+    import cupy
+
+    rows = rank.shape[0]
+    if rows == 0:
+        return 0.0
+    err = cupy.empty(rows, cupy.float64)
+    w = cupy.zeros(1, cupy.float32) if weights is None else weights
+    args = (offsets, sources, w, np.int32(weights is not None), contrib, base, np.float64(alpha))
+    _launch("gravel_distributed_pull", rows, (*args, rank, new_rank, err, np.int64(rows)))
+    return float(err.sum())
+
+
+@functools.cache
+def _module():
+    import cupy
+
+    return cupy.RawModule(code=_KERNELS)
+
+
+def _launch(name, rows, args):
+    grid = (-(-rows * 32 // BLOCK),)
+    _module().get_function(name)(grid, (BLOCK,), args)
+
+
+# -- the driver's side -------------------------------------------------------------------------
+
+
+class GPUCluster:
+    """Dask workers, one per GPU, joined by NCCL.
+
+    Parameters
+    ----------
+    gpus : int, optional
+        Start a ``distributed.SpecCluster`` of this many worker processes here, worker k on the
+        k-th visible GPU (an error, before anything starts, where there are fewer GPUs).
+    client : distributed.Client or str, optional
+        Use the workers of an existing Dask cluster instead (each must see one GPU): the same
+        code then spans several machines.
+
+    Examples
+    --------
+    >>> with GPUCluster(2) as cluster:  # doctest: +SKIP
+    ...     DG = cluster.load("kron:20")  # each worker builds its own part
+    ...     depth = gravel.distributed.bfs(DG, 0).depth
+    """
+
+    def __init__(self, gpus=None, *, client=None):
+        import distributed
+
+        self._local = None
+        if client is None:
+            if gpus is None:
+                raise InvalidArgumentError("GPUCluster needs gpus (workers to start) or a client")
+            ids = worker_gpus(check_gpus(gpus))
+            nanny = {"nthreads": 1, "memory_limit": 0, "host": "127.0.0.1"}
+            workers = {
+                f"gpu-{g}": {
+                    "cls": distributed.Nanny,
+                    "options": nanny | {"env": WORKER_ENV | {"CUDA_VISIBLE_DEVICES": g}},
+                }
+                for g in ids
+            }
+            scheduler = {
+                "cls": distributed.Scheduler,
+                "options": {"host": "127.0.0.1", "dashboard_address": ":0"},
+            }
+            self._local = distributed.SpecCluster(
+                workers=workers, scheduler=scheduler, silence_logs=logging.ERROR
+            )
+            client = distributed.Client(self._local)
+            client.wait_for_workers(len(ids))
+        elif isinstance(client, str):
+            client = distributed.Client(client)
+        self.client = client
+        self._connect()
+
+    def _connect(self):
+        """Worker order (by GPU) and one NCCL communicator over the workers."""
+        c = self.client
+        c.run(_set_env, WORKER_ENV)
+        self.gpu_of = c.run(_visible)
+        self.workers = sorted(self.gpu_of, key=lambda w: (_number(self.gpu_of[w]), w))
+        if not self.workers:
+            raise GravelError("the Dask cluster has no workers")
+        self.key = uuid.uuid4().hex[:12]
+        from .nccl import unique_id
+
+        uid = self._each([(unique_id, ())], "nccl-id")[0]
+        size = len(self.workers)
+        self._each([(_connect, (self.key, uid, r, size)) for r in range(size)], "nccl-init")
+
+    @property
+    def gpus(self):
+        return len(self.workers)
+
+    def describe(self, worker):
+        """A worker as errors name it: its name, address and GPU."""
+        return f"worker {worker} (GPU {self.gpu_of.get(worker, '?')})"
+
+    def _each(self, calls, what, *, fetch=True):
+        """Run ``calls[k] = (fn, args)`` on worker k, all at once: their results, or (without
+        `fetch`) their futures, the results kept on the workers. A failure takes the workers
+        down (see the module's notes) and is raised."""
+        c, tag = self.client, uuid.uuid4().hex[:8]
+        futures = [
+            c.submit(
+                fn,
+                *args,
+                key=f"gravel-{what}-{tag}-{k}",
+                workers=[self.workers[k]],
+                allow_other_workers=False,
+                pure=False,
+            )
+            for k, (fn, args) in enumerate(calls)
+        ]
+        try:
+            out = gather(c, futures, self.workers[: len(calls)], self.describe, fetch=fetch)
+        except BaseException as e:
+            after = "the cluster was shut down" if self._local else "the workers were restarted"
+            self._abandon(futures)
+            if isinstance(e, WorkerLostError):
+                raise WorkerLostError(f"{e}; {after}") from None
+            raise
+        return out if fetch else futures
+
+    def _abandon(self, futures):
+        """After a failed collective step: no worker may stay inside NCCL."""
+        try:
+            self.client.cancel(futures)
+            if self._local is not None:
+                self.close()
+            else:
+                self.client.restart()
+                self._connect()
+        except Exception:  # the cluster is already going: nothing left to clean
+            pass
+
+    def load(self, graph, *, seed=0, weights=None):
+        """Part k of `graph` on worker k's GPU; returns a :class:`GPUGraph`.
+
+        `graph` is a :class:`~.build.Source`, a generator spec or file name (each worker builds
+        or reads its own part; `seed` and `weights` as Source takes them), or a Graph held here
+        (cut here and sent, part by part)."""
+        from .build import Source
+
+        if isinstance(graph, (str, os.PathLike)):
+            graph = Source(str(graph), seed=seed, weights=weights)
+        size = len(self.workers)
+        if isinstance(graph, Source):
+            calls = [(_build, (self.key, graph, r, size)) for r in range(size)]
+            order, nnz = None, None
+        else:
+            c = self.client
+            hosts = [
+                c.scatter(p, workers=[self.workers[r]], hash=False)
+                for r, p in enumerate(split(graph, size))
+            ]
+            calls = [(to_device, (f,)) for f in hosts]
+            order, nnz = graph.order, graph.nnz
+        futures = self._each(calls, "load", fetch=False)
+        facts = self._each_on(futures, _facts)
+        return GPUGraph(self, futures, facts, order=order, nnz=nnz)
+
+    def _each_on(self, futures, fn):
+        return self._each([(fn, (f,)) for f in futures], fn.__name__.strip("_"))
+
+    def run(self, dg, program, *args, stats=None):
+        """Each part's result of ``program(part, *args)``, run on its GPU over NCCL."""
+        out = self._each([(_run, (self.key, f, program, args)) for f in dg.futures], "run")
+        stats = Stats() if stats is None else stats
+        stats.supersteps += out[0][1]["supersteps"]
+        stats.exchange_s += max(o[1]["exchange_s"] for o in out)
+        stats.worker_s = max(o[1]["seconds"] for o in out)
+        return [o[0] for o in out]
+
+    def close(self):
+        """Shut the workers down if this object started them (a given client is left running)."""
+        if self._local is not None:
+            local, self._local = self._local, None
+            self.client.close()
+            local.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"<gravel.distributed.GPUCluster gpus={len(self.workers)}>"
+
+
+def _number(text):
+    try:
+        return int(text)
+    except ValueError:
+        return 1 << 30
+
+
+class GPUGraph:
+    """A partitioned graph whose part k is in worker k's GPU (futures on a :class:`GPUCluster`).
+    Same attributes as :class:`~.partition.PartitionedGraph`, and ``device == "cuda"``."""
+
+    device = "cuda"
+    labels = None
+
+    def __init__(self, cluster, futures, facts, *, order=None, nnz=None):
+        self.cluster, self.futures = cluster, futures
+        self.bounds, self.n, self.directed, self.weighted = facts[0][:4]
+        self.nnz = sum(f[4] for f in facts) if nnz is None else nnz
+        self.order = order
+        #: the vertex of highest out-degree (internal id): the default source of traversals
+        self.hub = max((f[5] for f in facts), key=lambda h: (h[1], -h[0]))[0]
+
+    @property
+    def m(self):
+        """Edges (arcs, or arc pairs of an undirected graph)."""
+        return self.nnz if self.directed else self.nnz // 2
+
+    @property
+    def nparts(self):
+        return len(self.futures)
+
+    def run(self, program, *args, stats=None):
+        if not self.futures:
+            raise GravelError("this GPUGraph was freed")
+        return self.cluster.run(self, program, *args, stats=stats)
+
+    def free(self):
+        """Drop the parts from the GPUs."""
+        self.cluster.client.cancel(self.futures)
+        self.futures = []
+
+    def __repr__(self):
+        return f"<gravel.distributed.GPUGraph n={self.n} parts={self.nparts}>"

@@ -1,0 +1,246 @@
+"""The per-part programs of BFS, SSSP, PageRank and CC (see exchange.py), written once for both
+devices: `xp` is NumPy for a part in host memory and CuPy for a part on a GPU, and the few steps
+that array calls cannot say well (PageRank's pull, CC's neighbour minimum) come from the part's
+kernels (:func:`kernels`: gravel's Numba kernels on the CPU, gpu.py's on the GPU).
+
+A collective's control values (frontier sizes, the SSSP split) are host scalars: the part needs
+them on the host to decide its next step anyway. Its payloads are arrays of the part's device.
+"""
+
+import numpy as np
+
+from ..arrays import host, xp
+from .exchange import allgather, allreduce, alltoall
+
+#: arcs a BFS level expands at once: bounds the temporaries (16 bytes an arc) on a GPU
+CHUNK_ARCS = 1 << 27
+#: a BFS level whose arcs number more than n / DENSE_LEVEL dedupes its targets by a scatter into
+#: an n-long claim array (one scan of n) rather than by a sort of the targets
+DENSE_LEVEL = 32
+
+
+def kernels(part):
+    """The part's device kernels: ``pagerank(in_arcs)`` (contributions, pull, pull_weighted, as
+    gravel.backends.cpu.pagerank has them) and ``neighbour_min(offsets, ids, labels, out)``."""
+    if xp(part.out_offsets) is np:
+        return _HostKernels
+    from .gpu import DeviceKernels
+
+    return DeviceKernels
+
+
+class _HostKernels:
+    @staticmethod
+    def pagerank(in_arcs):
+        from ..backends.cpu import pagerank as _k
+
+        return _k.kernels(in_arcs)
+
+    @staticmethod
+    def neighbour_min(offsets, ids, labels, out):
+        """out[v] = min(out[v], smallest label among v's listed neighbours)."""
+        if ids.size == 0:
+            return
+        has = np.diff(offsets) > 0
+        smallest = np.minimum.reduceat(labels[ids], offsets[:-1][has])
+        out[has] = np.minimum(out[has], smallest)
+
+
+def rows_of(offsets):
+    """The local row of every arc of a CSR (int32)."""
+    m = xp(offsets)
+    total = int(offsets[-1])
+    return m.searchsorted(offsets[1:], m.arange(total), side="right").astype(m.int32)
+
+
+def arcs(offsets, frontier):
+    """The arcs out of the local vertices `frontier`: (their positions, the local row of each)."""
+    m = xp(offsets)
+    start = offsets[frontier]
+    deg = offsets[frontier + 1] - start
+    ends = m.cumsum(deg)
+    total = int(ends[-1]) if deg.size else 0
+    k = m.arange(total, dtype=m.int64)
+    which = m.searchsorted(ends, k, side="right")
+    return start[which] + k - (ends[which] - deg[which]), frontier[which]
+
+
+def _chunks(offsets, frontier):
+    """The frontier cut into runs of about CHUNK_ARCS arcs (a list longer than that alone), with
+    the level's total arcs."""
+    m = xp(offsets)
+    ends = m.cumsum(offsets[frontier + 1] - offsets[frontier])
+    total = int(ends[-1]) if frontier.size else 0
+    if total <= CHUNK_ARCS:
+        return [frontier], total
+    cuts = m.searchsorted(ends, m.arange(CHUNK_ARCS, total, CHUNK_ARCS), side="left")
+    return m.split(frontier, np.unique(host(cuts)).tolist()), total
+
+
+def _by_owner(part, ids, *columns):
+    """Per destination part, the slices of `ids` (sorted) and of the `columns` beside them."""
+    m = xp(ids)
+    at = host(m.searchsorted(ids, m.asarray(part.bounds[1:-1], dtype=ids.dtype))).tolist()
+    return list(zip(*(m.split(c, at) for c in (ids, *columns)), strict=True))
+
+
+def _joined(received, k):
+    return xp(received[0][k]).concatenate([r[k] for r in received])
+
+
+def _found(part, frontier, depth, claim):
+    """The targets a BFS level found that may be new (sorted global ids), with a parent each
+    (global ids): local targets already reached are left out, each target named once."""
+    m, lo, hi = xp(depth), part.lo, part.hi
+    pieces, total = _chunks(part.out_offsets, frontier)
+    dense = total * DENSE_LEVEL > part.n
+    kept = []
+    for piece in pieces:
+        at, rows = arcs(part.out_offsets, piece)
+        t = part.out_targets[at]
+        local = (t >= lo) & (t < hi)
+        keep = ~local | (depth[m.clip(t - lo, 0, max(part.size - 1, 0))] < 0)
+        t, via = t[keep], (rows[keep] + lo).astype(m.int32)
+        if dense:
+            claim[t] = via  # duplicates: any one parent wins
+        else:
+            kept.append((t, via))
+    if dense:
+        found = m.flatnonzero(claim >= 0).astype(m.int32)
+        parents = claim[found]
+        claim[found] = -1
+        return found, parents
+    t, via = (m.concatenate([k[c] for k in kept]) for c in (0, 1))
+    found, first = m.unique(t, return_index=True)
+    return found.astype(m.int32), via[first]
+
+
+def bfs_program(part, source):
+    """Level-synchronous top-down BFS: each part expands its frontier, sends every target it
+    found (with a parent) to the target's owner, and each owner claims the unvisited ones as its
+    next frontier. Returns the part's (depth, parent), parents in global ids."""
+    m, lo, hi = xp(part.out_offsets), part.lo, part.hi
+    depth = m.full(part.size, -1, m.int32)
+    parent = m.full(part.size, -1, m.int32)
+    frontier = m.zeros(0, m.int64)
+    if lo <= source < hi:
+        depth[source - lo], parent[source - lo] = 0, source
+        frontier = m.asarray([source - lo], dtype=m.int64)
+    claim = m.full(part.n, -1, m.int32)  # the dense levels' scatter target, kept all -1
+    level = 0
+    while True:
+        level += 1
+        found, parents = _found(part, frontier, depth, claim)
+        received = yield alltoall(_by_owner(part, found, parents))
+        ids, via = _joined(received, 0) - lo, _joined(received, 1)
+        fresh = depth[ids] < 0
+        ids, via = ids[fresh], via[fresh]
+        ids, first = m.unique(ids, return_index=True)
+        depth[ids], parent[ids] = level, via[first]
+        frontier = ids.astype(m.int64)
+        if (yield allreduce(np.int64(frontier.size))) == 0:
+            return depth, parent
+
+
+def _lowest(ids, offer, via):
+    """Each id once, sorted, with its lowest offer and that offer's `via`."""
+    m = xp(ids)
+    if ids.size == 0:
+        return ids, offer, via
+    order = m.lexsort(m.stack([offer, ids.astype(m.float64)]))
+    ids, offer, via = ids[order], offer[order], via[order]
+    head = m.ones(ids.size, bool)
+    head[1:] = ids[1:] != ids[:-1]
+    return ids[head], offer[head], via[head]
+
+
+def sssp_program(part, source, delta):
+    """Near-far SSSP (delta-stepping's buckets merged into one near pile): every superstep each
+    part relaxes the out-arcs of its improved vertices below the split, sends each target's best
+    offer (distance, predecessor) to the target's owner, and the owners keep the offers that
+    improve; when no part has a near vertex left, the split moves past the lowest distance still
+    waiting anywhere. Returns the part's (distance, predecessor, supersteps)."""
+    m, lo, hi = xp(part.out_offsets), part.lo, part.hi
+    dist = m.full(part.size, m.inf)
+    pred = m.full(part.size, -1, m.int32)
+    waiting = m.zeros(part.size, bool)  # improved, out-arcs not yet relaxed
+    if lo <= source < hi:
+        dist[source - lo], waiting[source - lo] = 0.0, True
+    weights = part.out_weights
+    split, steps = delta, 0
+    while True:
+        near = m.flatnonzero(waiting & (dist < split))
+        if (yield allreduce(np.int64(near.size))) == 0:
+            mine = float(m.where(waiting, dist, m.inf).min()) if part.size else np.inf
+            low = float((yield allreduce(np.float64(mine), "min")))
+            if not np.isfinite(low):
+                return dist, pred, steps
+            split = max(split + delta, (np.floor(low / delta) + 1) * delta)
+            continue
+        steps += 1
+        waiting[near] = False
+        at, rows = arcs(part.out_offsets, near)
+        offer = dist[rows] + (weights[at] if weights is not None else 1.0)
+        sends = _lowest(part.out_targets[at], offer, (rows + lo).astype(m.int32))
+        received = yield alltoall(_by_owner(part, *sends))
+        ids, offer, via = _lowest(*(_joined(received, k) for k in range(3)))
+        ids = ids - lo
+        better = offer < dist[ids]
+        ids, offer, via = ids[better], offer[better], via[better]
+        dist[ids], pred[ids], waiting[ids] = offer, via, True
+
+
+def pagerank_program(part, alpha, max_iter, threshold, weighted):
+    """Pull PageRank: each iteration all-gathers the contributions rank / out-weight of every
+    vertex (with each part's dangling mass and last L1 change) and pulls them over the part's
+    in-edges. Every part sums the same gathered figures, so all stop together. Returns the
+    part's (rank, iterations, L1 change, converged)."""
+    m, n, size = xp(part.out_offsets), part.n, part.size
+    if weighted:
+        out = m.bincount(rows_of(part.out_offsets), part.out_weights, minlength=size)
+    else:
+        out = m.diff(part.out_offsets).astype(m.int32)
+    k = kernels(part).pagerank(part.in_arcs)
+    rank = m.full(size, 1.0 / n)
+    new, contrib = m.empty(size), m.empty(size)
+    lost, err, change = k.contributions(rank, out, contrib), 0.0, None
+    it = 0
+    while True:
+        everyone, sums = yield allgather((contrib, m.asarray(np.array([lost, err]))))
+        sums = host(sums)
+        if it:
+            change = float(sums[1::2].sum())
+            if change < threshold:
+                return rank, it, change, True
+        if it == max_iter:
+            return rank, it, change, threshold == 0
+        it += 1
+        base = m.full(size, alpha * float(sums[0::2].sum()) / n + (1.0 - alpha) / n)
+        if weighted:
+            args = (part.in_offsets, part.in_sources, part.in_weights, everyone, base, alpha)
+            err = k.pull_weighted(*args, rank, new)
+        else:
+            err = k.pull(part.in_offsets, part.in_sources, everyone, base, alpha, rank, new)
+        rank, new = new, rank
+        lost = k.contributions(rank, out, contrib)
+
+
+def cc_program(part):
+    """Min-label propagation with shortcuts: every round all-gathers the labels, and each vertex
+    takes the smallest label among itself and its out- and in-neighbours, then the label of that
+    label's vertex (pointer jumping, which shortens long chains geometrically). Stops when a
+    round changes no label: every part sees the same gathered labels, so all stop together.
+    Returns the part's (labels, rounds)."""
+    m, k = xp(part.out_offsets), kernels(part)
+    labels = m.arange(part.lo, part.hi, dtype=m.int32)
+    previous, rounds = None, 0
+    while True:
+        everyone = yield allgather(labels)
+        if previous is not None and bool((everyone == previous).all()):
+            return labels, rounds
+        previous, rounds = everyone, rounds + 1
+        labels = labels.copy()
+        k.neighbour_min(part.out_offsets, part.out_targets, everyone, labels)
+        if part.directed:
+            k.neighbour_min(part.in_offsets, part.in_sources, everyone, labels)
+        labels = m.minimum(labels, everyone[labels])

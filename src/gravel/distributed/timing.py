@@ -1,0 +1,61 @@
+"""Timing distributed runs: each algorithm after a warm-up, the median of `repeat` runs, timed
+inside the workers (the slowest part, synchronized) with the part of it spent in exchange. Shared
+by ``gravel bench --gpus`` and benchmarks/multigpu.py."""
+
+import statistics
+
+from . import algorithms
+
+#: what runs distributed, by the command line's names
+ALGOS = ("bfs", "sssp", "pagerank", "cc")
+#: PageRank iterations per timed run (fixed: tol=0), reported per iteration
+PAGERANK_ITERATIONS = 20
+
+
+def runner(dg, algo, source=None, delta=None):
+    """A call of `algo` on the distributed graph `dg`, returning its result."""
+    if algo == "bfs":
+        return lambda: algorithms.bfs(dg, source)
+    if algo == "sssp":
+        return lambda: algorithms.sssp(dg, source, delta=delta)
+    if algo == "pagerank":
+        return lambda: algorithms.pagerank(dg, max_iter=PAGERANK_ITERATIONS, tol=0.0, weight=None)
+    if algo == "cc":
+        return lambda: algorithms.connected_components(dg)
+    raise ValueError(f"{algo!r} does not run distributed (choose from {', '.join(ALGOS)})")
+
+
+def delta_for(dg, max_weight=None):
+    """gravel's CPU default bucket width for `dg`: the mean weight (of integer weights uniform in
+    1..max_weight, or 1) times max(1, 16 / mean degree)."""
+    mean = 1.0 if max_weight is None else (1 + max_weight) / 2
+    return mean * max(1.0, 16.0 * dg.n / max(dg.nnz, 1))
+
+
+def measure(dg, algo, *, name, repeat=5, source=None, delta=None):
+    """The row of `algo` on `dg`: median, min and max seconds (per iteration for PageRank) and
+    the median seconds in exchange, after one warm-up run."""
+    run = runner(dg, algo, source, delta)
+    run()
+    results = [run() for _ in range(repeat)]
+    per = PAGERANK_ITERATIONS if algo == "pagerank" else 1
+    times = [r.stats.get("worker_s", r.time_s) / per for r in results]
+    exchange = [r.stats["exchange_s"] / per for r in results]
+    t = statistics.median(times)
+    return {
+        "graph": name,
+        "algo": algo + ("/iteration" if per > 1 else ""),
+        "device": f"{results[0].device} x{dg.nparts}",
+        "parts": dg.nparts,
+        "n": dg.n,
+        "arcs": dg.nnz,
+        "time_s": t,
+        "min_s": min(times),
+        "max_s": max(times),
+        "exchange_s": statistics.median(exchange),
+        "wall_s": statistics.median(r.time_s for r in results) / per,
+        "iterations": results[0].iterations,
+        "supersteps": results[0].stats["supersteps"],
+        "gteps": dg.nnz / t / 1e9,
+        "floor_ratio": float("nan"),
+    }
