@@ -109,3 +109,21 @@ def test_errors_name_the_file_or_the_flag(tmp_path, capsys, text, argv, says):
 def test_param_is_for_programs_only(capsys):
     assert main(["run", "bfs", "grid:2x2", "--param", "x=1"]) == 2
     assert "--param applies to vertex programs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("execution", ["hybrid-seed", "hybrid"])
+def test_execution_hybrid(tmp_path, capsys, execution):
+    """--execution runs the program hybrid (its GPU part on the CPU with --device cpu)."""
+    path = write(tmp_path, BFS_FILE)
+    out = tmp_path / "depth.npy"
+    argv = ["run", f"program:{path}", "kron:8", "--source", "3", "-o", str(out), "--json"]
+    assert main(argv + ["--device", "cpu", "--execution", execution]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["execution"] == execution and 0 <= summary["gpu_share"] <= 1
+    G = gravel.generate.kronecker(8)
+    assert np.array_equal(np.load(out), gravel.bfs(G, 3, device="cpu").depth)
+
+
+def test_execution_is_for_programs_only(capsys):
+    assert main(["run", "bfs", "grid:2x2", "--execution", "hybrid"]) == 2
+    assert "--execution applies to vertex programs" in capsys.readouterr().err
