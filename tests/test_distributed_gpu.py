@@ -18,7 +18,7 @@ import pytest
 
 import gravel
 import gravel.distributed as gd
-from gravel.distributed import exchange, gpu, programs
+from gravel.distributed import exchange, gpu, programs, timing
 from gravel.distributed.build import Source, build_program
 from gravel.errors import InvalidArgumentError
 
@@ -222,6 +222,14 @@ def test_bfs_chunks_and_sparse_levels(monkeypatch):
     check_bfs(G, 3, gd.bfs(G, 3, parts=3, cluster="in-process"))
 
 
+@pytest.mark.parametrize("algo", timing.ALGOS)
+def test_timing_rows(algo):
+    G = gravel.generate.kronecker(8, 8)
+    row = timing.measure(gd.partition(G, 2), algo, name="kron", repeat=2, source=3, delta=2.0)
+    assert row["parts"] == 2 and row["min_s"] <= row["time_s"] <= row["max_s"]
+    assert row["exchange_s"] >= 0 and row["gteps"] > 0
+
+
 # -- GPUs: assignment and errors before any work -----------------------------------------------
 
 
@@ -347,3 +355,20 @@ def test_a_lost_gpu_worker_is_one_error_and_rerunnable():
         DG.run(dies_on_part_one)
     with gd.GPUCluster(2) as again:
         check_bfs(G, 0, gd.bfs(G, 0, cluster=again))
+
+
+@pytest.mark.gpu
+def test_a_failing_gpu_part_raises_without_hanging():
+    _two_gpus()
+
+    def fails_on_part_one(part):  # nested: pickled by value for the workers
+        yield exchange.allreduce(1)
+        if part.index == 1:
+            raise IndexError("part one fails")
+        yield exchange.allreduce(1)  # part 0 waits here inside NCCL
+
+    cluster = gd.GPUCluster(2)
+    DG = cluster.load(gravel.generate.kronecker(8, 8))
+    with pytest.raises(IndexError, match="part one fails"):
+        DG.run(fails_on_part_one)
+    assert cluster.client.status != "running"  # shut down: part 0 was inside NCCL

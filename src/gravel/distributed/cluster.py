@@ -68,8 +68,9 @@ def alive(client):
 
 def gather(client, futures, workers, describe, *, fetch=True):
     """The futures' results (with `fetch`; else only their errors raised, the results left on
-    the workers), each task pinned to ``workers[i]``; WorkerLostError, naming the worker by
-    ``describe(address)`` and its part, where one of them leaves during the wait."""
+    the workers), each task pinned to ``workers[i]``. The first task's error is raised as soon as
+    it is seen, and WorkerLostError, naming the worker by ``describe(address)`` and its part,
+    where one of the workers leaves during the wait."""
     import distributed
 
     while True:
@@ -77,6 +78,9 @@ def gather(client, futures, workers, describe, *, fetch=True):
             distributed.wait(futures, timeout=POLL_S)
             break
         except TimeoutError:
+            for f in futures:  # a part that failed: its peers may wait for it forever (NCCL)
+                if f.status == "error":
+                    f.result()
             lost = sorted(set(workers) - set(alive(client)))
             if lost:
                 raise WorkerLostError(

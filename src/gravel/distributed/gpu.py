@@ -459,8 +459,9 @@ class GPUGraph:
         return self.cluster.run(self, program, *args, stats=stats)
 
     def free(self):
-        """Drop the parts from the GPUs."""
-        self.cluster.client.cancel(self.futures)
+        """Drop the parts from the GPUs (a cluster shut down after a failure holds none)."""
+        if self.cluster.client.status == "running":
+            self.cluster.client.cancel(self.futures)
         self.futures = []
 
     def __repr__(self):
