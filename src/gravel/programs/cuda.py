@@ -236,8 +236,8 @@ class CudaPart:
     the vertex reached, the state comes along; where it calls ``common``, the graph's lists are
     read where ``G.to("cuda")`` placed them (in pinned host memory when split)."""
 
-    #: the GPU's share of the arcs before an iteration has measured both sides: a pull sweep on
-    #: an H100 moves about ten times the arcs a second that 16 cores do (docs/tuning.md)
+    #: the GPU's share of the arcs until a pull iteration has measured both sides (a prior: the
+    #: GPU's pull sweeps many times the arcs a second of the CPU's; the measure replaces it)
     prior_share = 0.9
     #: the share of the card's free memory a split may fill (the pool's rounding, launches' scratch)
     free_share = 0.9

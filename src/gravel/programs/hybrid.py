@@ -9,9 +9,9 @@ their totals).
 ``"hybrid"`` goes further: each set of lists is cut by rows (:mod:`.split`), the GPU holding rows
 ``[0, k)`` in device memory within the budget and the CPU (Numba, every core) taking the rest.
 The GPU's part is launched, the CPU's runs meanwhile, and the GPU's totals are folded into the
-CPU's, where the state lives. After each pull iteration the split moves toward the share at which
-both sides finish together, from the arcs each took and its time (a push's frontier is too small
-a sample: it takes the split as it stands).
+CPU's, where the state lives. After each pull iteration (but the first over a new split) the split
+moves toward the share at which both sides finish together, from the arcs each took and its time
+(a push's frontier is too small a sample: it takes the split as it stands).
 
 On device "cpu" the GPU's part runs on the CPU as well (:class:`CpuPart`, before the CPU's own):
 the split, the compressed vectors and the combining, tested without a GPU.
@@ -105,7 +105,7 @@ class HybridEngine:
         takes (its old copy dropped first, so that the two never share the device)."""
         if share == self.share:
             return
-        self.share = share
+        self.share, self.settled = share, False
         for rows in self.used:
             k = rows_for(rows.offsets, share)
             if k != rows.k or rows.held is None:
@@ -156,8 +156,11 @@ class HybridEngine:
             split = [push_arcs(rows.offsets, senders, rows.k) for rows in sets]
             part_arcs, cpu_arcs = (sum(x) for x in zip(*split, strict=True))
         if pull and self.adjusting:
-            balance = balanced_share(part_arcs, part_s, cpu_arcs, t.seconds)
-            self._place(next_share(self.share, balance, self.cap))
+            if self.settled:
+                balance = balanced_share(part_arcs, part_s, cpu_arcs, t.seconds)
+                self._place(next_share(self.share, balance, self.cap))
+            else:  # the first pull over a new copy builds its layouts: no fair measure
+                self.settled = True
         total = part_arcs + cpu_arcs
         return (part_arcs / total if total else 0.0), part_s, t.seconds
 

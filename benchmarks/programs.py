@@ -1,0 +1,194 @@
+"""Vertex programs (gravel.programs) on the GPU, on the CPU and on both, and against the built-in
+primitives.
+
+Hybrid: the per-iteration time of PageRank and BFS as programs, run on the GPU alone ("gpu"),
+hybrid as the seed ("hybrid-seed": state, send and apply on the CPU, every SpMV on the GPU,
+compressed vectors across the bus), hybrid split ("hybrid": the edges split between the GPU and
+the CPU by their measured throughput, both at once) and on the CPU alone ("cpu"), on each graph
+as it fits the device and under a device-memory budget (--device-memory; default: what holds
+about half its arcs), where the GPU alone reads the rest of its lists over the bus. PageRank runs
+--iterations iterations (no tolerance); its time per iteration is the median iteration (the
+steady split) and the run's mean (with the split's moves). BFS runs from the highest-degree
+vertex; its time per iteration is the run's over its iterations. A hybrid row also gives the
+GPU's share of the arcs in its last pull iteration and each side's median seconds of SpMV work.
+
+Primitives: each library program (PageRank per iteration, BFS, SSSP, CC) against its built-in
+primitive on the GPU in the same run, on --primitives (default kron:22; the issue's target is a
+program within 1.5x of its primitive).
+
+Times are medians of --repeat runs after a warm-up (compiles, lazy layouts): the results' own
+clocks, compiling left out (CUDA events on the GPU; wall time around a hybrid iteration, whose end
+waits for the GPU). The CPU alone runs once after its warm-up (--cpu-repeat).
+
+    python benchmarks/programs.py kron:24 --json benchmarks/results/h100/programs.json
+"""
+
+import gc
+import statistics
+
+import cupy
+
+import gravel
+from gravel import programs
+from gravel.bench import machine, script_parser, write_record
+from gravel.cli import open_graph
+from gravel.placement import budget_for, format_bytes, parse_bytes
+from gravel.transform import add_random_weights
+
+#: how each mode runs a program: programs.run's device and execution
+MODES = {
+    "gpu": {"device": "cuda"},
+    "hybrid-seed": {"device": "cuda", "execution": "hybrid-seed"},
+    "hybrid": {"device": "cuda", "execution": "hybrid"},
+    "cpu": {"device": "cpu"},
+}
+
+
+def host_copy(G):
+    """G with its arrays on the host and no device copy yet, so that a budget decides where its
+    lists go on the GPU."""
+    return gravel.Graph(
+        G.offsets, G.indices, G.weights, directed=G.directed, _sorted=True, _checked=True
+    )
+
+
+def timed(fn, repeat):
+    """The results of `repeat` calls of fn after a warm-up call."""
+    fn()
+    return [fn() for _ in range(repeat)]
+
+
+def program_row(G, name, mode, iterations, repeat):
+    """Per-iteration figures of the program `name` ("pagerank", "bfs") run as `mode` on G."""
+    if name == "pagerank":
+        prog, kw = programs.pagerank(tol=0.0), {"max_iter": iterations}
+    else:
+        prog, kw = programs.bfs(), {"params": {"source": int(G.out_degree.argmax())}}
+    runs = timed(lambda: programs.run(G, prog, **kw, **MODES[mode]), repeat)
+    steps = [s for r in runs for s in r.steps]
+    row = {
+        "iterations": runs[0].iterations,
+        "iter_ms": 1e3
+        * statistics.median(statistics.median(s.time_s for s in r.steps) for r in runs),
+        "mean_iter_ms": 1e3 * statistics.median(r.time_s / max(r.iterations, 1) for r in runs),
+        "run_ms": 1e3 * statistics.median(r.time_s for r in runs),
+    }
+    if mode.startswith("hybrid"):
+        pulls = [s for s in runs[-1].steps if s.direction == "pull"]
+        row |= {
+            "gpu_share": pulls[-1].gpu_share if pulls else None,
+            "gpu_ms": 1e3 * statistics.median(s.gpu_s for s in steps),
+            "cpu_ms": 1e3 * statistics.median(s.cpu_s for s in steps),
+        }
+    return row
+
+
+def hybrid_rows(spec, G, budget, args):
+    """Every program and mode on G as it fits the device, then under `budget` (the CPU's figures,
+    which no budget changes, measured once)."""
+    rows, cpu = [], {}
+    for limit in (None, budget):
+        P = G if limit is None else host_copy(G)
+        label = "fits" if limit is None else format_bytes(limit)
+        for name in ("pagerank", "bfs"):
+            for mode in args.modes:
+                if mode == "cpu" and name in cpu:
+                    row = cpu[name]
+                else:
+                    repeat = args.cpu_repeat if mode == "cpu" else args.repeat
+                    with gravel.config.using(device_memory=limit):
+                        row = program_row(P, name, mode, args.iterations, repeat)
+                    if mode == "cpu":
+                        cpu[name] = row
+                rows.append({"graph": spec, "budget": label, "program": name, "mode": mode} | row)
+                share = f", GPU share {row['gpu_share']:.2f}" if row.get("gpu_share") else ""
+                print(
+                    f"{spec} [{label}] {name:>8} {mode:>11}: {row['iter_ms']:9.2f} ms/iter "
+                    f"(mean {row['mean_iter_ms']:9.2f}, {row['iterations']} iter){share}",
+                    flush=True,
+                )
+        del P
+        gc.collect()
+        cupy.get_default_memory_pool().free_all_blocks()
+    return rows
+
+
+def primitive_rows(spec, repeat, iterations):
+    """Each library program against its built-in primitive on the GPU."""
+    G, _ = open_graph(spec)
+    W = add_random_weights(G, seed=1)
+    hub = int(G.out_degree.argmax())
+    cases = {
+        "pagerank": (
+            lambda: programs.run(G, programs.pagerank(tol=0.0), max_iter=iterations, device="cuda"),
+            lambda: gravel.pagerank(G, max_iter=iterations, tol=0.0, device="cuda"),
+        ),
+        "bfs": (
+            lambda: programs.run(G, programs.bfs(), params={"source": hub}, device="cuda"),
+            lambda: gravel.bfs(G, hub, device="cuda"),
+        ),
+        "sssp": (
+            lambda: programs.run(W, programs.sssp(), params={"source": hub}, device="cuda"),
+            lambda: gravel.sssp(W, hub, device="cuda"),
+        ),
+        "cc": (
+            lambda: programs.run(G, programs.connected_components(), device="cuda"),
+            lambda: gravel.connected_components(G, device="cuda"),
+        ),
+    }
+    rows = []
+    for name, (program, builtin) in cases.items():
+        per = name == "pagerank"  # per iteration
+        ms = []
+        for fn in (program, builtin):
+            runs = timed(fn, repeat)
+            ms.append(
+                1e3 * statistics.median(r.time_s / (r.iterations if per else 1) for r in runs)
+            )
+        row = {"graph": spec, "algorithm": name, "program_ms": ms[0], "builtin_ms": ms[1]}
+        row["ratio"] = ms[0] / ms[1]
+        rows.append(row)
+        what = "ms/iter" if per else "ms"
+        print(
+            f"{spec} {name:>8}: program {ms[0]:9.2f} {what}, built-in {ms[1]:9.2f} {what}: "
+            f"{row['ratio']:.2f}x (target 1.5x)",
+            flush=True,
+        )
+    return rows
+
+
+def main():
+    p = script_parser(__doc__, repeat=3)
+    p.add_argument("graphs", nargs="*", default=["kron:24"], help="generator specs or files")
+    p.add_argument(
+        "--device-memory",
+        help="the budget of the over-budget case (default: what holds half of each graph's arcs)",
+    )
+    p.add_argument("--iterations", type=int, default=5, help="PageRank iterations per run")
+    p.add_argument("--cpu-repeat", type=int, default=1, help="timed runs of the CPU alone")
+    p.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))
+    p.add_argument(
+        "--primitives", default="kron:22", help="graph of programs vs primitives ('' to skip)"
+    )
+    a = p.parse_args()
+    info = machine()
+    print(f"{info.get('gpu')}, {info['cores']} cores, {info['threads']} Numba threads")
+    rows = []
+    for spec in a.graphs:
+        G, _ = open_graph(spec)
+        budget = parse_bytes(a.device_memory) if a.device_memory else budget_for(G, G.nnz // 2)
+        rows += [{"section": "hybrid"} | r for r in hybrid_rows(spec, G, budget, a)]
+        del G
+        gc.collect()
+        cupy.get_default_memory_pool().free_all_blocks()
+    if a.primitives:
+        rows += [
+            {"section": "primitives"} | r
+            for r in primitive_rows(a.primitives, a.repeat, a.iterations)
+        ]
+    if a.json:
+        write_record(a.json, "benchmarks/programs.py", rows)
+
+
+if __name__ == "__main__":
+    main()
