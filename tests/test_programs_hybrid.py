@@ -38,12 +38,14 @@ def case(graph, name, direction):
     return G, getattr(programs, name)(), direction
 
 
-def assert_same(got, expect):
-    assert got.state.dtype == expect.state.dtype
-    assert got.iterations == expect.iterations and got.converged == expect.converged
+def assert_same(got, expect, rtol=1e-9):
+    """The same state (a GPU's sums in another order: within `rtol`, the iterations free)."""
+    assert got.state.dtype == expect.state.dtype and got.converged == expect.converged
+    if rtol < 1e-6:
+        assert got.iterations == expect.iterations
     for f in got.state.dtype.names or (None,):
         a, b = (got.state, expect.state) if f is None else (got.state[f], expect.state[f])
-        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-13)
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=1e-12)
 
 
 # -- the split's arithmetic ------------------------------------------------------------------------
@@ -166,10 +168,8 @@ def test_gpu_hybrid_matches_single(graph, name, direction, execution):
     kw = dict(max_iter=1000, direction=direction)
     got = programs.run(G, prog, execution=execution, device="cuda", **kw)
     assert got.device == "cpu+cuda"
-    assert_same(got, programs.run(G, prog, device="cpu", **kw))
-    np.testing.assert_allclose(
-        got.state, programs.run(G, prog, device="cuda", **kw).state, rtol=1e-6, atol=1e-12
-    )
+    assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)
+    assert_same(got, programs.run(G, prog, device="cuda", **kw), rtol=1e-6)
 
 
 @pytest.mark.gpu
@@ -179,9 +179,7 @@ def test_gpu_hybrid_collaborative_filtering(direction, execution):
     G, prog = ratings(), programs.collaborative_filtering(k=4, rate=0.02)
     kw = dict(max_iter=20, direction=direction)
     got = programs.run(G, prog, execution=execution, device="cuda", **kw)
-    expect = programs.run(G, prog, device="cpu", **kw)
-    for f in expect.state.dtype.names:
-        np.testing.assert_allclose(got.state[f], expect.state[f], rtol=1e-7)
+    assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-7)
 
 
 @pytest.mark.gpu
@@ -196,7 +194,7 @@ def test_gpu_hybrid_random_graphs(G, direction, execution):
     ]:
         if G.n or not params:
             got = programs.run(G, prog, params=params, execution=execution, device="cuda", **kw)
-            assert_same(got, programs.run(G, prog, params=params, device="cpu", **kw))
+            assert_same(got, programs.run(G, prog, params=params, device="cpu", **kw), rtol=1e-6)
 
 
 @pytest.mark.gpu
@@ -206,11 +204,12 @@ def test_gpu_split_over_the_budget(name):
     and the result is the single device's."""
     G, prog, direction = case(gravel.generate.kronecker(14, 16, seed=1), name, "auto")
     params = {"source": int(G.out_degree.argmax())} if name == "bfs" else None
-    budget = vertex_bytes(prog) * G.n + 8 * (G.n + 1) + 4 * G.nnz // 2
+    arc = 4 + 4 * G.weighted
+    budget = vertex_bytes(prog) * G.n + 8 * (G.n + 1) + arc * G.nnz // 2
     kw = dict(max_iter=50, direction=direction, params=params)
     with gravel.config.using(device_memory=budget):
         got = programs.run(G, prog, execution="hybrid", device="cuda", **kw)
-    assert_same(got, programs.run(G, prog, device="cpu", **kw))
+    assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)
     pulls = [s for s in got.steps if s.direction == "pull"]
     assert pulls and all(0 < s.gpu_share <= 0.5 + 1e-9 for s in pulls)
     assert all(s.cpu_s > 0 and s.gpu_s > 0 for s in pulls)

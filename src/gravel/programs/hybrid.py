@@ -109,8 +109,8 @@ class HybridEngine:
         for rows in self.used:
             k = rows_for(rows.offsets, share)
             if k != rows.k or rows.held is None:
-                rows.held = None
-                rows.k, rows.held = k, self.part.hold(rows.lists, k)
+                rows.held, rows.k = None, k
+                rows.held = self.part.hold(rows.lists, k) if rows.part_arcs else None
 
     def init(self, state):
         self.cpu.init(state)
