@@ -127,17 +127,60 @@ def test_cpu_split_collaborative_filtering(direction):
 
 
 @settings(max_examples=20, deadline=None)
-@given(graphs(weighted=True), st.sampled_from(DIRECTIONS))
-def test_cpu_split_random_graphs(G, direction):
+@given(graphs(weighted=True), st.sampled_from(DIRECTIONS), st.sampled_from(HYBRID))
+def test_cpu_split_random_graphs(G, direction, execution):
     kw = dict(direction=direction, device="cpu")
     for prog, params in [
         (programs.bfs(), {"source": 0}),
         (programs.sssp(), {"source": 0}),
         (programs.connected_components(), {}),
+        (smallest_label("in"), {}),
     ]:
         if G.n or not params:
-            got = programs.run(G, prog, params=params, execution="hybrid", **kw)
+            got = programs.run(G, prog, params=params, execution=execution, **kw)
             assert_same(got, programs.run(G, prog, params=params, **kw))
+
+
+def smallest_label(way):
+    """Each vertex takes the smallest id it hears along its edges `way` ("out": from the
+    vertices that reach it; "in": from those it reaches; "both": its weak component's)."""
+    return programs.Program(
+        "int32",
+        "int32",
+        init="v",
+        send="state",
+        process="message",
+        reduce="min",
+        apply="min(state, total)",
+        direction=way,
+    )
+
+
+#: arcs 1 -> 0, 1 -> 2, 3 -> 2, 4 -> 3 and 5 -> 4 (and 6 alone): every label needs its way
+ARCS = ([1, 1, 3, 4, 5], [0, 2, 2, 3, 4])
+#: the smallest label of each vertex by the program's way, on the directed graph and undirected
+LABELS = {
+    ("out", True): [0, 1, 1, 3, 4, 5, 6],  # the smallest ancestor (or itself)
+    ("in", True): [0, 0, 2, 2, 2, 2, 6],  # the smallest descendant (or itself)
+    ("both", True): [0, 0, 0, 0, 0, 0, 6],
+    **{(way, False): [0, 0, 0, 0, 0, 0, 6] for way in ("out", "in", "both")},
+}
+
+
+@pytest.mark.parametrize("directed", [True, False], ids=["directed", "undirected"])
+@pytest.mark.parametrize("execution", ("single", *HYBRID))
+@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("way", ["out", "in", "both"])
+def test_cpu_ways_of_a_program(way, direction, execution, directed):
+    """Every edge direction of a program (out, in, both), on a directed graph and an undirected
+    one, pulled, pushed or switched, on one device and both hybrids: the labels it must reach,
+    in the iterations of the single-device run (a hybrid-seed part that reduced along one way
+    only, for "both" on a directed graph, missed labels or stopped early)."""
+    G = gravel.Graph.from_edges(*ARCS, n=7, directed=directed)
+    kw = dict(direction=direction, device="cpu", max_iter=50)
+    got = programs.run(G, smallest_label(way), execution=execution, **kw)
+    assert got.converged and got.state.tolist() == LABELS[way, directed]
+    assert_same(got, programs.run(G, smallest_label(way), **kw))
 
 
 def test_cpu_split_within_a_budget():
@@ -195,6 +238,20 @@ def test_gpu_hybrid_random_graphs(G, direction, execution):
         if G.n or not params:
             got = programs.run(G, prog, params=params, execution=execution, device="cuda", **kw)
             assert_same(got, programs.run(G, prog, params=params, device="cpu", **kw), rtol=1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("directed", [True, False], ids=["directed", "undirected"])
+@pytest.mark.parametrize("execution", ("single", *HYBRID))
+@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("way", ["out", "in", "both"])
+def test_gpu_ways_of_a_program(way, direction, execution, directed):
+    """As test_cpu_ways_of_a_program, the GPU taking the SpMV (its part, or all of it)."""
+    G = gravel.Graph.from_edges(*ARCS, n=7, directed=directed)
+    kw = dict(direction=direction, max_iter=50)
+    got = programs.run(G, smallest_label(way), execution=execution, device="cuda", **kw)
+    assert got.converged and got.state.tolist() == LABELS[way, directed]
+    assert_same(got, programs.run(G, smallest_label(way), device="cpu", **kw))
 
 
 @pytest.mark.gpu

@@ -14,7 +14,9 @@ moves toward the share at which both sides finish together, from the arcs each t
 (a push's frontier is too small a sample: it takes the split as it stands).
 
 On device "cpu" the GPU's part runs on the CPU as well (:class:`CpuPart`, before the CPU's own):
-the split, the compressed vectors and the combining, tested without a GPU.
+the split, the compressed vectors and the combining, tested without a GPU. It reads lists as the
+GPU does: ``"hybrid-seed"`` holds a graph per way of the program (the graph or its reverse, a push
+reading its out-lists and a pull its in-lists), a split a set of lists that either reads.
 """
 
 from dataclasses import dataclass
@@ -23,7 +25,8 @@ import numpy as np
 
 from ..algorithms._common import Timer
 from ..placement import resolve_budget
-from .cpu import CpuEngine, kernels
+from .cpu import CpuEngine, _weights, kernels
+from .cuda import _ways, vertex_bytes
 from .split import (
     balanced_share,
     cap_share,
@@ -78,18 +81,24 @@ class HybridEngine:
         else:
             self.part = CpuPart(G, program, values, whole=whole)
         self.can_push = self.part.can_push
-        sets = {}  # an undirected graph's in- and out-lists are one set
+        self.adjusting = not whole
+        if whole:
+            # the part's whole graphs are a way's (the graph or its reverse), not a set of lists:
+            # each way keeps its own, though "both" ways of a directed graph read the same two sets
+            self.ways = [
+                tuple(
+                    _Rows(lists, self.n, held)
+                    for lists, held in zip(pair, self.part.whole(way, pair), strict=True)
+                )
+                for way, pair in enumerate(self.cpu.ways)
+            ]
+            self.cap = self.share = 1.0
+            return
+        sets = {}  # a split holds a set of lists once, whichever ways read it
         self.ways = [
             tuple(sets.setdefault(id(lists[1]), _Rows(lists)) for lists in pair)
             for pair in self.cpu.ways
         ]
-        self.adjusting = not whole
-        if whole:
-            for way, pair in enumerate(self.ways):
-                for rows, held in zip(pair, self.part.whole(way, self.cpu.ways[way]), strict=True):
-                    rows.k, rows.held = self.n, held
-            self.cap = self.share = 1.0
-            return
         used = [pair[d == "pull"] for pair in self.ways for d in sorted(directions)]
         self.used = list({id(rows): rows for rows in used}.values())
         arc_bytes = G.indices.itemsize + (4 if G.weighted else 0)
@@ -172,14 +181,15 @@ class CpuPart:
     prior_share = 0.5
 
     def __init__(self, G, program, values, *, whole):
-        from .cuda import vertex_bytes
-
         n = G.n
         self.program, self.n, self.k = program, n, kernels(program)
         self.can_push = isinstance(program.reduce, str)  # as the GPU's atomics
         self.vertex_bytes = vertex_bytes(program)
         self.params = tuple(values.values())
         self.lists = (G.offsets, G.indices)
+        out = (G.offsets, G.indices, _weights(G.weights))
+        inn = G.csc()
+        self.graph = _HostGraph(out, (inn[0], inn[1], _weights(inn[2])), G.directed, n)
         self.ms = [np.zeros(n, f.dtype) for f in program.message]
         self.tt = [np.zeros(n, f.dtype) for f in program.message]
         self.received = np.zeros(n, np.bool_)
@@ -192,14 +202,20 @@ class CpuPart:
         return resolve_budget()
 
     def whole(self, way, lists):
-        return tuple(self.hold(one, self.n) for one in lists)
+        """(push graph, pull graph) of way `way` over the whole graph, chosen as the GPU's are
+        (:func:`~gravel.programs.cuda._ways` over the host lists: the graph or its reverse, a
+        push reading its out-lists and a pull its in-lists); `lists`, the CPU's, are not used."""
+        graph = _ways(self.graph, self.program, self.graph.directed)[way]
+        return graph, graph
 
     def hold(self, lists, k):
-        """Rows ``[0, k)`` of `lists`, clipped as the GPU's copy is, and k."""
+        """Rows ``[0, k)`` of `lists`, clipped as the GPU's copy is, as a graph whose out- and
+        in-lists are both these lists (as the GPU's copy is marked undirected)."""
         offsets, targets, (weights, weighted) = lists
         offsets = share_offsets(offsets, k)
         m = int(offsets[-1])
-        return offsets, targets[:m], (weights[:m] if weighted else weights), weighted, k
+        clipped = (offsets, targets[:m], (weights[:m] if weighted else weights, weighted))
+        return _HostGraph(clipped, clipped, False, k)
 
     def launch(self, direction, ways, ids, messages, state):
         with Timer("cpu") as t:
@@ -216,7 +232,10 @@ class CpuPart:
                 sending[ids] = True
             arrays = (*self.params, *state, *self.ms, *self.tt, self.received)
             count = 0
-            for (offsets, targets, weights, weighted, k), c in ways:
+            for graph, c in ways:
+                lists = graph.csc if direction == "pull" else graph.csr
+                offsets, targets, (weights, weighted) = lists
+                k = graph.k
                 if direction == "pull":
                     self.k["pull"](
                         *self.lists, offsets, targets, weights, weighted, sending, 0, k, *arrays
@@ -243,3 +262,21 @@ class CpuPart:
 
     def finish(self):
         return (*self.out, self.seconds)
+
+
+@dataclass(frozen=True)
+class _HostGraph:
+    """The host stand-in of a device graph for :class:`CpuPart`: a push reads its out-lists
+    `csr`, a pull its in-lists `csc` (each ``(offsets, ids, (weights, weighted))``), as
+    ``neighbor_reduce`` reads a DeviceGraph's; rows from `k` on are empty."""
+
+    csr: tuple
+    csc: tuple
+    directed: bool
+    k: int
+
+    def reverse(self):
+        """Every arc turned around, as ``DeviceGraph.reverse``: itself when undirected."""
+        if not self.directed:
+            return self
+        return _HostGraph(self.csc, self.csr, True, self.k)
