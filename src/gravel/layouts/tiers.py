@@ -11,6 +11,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+#: hot arcs gathered per step by :func:`hot_lists`
+CHUNK_ARCS = 1 << 26
+
 
 class HotLists(NamedTuple):
     """The device tier: offsets (int64, n + 1, empty ranges for cold vertices), ids, weights."""
@@ -32,7 +35,21 @@ def hot_positions(offsets, hot):
 
 
 def hot_lists(G, hot, m=np):
-    """The lists of the vertices where `hot` holds, as arrays of the module `m` (CuPy)."""
-    positions, tier = hot_positions(G.offsets, np.asarray(hot, bool))
-    weights = None if G.weights is None else m.asarray(G.weights[positions])
-    return HotLists(m.asarray(tier), m.asarray(G.indices[positions]), weights)
+    """The lists of the vertices where `hot` holds, as arrays of the module `m` (CuPy), gathered
+    CHUNK_ARCS arcs at a time (a row with more is a chunk of its own): a tier of billions of arcs
+    never needs their positions on the host all at once."""
+    hot = np.asarray(hot, bool)
+    tier = np.zeros(len(G.offsets), np.int64)
+    np.cumsum(np.diff(G.offsets) * hot, out=tier[1:])
+    indices = m.empty(int(tier[-1]), np.int32)
+    weights = None if G.weights is None else m.empty(int(tier[-1]), np.float32)
+    r0 = 0
+    while r0 < G.n:
+        r1 = max(int(np.searchsorted(tier, tier[r0] + CHUNK_ARCS, side="right")) - 1, r0 + 1)
+        positions, _ = hot_positions(G.offsets[r0 : r1 + 1], hot[r0:r1])
+        part = slice(int(tier[r0]), int(tier[r1]))
+        indices[part] = m.asarray(G.indices[positions])
+        if weights is not None:
+            weights[part] = m.asarray(G.weights[positions])
+        r0 = r1
+    return HotLists(m.asarray(tier), indices, weights)
