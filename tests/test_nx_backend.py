@@ -408,3 +408,17 @@ def test_on_start_tests_marks_the_xfail_table():
     items.append(Item("networkx/algorithms/tests/test_core.py::test_other"))
     BackendInterface.on_start_tests(items)
     assert [len(item.markers) for item in items] == [1] * len(XFAIL) + [0]
+
+
+def test_device_config_chooses_gravel_s_device():
+    from gravel.backends import cuda
+    from gravel.errors import DeviceUnavailableError
+
+    G = nx.karate_club_graph()
+    assert nx.config.backends.gravel.device == "auto"
+    with nx.config.backends.gravel(device="cpu"):
+        got = nx.pagerank(G, backend="gravel")
+    assert got == pytest.approx(nx.pagerank(G), abs=1e-9)
+    if not cuda.available():
+        with nx.config.backends.gravel(device="cuda"), pytest.raises(DeviceUnavailableError):
+            nx.pagerank(G, backend="gravel")

@@ -23,6 +23,12 @@ def algorithm(func=None, *, can_run=None):
     return func
 
 
+def device():
+    """Where gravel runs the call: ``nx.config.backends.gravel.device``, "auto" (the GPU where
+    gravel's CUDA path is available), "cpu" or "cuda"."""
+    return nx.config.backends.gravel.device
+
+
 def bound(func, args, kwargs):
     """`args` and `kwargs` as a dict of `func`'s parameters, defaults filled in."""
     b = func.signature.bind(*args, **kwargs)

@@ -50,7 +50,7 @@ def get_info():
         "project": "gravel",
         "package": "gravel",
         "short_summary": "Graph analytics on NVIDIA GPUs (CuPy), with a CPU path (Numba).",
-        "default_config": {},
+        "default_config": {"device": "auto"},
         "functions": {
             name: {"additional_docs": note} if note else {} for name, note in FUNCTIONS.items()
         },

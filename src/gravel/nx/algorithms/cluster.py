@@ -10,12 +10,12 @@ import numpy as np
 from gravel.algorithms import triangles as gravel_triangles
 from gravel.arrays import host
 
-from .._algorithm import algorithm, single_node, unweighted_undirected
+from .._algorithm import algorithm, device, single_node, unweighted_undirected
 
 
 def _counts(G):
     """Triangles through each vertex and each vertex's degree, self loops excluded."""
-    t = host(gravel_triangles(G.graph).triangles).astype(np.int64)
+    t = host(gravel_triangles(G.graph, device=device()).triangles).astype(np.int64)
     return t, G.graph.simple_undirected().out_degree.astype(np.int64)
 
 

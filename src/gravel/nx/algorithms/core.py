@@ -6,7 +6,7 @@ import numpy as np
 from gravel.algorithms import core_number as gravel_core_number
 from gravel.arrays import host
 
-from .._algorithm import algorithm
+from .._algorithm import algorithm, device
 
 
 def _cores(G):
@@ -16,7 +16,7 @@ def _cores(G):
             "Input graph has self loops which is not permitted; "
             "Consider using G.remove_edges_from(nx.selfloop_edges(G))."
         )
-    return host(gravel_core_number(G.graph).core)
+    return host(gravel_core_number(G.graph, device=device()).core)
 
 
 @algorithm

@@ -13,7 +13,7 @@ from gravel.algorithms import betweenness_centrality as gravel_bc
 from gravel.algorithms import bfs
 from gravel.arrays import host
 
-from ..._algorithm import algorithm
+from ..._algorithm import algorithm, device
 from ..components.connected import component_labels
 
 
@@ -27,10 +27,12 @@ def _raw(G, sources):
     """Brandes' sums over `sources` (ids, distinct), endpoints excluded, unscaled."""
     n, K = len(G), len(sources)
     if n < 3:  # gravel leaves these unscaled, as NetworkX does
-        return host(gravel_bc(G.graph, sources=sources, normalized=False).centrality)
+        return host(
+            gravel_bc(G.graph, sources=sources, normalized=False, device=device()).centrality
+        )
     # gravel scales a sample of K as N / ((K - 1) c) on sources and N / (K c) elsewhere
     c = 1 if G.is_directed() else 2
-    scaled = host(gravel_bc(G.graph, sources=sources, normalized=False).centrality)
+    scaled = host(gravel_bc(G.graph, sources=sources, normalized=False, device=device()).centrality)
     raw = scaled * (K * c / (n - 1))
     raw[sources] = 0.0 if K == 1 else scaled[sources] * ((K - 1) * c / (n - 1))
     return raw
@@ -48,7 +50,7 @@ def _reached(G, sources):
         return by, reach
     by, reach = np.zeros(n), np.empty(len(sources), np.int64)
     for i, s in enumerate(sources.tolist()):
-        seen = host(bfs(G.graph, s).depth) >= 0
+        seen = host(bfs(G.graph, s, device=device()).depth) >= 0
         by += seen
         reach[i] = seen.sum()
     by[sources] -= 1

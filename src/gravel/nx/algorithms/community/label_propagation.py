@@ -10,7 +10,7 @@ import numpy as np
 from gravel.algorithms import label_propagation_communities as gravel_lpa
 from gravel.arrays import host
 
-from ..._algorithm import algorithm
+from ..._algorithm import algorithm, device
 
 
 def _can_run(G):
@@ -23,7 +23,7 @@ def _can_run(G):
 def label_propagation_communities(G):
     clusters = {}
     if len(G):
-        labels = host(gravel_lpa(G.graph).labels)
+        labels = host(gravel_lpa(G.graph, device=device()).labels)
         _, first = np.unique(labels, return_index=True)
         for label in labels[np.sort(first)].tolist():
             clusters[label] = set()

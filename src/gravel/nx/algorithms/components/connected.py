@@ -10,12 +10,12 @@ import numpy as np
 from gravel.algorithms import connected_components as gravel_cc
 from gravel.arrays import host
 
-from ..._algorithm import algorithm
+from ..._algorithm import algorithm, device
 
 
 def component_labels(G):
     """Per vertex, the smallest vertex id of its (weakly) connected component."""
-    return host(gravel_cc(G.graph).labels)
+    return host(gravel_cc(G.graph, device=device()).labels)
 
 
 def components(G, labels):

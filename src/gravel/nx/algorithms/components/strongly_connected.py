@@ -9,12 +9,12 @@ import numpy as np
 from gravel.algorithms import strongly_connected_components as gravel_scc
 from gravel.arrays import host
 
-from ..._algorithm import algorithm
+from ..._algorithm import algorithm, device
 from .connected import components
 
 
 def _labels(G):
-    return host(gravel_scc(G.graph).labels)
+    return host(gravel_scc(G.graph, device=device()).labels)
 
 
 @algorithm

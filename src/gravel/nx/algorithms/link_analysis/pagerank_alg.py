@@ -8,7 +8,7 @@ from gravel.algorithms.pagerank import PowerIterationFailedConvergence
 from gravel.arrays import host
 from gravel.errors import InvalidArgumentError, InvalidWeightError
 
-from ..._algorithm import algorithm
+from ..._algorithm import algorithm, device
 
 
 def _vector(G, values):
@@ -53,6 +53,7 @@ def pagerank(
             weight is not None,
             _vector(G, dangling),
             stopping="networkx",
+            device=device(),
         ).rank
     except PowerIterationFailedConvergence as exc:
         raise nx.PowerIterationFailedConvergence(max_iter) from exc

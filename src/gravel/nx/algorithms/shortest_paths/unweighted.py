@@ -6,13 +6,13 @@ import numpy as np
 from gravel.algorithms import bfs
 from gravel.arrays import host
 
-from ..._algorithm import algorithm
+from ..._algorithm import algorithm, device
 
 
 def hop_lengths(G, source, cutoff):
     """``{label: hops}`` of the vertices within `cutoff` hops, nearest first (NetworkX's order)."""
     s = G.id_of(source, nx.NodeNotFound(f"Source {source} is not in G"))
-    depth = host(bfs(G.graph, s).depth)
+    depth = host(bfs(G.graph, s, device=device()).depth)
     reached = depth >= 0 if cutoff is None else (depth >= 0) & (depth <= cutoff)
     ids = np.flatnonzero(reached)
     return G.to_dict(depth, ids[np.argsort(depth[ids], kind="stable")])

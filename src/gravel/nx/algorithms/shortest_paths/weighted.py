@@ -11,7 +11,7 @@ from gravel.algorithms import sssp
 from gravel.arrays import host
 from gravel.errors import InvalidWeightError
 
-from ..._algorithm import algorithm
+from ..._algorithm import algorithm, device
 from .unweighted import hop_lengths
 
 
@@ -29,7 +29,7 @@ def weighted_lengths(G, source, cutoff, weight):
     if not G.exact_weights:
         raise NotImplementedError("float32 does not hold these weights exactly")
     try:
-        dist = host(sssp(G.graph, s).distance)
+        dist = host(sssp(G.graph, s, device=device()).distance)
     except InvalidWeightError as exc:
         raise NotImplementedError(str(exc)) from exc
     reached = np.isfinite(dist) if cutoff is None else dist <= cutoff

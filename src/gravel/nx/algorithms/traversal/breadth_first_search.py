@@ -13,14 +13,14 @@ import numpy as np
 from gravel.algorithms import bfs
 from gravel.arrays import host
 
-from ..._algorithm import algorithm, node_not_found
+from ..._algorithm import algorithm, device, node_not_found
 
 
 def _depth(G, source, reverse=False):
     """Hops from `source` (a label) to every vertex, -1 where unreachable, and the graph walked."""
     s = G.id_of(source, node_not_found(source))
     graph = G.reverse if reverse and G.is_directed() else G.graph
-    return host(bfs(graph, s).depth), graph, s
+    return host(bfs(graph, s, device=device()).depth), graph, s
 
 
 def _levels(graph, s, depth, depth_limit):
