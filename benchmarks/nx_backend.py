@@ -72,6 +72,7 @@ def main():
     p.add_argument("--seed", type=int, default=1, help="seed of betweenness' source sample")
     p.add_argument("--devices", nargs="+", choices=("cpu", "cuda"), help="default: cpu (and cuda)")
     p.add_argument("--algorithms", nargs="+", help="names of the calls to run (default: all)")
+    p.add_argument("--undirected", action="store_true", help="read edge lists as undirected")
     a = p.parse_args()
     devices = a.devices or ["cpu"] + (["cuda"] if cuda.available() else [])
     # compile each device's kernels on a small graph first: the warm-ups below then time nothing
@@ -81,7 +82,7 @@ def main():
                 fn(nx.path_graph(100), backend="gravel")
     rows = []
     for spec in a.graphs:
-        G, name = open_graph(spec, undirected=True)
+        G, name = open_graph(spec, undirected=a.undirected)
         t, H = timed(G.to_networkx)
         print(
             f"{name}: {H.number_of_nodes():,} nodes, {H.number_of_edges():,} edges "
