@@ -1,12 +1,16 @@
 """Arrays of other libraries in: Graph.from_dlpack and Graph.from_pyg, checked against
 Graph.from_edges on NumPy copies and against NetworkX."""
 
+import sys
+import types
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gravel
+from gravel.programs.run import ProgramResult
 
 
 @st.composite
@@ -59,3 +63,63 @@ def test_from_cupy_arrays():
     want = gravel.Graph.from_edges([0, 1], [1, 2], [1.0, 2.0])
     G = gravel.Graph.from_dlpack(cupy.array([0, 1]), cupy.array([1, 2]), cupy.array([1.0, 2.0]))
     assert G == want
+
+
+def fake_torch():
+    """A stand-in for PyTorch that records which route each array took."""
+    torch = types.ModuleType("torch")
+    torch.from_numpy = lambda a: ("from_numpy", a)
+    torch.from_dlpack = lambda a: ("from_dlpack", a)
+    return torch
+
+
+def test_to_torch_of_host_arrays_shares_their_memory(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", fake_torch())
+    res = gravel.bfs(gravel.Graph.from_edges([0, 1], [1, 2]), 0, device="cpu")
+    out = res.to_torch()
+    assert list(out) == ["depth", "parent"]
+    for name, (route, a) in out.items():
+        assert route == "from_numpy" and a is getattr(res, name)
+
+
+def test_to_torch_of_device_arrays_goes_through_dlpack(monkeypatch):
+    class DeviceArray:  # recognised as CuPy's by its module, as gravel.tensors does
+        __module__ = "cupy._core.core"
+        dtype = np.dtype(np.float32)
+
+    monkeypatch.setitem(sys.modules, "torch", fake_torch())
+    res = gravel.pagerank(gravel.Graph.from_edges([0], [1]), device="cpu")
+    res.rank = DeviceArray()
+    assert res.to_torch() == {"rank": ("from_dlpack", res.rank)}
+
+
+def test_to_torch_splits_a_structured_state(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", fake_torch())
+    state = np.array([(0.5, 1), (0.25, 2)], dtype=[("rank", "f8"), ("hops", "i4")])
+    out = ProgramResult("run", "cpu", state=state).to_torch()
+    assert list(out) == ["state.rank", "state.hops"]
+    for field, (route, a) in zip(["rank", "hops"], out.values()):
+        assert route == "from_numpy" and a.flags.c_contiguous
+        assert np.array_equal(a, state[field])
+
+
+def test_to_torch_without_torch_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` then raises ImportError
+    res = gravel.core_number(gravel.Graph.from_edges([0], [1], directed=False), device="cpu")
+    with pytest.raises(ImportError, match=r"^to_torch needs PyTorch: pip install torch$"):
+        res.to_torch()
+
+
+def test_to_torch_with_torch():
+    torch = pytest.importorskip("torch")
+    from gravel.backends import cuda
+
+    G = gravel.generate.kronecker(6, 4)
+    res = gravel.pagerank(G, device="cpu")
+    rank = res.to_torch()["rank"]
+    assert rank.device.type == "cpu" and np.shares_memory(rank.numpy(), res.rank)
+    if torch.cuda.is_available() and cuda.available():
+        on = gravel.connected_components(G, device="cuda")
+        labels = on.to_torch()["labels"]
+        assert labels.device.type == "cuda"
+        assert torch.equal(labels.cpu(), torch.from_numpy(on.labels.get()))

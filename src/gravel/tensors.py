@@ -1,11 +1,11 @@
 """Arrays of other libraries in: DLPack-capable arrays (NumPy, CuPy, PyTorch, JAX) and PyTorch
-Geometric's ``edge_index``.
+Geometric's ``edge_index``; results out as PyTorch tensors (:func:`to_torch`).
 
 The edge arrays are copied to the host once and the graph is built there (this version of gravel
 builds a CSR on the host only; :meth:`gravel.Graph.to` then moves it to the GPU). Host arrays that
 speak DLPack are read without a copy; device arrays are copied once, and only the edges, never
-per-vertex data. Nothing here imports CuPy or PyTorch: their arrays are recognised by their type's
-module."""
+per-vertex data. Nothing here imports CuPy, nor PyTorch until :func:`to_torch` runs: their arrays
+are recognised by their type's module."""
 
 import numpy as np
 
@@ -17,10 +17,9 @@ def to_host(a, name):
     PyTorch device array copied once."""
     if a is None or isinstance(a, np.ndarray):
         return a
-    module = type(a).__module__
-    if module.startswith("cupy"):
+    if _is_cupy(a):
         return a.get()
-    if module.startswith("torch"):
+    if type(a).__module__.startswith("torch"):
         return a.detach().cpu().numpy()
     if hasattr(a, "__dlpack__"):
         try:
@@ -30,6 +29,29 @@ def to_host(a, name):
                 f"{name}: cannot read this array through DLPack ({e})"
             ) from None
     return np.asarray(a)
+
+
+def _is_cupy(a):
+    return type(a).__module__.startswith("cupy")
+
+
+def to_torch(arrays):
+    """``{name: tensor}`` of the per-vertex `arrays` (a dict of NumPy or CuPy arrays): a CuPy array
+    becomes a tensor on its GPU through DLPack, a NumPy array a CPU tensor sharing its memory (a
+    read-only one is copied); a structured array gives a tensor per field, ``"name.field"``."""
+    try:
+        import torch
+    except ImportError:
+        raise ImportError("to_torch needs PyTorch: pip install torch") from None
+    out = {}
+    for name, a in arrays.items():
+        parts = {f"{name}.{f}": a[f] for f in a.dtype.names} if a.dtype.names else {name: a}
+        for key, part in parts.items():
+            if _is_cupy(part):
+                out[key] = torch.from_dlpack(part)
+            else:  # a structured array's field is a strided view: copied to be contiguous
+                out[key] = torch.from_numpy(np.require(part, requirements=("C", "W")))
+    return out
 
 
 def from_dlpack(cls, src, dst, weights=None, *, n=None, directed=True, dedupe=False):

@@ -161,6 +161,15 @@ class Result:
                 table[name] = a
         return pa.table(table)
 
+    def to_torch(self):
+        """The per-vertex arrays as PyTorch tensors, ``{name: tensor}`` over the caller's ids:
+        on the result's GPU (through DLPack, no copy) where its arrays are CuPy arrays, else on
+        the CPU (sharing NumPy's memory); a structured state gives one per field
+        (``"state.rank"``). Needs PyTorch (:func:`gravel.tensors.to_torch`)."""
+        from ..tensors import to_torch
+
+        return to_torch({name: getattr(self, name) for name in self._vertex_arrays()[0]})
+
     def to_dict(self, G=None):
         """The first per-vertex array as a dict from vertex (label, with `G`) to value, as
         NetworkX's algorithms return.
