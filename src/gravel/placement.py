@@ -424,7 +424,11 @@ LINE_IDS = 32
 def _line_saving_lists(offsets, room):
     """The vertices whose lists go on the device, and their arcs: by the 128-byte lines each list
     spans (where it starts in the host array) per id, the most first (ties by vertex id), as long
-    as they fit in `room` arcs (None: no limit)."""
+    as they fit in `room` arcs (None: no limit).
+
+    A list of d ids spans ceil(d / 32) lines, or one more where it starts late in its first line:
+    its saving is one of two values per degree. So the few distinct (degree, extra line) pairs are
+    ranked, not the vertices, and the vertices are then taken by rank in O(n)."""
     offsets = np.asarray(offsets, dtype=np.int64)
     degree = np.diff(offsets)
     if room is None or room >= degree.sum():
@@ -432,19 +436,32 @@ def _line_saving_lists(offsets, room):
     hot = np.zeros(degree.shape, dtype=bool)
     if room <= 0:
         return hot, 0
-    # in place where it can be: on a graph of 2**30 vertices each temporary array takes 8 GiB
-    listed = np.flatnonzero(degree)
-    lines = offsets[listed] // LINE_IDS * LINE_IDS  # the line each list starts in
-    np.subtract(offsets[listed + 1], lines, out=lines)
-    lines += LINE_IDS - 1
-    lines //= LINE_IDS
-    saving = np.divide(lines, degree[listed])
-    del lines
-    np.negative(saving, out=saving)
-    order = listed[np.argsort(saving, kind="stable")]  # ties stay in vertex order
-    del saving, listed
-    fits = np.cumsum(degree[order]) <= room
-    hot[order[fits]] = True
+    # key 2d + extra (in place where it can be: at 2**30 vertices an array takes 8 GiB); 0: no list
+    key = offsets[:-1] % LINE_IDS
+    key += degree + LINE_IDS - 1
+    key //= LINE_IDS
+    key -= (degree + LINE_IDS - 1) // LINE_IDS
+    key += 2 * degree
+    key[degree == 0] = 0
+    present = np.flatnonzero(np.bincount(key))
+    present = present[present > 0]
+    d = present // 2
+    saving = ((d + LINE_IDS - 1) // LINE_IDS + present % 2) / d
+    order = np.argsort(-saving, kind="stable")
+    ranks = np.zeros(present.size, np.int32)  # equal savings share a rank
+    np.cumsum(saving[order][1:] != saving[order][:-1], out=ranks[1:])
+    unlisted = ranks[-1] + 1
+    rank_of_key = np.full(present[-1] + 1, unlisted, np.int32)
+    rank_of_key[present[order]] = ranks
+    rank = rank_of_key[key]
+    del key
+    whole = np.cumsum(np.bincount(rank, weights=degree, minlength=unlisted + 1)[:unlisted])
+    fit = int(np.searchsorted(whole, room, side="right"))  # ranks taken whole
+    hot = rank < fit
+    if fit < unlisted:  # then the first lists of the next rank, in vertex order, while they fit
+        at = np.flatnonzero(rank == fit)
+        left = room - (int(whole[fit - 1]) if fit else 0)
+        hot[at[np.cumsum(degree[at]) <= left]] = True
     return hot, int(degree[hot].sum())
 
 

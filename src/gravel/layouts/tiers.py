@@ -11,6 +11,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..backends.cpu.csr import gather_rows
+
 #: hot arcs gathered per step by :func:`hot_lists`
 CHUNK_ARCS = 1 << 26
 
@@ -23,33 +25,22 @@ class HotLists(NamedTuple):
     weights: object
 
 
-def hot_positions(offsets, hot):
-    """CSR positions of the arcs of the `hot` vertices, in vertex order, and the tier's offsets."""
-    lengths = np.diff(offsets) * hot
-    tier = np.zeros(len(offsets), np.int64)
-    np.cumsum(lengths, out=tier[1:])
-    rows = np.flatnonzero(lengths)
-    # each arc's CSR position: its row's CSR start, plus its place within the row
-    shift = np.repeat(offsets[rows] - tier[rows], lengths[rows])
-    return shift + np.arange(tier[-1], dtype=np.int64), tier
-
-
 def hot_lists(G, hot, m=np):
-    """The lists of the vertices where `hot` holds, as arrays of the module `m` (CuPy), gathered
-    CHUNK_ARCS arcs at a time (a row with more is a chunk of its own): a tier of billions of arcs
-    never needs their positions on the host all at once."""
+    """The lists of the vertices where `hot` holds, as arrays of the module `m` (CuPy), gathered on
+    every core CHUNK_ARCS arcs at a time (a row with more is a chunk of its own)."""
     hot = np.asarray(hot, bool)
     tier = np.zeros(len(G.offsets), np.int64)
     np.cumsum(np.diff(G.offsets) * hot, out=tier[1:])
-    indices = m.empty(int(tier[-1]), np.int32)
-    weights = None if G.weights is None else m.empty(int(tier[-1]), np.float32)
+    arrays = [G.indices] if G.weights is None else [G.indices, G.weights]
+    tiers = [m.empty(int(tier[-1]), a.dtype) for a in arrays]
     r0 = 0
     while r0 < G.n:
         r1 = max(int(np.searchsorted(tier, tier[r0] + CHUNK_ARCS, side="right")) - 1, r0 + 1)
-        positions, _ = hot_positions(G.offsets[r0 : r1 + 1], hot[r0:r1])
-        part = slice(int(tier[r0]), int(tier[r1]))
-        indices[part] = m.asarray(G.indices[positions])
-        if weights is not None:
-            weights[part] = m.asarray(G.weights[positions])
+        rows = r0 + np.flatnonzero(hot[r0:r1])
+        begin, end = int(tier[r0]), int(tier[r1])
+        for a, t in zip(arrays, tiers):
+            t[begin:end] = m.asarray(
+                gather_rows(G.offsets, a, rows, tier[rows] - begin, end - begin)
+            )
         r0 = r1
-    return HotLists(m.asarray(tier), indices, weights)
+    return HotLists(m.asarray(tier), tiers[0], tiers[1] if len(tiers) > 1 else None)

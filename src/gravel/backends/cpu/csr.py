@@ -401,3 +401,19 @@ def _count_loops(offsets, indices):
             if indices[p] == u:
                 c += 1
     return c
+
+
+@numba.njit(parallel=True, cache=True)
+def _gather_rows(offsets, values, rows, starts, out):
+    for i in numba.prange(rows.shape[0]):
+        begin, s = offsets[rows[i]], starts[i]
+        for j in range(offsets[rows[i] + 1] - begin):
+            out[s + j] = values[begin + j]
+
+
+def gather_rows(offsets, values, rows, starts, size):
+    """The lists (of `values`, a CSR's per-arc array) of `rows`, row i's at starts[i] of an array
+    of `size` entries, copied on every core."""
+    out = np.empty(size, values.dtype)
+    _gather_rows(offsets, values, np.asarray(rows, np.int64), np.asarray(starts, np.int64), out)
+    return out
