@@ -236,13 +236,19 @@ def machine():
     import numba
 
     info["threads"] = numba.get_num_threads()
+    # GRAVEL_COMMIT names the commit where the tree runs without its own history (a copy of a
+    # working tree whose .git is older than the files)
+    info["git"] = os.environ.get("GRAVEL_COMMIT") or _git_head()
+    return info
+
+
+def _git_head():
     try:
-        info["git"] = subprocess.run(
+        return subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
-        info["git"] = None
-    return info
+        return None
 
 
 def _ms(key):
