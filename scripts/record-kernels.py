@@ -6,9 +6,16 @@ or a kernel's template arguments:
     PYTHONPATH=src python3 scripts/record-kernels.py
 
 Each algorithm runs on each graph of gravel.backends.cuda.prebuilt.exercise in a process of its own
-(NVRTC compiles one kernel at a time), on small and larger graphs.
+(NVRTC compiles one kernel at a time), on small and larger graphs. What those launches pick on other
+graphs is added (prebuilt.complete: every lane width of a pull, both load balancings of an advance),
+so the list covers any graph. Without a GPU,
+
+    PYTHONPATH=src python3 scripts/record-kernels.py --complete
+
+only adds those to the list as it is (after a change to prebuilt.complete's rules).
 """
 
+import argparse
 import itertools
 import json
 import multiprocessing
@@ -27,11 +34,21 @@ def record(task):
 
 
 def main():
-    tasks = list(itertools.product(CUDA_CATALOG, range(len(prebuilt.graph_builders(large=True)))))
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(os.cpu_count(), mp_context=spawn) as pool:
-        seen = set().union(*pool.map(record, tasks))
-    records = sorted([list(i) for i in seen])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--complete",
+        action="store_true",
+        help="no GPU: only add to the recorded list what its launches pick on other graphs",
+    )
+    if parser.parse_args().complete:
+        seen = prebuilt.instances()
+    else:
+        graphs = range(len(prebuilt.graph_builders(large=True)))
+        tasks = list(itertools.product(CUDA_CATALOG, graphs))
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(os.cpu_count(), mp_context=spawn) as pool:
+            seen = set().union(*pool.map(record, tasks))
+    records = sorted([list(i) for i in prebuilt.complete(seen)])
     prebuilt.INSTANCES.write_text(json.dumps(records, indent=1) + "\n")
     print(f"{len(records)} kernel instances -> {prebuilt.INSTANCES}")
 

@@ -54,3 +54,54 @@ def test_recorded_instances_name_kernel_files():
         assert (runtime.KERNELS / path).is_file(), path
         assert expr.split("<")[0] in (runtime.KERNELS / path).read_text(), expr
         assert isinstance(prelude, str) and isinstance(cooperative, bool)
+
+
+def test_recorded_instances_are_complete():
+    """What a launch picks from the graph at hand (a pull's lanes per list, advance's load
+    balancing) is recorded for every choice, so the list covers graphs unlike those it was recorded
+    on (the six algorithms' pulls launched widths the recording graphs never gave them)."""
+    recorded = set(prebuilt.instances())
+    missing = prebuilt.complete(recorded) - recorded
+    assert not missing, "run scripts/record-kernels.py --complete: " + str(
+        sorted(i[:2] for i in missing)
+    )
+
+
+def test_pull_lanes_are_every_width_the_pull_picks():
+    from gravel.operators.pull import lanes_per_item
+
+    degrees = [0.0, 1e-3, *(k / 64 for k in range(1, 64 * 80)), 1e3, 1e9]
+    assert sorted({lanes_per_item(d) for d in degrees}) == prebuilt.pull_lanes()
+    assert prebuilt.pull_lanes() == [1, 2, 4, 8, 16, 32]
+
+
+def test_complete_adds_the_other_widths_and_load_balancing():
+    pull = ("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull<long long, 32>", "#define F\n")
+    push = ("advance/twc.cu", "gravel_advance_twc<1, int>", "#define G\n")
+    done = prebuilt.complete([(*pull, False), (*push, False)])
+    pulls = {e for p, e, pre, _ in done if p == pull[0] and pre == pull[2]}
+    assert pulls == {f"gravel_neighbor_reduce_pull<long long, {w}>" for w in prebuilt.pull_lanes()}
+    merge = (
+        "advance/merge_path.cu",
+        "gravel_advance_merge_path<1, int, 256, 4>",
+        "#define G\n",
+        False,
+    )
+    assert (
+        merge in done
+        and ("advance/merge_path.cu", "gravel_merge_path_partition", "", False) in done
+    )
+    assert prebuilt.complete(done) == done
+    for path, expr, _, _ in done:  # each names a kernel of its file
+        assert expr.split("<")[0] in (runtime.KERNELS / path).read_text(), expr
+
+
+def test_a_capture_of_cupys_kernels_counts_only_for_the_current_algorithms(tmp_path, monkeypatch):
+    monkeypatch.setattr(prebuilt, "_capture_stamp", lambda: "now")
+    folder = prebuilt.arch_dir("90", tmp_path)
+    (folder / "cupy").mkdir(parents=True)
+    assert not prebuilt.captured("90", tmp_path)  # captured before captures were stamped
+    (folder / "cupy.stamp").write_text("before")
+    assert not prebuilt.captured("90", tmp_path)
+    (folder / "cupy.stamp").write_text("now")
+    assert prebuilt.captured("90", tmp_path)

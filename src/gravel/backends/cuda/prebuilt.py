@@ -2,14 +2,17 @@
 
 ``kernels/instances.json`` lists every kernel instance the built-in algorithms launch: a ``.cu``
 file, a name expression and the prelude put before the file (defines, the algorithm's functor).
-``scripts/record-kernels.py`` writes it by running :func:`exercise` on a GPU. :func:`build`
+``scripts/record-kernels.py`` writes it by running :func:`exercise` on a GPU, with what the same
+launches pick on other graphs added (:func:`complete`: a pull's lanes per list, advance's load
+balancing), so that the list does not depend on the graphs it was recorded on. :func:`build`
 compiles each instance with NVRTC, as CuPy compiles it at first use, into ``prebuilt/sm_<cc>/``: a
 cubin named by the hash of the instance's full source, name and options, and ``names.json``, the
 lowered (mangled) names. CuPy compiles kernels of its own too (fills, reductions, ``where``): with
 ``capture=True`` the build runs :func:`exercise` once more and keeps what CuPy wrote to its cache,
 in ``sm_<cc>/cupy/``, which :func:`seed_cupy_cache` copies into the user's CuPy cache on first use
 (its entries are named by CuPy's own hash of source, options, CuPy and NVRTC versions, so a
-mismatched one is never read). Installing gravel where CuPy and a GPU are present builds both
+mismatched one is never read); a stamp tells whether a capture is the current algorithms'
+(:func:`captured`). Installing gravel where CuPy and a GPU are present builds both
 (``setup.py``); ``python -m gravel.backends.cuda.prebuilt`` builds them by hand.
 
 At run time :func:`find` looks an instance up by its hash, so an edited kernel, header or functor
@@ -69,6 +72,55 @@ def find(code, expr, cooperative, cc, root=PREBUILT):
 def instances():
     """The recorded instances, as ``(path, expr, prelude, cooperative)`` tuples."""
     return [tuple(i) for i in json.loads(INSTANCES.read_text())]
+
+
+def pull_lanes():
+    """Every width of lane group a pull neighbor_reduce can take (``gravel_neighbor_reduce_pull<T,
+    lanes>``): :func:`gravel.operators.pull.lanes_per_item` over all mean degrees. It rounds up to
+    a power of two, so the powers of two up to past its cap give its every value."""
+    from ...operators.pull import lanes_per_item
+
+    return sorted({lanes_per_item(2.0**k) for k in range(-1, 16)})
+
+
+def _split(expr):
+    """``"f<a, b>"`` -> ``("f", ["a", "b"])``."""
+    name, _, args = expr.partition("<")
+    return name, [a.strip() for a in args[:-1].split(",")] if args else []
+
+
+def complete(recorded):
+    """`recorded` with what its launch sites pick on other graphs and frontiers, as a set: a pull
+    neighbor_reduce's lanes per list come from the mean list length (of the graph, or of a sweep's
+    bin), advance's load balancing ("auto": merge path or TWC) from the mean degree, and with merge
+    path its partition and the frontier's degree scan (one block, or by items and a CuPy scan, by
+    the frontier's size). The choice is a template argument or a kernel of its own; the prelude, the
+    functor, is the launch site's whatever it picks, so each recorded functor stands for all of
+    them. Recording on a few graphs then covers any graph, whatever widths those happen to pick."""
+    from ...operators.advance import BLOCK, MERGE_PATH_TILE
+
+    out = {tuple(i) for i in recorded}
+    lanes = pull_lanes()
+    helpers = [
+        ("advance/merge_path.cu", "gravel_merge_path_partition"),
+        ("frontier/degree_scan.cu", "gravel_degree_scan_block<1024>"),  # advance.degree_scan's
+        ("frontier/degree_scan.cu", "gravel_frontier_degrees"),
+    ]
+    for path, expr, prelude, cooperative in list(out):
+        name, args = _split(expr)
+        if name == "gravel_neighbor_reduce_pull":
+            out |= {(path, f"{name}<{args[0]}, {w}>", prelude, cooperative) for w in lanes}
+        elif name in ("gravel_advance_merge_path", "gravel_advance_twc"):
+            kind, ctype = args[:2]
+            merge = (
+                f"gravel_advance_merge_path<{kind}, {ctype}, {BLOCK}, {MERGE_PATH_TILE // BLOCK}>"
+            )
+            out.add(("advance/merge_path.cu", merge, prelude, cooperative))
+            out.add(
+                ("advance/twc.cu", f"gravel_advance_twc<{kind}, {ctype}>", prelude, cooperative)
+            )
+            out |= {(p, e, "", False) for p, e in helpers}
+    return out
 
 
 def _compile(job):
@@ -195,13 +247,39 @@ def seed_cupy_cache(cc, root=PREBUILT):
             tmp.replace(cache / f.name)
 
 
+def _capture_stamp():
+    """What the CuPy kernels captured ahead of time depend on: the recorded instances, gravel's
+    Python sources (which CuPy routines the algorithms call) and CuPy's version, hashed."""
+    import cupy
+
+    h = hashlib.sha256(INSTANCES.read_bytes())
+    package = Path(__file__).parents[2]
+    for f in sorted(package.rglob("*.py")):
+        h.update(f"\0{f.relative_to(package)}\0".encode() + f.read_bytes())
+    h.update(cupy.__version__.encode())
+    return h.hexdigest()
+
+
+def captured(cc, root=PREBUILT):
+    """Were CuPy's kernels for `cc` captured from the algorithms as they are now? (A capture from
+    older algorithms lacks what the new ones compile: a first run would compile it.)"""
+    try:
+        stamp = (arch_dir(cc, root) / "cupy.stamp").read_text()
+    except OSError:
+        return False
+    return (arch_dir(cc, root) / "cupy").is_dir() and stamp == _capture_stamp()
+
+
 def _capture(folder):
-    """Run :func:`exercise` in a fresh process whose CuPy cache is `folder`/cupy (and empty)."""
-    captured = folder / "cupy"
-    shutil.rmtree(captured, ignore_errors=True)
-    env = dict(os.environ, CUPY_CACHE_DIR=str(captured))
+    """Run :func:`exercise` in a fresh process whose CuPy cache is `folder`/cupy (and empty), and
+    stamp the capture (:func:`captured`)."""
+    cache = folder / "cupy"
+    (folder / "cupy.stamp").unlink(missing_ok=True)
+    shutil.rmtree(cache, ignore_errors=True)
+    env = dict(os.environ, CUPY_CACHE_DIR=str(cache))
     code = "from gravel.backends.cuda.prebuilt import exercise; exercise()"
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    (folder / "cupy.stamp").write_text(_capture_stamp())
 
 
 def _device_arch():
