@@ -5,6 +5,9 @@
 #               4096x4096 grid and Kronecker scale 24
 #   --locality  runs only benchmarks/blocking.py and benchmarks/reorder.py (several minutes)
 #   --tuning    runs only the benchmarks of tuned constants: sweep.py, steps.py, sssp_delta.py
+#   --bus       runs only benchmarks/bus_bytes.py (Nsight Compute) and emogi.py's managed urand:27
+#   --beyond [SPEC]  runs only benchmarks/beyond_memory.py (default kron:30:13, 111 GB of ids: the
+#               two-H100 machine with 256 GB of host memory)
 #   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
 #               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it)
 #   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
@@ -42,6 +45,15 @@ case "${1:-}" in
     exit 0 ;;
   --gap)
     run gap gap.py kron:22 urand:22 --gap "$2" --repeat 3
+    exit 0 ;;
+  --bus)
+    # bytes over the bus per id byte (Nsight Compute), then managed memory where urand:27 fits
+    run bus_bytes bus_bytes.py kron:22 urand:22
+    run emogi-urand27-managed emogi.py urand:27 --cases managed --repeat 3
+    exit 0 ;;
+  --beyond)
+    # a graph larger than the card (on the two-H100 machine, one GPU): CC and BFS over the bus
+    CUDA_VISIBLE_DEVICES=0 run beyond-memory beyond_memory.py "${2:-kron:30:13}" --placements auto
     exit 0 ;;
   --compare)
     base=$2
