@@ -20,16 +20,18 @@ def communities(labels):
 @settings(max_examples=50, deadline=None)
 @given(G=graphs(max_n=50, max_m=200, directed=False, weighted=True))
 def test_random_graphs_give_valid_partitions(G):
-    """Every run a partition labelled by its smallest vertices, with its modularity. Quality is
-    checked on the generated and real graphs below: on small dense random graphs even the best of
-    five seeds can fall up to about 9 % below NetworkX's median (a gap not yet explained)."""
+    """Every run a partition labelled by its smallest vertices, with its modularity; the best of
+    five seeds within 5 % of NetworkX's median of five (a single run on a graph this small can
+    fall further: both depend on the visit order)."""
     G = G.simple_undirected()  # as a networkx.Graph holds it
     for weight in (True, False):
-        for seed in range(3):
-            r = louvain_communities(G, weight=weight, seed=seed, device="cpu")
+        runs = [louvain_communities(G, weight=weight, seed=seed, device="cpu") for seed in range(5)]
+        for r in runs:
             assert r.labels.dtype == np.int32 and r.labels.shape == (G.n,)
             kw = {"modularity": r.modularity, "weight": weight, "quality": False}
             assert verify_louvain(G, r.labels, **kw) == []
+        best = max(runs, key=lambda r: r.modularity)
+        assert verify_louvain(G, best.labels, weight=weight) == []
 
 
 @pytest.mark.parametrize("spec", ["kron:11", "urand:11", "grid:30x30"])
