@@ -155,6 +155,62 @@ def test_integers_are_ids_even_where_the_labels_are_integers():
         gravel.bfs(G, 5, device="cpu")
 
 
+def _string_labelled(nx, directed):
+    """A NetworkX graph with string labels, weighted, with dangling vertices when directed."""
+    if not directed:
+        return nx.les_miserables_graph()
+    H = nx.gnp_random_graph(40, 0.08, seed=3, directed=True)
+    nx.set_edge_attributes(H, {e: 1 + i % 4 for i, e in enumerate(H.edges)}, "weight")
+    return nx.relabel_nodes(H, {i: f"v{i:02d}" for i in H})
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_pagerank_vectors_keyed_by_labels_match_networkx(directed):
+    nx = pytest.importorskip("networkx")
+    H = _string_labelled(nx, directed)
+    G = gravel.Graph.from_networkx(H)
+    nodes = list(H)
+    vectors = {
+        "personalization": {nodes[1]: 1.0, nodes[5]: 2.0, nodes[9]: 0.5},
+        "nstart": {v: 1 + i % 3 for i, v in enumerate(nodes)},
+        "dangling": {nodes[2]: 1.0, nodes[7]: 3.0},
+    }
+    got = gravel.pagerank(G, **vectors, stopping="networkx", device="cpu").to_dict(G)
+    assert got == pytest.approx(nx.pagerank(H, **vectors), abs=1e-9)
+    by_id = {k: {nodes.index(v): x for v, x in d.items()} for k, d in vectors.items()}
+    same = gravel.pagerank(G, **by_id, stopping="networkx", device="cpu")
+    assert np.array_equal(same.rank, gravel.pagerank(G, **vectors, stopping="networkx").rank)
+    with pytest.raises(
+        gravel.VertexNotFoundError, match="personalization: 'nobody' is not a vertex"
+    ):
+        gravel.pagerank(G, personalization={"nobody": 1}, device="cpu")
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_betweenness_from_labelled_sources_matches_networkx(directed):
+    import random
+
+    nx = pytest.importorskip("networkx")
+
+    class Picks(random.Random):  # NetworkX samples its k sources with seed.sample
+        def sample(self, population, k):
+            return list(chosen)
+
+    H = _string_labelled(nx, directed)
+    G = gravel.Graph.from_networkx(H)
+    nodes = list(H)
+    chosen = [nodes[0], nodes[4], nodes[11], nodes[30]]
+    got = gravel.betweenness_centrality(G, sources=chosen, device="cpu")
+    want = nx.betweenness_centrality(H, k=len(chosen), seed=Picks())
+    assert got.to_dict(G) == pytest.approx(want, abs=1e-12, nan_ok=True)
+    assert sorted(got.sources.tolist()) == sorted(nodes.index(v) for v in chosen)
+    mixed = [nodes.index(chosen[0]), *chosen[1:]]  # ids and labels may mix
+    again = gravel.betweenness_centrality(G, sources=mixed, device="cpu")
+    assert np.array_equal(again.centrality, got.centrality)
+    with pytest.raises(gravel.VertexNotFoundError, match="'nobody'"):
+        gravel.betweenness_centrality(G, sources=[chosen[0], "nobody"], device="cpu")
+
+
 def test_a_reordered_labelled_graph_starts_from_the_labelled_vertex():
 
     G = _labelled(directed=False)

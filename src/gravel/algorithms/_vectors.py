@@ -1,6 +1,6 @@
 """Per-vertex distributions given by a caller (PageRank's start, teleport and dangling vectors): a
-dict from the caller's vertex ids or an array over them, checked and normalised, over the internal
-ids."""
+dict keyed by the caller's vertices (ids, or labels on a labelled graph) or an array over the
+caller's ids, checked and normalised, over the internal ids."""
 
 from dataclasses import dataclass
 
@@ -8,6 +8,7 @@ import numpy as np
 
 from ..arrays import host
 from ..errors import InvalidArgumentError, VertexNotFoundError
+from ._common import caller_id
 
 
 @dataclass(frozen=True)
@@ -21,8 +22,9 @@ class Vectors:
 
 
 def distribution(G, values, name):
-    """`values` (a dict from the caller's vertex ids to values, or an array over them) as a float64
-    array over the internal ids summing to 1; None stays None."""
+    """`values` (a dict from the caller's vertices, ids or labels as :func:`caller_id` reads them,
+    to values, or an array over the caller's ids) as a float64 array over the internal ids summing
+    to 1; None stays None."""
     if values is None:
         return None
     n = G.n
@@ -30,15 +32,14 @@ def distribution(G, values, name):
         if isinstance(values, dict):
             x = np.zeros(n)
             for key, value in values.items():
-                if (
-                    isinstance(key, (bool, np.bool_))
-                    or not isinstance(key, (int, np.integer))
-                    or not 0 <= key < n
-                ):
+                try:
+                    v = caller_id(G, key, name)
+                except VertexNotFoundError:
+                    labels = "" if G.labels is None else " or a label"
                     raise VertexNotFoundError(
-                        f"{name}: {key!r} is not a vertex of the graph (ids 0..{n - 1})"
-                    )
-                x[key] = float(value)
+                        f"{name}: {key!r} is not a vertex of the graph (ids 0..{n - 1}{labels})"
+                    ) from None
+                x[v] = float(value)
         else:
             x = np.array(host(values), dtype=np.float64)
     except (TypeError, ValueError) as e:

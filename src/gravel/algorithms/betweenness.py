@@ -16,7 +16,7 @@ from ..arrays import xp
 from ..backends.cpu import bc as _k
 from ..errors import InvalidGraphError, VertexNotFoundError
 from ..transform import deduplicate
-from ._common import Result, Timer, choose_device, to_caller
+from ._common import Result, Timer, caller_id, choose_device, to_caller
 
 
 @dataclass
@@ -40,9 +40,10 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
         Divide by the number of ordered pairs, as NetworkX does.
     seed : int, optional
         Seed of the source sample.
-    sources : array of int, optional
-        Use exactly these sources (caller ids), scaled as a sample of ``k = len(sources)`` distinct
-        vertices; a repeated id counts once. Overrides `k` and `seed`.
+    sources : sequence, optional
+        Use exactly these sources, scaled as a sample of ``k = len(sources)`` distinct vertices; a
+        repeated vertex counts once. Caller ids or, on a labelled graph, labels
+        (:func:`gravel.algorithms._common.caller_id`). Overrides `k` and `seed`.
     device : {"auto", "cpu", "cuda"}
 
     Returns
@@ -56,7 +57,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     InvalidGraphError
         `k` is not an integer in ``[1, n]``, or `sources` is empty or not 1-D.
     VertexNotFoundError
-        A source is not an integer id of a vertex of G.
+        A source is neither a vertex id nor a label of G.
 
     See Also
     --------
@@ -106,16 +107,15 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
 
 
 def _check_sources(G, sources):
-    """The distinct caller ids of `sources` (int32, sorted), refused unless each is a vertex."""
+    """The distinct caller ids of `sources` (int32, sorted), refused unless each is a vertex: an
+    id, or on a labelled graph a label (:func:`caller_id`)."""
     a = np.asarray(sources)
     if a.ndim != 1:
-        raise InvalidGraphError(f"sources must be a 1-D array of vertex ids, not {a.ndim}-D")
+        raise InvalidGraphError(f"sources must be a 1-D array of vertices, not {a.ndim}-D")
     if a.size == 0:
         raise InvalidGraphError("sources is empty: betweenness needs at least one source")
-    if not np.issubdtype(a.dtype, np.integer):
-        raise VertexNotFoundError(
-            f"sources must be integer vertex ids, not {a.dtype} ({a.tolist()[0]!r}, ...)"
-        )
+    if not np.issubdtype(a.dtype, np.integer):  # labels, or ids among them
+        a = np.array([caller_id(G, s, "source") for s in sources], np.int64)
     bad = a[(a < 0) | (a >= G.n)]
     if bad.size:
         raise VertexNotFoundError(

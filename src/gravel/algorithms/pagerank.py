@@ -75,9 +75,10 @@ def pagerank(
     alpha : float, default 0.85
         Damping factor, in [0, 1].
     personalization : dict or array, optional
-        Where the ``1 - alpha`` teleport goes: a dict from vertex id to value (missing vertices
-        get 0) or an array of n values, over the caller's ids; non-negative, normalized to sum 1.
-        Default uniform.
+        Where the ``1 - alpha`` teleport goes: a dict from vertex to value (missing vertices get
+        0), keyed by the caller's ids or, on a labelled graph, by labels as NetworkX keys it
+        (:func:`gravel.algorithms._common.caller_id`), or an array of n values over the caller's
+        ids; non-negative, normalized to sum 1. Default uniform.
     max_iter : int, default 100
         Most iterations; 0 returns the starting vector (only with ``tol=0``).
     tol : float, default 1e-6
@@ -125,7 +126,7 @@ def pagerank(
         `alpha`, `max_iter` or `tol` out of range, ``max_iter=0`` with ``tol > 0``, or a vector
         with a negative or non-finite value, the wrong length, or a zero sum.
     VertexNotFoundError
-        A dict key that is not a vertex id.
+        A dict key that is neither a vertex id nor a label of the graph.
     InvalidWeightError
         A negative or non-finite weight (with `weight` on).
     PowerIterationFailedConvergence
