@@ -13,7 +13,6 @@ it (a cluster started here is closed, a given one restarted) and raises one erro
 worker and its GPU; a new cluster runs again.
 """
 
-import functools
 import logging
 import os
 import time
@@ -28,46 +27,8 @@ from .cluster import WORKER_ENV, WorkerLostError, _set_env, gather
 from .exchange import Stats, drive
 from .partition import _check_parts, split
 
-#: threads per block of the pull kernels: a warp per vertex, eight vertices a block
+#: threads per block of the part pulls (kernels/neighbor_reduce/part.cu)
 BLOCK = 256
-
-_KERNELS = r"""
-// One warp per local vertex: sums (pull) or takes the minimum (labels) over its listed arcs.
-extern "C" __global__ void gravel_distributed_pull(
-    const long long* offsets, const int* sources, const float* weights, int weighted,
-    const double* contrib, const double* base, double alpha, const double* rank,
-    double* new_rank, double* err, long long rows)
-{
-    long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    int lane = threadIdx.x & 31;
-    if (row >= rows) return;  // the whole warp leaves together
-    double s = 0.0;
-    for (long long p = offsets[row] + lane; p < offsets[row + 1]; p += 32) {
-        double c = contrib[sources[p]];
-        s += weighted ? (double)weights[p] * c : c;
-    }
-    for (int d = 16; d > 0; d >>= 1) s += __shfl_down_sync(0xffffffffu, s, d);
-    if (lane == 0) {
-        double x = base[row] + alpha * s;
-        err[row] = fabs(x - rank[row]);
-        new_rank[row] = x;
-    }
-}
-
-extern "C" __global__ void gravel_distributed_min_label(
-    const long long* offsets, const int* ids, const int* labels, int* out, long long rows)
-{
-    long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    int lane = threadIdx.x & 31;
-    if (row >= rows) return;
-    int s = 0x7fffffff;
-    for (long long p = offsets[row] + lane; p < offsets[row + 1]; p += 32) {
-        s = min(s, labels[ids[p]]);
-    }
-    for (int d = 16; d > 0; d >>= 1) s = min(s, __shfl_down_sync(0xffffffffu, s, d));
-    if (lane == 0 && s < out[row]) out[row] = s;
-}
-"""
 
 
 # -- GPUs and their workers --------------------------------------------------------------------
@@ -196,7 +157,8 @@ def _run(key, part, program, args):
 
 
 class DeviceKernels:
-    """The GPU's kernels of the per-part programs (programs.kernels)."""
+    """The GPU's kernels of the per-part programs (programs.kernels): the pulls of
+    kernels/neighbor_reduce/part.cu over a part's lists of global ids."""
 
     @staticmethod
     def pagerank(in_arcs):
@@ -204,11 +166,7 @@ class DeviceKernels:
 
     @staticmethod
     def neighbour_min(offsets, ids, labels, out):
-        rows = out.shape[0]
-        if rows:
-            _launch(
-                "gravel_distributed_min_label", rows, (offsets, ids, labels, out, np.int64(rows))
-            )
+        _launch("gravel_part_min_label", offsets, ids, (offsets, ids, labels, out))
 
 
 class _PageRank:
@@ -229,29 +187,30 @@ class _PageRank:
         return _pull(in_offsets, in_indices, in_weights, contrib, base, alpha, rank, new_rank)
 
 
-def _pull(offsets, sources, weights, contrib, base, alpha, rank, new_rank):
+def _pull(offsets, ids, weights, contrib, base, alpha, rank, new_rank):
+    """new_rank = base + alpha * the (weighted) sum of contrib over each row's list; returns the
+    L1 change from rank."""
     import cupy
 
-    rows = rank.shape[0]
-    if rows == 0:
-        return 0.0
-    err = cupy.empty(rows, cupy.float64)
+    err = cupy.zeros(rank.shape[0], cupy.float64)
     w = cupy.zeros(1, cupy.float32) if weights is None else weights
-    args = (offsets, sources, w, np.int32(weights is not None), contrib, base, np.float64(alpha))
-    _launch("gravel_distributed_pull", rows, (*args, rank, new_rank, err, np.int64(rows)))
+    args = (offsets, ids, w, np.int32(weights is not None), contrib, base, np.float64(alpha))
+    _launch("gravel_part_pull_rank", offsets, ids, (*args, rank, new_rank, err))
     return float(err.sum())
 
 
-@functools.cache
-def _module():
-    import cupy
+def _launch(name, offsets, ids, args):
+    """Launch `name` over the rows of (offsets, ids), lanes per row from the mean list (the
+    operators' pull rule)."""
+    from ..backends.cuda import runtime
+    from ..operators.pull import lanes_per_item
 
-    return cupy.RawModule(code=_KERNELS)
-
-
-def _launch(name, rows, args):
-    grid = (-(-rows * 32 // BLOCK),)
-    _module().get_function(name)(grid, (BLOCK,), args)
+    rows = offsets.shape[0] - 1
+    if rows == 0:
+        return
+    lanes = lanes_per_item(ids.shape[0] / rows)
+    k = runtime.kernel("neighbor_reduce/part.cu", name, templates=(lanes,))
+    k(-(-rows * lanes // BLOCK), BLOCK, (*args, np.int64(rows)))
 
 
 # -- the driver's side -------------------------------------------------------------------------
