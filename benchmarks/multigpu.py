@@ -2,11 +2,12 @@
 run, one Dask worker per GPU, each building its own part of each graph, frontiers over NCCL.
 
 Per graph and GPU count: the time of each algorithm (the slowest worker's, synchronized, from the
-program's start to its result on the device) and the part of it spent inside collectives, medians
-of --repeat runs after a warm-up. PageRank runs a fixed 20 iterations and is reported per
-iteration; SSSP runs on random integer weights 1..--weights, the other three ignore them (one
-build serves all four). The speedup is against 1 GPU in the same run. --validate GRAPH checks BFS
-and CC on the most GPUs against gravel's single-process CPU path.
+program's start to its result on the device), the part of it spent inside collectives and the bytes
+the parts exchanged, medians of --repeat runs after a warm-up. PageRank runs a fixed 20 iterations
+and is reported per iteration; SSSP runs on random integer weights 1..--weights, the other three
+ignore them (one build serves all four). BFS is direction-optimizing unless --bfs-direction says
+otherwise. The speedup is against 1 GPU in the same run. --validate GRAPH checks BFS and CC on the
+most GPUs against gravel's single-process CPU path.
 
     python benchmarks/multigpu.py kron:26 urand:26 --validate kron:20 --json multigpu.json
 """
@@ -18,6 +19,7 @@ from gravel import distributed
 from gravel.bench import script_parser, write_record
 from gravel.distributed import timing
 from gravel.distributed.gpu import check_gpus, device_count
+from gravel.distributed.programs import DIRECTIONS
 
 
 def validate(cluster, spec):
@@ -65,6 +67,7 @@ def main():
     p.add_argument("--algo", nargs="+", choices=timing.ALGOS, default=list(timing.ALGOS))
     p.add_argument("--weights", type=int, default=255, help="SSSP's weights are 1..WEIGHTS")
     p.add_argument("--validate", metavar="GRAPH", help="check BFS and CC of GRAPH on the most GPUs")
+    p.add_argument("--bfs-direction", choices=DIRECTIONS, default="auto")
     a = p.parse_args()
     present = device_count()
     counts = a.gpus or [g for g in (1, 2, 4) if g <= present]
@@ -82,12 +85,19 @@ def main():
                 delta = timing.delta_for(dg, weights)
                 for algo in a.algo:
                     row = timing.measure(
-                        dg, algo, name=spec, repeat=a.repeat, source=dg.hub, delta=delta
+                        dg,
+                        algo,
+                        name=spec,
+                        repeat=a.repeat,
+                        source=dg.hub,
+                        delta=delta,
+                        direction=a.bfs_direction,
                     )
                     rows.append(row)
                     print(
                         f"{spec} {row['algo']} on {g} GPU: {1e3 * row['time_s']:.2f} ms, "
-                        f"exchange {1e3 * row['exchange_s']:.2f} ms",
+                        f"exchange {1e3 * row['exchange_s']:.2f} ms, "
+                        f"{row['exchange_bytes'] / 1e6:.1f} MB ({row['strategy']})",
                         flush=True,
                     )
                 dg.free()

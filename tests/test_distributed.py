@@ -118,7 +118,7 @@ def test_drive_with_a_communicator():
 
     G = gravel.generate.grid(3, 3)
     (part,) = gd.split(G, 1)
-    depth, _ = exchange.drive(gd.algorithms.bfs_program(part, 0), Alone())
+    depth, *_ = exchange.drive(gd.algorithms.bfs_program(part, 0), Alone())
     assert np.array_equal(depth, gravel.bfs(G, 0, device="cpu").depth)
 
 
@@ -162,6 +162,56 @@ def test_in_process_against_cpu(G, parts, data):
         check_sssp(G, s, gd.sssp(G, s, parts=parts, cluster="in-process"))
     check_pagerank(G, gd.pagerank(G, parts=parts, cluster="in-process"))
     check_cc(G, gd.connected_components(G, parts=parts, cluster="in-process"))
+
+
+@pytest.mark.parametrize("direction", ["auto", "top-down", "bottom-up"])
+@FAST
+@given(G=graphs(), parts=st.integers(1, 4), data=st.data())
+def test_bfs_each_direction_in_process(direction, G, parts, data):
+    if G.n:
+        s = data.draw(st.integers(0, G.n - 1))
+        res = gd.bfs(G, s, direction=direction, parts=parts, cluster="in-process")
+        check_bfs(G, s, res)
+        pulls = res.stats["bottom_up_levels"]  # the last level, which finds nothing, included
+        assert pulls == (res.iterations + 1 if direction == "bottom-up" else pulls)
+        assert pulls == 0 or direction != "top-down"
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 4])
+@pytest.mark.parametrize("directed", [False, True])
+def test_direction_optimizing_bfs_pulls_where_it_pays(parts, directed):
+    G = gravel.generate.kronecker(10, 16, directed=directed, seed=4)
+    s = int(np.argmax(G.out_degree))
+    auto = gd.bfs(G, s, parts=parts, cluster="in-process")
+    check_bfs(G, s, auto)
+    assert 0 < auto.stats["bottom_up_levels"] < auto.iterations
+    assert "direction-optimizing" in auto.strategy
+    push = gd.bfs(G, s, direction="top-down", parts=parts, cluster="in-process")
+    assert push.stats["bottom_up_levels"] == 0
+    if parts == 1:
+        assert auto.stats["exchange_bytes"] == push.stats["exchange_bytes"] == 0
+    else:  # the pulls' allgathers carry less than the top-down levels' targets they replace
+        assert 0 < auto.stats["exchange_bytes"] < push.stats["exchange_bytes"]
+
+
+def test_bfs_frontier_as_ids_or_bitmap():
+    from gravel.distributed.programs import _frontier_everywhere
+
+    G = gravel.generate.kronecker(8, 8)
+    pieces = gd.split(G, 3)
+    for size in (3, G.n // 2):  # 12 bytes of ids; a bitmap of n / 8 bytes
+        chosen = np.sort(np.random.default_rng(size).choice(G.n, size, replace=False))
+        owned = [chosen[(chosen >= p.lo) & (chosen < p.hi)] - p.lo for p in pieces]
+        programs = [_frontier_everywhere(p, f, size) for p, f in zip(pieces, owned)]
+        got = exchange.run_in_process(range(3), lambda k: programs[k])
+        want = np.zeros(G.n, bool)
+        want[chosen] = True
+        assert all(np.array_equal(g, want) for g in got)
+
+
+def test_bfs_bad_direction():
+    with pytest.raises(gravel.UnknownNameError, match="direction"):
+        gd.bfs(gravel.generate.grid(2, 2), 0, direction="sideways", cluster="in-process")
 
 
 def test_reordered_graph_in_callers_ids():

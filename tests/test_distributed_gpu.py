@@ -15,6 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import gravel
 import gravel.distributed as gd
@@ -22,6 +24,7 @@ from gravel.distributed import exchange, gpu, programs, timing
 from gravel.distributed.build import Source, build_program
 from gravel.errors import InvalidArgumentError
 
+from .strategies import graphs
 from .test_distributed import check_bfs, check_cc, check_pagerank, check_sssp
 
 # -- parts built on the workers ----------------------------------------------------------------
@@ -150,7 +153,8 @@ def _plain(x):
 @pytest.fixture
 def fake_nccl(monkeypatch):
     """Run ``program(inputs[k], *args)`` for each rank k in a thread, over NcclCommunicator on a
-    fake cupy.cuda.nccl; returns each rank's result."""
+    fake cupy.cuda.nccl; returns each rank's result (and keeps each rank's communicator as
+    ``run.comms``)."""
     from gravel.distributed.nccl import NcclCommunicator, unique_id
 
     def run(inputs, program, *args):
@@ -171,8 +175,11 @@ def fake_nccl(monkeypatch):
 
         computing = threading.Lock()  # Numba's workqueue layer aborts on concurrent kernels
 
+        run.comms = [None] * size
+
         def one(rank):  # exchange.drive, each step's compute one thread at a time
             comm, g, reply = Plain(uid, rank, size), program(inputs[rank], *args), None
+            run.comms[rank] = comm
             while True:
                 with computing:
                     out = exchange.step(g, reply)
@@ -207,6 +214,43 @@ def test_nccl_communicator_runs_every_algorithm(fake_nccl, parts):
     assert np.array_equal(labels, gravel.connected_components(G, device="cpu").labels)
 
 
+def _bfs_over_nccl(fake_nccl, G, s, parts, direction):
+    out = fake_nccl(gd.split(G, parts), programs.bfs_program, s, direction)
+    depth, parent = (np.concatenate([o[k] for o in out]) for k in (0, 1))
+    check_bfs(G, s, types.SimpleNamespace(depth=depth, parent=parent))
+    return out
+
+
+@pytest.mark.parametrize("direction", ["auto", "top-down", "bottom-up"])
+@pytest.mark.parametrize("parts", [1, 2, 3, 4])
+def test_nccl_bfs_each_direction_and_its_bytes(fake_nccl, parts, direction):
+    G = gravel.generate.kronecker(9, 16, directed=True, seed=5)
+    s = int(np.argmax(G.out_degree))
+    out = _bfs_over_nccl(fake_nccl, G, s, parts, direction)
+    assert len({o[2] for o in out}) == 1  # every part took the same directions
+    assert (out[0][2] > 0) == (direction != "top-down")
+    ref = gd.bfs(G, s, direction=direction, parts=parts, cluster="in-process").stats
+    comms = fake_nccl.comms
+    assert sum(c.exchange_bytes for c in comms) == ref["exchange_bytes"]
+    assert comms[0].supersteps == ref["supersteps"]
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    G=graphs(max_n=40, max_m=120),
+    parts=st.integers(1, 4),
+    direction=st.sampled_from(programs.DIRECTIONS),
+    data=st.data(),
+)
+def test_nccl_bfs_hypothesis_graphs(fake_nccl, G, parts, direction, data):
+    if G.n:
+        _bfs_over_nccl(fake_nccl, G, data.draw(st.integers(0, G.n - 1)), parts, direction)
+
+
 def test_nccl_build_sums_degrees_on_the_device(fake_nccl):
     built = fake_nccl(range(2), build_program, Source("kron:8"), 2, "cuda")
     want = gd.split(gravel.generate.from_spec("kron:8"), 2, built[0].bounds)
@@ -227,7 +271,7 @@ def test_timing_rows(algo):
     G = gravel.generate.kronecker(8, 8)
     row = timing.measure(gd.partition(G, 2), algo, name="kron", repeat=2, source=3, delta=2.0)
     assert row["parts"] == 2 and row["min_s"] <= row["time_s"] <= row["max_s"]
-    assert row["exchange_s"] >= 0 and row["gteps"] > 0
+    assert row["exchange_s"] >= 0 and row["gteps"] > 0 and row["exchange_bytes"] > 0
 
 
 # -- GPUs: assignment and errors before any work -----------------------------------------------

@@ -14,7 +14,13 @@ from ..algorithms._common import Timer, check_source, ids_to_caller, to_caller
 from ..errors import PowerIterationFailedConvergence, UnknownNameError
 from .exchange import Stats
 from .partition import PartitionedGraph, partition
-from .programs import bfs_program, cc_program, pagerank_program, sssp_program
+from .programs import DIRECTIONS, bfs_program, cc_program, pagerank_program, sssp_program
+
+_DIRECTION = {
+    "auto": "direction-optimizing",
+    "top-down": "top-down",
+    "bottom-up": "bottom-up",
+}
 
 # -- the public functions ----------------------------------------------------------------------
 
@@ -60,14 +66,18 @@ def _stats(dg, stats):
     return {"parts": dg.nparts} | stats.as_dict()
 
 
-def bfs(G, source, *, parts=2, cluster=None, gpus=None):
-    """Breadth-first search from `source` over `parts` parts (level-synchronous, top-down).
+def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None):
+    """Breadth-first search from `source` over `parts` parts (level-synchronous,
+    direction-optimizing).
 
     Parameters
     ----------
     G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
         A Graph is partitioned for this call (:func:`gravel.distributed.partition`).
     source : int
+    direction : {"auto", "top-down", "bottom-up"}
+        "auto": Beamer's switch, level by level, on the whole frontier (the rule and constants of
+        :func:`gravel.bfs` on the CPU); or one direction for every level.
     parts : int, default 2
         Parts to cut a Graph into (and workers to start when `cluster` is None).
     cluster : Cluster, GPUCluster, distributed.Client, str or "in-process", optional
@@ -83,14 +93,26 @@ def bfs(G, source, *, parts=2, cluster=None, gpus=None):
     -------
     BFSResult
         ``depth`` and ``parent`` in the caller's ids, as :func:`gravel.bfs` gives them (any valid
-        BFS tree).
+        BFS tree). ``stats``: the exchange's (``exchange_bytes``, ``supersteps``, ...) and
+        ``bottom_up_levels``.
+
+    Notes
+    -----
+    Every level begins with one allreduce of the frontier's vertices, out-arcs and unexplored
+    in-arcs. A top-down level sends each target found to its owner (alltoall); a bottom-up level
+    all-gathers the frontier (its ids, or a bitmap of every vertex where that is smaller) and each
+    part searches its unvisited vertices' in-lists, with no further exchange.
     """
     from ..algorithms.bfs import BFSResult
 
     s = check_source(G, source)
+    if direction not in DIRECTIONS:
+        raise UnknownNameError(
+            f"unknown direction {direction!r} (expected {', '.join(map(repr, DIRECTIONS))})"
+        )
     stats = Stats()
     with _placed(G, parts, cluster, gpus) as dg, Timer() as t:
-        out = dg.run(bfs_program, s, stats=stats)
+        out = dg.run(bfs_program, s, direction, stats=stats)
     depth = np.concatenate([o[0] for o in out])
     parent = np.concatenate([o[1] for o in out])
     levels = int(depth.max(initial=0))
@@ -99,8 +121,8 @@ def bfs(G, source, *, parts=2, cluster=None, gpus=None):
         _device(dg),
         t.seconds,
         levels,
-        f"distributed top-down, {dg.nparts} parts",
-        _stats(dg, stats),
+        f"distributed {_DIRECTION[direction]}, {dg.nparts} parts",
+        _stats(dg, stats) | {"bottom_up_levels": int(out[0][2])},
         depth=to_caller(dg, depth),
         parent=ids_to_caller(dg, to_caller(dg, parent)),
     )

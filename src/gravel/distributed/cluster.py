@@ -189,7 +189,7 @@ class Cluster:
                 t = time.perf_counter()
                 replies = route(requests)
                 stats.exchange_s += time.perf_counter() - t
-                stats.supersteps += 1
+                stats.routed(requests)
                 futures = []
                 for i, (reply, w) in enumerate(zip(replies, workers)):
                     where["workers"] = [w]

@@ -66,6 +66,23 @@ def allreduce(data, op="sum"):
     return Collective("allreduce", data, op)
 
 
+def _nbytes(item):
+    if isinstance(item, (tuple, list)):
+        return sum(_nbytes(x) for x in item)
+    return int(item.nbytes) if hasattr(item, "nbytes") else np.asarray(item).nbytes
+
+
+def sent_bytes(collective, rank, size):
+    """The payload bytes part `rank` of `size` sends to the others in `collective`: its alltoall
+    items for the other parts; its allgather data, and its allreduce data, once for each other
+    part (the bytes every peer must see, whatever route the transport takes)."""
+    if not isinstance(collective, Collective):
+        return 0
+    if collective.kind == "alltoall":
+        return sum(_nbytes(x) for j, x in enumerate(collective.data) if j != rank)
+    return _nbytes(collective.data) * (size - 1)
+
+
 def step(program, reply):
     """Run `program` (a started generator) up to its next collective, sending it `reply`; returns
     the :class:`Collective` it yields, or :class:`Finished` with its result."""
@@ -140,17 +157,29 @@ def drive(program, comm):
 
 
 class Stats:
-    """Counts of a run's exchange: collectives (supersteps) and the seconds spent routing (on
-    GPUs: the slowest part's seconds inside collectives), and on GPUs ``worker_s``, the slowest
-    part's run time inside its worker (synchronized)."""
+    """Counts of a run's exchange: collectives (supersteps), the payload bytes the parts sent
+    each other (``exchange_bytes``, :func:`sent_bytes` summed over parts and collectives) and
+    the seconds spent routing (on GPUs: the slowest part's seconds inside collectives), and on
+    GPUs ``worker_s``, the slowest part's run time inside its worker (synchronized)."""
 
     def __init__(self):
         self.supersteps = 0
+        self.exchange_bytes = 0
         self.exchange_s = 0.0
         self.worker_s = None
 
+    def routed(self, requests):
+        """Count one collective routed on the driver for all parts (what each part yielded)."""
+        size = len(requests)
+        self.supersteps += 1
+        self.exchange_bytes += sum(sent_bytes(r, k, size) for k, r in enumerate(requests))
+
     def as_dict(self):
-        out = {"supersteps": self.supersteps, "exchange_s": self.exchange_s}
+        out = {
+            "supersteps": self.supersteps,
+            "exchange_bytes": self.exchange_bytes,
+            "exchange_s": self.exchange_s,
+        }
         return out if self.worker_s is None else out | {"worker_s": self.worker_s}
 
 
@@ -166,6 +195,6 @@ def run_in_process(parts, program, *args, stats=None):
         t = time.perf_counter()
         replies = route(requests)
         stats.exchange_s += time.perf_counter() - t
-        stats.supersteps += 1
+        stats.routed(requests)
         requests = [step(g, r) for g, r in zip(programs, replies)]
     return [r.value for r in requests]

@@ -153,6 +153,7 @@ def _run(key, part, program, args):
     cupy.cuda.get_current_stream().synchronize()
     seconds = time.perf_counter() - t
     facts = {"seconds": seconds, "exchange_s": comm.exchange_s, "supersteps": comm.supersteps}
+    facts["exchange_bytes"] = comm.exchange_bytes
     return _host_tree(value), facts
 
 
@@ -360,6 +361,7 @@ class GPUCluster:
         out = self._each([(_run, (self.key, f, program, args)) for f in dg.futures], "run")
         stats = Stats() if stats is None else stats
         stats.supersteps += out[0][1]["supersteps"]
+        stats.exchange_bytes += sum(o[1]["exchange_bytes"] for o in out)
         stats.exchange_s += max(o[1]["exchange_s"] for o in out)
         stats.worker_s = max(o[1]["seconds"] for o in out)
         return [o[0] for o in out]

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from .exchange import Communicator
+from .exchange import Communicator, sent_bytes
 
 
 def unique_id():
@@ -51,7 +51,9 @@ class NcclCommunicator(Communicator):
     """Rank `rank` of `size` GPUs joined by the NCCL unique id `uid`; one per worker process.
 
     Constructing it blocks until all `size` ranks have joined. Counts what it performs:
-    ``supersteps`` (collectives) and ``exchange_s`` (seconds inside them, synchronized).
+    ``supersteps`` (collectives), ``exchange_bytes`` (this rank's payload bytes sent to the
+    others, :func:`~.exchange.sent_bytes`) and ``exchange_s`` (seconds inside them,
+    synchronized).
     """
 
     def __init__(self, uid, rank, size):
@@ -61,10 +63,10 @@ class NcclCommunicator(Communicator):
         self._cupy, self._nccl = cupy, nccl
         self.rank, self.size = int(rank), int(size)
         self.comm = nccl.NcclCommunicator(self.size, tuple(uid), self.rank)
-        self.supersteps, self.exchange_s = 0, 0.0
+        self.reset_stats()
 
     def reset_stats(self):
-        self.supersteps, self.exchange_s = 0, 0.0
+        self.supersteps, self.exchange_bytes, self.exchange_s = 0, 0, 0.0
 
     def close(self):
         """Free the communicator (abort: peers that are gone cannot join a destroy)."""
@@ -78,6 +80,7 @@ class NcclCommunicator(Communicator):
         self._stream().synchronize()
         self.exchange_s += time.perf_counter() - t
         self.supersteps += 1
+        self.exchange_bytes += sent_bytes(collective, self.rank, self.size)
         return out
 
     def alltoall(self, sends):

@@ -115,31 +115,114 @@ def _found(part, frontier, depth, claim):
     return found.astype(m.int32), via[first]
 
 
-def bfs_program(part, source):
-    """Level-synchronous top-down BFS: each part expands its frontier, sends every target it
-    found (with a parent) to the target's owner, and each owner claims the unvisited ones as its
-    next frontier. Returns the part's (depth, parent), parents in global ids."""
+#: the BFS directions a run may ask for: Beamer's switch ("auto") or one direction throughout
+DIRECTIONS = ("auto", "top-down", "bottom-up")
+
+
+def _bottom_up_next(direction, was, counts, previous, n):
+    """Whether the next BFS level steps bottom-up: Beamer's switch on the global frontier
+    (`counts`: its vertices, their out-arcs, the in-arcs of the unvisited vertices), as gravel's
+    CPU BFS makes it: pull once the frontier's arcs exceed the unexplored arcs / ALPHA, push again
+    once the frontier shrinks below n / BETA vertices."""
+    from ..algorithms.bfs import ALPHA, BETA
+
+    if direction != "auto":
+        return direction == "bottom-up"
+    n_f, m_f, m_u = (int(c) for c in counts)
+    if was:
+        return not (n_f < previous and n_f <= n / BETA)
+    return m_f > m_u / ALPHA
+
+
+def _frontier_everywhere(part, frontier, total):
+    """Every part's frontier as a dense n-long boolean array, through one allgather: of the
+    frontier's global ids where `total` (the global frontier's vertices) takes fewer bytes than a
+    bitmap of every vertex, else of each part's bitmap of its own range (packed bits, padded to a
+    byte per part)."""
+    m, n, bounds = xp(part.out_offsets), part.n, part.bounds
+    seen = m.zeros(n, bool)
+    if 4 * total < n // 8 + part.parts:
+        everyone = yield allgather((frontier + part.lo).astype(m.int32))
+        seen[everyone] = True
+        return seen
+    mine = m.zeros(part.size, bool)
+    mine[frontier] = True
+    bits = yield allgather(m.packbits(mine))
+    at = 0
+    for k in range(part.parts):
+        lo, hi = int(bounds[k]), int(bounds[k + 1])
+        width = -(-(hi - lo) // 8)
+        seen[lo:hi] = m.unpackbits(bits[at : at + width])[: hi - lo].astype(bool)
+        at += width
+    return seen
+
+
+def _bottom_up(part, depth, seen):
+    """A bottom-up level: every unvisited local vertex with an in-neighbour in `seen` (the global
+    frontier), with that neighbour as its parent (global id). No exchange: the vertex's owner
+    finds its parent."""
+    m = xp(depth)
+    ids, via = [], []
+    for piece in _chunks(part.in_offsets, m.flatnonzero(depth < 0))[0]:
+        at, rows = arcs(part.in_offsets, piece)
+        src = part.in_sources[at]
+        hit = seen[src]
+        rows, src = rows[hit], src[hit]
+        rows, first = m.unique(rows, return_index=True)  # any in-neighbour in the frontier
+        ids.append(rows)
+        via.append(src[first])
+    return m.concatenate(ids), m.concatenate(via)
+
+
+def _top_down(part, frontier, depth, claim):
+    """A top-down level: the targets the part's frontier found go to their owners (alltoall),
+    each owner keeps the unvisited ones. Returns (local ids, parents)."""
+    m, lo = xp(depth), part.lo
+    found, parents = _found(part, frontier, depth, claim)
+    received = yield alltoall(_by_owner(part, found, parents))
+    ids, via = _joined(received, 0) - lo, _joined(received, 1)
+    fresh = depth[ids] < 0
+    ids, via = ids[fresh], via[fresh]
+    ids, first = m.unique(ids, return_index=True)
+    return ids, via[first]
+
+
+def bfs_program(part, source, direction="auto"):
+    """Level-synchronous direction-optimizing BFS. Each level starts with one allreduce of the
+    global frontier's vertices, out-arcs and unexplored in-arcs, from which every part makes the
+    same choice (:func:`_bottom_up_next`). Top-down, each part expands its frontier and sends
+    every target it found (with a parent) to the target's owner, which claims the unvisited ones.
+    Bottom-up, the frontier goes to every part (:func:`_frontier_everywhere`) and each part
+    searches the in-lists of its unvisited vertices for a parent in it. Returns the part's
+    (depth, parent, bottom-up levels), parents in global ids."""
     m, lo, hi = xp(part.out_offsets), part.lo, part.hi
     depth = m.full(part.size, -1, m.int32)
     parent = m.full(part.size, -1, m.int32)
     frontier = m.zeros(0, m.int64)
+    out_degree, in_degree = m.diff(part.out_offsets), m.diff(part.in_offsets)
+    unexplored = int(part.in_arcs)
     if lo <= source < hi:
         depth[source - lo], parent[source - lo] = 0, source
         frontier = m.asarray([source - lo], dtype=m.int64)
+        unexplored -= int(in_degree[source - lo])
     claim = m.full(part.n, -1, m.int32)  # the dense levels' scatter target, kept all -1
-    level = 0
+    level, pulls, pulling, previous = 0, 0, False, 0
     while True:
-        level += 1
-        found, parents = _found(part, frontier, depth, claim)
-        received = yield alltoall(_by_owner(part, found, parents))
-        ids, via = _joined(received, 0) - lo, _joined(received, 1)
-        fresh = depth[ids] < 0
-        ids, via = ids[fresh], via[fresh]
-        ids, first = m.unique(ids, return_index=True)
-        depth[ids], parent[ids] = level, via[first]
+        mine = [frontier.size, int(out_degree[frontier].sum()), unexplored]
+        counts = yield allreduce(np.array(mine, np.int64))
+        if counts[0] == 0:
+            return depth, parent, pulls
+        pulling = _bottom_up_next(direction, pulling, counts, previous, part.n)
+        previous, level = int(counts[0]), level + 1
+        if pulling:
+            pulls += 1
+            seen = yield from _frontier_everywhere(part, frontier, previous)
+            ids, via = _bottom_up(part, depth, seen)
+        else:
+            ids, via = yield from _top_down(part, frontier, depth, claim)
+        depth[ids], parent[ids] = level, via
+        unexplored -= int(in_degree[ids].sum())
         frontier = ids.astype(m.int64)
-        if (yield allreduce(np.int64(frontier.size))) == 0:
-            return depth, parent
 
 
 def _lowest(ids, offer, via):

@@ -12,10 +12,11 @@ ALGOS = ("bfs", "sssp", "pagerank", "cc")
 PAGERANK_ITERATIONS = 20
 
 
-def runner(dg, algo, source=None, delta=None):
-    """A call of `algo` on the distributed graph `dg`, returning its result."""
+def runner(dg, algo, source=None, delta=None, direction="auto"):
+    """A call of `algo` on the distributed graph `dg`, returning its result (BFS in
+    `direction`)."""
     if algo == "bfs":
-        return lambda: algorithms.bfs(dg, source)
+        return lambda: algorithms.bfs(dg, source, direction=direction)
     if algo == "sssp":
         return lambda: algorithms.sssp(dg, source, delta=delta)
     if algo == "pagerank":
@@ -32,10 +33,10 @@ def delta_for(dg, max_weight=None):
     return mean * max(1.0, 16.0 * dg.n / max(dg.nnz, 1))
 
 
-def measure(dg, algo, *, name, repeat=5, source=None, delta=None):
-    """The row of `algo` on `dg`: median, min and max seconds (per iteration for PageRank) and
-    the median seconds in exchange, after one warm-up run."""
-    run = runner(dg, algo, source, delta)
+def measure(dg, algo, *, name, repeat=5, source=None, delta=None, direction="auto"):
+    """The row of `algo` on `dg`: median, min and max seconds (per iteration for PageRank), the
+    median seconds in exchange and the bytes exchanged (per iteration), after one warm-up run."""
+    run = runner(dg, algo, source, delta, direction)
     run()
     results = [run() for _ in range(repeat)]
     per = PAGERANK_ITERATIONS if algo == "pagerank" else 1
@@ -53,9 +54,11 @@ def measure(dg, algo, *, name, repeat=5, source=None, delta=None):
         "min_s": min(times),
         "max_s": max(times),
         "exchange_s": statistics.median(exchange),
+        "exchange_bytes": results[0].stats["exchange_bytes"] // per,
         "wall_s": statistics.median(r.time_s for r in results) / per,
         "iterations": results[0].iterations,
         "supersteps": results[0].stats["supersteps"],
+        "strategy": results[0].strategy,
         "gteps": dg.nnz / t / 1e9,
         "floor_ratio": float("nan"),
     }
