@@ -3,17 +3,32 @@
 State, messages and totals are held field by field (``st0, st1, ...``: an array per field).
 ``init`` and ``start`` run once; then each iteration runs ``send`` over the senders, ``pull``
 (every vertex of a row range folds the values from its sending neighbours) or ``push`` (each
-sender folds into its neighbours, serially, recording which vertices it reached), and ``apply``
-over the vertices that received. A hybrid run (:mod:`.hybrid`) folds the other side's totals in
+sender folds into its neighbours, recording which vertices it reached: :class:`Push`, with
+propagation blocking where it pays), and ``apply`` over the vertices that received. A hybrid run (:mod:`.hybrid`) folds the other side's totals in
 with ``combine`` before the apply.
 """
 
 import functools
 
+import numba
 import numpy as np
 
+from ..backends.cpu.binning import bin_counts, gather_reached
 from .program import VERTEX_NAMES
 from .split import senders_below
+
+#: how the CPU push folds: "auto" (:func:`pays`), "blocked" or "unblocked" (set it to force one)
+push_blocking = "auto"
+#: vertices per bin of a blocked push, a power of two; None: by PUSH_BIN_BYTES (:func:`bin_width`)
+push_bin_width = None
+#: the bytes of totals (and received flags) a bin of a blocked push folds into
+PUSH_BIN_BYTES = 256 * 1024
+#: a push is blocked from this many arcs on ...
+PUSH_BLOCKED_ARCS = 1 << 20
+#: ... into more than these bytes of totals
+PUSH_BLOCKED_BYTES = 4 * 1024 * 1024
+#: a blocked push bins and folds its senders in batches of about this many arcs
+PUSH_BATCH_ARCS = 1 << 24
 
 _HEADER = """import numpy as np
 from numba import njit, prange
@@ -52,6 +67,24 @@ def _fold(program, i, acc, val):
         "or": f"{acc} or {val}",
         "and": f"{acc} and {val}",
     }[program.reduce]
+
+
+def _fold_into(program, value):
+    """The lines folding each message field's value (`value` a pattern: ``"val{i}"``) into the
+    totals of v, noting in ``reached[lo + c]`` a vertex reached for the first time."""
+    nm = len(program.message)
+    return [
+        "if received[v]:",
+        *(
+            f"    tt{i}[v] = M{i}({_fold(program, i, f'tt{i}[v]', value.format(i=i))})"
+            for i in range(nm)
+        ),
+        "else:",
+        *(f"    tt{i}[v] = {value.format(i=i)}" for i in range(nm)),
+        "    received[v] = True",
+        "    reached[lo + c] = v",
+        "    c += 1",
+    ]
 
 
 def source(program):
@@ -103,26 +136,51 @@ def source(program):
         *(f"        tt{i}[v] = acc{i}" for i in range(nm)),
         "        received[v] = got",
         "",
-        "@njit",
-        f"def push(ids, g_off, g_idx, offsets, targets, weights, weighted, {params}{st}{ms}{tt}"
-        "received, touched, k):",
-        "    for i in range(ids.size):",
-        "        u = ids[i]",
-        "        for e in range(offsets[u], offsets[u + 1]):",
-        "            v = targets[e]",
-        "            w = weights[e] if weighted else np.float32(1)",
-        *(f"            {x}" for x in values),
-        "            if received[v]:",
-        *(
-            f"                tt{i}[v] = M{i}({_fold(program, i, f'tt{i}[v]', f'val{i}')})"
-            for i in range(nm)
-        ),
-        "            else:",
-        *(f"                tt{i}[v] = val{i}" for i in range(nm)),
-        "                received[v] = True",
-        "                touched[k] = v",
-        "                k += 1",
-        "    return k",
+    ]
+    bm = "".join(f"bm{i}, " for i in range(nm))
+    lines += [
+        "@njit(parallel=True)",
+        f"def push_owned(ids, width, g_off, g_idx, offsets, targets, weights, weighted, {params}"
+        f"{st}{ms}{tt}received, reached, found):",
+        "    for r in prange(found.size):",
+        "        lo = r * width",
+        "        hi = lo + width",
+        "        c = 0",
+        "        for i in range(ids.size):",
+        "            u = ids[i]",
+        "            for e in range(offsets[u], offsets[u + 1]):",
+        "                v = targets[e]",
+        "                if v >= lo and v < hi:",
+        "                    w = weights[e] if weighted else np.float32(1)",
+        *(f"                    {x}" for x in values),
+        *(f"                    {x}" for x in _fold_into(program, "val{i}")),
+        "        found[r] = c",
+        "",
+        "@njit(parallel=True)",
+        f"def bin_fill(ids, cuts, shift, place, g_off, g_idx, offsets, targets, weights, weighted, "
+        f"{params}{st}{ms}bv, {bm}):",
+        "    for c in prange(cuts.size - 1):",
+        "        for i in range(cuts[c], cuts[c + 1]):",
+        "            u = ids[i]",
+        "            for e in range(offsets[u], offsets[u + 1]):",
+        "                v = targets[e]",
+        "                w = weights[e] if weighted else np.float32(1)",
+        *(f"                {x}" for x in values),
+        "                b = v >> shift",
+        "                p = place[c, b]",
+        "                bv[p] = v",
+        *(f"                bm{i}[p] = val{i}" for i in range(nm)),
+        "                place[c, b] = p + 1",
+        "",
+        "@njit(parallel=True)",
+        f"def bin_fold(starts, shift, bv, {bm}{tt}received, reached, found):",
+        "    for b in prange(found.size):",
+        "        lo = b << shift",
+        "        c = 0",
+        "        for p in range(starts[b], starts[b + 1]):",
+        "            v = bv[p]",
+        *(f"            {x}" for x in _fold_into(program, "bm{i}[p]")),
+        "        found[b] = c",
         "",
     ]
     vs = "".join(f"vs{i}, " for i in range(nm))
@@ -170,11 +228,109 @@ def _compiled(text, constants):
 
 
 def kernels(program):
-    """The program's kernels by name (compiled by Numba at their first call, then kept)."""
+    """The program's kernels by name (compiled by Numba at their first call, then kept), and
+    ``push``, a :class:`Push` with scratch arrays of its own."""
     constants = [(f"T{i}", f.dtype.type) for i, f in enumerate(program.state)]
     constants += [(f"M{i}", f.dtype.type) for i, f in enumerate(program.message)]
     constants += [(f"I{i}", x) for i, x in enumerate(program.identity)]
-    return _compiled(source(program), tuple(constants))
+    k = _compiled(source(program), tuple(constants))
+    return k | {"push": Push(k, program)}
+
+
+def bin_width(vertex_bytes):
+    """A blocked push's vertices per bin: ``push_bin_width`` if set, else the largest power of
+    two whose totals (`vertex_bytes` a vertex) fit in PUSH_BIN_BYTES."""
+    if push_bin_width is not None:
+        return push_bin_width
+    return 1 << max(0, (PUSH_BIN_BYTES // vertex_bytes).bit_length() - 1)
+
+
+def pays(arcs, n, vertex_bytes):
+    """Whether a push of `arcs` arcs into n vertices' totals (`vertex_bytes` each) is blocked:
+    ``push_blocking``, or under "auto" the rule of docs/tuning.md (propagation blocking)."""
+    if push_blocking == "auto":
+        return arcs >= PUSH_BLOCKED_ARCS and n * vertex_bytes > PUSH_BLOCKED_BYTES
+    return push_blocking == "blocked"
+
+
+def _cuts(ends, parts):
+    """Where to cut senders whose out-lists end at the arc counts `ends` (cumulative) into
+    `parts` runs of about equal arcs: ``[0, .., ends.size]``."""
+    arcs = int(ends[-1]) if ends.size else 0
+    marks = np.searchsorted(ends, np.arange(1, parts) * (arcs / parts), side="right")
+    return np.r_[0, marks, ends.size].astype(np.int64)
+
+
+class Push:
+    """A program's CPU push (SpMSpV): every sender of `ids` folds its values into the totals of
+    the vertices it reaches, each vertex's values in the order of the senders, then of the lists,
+    as a serial push folds them (so either way gives the serial push's totals, bit for bit).
+
+    Unblocked, each of the threads owns a range of destinations and reads every list, folding
+    what lands in its range. Blocked (propagation blocking, Balaji's thesis 5.2.1), each thread
+    bins the (destination, value) pairs of a run of senders by destination range, in one pass
+    counting and one writing; then each bin, its pairs in sender order, is folded into a range of
+    totals that fits the cache. Senders go by batches of about PUSH_BATCH_ARCS arcs, which bounds
+    the bins' memory. :func:`pays` chooses.
+
+    Called as the kernel it replaced: ``push(ids, g_off, g_idx, offsets, targets, weights,
+    weighted, *params, *st, *ms, *tt, received, touched, k)``; appends the vertices reached for
+    the first time to ``touched`` from k on and returns the new end."""
+
+    def __init__(self, k, program):
+        self.k = k
+        self.fields = len(program.params) + len(program.state) + len(program.message)
+        self.vertex_bytes = 1 + sum(f.dtype.itemsize for f in program.message)
+        self.reached = None
+        self.bins = ()
+
+    def __call__(self, ids, g_off, g_idx, offsets, targets, weights, weighted, *rest):
+        *arrays, touched, k = rest
+        if not ids.size:
+            return k
+        received = arrays[-1]
+        n = received.size
+        if self.reached is None or self.reached.size < n:
+            self.reached = np.empty(n, touched.dtype)
+        ends = np.cumsum(offsets[ids + 1] - offsets[ids])
+        lists = (g_off, g_idx, offsets, targets, weights, weighted)
+        threads = numba.get_num_threads()
+        if not pays(int(ends[-1]), n, self.vertex_bytes):
+            width = -(-n // threads)
+            found = np.empty(-(-n // width), np.int64)
+            self.k["push_owned"](ids, width, *lists, *arrays, self.reached, found)
+            return gather_reached(self.reached, width, found, touched, k)
+        width = bin_width(self.vertex_bytes)
+        shift = width.bit_length() - 1
+        bins = -(-n // width)
+        sending, totals = arrays[: self.fields], arrays[self.fields :]
+        batches = np.unique(_cuts(ends, -(-int(ends[-1]) // PUSH_BATCH_ARCS)))
+        for a, b in zip(batches[:-1], batches[1:], strict=True):
+            batch = ids[a:b]
+            base = ends[a - 1] if a else 0
+            cuts = _cuts(ends[a:b] - base, min(threads, b - a))
+            counts = np.zeros((cuts.size - 1, bins), np.int64)
+            bin_counts(batch, cuts, offsets, targets, shift, counts)
+            flat = counts.T.ravel()  # bin by bin, each bin's chunks in sender order
+            place = np.cumsum(flat) - flat
+            starts = np.r_[place[:: cuts.size - 1], flat.sum()]
+            place = np.ascontiguousarray(place.reshape(bins, -1).T)
+            pairs = self._buffers(int(starts[-1]), targets.dtype, totals[:-1])
+            self.k["bin_fill"](batch, cuts, shift, place, *lists, *sending, *pairs)
+            found = np.empty(bins, np.int64)
+            self.k["bin_fold"](starts, shift, *pairs, *totals, self.reached, found)
+            k = gather_reached(self.reached, width, found, touched, k)
+        return k
+
+    def _buffers(self, size, ids_dtype, totals):
+        """The bins' arrays (destinations, then a value per message field) of at least `size`
+        pairs, kept between calls."""
+        if not self.bins or self.bins[0].size < size:
+            self.bins = (
+                np.empty(size, ids_dtype),
+                *(np.empty(size, t.dtype) for t in totals),
+            )
+        return self.bins
 
 
 class CpuEngine:
