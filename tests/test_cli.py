@@ -125,6 +125,27 @@ def test_bench_writes_json(tmp_path, capsys):
     assert "gravel bench" in capsys.readouterr().out
 
 
+def test_bench_times_a_program_file_beside_the_catalog(tmp_path, capsys):
+    from .test_programs_cli import BFS_FILE, write
+
+    prog = write(tmp_path, BFS_FILE)
+    out = tmp_path / "b.json"
+    argv = ["bench", "grid:6x7", "--algo", "bfs", "--algo", f"program:{prog}", "--device", "cpu"]
+    assert main(argv + ["--repeat", "2", "--source", "9", "--json", str(out)]) == 0
+    rows = {r["algo"]: r for r in json.loads(out.read_text())["results"]}
+    assert set(rows) == {"bfs", "program prog.py"}
+    ran = rows["program prog.py"]
+    assert ran["time_s"] > 0 and ran["min_s"] <= ran["time_s"] <= ran["max_s"]
+    G = gravel.generate.grid(6, 7)
+    program, _ = gravel.programs.files.load_program(prog)
+    expect = gravel.programs.run(G, program, params={"source": 9}, device="cpu")
+    assert ran["iterations"] == expect.iterations
+    assert "program prog.py" in capsys.readouterr().out
+    missing = tmp_path / "none.py"
+    assert main(["bench", "grid:6x7", "--algo", f"program:{missing}", "--device", "cpu"]) == 2
+    assert str(missing) in capsys.readouterr().err
+
+
 def test_bench_reordered_graph_starts_from_the_same_source(tmp_path):
     out = tmp_path / "b.json"
     # RCM puts a peripheral vertex first: a source taken in internal ids would change BFS's depth

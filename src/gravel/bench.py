@@ -158,6 +158,38 @@ def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baseline
     return rows
 
 
+def bench_program(G, name, title, program, params, device, repeat, baselines=True):
+    """The row of a vertex program on G (`params` updated with the graph's `source` where the
+    program takes one is the caller's job): its times and iterations, and, for a GPU run with
+    `baselines`, the same program on gravel's CPU path."""
+    from . import programs
+
+    def runner(on):
+        return lambda: programs.run(G, program, params=params, device=on)
+
+    times, res, launches = _time_algorithm(runner(device), repeat)
+    t = statistics.median(times)
+    row = {
+        "graph": name,
+        "algo": title,
+        "device": res.device,
+        "n": G.n,
+        "edges": G.m,
+        "time_s": t,
+        "min_s": min(times),
+        "max_s": max(times),
+        "iterations": res.iterations,
+    }
+    if res.device == "cuda":
+        row["launches"] = launches
+        row["launches_per_iteration"] = launches / max(res.iterations, 1)
+        if baselines:
+            ctimes, _, _ = _time_algorithm(runner("cpu"), CPU_BASELINE_RUNS)
+            row["cpu_s"] = statistics.median(ctimes)
+            row["speedup_vs_cpu"] = row["cpu_s"] / t
+    return row
+
+
 def _measure(algo, G, name, device, repeat, bandwidth, source):
     """The row of gravel's own runs of `algo`: times, GTEPS, ratio to the floor, launches."""
     times, res, launches = _time_algorithm(_runner(algo, G, source, device), repeat)
@@ -266,8 +298,8 @@ COLUMNS = [
     ("device", lambda r: r["device"]),
     ("time (ms)", _ms("time_s")),
     ("min..max", lambda r: f"{1e3 * r['min_s']:.1f}..{1e3 * r['max_s']:.1f}"),
-    ("GTEPS", lambda r: f"{r['gteps']:.3f}"),
-    ("x floor", lambda r: f"{r['floor_ratio']:.1f}"),
+    ("GTEPS", lambda r: f"{r['gteps']:.3f}" if "gteps" in r else ""),
+    ("x floor", lambda r: f"{r['floor_ratio']:.1f}" if "floor_ratio" in r else ""),
     ("launches/it", lambda r: f"{r['launches_per_iteration']:.1f}" if "launches" in r else ""),
     ("SciPy (ms)", _ms("scipy_s")),
     ("vs SciPy", _times("speedup_vs_scipy")),

@@ -428,7 +428,9 @@ def cmd_bench(args):
     if args.gpus is not None:
         return _bench_on_gpus(args)
 
-    algos = args.algo or list(CATALOG)
+    algos = [a for a in args.algo or CATALOG if a in CATALOG]
+    files = [a[len(programs_files.PREFIX) :] for a in args.algo or () if a not in CATALOG]
+    loaded = [(Path(f).name, *programs_files.load_program(f)) for f in files]
     if args.json:
         check_writable(args.json)
     check_plot(args.plot)
@@ -440,6 +442,20 @@ def cmd_bench(args):
         rows += bench.bench_graph(
             G, name, algos, args.device, args.repeat, bandwidth, source, args.baselines
         )
+        for title, program, params in loaded:
+            at = {"source": source} if "source" in program.params else {}
+            rows.append(
+                bench.bench_program(
+                    G,
+                    name,
+                    f"program {title}",
+                    program,
+                    params | at,
+                    args.device,
+                    args.repeat,
+                    args.baselines,
+                )
+            )
     bench.print_table(rows)
     measured = {d: bandwidth(d) for d in sorted({r["device"] for r in rows})}
     print(
@@ -665,7 +681,12 @@ def build_parser():
         "graphs", nargs="*", metavar="GRAPH", help="files or generator specs (default: bundled)"
     )
     s.add_argument(
-        "--algo", action="append", choices=sorted(CATALOG), help="repeatable; default: all"
+        "--algo",
+        action="append",
+        type=_algo_name,
+        metavar="ALGO",
+        help="repeatable, a catalog name or program:FILE.py (timed beside gravel's CPU path on "
+        "the GPU); default: every catalog algorithm",
     )
     s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     placement_args(s)
