@@ -167,46 +167,36 @@ def bench_program(G, name, title, program, params, device, repeat, baselines=Tru
     def runner(on):
         return lambda: programs.run(G, program, params=params, device=on)
 
-    times, res, launches = _time_algorithm(runner(device), repeat)
-    t = statistics.median(times)
-    row = {
-        "graph": name,
-        "algo": title,
-        "device": res.device,
-        "n": G.n,
-        "edges": G.m,
-        "time_s": t,
-        "min_s": min(times),
-        "max_s": max(times),
-        "iterations": res.iterations,
-    }
-    if res.device == "cuda":
-        row["launches"] = launches
-        row["launches_per_iteration"] = launches / max(res.iterations, 1)
-        if baselines:
-            ctimes, _, _ = _time_algorithm(runner("cpu"), CPU_BASELINE_RUNS)
-            row["cpu_s"] = statistics.median(ctimes)
-            row["speedup_vs_cpu"] = row["cpu_s"] / t
+    row = _timed_row(G, name, title, *_time_algorithm(runner(device), repeat))
+    if row["device"] == "cuda" and baselines:
+        ctimes, _, _ = _time_algorithm(runner("cpu"), CPU_BASELINE_RUNS)
+        row["cpu_s"] = statistics.median(ctimes)
+        row["speedup_vs_cpu"] = row["cpu_s"] / row["time_s"]
     return row
 
 
 def _measure(algo, G, name, device, repeat, bandwidth, source):
     """The row of gravel's own runs of `algo`: times, GTEPS, ratio to the floor, launches."""
     times, res, launches = _time_algorithm(_runner(algo, G, source, device), repeat)
-    t = statistics.median(times)
+    row = _timed_row(G, name, algo.name, times, res, launches)
     sweeps = algo.sweeps(res)
+    row["gteps"] = G.nnz * sweeps / row["time_s"] / 1e9
+    row["floor_ratio"] = row["time_s"] / (sweeps * algo.floor_bytes(G) / bandwidth(res.device))
+    return row
+
+
+def _timed_row(G, name, title, times, res, launches):
+    """A row's times (median, min, max), iterations and, on the GPU, kernel launches."""
     row = {
         "graph": name,
-        "algo": algo.name,
+        "algo": title,
         "device": res.device,
         "n": G.n,
         "edges": G.m,
-        "time_s": t,
+        "time_s": statistics.median(times),
         "min_s": min(times),
         "max_s": max(times),
         "iterations": res.iterations,
-        "gteps": G.nnz * sweeps / t / 1e9,
-        "floor_ratio": t / (sweeps * algo.floor_bytes(G) / bandwidth(res.device)),
     }
     if res.device == "cuda":
         row["launches"] = launches
