@@ -90,9 +90,10 @@ class BackendInterface:
         import pytest
 
         for item in items:
-            for (path, test), reason in XFAIL.items():
-                if item.nodeid.endswith(test) and path in item.nodeid:
-                    item.add_marker(pytest.mark.xfail(reason=reason))
+            # by the file's path: the node id has none for files outside pytest's rootdir
+            key = ("/".join(item.path.parts[-3:]), item.name)
+            if key in XFAIL:
+                item.add_marker(pytest.mark.xfail(reason=XFAIL[key]))
 
 
 for _name in FUNCTIONS:
