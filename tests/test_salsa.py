@@ -49,3 +49,27 @@ def test_bad_weights_and_no_arcs():
     assert salsa(bad, weight=False, device="cpu").authorities.tolist() == [0, 0.5, 0.5]
     empty = salsa(gravel.Graph.from_edges([], [], n=3), device="cpu")
     assert empty.hubs.tolist() == [0, 0, 0] and empty.authorities.tolist() == [0, 0, 0]
+
+
+@pytest.mark.gpu
+@settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=40, max_m=150, weighted=True))
+def test_gpu_closed_form_equals_the_cpu_one(G):
+    for weight in (True, False):
+        gpu, cpu = salsa(G, weight=weight, device="cuda"), salsa(G, weight=weight, device="cpu")
+        assert gpu.device == "cuda"
+        np.testing.assert_allclose(gravel.arrays.host(gpu.hubs), cpu.hubs, rtol=1e-12, atol=1e-15)
+        a = gravel.arrays.host(gpu.authorities)
+        np.testing.assert_allclose(a, cpu.authorities, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("placement", ["device", "host"])
+def test_gpu_on_a_larger_reordered_graph(placement):
+    G = gravel.transform.add_random_weights(gravel.generate.kronecker(12, 8, seed=6, directed=True))
+    R = gravel.reorder.reorder(G, "degree")
+    R.to("cuda", placement=placement)
+    r = salsa(R, device="cuda")
+    h, a = gravel.arrays.host(r.hubs), gravel.arrays.host(r.authorities)
+    assert verify_salsa(R, h, a) == []
+    np.testing.assert_allclose(a, salsa(G, device="cpu").authorities, rtol=1e-9, atol=1e-15)

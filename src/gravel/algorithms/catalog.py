@@ -324,7 +324,6 @@ _ALGORITHMS = (
         weighted=True,
         vertex_bytes=48,  # degrees both ways, two component labels, the two scores
         sweeps=lambda result: 2,  # the degrees, then the union-find over the arcs
-        devices=("cpu",),
     ),
     Algorithm(
         name="wtf",
