@@ -60,3 +60,17 @@ def test_bad_input_and_a_friendship_graph():
         who_to_follow(G, 0, count=0, device="cpu")
     with pytest.raises(gravel.VertexNotFoundError):
         who_to_follow(G, G.n, device="cpu")
+
+
+@pytest.mark.gpu
+def test_gpu_pagerank_gives_the_same_recommendations():
+    """With the whole graph as the circle of trust the PageRank's precision cannot move anyone in
+    or out of it: the GPU's recommendations are the CPU's."""
+    G = gravel.generate.kronecker(9, 8, seed=3, directed=True)
+    user = int(np.argmax(G.out_degree))
+    gpu = who_to_follow(G, user, trust=G.n, count=20, device="cuda")
+    cpu = who_to_follow(G, user, trust=G.n, count=20, device="cpu")
+    assert gpu.device == "cuda"
+    assert gpu.recommended.tolist() == cpu.recommended.tolist()
+    np.testing.assert_allclose(gpu.scores, cpu.scores, rtol=1e-12)
+    assert verify_who_to_follow(G, user, who_to_follow(G, user, device="cuda").score) == []

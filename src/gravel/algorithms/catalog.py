@@ -334,7 +334,6 @@ _ALGORITHMS = (
         weighted=True,
         vertex_bytes=24,  # personalized PageRank's per iteration; SALSA's bipartite graph is small
         sweeps=lambda result: result.iterations,
-        devices=("cpu",),
     ),
     Algorithm(
         name="lpa",
