@@ -214,6 +214,57 @@ def test_bfs_bad_direction():
         gd.bfs(gravel.generate.grid(2, 2), 0, direction="sideways", cluster="in-process")
 
 
+ARRAYS = {
+    "bfs": ("depth", "parent"),
+    "sssp": ("distance", "predecessor"),
+    "pagerank": ("rank",),
+    "cc": ("labels",),
+}
+
+
+def _call(algo, G, **kw):
+    if algo == "bfs":
+        return gd.bfs(G, 1, **kw)
+    if algo == "sssp":
+        return gd.sssp(G, 1, delta=2.0, **kw)
+    if algo == "pagerank":
+        return gd.pagerank(G, **kw)
+    return gd.connected_components(G, **kw)
+
+
+def check_left_distributed(algo, G, kept, whole, bounds, *, local):
+    for name in ARRAYS[algo]:
+        arrays = getattr(kept, name)
+        assert isinstance(arrays, gd.PartArrays) and len(arrays) == G.n
+        assert [int(o) for o, _ in arrays] == bounds[:-1].tolist()
+        assert all(isinstance(p, np.ndarray) == local for _, p in arrays)
+        want = getattr(whole, name)
+        np.testing.assert_array_equal(arrays.gather(), want)
+        np.testing.assert_array_equal(np.asarray(arrays), want)
+        np.testing.assert_array_equal(arrays.to_dask().compute(), want)
+    assert kept.iterations == whole.iterations
+
+
+@pytest.mark.parametrize("algo", list(ARRAYS))
+@pytest.mark.parametrize("parts", [1, 3, 4])
+def test_results_left_in_process(algo, parts):
+    pytest.importorskip("dask")
+    G = gravel.generate.kronecker(7, 8, directed=True, seed=1)
+    kept = _call(algo, G, parts=parts, cluster="in-process", gather=False)
+    whole = _call(algo, G, parts=parts, cluster="in-process")
+    bounds = gd.edge_balanced_bounds(G.offsets, parts)
+    check_left_distributed(algo, G, kept, whole, bounds, local=True)
+
+
+def test_results_left_distributed_errors():
+    G = gravel.generate.grid(3, 3)
+    with pytest.raises(InvalidArgumentError, match="pass a cluster"):
+        gd.bfs(G, 0, parts=2, gather=False)
+    R = gravel.reorder.reorder(gravel.generate.kronecker(8, 8), "degree")
+    with pytest.raises(InvalidArgumentError, match="reordered"):
+        gd.connected_components(R, parts=2, cluster="in-process", gather=False)
+
+
 def test_reordered_graph_in_callers_ids():
     G = gravel.generate.kronecker(8, 8)
     R = gravel.reorder.reorder(G, "degree")
@@ -291,6 +342,22 @@ def test_hypothesis_graphs_on_workers(cluster, G, parts, data):
         s = data.draw(st.integers(0, G.n - 1))
         check_bfs(G, s, gd.bfs(G, s, parts=parts, cluster=cluster))
     check_cc(G, gd.connected_components(G, parts=parts, cluster=cluster))
+
+
+@pytest.mark.parametrize("algo", list(ARRAYS))
+def test_results_left_on_workers(cluster, kron, algo):
+    from gravel.distributed import cluster as mod
+
+    DG = cluster.load(kron, 3)
+    try:
+        kept = _call(algo, DG, gather=False)
+        check_left_distributed(algo, kron, kept, _call(algo, DG), DG.bounds, local=False)
+        pieces = getattr(kept, ARRAYS[algo][0]).pieces
+        held = cluster.client.who_has(pieces)
+        assert [held[f.key] for f in pieces] == [(w,) for w in cluster.workers]
+        assert set(cluster.client.run(lambda: len(mod._KEPT)).values()) == {0}
+    finally:
+        DG.free()
 
 
 def test_given_client_and_four_parts_on_three_workers(cluster, kron):

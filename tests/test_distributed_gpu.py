@@ -366,6 +366,27 @@ def test_two_gpus_weighted_directed_graph_sent(two, algo):
 
 
 @pytest.mark.gpu
+def test_two_gpus_results_left_on_the_gpus(two):
+    G = gravel.generate.kronecker(11, 8, directed=True)
+    DG = two.load(G)
+    try:
+        s = int(np.argmax(G.out_degree))
+        kept = gd.bfs(DG, s, gather=False)
+        (a, da), (b, db) = kept.depth
+        assert (a, b) == (0, DG.bounds[1]) and kept.device == "cuda"
+        assert two.client.submit(lambda x: type(x).__module__, da).result().startswith("cupy")
+        check_bfs(
+            G, s, types.SimpleNamespace(depth=kept.depth.gather(), parent=kept.parent.gather())
+        )
+        labels = gd.connected_components(DG, gather=False).labels
+        np.testing.assert_array_equal(
+            labels.to_dask().compute(), gd.connected_components(DG).labels
+        )
+    finally:
+        DG.free()
+
+
+@pytest.mark.gpu
 def test_gravel_run_with_gpus(tmp_path, capsys):
     _two_gpus()
     import json

@@ -16,6 +16,10 @@ worker processes and shuts it down after; pass a :class:`Cluster` (or a ``distri
 to keep the workers, and ``cluster.load(G)`` to keep the parts on them between calls. Importing
 this package does not import Dask; the workers need ``dask`` and ``distributed`` installed.
 
+Results come back as one array in the caller's ids; ``gather=False`` leaves each per-vertex
+array where its parts computed it, a :class:`PartArrays` of (global id offset, slice) pairs that
+also joins as one Dask array (``to_dask()``) without moving.
+
 On the CPU the exchange routes through the driver; on GPUs (``gpus=N``, or a
 :class:`GPUCluster`: one worker process per GPU) the same per-part programs run on CuPy arrays and
 an NCCL communicator performs the same collectives between the workers (:mod:`.nccl`). A
@@ -36,6 +40,7 @@ from .partition import (
     partition,
     split,
 )
+from .results import PartArrays
 
 #: the names whose modules load on first use (Dask, CuPy and Numba stay unimported till then)
 _LAZY = {
@@ -62,6 +67,7 @@ __all__ = [
     "GPUCluster",
     "GPUGraph",
     "Part",
+    "PartArrays",
     "PartitionedGraph",
     "Source",
     "WorkerLostError",

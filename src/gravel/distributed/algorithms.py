@@ -7,14 +7,16 @@ one array in the caller's ids.
 """
 
 import contextlib
+import operator
 
 import numpy as np
 
 from ..algorithms._common import Timer, check_source, ids_to_caller, to_caller
-from ..errors import PowerIterationFailedConvergence, UnknownNameError
+from ..errors import InvalidArgumentError, PowerIterationFailedConvergence, UnknownNameError
 from .exchange import Stats
 from .partition import PartitionedGraph, partition
 from .programs import DIRECTIONS, bfs_program, cc_program, pagerank_program, sssp_program
+from .results import Outcome
 
 _DIRECTION = {
     "auto": "direction-optimizing",
@@ -62,11 +64,45 @@ def _device(dg):
     return getattr(dg, "device", "cpu")
 
 
+def _check_gather(G, cluster, gather):
+    """Errors before any work for results that cannot stay distributed."""
+    if gather:
+        return
+    if G.order is not None:
+        raise InvalidArgumentError(
+            "gather=False leaves results in the partition's ids: not for a reordered graph"
+        )
+    if cluster is None and hasattr(G, "csc"):
+        raise InvalidArgumentError(
+            "gather=False leaves results on the workers: pass a cluster (the one a call starts "
+            "is shut down when it returns)"
+        )
+
+
+@contextlib.contextmanager
+def _run(G, parts, cluster, gpus, gather, program, *args):
+    """(dg, its parts' Outcome, Stats, seconds) of `program` run where _placed puts G."""
+    stats = Stats()
+    with _placed(G, parts, cluster, gpus) as dg:
+        with Timer() as t:
+            out = dg.run(program, *args, stats=stats, keep=not gather)
+        yield dg, Outcome(dg, out, keep=not gather), stats, t.seconds
+
+
+def _max_depth(result):
+    depth = result[0]
+    return int(depth.max()) if depth.size else 0
+
+
+_second, _third = operator.itemgetter(1), operator.itemgetter(2)
+_facts = operator.itemgetter(1, 2, 3)
+
+
 def _stats(dg, stats):
     return {"parts": dg.nparts} | stats.as_dict()
 
 
-def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None):
+def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None, gather=True):
     """Breadth-first search from `source` over `parts` parts (level-synchronous,
     direction-optimizing).
 
@@ -88,6 +124,11 @@ def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None):
     gpus : int, optional
         Run on this many GPUs, one worker process and one part each, exchanging over NCCL (an
         error, before any work, where there are fewer GPUs); `parts` is then ignored.
+    gather : bool, default True
+        Return each per-vertex array here, as one NumPy array in the caller's ids; False leaves
+        it where the parts computed it, as :class:`~gravel.distributed.PartArrays` (each part's
+        slice with its first global id; needs a given `cluster`, or a partitioned graph, and a
+        graph that is not reordered).
 
     Returns
     -------
@@ -110,29 +151,28 @@ def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None):
         raise UnknownNameError(
             f"unknown direction {direction!r} (expected {', '.join(map(repr, DIRECTIONS))})"
         )
-    stats = Stats()
-    with _placed(G, parts, cluster, gpus) as dg, Timer() as t:
-        out = dg.run(bfs_program, s, direction, stats=stats)
-    depth = np.concatenate([o[0] for o in out])
-    parent = np.concatenate([o[1] for o in out])
-    levels = int(depth.max(initial=0))
+    _check_gather(G, cluster, gather)
+    with _run(G, parts, cluster, gpus, gather, bfs_program, s, direction) as (dg, out, stats, t):
+        levels, pulls = max(out.each(_max_depth)), out.each(_third)[0]
+        depth, parent = out.array(0, np.int32), out.array(1, np.int32)
     return BFSResult(
         "bfs",
         _device(dg),
-        t.seconds,
+        t,
         levels,
         f"distributed {_DIRECTION[direction]}, {dg.nparts} parts",
-        _stats(dg, stats) | {"bottom_up_levels": int(out[0][2])},
+        _stats(dg, stats) | {"bottom_up_levels": int(pulls)},
         depth=to_caller(dg, depth),
         parent=ids_to_caller(dg, to_caller(dg, parent)),
     )
 
 
-def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None):
+def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True):
     """Shortest-path distances and a shortest-path tree from `source` over `parts` parts (near-far
     delta-stepping, one exchange of offers per superstep). Weights as :func:`gravel.sssp` takes
     them (non-negative and finite; unit weights where the graph has none); `delta` as there
-    (default: gravel's CPU default). `parts`, `cluster` and `gpus` as for :func:`bfs`.
+    (default: gravel's CPU default). `parts`, `cluster`, `gpus` and `gather` as for
+    :func:`bfs`.
 
     Returns
     -------
@@ -156,16 +196,16 @@ def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None):
             delta = max(default_delta(G, weights), float(weights.max(initial=0)) / MAX_BUCKETS)
     else:
         _check_delta(delta, float(G.weights.max(initial=0)) if host and G.weighted else 1.0)
-    stats = Stats()
-    with _placed(G, parts, cluster, gpus) as dg, Timer() as t:
-        out = dg.run(sssp_program, s, float(delta), stats=stats)
-    dist = np.concatenate([o[0] for o in out])
-    pred = np.concatenate([o[1] for o in out])
+    _check_gather(G, cluster, gather)
+    with _run(G, parts, cluster, gpus, gather, sssp_program, s, float(delta)) as run:
+        dg, out, stats, t = run
+        steps = max(out.each(_third))
+        dist, pred = out.array(0, np.float64), out.array(1, np.int32)
     res = SSSPResult(
         "sssp",
         _device(dg),
-        t.seconds,
-        max(o[2] for o in out),
+        t,
+        steps,
         f"distributed near-far, {dg.nparts} parts",
         {"delta": float(delta)} | _stats(dg, stats),
         distance=to_caller(dg, dist),
@@ -186,10 +226,11 @@ def pagerank(
     parts=2,
     cluster=None,
     gpus=None,
+    gather=True,
 ):
     """PageRank over `parts` parts, iterated and stopped as :func:`gravel.pagerank` does (the
     L1 change below `tol`, or below ``n * tol`` with ``stopping="networkx"``); no
-    personalization yet. `parts`, `cluster` and `gpus` as for :func:`bfs`.
+    personalization yet. `parts`, `cluster`, `gpus` and `gather` as for :func:`bfs`.
 
     Returns
     -------
@@ -221,11 +262,11 @@ def pagerank(
         kind = "distributed pull"
         return PageRankResult("pagerank", "cpu", 0.0, 0, kind, {"error": None}, rank=np.zeros(0))
     threshold = tol if stopping == "absolute" else G.n * tol
-    stats = Stats()
-    with _placed(G, parts, cluster, gpus) as dg, Timer() as t:
-        out = dg.run(pagerank_program, alpha, max_iter, threshold, weighted, stats=stats)
-    rank = np.concatenate([o[0] for o in out])
-    _, it, change, converged = out[0]
+    _check_gather(G, cluster, gather)
+    args = (alpha, max_iter, threshold, weighted)
+    with _run(G, parts, cluster, gpus, gather, pagerank_program, *args) as (dg, out, stats, t):
+        it, change, converged = out.each(_facts)[0]
+        rank = out.array(0, np.float64)
     if not converged:
         raise PowerIterationFailedConvergence(
             f"pagerank did not converge in {max_iter} iterations (last L1 change "
@@ -235,7 +276,7 @@ def pagerank(
     return PageRankResult(
         "pagerank",
         _device(dg),
-        t.seconds,
+        t,
         it,
         kind,
         {"error": change} | _stats(dg, stats),
@@ -243,17 +284,17 @@ def pagerank(
     )
 
 
-def connected_components(G, *, parts=2, cluster=None, gpus=None):
+def connected_components(G, *, parts=2, cluster=None, gpus=None, gather=True):
     """Connected components (weakly, for directed graphs) over `parts` parts: every vertex
     labelled with the smallest caller id of its component, as
-    :func:`gravel.connected_components` labels them. `parts`, `cluster` and `gpus` as for
-    :func:`bfs`."""
+    :func:`gravel.connected_components` labels them. `parts`, `cluster`, `gpus` and `gather` as
+    for :func:`bfs`."""
     from ..algorithms.cc import CCResult
 
-    stats = Stats()
-    with _placed(G, parts, cluster, gpus) as dg, Timer() as t:
-        out = dg.run(cc_program, stats=stats)
-    labels = np.concatenate([o[0] for o in out])
+    _check_gather(G, cluster, gather)
+    with _run(G, parts, cluster, gpus, gather, cc_program) as (dg, out, stats, t):
+        rounds = out.each(_second)[0]
+        labels = out.array(0, np.int32)
     if dg.order is not None:
         labels = ids_to_caller(dg, to_caller(dg, labels))
         smallest = np.full(dg.n, dg.n, np.int64)
@@ -262,8 +303,8 @@ def connected_components(G, *, parts=2, cluster=None, gpus=None):
     return CCResult(
         "connected_components",
         _device(dg),
-        t.seconds,
-        out[0][1],
+        t,
+        rounds,
         f"distributed min-label propagation with shortcuts, {dg.nparts} parts",
         _stats(dg, stats),
         labels=labels,

@@ -20,17 +20,19 @@ WORKER_ENV = {"NCCL_NVLS_ENABLE": "0"}
 #: seconds between checks that the workers holding a run's parts are alive
 POLL_S = 1.0
 
-# In each worker process: (run id, part index) -> that part's running program.
+# In each worker process: (run id, part index) -> that part's running program and whether its
+# result stays on the worker; and the results that stay, till the driver takes them as futures.
 _RUNNING = {}
+_KEPT = {}
 
 
 class WorkerLostError(GravelError, RuntimeError):
     """A worker holding a part left the cluster during a run."""
 
 
-def _start(run, part, program, args):
+def _start(run, part, program, args, keep):
     key = (run, part.index)
-    _RUNNING[key] = program(part, *args)
+    _RUNNING[key] = program(part, *args), keep
     return _advance(key, None)
 
 
@@ -39,7 +41,7 @@ def _resume(run, index, reply):
 
 
 def _advance(key, reply):
-    program = _RUNNING.get(key)
+    program, keep = _RUNNING.get(key, (None, False))
     if program is None:
         raise RuntimeError(f"part {key[1]} of run {key[0]} has no state on this worker")
     try:
@@ -49,12 +51,22 @@ def _advance(key, reply):
         raise
     if isinstance(out, Finished):
         _RUNNING.pop(key, None)
+        if keep:
+            _KEPT[key] = out.value
+            return Finished(None)
     return out
+
+
+def _take(run, index):
+    """A kept result, as the value of a task (a future the driver holds) on this worker."""
+    return _KEPT.pop((run, index))
 
 
 def _discard(run):
     for key in [k for k in _RUNNING if k[0] == run]:
-        _RUNNING.pop(key).close()
+        _RUNNING.pop(key)[0].close()
+    for key in [k for k in _KEPT if k[0] == run]:
+        _KEPT.pop(key)
 
 
 def _set_env(env):
@@ -165,9 +177,9 @@ class Cluster:
         ]
         return DistributedGraph(self, futures, pieces[0], meta)
 
-    def run(self, dg, program, *args, stats=None):
+    def run(self, dg, program, *args, stats=None, keep=False):
         """Each part's result of ``program(part, *args)`` run on the part's worker, in part
-        order."""
+        order; with `keep`, futures of the results, left on the workers."""
         c, run = self.client, uuid.uuid4().hex[:12]
         name = getattr(program, "__name__", "program")
         stats = Stats() if stats is None else stats
@@ -181,11 +193,18 @@ class Cluster:
         try:
             for i, (f, w) in enumerate(zip(dg.futures, workers)):
                 where["workers"] = [w]
-                futures.append(submit(_start, 0, i, run, f, program, args))
+                futures.append(submit(_start, 0, i, run, f, program, args, keep))
             for s in itertools.count(1):
                 requests = self._gather(futures, workers)
                 if all(isinstance(r, Finished) for r in requests):
-                    return [r.value for r in requests]
+                    if not keep:
+                        return [r.value for r in requests]
+                    futures = []
+                    for i, w in enumerate(workers):
+                        where["workers"] = [w]
+                        futures.append(submit(_take, s, i, run, i))
+                    self._gather_errors(futures, workers)
+                    return futures
                 t = time.perf_counter()
                 replies = route(requests)
                 stats.exchange_s += time.perf_counter() - t
@@ -205,6 +224,9 @@ class Cluster:
 
     def _gather(self, futures, workers):
         return gather(self.client, futures, workers, lambda w: f"worker {w}")
+
+    def _gather_errors(self, futures, workers):
+        gather(self.client, futures, workers, lambda w: f"worker {w}", fetch=False)
 
     def close(self):
         """Shut the cluster down if this object started it (a given client is left running)."""
@@ -236,10 +258,10 @@ class DistributedGraph:
     def nparts(self):
         return self._nparts
 
-    def run(self, program, *args, stats=None):
+    def run(self, program, *args, stats=None, keep=False):
         if not self.futures:
             raise GravelError("this DistributedGraph was freed")
-        return self.cluster.run(self, program, *args, stats=stats)
+        return self.cluster.run(self, program, *args, stats=stats, keep=keep)
 
     def free(self):
         """Drop the parts from the workers."""

@@ -14,6 +14,7 @@ worker and its GPU; a new cluster runs again.
 """
 
 import logging
+import operator
 import os
 import time
 import uuid
@@ -143,7 +144,7 @@ def _host_tree(value):
     return host(value) if hasattr(value, "shape") else value
 
 
-def _run(key, part, program, args):
+def _run(key, part, program, args, keep):
     import cupy
 
     comm = _comm(key)
@@ -154,7 +155,12 @@ def _run(key, part, program, args):
     seconds = time.perf_counter() - t
     facts = {"seconds": seconds, "exchange_s": comm.exchange_s, "supersteps": comm.supersteps}
     facts["exchange_bytes"] = comm.exchange_bytes
-    return _host_tree(value), facts
+    return (value if keep else _host_tree(value)), facts
+
+
+def _facts_of(ran):
+    """The facts of a run whose value stays on the worker."""
+    return ran[1]
 
 
 class DeviceKernels:
@@ -356,9 +362,16 @@ class GPUCluster:
     def _each_on(self, futures, fn):
         return self._each([(fn, (f,)) for f in futures], fn.__name__.strip("_"))
 
-    def run(self, dg, program, *args, stats=None):
-        """Each part's result of ``program(part, *args)``, run on its GPU over NCCL."""
-        out = self._each([(_run, (self.key, f, program, args)) for f in dg.futures], "run")
+    def run(self, dg, program, *args, stats=None, keep=False):
+        """Each part's result of ``program(part, *args)``, run on its GPU over NCCL; with `keep`,
+        futures of the results, left in the workers' GPUs."""
+        calls = [(_run, (self.key, f, program, args, keep)) for f in dg.futures]
+        if keep:
+            runs = self._each(calls, "run", fetch=False)
+            values = self._each([(operator.itemgetter(0), (f,)) for f in runs], "kept", fetch=False)
+            out = list(zip(values, self._each_on(runs, _facts_of), strict=True))
+        else:
+            out = self._each(calls, "run")
         stats = Stats() if stats is None else stats
         stats.supersteps += out[0][1]["supersteps"]
         stats.exchange_bytes += sum(o[1]["exchange_bytes"] for o in out)
@@ -414,10 +427,10 @@ class GPUGraph:
     def nparts(self):
         return len(self.futures)
 
-    def run(self, program, *args, stats=None):
+    def run(self, program, *args, stats=None, keep=False):
         if not self.futures:
             raise GravelError("this GPUGraph was freed")
-        return self.cluster.run(self, program, *args, stats=stats)
+        return self.cluster.run(self, program, *args, stats=stats, keep=keep)
 
     def free(self):
         """Drop the parts from the GPUs (a cluster shut down after a failure holds none)."""

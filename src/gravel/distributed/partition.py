@@ -175,8 +175,9 @@ class PartitionedGraph:
     def owner(self, ids):
         return owner(self.bounds, ids)
 
-    def run(self, program, *args, stats=None):
-        """Each part's result of ``program(part, *args)``, in part order."""
+    def run(self, program, *args, stats=None, keep=False):
+        """Each part's result of ``program(part, *args)``, in part order (`keep`: results stay
+        where they are, which for parts in this process is here)."""
         from .exchange import run_in_process
 
         return run_in_process(self.parts, program, *args, stats=stats)
