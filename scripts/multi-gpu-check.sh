@@ -6,6 +6,7 @@
 #
 #   GRAPHS="kron:24 urand:24" scripts/multi-gpu-check.sh      # smaller graphs: a quick look
 #   ONLY=tests scripts/multi-gpu-check.sh                     # tests only (ONLY=bench: the bench)
+#   ONLY=bench BFS_DIRECTION=top-down scripts/multi-gpu-check.sh   # BFS without bottom-up levels
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,7 @@ export NCCL_NVLS_ENABLE=0 PYTHONFAULTHANDLER=1
 GRAPHS=${GRAPHS:-"kron:26 urand:26"}
 VALIDATE=${VALIDATE:-kron:20}
 REPEAT=${REPEAT:-3}
+BFS_DIRECTION=${BFS_DIRECTION:-auto}
 OUT=${OUT:-/tmp}
 
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
@@ -37,17 +39,20 @@ nvidia-smi --query-gpu=index,name,memory.used,memory.total --format=csv,noheader
 
 status=0
 if [ "${ONLY:-}" != bench ]; then
-    echo "== tests: tests/test_distributed_gpu.py (GPU and CPU), then test_distributed.py"
+    echo "== tests: the part kernels, test_distributed_gpu.py (GPU and CPU), test_distributed.py"
+    timeout -k 10 300 python3 -m pytest -q -x -p no:cacheprovider tests/test_distributed_kernels.py \
+        || status=1
     timeout -k 10 420 python3 -m pytest -q -x -p no:cacheprovider tests/test_distributed_gpu.py \
         || status=1
     timeout -k 10 300 python3 -m pytest -q -x -p no:cacheprovider tests/test_distributed.py \
         || status=1
 fi
 if [ "${ONLY:-}" != tests ]; then
-    echo "== benchmark: $GRAPHS (validate $VALIDATE), json $OUT/multigpu.json"
+    echo "== benchmark: $GRAPHS (validate $VALIDATE, BFS $BFS_DIRECTION), json $OUT/multigpu.json"
     # shellcheck disable=SC2086
     timeout -k 10 540 python3 benchmarks/multigpu.py $GRAPHS --repeat "$REPEAT" \
-        --validate "$VALIDATE" --json "$OUT/multigpu.json" || status=1
+        --validate "$VALIDATE" --bfs-direction "$BFS_DIRECTION" --json "$OUT/multigpu.json" \
+        || status=1
 fi
 nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader  # nothing left behind
 exit $status

@@ -80,6 +80,19 @@ def test_owner_round_trips(G, parts):
         assert np.all(p.owner(np.arange(p.lo, p.hi)) == p.index)
 
 
+@pytest.mark.parametrize(("shape", "parts"), [((5, 7), 4), ((3, 3), 2), ((1, 3), 5)])
+def test_issue_21_parts_that_do_not_divide(shape, parts):
+    # 35 vertices in 4 parts, 9 in 2, and 3 in 5 (two parts own no vertex)
+    G = gravel.transform.add_random_weights(gravel.generate.grid(*shape), seed=1)
+    pieces = gd.split(G, parts)
+    assert sum(p.size for p in pieces) == G.n and len(pieces) == parts
+    for direction in ("top-down", "bottom-up"):
+        check_bfs(G, 0, gd.bfs(G, 0, direction=direction, parts=parts, cluster="in-process"))
+    check_sssp(G, 0, gd.sssp(G, 0, parts=parts, cluster="in-process"))
+    check_pagerank(G, gd.pagerank(G, parts=parts, cluster="in-process"))
+    check_cc(G, gd.connected_components(G, parts=parts, cluster="in-process"))
+
+
 def test_bad_parts():
     G = gravel.generate.grid(2, 2)
     with pytest.raises(InvalidArgumentError):
@@ -390,6 +403,35 @@ def test_a_failing_part_leaves_no_state(cluster, kron):
         assert set(left.values()) == {0}
     finally:
         DG.free()
+
+
+def test_issue_21_a_worker_that_dies_is_one_error_and_rerunnable(kron):
+    pytest.importorskip("distributed")
+
+    def dies_on_part_one(part):  # nested: pickled by value for the workers
+        yield exchange.allreduce(1)
+        if part.index == 1:
+            os._exit(1)
+        yield exchange.allreduce(1)
+
+    with gd.Cluster(parts=2) as c:
+        DG = c.load(kron, 2)
+        lost = c.workers[1]
+        with pytest.raises(gd.WorkerLostError, match=f"worker {lost}.*part 1"):
+            DG.run(dies_on_part_one)
+        c.client.wait_for_workers(2)  # the nanny restarts it
+        again = gd.Cluster(client=c.client)
+        s = int(np.argmax(kron.out_degree))
+        check_bfs(kron, s, gd.bfs(kron, s, parts=2, cluster=again))
+
+
+def test_issue_21_more_gpus_than_there_are_fails_before_any_work():
+    pytest.importorskip("distributed")
+    from gravel.distributed import gpu
+
+    count = gpu.device_count()
+    with pytest.raises(InvalidArgumentError, match=f"asked for {count + 1} GPUs"):
+        gd.bfs(gravel.generate.grid(2, 2), 0, gpus=count + 1)
 
 
 # -- the command line --------------------------------------------------------------------------
