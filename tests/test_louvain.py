@@ -90,3 +90,64 @@ def test_empty_and_edgeless_graphs():
         G = gravel.Graph.from_edges([], [], n=n, directed=False)
         r = louvain_communities(G, device="cpu")
         assert r.labels.tolist() == list(range(n)) and r.modularity == 0.0
+
+
+# The GPU's Louvain (every vertex moving at once) is written over an array module: NumPy runs it
+# here, CuPy on the GPU.
+
+
+def parallel_labels(G, weight=True, resolution=1.0):
+    from gravel.algorithms.louvain_parallel import parallel_louvain
+
+    labels, _ = parallel_louvain(np, G, weight and G.weighted, resolution, 1e-7)
+    return labels
+
+
+@pytest.mark.parametrize("spec", ["kron:11", "urand:11", "grid:30x30"])
+def test_parallel_moves_within_five_percent_of_networkx(spec):
+    G = gravel.generate.from_spec(spec).simple_undirected()
+    assert verify_louvain(G, smallest_member(parallel_labels(G))) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=50, max_m=200, directed=False, weighted=True))
+def test_parallel_moves_on_random_graphs(G):
+    G = G.simple_undirected()
+    for weight in (True, False):
+        labels = smallest_member(parallel_labels(G, weight))
+        assert verify_louvain(G, labels, weight=weight, quality=False) == []
+
+
+def test_parallel_moves_with_resolution():
+    G = gravel.generate.kronecker(10, 8, seed=2).simple_undirected()
+    fine, coarse = parallel_labels(G, resolution=4.0), parallel_labels(G, resolution=0.25)
+    assert np.unique(fine).size > np.unique(coarse).size
+
+
+def smallest_member(labels):
+    """Communities labelled by their smallest vertex, as the verifier wants them."""
+    smallest = np.full(labels.size, labels.size, np.int64)
+    np.minimum.at(smallest, labels, np.arange(labels.size))
+    return smallest[labels]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("spec", ["kron:12", "urand:12", "grid:40x40"])
+def test_gpu_within_five_percent_of_networkx(spec):
+    G = gravel.transform.add_random_weights(gravel.generate.from_spec(spec).simple_undirected())
+    for weight in (True, False):
+        r = louvain_communities(G, weight=weight, device="cuda")
+        assert r.device == "cuda"
+        assert verify_louvain(G, r.labels, modularity=r.modularity, weight=weight) == []
+
+
+@pytest.mark.gpu
+def test_gpu_on_the_bundled_graph_and_edgeless_ones():
+    from importlib import resources
+
+    with resources.as_file(resources.files("gravel") / "data" / "facebook_combined.txt.gz") as p:
+        facebook = gravel.load(p, undirected=True, cache=False)
+    assert louvain_communities(facebook, device="cuda").modularity > 0.8
+    for n in (0, 1, 4):
+        r = louvain_communities(gravel.Graph.from_edges([], [], n=n, directed=False), device="cuda")
+        assert r.labels.tolist() == list(range(n)) and r.modularity == 0.0

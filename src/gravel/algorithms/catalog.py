@@ -355,7 +355,6 @@ _ALGORITHMS = (
         sweeps=lambda result: result.iterations + 1,  # levels, then the refinement pass
         options=("seed",),
         checked=("modularity",),
-        devices=("cpu",),
         undirected_only=True,
     ),
     Algorithm(

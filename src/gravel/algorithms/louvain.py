@@ -4,11 +4,13 @@ Blondel et al.'s method (J. Stat. Mech. 2008), level by level: vertices move, in
 (NetworkX's, from `seed`), to the neighbouring community of largest modularity gain until a pass
 gains no more than `threshold`; then each community becomes a vertex of the next level's graph.
 It stops when a level moves nothing or raises the modularity by no more than `threshold`.
-backends/cpu/louvain.py holds the two phases. There is no CUDA path yet.
+backends/cpu/louvain.py holds the two phases; the GPU runs louvain_parallel.py's variant, where
+every vertex moves at once.
 """
 
 import numpy as np
 
+from ..arrays import host
 from ..backends.cpu import louvain as _k
 from ..errors import InvalidArgumentError, InvalidGraphError
 from ..transform import check_weights
@@ -40,9 +42,10 @@ def louvain_communities(
     threshold : float, default 1e-7
         A pass, or a level, that raises the modularity by no more than this ends.
     seed : int, optional
-        Seeds the order in which vertices are visited (each level shuffles them).
+        Seeds the order in which the CPU visits the vertices (each level shuffles them). The GPU
+        moves every vertex at once (louvain_parallel.py) and needs no seed.
     device : {"auto", "cpu", "cuda"}
-        Only the CPU path exists: "auto" runs it, "cuda" raises DeviceUnavailableError.
+        "auto" is the GPU where one is available.
 
     Returns
     -------
@@ -122,15 +125,34 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
             first = (offsets, G.indices[keep], w[keep], loops)
             if _k.local_moves(*first, rng.permutation(n), labels, resolution, threshold):
                 q = modularity(G.offsets, G.indices, labels, w, resolution)
-    smallest = np.full(n, n, np.int64)
-    ids = caller_ids(G)
-    np.minimum.at(smallest, labels, ids)
+    return _result(G, labels, q, "cpu", t.seconds, levels, "louvain", weighted)
+
+
+def _louvain_cuda(G, weighted, resolution, threshold, seed):
+    """Every vertex moving at once (louvain_parallel.py) on CuPy arrays; `seed` does not apply
+    (the movers' priorities are a hash of the vertex and the pass)."""
+    import cupy
+
+    from .louvain_parallel import parallel_louvain
+
+    with Timer("cuda") as t:
+        labels, levels = parallel_louvain(cupy, G, weighted, resolution, threshold)
+    labels = host(labels)
+    w = G.weights.astype(np.float64) if weighted else None
+    q = modularity(G.offsets, G.indices, labels, w, resolution)
+    return _result(G, labels, q, "cuda", t.seconds, levels, "parallel louvain", weighted)
+
+
+def _result(G, labels, q, device, seconds, levels, method, weighted):
+    """The result of either path: each community labelled by its smallest caller id."""
+    smallest = np.full(G.n, G.n, np.int64)
+    np.minimum.at(smallest, labels, caller_ids(G))
     return LouvainResult(
         "louvain_communities",
-        "cpu",
-        t.seconds,
+        device,
+        seconds,
         levels,
-        "louvain, " + ("weighted" if weighted else "unweighted"),
+        method + (", weighted" if weighted else ", unweighted"),
         labels=smallest[labels].astype(np.int32),
         modularity=q,
     )
@@ -186,4 +208,4 @@ def verify_louvain(G, labels, *, modularity=None, weight=True, resolution=1.0, q
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _louvain_cpu}
+_IMPLEMENTATIONS = {"cpu": _louvain_cpu, "cuda": _louvain_cuda}
