@@ -238,9 +238,13 @@ def _sssp_cpu(G, source, weights, delta):
                 for end in _k.batch_ends(G.offsets, frontier, BATCH_ARCS):
                     batch = frontier[start:end]
                     starts = _k.relax(arcs, batch, dist, parts, requests, counts)
-                    used, rounds = _k.apply(
-                        requests, starts, counts, dist, pred, delta, pool, used, rounds
-                    )
+                    # room to file every lowered vertex once (compaction leaves n + 16)
+                    if used + min(int(counts.sum()), n) > cap:
+                        used, rounds = _k.compact(dist, delta, pool, rounds)
+                    rounds += 1
+                    box = np.array([used], np.int64)
+                    _k.file_lowered(requests, starts, counts, dist, pred, delta, pool, box, rounds)
+                    used = int(box[0])
                     start = end
                 rounds += 1
                 frontier = _k.take_bucket(b, delta, pool, dist, rounds).copy()

@@ -1,9 +1,10 @@
 """Delta-stepping SSSP kernels (Meyer and Sanders; GAP's sssp.cc), parallel with Numba.
 
 A phase relaxes the out-arcs of the current bucket's vertices in parallel, in batches of bounded arc
-count; each chunk of a batch writes its improving (vertex, distance, from) requests into its own
-slice of a buffer, and a short sequential pass applies them (taking the minimum, so no update is
-lost without atomics), records the predecessor and files improved vertices into buckets. Buckets
+count, lowering distances by an atomic min (backends/cpu/atomics.py); each chunk of a batch writes
+its lowerings (vertex, distance, from) into its own slice of a buffer, and a second parallel pass
+records predecessors and files each lowered vertex once into its bucket, as GAP's sssp.cc does
+without a sequential step. Buckets
 form a ring of ceil(max weight / delta) + 2 linked lists: every pending distance lies within one
 maximum weight of the current bucket.
 
@@ -18,6 +19,8 @@ distances never decrease along predecessors while each lowering is strict."""
 
 import numba
 import numpy as np
+
+from . import atomics
 
 
 @numba.njit(cache=True)
@@ -40,8 +43,9 @@ def batch_ends(offsets, frontier, limit):
 
 @numba.njit(parallel=True, cache=True)
 def relax(arcs, frontier, dist, chunks, requests, counts):
-    """Write the improving requests of each chunk into `requests` (req_v, req_d, req_u) from that
-    chunk's arc offset; they have room for every out-arc of the frontier. Returns the offsets."""
+    """Relax the frontier's out-arcs in `chunks` parallel chunks, lowering distances by an atomic
+    min; each lowering is written to `requests` (req_v, req_d, req_u) from its chunk's arc offset
+    (they have room for every out-arc of the frontier). Returns the chunks' offsets."""
     offsets, indices, weights = arcs
     req_v, req_d, req_u = requests
     nf = frontier.shape[0]
@@ -61,13 +65,34 @@ def relax(arcs, frontier, dist, chunks, requests, counts):
             for p in range(offsets[u], offsets[u + 1]):
                 v = indices[p]
                 nd = du + weights[p]
-                if nd < dist[v]:
+                if nd < dist[v] and nd < atomics.min_nonnegative(dist, v, nd):
                     req_v[k] = v
                     req_d[k] = nd
                     req_u[k] = u
                     k += 1
         counts[c] = k - starts[c]
     return starts
+
+
+@numba.njit(parallel=True, cache=True)
+def file_lowered(requests, starts, counts, dist, pred, delta, pool, used, round_):
+    """After `relax`: each vertex whose distance the phase lowered takes as predecessor a vertex
+    that lowered it to its final value (any: all are tight) and is filed once (a stamp of
+    `round_`, new to this phase) in its bucket, pushed onto the ring's lists with atomics. The
+    pool must have room for every lowered vertex; `used` is a one-entry array."""
+    req_v, req_d, req_u = requests
+    head, nxt, entry_v, stamp = pool[0], pool[1], pool[2], pool[3]
+    ring = head.shape[0]
+    for c in numba.prange(counts.shape[0]):
+        for k in range(starts[c], starts[c] + counts[c]):
+            v = req_v[k]
+            if req_d[k] != dist[v]:
+                continue  # lowered further since
+            pred[v] = req_u[k]
+            if atomics.exchange(stamp, v, round_) != round_:
+                e = atomics.add(used, 0, 1)
+                entry_v[e] = v
+                nxt[e] = atomics.exchange(head, np.int64(dist[v] / delta) % ring, e)
 
 
 @numba.njit(cache=True)
@@ -108,21 +133,6 @@ def push(v, dist, delta, pool, used, round_):
     nxt[used] = head[s]
     head[s] = used
     return used + 1, round_
-
-
-@numba.njit(cache=True)
-def apply(requests, starts, counts, dist, pred, delta, pool, used, round_):
-    """Apply requests sequentially: lower distances, record predecessors, file improved vertices.
-    Returns (entries used, rounds used)."""
-    req_v, req_d, req_u = requests
-    for c in range(counts.shape[0]):
-        for k in range(starts[c], starts[c] + counts[c]):
-            v = req_v[k]
-            if req_d[k] < dist[v]:
-                dist[v] = req_d[k]
-                pred[v] = req_u[k]
-                used, round_ = push(v, dist, delta, pool, used, round_)
-    return used, round_
 
 
 @numba.njit(cache=True)

@@ -1,0 +1,44 @@
+"""Atomic read-modify-writes for Numba's parallel loops, which have none of their own: each is one
+LLVM ``atomicrmw`` on an array element (monotonic ordering: the element alone is ordered; a
+parallel loop's end is the barrier that publishes everything), returning the element's old value.
+"""
+
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+def _atomic(op, dtype, doc):
+    @intrinsic
+    def rmw(typingctx, array, index, value):
+        if not isinstance(array, types.Array) or array.dtype != dtype:
+            return None
+
+        def codegen(context, builder, signature, args):
+            aryty = signature.args[0]
+            ary, idx, val = args
+            view = context.make_array(aryty)(context, builder, ary)
+            ptr = cgutils.get_item_pointer(context, builder, aryty, view, [idx])
+            if dtype != types.float64:
+                return builder.atomic_rmw(op, ptr, val, "monotonic")
+            # a double's bits, read as a signed integer, order the non-negative doubles
+            bits = ir.IntType(64)
+            old = builder.atomic_rmw(
+                op, builder.bitcast(ptr, bits.as_pointer()), builder.bitcast(val, bits), "monotonic"
+            )
+            return builder.bitcast(old, ir.DoubleType())
+
+        return dtype(array, types.intp, dtype), codegen
+
+    rmw.__doc__ = doc
+    return rmw
+
+
+min_nonnegative = _atomic(
+    "min",
+    types.float64,
+    "array[index] = min(array[index], value) for non-negative doubles (+inf included); the old.",
+)
+add = _atomic("add", types.int64, "array[index] += value (int64); the old value.")
+exchange = _atomic("xchg", types.int64, "array[index] = value (int64); the old value.")
