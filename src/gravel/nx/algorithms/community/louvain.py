@@ -15,7 +15,7 @@ import numpy as np
 from gravel.algorithms import louvain_communities as gravel_louvain
 from gravel.arrays import host
 
-from ..._algorithm import algorithm
+from ..._algorithm import algorithm, device
 from ..components.connected import components
 
 
@@ -58,6 +58,7 @@ def louvain_communities(
         resolution=resolution,
         threshold=threshold,
         seed=gravel_seed(seed),
+        device=device(),
     ).labels
     # each community is labelled by its smallest vertex id: by first node
     return list(components(G, host(labels)))
