@@ -20,19 +20,31 @@ Times are medians of --repeat runs after a warm-up (compiles, lazy layouts): the
 clocks, compiling left out (CUDA events on the GPU; wall time around a hybrid iteration, whose end
 waits for the GPU). The CPU alone runs once after its warm-up (--cpu-repeat).
 
+CPU push (--cpu-push; no GPU needed): the CPU's push with propagation blocking ("blocked") against
+without ("unblocked"), and as `gravel.programs.cpu`'s rule chooses ("auto"), run one after the
+other in each of --repeat rounds after a warm-up round, medians. Whole runs, every iteration
+pushed: PageRank (--iterations, every vertex sends: a dense frontier) and BFS from the
+highest-degree vertex (sparse frontiers, then dense ones). Then single pushes from random
+frontiers of --fractions of the vertices, of a BFS program (int32 min) and of a sum program
+(float64). --bin-bytes adds a blocked row per bin size (PUSH_BIN_BYTES).
+
     python benchmarks/programs.py kron:24 --json benchmarks/results/h100/programs.json
+    python benchmarks/programs.py kron:20 urand:20 --cpu-push --repeat 5
 """
 
 import gc
 import statistics
+from contextlib import contextmanager
 
-import cupy
+import numpy as np
 
 import gravel
 from gravel import programs
+from gravel.algorithms._common import Timer
 from gravel.bench import machine, script_parser, write_record
 from gravel.cli import open_graph
 from gravel.placement import budget_for, format_bytes, parse_bytes
+from gravel.programs import cpu
 from gravel.transform import add_random_weights
 
 #: how each mode runs a program: programs.run's device and execution
@@ -50,6 +62,12 @@ def host_copy(G):
     return gravel.Graph(
         G.offsets, G.indices, G.weights, directed=G.directed, _sorted=True, _checked=True
     )
+
+
+def free_device_memory():
+    import cupy  # here: the CPU push section runs without a GPU
+
+    cupy.get_default_memory_pool().free_all_blocks()
 
 
 def timed(fn, repeat):
@@ -109,7 +127,98 @@ def hybrid_rows(spec, G, budget, args):
                 )
         del P
         gc.collect()
-        cupy.get_default_memory_pool().free_all_blocks()
+        free_device_memory()
+    return rows
+
+
+#: a program pushing sums of float64 from its active vertices (the frontier sweep's sum)
+SUMS = programs.Program(
+    "float64", "float64", send="state", process="message", reduce="sum", apply="total"
+)
+
+
+@contextmanager
+def pushing(mode, bin_bytes=None):
+    """The CPU push forced to `mode` ("auto", "blocked", "unblocked"), bins of `bin_bytes`."""
+    old = cpu.push_blocking, cpu.PUSH_BIN_BYTES
+    cpu.push_blocking = mode
+    cpu.PUSH_BIN_BYTES = bin_bytes or old[1]
+    try:
+        yield
+    finally:
+        cpu.push_blocking, cpu.PUSH_BIN_BYTES = old
+
+
+def alternated(variants, fn, repeat):
+    """{variant: [fn(...) of each round]}: a warm-up round, then `repeat` rounds, each running
+    every variant (a (mode, bin bytes) pair) once in turn."""
+    out = {v: [] for v in variants}
+    for round_ in range(repeat + 1):
+        for v in variants:
+            with pushing(*v):
+                got = fn()
+            if round_:
+                out[v].append(got)
+    return out
+
+
+def cpu_push_rows(spec, args):
+    """Blocked against unblocked CPU pushes on `spec`: whole PageRank and BFS runs pushed every
+    iteration, then single pushes from random frontiers."""
+    G, _ = open_graph(spec)
+    variants = [("unblocked", None), ("blocked", None), ("auto", None)]
+    variants += [("blocked", b) for b in args.bin_bytes]
+    label = {v: v[0] if v[1] is None else f"blocked@{v[1] // 1024}K" for v in variants}
+    hub = int(G.out_degree.argmax())
+    cases = {
+        "pagerank": (programs.pagerank(tol=0.0), {"max_iter": args.iterations}),
+        "bfs": (programs.bfs(), {"params": {"source": hub}}),
+    }
+    rows = []
+    for name, (prog, kw) in cases.items():
+        runs = alternated(
+            variants,
+            lambda: programs.run(G, prog, direction="push", device="cpu", **kw),  # noqa: B023
+            args.repeat,
+        )
+        for v, rs in runs.items():
+            row = {"graph": spec, "program": name, "push": label[v], "bin_bytes": v[1]}
+            row |= {
+                "iterations": rs[0].iterations,
+                "arcs": G.nnz,
+                "run_ms": 1e3 * statistics.median(r.time_s for r in rs),
+                "iter_ms": 1e3 * statistics.median(r.time_s / r.iterations for r in rs),
+            }
+            rows.append(row)
+            print(
+                f"{spec} {name:>8} {label[v]:>14}: {row['run_ms']:9.1f} ms "
+                f"({row['iter_ms']:8.2f} ms/iter, {row['iterations']} iter)",
+                flush=True,
+            )
+    rng = np.random.default_rng(1)
+    for name, prog in (("bfs", programs.bfs()), ("sums", SUMS)):
+        engine = cpu.CpuEngine(G, prog, prog.bind(None))
+        for fraction in args.fractions:
+            ids = np.sort(rng.choice(G.n, max(1, int(fraction * G.n)), replace=False))
+            ids = ids.astype(np.int32)
+            arcs = int(np.sum(G.out_degree[ids]))
+
+            def push(ids=ids, engine=engine):
+                with Timer("cpu") as t:
+                    reached = engine.reduce(ids, "push")
+                engine.received[reached] = False
+                return t.seconds
+
+            times = alternated(variants, push, args.repeat)
+            for v, ts in times.items():
+                row = {"graph": spec, "program": name, "push": label[v], "bin_bytes": v[1]}
+                row |= {"fraction": fraction, "arcs": arcs, "push_ms": 1e3 * statistics.median(ts)}
+                rows.append(row)
+                print(
+                    f"{spec} {name:>8} frontier {fraction:<8g} ({arcs:>10} arcs) "
+                    f"{label[v]:>14}: {row['push_ms']:9.3f} ms",
+                    flush=True,
+                )
     return rows
 
 
@@ -170,17 +279,34 @@ def main():
     p.add_argument(
         "--primitives", default="kron:22", help="graph of programs vs primitives ('' to skip)"
     )
+    p.add_argument("--cpu-push", action="store_true", help="only the CPU push section")
+    p.add_argument(
+        "--fractions",
+        nargs="+",
+        type=float,
+        default=[2**-12, 2**-8, 2**-4, 1.0],
+        help="frontiers of the CPU push section, as fractions of the vertices",
+    )
+    p.add_argument(
+        "--bin-bytes", nargs="*", type=int, default=[], help="bin sizes to add (bytes of totals)"
+    )
     a = p.parse_args()
     info = machine()
     print(f"{info.get('gpu')}, {info['cores']} cores, {info['threads']} Numba threads")
     rows = []
+    if a.cpu_push:
+        for spec in a.graphs:
+            rows += [{"section": "cpu-push"} | r for r in cpu_push_rows(spec, a)]
+        if a.json:
+            write_record(a.json, "benchmarks/programs.py", rows)
+        return
     for spec in a.graphs:
         G, _ = open_graph(spec)
         budget = parse_bytes(a.device_memory) if a.device_memory else budget_for(G, G.nnz // 2)
         rows += [{"section": "hybrid"} | r for r in hybrid_rows(spec, G, budget, a)]
         del G
         gc.collect()
-        cupy.get_default_memory_pool().free_all_blocks()
+        free_device_memory()
     if a.primitives:
         rows += [
             {"section": "primitives"} | r

@@ -4,11 +4,12 @@ State, messages and totals are held field by field (``st0, st1, ...``: an array 
 ``init`` and ``start`` run once; then each iteration runs ``send`` over the senders, ``pull``
 (every vertex of a row range folds the values from its sending neighbours) or ``push`` (each
 sender folds into its neighbours, recording which vertices it reached: :class:`Push`, with
-propagation blocking where it pays), and ``apply`` over the vertices that received. A hybrid run (:mod:`.hybrid`) folds the other side's totals in
-with ``combine`` before the apply.
+propagation blocking where it pays), and ``apply`` over the vertices that received. A hybrid run
+(:mod:`.hybrid`) folds the other side's totals in with ``combine`` before the apply.
 """
 
 import functools
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -19,14 +20,15 @@ from .split import senders_below
 
 #: how the CPU push folds: "auto" (:func:`pays`), "blocked" or "unblocked" (set it to force one)
 push_blocking = "auto"
-#: vertices per bin of a blocked push, a power of two; None: by PUSH_BIN_BYTES (:func:`bin_width`)
+#: vertices per bin of a blocked push (rounded down to a power of two); None: by PUSH_BIN_BYTES
 push_bin_width = None
 #: the bytes of totals (and received flags) a bin of a blocked push folds into
 PUSH_BIN_BYTES = 256 * 1024
-#: a push is blocked from this many arcs on ...
-PUSH_BLOCKED_ARCS = 1 << 20
-#: ... into more than these bytes of totals
-PUSH_BLOCKED_BYTES = 4 * 1024 * 1024
+#: a push is blocked where its totals outgrow this share of the last-level cache
+#: (:func:`llc_bytes`) ...
+PUSH_LLC_SHARE = 1 / 3
+#: ... and it brings at least this many arcs per 64-byte line of totals
+PUSH_ARCS_PER_LINE = 4
 #: a blocked push bins and folds its senders in batches of about this many arcs
 PUSH_BATCH_ARCS = 1 << 24
 
@@ -238,25 +240,39 @@ def kernels(program):
 
 
 def bin_width(vertex_bytes):
-    """A blocked push's vertices per bin: ``push_bin_width`` if set, else the largest power of
-    two whose totals (`vertex_bytes` a vertex) fit in PUSH_BIN_BYTES."""
-    if push_bin_width is not None:
-        return push_bin_width
-    return 1 << max(0, (PUSH_BIN_BYTES // vertex_bytes).bit_length() - 1)
+    """A blocked push's vertices per bin: the largest power of two up to ``push_bin_width`` if
+    set, else whose totals (`vertex_bytes` a vertex) fit in PUSH_BIN_BYTES."""
+    most = PUSH_BIN_BYTES // vertex_bytes if push_bin_width is None else push_bin_width
+    return 1 << max(0, int(most).bit_length() - 1)
+
+
+@functools.cache
+def llc_bytes():
+    """The size of the CPU's last-level cache (sysfs; 32 MiB where it says nothing)."""
+    sizes = [32 << 20]
+    for index in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"):
+        try:
+            if (index / "type").read_text().strip() != "Instruction":
+                size = (index / "size").read_text().strip()
+                sizes.append(int(size[:-1]) << {"K": 10, "M": 20}[size[-1]])
+        except (OSError, ValueError, KeyError):
+            continue
+    return max(sizes[1:] or sizes)
 
 
 def pays(arcs, n, vertex_bytes):
     """Whether a push of `arcs` arcs into n vertices' totals (`vertex_bytes` each) is blocked:
     ``push_blocking``, or under "auto" the rule of docs/tuning.md (propagation blocking)."""
     if push_blocking == "auto":
-        return arcs >= PUSH_BLOCKED_ARCS and n * vertex_bytes > PUSH_BLOCKED_BYTES
+        total = n * vertex_bytes
+        return total > PUSH_LLC_SHARE * llc_bytes() and arcs >= PUSH_ARCS_PER_LINE * total / 64
     return push_blocking == "blocked"
 
 
 def _cuts(ends, parts):
     """Where to cut senders whose out-lists end at the arc counts `ends` (cumulative) into
     `parts` runs of about equal arcs: ``[0, .., ends.size]``."""
-    arcs = int(ends[-1]) if ends.size else 0
+    arcs = int(ends[-1])
     marks = np.searchsorted(ends, np.arange(1, parts) * (arcs / parts), side="right")
     return np.r_[0, marks, ends.size].astype(np.int64)
 
@@ -304,7 +320,7 @@ class Push:
         shift = width.bit_length() - 1
         bins = -(-n // width)
         sending, totals = arrays[: self.fields], arrays[self.fields :]
-        batches = np.unique(_cuts(ends, -(-int(ends[-1]) // PUSH_BATCH_ARCS)))
+        batches = np.unique(_cuts(ends, max(1, -(-int(ends[-1]) // PUSH_BATCH_ARCS))))
         for a, b in zip(batches[:-1], batches[1:], strict=True):
             batch = ids[a:b]
             base = ends[a - 1] if a else 0
