@@ -1,10 +1,12 @@
-"""GPU SSSP against its bucket width: time (CUDA events, median of --repeat runs after a warm-up)
-and relaxation steps at multiples of the CPU's default delta, weights 1..255 added where a graph
-has none, from its highest-degree vertex. The GPU's default (gravel.sssp with no delta) is timed
-beside them. This is the benchmark for SSSP's default delta on the GPU (docs/tuning.md).
+"""SSSP against its bucket width, on the GPU or (--device cpu) the CPU: time (the result's own:
+CUDA events on the GPU; median of --repeat runs after a warm-up) and phases at multiples of the
+CPU's default delta, weights 1..255 added where a graph has none, from its highest-degree vertex.
+The device's default (gravel.sssp with no delta) is timed beside them. This is the benchmark for
+SSSP's default delta (docs/tuning.md).
 
     python benchmarks/sssp_delta.py kron:22 grid:1024x1024 --json
     benchmarks/results/h200/sssp_delta.json
+    python benchmarks/sssp_delta.py kron:20 --device cpu --factors 0.0625 0.125 0.25 1
 """
 
 import statistics
@@ -26,9 +28,9 @@ def weighted_graph(spec):
     return G if G.weighted else gravel.transform.add_random_weights(G, low=1, high=255, seed=0)
 
 
-def timed(G, source, delta, repeat):
-    """(median ms, steps, delta used) of GPU SSSP runs after a warm-up."""
-    runs = [gravel.sssp(G, source, delta=delta, device="cuda") for _ in range(repeat + 1)][1:]
+def timed(G, source, delta, repeat, device):
+    """(median ms, steps, delta used) of SSSP runs after a warm-up."""
+    runs = [gravel.sssp(G, source, delta=delta, device=device) for _ in range(repeat + 1)][1:]
     return (
         1e3 * statistics.median(r.time_s for r in runs),
         runs[-1].iterations,
@@ -42,20 +44,23 @@ def main():
     p.add_argument(
         "--factors", type=float, nargs="*", default=FACTORS, help="multiples of the CPU's delta"
     )
+    p.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
     a = p.parse_args()
     info = machine()
+    where = info.get("gpu") if a.device == "cuda" else f"{info['threads']} CPU threads"
     rows = []
     for spec in a.graphs:
         G = weighted_graph(spec)
         source = int(np.argmax(G.out_degree))
         cpu_delta = default_delta(G, G.weights, "cpu")
-        cases = [("GPU default", None)] + [(f"{f:g} x the CPU's", f * cpu_delta) for f in a.factors]
+        cases = [("default", None)] + [(f"{f:g} x the CPU's", f * cpu_delta) for f in a.factors]
         for label, delta in cases:
-            ms, steps, used = timed(G, source, delta, a.repeat)
-            rows.append({"graph": spec, "case": label, "delta": used, "ms": ms, "steps": steps})
+            ms, steps, used = timed(G, source, delta, a.repeat, a.device)
+            row = {"graph": spec, "device": a.device, "case": label, "delta": used, "ms": ms}
+            rows.append(row | {"steps": steps})
             print(
                 f"{spec} delta {used:9.1f} ({label:>17}): {ms:9.2f} ms, {steps} steps "
-                f"({info.get('gpu')})",
+                f"({a.device}: {where})",
                 flush=True,
             )
     if a.json:

@@ -102,8 +102,8 @@ def sssp(G, source, *, delta=None, device="auto"):
         (:func:`gravel.algorithms._common.caller_id`). ``result.source`` is the id.
     delta : float, optional
         Bucket width, positive and finite, at least the largest weight / MAX_BUCKETS (2**20).
-        Default: the mean edge weight times max(1, 16 / average degree) on the CPU and max(8, 256 /
-        average degree) on the GPU, raised to that least width where the weights span a wider
+        Default: the mean edge weight times max(0.25, 4 / average degree) on the CPU and max(8,
+        256 / average degree) on the GPU, raised to that least width where the weights span a wider
         range; wider buckets mean fewer phases but more re-relaxations.
     device : {"auto", "cpu", "cuda"}
 
@@ -188,7 +188,7 @@ def default_delta(G, weights, device="cpu"):
     degree = G.nnz / max(G.n, 1)
     if device == "cuda":
         return mean * max(8.0, 256.0 / degree)
-    return mean * max(1.0, 16.0 / degree)
+    return mean * max(0.25, 4.0 / degree)
 
 
 #: frontiers smaller than this run serially, many phases per call (all of them on graphs of up to

@@ -28,9 +28,9 @@ def runner(dg, algo, source=None, delta=None, direction="auto"):
 
 def delta_for(dg, max_weight=None):
     """gravel's CPU default bucket width for `dg`: the mean weight (of integer weights uniform in
-    1..max_weight, or 1) times max(1, 16 / mean degree)."""
+    1..max_weight, or 1) times max(0.25, 4 / mean degree), as sssp.default_delta's."""
     mean = 1.0 if max_weight is None else (1 + max_weight) / 2
-    return mean * max(1.0, 16.0 * dg.n / max(dg.nnz, 1))
+    return mean * max(0.25, 4.0 * dg.n / max(dg.nnz, 1))
 
 
 def measure(dg, algo, *, name, repeat=5, source=None, delta=None, direction="auto"):
