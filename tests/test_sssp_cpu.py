@@ -36,7 +36,7 @@ def random_graph(weights, directed, seed, n=300, m=2400):
 def parallel_phases(monkeypatch):
     """Every frontier relaxed by the parallel phase, in batches of at most 16 arcs."""
     monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
-    monkeypatch.setattr(sssp_module, "SERIAL_LIMIT", 1)
+    monkeypatch.setattr(sssp_module, "SERIAL_ARCS", 1)
     monkeypatch.setattr(sssp_module, "BATCH_ARCS", 16)
 
 

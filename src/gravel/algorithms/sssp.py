@@ -191,9 +191,9 @@ def default_delta(G, weights, device="cpu"):
     return mean * max(0.25, 4.0 / degree)
 
 
-#: frontiers smaller than this run serially, many phases per call (all of them on graphs of up to
-#: SMALL_ARCS arcs)
-SERIAL_LIMIT = 1024
+#: frontiers of fewer out-arcs than this run serially, many phases per call (all of them on graphs
+#: of up to SMALL_ARCS arcs)
+SERIAL_ARCS = 1 << 10
 
 #: most out-arcs relaxed in one parallel batch: its request buffer takes 16 bytes an arc
 BATCH_ARCS = 2**22
@@ -222,11 +222,11 @@ def _sssp_cpu(G, source, weights, delta):
     counts = np.zeros(parts, np.int64)
     frontier = np.array([source], np.int32)
     # a small graph runs every phase serially: the parallel kernels take seconds to compile
-    limit = n + 1 if is_small(G.nnz) else SERIAL_LIMIT
+    limit = G.nnz + 1 if is_small(G.nnz) else SERIAL_ARCS
     b, used, rounds, phases = 0, 0, 0, 0
     with Timer() as t:
         while True:
-            if 0 < frontier.size < limit:
+            if frontier.size and _k.frontier_arcs(G.offsets, frontier) < limit:
                 frontier, b, used, rounds = _k.serial_phases(
                     arcs, frontier, b, dist, pred, delta, pool, used, rounds, limit
                 )

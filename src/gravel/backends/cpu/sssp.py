@@ -43,23 +43,27 @@ def batch_ends(offsets, frontier, limit):
 
 @numba.njit(parallel=True, cache=True)
 def relax(arcs, frontier, dist, chunks, requests, counts):
-    """Relax the frontier's out-arcs in `chunks` parallel chunks, lowering distances by an atomic
-    min; each lowering is written to `requests` (req_v, req_d, req_u) from its chunk's arc offset
-    (they have room for every out-arc of the frontier). Returns the chunks' offsets."""
+    """Relax the frontier's out-arcs in `chunks` parallel chunks of about equal arc counts (a hub's
+    list would leave one chunk with most of the work), lowering distances by an atomic min; each
+    lowering is written to `requests` (req_v, req_d, req_u) from its chunk's arc offset (they have
+    room for every out-arc of the frontier). Returns the chunks' offsets."""
     offsets, indices, weights = arcs
     req_v, req_d, req_u = requests
     nf = frontier.shape[0]
-    starts = np.zeros(chunks + 1, np.int64)
-    for c in numba.prange(chunks):
-        s = 0
-        for i in range(nf * c // chunks, nf * (c + 1) // chunks):
-            u = frontier[i]
-            s += offsets[u + 1] - offsets[u]
-        starts[c + 1] = s
-    starts = np.cumsum(starts)
+    ends = np.empty(nf, np.int64)  # arcs of frontier[0..i]
+    total = 0
+    for i in range(nf):
+        u = frontier[i]
+        total += offsets[u + 1] - offsets[u]
+        ends[i] = total
+    bounds = np.empty(chunks + 1, np.int64)
+    starts = np.empty(chunks + 1, np.int64)
+    for c in range(chunks + 1):
+        bounds[c] = nf if c == chunks else np.searchsorted(ends, total * c // chunks, "right")
+        starts[c] = ends[bounds[c] - 1] if bounds[c] > 0 else 0
     for c in numba.prange(chunks):
         k = starts[c]
-        for i in range(nf * c // chunks, nf * (c + 1) // chunks):
+        for i in range(bounds[c], bounds[c + 1]):
             u = frontier[i]
             du = dist[u]
             for p in range(offsets[u], offsets[u + 1]):
@@ -157,8 +161,17 @@ def take_bucket(b, delta, pool, dist, round_):
 
 
 @numba.njit(cache=True)
+def frontier_arcs(offsets, frontier):
+    """The out-arcs of the frontier's vertices."""
+    total = 0
+    for i in range(frontier.shape[0]):
+        total += offsets[frontier[i] + 1] - offsets[frontier[i]]
+    return total
+
+
+@numba.njit(cache=True)
 def serial_phases(arcs, frontier, b, dist, pred, delta, pool, used, round_, limit):
-    """Run delta-stepping serially while the frontier stays below `limit` vertices: relax, file
+    """Run delta-stepping serially while the frontier's out-arcs stay below `limit`: relax, file
     improved vertices, take the current (else the next non-empty) bucket. Road graphs have thousands
     of tiny buckets; one call covers many of them. Returns (frontier, bucket, entries used, rounds
     used); an empty frontier means no work is left."""
@@ -166,7 +179,7 @@ def serial_phases(arcs, frontier, b, dist, pred, delta, pool, used, round_, limi
     head = pool[0]
     ring = head.shape[0]
     cur = frontier.copy()
-    while 0 < cur.shape[0] < limit:
+    while cur.shape[0] > 0 and frontier_arcs(offsets, cur) < limit:
         for i in range(cur.shape[0]):
             u = cur[i]
             du = dist[u]
