@@ -52,7 +52,7 @@ def main():
     for spec in a.graphs:
         G = weighted_graph(spec)
         source = int(np.argmax(G.out_degree))
-        cpu_delta = default_delta(G, G.weights, "cpu")
+        cpu_delta = default_delta(G, "cpu")
         cases = [("default", None)] + [(f"{f:g} x the CPU's", f * cpu_delta) for f in a.factors]
         for label, delta in cases:
             ms, steps, used = timed(G, source, delta, a.repeat, a.device)

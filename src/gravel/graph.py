@@ -391,6 +391,15 @@ class Graph:
         return self._weighted
 
     @cached_property
+    def weight_stats(self):
+        """(smallest, largest, mean) weight, as floats (NaN if a weight is NaN), found once: the
+        weights never change. (1, 1, 1) unweighted; (0, 0, 0) without arcs."""
+        if self.weights is None or self.nnz == 0:
+            return (1.0, 1.0, 1.0) if self.nnz else (0.0, 0.0, 0.0)
+        w = self.weights
+        return float(w.min()), float(w.max()), float(w.mean(dtype=np.float64))
+
+    @cached_property
     def out_degree(self):
         return _readonly(np.diff(self.offsets).astype(np.int32))
 

@@ -151,9 +151,9 @@ def sssp(G, source, *, delta=None, device="auto"):
     # unit weights as a zero-stride view: no array of m ones
     weights = G.weights if G.weighted else np.broadcast_to(np.float32(1), G.nnz)
     dev = choose_device(device, _IMPLEMENTATIONS, "sssp")
-    heaviest = float(weights.max(initial=0))
+    heaviest = G.weight_stats[1]
     if delta is None:
-        delta = max(default_delta(G, weights, dev), heaviest / MAX_BUCKETS)
+        delta = max(default_delta(G, dev), heaviest / MAX_BUCKETS)
     else:
         _check_delta(delta, heaviest)
     res = _IMPLEMENTATIONS[dev](G, s, weights, float(delta))
@@ -178,13 +178,13 @@ def _check_delta(delta, heaviest):
         )
 
 
-def default_delta(G, weights, device="cpu"):
+def default_delta(G, device="cpu"):
     """Bucket width from the mean weight and the average degree. The GPU's is wider: a relaxation
     step there costs little next to each bucket's host round trips (docs/tuning.md,
     default_delta)."""
     if G.nnz == 0:
         return 1.0
-    mean = float(weights.mean(dtype=np.float64)) or 1.0  # a float32 sum of huge weights overflows
+    mean = G.weight_stats[2] or 1.0
     degree = G.nnz / max(G.n, 1)
     if device == "cuda":
         return mean * max(8.0, 256.0 / degree)

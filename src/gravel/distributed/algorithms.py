@@ -167,6 +167,12 @@ def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None, gather
     )
 
 
+def parts_delta(G, mean):
+    """SSSP's bucket width on parts: the mean weight times max(1, 16 / mean degree), four times the
+    single process's on the CPU (sssp.default_delta): every bucket costs supersteps of exchange."""
+    return (mean or 1.0) * max(1.0, 16.0 * G.n / max(G.nnz, 1))
+
+
 def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True):
     """Shortest-path distances and a shortest-path tree from `source` over `parts` parts (near-far
     delta-stepping, one exchange of offers per superstep). Weights as :func:`gravel.sssp` takes
@@ -179,7 +185,7 @@ def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True
     SSSPResult
         ``distance`` (float64, ``inf`` where unreachable) and ``predecessor`` in the caller's ids.
     """
-    from ..algorithms.sssp import MAX_BUCKETS, SSSPResult, _check_delta, default_delta
+    from ..algorithms.sssp import MAX_BUCKETS, SSSPResult, _check_delta
     from ..transform import check_weights
 
     s = check_source(G, source)
@@ -189,13 +195,10 @@ def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True
     if delta is None:
         if not host and G.weighted:
             raise UnknownNameError("sssp on a partitioned weighted graph needs delta=")
-        if not host:  # unit weights: gravel's CPU default from the mean degree alone
-            delta = max(1.0, 16.0 * G.n / max(G.nnz, 1))
-        else:
-            weights = G.weights if G.weighted else np.ones(1, np.float32)
-            delta = max(default_delta(G, weights), float(weights.max(initial=0)) / MAX_BUCKETS)
+        mean, heaviest = (G.weight_stats[2], G.weight_stats[1]) if host else (1.0, 1.0)
+        delta = max(parts_delta(G, mean), heaviest / MAX_BUCKETS)
     else:
-        _check_delta(delta, float(G.weights.max(initial=0)) if host and G.weighted else 1.0)
+        _check_delta(delta, G.weight_stats[1] if host else 1.0)
     _check_gather(G, cluster, gather)
     with _run(G, parts, cluster, gpus, gather, sssp_program, s, float(delta)) as run:
         dg, out, stats, t = run

@@ -27,10 +27,9 @@ def runner(dg, algo, source=None, delta=None, direction="auto"):
 
 
 def delta_for(dg, max_weight=None):
-    """gravel's CPU default bucket width for `dg`: the mean weight (of integer weights uniform in
-    1..max_weight, or 1) times max(0.25, 4 / mean degree), as sssp.default_delta's."""
-    mean = 1.0 if max_weight is None else (1 + max_weight) / 2
-    return mean * max(0.25, 4.0 * dg.n / max(dg.nnz, 1))
+    """The bucket width of SSSP on parts (algorithms.parts_delta) for `dg`, whose weights are
+    integers uniform in 1..max_weight (or all 1)."""
+    return algorithms.parts_delta(dg, 1.0 if max_weight is None else (1 + max_weight) / 2)
 
 
 def measure(dg, algo, *, name, repeat=5, source=None, delta=None, direction="auto"):
