@@ -33,3 +33,20 @@ def test_every_update_lands(n, slots, seed):
     # the exchanged value is one of the writers of that slot (the last to run), or none
     assert all(last[s] == -1 or where[last[s]] == s for s in range(slots))
     assert np.array_equal(last >= 0, counts > 0)
+
+
+@numba.njit(parallel=True)
+def _claim(slots, owner):
+    for i in numba.prange(slots.shape[0]):
+        atomics.compare_exchange(owner, slots[i], np.int32(-1), np.int32(i))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 50_000), st.integers(1, 64), st.integers(0, 2**32 - 1))
+def test_compare_exchange_lets_one_claimant_win(n, slots, seed):
+    where = np.random.default_rng(seed).integers(0, slots, n)
+    owner = np.full(slots, -1, np.int32)
+    _claim(where, owner)
+    claimed = owner >= 0
+    assert np.array_equal(claimed, np.bincount(where, minlength=slots) > 0)
+    assert np.array_equal(where[owner[claimed]], np.flatnonzero(claimed))

@@ -55,7 +55,6 @@ def _most_common(labels):
 
 def _cc_cpu(G):
     comp = np.arange(G.n, dtype=np.int32)
-    rounds = 0
     k = _k.kernels(G.nnz)
     with Timer() as t:
         for r in range(SAMPLE_ROUNDS):
@@ -69,17 +68,11 @@ def _cc_cpu(G):
             # a vertex of the big component may have an in-edge from outside it
             in_off, in_idx, _ = G.csc()
             layouts.append((in_off, in_idx))
-        while True:
-            rounds += 1
-            for i, (off, idx) in enumerate(layouts):
-                # the sampling rounds already linked the first out-neighbours
-                start = SAMPLE_ROUNDS if rounds == 1 and i == 0 else 0
-                k.link_rest(off, idx, comp, start, skip)
-            k.compress(comp)
-            if k.crossing_edges(G.offsets, G.indices, comp) == 0:
-                break
-            skip = -1  # a lost link: finish with every edge
-    return CCResult("connected_components", "cpu", t.seconds, rounds, "afforest", labels=comp)
+        for i, (off, idx) in enumerate(layouts):
+            # the sampling rounds already linked the first out-neighbours
+            k.link_rest(off, idx, comp, SAMPLE_ROUNDS if i == 0 else 0, skip)
+        k.compress(comp)
+    return CCResult("connected_components", "cpu", t.seconds, 1, "afforest", labels=comp)
 
 
 # ECL-CC's lock-free union-find (Jaiganesh and Burtscher, HPDC'18): find with path halving, and a

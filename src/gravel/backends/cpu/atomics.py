@@ -42,3 +42,20 @@ min_nonnegative = _atomic(
 )
 add = _atomic("add", types.int64, "array[index] += value (int64); the old value.")
 exchange = _atomic("xchg", types.int64, "array[index] = value (int64); the old value.")
+
+
+@intrinsic
+def compare_exchange(typingctx, array, index, expected, value):
+    """array[index] = value if it holds `expected` (int32); the old value (== expected: swapped)."""
+    if not isinstance(array, types.Array) or array.dtype != types.int32:
+        return None
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary, idx, cmp, val = args
+        view = context.make_array(aryty)(context, builder, ary)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, view, [idx])
+        pair = builder.cmpxchg(ptr, cmp, val, "monotonic", "monotonic")
+        return builder.extract_value(pair, 0)
+
+    return types.int32(array, types.intp, types.int32, types.int32), codegen

@@ -1,13 +1,13 @@
 """Afforest connected components (Sutton, Ben-Nun, Barak, IPDPS'18; GAP's cc.cc) with Numba.
 
-Union by linking the larger root under the smaller id, so each tree's root is its smallest vertex.
-Numba has no compare-and-swap, so a link can be lost to a racing write; the caller repeats the final
-pass until a check finds no edge between two labels, which makes the result exact.
+Union by linking the larger root under the smaller id with a compare-and-swap (atomics.py), as
+GAP's cc.cc does, so each tree's root is its smallest vertex and no link is lost to a racing one.
 """
 
 import numba
 import numpy as np
 
+from . import atomics
 from ._serial import by_size
 
 
@@ -26,8 +26,7 @@ def _link(comp, u, v):
     while a != b:
         hi = max(a, b)
         lo = min(a, b)
-        if comp[hi] == hi:
-            comp[hi] = lo
+        if comp[hi] == hi and atomics.compare_exchange(comp, hi, np.int32(hi), np.int32(lo)) == hi:
             return
         a = _find(comp, comp[hi])
         b = _find(comp, lo)
@@ -59,16 +58,5 @@ def link_rest(offsets, indices, comp, start, skip):
             _link(comp, u, indices[p])
 
 
-@numba.njit(parallel=True, cache=True)
-def crossing_edges(offsets, indices, comp):
-    """Number of edges whose ends carry different labels (0 when the labelling is final)."""
-    bad = 0
-    for u in numba.prange(comp.shape[0]):
-        for p in range(offsets[u], offsets[u + 1]):
-            if comp[indices[p]] != comp[u]:
-                bad += 1
-    return bad
-
-
 #: the kernels for a graph of so many arcs (serial twins for small graphs)
-kernels = by_size(link_neighbour, compress, link_rest, crossing_edges)
+kernels = by_size(link_neighbour, compress, link_rest)
