@@ -121,7 +121,7 @@ def test_numpy_orientation_is_the_parallel_one(G):
 
 
 def test_a_small_sssp_runs_no_parallel_kernel(monkeypatch):
-    # a star of 2000 leaves: its second frontier passes SERIAL_LIMIT
+    # a star of 2000 leaves: both its frontiers pass SERIAL_ARCS (2000 out-arcs each)
     G = gravel.Graph.from_edges(np.zeros(2000, int), np.arange(1, 2001), directed=False)
     small, large = run_both(monkeypatch, lambda G, **kw: gravel.sssp(G, 0, **kw), G)
     assert np.array_equal(small.distance, large.distance)
@@ -130,7 +130,7 @@ def test_a_small_sssp_runs_no_parallel_kernel(monkeypatch):
         raise AssertionError("a parallel SSSP kernel ran")
 
     monkeypatch.setattr(sssp_kernels, "relax", refuse)
-    monkeypatch.setattr(sssp_kernels, "apply", refuse)
+    monkeypatch.setattr(sssp_kernels, "file_lowered", refuse)
     assert np.array_equal(gravel.sssp(G, 0, device="cpu").distance, small.distance)
 
 
