@@ -116,22 +116,27 @@ def test_random_graphs_pagerank(G):
         np.testing.assert_allclose(r.state, ref, rtol=1e-6, atol=1e-12)
 
 
+#: BFS from vertex 0 keeping a parent: a structured state, a structured message reduced field by
+#: field (the smallest parent among the senders of the smallest depth)
+PARENT_BFS = Program(
+    [("depth", "int32"), ("parent", "int64")],
+    [("depth", "int32"), ("parent", "int64")],
+    init={"depth": "0 if v == 0 else -1", "parent": "-1"},
+    start="v == 0",
+    send={"depth": "state.depth + 1", "parent": "v"},
+    process={"depth": "message.depth", "parent": "message.parent"},
+    reduce="min",
+    apply={
+        "depth": "total.depth if state.depth < 0 else state.depth",
+        "parent": "total.parent if state.depth < 0 else state.parent",
+    },
+)
+
+
 def test_structured_state_and_message():
     """BFS keeping a parent: a structured state, a structured message reduced field by field."""
     G = gravel.generate.grid(4, 5)
-    prog = Program(
-        [("depth", "int32"), ("parent", "int64")],
-        [("depth", "int32"), ("parent", "int64")],
-        init={"depth": "0 if v == 0 else -1", "parent": "-1"},
-        start="v == 0",
-        send={"depth": "state.depth + 1", "parent": "v"},
-        process={"depth": "message.depth", "parent": "message.parent"},
-        reduce="min",
-        apply={
-            "depth": "total.depth if state.depth < 0 else state.depth",
-            "parent": "total.parent if state.depth < 0 else state.parent",
-        },
-    )
+    prog = PARENT_BFS
     r = programs.run(G, prog, device="cpu")
     assert r.state.dtype.names == ("depth", "parent")
     depth, parent = r.state["depth"], r.state["parent"]

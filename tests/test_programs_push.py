@@ -12,7 +12,7 @@ from gravel.programs import Program, cpu
 from gravel.transform import add_random_weights
 
 from .strategies import graphs
-from .test_programs import GRAPHS, LOWEST, REACH, ratings, with_loops
+from .test_programs import GRAPHS, LOWEST, PARENT_BFS, REACH, ratings, with_loops
 
 #: (blocking, bin width): unblocked, blocked by the cache, and blocked with bins of 1, 3 (2 as a
 #: power of two) and 4 vertices
@@ -39,19 +39,6 @@ ALL_IN = Program(
     active="False",
     senders="all",
 )
-PARENTS = Program(
-    [("depth", "int32"), ("parent", "int64")],
-    [("depth", "int32"), ("parent", "int64")],
-    init={"depth": "0 if v == 0 else -1", "parent": "-1"},
-    start="v == 0",
-    send={"depth": "state.depth + 1", "parent": "v"},
-    process={"depth": "message.depth", "parent": "message.parent"},
-    reduce="min",
-    apply={
-        "depth": "total.depth if state.depth < 0 else state.depth",
-        "parent": "total.parent if state.depth < 0 else state.parent",
-    },
-)
 
 
 def cases(G):
@@ -69,7 +56,7 @@ def cases(G):
         ("reach", G, REACH, {}),
         ("all_in", G, ALL_IN, {"max_iter": 1}),
         ("lowest", G, LOWEST, {}),
-        ("parents", G, PARENTS, {}),
+        ("parents", G, PARENT_BFS, {}),
     ]
 
 
