@@ -393,10 +393,11 @@ class Graph:
     @cached_property
     def weight_stats(self):
         """(smallest, largest, mean) weight, as floats (NaN if a weight is NaN), found once: the
-        weights never change. (1, 1, 1) unweighted; (0, 0, 0) without arcs."""
-        if self.weights is None or self.nnz == 0:
+        weights never change. (1, 1, 1) unweighted; (0, 0, 0) without arcs. Read where the weights
+        live: a graph built or relabelled on the GPU is scanned there, without host arrays."""
+        if not self.weighted or self.nnz == 0:
             return (1.0, 1.0, 1.0) if self.nnz else (0.0, 0.0, 0.0)
-        w = self.weights
+        w = self._device.weights if self._arrays is None else self.weights
         return float(w.min()), float(w.max()), float(w.mean(dtype=np.float64))
 
     @cached_property

@@ -218,7 +218,7 @@ def check_weights(G, *, negative=False, name="this algorithm"):
     ...     print(e)
     sssp needs non-negative weights: arc 1 -> 2 has weight -2.0
     """
-    if G.weights is None:
+    if not G.weighted:
         return
     lo, hi, _ = G.weight_stats  # a scan once per graph; the arc at fault is looked for below
     if np.isfinite(lo) and np.isfinite(hi) and (negative or lo >= 0):

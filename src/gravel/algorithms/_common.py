@@ -195,12 +195,17 @@ def choose_device(device, implementations, name):
     if device == "cpu":
         return "cpu"
     has_gpu = cuda.available()
-    if device == "auto":
-        return "cuda" if has_gpu and "cuda" in implementations else "cpu"
+    if device == "auto" and not (has_gpu and "cuda" in implementations):
+        return "cpu"
     if not has_gpu:
         raise DeviceUnavailableError(f"device='cuda' but {cuda.why_unavailable()}")
     if "cuda" not in implementations:
         raise DeviceUnavailableError(f"{name} has no CUDA implementation in this version of gravel")
+    # the card's first use seeds CuPy's cache with the kernels built ahead of time, also for the
+    # paths that launch only CuPy's own kernels
+    from ..backends.cuda import runtime
+
+    runtime.props()
     return "cuda"
 
 

@@ -3,9 +3,10 @@
 Jones-Plassmann (1993): vertices are coloured in parallel rounds, each as soon as its neighbours of
 higher priority are, with the smallest colour they lack (backends/cpu/coloring.py). The priority
 is largest degree first, as NetworkX's ``largest_first``; ties go to the smaller caller id, which
-gives NetworkX's very colouring, or to a random order drawn from `seed`. On the GPU a round is one
-neighbor_reduce and one filter over the pending vertices (``_coloring_cuda``); both paths give the
-greedy colouring in priority order, so the same colours.
+gives NetworkX's very colouring, or to a random order drawn from `seed`. On the GPU the rounds are
+the steps of one multi-step advance, a vertex coloured by the step that colours the last of its
+higher-priority neighbours (``_coloring_cuda``); both paths give the greedy colouring in priority
+order, so the same colours.
 """
 
 from dataclasses import dataclass
@@ -59,9 +60,9 @@ def greedy_color(G, *, seed=None, device="auto"):
     ``seed=None`` the colours equal those of ``networkx.greedy_color(G, "largest_first")`` on an
     undirected G. Random ties can cost colours where many degrees tie: on a 2-D grid the id order
     finds 2 colours, a random one 4 or 5. Every vertex of colour c has neighbours of all colours
-    below c, so at most max degree + 1 colours are used. Each round reads the arcs of the pending
-    vertices: O(n + m) work per round; the rounds are the longest chain of vertices of decreasing
-    priority.
+    below c, so at most max degree + 1 colours are used. On the CPU each round reads the arcs of the
+    pending vertices, in priority order; on the GPU every arc is read twice in all, and the rounds
+    are the longest chain of vertices of decreasing priority.
     """
     dev = choose_device(device, _IMPLEMENTATIONS, "greedy_color")
     S = G.simple_undirected()
@@ -101,42 +102,73 @@ def _coloring_cpu(S, rank):
     )
 
 
-#: colours a vertex looks for in one round: bits 0..62 of a 64-bit mask, bit 63 flags "wait"
-WINDOW = 63
+# A vertex reached by the last of its higher-priority neighbours finds its colour in its mask: one
+# bit per colour 0..wait0[v] (the smallest free one lies there), set by those neighbours as they
+# are coloured. The fences order each neighbour's bit before its decrement, and the decrement that
+# reaches zero before the mask is read.
+_JP_REACHED = """
+__device__ bool jp_reached(unsigned long long* mask, const long long* moff, const int* wait0,
+                           int* wait, int* colour, int c, int v) {
+    if (c <= wait0[v]) atomicOr(&mask[moff[v] + (c >> 6)], 1ULL << (c & 63));
+    __threadfence();
+    if (atomicSub(&wait[v], 1) != 1) return false;
+    __threadfence();
+    volatile unsigned long long* m = mask + moff[v];
+    for (int i = 0;; ++i) {
+        unsigned long long free = ~m[i];
+        if (free) { colour[v] = i * 64 + __ffsll(free) - 1; return true; }
+    }
+}
+"""
 
 
 def _coloring_cuda(S, rank):
-    """Jones-Plassmann in :func:`gravel.algorithms.mis.priority_rounds`: an OR neighbor_reduce
-    folds, over the neighbours of higher priority, a "wait" bit (bit 63) for one not yet coloured
-    and, for one coloured c, bit c - base[v] where c lies in v's window of WINDOW colours from
-    base[v]; the apply colours v with the lowest clear bit, or moves a full window on."""
+    """Jones-Plassmann as a topological sort in one multi-step advance: ``wait[v]`` counts v's
+    higher-priority neighbours (a neighbor_reduce); the vertices without any take colour 0; each
+    step advances from the vertices coloured in the last one to their lower-priority neighbours,
+    setting the neighbour's bit for its colour and counting down its wait, and the step that brings
+    a wait to zero colours that vertex (:data:`_JP_REACHED`) and emits it. Every arc is read twice
+    (the count, the step), and the steps are the longest chain of decreasing priority, each a
+    grid-wide barrier rather than a launch."""
     import cupy
 
-    from .mis import priority_rounds
+    from ..frontier import Frontier, FrontierQueue
+    from ..operators import advance_steps, compute, neighbor_reduce
+    from ..operators import filter as keep_if
 
-    colour = cupy.full(S.n, -1, cupy.int32)
-    full = f"0x{(1 << WINDOW) - 1:x}LL"
-    # a neighbour's colour is loaded once: read twice, it could change between the reads
-    bit = (
-        "__device__ long long jp_bit(int c, int base, bool higher) { "
-        "if (!higher) return 0; if (c < 0) return -0x7fffffffffffffffLL - 1; "
-        f"return (unsigned)(c - base) < {WINDOW}u ? 1LL << (c - base) : 0LL; }}"
-    )
-    rounds, seconds = priority_rounds(
-        S,
-        rank,
-        "jp_bit(colour[u], base[v], rank[u] < rank[v])",
-        "(a) | (b)",
-        np.int64,
-        f"if (acc >= 0) {{ if (acc == {full}) base[v] += {WINDOW}; "
-        "else colour[v] = base[v] + __ffsll(~acc) - 1; }",
-        "colour[v] < 0",
-        {"colour": colour, "base": cupy.zeros(S.n, cupy.int32)},
-        bit,
-    )
-    return ColoringResult(
-        "greedy_color", "cuda", seconds, rounds, "jones-plassmann, largest first", colors=colour
-    )
+    n = S.n
+    dg = S.to("cuda")
+    colour = cupy.full(n, -1, cupy.int32)
+    with Timer("cuda") as t:
+        p = {"rank": cupy.asarray(rank), "wait": cupy.zeros(n, cupy.int32), "colour": colour}
+        neighbor_reduce(
+            dg,
+            None,
+            "rank[u] < rank[v] ? 1 : 0",
+            "sum",
+            dtype=np.int32,
+            apply="wait[v] = acc",
+            params=p,
+        )
+        wait0 = p["wait"].copy()
+        words = (wait0 >> 6).astype(cupy.int64) + 1
+        moff = cupy.cumsum(words) - words
+        first = keep_if(Frontier.all(n), "wait[v] == 0", params=p)
+        compute(first, "colour[v] = 0", params=p)
+        p |= {"mask": cupy.zeros(int(words.sum()), cupy.uint64), "moff": moff, "wait0": wait0}
+        steps = advance_steps(
+            dg,
+            FrontierQueue(n, n, first),
+            "rank[src] < rank[dst]"
+            " && jp_reached(mask, moff, wait0, wait, colour, colour[src], dst)",
+            params=p,
+            limit=n,
+            preamble=_JP_REACHED,
+        )
+    if n and bool((colour < 0).any()):  # sync
+        raise RuntimeError("greedy_color: the GPU's steps left vertices uncoloured")
+    method = "jones-plassmann, largest first"
+    return ColoringResult("greedy_color", "cuda", t.seconds, steps + 1, method, colors=colour)
 
 
 def verify_coloring(G, colors):

@@ -96,7 +96,7 @@ def _mis_cpu(S, rank):
 
 
 def priority_rounds(S, rank, value, reduce, dtype, apply, pending, params, preamble=""):
-    """Rounds in priority order on the GPU (MIS here, Jones-Plassmann colouring): each round a
+    """Rounds in priority order on the GPU (maximal independent set): each round a
     neighbor_reduce of `value` with `reduce` (identity 0) over the pending vertices, whose `apply`
     decides those it can, then a filter keeps those for which `pending` holds. `params` (device
     arrays and scalars, with ``rank``, the priorities, added) and `preamble` go to both. A decision
