@@ -20,7 +20,8 @@ from .exchange import Communicator, sent_bytes
 
 
 def unique_id():
-    """A new NCCL unique id (a tuple of 128 ints), made by one worker and handed to the others."""
+    """A new NCCL unique id, made by one worker and handed to the others as CuPy gives it (128
+    bytes; a tuple of 128 ints before CuPy 14)."""
     from cupy.cuda import nccl
 
     return nccl.get_unique_id()
@@ -62,7 +63,7 @@ class NcclCommunicator(Communicator):
 
         self._cupy, self._nccl = cupy, nccl
         self.rank, self.size = int(rank), int(size)
-        self.comm = nccl.NcclCommunicator(self.size, tuple(uid), self.rank)
+        self.comm = nccl.NcclCommunicator(self.size, uid, self.rank)
         self.reset_stats()
 
     def reset_stats(self):
