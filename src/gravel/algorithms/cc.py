@@ -79,6 +79,8 @@ def _cc_cpu(G):
 # union that hooks the larger root under the smaller by compare-and-swap, retrying when it loses a
 # race. Reads go through a volatile pointer: other threads relink the forest while a thread walks
 # it, and cached loads made the union retry on stale roots (road graphs ended with false splits).
+# The last pass points each vertex at its root with gravel_root, which writes nothing while it
+# walks: a halving store racing with a vertex's store of its root could put back a mere ancestor.
 _UNION_FIND = """
 __device__ int gravel_find(int* parent, int x) {
     volatile int* p = parent;
@@ -89,6 +91,11 @@ __device__ int gravel_find(int* parent, int x) {
         if (gx != px) p[x] = gx;
         x = px;
     }
+}
+__device__ int gravel_root(const int* parent, int x) {
+    const volatile int* p = parent;
+    for (int px = p[x]; px != x; px = p[x]) x = px;
+    return x;
 }
 __device__ void gravel_union(int* parent, int a, int b) {
     while (true) {
@@ -138,7 +145,7 @@ def _cc_cuda(G):
                 )
             compute(
                 None,
-                "comp[v] = gravel_find(comp, v)",
+                "comp[v] = gravel_root(comp, v)",
                 params={"comp": comp},
                 n=G.n,
                 preamble=_UNION_FIND,
@@ -163,7 +170,7 @@ def _cc_cuda(G):
                 )
             compute(
                 None,
-                "comp[v] = gravel_find(comp, v)",
+                "comp[v] = gravel_root(comp, v)",
                 params={"comp": comp},
                 n=G.n,
                 preamble=_UNION_FIND,

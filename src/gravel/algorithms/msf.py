@@ -206,7 +206,7 @@ def _msf_cuda(G, weights):
                 n=n,
                 preamble=_UNION_FIND,
             )
-            compute(None, "comp[v] = gravel_find(comp, v)", params=p, n=n, preamble=_UNION_FIND)
+            compute(None, "comp[v] = gravel_root(comp, v)", params=p, n=n, preamble=_UNION_FIND)
         tree = cupy.flatnonzero(chosen)
     res = MSFResult("minimum_spanning_forest", "cuda", t.seconds, rounds, "boruvka")
     return _forest(G, res, lo[tree].get(), hi[tree].get(), sw[tree].get())

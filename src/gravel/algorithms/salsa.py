@@ -107,7 +107,7 @@ def _salsa_cuda(G, weighted):
             advance(dg, Frontier.all(n), link, params=params, output=None, preamble=_UNION_FIND)
             compute(
                 None,
-                "comp[v] = gravel_find(comp, v)",
+                "comp[v] = gravel_root(comp, v)",
                 params={"comp": comp},
                 n=2 * n,
                 preamble=_UNION_FIND,

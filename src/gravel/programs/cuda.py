@@ -3,8 +3,9 @@
 ``compute`` runs init, start, send and apply over every vertex (send over the senders' frontier);
 ``neighbor_reduce`` runs the SpMV (pull over every vertex, the non-senders masked to the identity)
 or the SpMSpV (push from the senders' frontier, atomics: named reductions only), once per message
-field and way, and once more (a max of 1s) to mark the vertices that received. Bool and 8-bit
-messages reduce as int32 (the atomics' width); or and and reduce as max and min.
+field and way; the first field's pass also marks the vertices that received (a store of 1 beside
+each message it folds, rather than a pass of its own over every arc). Bool and 8-bit messages
+reduce as int32 (the atomics' width); or and and reduce as max and min.
 """
 
 import numpy as np
@@ -61,25 +62,23 @@ class Spmv:
     def __call__(self, ways, direction):
         """Reduce along each of `ways`, (graph, senders' Frontier: a push's; None for a pull),
         folding the ways' totals vertex by vertex."""
-        import cupy
-
         from ..operators import neighbor_reduce
 
         p = self.program
         push = direction == "push"
         guard = "" if push or p.senders == "all" else "active[u] == 0 ? gnone : "
         edge = p.code(_BASE, state="st{i}[v]", message="ms{i}[u]")
-        received = self.arrays["received"]
-        received.fill(0)
+        self.arrays["received"].fill(0)
         for way, (graph, senders) in enumerate(ways):
             for i, (f, e) in enumerate(zip(p.message, p.process, strict=True)):
                 wide = _wide(f.dtype)
                 identity = wide.type(p.identity[i])
                 named = isinstance(p.reduce, str)
+                mark = "received[v] = 1, " if i == 0 else ""
                 part = neighbor_reduce(
                     graph,
                     senders,
-                    f"{guard}({CTYPES[wide]})({e.cuda(edge)})",
+                    f"{guard}({mark}({CTYPES[wide]})({e.cuda(edge)}))",
                     _REDUCE[p.reduce] if named else p.reduce.cuda({"a": "a", "b": "b"}),
                     dtype=wide,
                     identity=None if named else identity,
@@ -91,17 +90,6 @@ class Spmv:
                     self.arrays[f"tt{i}"][:] = part
                 else:
                     self._fold(i, part)
-            got = "1" if push or p.senders == "all" else "active[u] != 0 ? 1 : 0"
-            mark = neighbor_reduce(
-                graph,
-                senders,
-                got,
-                "max",
-                dtype=np.int32,
-                direction=direction,
-                params=self.arrays,
-            )
-            cupy.maximum(received, mark, out=received)  # unreached: INT_MIN
 
     def _fold(self, i, part):
         """tt{i} folded with `part`, a second way's reduction, vertex by vertex."""
