@@ -103,10 +103,15 @@ def parallel_labels(G, weight=True, resolution=1.0):
     return labels
 
 
-@pytest.mark.parametrize("spec", ["kron:11", "urand:11", "grid:30x30"])
+@pytest.mark.parametrize(
+    "spec", ["kron:11", "urand:11", "grid:30x30", pytest.param("urand:12", marks=pytest.mark.slow)]
+)
 def test_parallel_moves_within_five_percent_of_networkx(spec):
-    G = gravel.generate.from_spec(spec).simple_undirected()
-    assert verify_louvain(G, smallest_member(parallel_labels(G))) == []
+    """The GPU test's kinds of graph, weighted and not; unweighted urand:12 (a few large
+    communities, found more slowly by moves at once) comes closest to the limit."""
+    G = gravel.transform.add_random_weights(gravel.generate.from_spec(spec).simple_undirected())
+    for weight in (True, False):
+        assert verify_louvain(G, smallest_member(parallel_labels(G, weight)), weight=weight) == []
 
 
 @settings(max_examples=40, deadline=None)

@@ -3,23 +3,39 @@ on the GPU; NumPy runs the same steps in the tests).
 
 A pass of local moves is a handful of whole-graph array operations: the arcs sorted by (vertex,
 neighbour's community) give each vertex its edge weight into each neighbouring community, the
-modularity gain of joining each follows from the communities' degree sums, and every vertex takes
+modularity gain of joining each follows from the communities' degree sums, and each vertex picks
 its best (ties to the smallest community) where that beats staying. Neighbours that move at once
-undo each other's gains (two swapping places, a chain each joining the next as it leaves), so the
-movers of a pass are an independent set (a mover waits where a neighbour of higher random priority
-moves too, as in Luby's algorithm), and a pass that would lower the modularity is not taken.
-A level ends after two passes in a row gain no more than `threshold`; aggregation then makes each
-community a vertex, as in the serial method (backends/cpu/louvain.py).
+can undo each other's gains, so a pass restricts the moves, after Lu, Halappanavar and
+Kalyanaraman, "Parallel heuristics for scalable community detection" (2015), and cuGraph:
+
+- up/down: each pass orders the communities at random (a hash of the id and the pass), and a
+  vertex moves only if its best community comes after its own (a vertex waits for a pass of
+  another order), so no two vertices swap communities and no cycle of moves forms;
+- minimum label: a singleton joins another singleton only if that one has the smaller id;
+- gain check: the modularity of the new communities is recomputed, and where the pass loses, half
+  the movers (then a quarter, an eighth; a hash of the vertex picks them) move instead; a pass
+  that gains with none of them is dropped.
+
+A level ends when no vertex gains by moving, after two passes in a row that gain no more than
+max(`threshold`, TOLERANCE * |Q|), or after MAX_PASSES; aggregation then makes each community a
+vertex, as in the serial method (backends/cpu/louvain.py). The levels above the first move whole
+communities, so after them a last level of passes on the input graph, from the final communities,
+lets single vertices move again (as the serial method does).
 """
 
 from ..arrays import entry_rows
 
 #: most passes of local moves in a level (each sorts the level's arcs)
 MAX_PASSES = 100
+#: a pass gaining at most this share of the modularity (or `threshold`) counts as idle
+TOLERANCE = 1e-4
+#: how many times a pass that loses halves its movers
+HALVINGS = 3
 
 
 def parallel_louvain(xp, G, weighted, resolution, threshold):
-    """(community of each vertex as an `xp` int64 array, levels) of Louvain on G, undirected."""
+    """(community of each vertex as an `xp` int64 array of ids below G.n, levels) of Louvain on
+    G, undirected."""
     offsets = xp.asarray(G.offsets)
     indices = xp.asarray(G.indices).astype(xp.int64)
     w = xp.asarray(G.weights, dtype=xp.float64) if weighted else xp.ones(G.nnz)
@@ -27,9 +43,9 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
     loop = src == indices
     size = G.n
     loops = xp.bincount(src[loop], weights=w[loop], minlength=size)
-    graph = (src[~loop], indices[~loop], w[~loop], loops)
+    graph = first = (src[~loop], indices[~loop], w[~loop], loops)
     labels = xp.arange(size, dtype=xp.int64)
-    q = _modularity(xp, *graph, labels, resolution)
+    q = _modularity(xp, *graph, _degrees(xp, *graph), labels, resolution)
     levels = 0
     while size > 1:
         community, q_new = _local_moves(xp, *graph, resolution, threshold, q)
@@ -39,40 +55,60 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
         _, community = xp.unique(community, return_inverse=True)
         community = community.ravel()
         labels = community[labels]
-        if q_new - q <= threshold:
+        q, gain = q_new, q_new - q
+        if gain <= threshold:
             break
-        q = q_new
         graph, size = _aggregate(xp, *graph, community)
+    if levels > 1:
+        refined, q_new = _local_moves(xp, *first, resolution, threshold, q, labels)
+        if q_new is not None:
+            labels = refined
     return labels, levels
 
 
-def _local_moves(xp, src, dst, w, loops, resolution, threshold, q):
-    """Passes of moves from singletons: (communities, their modularity), or (_, None) if no
-    pass gained."""
+def _local_moves(xp, src, dst, w, loops, resolution, threshold, q, community=None):
+    """Passes of moves from `community` (singletons if None): (communities, their modularity q),
+    or (_, None) if no pass gained."""
     size = loops.shape[0]
-    k = 2.0 * loops + xp.bincount(src, weights=w, minlength=size)
-    two_m = float(k.sum())
-    community = xp.arange(size, dtype=xp.int64)
-    if two_m == 0.0 or src.size == 0:
+    k = _degrees(xp, src, dst, w, loops)
+    community = xp.arange(size, dtype=xp.int64) if community is None else community
+    if src.size == 0 or float(k.sum()) == 0.0:
         return community, None
     gained, idle = None, 0
     for p in range(MAX_PASSES):
-        moved = _best_moves(xp, src, dst, w, k, two_m, community, resolution, p)
-        q_new = None if moved is None else _modularity(xp, src, dst, w, loops, moved, resolution)
-        if q_new is not None and q_new > q:
-            community, idle = moved, (idle + 1 if q_new - q <= threshold else 0)
-            q, gained = q_new, q_new
-        else:
-            idle += 1
+        moves = _best_moves(xp, src, dst, w, k, community, resolution, 2 * p)
+        if moves is None:  # a local optimum
+            break
+        graph = (src, dst, w, loops, k, community, *moves)
+        moved, q_new = _first_gain(xp, *graph, resolution, q, 2 * p + 1)
+        idle = idle + 1 if q_new - q <= max(threshold, TOLERANCE * abs(q_new)) else 0
+        if moved is not None:
+            community, q, gained = moved, q_new, q_new
         if idle >= 2:
             break
     return community, gained
 
 
-def _best_moves(xp, src, dst, w, k, two_m, community, resolution, salt):
-    """The communities after the vertices that gain by moving, less those with a neighbour of
-    higher priority (a hash of the vertex and `salt`) that also moves, take their best move; None
-    if no vertex gains by moving."""
+def _first_gain(xp, src, dst, w, loops, k, community, v, c, resolution, q, salt):
+    """The communities after the moves (each v to its c), else after half of them, a quarter, an
+    eighth (picked by a hash of the vertex and `salt`): the first whose modularity beats q, with
+    that modularity, or (None, q)."""
+    luck = _hash(xp, v, salt) >> 31  # 31 bits
+    for halving in range(HALVINGS + 1 if v.size else 0):
+        some = luck < (1 << 31) >> halving
+        moved = community.copy()
+        moved[v[some]] = c[some]
+        q_new = _modularity(xp, src, dst, w, loops, k, moved, resolution)
+        if q_new > q:
+            return moved, q_new
+    return None, q
+
+
+def _best_moves(xp, src, dst, w, k, community, resolution, salt):
+    """(vertices, their new communities) of the moves that a pass allows: each vertex's best
+    community where that beats staying, if it comes after the vertex's own in the order of a hash
+    of the id and `salt`, and, for a singleton joining a singleton, has a smaller id. None if no
+    vertex gains by moving."""
     size = k.shape[0]
     key = src * size + community[dst]
     order = xp.argsort(key)
@@ -84,7 +120,7 @@ def _best_moves(xp, src, dst, w, k, two_m, community, resolution, salt):
     v, c = key // size, key % size
     mine = community[v]
     total = xp.bincount(community, weights=k, minlength=size)
-    scale = resolution * k / two_m
+    scale = resolution * k / k.sum()
     gain = link - scale[v] * (total[c] - xp.where(c == mine, k[v], 0.0))
     stay = -scale * (total[community] - k)  # plus the weight into its own community, if any
     own = c == mine
@@ -97,16 +133,12 @@ def _best_moves(xp, src, dst, w, k, two_m, community, resolution, salt):
     best = best[gain[best] > stay[v[best]]]
     if best.size == 0:
         return None
-    # movers form an independent set: a mover with a moving neighbour of higher priority waits
-    priority = _hash(xp, xp.arange(size, dtype=xp.int64), salt)
-    moving = xp.zeros(size, dtype=bool)
-    moving[v[best]] = True
-    clash = moving[src] & moving[dst] & (priority[dst] > priority[src])
-    moving[src[clash]] = False
-    best = best[moving[v[best]]]
-    out = community.copy()
-    out[v[best]] = c[best]
-    return out
+    v, c, mine = v[best], c[best], mine[best]
+    rank = _hash(xp, xp.arange(size, dtype=xp.int64), salt)
+    members = xp.bincount(community, minlength=size)
+    singles = (members[mine] == 1) & (members[c] == 1)
+    allowed = (rank[c] > rank[mine]) & ~(singles & (c > mine))
+    return v[allowed], c[allowed]
 
 
 def _hash(xp, ids, salt):
@@ -116,16 +148,20 @@ def _hash(xp, ids, salt):
     return ((h ^ (h >> 13)) << 31) | ids
 
 
-def _modularity(xp, src, dst, w, loops, community, resolution):
+def _degrees(xp, src, dst, w, loops):
+    """Each vertex's weighted degree (a loop counts twice)."""
+    return 2.0 * loops + xp.bincount(src, weights=w, minlength=loops.shape[0])
+
+
+def _modularity(xp, src, dst, w, loops, k, community, resolution):
     """The level partition's modularity (a vertex's loops lie inside its community)."""
-    k = 2.0 * loops + xp.bincount(src, weights=w, minlength=loops.shape[0])
     two_m = float(k.sum())
     if two_m == 0.0:
         return 0.0
     inside = community[src] == community[dst]
-    internal = 2.0 * float(loops.sum()) + float(w[inside].sum())
-    total = xp.bincount(community, weights=k, minlength=loops.shape[0])
-    return internal / two_m - resolution * float((total * total).sum()) / (two_m * two_m)
+    internal = 2.0 * loops.sum() + w[inside].sum()
+    total = xp.bincount(community, weights=k, minlength=k.shape[0])
+    return float(internal / two_m - resolution * (total * total).sum() / (two_m * two_m))
 
 
 def _aggregate(xp, src, dst, w, loops, community):
