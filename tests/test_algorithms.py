@@ -6,6 +6,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.bfs import verify_bfs
@@ -118,6 +119,50 @@ def test_betweenness_exact_matches_networkx():
     assert np.allclose(
         gravel.betweenness_centrality(G, device="cpu").centrality, ref, rtol=1e-9, atol=1e-12
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs(max_n=60, max_m=300), st.integers(0, 2**31 - 1))
+def test_betweenness_by_levels_kernel_matches_brandes(G, seed):
+    """One source with every thread on it (backends/cpu/bc.dependencies, from the BFS depths)
+    against the serial Brandes of the same source."""
+    from gravel.algorithms.betweenness import _simple_arcs
+    from gravel.algorithms.bfs import _bfs_cpu
+    from gravel.backends.cpu import bc
+
+    if G.n == 0:
+        return
+    S = _simple_arcs(G)
+    s = seed % S.n
+    in_off, in_idx, _ = S.csc()
+    got = np.zeros(S.n)
+    work = np.empty(S.n), np.empty(S.n), np.empty(S.n, np.int32)
+    depth = _bfs_cpu(S, s).depth
+    bc.dependencies(S.offsets, S.indices, in_off, in_idx, s, depth, *work, got)
+    ref = bc.brandes(S.offsets, S.indices, np.array([s], np.int32), 1)
+    assert np.allclose(got, ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_betweenness_one_source_on_every_thread(directed):
+    """A source on a graph past the serial kernels' size, with more threads than sources, takes
+    the level-parallel path; with one thread, the serial Brandes: the two agree."""
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread: no level-parallel path")
+    G = gravel.generate.uniform_random(16, 17, seed=3, directed=directed)  # over 2**20 arcs
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(2)
+        levels = gravel.betweenness_centrality(G, sources=[77], device="cpu")
+        numba.set_num_threads(1)
+        serial = gravel.betweenness_centrality(G, sources=[77], device="cpu")
+    finally:
+        numba.set_num_threads(threads)
+    assert (levels.strategy, serial.strategy) == ("brandes, level-parallel", "brandes")
+    assert np.nanmax(levels.centrality) > 0  # the lone source's own entry is NaN, as NetworkX's
+    assert np.allclose(levels.centrality, serial.centrality, rtol=1e-12, atol=0, equal_nan=True)
 
 
 # -- random graphs ---------------------------------------------------------------------------------

@@ -224,8 +224,10 @@ def _out_weight(G):
 
 
 def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
-    """Float64 power iteration: per iteration the contributions x[u] / W(u) and the dangling mass
-    (one pass), then the pull, which also sums the L1 change."""
+    """Float64 power iteration, one pass per iteration: the pull sums the contributions x[u] / W(u)
+    over each vertex's in-edges, writes the new ranks and the next contributions, and sums the
+    dangling vertices' new rank and the L1 change (backends/cpu/pagerank.py). The contributions
+    and dangling mass of the starting vector take a pass of their own."""
     n = G.n
     kind = "pull, weighted" if weighted else "pull"
     if n == 0:
@@ -234,26 +236,28 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
     in_off, in_idx, in_w = G.csc()
     out = _out_weight(G) if weighted else G.out_degree
     rank = np.full(n, 1.0 / n) if vec.start is None else vec.start.copy()
-    teleport = None if vec.teleport is None else (1.0 - alpha) * vec.teleport
-    new, contrib, base = np.empty(n), np.empty(n), np.empty(n)
+    # x_new = teleport + alpha * lost * dangling + alpha * (x P); a uniform vector is a stride-0
+    # view of its one value, so the pull reads no n-long array for it
+    if vec.teleport is None:
+        teleport = np.broadcast_to((1.0 - alpha) / n, n)
+    else:
+        teleport = (1.0 - alpha) * vec.teleport
+    dangling = np.broadcast_to(1.0 / n, n) if vec.dangling is None else vec.dangling
+    new, contrib, nxt = np.empty(n), np.empty(n), np.empty(n)
     it, err, changes = 0, None, []
     k = _k.kernels(G.nnz)
+    pull, edges = (
+        (k.pull_weighted, (in_off, in_idx, in_w)) if weighted else (k.pull, (in_off, in_idx))
+    )
     with Timer() as t:
+        lost = k.contributions(rank, out, contrib)
         while it < max_iter:
             it += 1
-            lost = k.contributions(rank, out, contrib)
-            # base = (1 - alpha) * p + alpha * lost * d
-            if vec.dangling is None:
-                base.fill(alpha * lost / n)
-            else:
-                np.multiply(vec.dangling, alpha * lost, out=base)
-            base += (1.0 - alpha) / n if teleport is None else teleport
-            if weighted:
-                err = k.pull_weighted(in_off, in_idx, in_w, contrib, base, alpha, rank, new)
-            else:
-                err = k.pull(in_off, in_idx, contrib, base, alpha, rank, new)
+            lost, err = pull(
+                *edges, out, contrib, teleport, dangling, alpha * lost, alpha, rank, new, nxt
+            )
             changes.append(err)
-            rank, new = new, rank
+            rank, new, contrib, nxt = new, rank, nxt, contrib
             if err < threshold:
                 break
         else:

@@ -206,15 +206,7 @@ def _sssp_cpu(G, source, weights, delta):
     dist = np.full(n, np.inf)
     dist[source] = 0.0
     pred = np.full(n, -1, np.int32)
-    ring = int(float(weights.max(initial=0)) / delta) + 2
-    cap = 2 * n + 16  # compaction leaves at most n live entries
-    pool = (
-        np.full(ring, -1, np.int64),
-        np.empty(cap, np.int64),
-        np.empty(cap, np.int32),
-        np.zeros(n, np.int64),
-        np.empty(n, np.int32),
-    )
+    pool = _k.bucket_pool(n, int(float(weights.max(initial=0)) / delta) + 2)
     room = min(max(BATCH_ARCS, G.max_out_degree), G.nnz)
     requests = (np.empty(room, np.int32), np.empty(room, np.float64), np.empty(room, np.int32))
     arcs = (G.offsets, G.indices, weights)
@@ -223,42 +215,23 @@ def _sssp_cpu(G, source, weights, delta):
     frontier = np.array([source], np.int32)
     # a small graph runs every phase serially: the parallel kernels take seconds to compile
     limit = G.nnz + 1 if is_small(G.nnz) else SERIAL_ARCS
-    b, used, rounds, phases = 0, 0, 0, 0
+    b, phases = 0, 0
     with Timer() as t:
-        while True:
-            if frontier.size and _k.frontier_arcs(G.offsets, frontier) < limit:
-                frontier, b, used, rounds = _k.serial_phases(
-                    arcs, frontier, b, dist, pred, delta, pool, used, rounds, limit
+        while frontier.size:
+            if _k.frontier_arcs(G.offsets, frontier) < limit:
+                frontier, b, steps = _k.serial_phases(
+                    arcs, frontier, b, dist, pred, delta, pool, requests, limit
                 )
-                phases += 1
+                phases += steps
                 continue
-            if frontier.size:
-                phases += 1
-                start = 0
-                for end in _k.batch_ends(G.offsets, frontier, BATCH_ARCS):
-                    batch = frontier[start:end]
-                    starts = _k.relax(arcs, batch, dist, parts, requests, counts)
-                    # room to file every lowered vertex once (compaction leaves n + 16)
-                    if used + min(int(counts.sum()), n) > cap:
-                        used, rounds = _k.compact(dist, delta, pool, rounds)
-                    rounds += 1
-                    box = np.array([used], np.int64)
-                    _k.file_lowered(requests, starts, counts, dist, pred, delta, pool, box, rounds)
-                    used = int(box[0])
-                    start = end
-                rounds += 1
-                frontier = _k.take_bucket(b, delta, pool, dist, rounds).copy()
-                continue
-            # next non-empty bucket; after a full empty ring, no work is left
-            head = pool[0]
-            for step in range(1, ring + 1):
-                if head[(b + step) % ring] >= 0:
-                    break
-            else:
-                break
-            b += step
-            rounds += 1
-            frontier = _k.take_bucket(b, delta, pool, dist, rounds).copy()
+            phases += 1
+            start = 0
+            for end in _k.batch_ends(G.offsets, frontier, BATCH_ARCS):
+                starts = _k.relax(arcs, frontier[start:end], dist, parts, requests, counts)
+                _k.file_lowered(requests, starts, counts, b, dist, pred, delta, pool)
+                start = end
+            b = _k.next_bucket(b, pool)
+            frontier = _k.take_bucket(b, dist, pool) if b >= 0 else frontier[:0]
     return SSSPResult(
         "sssp",
         "cpu",

@@ -1,5 +1,6 @@
 """Brandes betweenness centrality with Numba: sources are split over threads, each with its own
-BFS state and accumulator, so no two threads write the same word."""
+BFS state and accumulator, so no two threads write the same word (:func:`brandes`); with fewer
+sources than threads, every thread works on one source at a time (:func:`dependencies`)."""
 
 from concurrent.futures import ThreadPoolExecutor
 
@@ -68,3 +69,53 @@ def _sources(offsets, indices, sources, ints, floats, acc):
     arrays, allocated by the caller so that nothing here compiles NumPy's allocators."""
     for s in sources:
         _one_source(offsets, indices, s, ints[0], floats[0], floats[1], ints[1], acc)
+
+
+@numba.njit(parallel=True, cache=True)
+def dependencies(offsets, indices, in_offsets, in_indices, s, depth, sigma, delta, order, acc):
+    """Add the dependencies on source `s` to `acc`, every thread on this one source, given the
+    BFS depths from it (`depth`, -1 where unreached). The reached vertices are sorted by depth;
+    then each level's path counts are pulled from the level before (in-lists) and, deepest level
+    first, each level's dependencies from the level after (out-lists): every vertex writes only
+    its own entry, so no atomics. `sigma`, `delta` (float64) and `order` (int32) are n-long work
+    arrays."""
+    n = depth.shape[0]
+    top = 0
+    for v in range(n):
+        top = max(top, depth[v])
+    start = np.zeros(top + 2, np.int64)
+    for v in range(n):
+        if depth[v] >= 0:
+            start[depth[v] + 1] += 1
+    for d in range(top + 1):
+        start[d + 1] += start[d]
+    fill = start[:-1].copy()
+    for v in range(n):
+        d = depth[v]
+        if d >= 0:
+            order[fill[d]] = v
+            fill[d] += 1
+    for v in numba.prange(n):
+        sigma[v] = 0.0
+        delta[v] = 0.0
+    sigma[s] = 1.0
+    for d in range(1, top + 1):
+        for i in numba.prange(start[d], start[d + 1]):
+            v = order[i]
+            paths = 0.0
+            for p in range(in_offsets[v], in_offsets[v + 1]):
+                u = in_indices[p]
+                if depth[u] == d - 1:
+                    paths += sigma[u]
+            sigma[v] = paths
+    # the deepest level has no successors, the source's gets no dependency
+    for d in range(top - 1, 0, -1):
+        for i in numba.prange(start[d], start[d + 1]):
+            v = order[i]
+            share = 0.0
+            for p in range(offsets[v], offsets[v + 1]):
+                w = indices[p]
+                if depth[w] == d + 1:
+                    share += (1.0 + delta[w]) / sigma[w]
+            delta[v] = sigma[v] * share
+            acc[v] += delta[v]

@@ -1,17 +1,21 @@
 """Delta-stepping SSSP kernels (Meyer and Sanders; GAP's sssp.cc), parallel with Numba.
 
-A phase relaxes the out-arcs of the current bucket's vertices in parallel, in batches of bounded arc
-count, lowering distances by an atomic min (backends/cpu/atomics.py); each chunk of a batch writes
-its lowerings (vertex, distance, from) into its own slice of a buffer, and a second parallel pass
-records predecessors and files each lowered vertex once into its bucket, as GAP's sssp.cc does
-without a sequential step. Buckets
-form a ring of ceil(max weight / delta) + 2 linked lists: every pending distance lies within one
-maximum weight of the current bucket.
+A phase relaxes the out-arcs of the current bucket's vertices in parallel chunks of about equal arc
+counts, lowering distances by an atomic min (backends/cpu/atomics.py); each chunk writes its
+lowerings (vertex, distance, from) into its own slice of a request buffer, as GAP's threads push
+into their local bins. Filing then merges the chunks' requests into the buckets by prefix sums, as
+GAP copies its local bins into the shared frontier: each chunk keeps its requests that still hold
+(distance == dist[v]; at most one per vertex, since lowerings are strict), records their
+predecessors and counts them by bucket; a scan over (bucket, chunk) gives each chunk's place, and
+each bucket the phase reached gains one contiguous block of (vertex, distance) entries.
 
-The lists share a pool of entries, `pool = (head, nxt, entry_v, stamp, spare)`: ring heads, next
-links, entry vertices, a per-vertex round stamp (a vertex leaves a bucket once per round) and n
-spare vertex slots (also the taken bucket's output). A full pool is compacted to its live entries,
-each vertex once in the slot of its current distance, so a pool of 2n entries never grows.
+Buckets form a ring of ceil(max weight / delta) + 2 slots, each a linked list of blocks: every
+pending distance lies within one maximum weight of the current bucket. An entry is live while its
+distance is its vertex's distance; a vertex lowered again leaves its old entry behind, dead, as
+GAP leaves it in its old bin. Taking a bucket keeps its live entries, each vertex once. The pool,
+`pool = (head, block_start, block_len, block_next, entry_v, entry_d, taken, used)`, holds ring
+heads, blocks, entries, a vertex buffer for the taken bucket and the entries and blocks in use; a
+full pool is compacted to its live entries (at most one per vertex), one block per bucket.
 
 The predecessor of v is the vertex whose relaxation last lowered dist[v]. It stays tight (u is
 relaxed again at its final distance, and float rounding is monotone), and the tree has no cycle:
@@ -21,6 +25,24 @@ import numba
 import numpy as np
 
 from . import atomics
+from ._serial import twins
+
+
+def bucket_pool(n, ring):
+    """An empty pool for n vertices and `ring` bucket slots: room for 2n entries (compaction leaves
+    at most n, a filing adds at most n) and for the blocks of two filings past a compaction."""
+    entries = 2 * n + 16
+    blocks = 2 * ring + n // 8 + 16
+    return (
+        np.full(ring, -1, np.int64),
+        np.empty(blocks, np.int64),
+        np.empty(blocks, np.int64),
+        np.empty(blocks, np.int64),
+        np.empty(entries, np.int32),
+        np.empty(entries, np.float64),
+        np.empty(n, np.int32),
+        np.zeros(2, np.int64),
+    )
 
 
 @numba.njit(cache=True)
@@ -46,7 +68,8 @@ def relax(arcs, frontier, dist, chunks, requests, counts):
     """Relax the frontier's out-arcs in `chunks` parallel chunks of about equal arc counts (a hub's
     list would leave one chunk with most of the work), lowering distances by an atomic min; each
     lowering is written to `requests` (req_v, req_d, req_u) from its chunk's arc offset (they have
-    room for every out-arc of the frontier). Returns the chunks' offsets."""
+    room for every out-arc of the frontier). Returns the chunks' offsets; `counts` gets their
+    request counts."""
     offsets, indices, weights = arcs
     req_v, req_d, req_u = requests
     nf = frontier.shape[0]
@@ -79,84 +102,131 @@ def relax(arcs, frontier, dist, chunks, requests, counts):
 
 
 @numba.njit(parallel=True, cache=True)
-def file_lowered(requests, starts, counts, dist, pred, delta, pool, used, round_):
-    """After `relax`: each vertex whose distance the phase lowered takes as predecessor a vertex
-    that lowered it to its final value (any: all are tight) and is filed once (a stamp of
-    `round_`, new to this phase) in its bucket, pushed onto the ring's lists with atomics. The
-    pool must have room for every lowered vertex; `used` is a one-entry array."""
+def file_lowered(requests, starts, counts, b, dist, pred, delta, pool):
+    """After `relax`, in bucket b: merge the requests that still hold into the buckets, one block
+    per bucket reached, and record their predecessors. Each chunk first packs its live requests at
+    the front of its slice, their bucket offsets from b in req_u; a full pool is compacted first."""
     req_v, req_d, req_u = requests
-    head, nxt, entry_v, stamp = pool[0], pool[1], pool[2], pool[3]
+    head, block_start, block_len, block_next, entry_v, entry_d, _, used = pool
     ring = head.shape[0]
-    for c in numba.prange(counts.shape[0]):
+    chunks = counts.shape[0]
+    width = np.zeros(chunks, np.int64)
+    for c in numba.prange(chunks):
+        j = starts[c]
         for k in range(starts[c], starts[c] + counts[c]):
             v = req_v[k]
-            if req_d[k] != dist[v]:
+            d = req_d[k]
+            if d != dist[v]:
                 continue  # lowered further since
             pred[v] = req_u[k]
-            if atomics.exchange(stamp, v, round_) != round_:
-                e = atomics.add(used, 0, 1)
-                entry_v[e] = v
-                nxt[e] = atomics.exchange(head, np.int64(dist[v] / delta) % ring, e)
+            key = np.int64(d / delta) - b
+            req_v[j] = v
+            req_d[j] = d
+            req_u[j] = key
+            j += 1
+            width[c] = max(width[c], key + 1)
+        counts[c] = j - starts[c]
+    live = counts.sum()
+    if live == 0:
+        return
+    keys = width.max()
+    if used[0] + live > entry_v.shape[0] or used[1] + keys > block_start.shape[0]:
+        compact(dist, delta, pool)
+    # place[c, key]: where chunk c's entries of bucket b + key go, buckets first, then chunks
+    place = np.zeros((chunks, keys), np.int64)
+    for c in numba.prange(chunks):
+        for k in range(starts[c], starts[c] + counts[c]):
+            place[c, req_u[k]] += 1
+    at = used[0]
+    for key in range(keys):
+        first = at
+        for c in range(chunks):
+            size = place[c, key]
+            place[c, key] = at
+            at += size
+        if at > first:
+            s = (b + key) % ring
+            i = used[1]
+            block_start[i] = first
+            block_len[i] = at - first
+            block_next[i] = head[s]
+            head[s] = i
+            used[1] = i + 1
+    used[0] = at
+    for c in numba.prange(chunks):
+        for k in range(starts[c], starts[c] + counts[c]):
+            e = place[c, req_u[k]]
+            place[c, req_u[k]] = e + 1
+            entry_v[e] = req_v[k]
+            entry_d[e] = req_d[k]
 
 
 @numba.njit(cache=True)
-def compact(dist, delta, pool, round_):
-    """Rebuild the bucket lists from their live entries. Returns (entries used, rounds used)."""
-    head, nxt, entry_v, stamp, spare = pool
+def compact(dist, delta, pool):
+    """Rebuild the buckets from their live entries, one block per non-empty bucket."""
+    head, block_start, block_len, block_next, entry_v, entry_d, _, used = pool
     ring = head.shape[0]
-    round_ += 1
+    keep = np.empty(dist.shape[0], np.int64)  # entries, at most one per vertex
+    size = np.zeros(ring + 1, np.int64)
     k = 0
     for s in range(ring):
-        e = head[s]
+        i = head[s]
+        while i >= 0:
+            for e in range(block_start[i], block_start[i] + block_len[i]):
+                if entry_d[e] == dist[entry_v[e]]:
+                    keep[k] = e
+                    k += 1
+                    size[s + 1] += 1
+            i = block_next[i]
+    keep = keep[:k]
+    v, d = entry_v[keep], entry_d[keep]
+    size = np.cumsum(size)
+    used[1] = 0
+    for s in range(ring):
         head[s] = -1
-        while e >= 0:
-            v = entry_v[e]
-            if stamp[v] != round_ and np.int64(dist[v] / delta) % ring == s:
-                stamp[v] = round_
-                spare[k] = v
-                k += 1
-            e = nxt[e]
-    for i in range(k):
-        v = spare[i]
-        s = np.int64(dist[v] / delta) % ring
-        entry_v[i] = v
-        nxt[i] = head[s]
-        head[s] = i
-    return k, round_
+        if size[s + 1] > size[s]:
+            i = used[1]
+            block_start[i] = size[s]
+            block_len[i] = size[s + 1] - size[s]
+            block_next[i] = -1
+            head[s] = i
+            used[1] = i + 1
+    for j in range(k):
+        s = np.int64(d[j] / delta) % ring
+        e = size[s]
+        size[s] = e + 1
+        entry_v[e] = v[j]
+        entry_d[e] = d[j]
+    used[0] = k
 
 
 @numba.njit(cache=True)
-def push(v, dist, delta, pool, used, round_):
-    """File v in the bucket of dist[v], compacting a full pool first. Returns (entries used,
-    rounds used)."""
-    head, nxt, entry_v = pool[0], pool[1], pool[2]
-    if used == nxt.shape[0]:
-        used, round_ = compact(dist, delta, pool, round_)
-    s = np.int64(dist[v] / delta) % head.shape[0]
-    entry_v[used] = v
-    nxt[used] = head[s]
-    head[s] = used
-    return used + 1, round_
+def next_bucket(b, pool):
+    """The first bucket from b on with entries (live or not), or -1 if all are empty."""
+    head = pool[0]
+    ring = head.shape[0]
+    for step in range(ring):
+        if head[(b + step) % ring] >= 0:
+            return b + step
+    return -1
 
 
 @numba.njit(cache=True)
-def take_bucket(b, delta, pool, dist, round_):
-    """Pop bucket b (ring slot b % ring): its vertices whose distance still falls in bucket b,
-    once, as a view of the pool's spare slots."""
-    head, nxt, entry_v, stamp, out = pool
-    slot = b % head.shape[0]
-    e = head[slot]
-    head[slot] = -1
+def take_bucket(b, dist, pool):
+    """Empty bucket b (ring slot b % ring): its live entries' vertices, each once, as a view of the
+    pool's vertex buffer."""
+    head, block_start, block_len, block_next, entry_v, entry_d, out, _ = pool
+    s = b % head.shape[0]
+    i = head[s]
+    head[s] = -1
     k = 0
-    lo = b * delta
-    hi = lo + delta
-    while e >= 0:
-        v = entry_v[e]
-        if lo <= dist[v] < hi and stamp[v] != round_:
-            stamp[v] = round_
-            out[k] = v
-            k += 1
-        e = nxt[e]
+    while i >= 0:
+        for e in range(block_start[i], block_start[i] + block_len[i]):
+            v = entry_v[e]
+            if entry_d[e] == dist[v]:
+                out[k] = v
+                k += 1
+        i = block_next[i]
     return out[:k]
 
 
@@ -169,37 +239,25 @@ def frontier_arcs(offsets, frontier):
     return total
 
 
+# compiled without parallel=True, for the phases below (no parallel region to start)
+_twins = twins(relax, file_lowered)
+_serial_relax, _serial_file = _twins.relax, _twins.file_lowered
+
+
 @numba.njit(cache=True)
-def serial_phases(arcs, frontier, b, dist, pred, delta, pool, used, round_, limit):
-    """Run delta-stepping serially while the frontier's out-arcs stay below `limit`: relax, file
-    improved vertices, take the current (else the next non-empty) bucket. Road graphs have thousands
-    of tiny buckets; one call covers many of them. Returns (frontier, bucket, entries used, rounds
-    used); an empty frontier means no work is left."""
-    offsets, indices, weights = arcs
-    head = pool[0]
-    ring = head.shape[0]
-    cur = frontier.copy()
-    while cur.shape[0] > 0 and frontier_arcs(offsets, cur) < limit:
-        for i in range(cur.shape[0]):
-            u = cur[i]
-            du = dist[u]
-            for p in range(offsets[u], offsets[u + 1]):
-                v = indices[p]
-                nd = du + weights[p]
-                if nd < dist[v]:
-                    dist[v] = nd
-                    pred[v] = u
-                    used, round_ = push(v, dist, delta, pool, used, round_)
-        round_ += 1
-        cur = take_bucket(b, delta, pool, dist, round_).copy()
-        step = 0
-        while cur.shape[0] == 0 and step < ring:
-            step += 1
-            if head[(b + step) % ring] >= 0:
-                b += step
-                step = 0
-                round_ += 1
-                cur = take_bucket(b, delta, pool, dist, round_).copy()
-        if cur.shape[0] == 0:
-            break
-    return cur, b, used, round_
+def serial_phases(arcs, frontier, b, dist, pred, delta, pool, requests, limit):
+    """Run delta-stepping serially, as GAP's bucket fusion runs small buckets without a barrier,
+    while the frontier's out-arcs stay below `limit`: relax, file, take the current (else the next
+    non-empty) bucket. Road graphs have thousands of tiny buckets; one call covers many of them.
+    Returns (frontier, bucket, phases run); an empty frontier means no work is left."""
+    counts = np.zeros(1, np.int64)
+    phases = 0
+    while frontier.shape[0] > 0 and frontier_arcs(arcs[0], frontier) < limit:
+        starts = _serial_relax(arcs, frontier, dist, 1, requests, counts)
+        _serial_file(requests, starts, counts, b, dist, pred, delta, pool)
+        phases += 1
+        b = next_bucket(b, pool)
+        if b < 0:
+            return frontier[:0], b, phases
+        frontier = take_bucket(b, dist, pool)
+    return frontier, b, phases
