@@ -1,15 +1,17 @@
 """Issue 22's primitives on the GPU beside gravel's CPU path and NetworkX: maximal independent set,
-greedy colouring, label propagation, minimum spanning forest (Boruvka), HITS and strongly connected
-components.
+greedy colouring, label propagation, Louvain, minimum spanning forest (Boruvka), HITS, SALSA,
+who-to-follow, personalized PageRank and strongly connected components.
 
 Each primitive runs on each graph (default kron:22 and urand:22; MSF on the graph with random
-weights 1..64, SCC on the directed graph of the same generator) on the GPU and on the CPU. Times are
+weights 1..64, SCC on the directed graph of the same generator; personalized PageRank seeded at, and
+who-to-follow asked for, the highest-degree vertices) on the GPU and on the CPU. Times are
 the result's own: CUDA events around the GPU work with the graph already on the device, the median
 of --repeat runs after a warm-up; wall time on the CPU, the median of --cpu-repeat runs (kernels are
 compiled on a small graph first and compiling is never timed). HITS runs a fixed 20 iterations.
 NetworkX cannot finish these graphs in reasonable time, so it runs on the same generators at
 --nx-scale (default 14) instead, in a child process killed after --nx-timeout seconds, with gravel's
-GPU and CPU paths timed on that graph too, so that each row compares like with like.
+GPU and CPU paths timed on that graph too, so that each row compares like with like. NetworkX has
+no SALSA and no who-to-follow: those rows have no NetworkX figure.
 
     PYTHONPATH=src python benchmarks/primitives.py --json benchmarks/results/h100/primitives.json
 """
@@ -53,11 +55,38 @@ def _scc(G, device):
     return gravel.strongly_connected_components(G, device=device)
 
 
-def _nx_call(name, g):
+def _louvain(G, device):
+    return gravel.louvain_communities(G, seed=1, device=device)
+
+
+def _salsa(G, device):
+    return gravel.salsa(G, device=device)
+
+
+def _wtf(G, device):
+    return gravel.who_to_follow(G, hubs(G)[0], device=device)
+
+
+def _ppr(G, device):
+    return gravel.pagerank(G, personalization=dict.fromkeys(hubs(G), 1.0), device=device)
+
+
+def hubs(G, k=4):
+    """The `k` vertices of largest out-degree (ties by smaller id): the seeds of personalized
+    PageRank, the first one who-to-follow's user; the same on NetworkX's copy of G."""
+    import numpy as np
+
+    order = np.lexsort((np.arange(G.n), -G.out_degree))
+    return [int(v) for v in order[:k]]
+
+
+def _nx_call(name, g, seeds):
     """NetworkX's function for primitive `name` on the networkx graph g, run to the end."""
     import networkx as nx
 
     calls = {
+        "louvain": lambda: nx.community.louvain_communities(g, seed=1),
+        "ppr": lambda: nx.pagerank(g, personalization=dict.fromkeys(seeds, 1.0)),
         "mis": lambda: nx.maximal_independent_set(g, seed=1),
         "coloring": lambda: nx.greedy_color(g, "largest_first"),
         "lpa": lambda: list(nx.community.label_propagation_communities(g)),
@@ -76,7 +105,13 @@ PRIMITIVES = {
     "msf": (_msf, "weighted"),
     "hits": (_hits, "plain"),
     "scc": (_scc, "directed"),
+    "louvain": (_louvain, "plain"),
+    "salsa": (_salsa, "plain"),
+    "wtf": (_wtf, "plain"),
+    "ppr": (_ppr, "plain"),
 }
+#: primitives NetworkX has no function for
+NO_NETWORKX = {"salsa", "wtf"}
 
 
 def build(spec, kind):
@@ -92,9 +127,10 @@ def build(spec, kind):
 
 
 def _nx_child(spec, kind, name, queue):
-    g = build(spec, kind).to_networkx()
+    G = build(spec, kind)
+    g, seeds = G.to_networkx(), hubs(G)
     start = time.perf_counter()
-    _nx_call(name, g)
+    _nx_call(name, g, seeds)
     queue.put(time.perf_counter() - start)
 
 
@@ -146,7 +182,9 @@ def measure(spec, names, repeat, cpu_repeat, nx_timeout=None):
             f"{spec:>10} {name:>8}: gpu {row['gpu_ms']:10.2f} ms  cpu {row['cpu_ms']:10.2f} ms "
             f"({row['speedup_vs_cpu']:6.1f}x)"
         )
-        if nx_timeout is not None:
+        if nx_timeout is not None and name in NO_NETWORKX:
+            line += "  networkx: no such function"
+        elif nx_timeout is not None:
             s = networkx_seconds(spec, kind, name, nx_timeout)
             row["networkx_ms"] = None if s is None else 1e3 * s
             row["networkx_timeout_s"] = nx_timeout
