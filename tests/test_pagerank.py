@@ -16,6 +16,7 @@ from gravel.algorithms.pagerank import (
     verify_pagerank,
 )
 from gravel.arrays import host
+from gravel.backends.cpu import pagerank as kernels
 from gravel.cli import open_graph
 from gravel.reorder import reorder
 
@@ -124,6 +125,53 @@ def test_bundled_graph_stops_by_networkx_rule_where_asked():
     assert np.allclose(r.rank, ref, rtol=1e-9, atol=0)
     default = gravel.pagerank(G, device="cpu")
     assert default.iterations > r.iterations and default.stats["error"] < DEFAULT_TOL
+
+
+def check_pull(G, weighted, serial, uniform, seed):
+    """The fused pull (`serial`: its serial twin) on G against NumPy over the same in-edge lists:
+    the new ranks, the next contributions, the dangling mass and the L1 change. Random ranks and
+    contributions, teleport and dangling vectors stride-0 (`uniform`) or random, and where
+    weighted, a zero weight on some arcs (a vertex of zero out-weight with out-edges dangles)."""
+    n = G.n
+    rng = np.random.default_rng(seed)
+    in_off, in_idx, in_w = G.csc()
+    in_w = in_w * (rng.random(len(in_w)) < 0.8) if weighted else np.ones(len(in_idx))
+    out = np.bincount(in_idx, weights=in_w, minlength=n) if weighted else G.out_degree
+    contrib, rank = rng.random(n), rng.random(n)
+    if uniform:
+        teleport, dangling = np.broadcast_to(0.15 / n, n), np.broadcast_to(1.0 / n, n)
+    else:
+        teleport, dangling = rng.random(n), rng.random(n)
+    k = kernels.kernels(0 if serial else 1 << 62)
+    new, nxt = np.empty(n), np.empty(n)
+    args = (out, contrib, teleport, dangling, 0.3, 0.85, rank, new, nxt)
+    if weighted:
+        lost, err = k.pull_weighted(in_off, in_idx, in_w, *args)
+    else:
+        lost, err = k.pull(in_off, in_idx, *args)
+    heads = np.repeat(np.arange(n), np.diff(in_off))
+    x = teleport + 0.3 * dangling + 0.85 * np.bincount(heads, in_w * contrib[in_idx], n)
+    assert np.allclose(new, x, rtol=1e-12, atol=0)
+    assert np.allclose(nxt, np.divide(x, out, out=np.zeros(n), where=out > 0), rtol=1e-12, atol=0)
+    assert np.isclose(lost, x[out == 0].sum(), rtol=1e-12, atol=0)
+    assert np.isclose(err, np.abs(x - rank).sum(), rtol=1e-12, atol=0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), weighted=st.booleans(), serial=st.booleans(), uniform=st.booleans())
+def test_pull_kernels_match_numpy(data, weighted, serial, uniform):
+    """In-edge lists of every length modulo the pull's four accumulators."""
+    G = data.draw(graphs(max_n=30, max_m=150, weighted=weighted))
+    if G.n:
+        check_pull(G, weighted, serial, uniform, data.draw(st.integers(0, 2**32 - 1)))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("serial", [False, True])
+def test_pull_kernels_on_lists_longer_than_the_prefetch_distance(weighted, serial):
+    G = transform.add_random_weights(generate.kronecker(11, 16, seed=1), 1, 9, seed=2)
+    assert np.diff(G.csc()[0]).max() > kernels.AHEAD
+    check_pull(G, weighted, serial, uniform=False, seed=3)
 
 
 @pytest.mark.parametrize("entry", SMALL, ids=dataset_ids(SMALL))
