@@ -128,10 +128,11 @@ def test_bundled_graph_stops_by_networkx_rule_where_asked():
 
 
 def check_pull(G, weighted, serial, uniform, seed):
-    """The fused pull (`serial`: its serial twin) on G against NumPy over the same in-edge lists:
-    the new ranks, the next contributions, the dangling mass and the L1 change. Random ranks and
-    contributions, teleport and dangling vectors stride-0 (`uniform`) or random, and where
-    weighted, a zero weight on some arcs (a vertex of zero out-weight with out-edges dangles)."""
+    """The one-pass iteration and the plain pull (`serial`: their serial twins) on G against NumPy
+    over the same in-edge lists: the new ranks, the next contributions, the dangling mass and the
+    L1 change. Random ranks and contributions, teleport and dangling vectors stride-0 (`uniform`)
+    or random, and where weighted, a zero weight on some arcs (a vertex of zero out-weight with
+    out-edges dangles)."""
     n = G.n
     rng = np.random.default_rng(seed)
     in_off, in_idx, in_w = G.csc()
@@ -146,14 +147,21 @@ def check_pull(G, weighted, serial, uniform, seed):
     new, nxt = np.empty(n), np.empty(n)
     args = (out, contrib, teleport, dangling, 0.3, 0.85, rank, new, nxt)
     if weighted:
-        lost, err = k.pull_weighted(in_off, in_idx, in_w, *args)
+        lost, err = k.iterate_weighted(in_off, in_idx, in_w, *args)
     else:
-        lost, err = k.pull(in_off, in_idx, *args)
+        lost, err = k.iterate(in_off, in_idx, *args)
     heads = np.repeat(np.arange(n), np.diff(in_off))
     x = teleport + 0.3 * dangling + 0.85 * np.bincount(heads, in_w * contrib[in_idx], n)
     assert np.allclose(new, x, rtol=1e-12, atol=0)
     assert np.allclose(nxt, np.divide(x, out, out=np.zeros(n), where=out > 0), rtol=1e-12, atol=0)
     assert np.isclose(lost, x[out == 0].sum(), rtol=1e-12, atol=0)
+    assert np.isclose(err, np.abs(x - rank).sum(), rtol=1e-12, atol=0)
+    base = teleport + 0.3 * dangling  # the plain pull: x from a base vector, the L1 change
+    if weighted:
+        err = k.pull_weighted(in_off, in_idx, in_w, contrib, base, 0.85, rank, new)
+    else:
+        err = k.pull(in_off, in_idx, contrib, base, 0.85, rank, new)
+    assert np.allclose(new, x, rtol=1e-12, atol=0)
     assert np.isclose(err, np.abs(x - rank).sum(), rtol=1e-12, atol=0)
 
 

@@ -224,10 +224,10 @@ def _out_weight(G):
 
 
 def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
-    """Float64 power iteration, one pass per iteration: the pull sums the contributions x[u] / W(u)
-    over each vertex's in-edges, writes the new ranks and the next contributions, and sums the
-    dangling vertices' new rank and the L1 change (backends/cpu/pagerank.py). The contributions
-    and dangling mass of the starting vector take a pass of their own."""
+    """Float64 power iteration, one pass per iteration (backends/cpu/pagerank.py, `iterate`): the
+    pull sums the contributions x[u] / W(u) over each vertex's in-edges, writes the new ranks and
+    the next contributions, and sums the dangling vertices' new rank and the L1 change. The
+    contributions and dangling mass of the starting vector take a pass of their own."""
     n = G.n
     kind = "pull, weighted" if weighted else "pull"
     if n == 0:
@@ -246,14 +246,14 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
     new, contrib, nxt = np.empty(n), np.empty(n), np.empty(n)
     it, err, changes = 0, None, []
     k = _k.kernels(G.nnz)
-    pull, edges = (
-        (k.pull_weighted, (in_off, in_idx, in_w)) if weighted else (k.pull, (in_off, in_idx))
+    iterate, edges = (
+        (k.iterate_weighted, (in_off, in_idx, in_w)) if weighted else (k.iterate, (in_off, in_idx))
     )
     with Timer() as t:
         lost = k.contributions(rank, out, contrib)
         while it < max_iter:
             it += 1
-            lost, err = pull(
+            lost, err = iterate(
                 *edges, out, contrib, teleport, dangling, alpha * lost, alpha, rank, new, nxt
             )
             changes.append(err)

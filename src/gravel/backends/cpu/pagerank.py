@@ -1,7 +1,9 @@
 """Pull PageRank kernels: each vertex sums its in-neighbours' contributions, no atomics needed.
 
-One pass per iteration: the pull also writes the next iteration's contributions and sums the
-dangling vertices' new rank and the L1 change. The edge loop is where the time goes, and three
+`iterate` runs an iteration in one pass: the pull also writes the next iteration's contributions
+and sums the dangling vertices' new rank and the L1 change. `contributions` and `pull` are the two
+passes of an iteration whose contributions go elsewhere in between (the distributed program
+all-gathers them: distributed/programs.py). The edge loop is where the time goes, and three
 things make it fast: edge positions and ids are read as unsigned integers, so that Numba emits no
 negative-index wraparound (a compare and a select on every access); the sum runs in four
 accumulators, so that consecutive additions do not wait for each other; and the loop prefetches
@@ -117,7 +119,30 @@ def _update(x, v, out_weight, rank, new_rank, new_contrib):
 
 
 @numba.njit(parallel=True, cache=True)
-def pull(
+def pull(in_offsets, in_indices, contrib, base, alpha, rank, new_rank):
+    """new_rank[v] = base[v] + alpha * sum of contrib over in-edges; returns the L1 change."""
+    err = 0.0
+    for v in numba.prange(rank.shape[0]):
+        x = base[v] + alpha * _in_sum(in_offsets, in_indices, contrib, v)
+        new_rank[v] = x
+        err += abs(x - rank[v])
+    return err
+
+
+@numba.njit(parallel=True, cache=True)
+def pull_weighted(in_offsets, in_indices, in_weights, contrib, base, alpha, rank, new_rank):
+    """new_rank[v] = base[v] + alpha * sum of weight * contrib over in-edges; returns the L1
+    change."""
+    err = 0.0
+    for v in numba.prange(rank.shape[0]):
+        x = base[v] + alpha * _in_weighted_sum(in_offsets, in_indices, in_weights, contrib, v)
+        new_rank[v] = x
+        err += abs(x - rank[v])
+    return err
+
+
+@numba.njit(parallel=True, cache=True)
+def iterate(
     in_offsets,
     in_indices,
     out_weight,
@@ -146,7 +171,7 @@ def pull(
 
 
 @numba.njit(parallel=True, cache=True)
-def pull_weighted(
+def iterate_weighted(
     in_offsets,
     in_indices,
     in_weights,
@@ -160,7 +185,7 @@ def pull_weighted(
     new_rank,
     new_contrib,
 ):
-    """`pull` with each in-edge's contribution times the edge's weight."""
+    """`iterate` with each in-edge's contribution times the edge's weight."""
     lost = 0.0
     err = 0.0
     for v in numba.prange(rank.shape[0]):
@@ -173,4 +198,4 @@ def pull_weighted(
 
 
 #: the kernels for a graph of so many arcs (serial twins for small graphs)
-kernels = by_size(contributions, pull, pull_weighted)
+kernels = by_size(contributions, pull, pull_weighted, iterate, iterate_weighted)
