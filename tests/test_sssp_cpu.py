@@ -5,6 +5,8 @@ import importlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.sparse.csgraph import dijkstra
 
 import gravel
@@ -12,6 +14,8 @@ from gravel.algorithms.sssp import verify_sssp
 from gravel.backends.cpu import _serial
 from gravel.backends.cpu import sssp as kernels
 from gravel.transform import deduplicate
+
+from .strategies import graphs
 
 # the module: gravel.algorithms.sssp is the function
 sssp_module = importlib.import_module("gravel.algorithms.sssp")
@@ -73,34 +77,72 @@ def test_a_hub_longer_than_a_batch_is_a_batch_alone():
     assert ends.tolist() == [3, 4, 5]  # 5 + 0 + 1 arcs, then 100 alone, then 1
 
 
-def test_compaction_keeps_each_pending_vertex_once_in_its_bucket():
-    n, ring, delta = 4, 3, 1.0
-    dist = np.array([0.5, 1.5, 2.5, 7.0])  # slots 0, 1, 2 and 7 % 3 = 1
-    cap = 2 * n
-    pool = (
-        np.full(ring, -1, np.int64),
-        np.empty(cap, np.int64),
-        np.empty(cap, np.int32),
-        np.zeros(n, np.int64),
-        np.empty(n, np.int32),
-    )
-    used, rounds = 0, 0
-    for v in [0, 1, 2, 3, 3, 1, 2, 0]:  # duplicates fill the pool
-        used, rounds = kernels.push(v, dist, delta, pool, used, rounds)
-    assert used == cap
-    dist[3] = 5.0  # lowered: its entries in slot 1 are stale, the new one goes to slot 2
-    used, rounds = kernels.push(3, dist, delta, pool, used, rounds)
-    head, nxt, entry_v = pool[:3]
+def filing(n, ring):
+    """A bucket pool and filing of requests by hand, in bucket 0, as `relax` would leave them."""
+    pool = kernels.bucket_pool(n, ring)
+    dist, pred = np.full(n, np.inf), np.full(n, -1, np.int32)
+    requests = (np.empty(n, np.int32), np.empty(n), np.empty(n, np.int32))
+    counts, widths = np.zeros(1, np.int64), np.zeros(1, np.int64)
 
-    def bucket(slot):
-        out, e = [], head[slot]
-        while e >= 0:
-            out.append(int(entry_v[e]))
-            e = nxt[e]
-        return sorted(out)
+    def file(lowered, u):
+        for k, (v, d) in enumerate(lowered):
+            dist[v] = d
+            requests[0][k], requests[1][k], requests[2][k] = v, d, u
+        counts[0] = len(lowered)
+        widths[0] = int(max(d for _, d in lowered)) + 1
+        starts = np.zeros(2, np.int64)
+        kernels.file_lowered(requests, starts, counts, widths, 0, dist, pred, 1.0, pool)
 
-    assert used == 4 and rounds == 1
-    assert [bucket(s) for s in range(ring)] == [[0], [1], [2, 3]]
+    return pool, dist, pred, file
+
+
+def test_a_full_pool_is_compacted_to_each_live_vertex_once_in_its_bucket():
+    n, ring = 4, 3
+    pool, dist, pred, file = filing(n, ring)
+    for r in range(10):  # 40 entries through a pool of 2n + 16: each round leaves 4 dead
+        file([(v, 2.95 - 0.1 * r - 0.5 * v) for v in range(n)], u=r)
+    assert pool[7][0] < 2 * n + 16  # compacted
+    taken = [sorted(kernels.take_bucket(b, dist, pool).tolist()) for b in range(ring)]
+    assert taken == [[3], [1, 2], [0]]  # distances 2.05, 1.55, 1.05, 0.55
+    assert pred.tolist() == [9] * n
+
+
+def test_a_bucket_of_dead_entries_is_passed_over():
+    pool, dist, pred, file = filing(3, 5)
+    file([(0, 2.5), (1, 3.5)], u=2)
+    file([(0, 0.5)], u=2)  # 0 leaves bucket 2 for bucket 0: bucket 2 holds a dead entry
+    frontier, b = kernels.next_frontier(0, dist, pool)
+    assert (frontier.tolist(), b) == ([0], 0)
+    frontier, b = kernels.next_frontier(1, dist, pool)
+    assert (frontier.tolist(), b) == ([1], 3)
+    assert kernels.next_frontier(4, dist, pool)[0].size == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    G=graphs(max_n=60, max_m=300, weighted=True),
+    scale=st.sampled_from([0.001, 1.0, 1e30]),
+    delta=st.sampled_from([None, 0.5, 4.0, 1e38]),
+    source=st.integers(0, 59),
+    parallel=st.booleans(),
+)
+def test_delta_stepping_equals_scipy_on_random_graphs(G, scale, delta, source, parallel):
+    if G.n == 0:
+        return
+    source %= G.n
+    W = gravel.Graph(G.offsets, G.indices, G.weights * scale, directed=G.directed)
+    if delta is not None:
+        delta *= scale
+    with pytest.MonkeyPatch.context() as mp:
+        if parallel:  # every frontier in parallel chunks, batches of at most 16 arcs
+            mp.setattr(_serial, "SMALL_ARCS", -1)
+            mp.setattr(sssp_module, "SERIAL_ARCS", 1)
+            mp.setattr(sssp_module, "BATCH_ARCS", 16)
+        r = gravel.sssp(W, source, delta=delta, device="cpu")
+    expect = dijkstra(deduplicate(W).to_scipy(), directed=True, indices=source)
+    assert np.allclose(r.distance, expect, rtol=1e-12, atol=0)
+    assert np.array_equal(np.isinf(r.distance), np.isinf(expect))
+    assert verify_sssp(W, source, r.distance, r.predecessor) == []
 
 
 @pytest.mark.filterwarnings("error")

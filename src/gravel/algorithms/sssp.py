@@ -102,7 +102,7 @@ def sssp(G, source, *, delta=None, device="auto"):
         (:func:`gravel.algorithms._common.caller_id`). ``result.source`` is the id.
     delta : float, optional
         Bucket width, positive and finite, at least the largest weight / MAX_BUCKETS (2**20).
-        Default: the mean edge weight times max(0.25, 4 / average degree) on the CPU and max(8,
+        Default: the mean edge weight times max(1/32, 1 / average degree) on the CPU and max(8,
         256 / average degree) on the GPU, raised to that least width where the weights span a wider
         range; wider buckets mean fewer phases but more re-relaxations.
     device : {"auto", "cpu", "cuda"}
@@ -132,8 +132,9 @@ def sssp(G, source, *, delta=None, device="auto"):
     -----
     Delta-stepping does O(m + n) work per phase and one phase per non-empty bucket (far fewer on
     graphs with wide weight ranges); on the GPU the predecessor pass is one O(n + m) BFS. Extra
-    memory on the CPU: 48 bytes a vertex, and 16 bytes per arc of a batch (BATCH_ARCS). With
-    several shortest paths to a vertex, any one may be returned.
+    memory on the CPU: 43 bytes a vertex (20 more while buckets are compacted), 16 bytes per arc
+    of a batch (BATCH_ARCS) and 56 per bucket (largest weight / delta buckets). With several
+    shortest paths to a vertex, any one may be returned.
 
     Examples
     --------
@@ -188,7 +189,7 @@ def default_delta(G, device="cpu"):
     degree = G.nnz / max(G.n, 1)
     if device == "cuda":
         return mean * max(8.0, 256.0 / degree)
-    return mean * max(0.25, 4.0 / degree)
+    return mean * max(1 / 32, 1.0 / degree)
 
 
 #: frontiers of fewer out-arcs than this run serially, many phases per call (all of them on graphs
@@ -211,7 +212,7 @@ def _sssp_cpu(G, source, weights, delta):
     requests = (np.empty(room, np.int32), np.empty(room, np.float64), np.empty(room, np.int32))
     arcs = (G.offsets, G.indices, weights)
     parts = chunks()
-    counts = np.zeros(parts, np.int64)
+    counts, widths = np.zeros(parts, np.int64), np.zeros(parts, np.int64)
     frontier = np.array([source], np.int32)
     # a small graph runs every phase serially: the parallel kernels take seconds to compile
     limit = G.nnz + 1 if is_small(G.nnz) else SERIAL_ARCS
@@ -227,11 +228,12 @@ def _sssp_cpu(G, source, weights, delta):
             phases += 1
             start = 0
             for end in _k.batch_ends(G.offsets, frontier, BATCH_ARCS):
-                starts = _k.relax(arcs, frontier[start:end], dist, parts, requests, counts)
-                _k.file_lowered(requests, starts, counts, b, dist, pred, delta, pool)
+                starts = _k.relax(
+                    arcs, frontier[start:end], dist, b, delta, requests, counts, widths
+                )
+                _k.file_lowered(requests, starts, counts, widths, b, dist, pred, delta, pool)
                 start = end
-            b = _k.next_bucket(b, pool)
-            frontier = _k.take_bucket(b, dist, pool) if b >= 0 else frontier[:0]
+            frontier, b = _k.next_frontier(b, dist, pool)
     return SSSPResult(
         "sssp",
         "cpu",

@@ -25,7 +25,6 @@ import numba
 import numpy as np
 
 from . import atomics
-from ._serial import twins
 
 
 def bucket_pool(n, ring):
@@ -63,15 +62,38 @@ def batch_ends(offsets, frontier, limit):
     return ends[: k + 1]
 
 
-@numba.njit(parallel=True, cache=True)
-def relax(arcs, frontier, dist, chunks, requests, counts):
-    """Relax the frontier's out-arcs in `chunks` parallel chunks of about equal arc counts (a hub's
-    list would leave one chunk with most of the work), lowering distances by an atomic min; each
-    lowering is written to `requests` (req_v, req_d, req_u) from its chunk's arc offset (they have
-    room for every out-arc of the frontier). Returns the chunks' offsets; `counts` gets their
-    request counts."""
+@numba.njit(cache=True)
+def lower(arcs, frontier, dist, b, delta, requests, k):
+    """Relax the out-arcs of `frontier` (bucket b), lowering distances by an atomic min, and write
+    each lowering (req_v, req_d, req_u) to `requests` from k on. Returns (the end of the requests,
+    one more than their largest bucket offset from b; 0 with none)."""
     offsets, indices, weights = arcs
     req_v, req_d, req_u = requests
+    first = k
+    top = 0.0
+    for i in range(frontier.shape[0]):
+        u = frontier[i]
+        du = dist[u]
+        for p in range(offsets[u], offsets[u + 1]):
+            v = indices[p]
+            nd = du + weights[p]
+            if nd < dist[v] and nd < atomics.min_nonnegative(dist, v, nd):
+                req_v[k] = v
+                req_d[k] = nd
+                req_u[k] = u
+                k += 1
+                top = max(top, nd)
+    return k, (np.int64(top / delta) - b + 1 if k > first else 0)
+
+
+@numba.njit(parallel=True, cache=True)
+def relax(arcs, frontier, dist, b, delta, requests, counts, widths):
+    """`lower` in parallel chunks of about equal arc counts, one per entry of `counts` (a hub's
+    list would leave one chunk with most of the work), each writing from its arc offset (the
+    requests have room for every out-arc of the frontier). Returns the chunks' offsets; `counts`
+    and `widths` get their request counts and widths."""
+    offsets = arcs[0]
+    chunks = counts.shape[0]
     nf = frontier.shape[0]
     ends = np.empty(nf, np.int64)  # arcs of frontier[0..i]
     total = 0
@@ -85,64 +107,50 @@ def relax(arcs, frontier, dist, chunks, requests, counts):
         bounds[c] = nf if c == chunks else np.searchsorted(ends, total * c // chunks, "right")
         starts[c] = ends[bounds[c] - 1] if bounds[c] > 0 else 0
     for c in numba.prange(chunks):
-        k = starts[c]
-        for i in range(bounds[c], bounds[c + 1]):
-            u = frontier[i]
-            du = dist[u]
-            for p in range(offsets[u], offsets[u + 1]):
-                v = indices[p]
-                nd = du + weights[p]
-                if nd < dist[v] and nd < atomics.min_nonnegative(dist, v, nd):
-                    req_v[k] = v
-                    req_d[k] = nd
-                    req_u[k] = u
-                    k += 1
-        counts[c] = k - starts[c]
+        part = frontier[bounds[c] : bounds[c + 1]]
+        end, widths[c] = lower(arcs, part, dist, b, delta, requests, starts[c])
+        counts[c] = end - starts[c]
     return starts
 
 
-@numba.njit(parallel=True, cache=True)
-def file_lowered(requests, starts, counts, b, dist, pred, delta, pool):
-    """After `relax`, in bucket b: merge the requests that still hold into the buckets, one block
-    per bucket reached, and record their predecessors. Each chunk first packs its live requests at
-    the front of its slice, their bucket offsets from b in req_u; a full pool is compacted first."""
+@numba.njit(cache=True)
+def keep_live(requests, start, count, b, dist, pred, delta, tally):
+    """Pack the requests from `start` that still hold (distance == dist[v]: at most one per vertex,
+    since lowerings are strict) at the front, their bucket offsets from b in req_u, record their
+    predecessors and count them by offset in `tally`. Returns how many hold."""
     req_v, req_d, req_u = requests
-    head, block_start, block_len, block_next, entry_v, entry_d, _, used = pool
+    j = start
+    for k in range(start, start + count):
+        v = req_v[k]
+        d = req_d[k]
+        if d != dist[v]:
+            continue  # lowered further since
+        pred[v] = req_u[k]
+        key = np.int64(d / delta) - b
+        tally[key] += 1
+        req_v[j] = v
+        req_d[j] = d
+        req_u[j] = key
+        j += 1
+    return j - start
+
+
+@numba.njit(cache=True)
+def place(tally, b, dist, delta, pool):
+    """Give the counted requests (tally[c, key]: chunk c's of bucket b + key) their entries,
+    buckets first, then chunks: each bucket reached gains one block, and tally holds each chunk's
+    first entry per bucket. A pool without room is compacted first."""
+    head, block_start, block_len, block_next, entry_v, _, _, used = pool
     ring = head.shape[0]
-    chunks = counts.shape[0]
-    width = np.zeros(chunks, np.int64)
-    for c in numba.prange(chunks):
-        j = starts[c]
-        for k in range(starts[c], starts[c] + counts[c]):
-            v = req_v[k]
-            d = req_d[k]
-            if d != dist[v]:
-                continue  # lowered further since
-            pred[v] = req_u[k]
-            key = np.int64(d / delta) - b
-            req_v[j] = v
-            req_d[j] = d
-            req_u[j] = key
-            j += 1
-            width[c] = max(width[c], key + 1)
-        counts[c] = j - starts[c]
-    live = counts.sum()
-    if live == 0:
-        return
-    keys = width.max()
-    if used[0] + live > entry_v.shape[0] or used[1] + keys > block_start.shape[0]:
+    chunks, keys = tally.shape
+    if used[0] + tally.sum() > entry_v.shape[0] or used[1] + keys > block_start.shape[0]:
         compact(dist, delta, pool)
-    # place[c, key]: where chunk c's entries of bucket b + key go, buckets first, then chunks
-    place = np.zeros((chunks, keys), np.int64)
-    for c in numba.prange(chunks):
-        for k in range(starts[c], starts[c] + counts[c]):
-            place[c, req_u[k]] += 1
     at = used[0]
     for key in range(keys):
         first = at
         for c in range(chunks):
-            size = place[c, key]
-            place[c, key] = at
+            size = tally[c, key]
+            tally[c, key] = at
             at += size
         if at > first:
             s = (b + key) % ring
@@ -153,20 +161,42 @@ def file_lowered(requests, starts, counts, b, dist, pred, delta, pool):
             head[s] = i
             used[1] = i + 1
     used[0] = at
+
+
+@numba.njit(cache=True)
+def scatter(requests, start, count, at, pool):
+    """Copy the packed requests from `start` to their entries (at[key]: the next of bucket b +
+    key)."""
+    req_v, req_d, req_u = requests
+    entry_v, entry_d = pool[4], pool[5]
+    for k in range(start, start + count):
+        e = at[req_u[k]]
+        at[req_u[k]] = e + 1
+        entry_v[e] = req_v[k]
+        entry_d[e] = req_d[k]
+
+
+@numba.njit(parallel=True, cache=True)
+def file_lowered(requests, starts, counts, widths, b, dist, pred, delta, pool):
+    """After `relax`, in bucket b: file the requests that still hold in parallel chunks, merged by
+    a scan (`keep_live`, `place`, `scatter`), and record their predecessors."""
+    chunks = counts.shape[0]
+    tally = np.zeros((chunks, widths.max()), np.int64)
     for c in numba.prange(chunks):
-        for k in range(starts[c], starts[c] + counts[c]):
-            e = place[c, req_u[k]]
-            place[c, req_u[k]] = e + 1
-            entry_v[e] = req_v[k]
-            entry_d[e] = req_d[k]
+        counts[c] = keep_live(requests, starts[c], counts[c], b, dist, pred, delta, tally[c])
+    place(tally, b, dist, delta, pool)
+    for c in numba.prange(chunks):
+        scatter(requests, starts[c], counts[c], tally[c], pool)
 
 
 @numba.njit(cache=True)
 def compact(dist, delta, pool):
-    """Rebuild the buckets from their live entries, one block per non-empty bucket."""
+    """Rebuild the buckets from their live entries (at most one per vertex), one block per
+    non-empty bucket."""
     head, block_start, block_len, block_next, entry_v, entry_d, _, used = pool
     ring = head.shape[0]
-    keep = np.empty(dist.shape[0], np.int64)  # entries, at most one per vertex
+    live_v = np.empty(dist.shape[0], np.int32)
+    live_d = np.empty(dist.shape[0], np.float64)
     size = np.zeros(ring + 1, np.int64)
     k = 0
     for s in range(ring):
@@ -174,15 +204,14 @@ def compact(dist, delta, pool):
         while i >= 0:
             for e in range(block_start[i], block_start[i] + block_len[i]):
                 if entry_d[e] == dist[entry_v[e]]:
-                    keep[k] = e
+                    live_v[k] = entry_v[e]
+                    live_d[k] = entry_d[e]
                     k += 1
                     size[s + 1] += 1
             i = block_next[i]
-    keep = keep[:k]
-    v, d = entry_v[keep], entry_d[keep]
-    size = np.cumsum(size)
     used[1] = 0
     for s in range(ring):
+        size[s + 1] += size[s]
         head[s] = -1
         if size[s + 1] > size[s]:
             i = used[1]
@@ -192,23 +221,12 @@ def compact(dist, delta, pool):
             head[s] = i
             used[1] = i + 1
     for j in range(k):
-        s = np.int64(d[j] / delta) % ring
+        s = np.int64(live_d[j] / delta) % ring
         e = size[s]
         size[s] = e + 1
-        entry_v[e] = v[j]
-        entry_d[e] = d[j]
+        entry_v[e] = live_v[j]
+        entry_d[e] = live_d[j]
     used[0] = k
-
-
-@numba.njit(cache=True)
-def next_bucket(b, pool):
-    """The first bucket from b on with entries (live or not), or -1 if all are empty."""
-    head = pool[0]
-    ring = head.shape[0]
-    for step in range(ring):
-        if head[(b + step) % ring] >= 0:
-            return b + step
-    return -1
 
 
 @numba.njit(cache=True)
@@ -231,6 +249,25 @@ def take_bucket(b, dist, pool):
 
 
 @numba.njit(cache=True)
+def next_frontier(b, dist, pool):
+    """Take the first bucket from b on with live entries: (its vertices, the bucket); an empty
+    frontier when every bucket is empty."""
+    head, out = pool[0], pool[6]
+    ring = head.shape[0]
+    step = 0
+    while step < ring:
+        if head[(b + step) % ring] < 0:
+            step += 1
+            continue
+        b += step
+        step = 0
+        frontier = take_bucket(b, dist, pool)
+        if frontier.shape[0] > 0:
+            return frontier, b
+    return out[:0], b
+
+
+@numba.njit(cache=True)
 def frontier_arcs(offsets, frontier):
     """The out-arcs of the frontier's vertices."""
     total = 0
@@ -239,25 +276,19 @@ def frontier_arcs(offsets, frontier):
     return total
 
 
-# compiled without parallel=True, for the phases below (no parallel region to start)
-_twins = twins(relax, file_lowered)
-_serial_relax, _serial_file = _twins.relax, _twins.file_lowered
-
-
 @numba.njit(cache=True)
 def serial_phases(arcs, frontier, b, dist, pred, delta, pool, requests, limit):
     """Run delta-stepping serially, as GAP's bucket fusion runs small buckets without a barrier,
     while the frontier's out-arcs stay below `limit`: relax, file, take the current (else the next
     non-empty) bucket. Road graphs have thousands of tiny buckets; one call covers many of them.
     Returns (frontier, bucket, phases run); an empty frontier means no work is left."""
-    counts = np.zeros(1, np.int64)
     phases = 0
     while frontier.shape[0] > 0 and frontier_arcs(arcs[0], frontier) < limit:
-        starts = _serial_relax(arcs, frontier, dist, 1, requests, counts)
-        _serial_file(requests, starts, counts, b, dist, pred, delta, pool)
+        count, width = lower(arcs, frontier, dist, b, delta, requests, 0)
+        tally = np.zeros((1, width), np.int64)
+        count = keep_live(requests, 0, count, b, dist, pred, delta, tally[0])
+        place(tally, b, dist, delta, pool)
+        scatter(requests, 0, count, tally[0], pool)
         phases += 1
-        b = next_bucket(b, pool)
-        if b < 0:
-            return frontier[:0], b, phases
-        frontier = take_bucket(b, dist, pool)
+        frontier, b = next_frontier(b, dist, pool)
     return frontier, b, phases
