@@ -1,7 +1,7 @@
 """gravel beside the GAP Benchmark Suite (Beamer, Asanovic and Patterson) on the same graph files
-and sources: BFS, SSSP, PageRank per iteration, CC, BC per source and TC, GAP's reference kernels on
-every core, gravel's CPU path and, where a GPU is present, gravel's GPU path, in one table with
-gravel CPU / GAP (issue 23's table, without Gunrock's column).
+and sources: BFS, SSSP, PageRank per iteration, CC, BC per source and TC, GAP's reference kernels
+and gravel's CPU path on the same --threads (default: every core) and, where a GPU is present,
+gravel's GPU path, in one table with gravel CPU / GAP (issue 23's table, without Gunrock's column).
 
 GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
 missing). Each graph spec is generated once by gravel and written as GAP edge lists (.el, and .wel
@@ -22,6 +22,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import numba
 import numpy as np
 
 import gravel
@@ -46,9 +47,10 @@ def write_edge_lists(G, folder):
     return el, wel, W
 
 
-def gap_seconds(gap, args, trials):
-    """Median of GAP's trial times for `args` (the binary and its flags) over `trials` trials."""
-    env = os.environ | {"OMP_NUM_THREADS": str(os.cpu_count())}
+def gap_seconds(gap, args, trials, threads):
+    """Median of GAP's trial times for `args` (the binary and its flags) over `trials` trials on
+    `threads` OpenMP threads."""
+    env = os.environ | {"OMP_NUM_THREADS": str(threads)}
     out = subprocess.run(
         [str(gap / args[0]), *args[1:], "-n", str(trials)],
         capture_output=True,
@@ -121,7 +123,9 @@ def main():
     p.add_argument("--gap", required=True, type=Path, help="a checkout of sbeamer/gapbs")
     p.add_argument("--sources", type=int, default=2, help="BFS / SSSP / BC sources")
     p.add_argument("--algo", action="append", help="repeatable; default: all six")
+    p.add_argument("--threads", type=int, default=os.cpu_count(), help="CPU threads, both sides")
     a = p.parse_args()
+    numba.set_num_threads(a.threads)
     if not (a.gap / "bfs").exists():
         subprocess.run(["make", f"-j{os.cpu_count()}"], cwd=a.gap, check=True)
     devices = ["cpu"] + (["cuda"] if cuda.available() else [])
@@ -143,7 +147,7 @@ def main():
                     continue
                 each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
                 gap_s = statistics.median(
-                    gap_seconds(a.gap, gap_args(files[kind], v), a.repeat) for v in each
+                    gap_seconds(a.gap, gap_args(files[kind], v), a.repeat, a.threads) for v in each
                 )
                 row = {"graph": spec, "primitive": name, "gap_s": gap_s / units}
                 for d in devices:
@@ -160,7 +164,7 @@ def main():
                     flush=True,
                 )
     if a.json:
-        write_record(a.json, "benchmarks/gap.py", rows, gap=str(a.gap))
+        write_record(a.json, "benchmarks/gap.py", rows, gap=str(a.gap), threads=a.threads)
 
 
 if __name__ == "__main__":
