@@ -146,10 +146,7 @@ def check_pull(G, weighted, serial, uniform, seed):
     k = kernels.kernels(0 if serial else 1 << 62)
     new, nxt = np.empty(n), np.empty(n)
     args = (out, contrib, teleport, dangling, 0.3, 0.85, rank, new, nxt)
-    if weighted:
-        lost, err = k.iterate_weighted(in_off, in_idx, in_w, *args)
-    else:
-        lost, err = k.iterate(in_off, in_idx, *args)
+    lost, err = k.iterate(in_off, in_idx, in_w if weighted else None, *args)
     heads = np.repeat(np.arange(n), np.diff(in_off))
     x = teleport + 0.3 * dangling + 0.85 * np.bincount(heads, in_w * contrib[in_idx], n)
     assert np.allclose(new, x, rtol=1e-12, atol=0)

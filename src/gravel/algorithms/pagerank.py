@@ -246,14 +246,12 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
     new, contrib, nxt = np.empty(n), np.empty(n), np.empty(n)
     it, err, changes = 0, None, []
     k = _k.kernels(G.nnz)
-    iterate, edges = (
-        (k.iterate_weighted, (in_off, in_idx, in_w)) if weighted else (k.iterate, (in_off, in_idx))
-    )
+    edges = (in_off, in_idx, in_w if weighted else None)
     with Timer() as t:
         lost = k.contributions(rank, out, contrib)
         while it < max_iter:
             it += 1
-            lost, err = iterate(
+            lost, err = k.iterate(
                 *edges, out, contrib, teleport, dangling, alpha * lost, alpha, rank, new, nxt
             )
             changes.append(err)

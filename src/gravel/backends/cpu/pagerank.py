@@ -141,37 +141,17 @@ def pull_weighted(in_offsets, in_indices, in_weights, contrib, base, alpha, rank
     return err
 
 
+@numba.njit(inline="always")
+def _gather(in_offsets, in_indices, in_weights, contrib, v):
+    """v's in-edge sum: weighted where `in_weights` is an array; None compiles the plain sum
+    alone (Numba prunes the branch on the argument's type)."""
+    if in_weights is None:
+        return _in_sum(in_offsets, in_indices, contrib, v)
+    return _in_weighted_sum(in_offsets, in_indices, in_weights, contrib, v)
+
+
 @numba.njit(parallel=True, cache=True)
 def iterate(
-    in_offsets,
-    in_indices,
-    out_weight,
-    contrib,
-    teleport,
-    dangling,
-    spread,
-    alpha,
-    rank,
-    new_rank,
-    new_contrib,
-):
-    """new_rank[v] = teleport[v] + spread * dangling[v] + alpha * (sum of contrib over in-edges),
-    and new_contrib[v] = new_rank[v] / out_weight[v] (0 where dangling); returns (the new rank of
-    the dangling vertices, the L1 change from rank). A uniform teleport or dangling vector may be
-    a stride-0 view of its one value (np.broadcast_to)."""
-    lost = 0.0
-    err = 0.0
-    for v in numba.prange(rank.shape[0]):
-        s = _in_sum(in_offsets, in_indices, contrib, v)
-        x = teleport[v] + spread * dangling[v] + alpha * s
-        dl, de = _update(x, v, out_weight, rank, new_rank, new_contrib)
-        lost += dl
-        err += de
-    return lost, err
-
-
-@numba.njit(parallel=True, cache=True)
-def iterate_weighted(
     in_offsets,
     in_indices,
     in_weights,
@@ -185,11 +165,15 @@ def iterate_weighted(
     new_rank,
     new_contrib,
 ):
-    """`iterate` with each in-edge's contribution times the edge's weight."""
+    """new_rank[v] = teleport[v] + spread * dangling[v] + alpha * (sum of contrib over in-edges,
+    each times its weight unless `in_weights` is None), and new_contrib[v] = new_rank[v] /
+    out_weight[v] (0 where dangling); returns (the new rank of the dangling vertices, the L1 change
+    from rank). A uniform teleport or dangling vector may be a stride-0 view of its one value
+    (np.broadcast_to)."""
     lost = 0.0
     err = 0.0
     for v in numba.prange(rank.shape[0]):
-        s = _in_weighted_sum(in_offsets, in_indices, in_weights, contrib, v)
+        s = _gather(in_offsets, in_indices, in_weights, contrib, v)
         x = teleport[v] + spread * dangling[v] + alpha * s
         dl, de = _update(x, v, out_weight, rank, new_rank, new_contrib)
         lost += dl
@@ -198,4 +182,4 @@ def iterate_weighted(
 
 
 #: the kernels for a graph of so many arcs (serial twins for small graphs)
-kernels = by_size(contributions, pull, pull_weighted, iterate, iterate_weighted)
+kernels = by_size(contributions, pull, pull_weighted, iterate)
