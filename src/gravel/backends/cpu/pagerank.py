@@ -63,42 +63,32 @@ def contributions(rank, out_weight, contrib):
 
 
 @numba.njit(inline="always")
-def _in_sum(in_offsets, in_indices, contrib, v):
-    """The sum of contrib over v's in-edges."""
-    one, two, three, four = uint64(1), uint64(2), uint64(3), uint64(4)
-    ahead, last = uint64(AHEAD), uint64(in_indices.shape[0] - 1)
-    p, end = uint64(in_offsets[v]), uint64(in_offsets[v + 1])
-    s0 = s1 = s2 = s3 = 0.0
-    while p + four <= end:
-        _prefetch(in_indices, min(p + ahead, last))
-        s0 += contrib[uint64(in_indices[p])]
-        s1 += contrib[uint64(in_indices[p + one])]
-        s2 += contrib[uint64(in_indices[p + two])]
-        s3 += contrib[uint64(in_indices[p + three])]
-        p += four
-    while p < end:
-        s0 += contrib[uint64(in_indices[p])]
-        p += one
-    return (s0 + s1) + (s2 + s3)
+def _weight(in_weights, p):
+    """In-edge p's weight, or 1 where `in_weights` is None (Numba prunes the branch on the
+    argument's type, and LLVM drops the product by 1)."""
+    if in_weights is None:
+        return 1.0
+    return in_weights[p]
 
 
 @numba.njit(inline="always")
-def _in_weighted_sum(in_offsets, in_indices, in_weights, contrib, v):
-    """The sum of weight * contrib over v's in-edges."""
+def _in_sum(in_offsets, in_indices, in_weights, contrib, v):
+    """The sum of contrib over v's in-edges, each times its weight unless `in_weights` is None."""
     one, two, three, four = uint64(1), uint64(2), uint64(3), uint64(4)
     ahead, last = uint64(AHEAD), uint64(in_indices.shape[0] - 1)
     p, end = uint64(in_offsets[v]), uint64(in_offsets[v + 1])
     s0 = s1 = s2 = s3 = 0.0
     while p + four <= end:
         _prefetch(in_indices, min(p + ahead, last))
-        _prefetch(in_weights, min(p + ahead, last))
-        s0 += in_weights[p] * contrib[uint64(in_indices[p])]
-        s1 += in_weights[p + one] * contrib[uint64(in_indices[p + one])]
-        s2 += in_weights[p + two] * contrib[uint64(in_indices[p + two])]
-        s3 += in_weights[p + three] * contrib[uint64(in_indices[p + three])]
+        if in_weights is not None:
+            _prefetch(in_weights, min(p + ahead, last))
+        s0 += _weight(in_weights, p) * contrib[uint64(in_indices[p])]
+        s1 += _weight(in_weights, p + one) * contrib[uint64(in_indices[p + one])]
+        s2 += _weight(in_weights, p + two) * contrib[uint64(in_indices[p + two])]
+        s3 += _weight(in_weights, p + three) * contrib[uint64(in_indices[p + three])]
         p += four
     while p < end:
-        s0 += in_weights[p] * contrib[uint64(in_indices[p])]
+        s0 += _weight(in_weights, p) * contrib[uint64(in_indices[p])]
         p += one
     return (s0 + s1) + (s2 + s3)
 
@@ -123,7 +113,7 @@ def pull(in_offsets, in_indices, contrib, base, alpha, rank, new_rank):
     """new_rank[v] = base[v] + alpha * sum of contrib over in-edges; returns the L1 change."""
     err = 0.0
     for v in numba.prange(rank.shape[0]):
-        x = base[v] + alpha * _in_sum(in_offsets, in_indices, contrib, v)
+        x = base[v] + alpha * _in_sum(in_offsets, in_indices, None, contrib, v)
         new_rank[v] = x
         err += abs(x - rank[v])
     return err
@@ -135,19 +125,10 @@ def pull_weighted(in_offsets, in_indices, in_weights, contrib, base, alpha, rank
     change."""
     err = 0.0
     for v in numba.prange(rank.shape[0]):
-        x = base[v] + alpha * _in_weighted_sum(in_offsets, in_indices, in_weights, contrib, v)
+        x = base[v] + alpha * _in_sum(in_offsets, in_indices, in_weights, contrib, v)
         new_rank[v] = x
         err += abs(x - rank[v])
     return err
-
-
-@numba.njit(inline="always")
-def _gather(in_offsets, in_indices, in_weights, contrib, v):
-    """v's in-edge sum: weighted where `in_weights` is an array; None compiles the plain sum
-    alone (Numba prunes the branch on the argument's type)."""
-    if in_weights is None:
-        return _in_sum(in_offsets, in_indices, contrib, v)
-    return _in_weighted_sum(in_offsets, in_indices, in_weights, contrib, v)
 
 
 @numba.njit(parallel=True, cache=True)
@@ -173,7 +154,7 @@ def iterate(
     lost = 0.0
     err = 0.0
     for v in numba.prange(rank.shape[0]):
-        s = _gather(in_offsets, in_indices, in_weights, contrib, v)
+        s = _in_sum(in_offsets, in_indices, in_weights, contrib, v)
         x = teleport[v] + spread * dangling[v] + alpha * s
         dl, de = _update(x, v, out_weight, rank, new_rank, new_contrib)
         lost += dl
