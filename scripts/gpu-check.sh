@@ -8,9 +8,11 @@
 #   --bus       runs only benchmarks/bus_bytes.py (Nsight Compute) and emogi.py's managed urand:27
 #   --beyond [SPEC]  runs only benchmarks/beyond_memory.py (default kron:30:13, 111 GB of ids: the
 #               two-H100 machine with 256 GB of host memory)
-#   --primitives  runs only the measurements of issues 19, 20 and 22: NetworkX's suite through the
-#               backend on the GPU (scripts/nx-suite.sh), benchmarks/nx_backend.py, primitives.py on
-#               kron:22 and urand:22, programs.py on kron:22 and kron:24
+#   --primitives  runs only primitives.py on kron:22 and urand:22, NetworkX at scale 14 (issue 22)
+#   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh) and
+#               benchmarks/nx_backend.py on kron:16 (issue 20)
+#   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
+#               (each of the three fits one call of the device tool; together they may not)
 #   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
 #               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it)
 #   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
@@ -47,9 +49,13 @@ case "${1:-}" in
     run sssp_delta sssp_delta.py kron:22 grid:1024x1024
     exit 0 ;;
   --primitives)
+    run primitives primitives.py kron:22 urand:22 --repeat 3 --nx-timeout 30
+    exit 0 ;;
+  --nx)
     scripts/nx-suite.sh | tee "$out/nx-suite.log"  # installs gravel: the backend's entry point
     run nx_backend nx_backend.py kron:16 --devices cpu cuda
-    run primitives primitives.py kron:22 urand:22 --repeat 3
+    exit 0 ;;
+  --programs)
     run programs programs.py kron:22 kron:24 --repeat 3
     exit 0 ;;
   --gap)
