@@ -156,6 +156,16 @@ REACH = Program(
     semiring="or_and",
     apply="state or total",
 )
+#: the widest path's width from vertex 0 (max-times: inf wherever 0 reaches)
+WIDEST = Program(
+    "float64",
+    "float64",
+    init="inf if v == 0 else 0.0",
+    start="v == 0",
+    send="state",
+    semiring="max_times",
+    apply="max(state, total)",
+)
 #: the lowest id each vertex is connected to, by a reduce of the user's own
 LOWEST = Program(
     "int64",
@@ -176,16 +186,7 @@ def test_semirings_and_custom_reduce():
     np.testing.assert_array_equal(programs.run(G, REACH, device="cpu").state, depth >= 0)
     r = programs.run(G, LOWEST, direction="pull", device="cpu")
     np.testing.assert_array_equal(r.state, gravel.connected_components(G, device="cpu").labels)
-    widest = Program(
-        "float64",
-        "float64",
-        init="inf if v == 0 else 0.0",
-        start="v == 0",
-        send="state",
-        semiring="max_times",
-        apply="max(state, total)",
-    )
-    assert programs.run(G, widest, device="cpu").state[depth >= 0].min() == np.inf
+    assert programs.run(G, WIDEST, device="cpu").state[depth >= 0].min() == np.inf
 
 
 def test_init_override_and_max_iter():

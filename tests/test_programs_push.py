@@ -12,21 +12,12 @@ from gravel.programs import Program, cpu
 from gravel.transform import add_random_weights
 
 from .strategies import graphs
-from .test_programs import GRAPHS, LOWEST, PARENT_BFS, REACH, ratings, with_loops
+from .test_programs import GRAPHS, LOWEST, PARENT_BFS, REACH, WIDEST, ratings, with_loops
 
 #: (blocking, bin width): unblocked, blocked by the cache, and blocked with bins of 1, 3 (2 as a
 #: power of two) and 4 vertices
 PUSHES = [("unblocked", None), ("blocked", None), ("blocked", 1), ("blocked", 3), ("blocked", 4)]
 
-WIDEST = Program(
-    "float64",
-    "float64",
-    init="inf if v == 0 else 0.0",
-    start="v == 0",
-    send="state",
-    semiring="max_times",
-    apply="max(state, total)",
-)
 #: whether every in-neighbour of a vertex is among the first two thirds (reduce "and")
 ALL_IN = Program(
     "bool",
