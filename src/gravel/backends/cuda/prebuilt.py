@@ -20,6 +20,8 @@ never loads a stale cubin: it is compiled at first use instead.
 """
 
 import argparse
+import contextlib
+import fcntl
 import functools
 import hashlib
 import json
@@ -136,33 +138,45 @@ def _compile(job):
     return key(code, expr, cooperative), mapping[expr], cubin
 
 
+@contextlib.contextmanager
+def _locked(folder):
+    """Hold `folder`'s build lock: builds of one architecture from several processes at once (test
+    workers, parallel installs) take turns instead of writing over each other."""
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def build(arch, root=PREBUILT, *, jobs=None, capture=False, log=sys.stderr):
     """Compile every recorded instance for compute capability `arch` (``"90"``) into `root`,
     `jobs` processes at a time (all cores by default); instances already built are kept. With
     `capture` (on a GPU of that architecture), also keep the kernels CuPy compiles for the
-    algorithms. Returns the folder."""
+    algorithms, unless the current ones are kept already (:func:`captured`). Returns the folder."""
     folder = arch_dir(arch, root)
     folder.mkdir(parents=True, exist_ok=True)
-    names = dict(_names(folder))
-    todo = []
-    for path, expr, prelude, cooperative in instances():
-        k = key(runtime.source(path, prelude), expr, cooperative)
-        if k not in names or not (folder / f"{k}.cubin").is_file():
-            todo.append((path, expr, prelude, cooperative, str(arch)))
-    print(f"gravel: building {len(todo)} CUDA kernels for sm_{arch} in {folder}", file=log)
-    # spawned, not forked: a parent that has initialised CUDA cannot fork workers that use it
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(jobs or os.cpu_count(), mp_context=spawn) as pool:
-        for k, lowered, cubin in pool.map(_compile, todo):
-            (folder / f"{k}.cubin").write_bytes(cubin)
-            names[k] = lowered
-    tmp = folder / "names.json.tmp"
-    tmp.write_text(json.dumps(names, indent=0, sort_keys=True))
-    tmp.replace(folder / "names.json")
-    _names.cache_clear()
-    if capture:
-        print(f"gravel: capturing CuPy's kernels in {folder / 'cupy'}", file=log)
-        _capture(folder)
+    with _locked(folder):
+        _names.cache_clear()
+        names = dict(_names(folder))
+        todo = []
+        for path, expr, prelude, cooperative in instances():
+            k = key(runtime.source(path, prelude), expr, cooperative)
+            if k not in names or not (folder / f"{k}.cubin").is_file():
+                todo.append((path, expr, prelude, cooperative, str(arch)))
+        print(f"gravel: building {len(todo)} CUDA kernels for sm_{arch} in {folder}", file=log)
+        if todo:
+            # spawned, not forked: a parent that has initialised CUDA cannot fork workers using it
+            spawn = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(jobs or os.cpu_count(), mp_context=spawn) as pool:
+                for k, lowered, cubin in pool.map(_compile, todo):
+                    (folder / f"{k}.cubin").write_bytes(cubin)
+                    names[k] = lowered
+            tmp = folder / "names.json.tmp"
+            tmp.write_text(json.dumps(names, indent=0, sort_keys=True))
+            tmp.replace(folder / "names.json")
+            _names.cache_clear()
+        if capture and not captured(arch, root):
+            print(f"gravel: capturing CuPy's kernels in {folder / 'cupy'}", file=log)
+            _capture(folder)
     return folder
 
 
@@ -271,14 +285,16 @@ def captured(cc, root=PREBUILT):
 
 
 def _capture(folder):
-    """Run :func:`exercise` in a fresh process whose CuPy cache is `folder`/cupy (and empty), and
-    stamp the capture (:func:`captured`)."""
-    cache = folder / "cupy"
+    """Run :func:`exercise` in a fresh process whose CuPy cache is empty, then swap its cache in as
+    `folder`/cupy and stamp it (:func:`captured`): readers see the old capture or the new one."""
+    cache, fresh = folder / "cupy", folder / "cupy.new"
     (folder / "cupy.stamp").unlink(missing_ok=True)
-    shutil.rmtree(cache, ignore_errors=True)
-    env = dict(os.environ, CUPY_CACHE_DIR=str(cache))
+    shutil.rmtree(fresh, ignore_errors=True)
+    env = dict(os.environ, CUPY_CACHE_DIR=str(fresh))
     code = "from gravel.backends.cuda.prebuilt import exercise; exercise()"
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    shutil.rmtree(cache, ignore_errors=True)
+    fresh.replace(cache)
     (folder / "cupy.stamp").write_text(_capture_stamp())
 
 
