@@ -29,12 +29,12 @@ bench() { python3 -m gravel.cli bench "$@" --device cuda 2>&1 | grep -v generati
 run() {
   local name=$1 script=$2
   shift 2
-  python3 "benchmarks/$script" "$@" --json "$out/$name.json" 2>&1 | tr '\r' '\n' | grep -v generating | grep . \
+  # line-buffered throughout, so that a call cut off by its time limit keeps what was printed
+  python3 "benchmarks/$script" "$@" --json "$out/$name.json" 2>&1 | stdbuf -oL tr "\r" "\n" \
+    | grep --line-buffered -v generating | grep --line-buffered . \
     | tee "$out/$name.log"
 }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-# the built-in kernels, as an install builds them (kept in src/: later runs reuse them)
-python3 -m gravel.backends.cuda.prebuilt 2>&1 | tail -2
 road=${GRAVEL_DATASETS:+$GRAVEL_DATASETS/USA-road-NE.pace.gr.gz}
 case "${1:-}" in
   --locality)
@@ -84,7 +84,10 @@ case "${1:-}" in
     done
     exit 0 ;;
 esac
-python3 -m pytest -q -m gpu -p no:cacheprovider tests 2>&1 | tee "$out/gpu-tests.log" | tail -5
+# the built-in kernels, as an install builds them (kept in src/: later runs reuse them); the modes
+# above leave it out (a fresh machine spends minutes on it, and their benchmarks warm up anyway)
+python3 -m gravel.backends.cuda.prebuilt 2>&1 | tail -2
+python3 -m pytest -q -m gpu -p no:cacheprovider -n auto tests 2>&1 | tee "$out/gpu-tests.log" | tail -5
 if [ "${1:-}" = "--all" ]; then
   run operators operators.py --repeat 30
   run emogi emogi.py kron:24 urand:24 --repeat 3
