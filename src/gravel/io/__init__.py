@@ -1,5 +1,5 @@
 """Reading and writing graphs: Matrix Market, edge lists, DIMACS .gr, Parquet edge tables (through
-pyarrow) and gravel's binary .gravel.
+pyarrow), gravel's binary .gravel and the GAP Benchmark Suite's serialized .sg and .wsg.
 
 Text files may be gzip-compressed (detected from their bytes). The first load of a text graph stores
 a binary copy in the cache directory ($GRAVEL_CACHE_DIR, default ~/.cache/gravel); later loads of
@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import GraphFormatError, InvalidGraphError, UnknownNameError
 from ..graph import Graph
-from . import arrow, binary, dimacs, edgelist, matrix_market
+from . import arrow, binary, dimacs, edgelist, gapbs, matrix_market
 from ._files import atomic_write, cache_path, read_bytes
 from ._files import check_writable as check_writable  # public: the CLI checks outputs first
 
@@ -22,8 +22,20 @@ FORMATS = {
     "gr": dimacs,
     "gravel": binary,
     "parquet": arrow,
+    "sg": gapbs,
+    "wsg": gapbs,
 }
-_SUFFIX = {".mtx": "mtx", ".mm": "mtx", ".gr": "gr", ".gravel": "gravel", ".parquet": "parquet"}
+_SUFFIX = {
+    ".mtx": "mtx",
+    ".mm": "mtx",
+    ".gr": "gr",
+    ".gravel": "gravel",
+    ".parquet": "parquet",
+    ".sg": "sg",
+    ".wsg": "wsg",
+}
+#: formats written as bytes
+_BINARY = ("gravel", "parquet", "sg", "wsg")
 #: formats whose edges may be relabelled or read as undirected by the caller
 _EDGE_TABLES = ("edgelist", "parquet")
 
@@ -54,10 +66,12 @@ def load(
     ----------
     path : str or Path
         A Matrix Market (.mtx), DIMACS (.gr), binary (.gravel) or edge-list file, optionally
-        gzipped, or a Parquet edge table (.parquet; needs pyarrow). A Parquet file's edges are
-        its ``source`` and ``target`` columns (and ``weight``) where it has them, else its first
-        two integer columns (and the first numeric column after them): :mod:`gravel.io.arrow`.
-    format : {"mtx", "edgelist", "gr", "gravel", "parquet"}, optional
+        gzipped, a Parquet edge table (.parquet; needs pyarrow), or a GAP Benchmark Suite
+        serialized graph (.sg, or .wsg with weights: :mod:`gravel.io.gapbs`). A Parquet file's
+        edges are its ``source`` and ``target`` columns (and ``weight``) where it has them, else
+        its first two integer columns (and the first numeric column after them):
+        :mod:`gravel.io.arrow`.
+    format : {"mtx", "edgelist", "gr", "gravel", "parquet", "sg", "wsg"}, optional
         Overrides the format guessed from the file name.
     undirected : bool, default False
         Edge lists and Parquet files only: treat each row as an undirected edge. Matrix Market and
@@ -90,10 +104,12 @@ def load(
     if not path.is_file():
         raise GraphFormatError("no such file", path)
     fmt = _format_of(path, format)
-    if fmt == "gravel":
-        return binary.read(path)
     if fmt not in _EDGE_TABLES and (undirected or relabel):
         raise InvalidGraphError("undirected= and relabel= apply to edge lists and Parquet only")
+    if fmt == "gravel":
+        return binary.read(path)
+    if fmt in ("sg", "wsg"):
+        return gapbs.read(path, weighted)
     options = {
         "format": fmt,
         "undirected": undirected,
@@ -166,19 +182,22 @@ def _store(G, cached):
 
 
 def save(G, path, *, format=None):
-    """Write `G` to `path` (Matrix Market, edge list, DIMACS .gr, Parquet or binary .gravel, by
-    suffix or `format`).
+    """Write `G` to `path` (Matrix Market, edge list, DIMACS .gr, Parquet, binary .gravel, or GAP's
+    serialized .sg or .wsg, by suffix or `format`).
 
     A ``.gz`` suffix compresses text formats. A Parquet file has columns ``source``, ``target``
     (G's labels where it has them) and ``weight``, one row per edge, and keeps n and the direction
-    in its metadata. The file appears only once it is complete.
+    in its metadata. A .sg holds the lists only (no weights), a .wsg the lists and int32 weights
+    (whole-number weights only). The file appears only once it is complete.
     """
     path = Path(path)
     fmt = _format_of(path, format)
-    mode = "wb" if fmt in ("gravel", "parquet") else "w"
+    mode = "wb" if fmt in _BINARY else "w"
     if fmt == "parquet":
         arrow.require_pyarrow(f"writing {path}")  # before the file is opened
     options = {"sep": ","} if fmt == "edgelist" and ".csv" in path.suffixes else {}
+    if fmt in ("sg", "wsg"):
+        options = {"weighted": fmt == "wsg"}
     with atomic_write(path, mode) as f:
         FORMATS[fmt].write(f, G, **options)
     return path
