@@ -4,13 +4,14 @@ and gravel's CPU path on the same --threads (default: every core) and, where a G
 gravel's GPU path, in one table with gravel CPU / GAP (issue 23's table, without Gunrock's column).
 
 GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
-missing). Each graph spec is generated once by gravel and written as GAP edge lists (.el, and .wel
-with weights 1..255 as GAP generates them, for SSSP); GAP reads them symmetrised (-s). Both start
-BFS, SSSP and BC from the same --sources highest-degree vertices, one timed run per source after
-GAP's and gravel's own warm-up; PageRank runs PR_ITERATIONS iterations (no stopping test) and
-reports per iteration. SSSP: GAP with -d2 (its benchmark's delta for kron and urand), gravel with
-its default delta. Times are medians of GAP's trial times and of gravel's runs (CUDA events on the
-GPU, compiling left out).
+missing). Each graph spec is generated once by gravel and its CSR written as GAP's serialized graph
+(.sg, and .wsg with weights 1..255 as GAP generates them, for SSSP), byte for byte what GAP's
+converter makes of the symmetrised edge list: no text to write or parse, and each GAP run loads the
+graph with one read instead of rebuilding it. Both start BFS, SSSP and BC from the same --sources
+highest-degree vertices, one timed run per source after GAP's and gravel's own warm-up; PageRank
+runs PR_ITERATIONS iterations (no stopping test) and reports per iteration. SSSP: GAP with -d2 (its
+benchmark's delta for kron and urand), gravel with its default delta. Times are medians of GAP's
+trial times and of gravel's runs (CUDA events on the GPU, compiling left out).
 
     python benchmarks/gap.py kron:18 --gap /tmp/gapbs --json out.json
 """
@@ -35,16 +36,22 @@ GAP_DELTA = 2
 _TRIAL = re.compile(r"Trial Time:\s+([0-9.]+)")
 
 
-def write_edge_lists(G, folder):
-    """G's undirected edges (each once) as GAP's .el and, with weights 1..255, .wel files."""
-    src = np.repeat(np.arange(G.n), np.diff(G.offsets))
-    once = src < G.indices
+def write_serialized(G, folder):
+    """G (undirected, simple, rows sorted as gravel keeps them) as GAP's serialized graphs: g.sg
+    and, with weights 1..255 as GAP generates them, g.wsg for SSSP. The layout is writer.h's: a bool
+    (directed), the arc and vertex counts (int64), the offsets (int64), then the neighbours (int32)
+    or (neighbour, weight) int32 pairs. GAP reads these straight into its CSR, with no parsing and
+    no building."""
     W = gravel.transform.add_random_weights(G, 1, 255, seed=1)
-    el, wel = Path(folder) / "g.el", Path(folder) / "g.wel"
-    np.savetxt(el, np.column_stack([src[once], G.indices[once]]), fmt="%d")
-    cols = [src[once], G.indices[once], W.weights[once].astype(np.int64)]
-    np.savetxt(wel, np.column_stack(cols), fmt="%d")
-    return el, wel, W
+    header = np.array([(False, G.nnz, G.n)], dtype=[("directed", "?"), ("arcs", "i8"), ("n", "i8")])
+    pairs = np.empty((W.nnz, 2), dtype=np.int32)
+    pairs[:, 0], pairs[:, 1] = W.indices, W.weights
+    sg, wsg = Path(folder) / "g.sg", Path(folder) / "g.wsg"
+    for path, neighbours in ((sg, G.indices), (wsg, pairs)):
+        with open(path, "wb") as f:
+            for a in (header, G.offsets, neighbours):
+                a.tofile(f)
+    return sg, wsg, W
 
 
 def gap_seconds(gap, args, trials, threads):
@@ -74,43 +81,43 @@ def cases(G, W):
     return [
         (
             "bfs",
-            lambda f, v: ["bfs", "-f", f, "-s", "-r", str(v)],
-            "el",
+            lambda f, v: ["bfs", "-f", f, "-r", str(v)],
+            "sg",
             lambda d, v: gravel.bfs(G, v, device=d),
             1,
         ),
         (
             "sssp",
-            lambda f, v: ["sssp", "-f", f, "-s", "-r", str(v), "-d", str(GAP_DELTA)],
-            "wel",
+            lambda f, v: ["sssp", "-f", f, "-r", str(v), "-d", str(GAP_DELTA)],
+            "wsg",
             lambda d, v: gravel.sssp(W, v, device=d),
             1,
         ),
         (
             "pagerank",
-            lambda f, v: ["pr", "-f", f, "-s", "-i", str(PR_ITERATIONS), "-t", "0"],
-            "el",
+            lambda f, v: ["pr", "-f", f, "-i", str(PR_ITERATIONS), "-t", "0"],
+            "sg",
             lambda d, v: gravel.pagerank(G, max_iter=PR_ITERATIONS, tol=0.0, device=d),
             PR_ITERATIONS,
         ),
         (
             "cc",
-            lambda f, v: ["cc", "-f", f, "-s"],
-            "el",
+            lambda f, v: ["cc", "-f", f],
+            "sg",
             lambda d, v: gravel.connected_components(G, device=d),
             1,
         ),
         (
             "bc",
-            lambda f, v: ["bc", "-f", f, "-s", "-r", str(v), "-i", "1"],
-            "el",
+            lambda f, v: ["bc", "-f", f, "-r", str(v), "-i", "1"],
+            "sg",
             lambda d, v: gravel.betweenness_centrality(G, sources=[v], device=d),
             1,
         ),
         (
             "tc",
-            lambda f, v: ["tc", "-f", f, "-s"],
-            "el",
+            lambda f, v: ["tc", "-f", f],
+            "sg",
             lambda d, v: gravel.triangles(G, per_vertex=False, device=d),
             1,
         ),
@@ -140,8 +147,8 @@ def main():
         G = G.simple_undirected()
         sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
         with tempfile.TemporaryDirectory() as tmp:
-            el, wel, W = write_edge_lists(G, tmp)
-            files = {"el": str(el), "wel": str(wel)}
+            sg, wsg, W = write_serialized(G, tmp)
+            files = {"sg": str(sg), "wsg": str(wsg)}
             for name, gap_args, kind, call, units in cases(G, W):
                 if a.algo and name not in a.algo:
                     continue
