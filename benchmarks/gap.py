@@ -4,16 +4,18 @@ and gravel's CPU path on the same --threads (default: every core) and, where a G
 gravel's GPU path, in one table with gravel CPU / GAP (issue 23's table, without Gunrock's column).
 
 GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
-missing). Each graph spec is generated once by gravel and its CSR written as GAP's serialized graph
-(.sg, and .wsg with weights 1..255 as GAP generates them, for SSSP), byte for byte what GAP's
-converter makes of the symmetrised edge list: no text to write or parse, and each GAP run loads the
-graph with one read instead of rebuilding it. Both start BFS, SSSP and BC from the same --sources
-highest-degree vertices, one timed run per source after GAP's and gravel's own warm-up; PageRank
-runs PR_ITERATIONS iterations (no stopping test) and reports per iteration. SSSP: GAP with -d2 (its
-benchmark's delta for kron and urand), gravel with its default delta. Times are medians of GAP's
-trial times and of gravel's runs (CUDA events on the GPU, compiling left out).
+missing). Both systems read the same files, GAP's serialized graphs (.sg, and .wsg with weights
+1..255 for SSSP; gravel.io.gapbs reads and writes them): kron:S and urand:S come from GAP's own
+generator (`converter -g S -k 16`, `-u S -k 16`; symmetric), as issue 23 measures, unless
+--generator gravel; other specs and files are gravel's graphs, symmetrised, simple and written in
+GAP's form. Each GAP run loads its graph with one read, no parsing or building. Both start BFS,
+SSSP and BC from the same --sources highest-degree vertices, one timed run per source after GAP's
+and gravel's own warm-up; PageRank runs PR_ITERATIONS iterations (no stopping test) and reports per
+iteration. SSSP: GAP with -d2 (its benchmark's delta for kron and urand), gravel with its default
+delta. Times are medians of GAP's trial times and of gravel's runs (CUDA events on the GPU,
+compiling left out).
 
-    python benchmarks/gap.py kron:18 --gap /tmp/gapbs --json out.json
+    python benchmarks/gap.py kron:18 urand:18 --gap third_party/gapbs --json out.json
 """
 
 import os
@@ -36,22 +38,22 @@ GAP_DELTA = 2
 _TRIAL = re.compile(r"Trial Time:\s+([0-9.]+)")
 
 
-def write_serialized(G, folder):
-    """G (undirected, simple, rows sorted as gravel keeps them) as GAP's serialized graphs: g.sg
-    and, with weights 1..255 as GAP generates them, g.wsg for SSSP. The layout is writer.h's: a bool
-    (directed), the arc and vertex counts (int64), the offsets (int64), then the neighbours (int32)
-    or (neighbour, weight) int32 pairs. GAP reads these straight into its CSR, with no parsing and
-    no building."""
-    W = gravel.transform.add_random_weights(G, 1, 255, seed=1)
-    header = np.array([(False, G.nnz, G.n)], dtype=[("directed", "?"), ("arcs", "i8"), ("n", "i8")])
-    pairs = np.empty((W.nnz, 2), dtype=np.int32)
-    pairs[:, 0], pairs[:, 1] = W.indices, W.weights
+def graph_files(spec, gap, folder, generator):
+    """(g.sg, g.wsg, G, W): the graph of `spec` in GAP's serialized form, unweighted and with
+    weights 1..255, and gravel's Graph of each file. kron:S[:K] and urand:S[:K] come from GAP's
+    own generator (``converter -g S -k K``, K 16 by default) unless `generator` is "gravel";
+    other specs and files from gravel, symmetrised and simple, with gravel's weights 1..255."""
     sg, wsg = Path(folder) / "g.sg", Path(folder) / "g.wsg"
-    for path, neighbours in ((sg, G.indices), (wsg, pairs)):
-        with open(path, "wb") as f:
-            for a in (header, G.offsets, neighbours):
-                a.tofile(f)
-    return sg, wsg, W
+    kind, *numbers = spec.split(":")
+    if generator == "gap" and kind in ("kron", "urand") and 1 <= len(numbers) <= 2:
+        scale, degree = numbers[0], (numbers[1:] or ["16"])[0]
+        make = [str(gap / "converter"), "-g" if kind == "kron" else "-u", scale, "-k", degree]
+        for out, weighted in ((sg, []), (wsg, ["-w"])):
+            subprocess.run([*make, *weighted, "-b", str(out)], check=True, capture_output=True)
+        return sg, wsg, gravel.load(sg), gravel.load(wsg)
+    G = open_graph(spec, undirected=True)[0].simple_undirected()
+    W = gravel.transform.add_random_weights(G, 1, 255, seed=1)
+    return gravel.save(G, sg), gravel.save(W, wsg), G, W
 
 
 def gap_seconds(gap, args, trials, threads):
@@ -131,6 +133,12 @@ def main():
     p.add_argument("--sources", type=int, default=2, help="BFS / SSSP / BC sources")
     p.add_argument("--algo", action="append", help="repeatable; default: all six")
     p.add_argument("--threads", type=int, default=os.cpu_count(), help="CPU threads, both sides")
+    p.add_argument(
+        "--generator",
+        choices=("gap", "gravel"),
+        default="gap",
+        help="who generates kron and urand specs (default: GAP's converter, as issue 23 measures)",
+    )
     a = p.parse_args()
     numba.set_num_threads(a.threads)
     if not (a.gap / "bfs").exists():
@@ -143,11 +151,9 @@ def main():
         + f" {'GAP':>10} {'cpu / GAP':>9}"
     )
     for spec in a.graphs:
-        G, _ = open_graph(spec, undirected=True)
-        G = G.simple_undirected()
-        sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
         with tempfile.TemporaryDirectory() as tmp:
-            sg, wsg, W = write_serialized(G, tmp)
+            sg, wsg, G, W = graph_files(spec, a.gap, tmp, a.generator)
+            sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
             files = {"sg": str(sg), "wsg": str(wsg)}
             for name, gap_args, kind, call, units in cases(G, W):
                 if a.algo and name not in a.algo:
