@@ -4,9 +4,10 @@ on the GPU; NumPy runs the same steps in the tests).
 A pass of local moves is a handful of whole-graph array operations: the arcs sorted by (vertex,
 neighbour's community) give each vertex its edge weight into each neighbouring community, the
 modularity gain of joining each follows from the communities' degree sums, and each vertex picks
-its best (ties to the smallest community) where that beats staying. Neighbours that move at once
-can undo each other's gains, so a pass restricts the moves, after Lu, Halappanavar and
-Kalyanaraman, "Parallel heuristics for scalable community detection" (2015), and cuGraph:
+its best (ties to the smallest community: a maximum scattered per vertex, as the sort leaves the
+pairs in order) where that beats staying. Neighbours that move at once can undo each other's gains,
+so a pass restricts the moves, after Lu, Halappanavar and Kalyanaraman, "Parallel heuristics for
+scalable community detection" (2015), and cuGraph:
 
 - up/down: each pass orders the communities at random (a hash of the id and the pass), and a
   vertex moves only if its best community comes after its own (a vertex waits for a pass of
@@ -119,18 +120,20 @@ def _best_moves(xp, src, dst, w, k, community, resolution, salt):
     key = key[first]
     v, c = key // size, key % size
     mine = community[v]
+    own = c == mine
     total = xp.bincount(community, weights=k, minlength=size)
     scale = resolution * k / k.sum()
-    gain = link - scale[v] * (total[c] - xp.where(c == mine, k[v], 0.0))
+    gain = xp.where(own, -xp.inf, link - scale[v] * total[c])  # staying is not a move
     stay = -scale * (total[community] - k)  # plus the weight into its own community, if any
-    own = c == mine
     stay[v[own]] += link[own]
-    gain = xp.where(own, -xp.inf, gain)
-    best = xp.lexsort(xp.stack((c.astype(xp.float64), -gain, v.astype(xp.float64))))
+    # Each vertex's best: its largest gain, ties to the smallest c. The pairs come sorted by v,
+    # then c, so that is the first pair of v's run whose gain equals v's maximum.
+    top = xp.full(size, -xp.inf)
+    xp.maximum.at(top, v, gain)
+    best = xp.flatnonzero((gain == top[v]) & (top > stay)[v])
     head = xp.ones(best.size, dtype=bool)
     head[1:] = v[best[1:]] != v[best[:-1]]
     best = best[head]
-    best = best[gain[best] > stay[v[best]]]
     if best.size == 0:
         return None
     v, c, mine = v[best], c[best], mine[best]
