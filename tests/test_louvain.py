@@ -156,3 +156,18 @@ def test_gpu_on_the_bundled_graph_and_edgeless_ones():
     for n in (0, 1, 4):
         r = louvain_communities(gravel.Graph.from_edges([], [], n=n, directed=False), device="cuda")
         assert r.labels.tolist() == list(range(n)) and r.modularity == 0.0
+    # a level that ends with no arc between communities (the aggregate's sums over nothing)
+    r = louvain_communities(disjoint_cliques(), device="cuda")
+    assert r.labels.tolist() == [0] * 5 + [5] * 5 + [10] * 5
+
+
+def disjoint_cliques(k=3, size=5):
+    """`k` cliques of `size` vertices and no edge between them."""
+    pairs = [(c * size + i, c * size + j) for c in range(k) for i in range(size) for j in range(i)]
+    src, dst = zip(*pairs, strict=True)
+    return gravel.Graph.from_edges(src, dst, n=k * size, directed=False)
+
+
+def test_parallel_moves_on_disjoint_cliques():
+    labels = smallest_member(parallel_labels(disjoint_cliques()))
+    assert labels.tolist() == [0] * 5 + [5] * 5 + [10] * 5
