@@ -12,7 +12,7 @@ python3 -c "import importlib.metadata as m; assert m.entry_points(group='network
   2>/dev/null || python3 -m pip install -q --no-deps --no-build-isolation -e . || exit 1
 export NETWORKX_TEST_BACKEND=gravel NETWORKX_FALLBACK_TO_NX=True
 python3 -c "import gravel.nx, networkx as nx; print('backend device:', nx.config.backends.gravel.device)"
-cd /tmp || exit 1  # outside the repository: NetworkX's conftest, not ours
+cd "$(mktemp -d)" || exit 1  # an empty folder outside the repository: NetworkX's conftest, not ours
 status=0
 for group in core communities; do
   if [ "$group" = core ]; then
