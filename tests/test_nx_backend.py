@@ -424,3 +424,46 @@ def test_device_config_chooses_gravel_s_device():
     if not cuda.available():
         with nx.config.backends.gravel(device="cuda"), pytest.raises(DeviceUnavailableError):
             nx.pagerank(G, backend="gravel")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 30),
+    seed=st.integers(0, 2**31 - 1),
+    directed=st.booleans(),
+    labels=st.sampled_from(["ids", "shuffled", "strings"]),
+)
+def test_conversion_equals_the_edge_list(n, seed, directed, labels):
+    """The adjacency read into a CSR is the graph of NetworkX's own edge list, whatever the
+    labels (ids in order, other ints, strings), with loops, and with weights where set (the
+    default where not)."""
+    import random
+
+    import numpy as np
+
+    from gravel import Graph
+    from gravel.nx.convert import from_networkx
+
+    rng = random.Random(seed)
+    g = nx.gnp_random_graph(n, rng.random() * 0.4, seed=seed, directed=directed)
+    g.add_edges_from((v, v) for v in g if rng.random() < 0.1)
+    if labels != "ids":
+        order = rng.sample(range(n), n)
+        g = nx.relabel_nodes(
+            g, {v: order[v] if labels == "shuffled" else f"v{order[v]}" for v in g}
+        )
+    for u, v, d in g.edges(data=True):
+        if rng.random() < 0.7:
+            d["w"] = rng.choice([0.5, 2.0, 3.25])
+    got = from_networkx(g, {"w": 1.0})
+    index = {v: i for i, v in enumerate(g)}
+    edges = list(g.edges(data="w", default=1.0))
+    want = Graph.from_edges(
+        [index[u] for u, _, _ in edges],
+        [index[v] for _, v, _ in edges],
+        [w for _, _, w in edges],
+        n=n,
+        directed=directed,
+    )
+    assert got.labels == list(g)
+    assert got.graph == want and np.array_equal(got.graph.weights, want.weights)

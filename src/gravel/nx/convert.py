@@ -1,5 +1,8 @@
 """NetworkX graphs to :class:`BackendGraph` and back (NetworkX caches the conversion)."""
 
+from itertools import chain
+from operator import methodcaller
+
 import numpy as np
 
 from ..graph import Graph
@@ -8,6 +11,11 @@ from .graph import BackendGraph
 
 def from_networkx(graph, edge_attrs=None):
     """Convert a NetworkX graph; `edge_attrs` is NetworkX's ``{attribute: default}`` (at most one).
+
+    The lists are read straight from the adjacency (``graph._adj``, as NetworkX's own converters
+    read it), each row in its dict's order and sorted after: C-level iteration over the dicts into
+    NumPy, no tuple per edge and no edge list to symmetrise, since an undirected graph's adjacency
+    holds every edge both ways already. Node labels 0..n-1 in node order are the ids themselves.
 
     Raises NotImplementedError (NetworkX then falls back to its own code) for multigraphs,
     several edge attributes, and weights that are not real numbers. Other attributes stay with
@@ -18,21 +26,30 @@ def from_networkx(graph, edge_attrs=None):
     if edge_attrs and len(edge_attrs) > 1:
         raise NotImplementedError("gravel holds one numeric edge attribute at most")
     labels = list(graph)
-    index = {v: i for i, v in enumerate(labels)}
+    n, rows = len(labels), list(map(graph._adj.__getitem__, labels))  # each node's row, in order
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, rows), np.int64, n), out=offsets[1:])
+    nnz = int(offsets[-1])
+    neighbours = chain.from_iterable(rows)
+    if not _numbered(labels):
+        neighbours = map({v: i for i, v in enumerate(labels)}.__getitem__, neighbours)
+    indices = np.fromiter(neighbours, np.int64, nnz)
     attr, default = next(iter(edge_attrs.items())) if edge_attrs else (None, None)
-    edges = list(graph.edges(data=attr, default=default)) if attr else list(graph.edges)
-    m = len(edges)
-    src = np.fromiter((index[e[0]] for e in edges), np.int64, m)
-    dst = np.fromiter((index[e[1]] for e in edges), np.int64, m)
     weights, exact = None, True
     if attr:
+        data = chain.from_iterable(map(methodcaller("values"), rows))
         try:
-            weights = np.fromiter((e[2] for e in edges), np.float64, m)
+            weights = np.fromiter(map(methodcaller("get", attr, default), data), np.float64, nnz)
         except (TypeError, ValueError) as exc:
             raise NotImplementedError(f"edge attribute {attr!r} holds non-numbers") from exc
         exact = bool(np.array_equal(weights.astype(np.float32), weights))
-    G = Graph.from_edges(src, dst, weights, n=len(labels), directed=graph.is_directed())
+    G = Graph(offsets, indices, weights, directed=graph.is_directed())
     return BackendGraph(G, labels, origin=graph, exact_weights=exact)
+
+
+def _numbered(labels):
+    """Whether the node labels are the ints 0..n-1 in order (then each is its own id)."""
+    return all(type(v) is int for v in labels) and labels == list(range(len(labels)))
 
 
 def to_networkx(obj):
