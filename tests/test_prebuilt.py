@@ -105,3 +105,23 @@ def test_a_capture_of_cupys_kernels_counts_only_for_the_current_algorithms(tmp_p
     assert not prebuilt.captured("90", tmp_path)
     (folder / "cupy.stamp").write_text("now")
     assert prebuilt.captured("90", tmp_path)
+
+
+def test_seeding_copies_what_the_cache_lacks_unless_turned_off(tmp_path, monkeypatch):
+    captured = prebuilt.arch_dir((9, 0), tmp_path / "root") / "cupy"
+    captured.mkdir(parents=True)
+    for name in ("a.cubin", "b.cubin"):
+        (captured / name).write_bytes(name.encode())
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "a.cubin").write_bytes(b"kept")
+    monkeypatch.setenv("CUPY_CACHE_DIR", str(cache))
+    monkeypatch.setenv(prebuilt.SEED, "0")  # a capture's own run: nothing carried over
+    prebuilt.seed_cupy_cache((9, 0), tmp_path / "root")
+    assert sorted(p.name for p in cache.iterdir()) == ["a.cubin"]
+    monkeypatch.delenv(prebuilt.SEED)
+    prebuilt.seed_cupy_cache((9, 0), tmp_path / "root")
+    assert sorted(p.name for p in cache.iterdir()) == ["a.cubin", "b.cubin"]
+    assert (cache / "a.cubin").read_bytes() == b"kept" and (
+        cache / "b.cubin"
+    ).read_bytes() == b"b.cubin"

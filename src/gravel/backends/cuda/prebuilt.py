@@ -21,7 +21,6 @@ never loads a stale cubin: it is compiled at first use instead.
 
 import argparse
 import contextlib
-import fcntl
 import functools
 import hashlib
 import json
@@ -141,7 +140,13 @@ def _compile(job):
 @contextlib.contextmanager
 def _locked(folder):
     """Hold `folder`'s build lock: builds of one architecture from several processes at once (test
-    workers, parallel installs) take turns instead of writing over each other."""
+    workers, parallel installs) take turns instead of writing over each other. Where there is no
+    fcntl (Windows), builds are not locked."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
     with open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
@@ -245,20 +250,27 @@ def exercise(algorithms=None, graphs=None, *, large=False):
                     pass  # HITS on the bipartite grid: it launched every kernel all the same
 
 
+#: set to "0" in the environment, the first GPU use seeds nothing (a capture's own run)
+SEED = "GRAVEL_SEED_CUPY_CACHE"
+
+
 def seed_cupy_cache(cc, root=PREBUILT):
     """Copy the CuPy kernels captured at build time for `cc` into CuPy's cache (``CUPY_CACHE_DIR``,
-    else ``~/.cupy/kernel_cache``) where it lacks them."""
+    else ``~/.cupy/kernel_cache``) where it lacks them. A kernel that vanishes meanwhile (a build
+    replacing the capture) is left to CuPy to compile."""
     captured = arch_dir(cc, root) / "cupy"
-    if not captured.is_dir():
+    if os.environ.get(SEED) == "0" or not captured.is_dir():
         return
     cache = Path(os.environ.get("CUPY_CACHE_DIR", "~/.cupy/kernel_cache")).expanduser()
     cache.mkdir(parents=True, exist_ok=True)
     have = set(os.listdir(cache))
-    for f in captured.iterdir():
-        if f.name not in have:
-            tmp = cache / f".{f.name}.gravel-tmp"
-            shutil.copyfile(f, tmp)
-            tmp.replace(cache / f.name)
+    for name in set(os.listdir(captured)) - have:
+        tmp = cache / f".{name}.gravel-tmp"
+        try:
+            shutil.copyfile(captured / name, tmp)
+        except FileNotFoundError:
+            continue
+        tmp.replace(cache / name)
 
 
 def _capture_stamp():
@@ -285,12 +297,14 @@ def captured(cc, root=PREBUILT):
 
 
 def _capture(folder):
-    """Run :func:`exercise` in a fresh process whose CuPy cache is empty, then swap its cache in as
-    `folder`/cupy and stamp it (:func:`captured`): readers see the old capture or the new one."""
+    """Run :func:`exercise` in a fresh process whose CuPy cache is empty (and seeded with nothing,
+    so that no older capture carries over), then swap its cache in as `folder`/cupy and stamp it
+    (:func:`captured`)."""
     cache, fresh = folder / "cupy", folder / "cupy.new"
     (folder / "cupy.stamp").unlink(missing_ok=True)
     shutil.rmtree(fresh, ignore_errors=True)
-    env = dict(os.environ, CUPY_CACHE_DIR=str(fresh))
+    fresh.mkdir()
+    env = dict(os.environ, CUPY_CACHE_DIR=str(fresh), **{SEED: "0"})
     code = "from gravel.backends.cuda.prebuilt import exercise; exercise()"
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
     shutil.rmtree(cache, ignore_errors=True)
