@@ -2,6 +2,7 @@
 own edge list of it, written back byte for byte, random graphs round-tripped, and damaged files
 refused with the file named."""
 
+import gzip
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gravel
-from gravel.errors import GraphFormatError, InvalidGraphError
+from gravel.errors import GraphFormatError
 
 DATA = Path(__file__).parent / "data" / "gapbs"
 
@@ -85,7 +86,7 @@ def damaged(tmp_path, name, edit):
     ("edit", "message"),
     [
         (lambda b: b.__delitem__(slice(-4, None)), "truncated"),
-        (lambda b: b.extend(b"\0" * 4), "truncated"),
+        (lambda b: b.extend(b"\0" * 4), "too long"),
         (lambda b: b.__delitem__(slice(10, None)), "under its header"),
         (lambda b: b.__setitem__(0, 7), "directed byte 7"),
         (lambda b: b.__setitem__(slice(-4, None), (300).to_bytes(4, "little")), "out of range"),
@@ -108,6 +109,18 @@ def test_unsorted_lists_are_sorted(tmp_path):
     same(gravel.load(damaged(tmp_path, "k8.sg", swap)), gravel.load(DATA / "k8.sg"))
 
 
-def test_edge_list_options_are_refused():
-    with pytest.raises(InvalidGraphError, match="edge lists"):
-        gravel.load(DATA / "k8.sg", undirected=True)
+def test_compressed_files_are_refused(tmp_path):
+    with pytest.raises(GraphFormatError, match="uncompressed"):
+        gravel.save(gravel.load(DATA / "k8.sg"), tmp_path / "g.sg.gz")
+    packed = tmp_path / "g.sg"
+    packed.write_bytes(gzip.compress((DATA / "k8.sg").read_bytes()))
+    with pytest.raises(GraphFormatError, match="gzip") as e:
+        gravel.load(packed)
+    assert str(packed) in str(e.value)
+
+
+def test_a_graph_without_arcs_takes_its_form_from_the_name(tmp_path):
+    G = gravel.Graph.from_edges([], [], [], n=3, directed=False)
+    for name, weighted in (("g.sg", False), ("g.wsg", True)):
+        H = gravel.load(gravel.save(G, tmp_path / name))
+        assert (H.n, H.nnz, H.weighted) == (3, 0, weighted)

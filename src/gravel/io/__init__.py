@@ -104,12 +104,12 @@ def load(
     if not path.is_file():
         raise GraphFormatError("no such file", path)
     fmt = _format_of(path, format)
-    if fmt not in _EDGE_TABLES and (undirected or relabel):
-        raise InvalidGraphError("undirected= and relabel= apply to edge lists and Parquet only")
     if fmt == "gravel":
         return binary.read(path)
     if fmt in ("sg", "wsg"):
-        return gapbs.read(path, weighted)
+        return gapbs.read(path, weighted, pairs=fmt == "wsg")
+    if fmt not in _EDGE_TABLES and (undirected or relabel):
+        raise InvalidGraphError("undirected= and relabel= apply to edge lists and Parquet only")
     options = {
         "format": fmt,
         "undirected": undirected,
@@ -197,6 +197,8 @@ def save(G, path, *, format=None):
         arrow.require_pyarrow(f"writing {path}")  # before the file is opened
     options = {"sep": ","} if fmt == "edgelist" and ".csv" in path.suffixes else {}
     if fmt in ("sg", "wsg"):
+        if path.suffix.lower() == ".gz":
+            raise GraphFormatError("GAP reads serialized graphs uncompressed: leave out .gz", path)
         options = {"weighted": fmt == "wsg"}
     with atomic_write(path, mode) as f:
         FORMATS[fmt].write(f, G, **options)

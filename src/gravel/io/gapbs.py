@@ -24,14 +24,20 @@ def _layout(directed, arcs, n, weighted):
     return HEADER + sides * ((n + 1) * 8 + arcs * (8 if weighted else 4))
 
 
-def read(path, weighted=True):
-    """The Graph of GAP's serialized file at `path` (the in-edges of a directed one are not read:
-    gravel derives them when needed); `weighted=False` drops a ``.wsg``'s weights."""
+def read(path, weighted=True, pairs=False):
+    """The Graph of GAP's serialized file at `path` (the in-edges of a directed one are not read
+    or checked: gravel derives them from the out-edges); `weighted=False` drops a ``.wsg``'s
+    weights. The file's size tells the two forms apart, except without arcs, where `pairs` (a
+    ``.wsg``) decides. Peak memory is about twice the lists' bytes."""
     size = path.stat().st_size
     if size < HEADER:
         raise GraphFormatError(f"not a GAP serialized graph ({size} bytes, under its header)", path)
     with open(path, "rb") as f:
         head = f.read(HEADER)
+    if head[:2] == b"\x1f\x8b":
+        raise GraphFormatError(
+            "gzip-compressed: GAP's serialized graphs are read uncompressed", path
+        )
     flag = head[0]
     arcs, n = (int(x) for x in np.frombuffer(head, np.int64, 2, 1))
     if flag > 1 or arcs < 0 or not 0 <= n < 2**31:
@@ -43,12 +49,12 @@ def read(path, weighted=True):
     forms = [w for w in (False, True) if _layout(directed, arcs, n, w) == size]
     if not forms:
         raise GraphFormatError(
-            f"truncated or not a GAP serialized graph: {size} bytes, where {n} vertices and "
-            f"{arcs} arcs take {_layout(directed, arcs, n, False)} (.sg) or "
+            f"truncated, too long or not a GAP serialized graph: {size} bytes, where {n} "
+            f"vertices and {arcs} arcs take {_layout(directed, arcs, n, False)} (.sg) or "
             f"{_layout(directed, arcs, n, True)} (.wsg)",
             path,
         )
-    pairs = forms[-1] if len(forms) == 1 else path.suffix.lower() == ".wsg"  # no arcs: either
+    pairs = forms[-1] if len(forms) == 1 else pairs  # no arcs: either form
     offsets = np.fromfile(path, np.int64, n + 1, offset=HEADER)
     lists = np.fromfile(path, np.int32, arcs * (2 if pairs else 1), offset=HEADER + 8 * (n + 1))
     indices, weights = (lists[0::2], lists[1::2]) if pairs else (lists, None)
@@ -72,7 +78,9 @@ def read(path, weighted=True):
 
 def write(f, G, *, weighted):
     """`G` in GAP's serialized form to the binary file `f`: with its weights (a ``.wsg``, which
-    holds int32 weights only) or without (a ``.sg``)."""
+    holds int32 weights only) or without (a ``.sg``). Labels and id order are not kept. GAP's own
+    files are simple (its builder drops self loops and parallel edges), and its kernels assume so:
+    write ``G.simple_undirected()`` for them where G has loops."""
     if weighted:
         if G.weights is None:
             raise GraphFormatError("a .wsg holds weights, and this graph has none: write a .sg")
