@@ -46,12 +46,15 @@ def graph_files(spec, gap, folder, generator):
     sg, wsg = Path(folder) / "g.sg", Path(folder) / "g.wsg"
     kind, *numbers = spec.split(":")
     if generator == "gap" and kind in ("kron", "urand") and 1 <= len(numbers) <= 2:
-        scale, degree = numbers[0], (numbers[1:] or ["16"])[0]
-        make = [str(gap / "converter"), "-g" if kind == "kron" else "-u", scale, "-k", degree]
+        scale, degree = (int(x) for x in (numbers[0], (numbers[1:] or ["16"])[0]))  # GAP: atoi
+        flag = "-g" if kind == "kron" else "-u"
+        make = [str(gap / "converter"), flag, str(scale), "-k", str(degree)]
         for out, weighted in ((sg, []), (wsg, ["-w"])):
-            subprocess.run([*make, *weighted, "-b", str(out)], check=True, capture_output=True)
+            run = subprocess.run([*make, *weighted, "-b", str(out)], capture_output=True, text=True)
+            if run.returncode != 0:  # GAP prints its errors to stdout
+                raise RuntimeError(f"GAP's converter failed on {spec}:\n{run.stdout}{run.stderr}")
         return sg, wsg, gravel.load(sg), gravel.load(wsg)
-    G = open_graph(spec, undirected=True)[0].simple_undirected()
+    G = open_graph(spec)[0].simple_undirected()  # symmetrised whatever the file says
     W = gravel.transform.add_random_weights(G, 1, 255, seed=1)
     return gravel.save(G, sg), gravel.save(W, wsg), G, W
 
@@ -141,7 +144,7 @@ def main():
     )
     a = p.parse_args()
     numba.set_num_threads(a.threads)
-    if not (a.gap / "bfs").exists():
+    if not all((a.gap / b).exists() for b in ("bfs", "sssp", "pr", "cc", "bc", "tc", "converter")):
         subprocess.run(["make", f"-j{os.cpu_count()}"], cwd=a.gap, check=True)
     devices = ["cpu"] + (["cuda"] if cuda.available() else [])
     rows = []
