@@ -12,7 +12,8 @@ python3 -c "import importlib.metadata as m; assert m.entry_points(group='network
   2>/dev/null || python3 -m pip install -q --no-deps --no-build-isolation -e . || exit 1
 export NETWORKX_TEST_BACKEND=gravel NETWORKX_FALLBACK_TO_NX=True
 python3 -c "import gravel.nx, networkx as nx; print('backend device:', nx.config.backends.gravel.device)"
-cd "$(mktemp -d)" || exit 1  # an empty folder outside the repository: NetworkX's conftest, not ours
+# an empty folder outside the repository: NetworkX's conftest, not ours
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT && cd "$work" || exit 1
 status=0
 for group in core communities; do
   if [ "$group" = core ]; then
@@ -27,7 +28,7 @@ for group in core communities; do
   # shellcheck disable=SC2046
   python3 -m pytest -q -p no:cacheprovider "$@" --pyargs \
     $(for m in $modules; do echo "networkx.algorithms.$m"; done) > "/tmp/nx-suite-$group.log" 2>&1 \
-    || status=1
+    || { status=1; tail -40 "/tmp/nx-suite-$group.log"; }
   echo "$group: $(tail -1 "/tmp/nx-suite-$group.log")"
 done
 exit $status
