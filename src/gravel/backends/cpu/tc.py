@@ -11,15 +11,17 @@ from ._serial import is_small, twins
 def orient(offsets, indices, degree):
     """CSR of the oriented graph: u -> v kept when (deg u, u) < (deg v, v). Rows stay sorted.
 
-    Up to SMALL_ARCS arcs with NumPy, which has nothing to compile; above, in parallel."""
+    Up to SMALL_ARCS arcs with NumPy, which has nothing to compile: each vertex's rank as one
+    int64 (degree * n + id), an arc kept where its head outranks its tail, the new offsets read
+    off the running count of kept arcs. Above, in parallel."""
     if not is_small(indices.shape[0]):
         return _orient_parallel(offsets, indices, degree)
-    u = np.repeat(np.arange(offsets.shape[0] - 1), np.diff(offsets))
-    du, dv = degree[u], degree[indices]
-    keep = (du < dv) | ((du == dv) & (u < indices))
-    off = np.zeros(offsets.shape[0], np.int64)
-    np.cumsum(np.bincount(u[keep], minlength=offsets.shape[0] - 1), out=off[1:])
-    return off, indices[keep]
+    n = offsets.shape[0] - 1
+    rank = degree.astype(np.int64) * n + np.arange(n)
+    keep = np.repeat(rank, np.diff(offsets)) < rank[indices]
+    kept = np.zeros(indices.shape[0] + 1, np.int64)
+    np.cumsum(keep, out=kept[1:])
+    return kept[offsets], indices[keep]
 
 
 @numba.njit(parallel=True, cache=True)
