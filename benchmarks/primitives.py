@@ -7,7 +7,9 @@ weights 1..64, SCC on the directed graph of the same generator; personalized Pag
 who-to-follow asked for, the highest-degree vertices) on the GPU and on the CPU. Times are
 the result's own: CUDA events around the GPU work with the graph already on the device, the median
 of --repeat runs after a warm-up; wall time on the CPU, the median of --cpu-repeat runs (kernels are
-compiled on a small graph first and compiling is never timed). HITS runs a fixed 20 iterations.
+compiled on a small graph first and compiling is never timed). --devices times one path alone
+(the GPU rows in one call, the CPU's slow ones in another); the JSON is written after each graph.
+HITS runs a fixed 20 iterations.
 NetworkX cannot finish these graphs in reasonable time, so it runs on the same generators at
 --nx-scale (default 14) instead, in a child process killed after --nx-timeout seconds, with gravel's
 GPU and CPU paths timed on that graph too, so that each row compares like with like. NetworkX has
@@ -156,8 +158,9 @@ def median_ms(fn, repeat, warm):
     return 1e3 * statistics.median(fn().time_s for _ in range(repeat))
 
 
-def measure(spec, names, repeat, cpu_repeat, nx_timeout=None):
-    """Rows for the graphs of `spec`: each primitive on the GPU and the CPU (and NetworkX)."""
+def measure(spec, names, repeat, cpu_repeat, devices=("cuda", "cpu"), nx_timeout=None):
+    """Rows for the graphs of `spec`: each primitive on the GPU and the CPU (those of `devices`)
+    and NetworkX."""
     rows = []
     graphs = {}
     for name in names:
@@ -165,30 +168,27 @@ def measure(spec, names, repeat, cpu_repeat, nx_timeout=None):
         if kind not in graphs:
             graphs[kind] = build(spec, kind)
         G = graphs[kind]
-        res = call(G, "cuda")
-        row = {
-            "graph": spec,
-            "algo": name,
-            "graph_kind": kind,
-            "n": G.n,
-            "nnz": G.nnz,
-            "gpu_ms": median_ms(lambda: call(G, "cuda"), repeat, warm=1),
-            "cpu_ms": median_ms(lambda: call(G, "cpu"), cpu_repeat, warm=0),
-            "gpu_iterations": res.iterations,
-            "gpu_strategy": res.strategy,
-        }
-        row["speedup_vs_cpu"] = row["cpu_ms"] / row["gpu_ms"]
-        line = (
-            f"{spec:>10} {name:>8}: gpu {row['gpu_ms']:10.2f} ms  cpu {row['cpu_ms']:10.2f} ms "
-            f"({row['speedup_vs_cpu']:6.1f}x)"
-        )
+        row = {"graph": spec, "algo": name, "graph_kind": kind, "n": G.n, "nnz": G.nnz}
+        line = f"{spec:>10} {name:>8}:"
+        if "cuda" in devices:
+            res = call(G, "cuda")
+            row["gpu_ms"] = median_ms(lambda: call(G, "cuda"), repeat, warm=1)
+            row |= {"gpu_iterations": res.iterations, "gpu_strategy": res.strategy}
+            line += f" gpu {row['gpu_ms']:10.2f} ms"
+        if "cpu" in devices:
+            row["cpu_ms"] = median_ms(lambda: call(G, "cpu"), cpu_repeat, warm=0)
+            line += f"  cpu {row['cpu_ms']:10.2f} ms"
+        if len(devices) == 2:
+            row["speedup_vs_cpu"] = row["cpu_ms"] / row["gpu_ms"]
+            line += f" ({row['speedup_vs_cpu']:6.1f}x)"
         if nx_timeout is not None and name in NO_NETWORKX:
             line += "  networkx: no such function"
         elif nx_timeout is not None:
             s = networkx_seconds(spec, kind, name, nx_timeout)
+            ours = row.get("gpu_ms", row.get("cpu_ms"))
             row["networkx_ms"] = None if s is None else 1e3 * s
             row["networkx_timeout_s"] = nx_timeout
-            row["speedup_vs_networkx"] = None if s is None else 1e3 * s / row["gpu_ms"]
+            row["speedup_vs_networkx"] = None if s is None else 1e3 * s / ours
             line += (
                 f"  networkx > {nx_timeout} s"
                 if s is None
@@ -198,9 +198,10 @@ def measure(spec, names, repeat, cpu_repeat, nx_timeout=None):
         print(line, flush=True)
     del graphs
     gc.collect()
-    import cupy
+    if "cuda" in devices:
+        import cupy
 
-    cupy.get_default_memory_pool().free_all_blocks()
+        cupy.get_default_memory_pool().free_all_blocks()
     return rows
 
 
@@ -208,31 +209,35 @@ def main():
     p = script_parser(__doc__, repeat=5)
     p.add_argument("graphs", nargs="*", default=["kron:22", "urand:22"], help="kron or urand specs")
     p.add_argument("--algo", action="append", choices=sorted(PRIMITIVES), help="default: all")
+    p.add_argument(
+        "--devices", nargs="+", choices=("cuda", "cpu"), default=["cuda", "cpu"], help="paths timed"
+    )
     p.add_argument("--cpu-repeat", type=int, default=1, help="timed CPU runs (median)")
     p.add_argument("--nx-scale", type=int, default=14, help="scale of NetworkX's graphs")
     p.add_argument("--nx-timeout", type=float, default=120.0, help="seconds per NetworkX call")
     p.add_argument("--no-networkx", action="store_true", help="leave NetworkX out")
     a = p.parse_args()
     names = a.algo or list(PRIMITIVES)
+    devices = tuple(sorted(set(a.devices), reverse=True))  # cuda before cpu
     info = machine()
     print(f"{info.get('gpu')}, {info['threads']} CPU threads")
     print("warm-up (compiling every kernel):")
-    measure("kron:10", names, 1, 1)
+    measure("kron:10", names, 1, 1, devices)
     rows = []
-    for spec in a.graphs:
-        rows += measure(spec, names, a.repeat, a.cpu_repeat)
+    specs = [(spec, None) for spec in a.graphs]
     if not a.no_networkx:
-        for family in sorted({spec.split(":")[0] for spec in a.graphs}):
-            small = f"{family}:{a.nx_scale}"
-            rows += measure(small, names, a.repeat, a.cpu_repeat, a.nx_timeout)
-    if a.json:
-        write_record(
-            a.json,
-            "benchmarks/primitives.py",
-            rows,
-            hits_iterations=HITS_ITERATIONS,
-            nx_scale=a.nx_scale,
-        )
+        families = sorted({spec.split(":")[0] for spec in a.graphs})
+        specs += [(f"{family}:{a.nx_scale}", a.nx_timeout) for family in families]
+    for spec, nx_timeout in specs:
+        rows += measure(spec, names, a.repeat, a.cpu_repeat, devices, nx_timeout)
+        if a.json:  # after each graph: a run cut off by a time limit keeps what it measured
+            write_record(
+                a.json,
+                "benchmarks/primitives.py",
+                rows,
+                hits_iterations=HITS_ITERATIONS,
+                nx_scale=a.nx_scale,
+            )
 
 
 if __name__ == "__main__":
