@@ -12,7 +12,8 @@
 #   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh) and
 #               benchmarks/nx_backend.py on kron:16 (issue 20)
 #   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
-#               (each of the three fits one call of the device tool; together they may not)
+#               (--nx and --programs each fit one call of the device tool; --primitives does
+#               not: split it with primitives.py --algo/--devices)
 #   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
 #               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it)
 #   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
