@@ -168,8 +168,9 @@ def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None, gather
 
 
 def parts_delta(G, mean):
-    """SSSP's bucket width on parts: the mean weight times max(1, 16 / mean degree), four times the
-    single process's on the CPU (sssp.default_delta): every bucket costs supersteps of exchange."""
+    """SSSP's bucket width on parts: the mean weight times max(1, 16 / mean degree), 16 to 32
+    times the single process's on the CPU (sssp.default_delta, mean * max(1/32, 1/degree)) on
+    graphs of degree 16 and more: every bucket costs supersteps of exchange."""
     return (mean or 1.0) * max(1.0, 16.0 * G.n / max(G.nnz, 1))
 
 
