@@ -4,9 +4,12 @@ on the GPU; NumPy runs the same steps in the tests).
 A pass of local moves is a handful of whole-graph array operations: the arcs sorted by (vertex,
 neighbour's community) give each vertex its edge weight into each neighbouring community, the
 modularity gain of joining each follows from the communities' degree sums, and each vertex picks
-its best (ties to the smallest community) where that beats staying. Neighbours that move at once
-can undo each other's gains, so a pass restricts the moves, after Lu, Halappanavar and
-Kalyanaraman, "Parallel heuristics for scalable community detection" (2015), and cuGraph:
+its best (ties to the smallest community: a maximum scattered per vertex, as the sort leaves the
+pairs in order) where that beats staying. The sorts are stable (CuPy's always are), so NumPy adds
+up equal keys' weights in CSR order on any CPU (its default sort orders them one way with AVX-512,
+another with AVX2). Neighbours that move at once can undo each other's gains, so a pass restricts
+the moves, after Lu, Halappanavar and Kalyanaraman, "Parallel heuristics for scalable community
+detection" (2015), and cuGraph:
 
 - up/down: each pass orders the communities at random (a hash of the id and the pass), and a
   vertex moves only if its best community comes after its own (a vertex waits for a pass of
@@ -110,27 +113,26 @@ def _best_moves(xp, src, dst, w, k, community, resolution, salt):
     of the id and `salt`, and, for a singleton joining a singleton, has a smaller id. None if no
     vertex gains by moving."""
     size = k.shape[0]
-    key = src * size + community[dst]
-    order = xp.argsort(key)
-    key, ws = key[order], w[order]
-    first = xp.ones(key.size, dtype=bool)
-    first[1:] = key[1:] != key[:-1]
-    link = xp.bincount(xp.cumsum(first) - 1, weights=ws)  # v's weight into community c
-    key = key[first]
+    key, link = _sum_by_key(xp, src * size + community[dst], w)  # v's weight into community c
     v, c = key // size, key % size
     mine = community[v]
+    own = c == mine
     total = xp.bincount(community, weights=k, minlength=size)
     scale = resolution * k / k.sum()
-    gain = link - scale[v] * (total[c] - xp.where(c == mine, k[v], 0.0))
+    gain = xp.where(own, -xp.inf, link - scale[v] * total[c])  # staying is not a move
     stay = -scale * (total[community] - k)  # plus the weight into its own community, if any
-    own = c == mine
     stay[v[own]] += link[own]
-    gain = xp.where(own, -xp.inf, gain)
-    best = xp.lexsort(xp.stack((c.astype(xp.float64), -gain, v.astype(xp.float64))))
+    # Each vertex's best: its largest gain, ties to the smallest c. The pairs come sorted by v,
+    # then c, so that is the first pair of v's run whose gain equals v's maximum.
+    top = xp.full(size, _ordered(xp, xp.array(-xp.inf)))
+    # Scattered as int64 keys: CuPy 14's float64 maximum.at keeps only float32's precision, so
+    # the equality below would find no vertex's maximum.
+    xp.maximum.at(top, v, _ordered(xp, gain))
+    top = _ordered(xp, top).view(xp.float64)
+    best = xp.flatnonzero((gain == top[v]) & (top > stay)[v])
     head = xp.ones(best.size, dtype=bool)
     head[1:] = v[best[1:]] != v[best[:-1]]
     best = best[head]
-    best = best[gain[best] > stay[v[best]]]
     if best.size == 0:
         return None
     v, c, mine = v[best], c[best], mine[best]
@@ -139,6 +141,13 @@ def _best_moves(xp, src, dst, w, k, community, resolution, salt):
     singles = (members[mine] == 1) & (members[c] == 1)
     allowed = (rank[c] > rank[mine]) & ~(singles & (c > mine))
     return v[allowed], c[allowed]
+
+
+def _ordered(xp, x):
+    """float64 `x` as int64 keys in the same order (its bits, a negative's magnitude bits flipped),
+    or such keys back as the float64's bits: the map is its own inverse."""
+    bits = x.view(xp.int64)
+    return xp.where(bits < 0, bits ^ 0x7FFFFFFFFFFFFFFF, bits)
 
 
 def _hash(xp, ids, salt):
@@ -171,6 +180,16 @@ def _aggregate(xp, src, dst, w, loops, community):
     inside = cs == cd
     new_loops = xp.bincount(community, weights=loops, minlength=c)
     new_loops += xp.bincount(cs[inside], weights=w[inside], minlength=c) / 2.0
-    pairs, at = xp.unique(cs[~inside] * c + cd[~inside], return_inverse=True)
-    summed = xp.bincount(at.ravel(), weights=w[~inside], minlength=pairs.size)
+    cross = ~inside
+    pairs, summed = _sum_by_key(xp, cs[cross] * c + cd[cross], w[cross])
     return (pairs // c, pairs % c, summed, new_loops), c
+
+
+def _sum_by_key(xp, key, w):
+    """(the distinct keys, ascending; the sum of `w` over each key's entries). The sort is stable
+    (CuPy's always is), so each key's weights add up in their given order, as in a bincount."""
+    order = xp.argsort(key, kind="stable")
+    key = key[order]
+    first = xp.ones(key.size, dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    return key[first], xp.bincount(xp.cumsum(first) - 1, weights=w[order])
