@@ -44,6 +44,18 @@ def test_built_parts_are_the_generated_graphs(spec, parts):
             assert np.array_equal(getattr(p, name), getattr(want, name)), name
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("spec", ["kron:11", "urand:10:4"])
+@pytest.mark.parametrize("parts", [1, 3])
+def test_parts_built_on_the_gpu_are_those_built_on_the_cpu(spec, parts):
+    source = Source(spec, seed=2, weights=9)
+    cpu = exchange.run_in_process(range(parts), build_program, source, parts)
+    gpu = exchange.run_in_process(range(parts), build_program, source, parts, "cuda")
+    for p, want in zip(gpu, cpu, strict=True):
+        for name in ("bounds", "out_offsets", "out_targets", "out_weights"):
+            assert np.array_equal(getattr(p, name), getattr(want, name)), name
+
+
 def test_built_parts_balance_the_arcs():
     built = exchange.run_in_process(range(4), build_program, Source("kron:10"), 4)
     arcs = np.array([p.out_arcs for p in built])
@@ -252,19 +264,20 @@ def test_nccl_bfs_hypothesis_graphs(fake_nccl, G, parts, direction, data):
         _bfs_over_nccl(fake_nccl, G, data.draw(st.integers(0, G.n - 1)), parts, direction)
 
 
-def test_nccl_build_sums_degrees_on_the_device(fake_nccl):
-    built = fake_nccl(range(2), build_program, Source("kron:8"), 2, "cuda")
-    want = gd.split(gravel.generate.from_spec("kron:8"), 2, built[0].bounds)
-    for p, w in zip(built, want, strict=True):
-        assert np.array_equal(p.out_targets, w.out_targets)
-
-
 def test_bfs_chunks_and_sparse_levels(monkeypatch):
     G = gravel.generate.kronecker(9, 8)
     monkeypatch.setattr(programs, "CHUNK_ARCS", 64)
     check_bfs(G, 3, gd.bfs(G, 3, parts=3, cluster="in-process"))
     monkeypatch.setattr(programs, "DENSE_LEVEL", 0)  # never dense: every level sorts
     check_bfs(G, 3, gd.bfs(G, 3, parts=3, cluster="in-process"))
+
+
+@pytest.mark.parametrize("chunk", [1, 64, 1 << 27])
+def test_sssp_relaxes_its_near_arcs_in_chunks(monkeypatch, chunk):
+    G = gravel.transform.add_random_weights(gravel.generate.kronecker(9, 8), 1, 9)
+    monkeypatch.setattr(programs, "CHUNK_ARCS", chunk)
+    for delta in (1.0, 40.0):
+        check_sssp(G, 3, gd.sssp(G, 3, delta=delta, parts=3, cluster="in-process"))
 
 
 @pytest.mark.parametrize("algo", timing.ALGOS)

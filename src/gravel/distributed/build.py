@@ -6,7 +6,8 @@ so every worker can make any edge. :func:`build_program` (a distributed program,
 each worker count the degrees of its share of the edges, sums the counts with one allreduce (the
 only exchange), cuts the same edge-balanced bounds on every worker, then makes every edge once more
 and keeps the arcs whose tail is its own: the rows are those of ``gravel.generate.from_spec``'s
-graph. Other specs and files are read by each worker, which keeps its own rows.
+graph. A GPU worker does both passes on its GPU (backends/cuda/generate.py), the CPU path in
+blocks with NumPy. Other specs and files are read by each worker, which keeps its own rows.
 """
 
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import generate
-from ..arrays import host
+from ..arrays import host, xp
 from ..backends.cpu import csr as _csr
 from ..backends.cpu import generate as _gen
 from .exchange import allreduce
@@ -101,16 +102,39 @@ def _rows(n, m, edges, lo, hi):
     return _csr.stream_csr(blocks, 2 * m, hi - lo, False, dedupe=True)
 
 
+def _gpu_degrees(kind, scale, seed, m, rank, size):
+    """`_degrees` counted on the GPU (a CuPy array)."""
+    from ..backends.cuda import generate as _gpu
+
+    first, last = rank * m // size, (rank + 1) * m // size
+    return _gpu.count_rows(*_gpu_kind(kind), scale, seed, True, first, last).astype(np.int32)
+
+
+def _gpu_rows(kind, scale, seed, degree, lo, hi, m):
+    """`_rows` made on the GPU, given all rows' arc counts `degree` (CuPy): (offsets, targets)
+    on the host."""
+    from ..backends.cuda import generate as _gpu
+
+    code, abc = _gpu_kind(kind)
+    return _gpu.build_csr(code, scale, m, seed, True, abc, rows=(lo, hi), degree=degree)
+
+
+def _gpu_kind(kind):
+    """The GPU generator's kind code and Kronecker quadrants of `kind`."""
+    return (1, generate.KRONECKER_ABC) if kind == "kron" else (0, (0.0, 0.0, 0.0))
+
+
 def _weights(offsets, targets, lo, n, high):
     """add_random_weights' weights (1..high, a function of the unordered pair) of these rows,
-    COUNT_BLOCK arcs at a time."""
+    COUNT_BLOCK arcs at a time, on the device that holds `offsets` and `targets`."""
     from ..transform import _mix64
 
+    m = xp(targets)
     salt = np.uint64(np.random.default_rng(0).integers(0, 2**63))
-    out = np.empty(targets.shape[0], np.float32)
+    out = m.empty(targets.shape[0], np.float32)
     for a in range(0, targets.shape[0], COUNT_BLOCK):
-        at = np.arange(a, min(a + COUNT_BLOCK, targets.shape[0]))
-        rows = np.searchsorted(offsets, at, side="right") - 1 + lo
+        at = m.arange(a, min(a + COUNT_BLOCK, targets.shape[0]))
+        rows = m.searchsorted(offsets, at, side="right") - 1 + lo
         u, v = np.minimum(rows, targets[at]), np.maximum(rows, targets[at])
         key = u.astype(np.uint64) * np.uint64(n) + v.astype(np.uint64)
         out[at] = 1 + _mix64(key ^ salt) % np.uint64(high)
@@ -127,17 +151,27 @@ def build_program(rank, source, size, device="cpu"):
         G = source.whole()
         return part_of(G, rank, edge_balanced_bounds(G.offsets, size))
     n, m, edges = _edges(*spec, source.seed)
-    counts = _degrees(n, m, edges, rank, size)
-    if device == "cuda":
-        import cupy
-
-        counts = cupy.asarray(counts)
-    total = host((yield allreduce(counts, "sum")))
+    on_gpu = device == "cuda"
+    if on_gpu:
+        counts = _gpu_degrees(spec[0], spec[1], source.seed, m, rank, size)
+    else:
+        counts = _degrees(n, m, edges, rank, size)
+    total = yield allreduce(counts, "sum")
     offsets = np.zeros(n + 1, np.int64)
-    np.cumsum(total, out=offsets[1:])
+    np.cumsum(host(total), out=offsets[1:])
     bounds = edge_balanced_bounds(offsets, size)
     bounds.flags.writeable = False
     lo, hi = int(bounds[rank]), int(bounds[rank + 1])
-    off, idx, _ = _rows(n, m, edges, lo, hi)
-    w = None if source.weights is None else _weights(off, idx, lo, n, source.weights)
+    if on_gpu:
+        off, idx = _gpu_rows(spec[0], spec[1], source.seed, total, lo, hi, m)
+    else:
+        off, idx, _ = _rows(n, m, edges, lo, hi)
+    w = None
+    if source.weights is not None:
+        rows = (off, idx)
+        if on_gpu:
+            import cupy
+
+            rows = map(cupy.asarray, rows)
+        w = host(_weights(*rows, lo, n, source.weights))
     return Part(rank, bounds, n, False, off, idx, w, off, idx, w)

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arrays import host
+
 #: the reductions of allreduce, by name
 OPS = {"sum": np.add, "min": np.minimum, "max": np.maximum}
 
@@ -117,7 +119,7 @@ def route(requests):
     if first.kind == "allgather":
         return [_concat([r.data for r in requests])] * parts
     if first.kind == "allreduce":
-        total = functools.reduce(OPS[first.op], [np.asarray(r.data) for r in requests])
+        total = functools.reduce(OPS[first.op], [host(r.data) for r in requests])
         return [total] * parts
     raise ValueError(f"unknown collective {first.kind!r}")
 

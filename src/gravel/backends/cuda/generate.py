@@ -33,35 +33,51 @@ def params(kind, scale, seed, abc=(0.0, 0.0, 0.0)):
     return np.array(block, dtype=np.uint64)
 
 
-def build_csr(kind, scale, m, seed, both_ways, abc=(0.0, 0.0, 0.0), *, slab_arcs=None):
+def count_rows(kind, abc, scale, seed, both_ways, first, last):
+    """Arcs at each row (a CuPy uint32 array of the n rows; duplicates counted, loops not) among
+    the generated edges first .. last - 1."""
+    import cupy
+
+    block = cupy.asarray(params(kind, scale, seed, abc))
+    degree = cupy.zeros(1 << scale, cupy.uint32)
+    count = runtime.kernel("generate/csr.cu", "gravel_generate_count", templates=(kind,))
+    for f, k in _launches(first, last):
+        count(_grid(k), 256, (np.int64(f), np.int64(k), block, np.int32(both_ways), degree))
+    return degree
+
+
+def build_csr(
+    kind, scale, m, seed, both_ways, abc=(0.0, 0.0, 0.0), *, rows=None, degree=None, slab_arcs=None
+):
     """(offsets, indices) of the `m` generated edges, rows sorted, without loops or duplicates:
     what ``backends.cpu.csr.stream_csr(..., dedupe=True, drop_loops=True)`` makes of the same
-    edges. `slab_arcs` caps the arcs of a slab (default: what free device memory holds)."""
+    edges. `rows` (lo, hi) keeps rows lo .. hi - 1 only (offsets then start at 0 for row lo);
+    `degree` is :func:`count_rows` of all m edges where the caller has it. `slab_arcs` caps the
+    arcs of a slab (default: what free device memory holds)."""
     import cupy
 
     n = 1 << scale
+    lo, hi = rows or (0, n)
     block = cupy.asarray(params(kind, scale, seed, abc))
-    degree = cupy.zeros(n, cupy.uint32)
-    launches = [(f, min(LAUNCH_EDGES, m - f)) for f in range(0, m, LAUNCH_EDGES)]
-    count = runtime.kernel("generate/csr.cu", "gravel_generate_count", templates=(kind,))
-    for first, k in launches:
-        count(_grid(k), 256, (np.int64(first), np.int64(k), block, np.int32(both_ways), degree))
-    ends = cupy.cumsum(degree, dtype=cupy.int64)  # arcs of rows 0..v, duplicates included
+    if degree is None:
+        degree = count_rows(kind, abc, scale, seed, both_ways, 0, m)
+    # arcs of rows lo..v, duplicates included
+    ends = cupy.cumsum(cupy.asarray(degree[lo:hi]), dtype=cupy.int64)
     del degree
-    raw = int(ends[-1]) if n else 0
+    raw = int(ends[-1]) if hi > lo else 0
     cap = slab_arcs or max(runtime.free_bytes() // SLAB_BYTES_PER_ARC, 1 << 20)
     slabs = _slabs(ends, cap)
     del ends
-    offsets = np.zeros(n + 1, np.int64)
+    offsets = np.zeros(hi - lo + 1, np.int64)
     indices = np.empty(raw, np.int32)
     nnz = 0
     slab = runtime.kernel("generate/csr.cu", "gravel_generate_slab", templates=(kind,))
     for row0, row1, arcs in slabs:
         keys = cupy.empty(arcs, cupy.uint64)
         length = cupy.zeros(1, cupy.uint64)
-        for first, k in launches:
-            args = (np.int64(first), np.int64(k), block, np.int32(both_ways), np.int64(row0))
-            args += (np.int64(row1), keys, length, np.uint64(arcs))
+        for first, k in _launches(0, m):
+            args = (np.int64(first), np.int64(k), block, np.int32(both_ways), np.int64(lo + row0))
+            args += (np.int64(lo + row1), keys, length, np.uint64(arcs))
             slab(_grid(k), 256, args)
         if int(length[0]) != arcs:
             raise RuntimeError(f"slab {row0}..{row1}: {int(length[0])} arcs made, {arcs} counted")
@@ -83,6 +99,11 @@ def build_csr(kind, scale, m, seed, both_ways, abc=(0.0, 0.0, 0.0), *, slab_arcs
     indices.resize(nnz, refcheck=False)  # the tail the duplicates left goes back to the system
     cupy.get_default_memory_pool().free_all_blocks()  # the slabs' buffers, for whatever comes next
     return offsets, indices
+
+
+def _launches(first, last):
+    """(first edge, count) of the launches that make edges first .. last - 1."""
+    return [(f, min(LAUNCH_EDGES, last - f)) for f in range(first, last, LAUNCH_EDGES)]
 
 
 def _grid(edges):
