@@ -259,7 +259,6 @@ def sssp_program(part, source, delta):
     waiting = m.zeros(part.size, bool)  # improved, out-arcs not yet relaxed
     if lo <= source < hi:
         dist[source - lo], waiting[source - lo] = 0.0, True
-    weights = part.out_weights
     split, steps = delta, 0
     while True:
         near = m.flatnonzero(waiting & (dist < split))
@@ -272,15 +271,28 @@ def sssp_program(part, source, delta):
             continue
         steps += 1
         waiting[near] = False
-        at, rows = arcs(part.out_offsets, near)
-        offer = dist[rows] + (weights[at] if weights is not None else 1.0)
-        sends = _lowest(part.out_targets[at], offer, (rows + lo).astype(m.int32))
+        sends = _offers(part, near, dist)
         received = yield alltoall(_by_owner(part, *sends))
         ids, offer, via = _lowest(*(_joined(received, k) for k in range(3)))
         ids = ids - lo
         better = offer < dist[ids]
         ids, offer, via = ids[better], offer[better], via[better]
         dist[ids], pred[ids], waiting[ids] = offer, via, True
+
+
+def _offers(part, near, dist):
+    """Each target's lowest offer (distance, predecessor's global id) over the out-arcs of the
+    local vertices `near`, a chunk of about CHUNK_ARCS arcs at a time (the arcs' temporaries
+    stay bounded however many the near vertices have)."""
+    m, weights = xp(dist), part.out_weights
+    best = []
+    for piece in _chunks(part.out_offsets, near)[0]:
+        at, rows = arcs(part.out_offsets, piece)
+        offer = dist[rows] + (weights[at] if weights is not None else 1.0)
+        best.append(_lowest(part.out_targets[at], offer, (rows + part.lo).astype(m.int32)))
+    if len(best) == 1:
+        return best[0]
+    return _lowest(*(m.concatenate(column) for column in zip(*best, strict=True)))
 
 
 def pagerank_program(part, alpha, max_iter, threshold, weighted):
