@@ -14,6 +14,8 @@ larger than one card, spread over 4 GPUs: the host builds it once more for the C
     python benchmarks/multigpu.py --gpus 4 --validate kron:30:13 --only-validate --json big.json
 """
 
+import time
+
 import numpy as np
 
 import gravel
@@ -25,12 +27,23 @@ from gravel.distributed.programs import DIRECTIONS
 
 
 def validate(cluster, spec):
-    """BFS from the busiest vertex and CC of `spec` on the cluster against the CPU path."""
+    """BFS from the busiest vertex and CC of `spec` on the cluster against the CPU path, each
+    step's seconds printed as it ends."""
+    start = time.perf_counter()
+
+    def done(step):
+        print(f"validate {spec}: {step} at {time.perf_counter() - start:.1f} s", flush=True)
+
     G = gravel.generate.from_spec(spec) if gravel.generate.is_spec(spec) else gravel.load(spec)
+    done("host graph built")
     dg = cluster.load(spec)
+    done(f"parts built on {cluster.gpus} GPUs")
     try:
         s = dg.hub
-        got, ref = distributed.bfs(dg, s), gravel.bfs(G, s, device="cpu")
+        got = distributed.bfs(dg, s)
+        done("distributed BFS")
+        ref = gravel.bfs(G, s, device="cpu")
+        done("CPU BFS")
         reached = np.flatnonzero(got.depth > 0)
         parents = got.parent[reached]
         bfs_ok = bool(
@@ -39,7 +52,9 @@ def validate(cluster, spec):
             and np.all(G.has_arcs(parents, reached))
         )
         cc = distributed.connected_components(dg).labels
+        done("distributed CC")
         cc_ok = bool(np.array_equal(cc, gravel.connected_components(G, device="cpu").labels))
+        done("CPU CC")
     finally:
         dg.free()
     return {"graph": spec, "gpus": cluster.gpus, "arcs": G.nnz, "bfs": bfs_ok, "cc": cc_ok}
@@ -87,7 +102,9 @@ def main():
             for spec in graphs:
                 # one build serves all four: BFS, CC and PageRank (weight=None) ignore the weights
                 weights = a.weights if "sssp" in a.algo else None
+                start = time.perf_counter()
                 dg = cluster.load(spec, weights=weights)
+                print(f"{spec} built on {g} GPU in {time.perf_counter() - start:.1f} s", flush=True)
                 delta = timing.delta_for(dg, weights)
                 for algo in a.algo:
                     row = timing.measure(
