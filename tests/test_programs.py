@@ -79,14 +79,18 @@ def test_pagerank_matches_builtin(graph):
 
 
 def test_bfs_switches_direction():
-    """A BFS on a Kronecker graph pushes from the small first frontiers and pulls the big ones."""
+    """A BFS on a Kronecker graph pushes from the frontiers whose lists hold few arcs and pulls
+    where they hold many."""
     G = gravel.generate.kronecker(10, 16, seed=1)
     hub = int(G.out_degree.argmax())
     r = programs.run(G, programs.bfs(), params={"source": hub}, device="cpu")
     chosen = [s.direction for s in r.steps]
     assert "push" in chosen and "pull" in chosen
-    for s in r.steps:
-        assert (s.direction == "pull") == (s.active > programs.PULL_ABOVE * G.n)
+    depth = gravel.bfs(G, hub, device="cpu").depth
+    for level, s in enumerate(r.steps):
+        arcs = G.out_degree[depth == level].sum()
+        assert s.active == np.count_nonzero(depth == level)
+        assert (s.direction == "pull") == (arcs > programs.PULL_ABOVE * G.nnz)
         assert s.time_s >= 0
     assert r.time_s >= sum(s.time_s for s in r.steps)
 
@@ -114,6 +118,73 @@ def test_random_graphs_pagerank(G):
     if G.n:
         ref = gravel.pagerank(G, tol=1e-12, max_iter=2000, device="cpu").rank
         np.testing.assert_allclose(r.state, ref, rtol=1e-6, atol=1e-12)
+
+
+#: BFS parents from vertex 0: each unreached vertex takes any one sender of the frontier as its
+#: parent (values that differ, so "any" is a choice here)
+ANY_PARENT = Program(
+    "int64",
+    "int64",
+    init="0 if v == 0 else -1",
+    start="v == 0",
+    send="v",
+    process="message",
+    reduce="any",
+    apply="total",
+    listen="state < 0",
+)
+
+
+def check_parents(G, parent):
+    """`parent` is a BFS tree of G from vertex 0: the reached vertices are BFS's, and each one's
+    parent is an in-neighbour one level nearer."""
+    depth = gravel.bfs(G, 0, device="cpu").depth
+    np.testing.assert_array_equal(parent >= 0, depth >= 0)
+    kids = np.flatnonzero(depth > 0)
+    assert np.all(depth[parent[kids]] == depth[kids] - 1)
+    assert np.all(G.has_arcs(parent[kids], kids))
+
+
+def fixed_cc(G, cut):
+    """Label propagation (both ways) where the vertices below `cut` keep their own id: NumPy."""
+    src, dst = G.edges()
+    src, dst = np.r_[src, dst], np.r_[dst, src]
+    labels = np.arange(G.n)
+    while True:
+        new = labels.copy()
+        np.minimum.at(new, dst, labels[src])
+        new[:cut] = np.arange(min(cut, G.n))
+        if np.array_equal(new, labels):
+            return labels
+        labels = new
+
+
+#: connected_components() with the vertices below `cut` deaf: they keep their ids, and still send
+FIXED_CC = Program(
+    "int32",
+    "int32",
+    init="v",
+    send="state",
+    process="message",
+    reduce="min",
+    apply="min(state, total)",
+    direction="both",
+    listen="v >= cut",
+    params={"cut": 0},
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs())
+def test_listen_and_any_on_random_graphs(G):
+    if G.n == 0:
+        return
+    cut = G.n // 3
+    for direction in DIRECTIONS:
+        r = programs.run(G, ANY_PARENT, direction=direction, device="cpu")
+        check_parents(G, r.state)
+        r = programs.run(G, FIXED_CC, params={"cut": cut}, direction=direction, device="cpu")
+        np.testing.assert_array_equal(r.state, fixed_cc(G, cut))
 
 
 #: BFS from vertex 0 keeping a parent: a structured state, a structured message reduced field by
@@ -305,6 +376,7 @@ def make(**changes):
         ({"send": "common(v, 0)"}, "'common(v, 0)' is not allowed"),
         ({"process": "common(message)"}, "'common(message)' is not allowed"),
         ({"senders": "some"}, "senders 'some'"),
+        ({"listen": "total > 0"}, "'total' is not a name listen knows"),
     ],
 )
 def test_bad_program_is_named(changes, says):
@@ -343,6 +415,17 @@ def test_gpu_matches_cpu(graph, name, direction):
     gpu = programs.run(G, prog, device="cuda", **kw)
     assert gpu.device == "cuda" and gpu.state.dtype == cpu.state.dtype
     np.testing.assert_allclose(gpu.state, cpu.state, rtol=1e-6, atol=1e-12)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_gpu_listen_and_any(graph, direction):
+    r = programs.run(graph, ANY_PARENT, direction=direction, device="cuda")
+    assert r.device == "cuda"
+    check_parents(graph, r.state)
+    cut = graph.n // 3
+    r = programs.run(graph, FIXED_CC, params={"cut": cut}, direction=direction, device="cuda")
+    np.testing.assert_array_equal(r.state, fixed_cc(graph, cut))
 
 
 @pytest.mark.gpu

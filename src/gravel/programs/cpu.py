@@ -68,6 +68,7 @@ def _fold(program, i, acc, val):
         "max": f"max({acc}, {val})",
         "or": f"{acc} or {val}",
         "and": f"{acc} and {val}",
+        "any": acc,  # the first value stays
     }[program.reduce]
 
 
@@ -118,23 +119,29 @@ def source(program):
     ]
     edge = program.code(_BASE, state="st{i}[v]", message="ms{i}[u]")
     values = [f"val{i} = M{i}({e.python(edge)})" for i, e in enumerate(program.process)]
+    # "any" keeps the first value: a vertex that has one reads no further
+    first = program.reduce == "any"
+
+    def folded(i):
+        return f"val{i}" if first else _fold(program, i, f"acc{i}", f"val{i}")
+
     lines += [
         "@njit(parallel=True)",
         f"def pull(g_off, g_idx, offsets, sources, weights, weighted, sending, lo, hi, {params}"
         f"{st}{ms}{tt}received):",
         "    for v in prange(lo, hi):",
         "        got = received[v]",
+        f"        if not ({program.listen.python(at_v)}) or (got and {first}):",
+        "            continue",
         *(f"        acc{i} = tt{i}[v] if got else I{i}" for i in range(nm)),
         "        for e in range(offsets[v], offsets[v + 1]):",
         "            u = sources[e]",
         "            if sending[u]:",
         "                w = weights[e] if weighted else np.float32(1)",
         *(f"                {x}" for x in values),
-        *(
-            f"                acc{i} = M{i}({_fold(program, i, f'acc{i}', f'val{i}')})"
-            for i in range(nm)
-        ),
+        *(f"                acc{i} = M{i}({folded(i)})" for i in range(nm)),
         "                got = True",
+        *(["                break"] if first else []),
         *(f"        tt{i}[v] = acc{i}" for i in range(nm)),
         "        received[v] = got",
         "",
@@ -209,14 +216,14 @@ def source(program):
         f"def apply(ids, {vertex}{st}{tt}received, active):",
         "    for i in prange(ids.size):",
         "        v = ids[i]",
+        "        active[v] = False",
         "        if received[v]:",
-        *(f"            o{i} = st{i}[v]" for i in range(ns)),
-        *(f"            n{i} = T{i}({e.python(old)})" for i, e in enumerate(program.apply)),
-        *(f"            st{i}[v] = n{i}" for i in range(ns)),
-        f"            active[v] = np.bool_({program.active.python(new)})",
         "            received[v] = False",
-        "        else:",
-        "            active[v] = False",
+        *(f"            o{i} = st{i}[v]" for i in range(ns)),
+        f"            if {program.listen.python(old)}:",  # a push reaches any vertex
+        *(f"                n{i} = T{i}({e.python(old)})" for i, e in enumerate(program.apply)),
+        *(f"                st{i}[v] = n{i}" for i in range(ns)),
+        f"                active[v] = np.bool_({program.active.python(new)})",
     ]
     return "\n".join(lines) + "\n"
 
@@ -366,6 +373,9 @@ class CpuEngine:
         #: (push lists, pull lists) of each way messages travel
         ways = {"out": [(out, inn)], "in": [(inn, out)], "both": [(out, inn), (inn, out)]}
         self.ways = ways[program.direction][: 2 if G.directed else 1]
+        #: the arcs a push from each vertex reads, along every way; all of them
+        self.push_degree = sum(np.diff(push[0]) for push, _ in self.ways)
+        self.arcs = int(self.push_degree.sum())
         self.st = [np.zeros(n, f.dtype) for f in program.state]
         self.ms = [np.zeros(n, f.dtype) for f in program.message]
         self.tt = [np.zeros(n, f.dtype) for f in program.message]
@@ -387,6 +397,10 @@ class CpuEngine:
 
     def active_ids(self):
         return np.flatnonzero(self.active).astype(np.int32)
+
+    def pushed_arcs(self, active):
+        """The arcs a push from the vertices `active` would read."""
+        return int(self.push_degree[active].sum())
 
     def senders(self, active):
         """The vertices that send this iteration: every vertex, or the (sorted) active ones."""

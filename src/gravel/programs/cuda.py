@@ -5,7 +5,8 @@
 or the SpMSpV (push from the senders' frontier, atomics: named reductions only), once per message
 field and way; the first field's pass also marks the vertices that received (a store of 1 beside
 each message it folds, rather than a pass of its own over every arc). Bool and 8-bit messages
-reduce as int32 (the atomics' width); or and and reduce as max and min.
+reduce as int32 (the atomics' width); or and and reduce as max and min, any as min (one of the
+values: the smallest). A vertex that does not `listen` keeps its state at the apply.
 """
 
 import numpy as np
@@ -13,7 +14,7 @@ import numpy as np
 from ..operators._functor import CTYPES
 
 #: the operator reduction for each named one
-_REDUCE = {"sum": "sum", "min": "min", "max": "max", "or": "max", "and": "min"}
+_REDUCE = {"sum": "sum", "min": "min", "max": "max", "or": "max", "and": "min", "any": "min"}
 #: the C++ of the names every kernel holds alike (n and iteration are the parameters gn and giter)
 _BASE = {"v": "v", "u": "u", "n": "gn", "iteration": "giter", "weight": "weight"} | {
     "a": "a",
@@ -115,6 +116,8 @@ class CudaEngine:
         self.program, self.n = program, n
         self.can_push = isinstance(program.reduce, str)
         self.ways = _ways(dg, program, G.directed)
+        self.push_degree = sum(cupy.diff(graph.offsets) for graph in self.ways)
+        self.arcs = int(self.push_degree.sum())
         self.st = [cupy.zeros(n, f.dtype) for f in program.state]
         self.ms = [cupy.zeros(n, f.dtype) for f in program.message]
         self.tt = [cupy.zeros(n, _wide(f.dtype)) for f in program.message]
@@ -159,6 +162,10 @@ class CudaEngine:
 
         return cupy.flatnonzero(self.active).astype(cupy.int32)
 
+    def pushed_arcs(self, active):
+        """The arcs a push from the vertices `active` (device ids) would read."""
+        return int(self.push_degree[active].sum())
+
     def step(self, active, iteration, direction):
         """One iteration from the active vertices `active` (device ids): send, SpMV, apply."""
         from ..frontier import Frontier
@@ -182,15 +189,18 @@ class CudaEngine:
         p = self.program
         old = self.program.code(_BASE, state="o{i}", total="tt{i}[v]")
         new = self.program.code(_BASE, state="n{i}", old="o{i}", total="tt{i}[v]")
-        body = [f"{CTYPES[f.dtype]} o{i} = st{i}[v];" for i, f in enumerate(p.state)]
-        body += [
+        olds = " ".join(f"{CTYPES[f.dtype]} o{i} = st{i}[v];" for i, f in enumerate(p.state))
+        body = [
             f"{CTYPES[f.dtype]} n{i} = ({CTYPES[f.dtype]})({e.cuda(old)});"
             for i, (f, e) in enumerate(zip(p.state, p.apply, strict=True))
         ]
         body += [f"st{i}[v] = n{i};" for i in range(len(p.state))]
         body.append(f"active[v] = ({p.active.cuda(new)}) ? 1 : 0;")
         self._compute(
-            None, f"if (received[v]) {{ {' '.join(body)} }} else {{ active[v] = 0; }}", iteration
+            None,
+            f"active[v] = 0; if (received[v]) {{ {olds} "
+            f"if ({p.listen.cuda(old)}) {{ {' '.join(body)} }} }}",
+            iteration,
         )
 
     def state(self):

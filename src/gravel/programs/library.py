@@ -31,7 +31,11 @@ def pagerank(alpha=0.85, tol=1e-10):
 
 
 def bfs():
-    """Breadth-first depths from the parameter `source` (-1 where unreached), along out-edges."""
+    """Breadth-first depths from the parameter `source` (-1 where unreached), along out-edges.
+
+    Only unreached vertices listen, and every value reaching one in an iteration is the same
+    depth, so any one will do: a pull is then a bottom-up step, each unreached vertex reading its
+    in-list up to its first parent in the frontier."""
     return Program(
         "int32",
         "int32",
@@ -39,8 +43,9 @@ def bfs():
         start="v == source",
         send="state + 1",
         process="message",
-        reduce="min",
-        apply="total if state < 0 else state",
+        reduce="any",
+        apply="total",
+        listen="state < 0",
         params={"source": 0},
     )
 

@@ -5,6 +5,11 @@ edges; each edge turns the message into ``process(message, weight, state)`` with
 vertex it reaches; the values reaching a vertex are folded by `reduce` into ``total``; every vertex
 that received at least one value takes ``apply(total, state)`` as its new state and stays active
 where `active` holds (by default, where its state changed). The run ends when no vertex is active.
+
+Two declarations let a pull skip work, as a bottom-up BFS does: `listen` names the vertices that
+may take messages at all this iteration (a BFS's unreached ones), and ``reduce="any"`` lets a
+vertex keep whichever one value reaches it first, so a pull stops reading a list at its first
+sender.
 """
 
 import ast
@@ -31,6 +36,7 @@ REDUCTIONS = {
     "max": lambda dt: _limits(dt).min,
     "or": lambda dt: dt.type(False),
     "and": lambda dt: dt.type(True),
+    "any": lambda dt: dt.type(0),
 }
 
 
@@ -87,9 +93,11 @@ class Program:
         and ``state``, the state of the vertex it reaches; ``u`` is the sender, ``v`` the vertex
         reached, and ``common(a, b)`` counts the out-neighbours a and b share. Given by
         `semiring` when omitted.
-    reduce : {"sum", "min", "max", "or", "and"} or str
+    reduce : {"sum", "min", "max", "or", "and", "any"} or str
         How the values reaching a vertex fold into its ``total``: a name (field by field), or an
-        expression over ``a`` and ``b`` with its `identity` (scalar messages only).
+        expression over ``a`` and ``b`` with its `identity` (scalar messages only). "any" keeps
+        one of the values, whichever the device meets first (a pull then reads no further): for
+        programs whose values at a vertex are all equal, or all equally good.
     apply : str or dict
         The new state, over ``total``, ``state`` (the old one) and the vertex names.
     active : str, optional
@@ -105,6 +113,10 @@ class Program:
         The starting state over the vertex names; default 0. ``run(init=...)`` overrides it.
     start : str, optional
         Which vertices are active at first, over ``state`` and the vertex names; default all.
+    listen : str, optional
+        Which vertices take messages this iteration, over ``state`` (as the iteration begins),
+        ``v`` and the parameters; default all. The others receive nothing and keep their state
+        (a pull does not read their lists).
     semiring : str, optional
         A name of :data:`gravel.programs.SEMIRINGS`: its process and reduce.
     params : dict, optional
@@ -128,6 +140,7 @@ class Program:
         senders="active",
         init=None,
         start=None,
+        listen=None,
         semiring=None,
         params=None,
     ):
@@ -156,6 +169,7 @@ class Program:
         zero = "0" if self.state_dtype.names is None else dict.fromkeys(self.state_dtype.names, "0")
         self.init = self._each(init or zero, self.state, "init", vertex)
         self.start = Expression(start or "True", "start", (*vertex, *states))
+        self.listen = Expression(listen or "True", "listen", ("v", *states, *self.params))
         self.send = self._each(send, self.message, "send", (*vertex, *states))
         self.process = self._each(
             process,

@@ -1,10 +1,10 @@
 """Running a vertex program: iterations of send, SpMV or SpMSpV, and apply, until no vertex is
 active (GraphMat's loop, Algorithm 1 of the seed).
 
-Each iteration is a generalized SpMV, pulled over every vertex, when more than :data:`PULL_ABOVE`
-of the vertices send, and an SpMSpV pushed from the senders otherwise (``direction=`` forces
-either). The device's engine (:mod:`.cpu`, :mod:`.cuda`, or both: :mod:`.hybrid`) runs the
-phases; this module owns the loop, the choice and the record.
+Each iteration is a generalized SpMV, pulled over every vertex, when the senders' lists hold more
+than :data:`PULL_ABOVE` of the arcs, and an SpMSpV pushed from the senders otherwise
+(``direction=`` forces either). The device's engine (:mod:`.cpu`, :mod:`.cuda`, or both:
+:mod:`.hybrid`) runs the phases; this module owns the loop, the choice and the record.
 """
 
 from dataclasses import dataclass, field
@@ -18,8 +18,10 @@ from .expressions import ProgramError
 from .hybrid import EXECUTIONS
 from .program import Program
 
-#: an iteration pulls over every vertex (SpMV) when more than this fraction of the vertices send,
-#: and pushes from the senders (SpMSpV) otherwise; Beamer's direction switch, by density alone
+#: an iteration pulls over every vertex (SpMV) when the senders' lists (those a push would read)
+#: hold more than this fraction of the arcs, and pushes from the senders (SpMSpV) otherwise:
+#: Beamer's direction switch by the frontier's arcs, as a bottom-up BFS's pull (`listen` and
+#: ``reduce="any"``) costs little once the lists it reads are few
 PULL_ABOVE = 1 / 16
 STRATEGIES = ("auto", "pull", "push")
 
@@ -84,7 +86,8 @@ def run(
     params : dict, optional
         Values of the program's parameters, over their defaults.
     direction : {"auto", "pull", "push"}
-        Every iteration pulled (SpMV), pushed (SpMSpV), or chosen by density (:data:`PULL_ABOVE`).
+        Every iteration pulled (SpMV), pushed (SpMSpV), or chosen by the senders' arcs
+        (:data:`PULL_ABOVE`).
     device : {"auto", "cpu", "cuda"}
     execution : {"single", "hybrid-seed", "hybrid"}, default "single"
         "single": every phase on `device`. "hybrid-seed": GraphMat on CPU-GPU, the state, send
@@ -135,7 +138,7 @@ def run(
         engine = HybridEngine(G, program, values, execution=execution, device=dev, directions=ways)
         clock, where = "cpu", "cpu+cuda" if dev == "cuda" else "cpu"
     if direction == "push" and not engine.can_push:
-        raise ProgramError(f"a {dev} push needs a named reduce (sum, min, max, or, and)")
+        raise ProgramError(f"a {dev} push needs a named reduce (sum, min, max, or, and, any)")
     with Timer(clock) as t:
         engine.init(_initial(G, program, init))
     seconds, steps = t.seconds, []
@@ -144,7 +147,8 @@ def run(
         senders = G.n if program.senders == "all" else len(active)
         how = direction
         if how == "auto":
-            how = "pull" if senders > PULL_ABOVE * G.n or not engine.can_push else "push"
+            dense = senders == G.n or engine.pushed_arcs(active) > PULL_ABOVE * engine.arcs
+            how = "pull" if dense or not engine.can_push else "push"
         with Timer(clock) as t:
             split = engine.step(active, len(steps), how)
             active = engine.active_ids()
