@@ -154,10 +154,7 @@ def check_pull(G, weighted, serial, uniform, seed):
     assert np.isclose(lost, x[out == 0].sum(), rtol=1e-12, atol=0)
     assert np.isclose(err, np.abs(x - rank).sum(), rtol=1e-12, atol=0)
     base = teleport + 0.3 * dangling  # the plain pull: x from a base vector, the L1 change
-    if weighted:
-        err = k.pull_weighted(in_off, in_idx, in_w, contrib, base, 0.85, rank, new)
-    else:
-        err = k.pull(in_off, in_idx, contrib, base, 0.85, rank, new)
+    err = k.pull(in_off, in_idx, in_w if weighted else None, contrib, base, 0.85, rank, new)
     assert np.allclose(new, x, rtol=1e-12, atol=0)
     assert np.isclose(err, np.abs(x - rank).sum(), rtol=1e-12, atol=0)
 

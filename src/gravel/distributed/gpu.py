@@ -186,24 +186,16 @@ class _PageRank:
         return float(cupy.where(has, 0.0, rank).sum())
 
     @staticmethod
-    def pull(in_offsets, in_indices, contrib, base, alpha, rank, new_rank):
-        return _pull(in_offsets, in_indices, None, contrib, base, alpha, rank, new_rank)
+    def pull(offsets, ids, weights, contrib, base, alpha, rank, new_rank):
+        """new_rank = base + alpha * the (weighted; `weights` None: not) sum of contrib over each
+        row's list; returns the L1 change from rank."""
+        import cupy
 
-    @staticmethod
-    def pull_weighted(in_offsets, in_indices, in_weights, contrib, base, alpha, rank, new_rank):
-        return _pull(in_offsets, in_indices, in_weights, contrib, base, alpha, rank, new_rank)
-
-
-def _pull(offsets, ids, weights, contrib, base, alpha, rank, new_rank):
-    """new_rank = base + alpha * the (weighted) sum of contrib over each row's list; returns the
-    L1 change from rank."""
-    import cupy
-
-    err = cupy.zeros(rank.shape[0], cupy.float64)
-    w = cupy.zeros(1, cupy.float32) if weights is None else weights
-    args = (offsets, ids, w, np.int32(weights is not None), contrib, base, np.float64(alpha))
-    _launch("gravel_part_pull_rank", offsets, ids, (*args, rank, new_rank, err))
-    return float(err.sum())
+        err = cupy.zeros(rank.shape[0], cupy.float64)
+        w = cupy.zeros(1, cupy.float32) if weights is None else weights
+        args = (offsets, ids, w, np.int32(weights is not None), contrib, base, np.float64(alpha))
+        _launch("gravel_part_pull_rank", offsets, ids, (*args, rank, new_rank, err))
+        return float(err.sum())
 
 
 def _launch(name, offsets, ids, args):

@@ -20,7 +20,7 @@ DENSE_LEVEL = 32
 
 
 def kernels(part):
-    """The part's device kernels: ``pagerank(in_arcs)`` (contributions, pull, pull_weighted, as
+    """The part's device kernels: ``pagerank(in_arcs)`` (contributions and pull, as
     gravel.backends.cpu.pagerank has them) and ``neighbour_min(offsets, ids, labels, out)``."""
     if xp(part.out_offsets) is np:
         return _HostKernels
@@ -321,11 +321,8 @@ def pagerank_program(part, alpha, max_iter, threshold, weighted):
             return rank, it, change, threshold == 0
         it += 1
         base = m.full(size, alpha * float(sums[0::2].sum()) / n + (1.0 - alpha) / n)
-        if weighted:
-            args = (part.in_offsets, part.in_sources, part.in_weights, everyone, base, alpha)
-            err = k.pull_weighted(*args, rank, new)
-        else:
-            err = k.pull(part.in_offsets, part.in_sources, everyone, base, alpha, rank, new)
+        weights = part.in_weights if weighted else None
+        err = k.pull(part.in_offsets, part.in_sources, weights, everyone, base, alpha, rank, new)
         rank, new = new, rank
         lost = k.contributions(rank, out, contrib)
 

@@ -109,20 +109,9 @@ def _update(x, v, out_weight, rank, new_rank, new_contrib):
 
 
 @numba.njit(parallel=True, cache=True)
-def pull(in_offsets, in_indices, contrib, base, alpha, rank, new_rank):
-    """new_rank[v] = base[v] + alpha * sum of contrib over in-edges; returns the L1 change."""
-    err = 0.0
-    for v in numba.prange(rank.shape[0]):
-        x = base[v] + alpha * _in_sum(in_offsets, in_indices, None, contrib, v)
-        new_rank[v] = x
-        err += abs(x - rank[v])
-    return err
-
-
-@numba.njit(parallel=True, cache=True)
-def pull_weighted(in_offsets, in_indices, in_weights, contrib, base, alpha, rank, new_rank):
-    """new_rank[v] = base[v] + alpha * sum of weight * contrib over in-edges; returns the L1
-    change."""
+def pull(in_offsets, in_indices, in_weights, contrib, base, alpha, rank, new_rank):
+    """new_rank[v] = base[v] + alpha * sum of (weight *) contrib over in-edges (`in_weights` None:
+    unweighted); returns the L1 change."""
     err = 0.0
     for v in numba.prange(rank.shape[0]):
         x = base[v] + alpha * _in_sum(in_offsets, in_indices, in_weights, contrib, v)
@@ -163,4 +152,4 @@ def iterate(
 
 
 #: the kernels for a graph of so many arcs (serial twins for small graphs)
-kernels = by_size(contributions, pull, pull_weighted, iterate)
+kernels = by_size(contributions, pull, iterate)
