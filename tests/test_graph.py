@@ -266,3 +266,32 @@ def test_simple_undirected_of_a_directed_graph(G):
     assert not S.directed and S.n == G.n
     got = list(zip(*(a.tolist() for a in S.edges())))
     assert got == sorted(pairs)  # each arc once, rows sorted
+
+
+@settings(max_examples=50, deadline=None)
+@given(G=graphs(max_n=40, max_m=200), data=st.data(), small=st.booleans())
+def test_has_arcs_against_the_edge_set(G, data, small):
+    """Both searches (NumPy keys up to SMALL_ARCS arcs, a row binary search above) against a set
+    of the arcs, on every vertex pair drawn."""
+    if G.n == 0:
+        return
+    from gravel.backends.cpu import csr
+
+    pairs = st.lists(st.tuples(st.integers(0, G.n - 1), st.integers(0, G.n - 1)), max_size=60)
+    src, dst = np.array(data.draw(pairs), np.int64).reshape(-1, 2).T
+    arcs = set(zip(*(a.tolist() for a in G.edges()), strict=True))
+    want = [(u, v) in arcs for u, v in zip(src.tolist(), dst.tolist(), strict=True)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(csr, "SMALL_ARCS", 1 << 40 if small else -1)
+        assert G.has_arcs(src, dst).tolist() == want
+        u, v = G.edges()
+        assert G.has_arcs(u, v).all()
+
+
+def test_has_arcs_names_an_id_out_of_range():
+    G = gravel.Graph.from_edges([0, 1], [1, 2], n=3)
+    assert G.has_arcs(0, 1) and not G.has_arcs(1, 0)
+    with pytest.raises(gravel.VertexNotFoundError, match="dst 3 is not a vertex"):
+        G.has_arcs([0], [3])
+    with pytest.raises(gravel.VertexNotFoundError, match="src -1 is not a vertex"):
+        G.has_arcs([-1], [0])

@@ -11,7 +11,7 @@ import numpy as np
 
 from .arrays import host
 from .backends.cpu import csr as _csr  # loaded on first use: importing gravel never imports Numba
-from .errors import InvalidGraphError
+from .errors import InvalidGraphError, VertexNotFoundError
 
 _MAX_VERTICES = 2**31 - 1
 
@@ -299,18 +299,16 @@ class Graph:
 
     def has_arcs(self, src, dst):
         """Boolean array: is there an arc ``src[i] -> dst[i]``? (Binary search in the sorted
-        rows.)"""
-        src = np.asarray(src, np.int64)
-        keys = self._arc_keys
-        q = src * self.n + np.asarray(dst, np.int64)
-        pos = np.minimum(np.searchsorted(keys, q), max(len(keys) - 1, 0))
-        return (keys[pos] == q) if len(keys) else np.zeros(q.shape, bool)
-
-    @cached_property
-    def _arc_keys(self):
-        # rows are sorted, so u * n + v is sorted over all arcs
-        src, dst = self.edges()
-        return src.astype(np.int64) * self.n + dst
+        rows.) Raises VertexNotFoundError for an id outside 0..n-1."""
+        src, dst = np.broadcast_arrays(np.asarray(src, np.int64), np.asarray(dst, np.int64))
+        for name, ids in (("src", src), ("dst", dst)):
+            bad = (ids < 0) | (ids >= self.n)
+            if bad.any():
+                raise VertexNotFoundError(
+                    f"has_arcs: {name} {int(ids[bad][0])} is not a vertex (0..{self.n - 1})"
+                )
+        flat = [np.ascontiguousarray(ids).ravel() for ids in (src, dst)]
+        return _csr.has_arcs(self.offsets, self.indices, *flat).reshape(src.shape)
 
     def to(self, device, *, placement=None, budget=None):
         """This graph on `device`: ``"cpu"`` (itself) or ``"cuda"`` (a DeviceGraph, built once).

@@ -403,6 +403,35 @@ def _count_loops(offsets, indices):
     return c
 
 
+def has_arcs(offsets, indices, src, dst):
+    """Whether each arc src[i] -> dst[i] is in the CSR (ids in range, rows sorted): by NumPy up to
+    SMALL_ARCS arcs (a key per arc, searched once), else a binary search in each pair's row on
+    every core (no memory per arc)."""
+    if indices.shape[0] > SMALL_ARCS:
+        out = np.empty(src.shape[0], np.bool_)
+        _has_arcs(offsets, indices, src, dst, out)
+        return out
+    n = offsets.shape[0] - 1
+    keys = _row_ids(offsets).astype(np.int64) * n + indices
+    q = src * n + dst
+    pos = np.minimum(np.searchsorted(keys, q), max(keys.shape[0] - 1, 0))
+    return keys[pos] == q if keys.shape[0] else np.zeros(q.shape, bool)
+
+
+@numba.njit(parallel=True, cache=True)
+def _has_arcs(offsets, indices, src, dst, out):
+    for i in numba.prange(src.shape[0]):
+        lo, end = offsets[src[i]], offsets[src[i] + 1]
+        hi = end
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if indices[mid] < dst[i]:
+                lo = mid + 1
+            else:
+                hi = mid
+        out[i] = lo < end and indices[lo] == dst[i]
+
+
 @numba.njit(parallel=True, cache=True)
 def _gather_rows(offsets, values, rows, starts, out):
     for i in numba.prange(rows.shape[0]):
