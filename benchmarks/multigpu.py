@@ -48,6 +48,7 @@ def validate(cluster, spec):
         parents = got.parent[reached]
         bfs_ok = bool(
             np.array_equal(got.depth, ref.depth)
+            and np.all((parents >= 0) & (parents < G.n))
             and np.all(got.depth[parents] == got.depth[reached] - 1)
             and np.all(G.has_arcs(parents, reached))
         )

@@ -377,6 +377,17 @@ def make(**changes):
         ({"process": "common(message)"}, "'common(message)' is not allowed"),
         ({"senders": "some"}, "senders 'some'"),
         ({"listen": "total > 0"}, "'total' is not a name listen knows"),
+        (
+            {
+                "message": [("m", "float64"), ("k", "int32")],
+                "send": {"m": "state", "k": "v"},
+                "process": {"m": "message.m", "k": "message.k"},
+                "apply": "min(state, total.m)",
+                "reduce": "any",
+                "semiring": None,
+            },
+            "reduce 'any' keeps one sender's value",
+        ),
     ],
 )
 def test_bad_program_is_named(changes, says):

@@ -188,6 +188,8 @@ def _aggregate(xp, src, dst, w, loops, community):
 def _sum_by_key(xp, key, w):
     """(the distinct keys, ascending; the sum of `w` over each key's entries). The sort is stable
     (CuPy's always is), so each key's weights add up in their given order, as in a bincount."""
+    if key.size == 0:  # no arc between communities (CuPy's bincount of nothing raises)
+        return key, w
     order = xp.argsort(key, kind="stable")
     key = key[order]
     first = xp.ones(key.size, dtype=bool)

@@ -36,7 +36,8 @@ REDUCTIONS = {
     "max": lambda dt: _limits(dt).min,
     "or": lambda dt: dt.type(False),
     "and": lambda dt: dt.type(True),
-    "any": lambda dt: dt.type(0),
+    # one of the values: the GPU reduces any as min, so min's identity (the CPU never reads it)
+    "any": lambda dt: _limits(dt).max,
 }
 
 
@@ -205,6 +206,11 @@ class Program:
         if reduce in REDUCTIONS:
             if identity is not None:
                 raise ProgramError(f"reduce {reduce!r} has its own identity: pass none")
+            if reduce == "any" and len(self.message) > 1:
+                raise ProgramError(
+                    "reduce 'any' keeps one sender's value: a structured message would mix "
+                    "senders field by field on the GPU; give a scalar message"
+                )
             return reduce, [REDUCTIONS[reduce](f.dtype) for f in self.message]
         if not isinstance(reduce, str):
             raise ProgramError(f"reduce {reduce!r}: expected {', '.join(REDUCTIONS)} or a string")
