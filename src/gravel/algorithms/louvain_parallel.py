@@ -31,7 +31,7 @@ from ..arrays import entry_rows
 #: most passes of local moves in a level (each sorts the level's arcs)
 MAX_PASSES = 100
 #: a pass gaining at most this share of the modularity (or `threshold`) counts as idle
-TOLERANCE = 1e-4
+TOLERANCE = 1e-3
 #: how many times a pass that loses halves its movers
 HALVINGS = 3
 
