@@ -125,6 +125,9 @@ def source(program):
     def folded(i):
         return f"val{i}" if first else _fold(program, i, f"acc{i}", f"val{i}")
 
+    # where every vertex sends, an arc needs no test of its sender (a load and a branch an arc)
+    everyone = program.senders == "all"
+    pad = " " * (12 if everyone else 16)
     lines += [
         "@njit(parallel=True)",
         f"def pull(g_off, g_idx, offsets, sources, weights, weighted, sending, lo, hi, {params}"
@@ -136,12 +139,12 @@ def source(program):
         *(f"        acc{i} = tt{i}[v] if got else I{i}" for i in range(nm)),
         "        for e in range(offsets[v], offsets[v + 1]):",
         "            u = sources[e]",
-        "            if sending[u]:",
-        "                w = weights[e] if weighted else np.float32(1)",
-        *(f"                {x}" for x in values),
-        *(f"                acc{i} = M{i}({folded(i)})" for i in range(nm)),
-        "                got = True",
-        *(["                break"] if first else []),
+        *([] if everyone else ["            if sending[u]:"]),
+        f"{pad}w = weights[e] if weighted else np.float32(1)",
+        *(f"{pad}{x}" for x in values),
+        *(f"{pad}acc{i} = M{i}({folded(i)})" for i in range(nm)),
+        f"{pad}got = True",
+        *([f"{pad}break"] if first else []),
         *(f"        tt{i}[v] = acc{i}" for i in range(nm)),
         "        received[v] = got",
         "",
