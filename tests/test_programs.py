@@ -160,18 +160,7 @@ def fixed_cc(G, cut):
 
 
 #: connected_components() with the vertices below `cut` deaf: they keep their ids, and still send
-FIXED_CC = Program(
-    "int32",
-    "int32",
-    init="v",
-    send="state",
-    process="message",
-    reduce="min",
-    apply="min(state, total)",
-    direction="both",
-    listen="v >= cut",
-    params={"cut": 0},
-)
+FIXED_CC = programs.connected_components().replace(listen="v >= cut", params={"cut": 0})
 
 
 @settings(max_examples=40, deadline=None)
@@ -393,6 +382,15 @@ def make(**changes):
 def test_bad_program_is_named(changes, says):
     with pytest.raises(ProgramError, match=re.escape(says)):
         make(**changes)
+
+
+def test_replace_makes_a_checked_variant():
+    base = make()
+    assert base.replace(senders="all").senders == "all" and base.senders == "active"
+    with pytest.raises(ProgramError, match="senders 'some'"):
+        base.replace(senders="some")
+    with pytest.raises(TypeError, match="colour"):
+        base.replace(colour="red")
 
 
 def test_bad_run_arguments():

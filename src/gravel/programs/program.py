@@ -145,6 +145,9 @@ class Program:
         semiring=None,
         params=None,
     ):
+        #: the arguments it was made from, for :meth:`replace`
+        self.spec = dict(locals())
+        del self.spec["self"]
         self.state_dtype, self.state = fields(state, "state")
         self.message_dtype, self.message = fields(message, "message")
         if direction not in DIRECTIONS:
@@ -184,6 +187,12 @@ class Program:
         changed = " or ".join(f"{n} != {o}" for n, o in zip(states, olds, strict=True))
         self.active = Expression(active or changed, "active", (*vertex, *states, *olds, *totals))
         self.reduce, self.identity = self._reduction(reduce, identity)
+
+    def replace(self, **changes):
+        """A new program: this one's arguments with `changes` (checked as the constructor checks
+        them). ``programs.connected_components().replace(listen="v >= cut", params={"cut": 0})``
+        keeps the vertices below `cut` out of the propagation."""
+        return Program(**(self.spec | changes))
 
     def _each(self, spec, out, where, names, graph_functions=False):
         """One Expression per field of `out`: `spec` an expression (scalar `out`) or a dict;
