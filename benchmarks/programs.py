@@ -13,8 +13,9 @@ vertex; its time per iteration is the run's over its iterations. A hybrid row al
 GPU's share of the arcs in its last pull iteration and each side's median seconds of SpMV work.
 
 Primitives: each library program (PageRank per iteration, BFS, SSSP, CC) against its built-in
-primitive on the GPU in the same run, on --primitives (default kron:22; the issue's target is a
-program within 1.5x of its primitive).
+primitive on --primitives-device (default cuda) in the same run, on --primitives (default kron:22;
+the issue's target is a program within 1.5x of its primitive on the GPU); --primitives-only skips
+the hybrid section (`--primitives kron:20 --primitives-device cpu --primitives-only` needs no GPU).
 
 Times are medians of --repeat runs after a warm-up (compiles, lazy layouts): the results' own
 clocks, compiling left out (CUDA events on the GPU; wall time around a hybrid iteration, whose end
@@ -222,27 +223,27 @@ def cpu_push_rows(spec, args):
     return rows
 
 
-def primitive_rows(spec, repeat, iterations):
-    """Each library program against its built-in primitive on the GPU."""
+def primitive_rows(spec, repeat, iterations, device):
+    """Each library program against its built-in primitive on `device`."""
     G, _ = open_graph(spec)
     W = add_random_weights(G, seed=1)
     hub = int(G.out_degree.argmax())
     cases = {
         "pagerank": (
-            lambda: programs.run(G, programs.pagerank(tol=0.0), max_iter=iterations, device="cuda"),
-            lambda: gravel.pagerank(G, max_iter=iterations, tol=0.0, device="cuda"),
+            lambda: programs.run(G, programs.pagerank(tol=0.0), max_iter=iterations, device=device),
+            lambda: gravel.pagerank(G, max_iter=iterations, tol=0.0, device=device),
         ),
         "bfs": (
-            lambda: programs.run(G, programs.bfs(), params={"source": hub}, device="cuda"),
-            lambda: gravel.bfs(G, hub, device="cuda"),
+            lambda: programs.run(G, programs.bfs(), params={"source": hub}, device=device),
+            lambda: gravel.bfs(G, hub, device=device),
         ),
         "sssp": (
-            lambda: programs.run(W, programs.sssp(), params={"source": hub}, device="cuda"),
-            lambda: gravel.sssp(W, hub, device="cuda"),
+            lambda: programs.run(W, programs.sssp(), params={"source": hub}, device=device),
+            lambda: gravel.sssp(W, hub, device=device),
         ),
         "cc": (
-            lambda: programs.run(G, programs.connected_components(), device="cuda"),
-            lambda: gravel.connected_components(G, device="cuda"),
+            lambda: programs.run(G, programs.connected_components(), device=device),
+            lambda: gravel.connected_components(G, device=device),
         ),
     }
     rows = []
@@ -279,6 +280,8 @@ def main():
     p.add_argument(
         "--primitives", default="kron:22", help="graph of programs vs primitives ('' to skip)"
     )
+    p.add_argument("--primitives-device", choices=["cuda", "cpu"], default="cuda")
+    p.add_argument("--primitives-only", action="store_true", help="skip the hybrid section")
     p.add_argument("--cpu-push", action="store_true", help="only the CPU push section")
     p.add_argument(
         "--fractions",
@@ -300,7 +303,7 @@ def main():
         if a.json:
             write_record(a.json, "benchmarks/programs.py", rows)
         return
-    for spec in a.graphs:
+    for spec in [] if a.primitives_only else a.graphs:
         G, _ = open_graph(spec)
         budget = parse_bytes(a.device_memory) if a.device_memory else budget_for(G, G.nnz // 2)
         rows += [{"section": "hybrid"} | r for r in hybrid_rows(spec, G, budget, a)]
@@ -310,7 +313,7 @@ def main():
     if a.primitives:
         rows += [
             {"section": "primitives"} | r
-            for r in primitive_rows(a.primitives, a.repeat, a.iterations)
+            for r in primitive_rows(a.primitives, a.repeat, a.iterations, a.primitives_device)
         ]
     if a.json:
         write_record(a.json, "benchmarks/programs.py", rows)
