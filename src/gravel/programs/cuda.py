@@ -6,7 +6,8 @@ or the SpMSpV (push from the senders' frontier, atomics: named reductions only),
 field and way; the first field's pass also marks the vertices that received (a store of 1 beside
 each message it folds, rather than a pass of its own over every arc). Bool and 8-bit messages
 reduce as int32 (the atomics' width); or and and reduce as max and min, any as min (one of the
-values: the smallest). A vertex that does not `listen` keeps its state at the apply.
+values: the smallest). A vertex that does not `listen` keeps its state at the apply, and a pull
+(where the engine holds the state) reads the lists of the listening vertices only.
 """
 
 import numpy as np
@@ -55,10 +56,16 @@ def _run_compute(n, arrays, frontier, statement, iteration, extra=None):
 class Spmv:
     """A program's generalized SpMV (pull) or SpMSpV (push) on the GPU: the totals ``tt{i}`` and
     the flags ``received`` of `arrays` from the messages ``ms{i}`` (and, pulling from active
-    senders only, the sending flags ``active``)."""
+    senders only, the sending flags ``active``). `hearing`: a pull reads the lists of the
+    vertices that listen only (`arrays` then hold the state)."""
 
-    def __init__(self, program, n, arrays):
+    def __init__(self, program, n, arrays, hearing=False):
+        import cupy
+
         self.program, self.n, self.arrays = program, n, arrays
+        self.hearing = hearing and program.listens
+        if self.hearing:
+            arrays["hearing"] = cupy.zeros(n, cupy.uint8)
 
     def __call__(self, ways, direction):
         """Reduce along each of `ways`, (graph, senders' Frontier: a push's; None for a pull),
@@ -70,6 +77,7 @@ class Spmv:
         guard = "" if push or p.senders == "all" else "active[u] == 0 ? gnone : "
         edge = p.code(_BASE, state="st{i}[v]", message="ms{i}[u]")
         self.arrays["received"].fill(0)
+        listeners = self._listeners() if self.hearing and not push else None
         for way, (graph, senders) in enumerate(ways):
             for i, (f, e) in enumerate(zip(p.message, p.process, strict=True)):
                 wide = _wide(f.dtype)
@@ -78,7 +86,7 @@ class Spmv:
                 mark = "received[v] = 1, " if i == 0 else ""
                 part = neighbor_reduce(
                     graph,
-                    senders,
+                    senders if push else listeners,
                     f"{guard}({mark}({CTYPES[wide]})({e.cuda(edge)}))",
                     _REDUCE[p.reduce] if named else p.reduce.cuda({"a": "a", "b": "b"}),
                     dtype=wide,
@@ -87,10 +95,24 @@ class Spmv:
                     params=self.arrays | {"gnone": identity},
                     preamble=_COMMON,
                 )
+                if listeners is not None:  # the listeners' totals, at their vertices
+                    part = _spread(part, listeners.ids, self.n, identity)
                 if way == 0:
                     self.arrays[f"tt{i}"][:] = part
                 else:
                     self._fold(i, part)
+
+    def _listeners(self):
+        """The Frontier of the vertices that listen this iteration."""
+        import cupy
+
+        from ..frontier import Frontier
+
+        at_v = self.program.code(_BASE, state="st{i}[v]")
+        listen = self.program.listen.cuda(at_v)
+        _run_compute(self.n, self.arrays, None, f"hearing[v] = ({listen}) ? 1 : 0", 0)
+        ids = cupy.flatnonzero(self.arrays["hearing"]).astype(cupy.int32)
+        return Frontier(self.n, ids=ids, length=ids.size)  # in range: no check
 
     def _fold(self, i, part):
         """tt{i} folded with `part`, a second way's reduction, vertex by vertex."""
@@ -135,7 +157,7 @@ class CudaEngine:
             "g_idx": dg.indices,
         }
         self.arrays |= {f"p_{k}": x for k, x in values.items()}
-        self.spmv = Spmv(program, n, self.arrays)
+        self.spmv = Spmv(program, n, self.arrays, hearing=True)
 
     def _compute(self, frontier, statement, iteration):
         _run_compute(self.n, self.arrays, frontier, statement, iteration)
@@ -205,6 +227,15 @@ class CudaEngine:
 
     def state(self):
         return [a.get() for a in self.st]
+
+
+def _spread(part, ids, n, identity):
+    """An n-long array: `part`'s values at `ids`, the identity elsewhere."""
+    import cupy
+
+    out = cupy.full(n, identity, dtype=part.dtype)
+    out[ids] = part
+    return out
 
 
 def _ways(dg, program, directed):

@@ -243,6 +243,11 @@ class Program:
             code |= {f.name(prefix): pattern.format(i=i) for i, f in enumerate(values[prefix])}
         return code
 
+    @property
+    def listens(self):
+        """Whether `listen` leaves some vertices deaf (it is not the default, all)."""
+        return self.listen.source.strip() != "True"
+
     def process_uses(self, what):
         """Whether process reads the state of the vertex reached (`what` ``"state"``) or calls
         ``common`` (``"common"``): what a hybrid run's GPU needs beside the messages."""
