@@ -339,6 +339,39 @@ def test_neighbor_reduce_pull_and_push(name, G, reduce):
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+def test_neighbor_reduce_any_takes_a_value_of_a_sender(name, G):
+    """reduce "any", the non-senders masked to the identity (as a program's pull masks them): a
+    pull over a random frontier, a sweep and a push give each vertex one of its senders' values,
+    or the identity where it has none."""
+    rng = np.random.default_rng()
+    dg = G.to("cuda")
+    x = rng.integers(0, 1000, G.n).astype(np.int32)
+    sending = rng.random(G.n) < 0.3
+    params = {"x": cupy.asarray(x), "s": cupy.asarray(sending.astype(np.uint8))}
+    value = "s[u] ? x[u] : 2147483647"
+    none = np.iinfo(np.int32).max
+    in_off, in_idx, _ = G.csc()
+
+    def heard(v):
+        return {int(x[u]) for u in in_idx[in_off[v] : in_off[v + 1]] if sending[u]}
+
+    def check(vertices, got):
+        for v, val in zip(vertices.tolist(), got.tolist(), strict=True):
+            assert val in heard(v) if heard(v) else val == none, (v, val)
+
+    ids = rng.choice(G.n, max(G.n // 3, 1), replace=False).astype(np.int32)
+    front = Frontier.from_ids(G.n, ids)
+    check(ids, ops.neighbor_reduce(dg, front, value, "any", dtype=np.int32, params=params).get())
+    every = np.arange(G.n)
+    check(every, ops.neighbor_reduce(dg, None, value, "any", dtype=np.int32, params=params).get())
+    senders = Frontier.from_ids(G.n, np.flatnonzero(sending).astype(np.int32))
+    pushed = ops.neighbor_reduce(
+        dg, senders, "x[u]", "any", dtype=np.int32, params=params, direction="push"
+    )
+    check(every, pushed.get())
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("reduce", ["sum", "min", "max"])
 @pytest.mark.parametrize("blocking", [None, 1, 97, 10**9, "auto"])
 def test_push_over_every_vertex_equals_numpy(name, G, reduce, blocking, monkeypatch):

@@ -44,6 +44,7 @@ NR_VALUE = "GRAVEL_NR_VALUE(v, u, edge, weight)"
 NR_REDUCE = "GRAVEL_NR_REDUCE(a, b)"
 NR_APPLY = "GRAVEL_NR_APPLY(v, i, acc, out)"
 NR_SUMS = "GRAVEL_NR_SUMS"
+NR_FIRST = "GRAVEL_NR_FIRST"
 
 
 class Lists(NamedTuple):

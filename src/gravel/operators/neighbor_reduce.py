@@ -13,17 +13,33 @@ import numpy as np
 from ..errors import UnknownNameError
 from ..frontier import Frontier
 from ..layouts.blocked import push_layout
-from ._functor import CTYPES, NR_APPLY, NR_REDUCE, NR_SUMS, NR_VALUE, Lists, dummy, sums_op
+from ._functor import (
+    CTYPES,
+    NR_APPLY,
+    NR_FIRST,
+    NR_REDUCE,
+    NR_SUMS,
+    NR_VALUE,
+    Lists,
+    dummy,
+    sums_op,
+)
 from .advance import advance_lists, choose_load_balance
 from .pull import Reduction, blocked_sweep, plain_sweep, pull_items, staged_sweep, streamed_sweep
 from .sweep_plan import plan_sweep
 
-_REDUCE = {"sum": ("(a) + (b)", 0), "min": ("min((a), (b))", 1), "max": ("max((a), (b))", 2)}
+_REDUCE = {
+    "sum": ("(a) + (b)", 0),
+    "min": ("min((a), (b))", 1),
+    "max": ("max((a), (b))", 2),
+    "any": ("min((a), (b))", 1),  # folds as min; a pull's lanes stop at their first value
+}
 _IDENTITY = {
     "sum": lambda dt: 0,
     "min": lambda dt: np.finfo(dt).max if dt.kind == "f" else np.iinfo(dt).max,
     "max": lambda dt: np.finfo(dt).min if dt.kind == "f" else np.iinfo(dt).min,
 }
+_IDENTITY["any"] = _IDENTITY["min"]
 #: the staged merge folds with shared-memory atomics, which these types have for sum, min and max
 _STAGED_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32))
 #: the parameter names under which a value array, the apply's sums (neighbor_reduce.cuh:
@@ -50,8 +66,11 @@ def neighbor_reduce(
     """Reduce `value` over neighbour lists.
 
     `value` is an expression over ``v, u, edge, weight`` (the edge u -> v) and the `params`, or a
-    device array x of n values, which means ``x[u]``. `reduce` is "sum", "min", "max" or an
-    expression over ``a`` and ``b`` (then `identity` is required).
+    device array x of n values, which means ``x[u]``. `reduce` is "sum", "min", "max", "any" or
+    an expression over ``a`` and ``b`` (then `identity` is required). "any" gives one of the
+    values unlike the identity where there is one (a value equal to it counts as none): a pull
+    stops reading a list once each of its lanes has one (a bottom-up BFS step) and folds the
+    lanes' by min, as a push folds every value.
 
     ``direction="pull"``: ``out[i]`` reduces over the in-edges (u -> v) of item v of `frontier`
     (every vertex when None). `apply`, a statement over ``v, i, acc`` and the params, replaces the
@@ -92,6 +111,8 @@ def neighbor_reduce(
     else:
         expr, op = reduce, None
     macros = {NR_VALUE: f"(({CTYPES[dt]})({value}))", NR_REDUCE: f"({expr})"}
+    if reduce == "any":
+        macros[NR_FIRST] = "1"
     if direction == "push":
         if apply is not None or sums:
             raise ValueError("apply and sums are supported by pull neighbor_reduce")

@@ -5,8 +5,9 @@
 or the SpMSpV (push from the senders' frontier, atomics: named reductions only), once per message
 field and way; the first field's pass also marks the vertices that received (a store of 1 beside
 each message it folds, rather than a pass of its own over every arc). Bool and 8-bit messages
-reduce as int32 (the atomics' width); or and and reduce as max and min, any as min (one of the
-values: the smallest). A vertex that does not `listen` keeps its state at the apply, and a pull
+reduce as int32 (the atomics' width); or and and reduce as max and min; any is the operator's
+any (a pull over the listening vertices stops each list at its first sender; sweeps and pushes
+fold as min). A vertex that does not `listen` keeps its state at the apply, and a pull
 (where the engine holds the state) reads the lists of the listening vertices only.
 """
 
@@ -15,7 +16,7 @@ import numpy as np
 from ..operators._functor import CTYPES
 
 #: the operator reduction for each named one
-_REDUCE = {"sum": "sum", "min": "min", "max": "max", "or": "max", "and": "min", "any": "min"}
+_REDUCE = {"sum": "sum", "min": "min", "max": "max", "or": "max", "and": "min", "any": "any"}
 #: the C++ of the names every kernel holds alike (n and iteration are the parameters gn and giter)
 _BASE = {"v": "v", "u": "u", "n": "gn", "iteration": "giter", "weight": "weight"} | {
     "a": "a",
@@ -120,7 +121,7 @@ class Spmv:
 
         p, tt = self.program, self.arrays[f"tt{i}"]
         if isinstance(p.reduce, str):
-            fold = {"sum": cupy.add, "min": cupy.minimum, "max": cupy.maximum}
+            fold = {"sum": cupy.add, "min": cupy.minimum, "max": cupy.maximum, "any": cupy.minimum}
             fold[_REDUCE[p.reduce]](tt, part, out=tt)
         else:
             code = p.reduce.cuda({"a": f"tt{i}[v]", "b": "gpart[v]"})

@@ -7,6 +7,7 @@
 // rows pass of a blocked sweep, whose rows are the items and frontier[i] their vertex). `sweep`: the
 // items are one bin of a sweep over every vertex (operators.list_bins), so the result goes to vertex v
 // (apply(v, v, acc)), as in a sweep without bins. The apply's sums, if any, go in at the end.
+// GRAVEL_NR_FIRST (neighbor_reduce's "any"): each lane stops at its first value unlike the identity.
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
 template <typename T, int VEC>
@@ -41,6 +42,9 @@ __global__ void gravel_neighbor_reduce_pull(const offset_t *__restrict__ offsets
                     const float weight = weighted ? __ldcs(weights + edge) : 1.0f;
                     (void)u; (void)weight;
                     acc = gravel_nr_reduce<T>(acc, gravel_nr_value<T>(v, u, edge, weight GRAVEL_USER_ARGS));
+#ifdef GRAVEL_NR_FIRST
+                    if (acc != identity) break;  // reduce "any": this lane has its value
+#endif
                 }
             }
             for (int d = VEC / 2; d > 0; d >>= 1) {
