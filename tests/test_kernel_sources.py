@@ -1,7 +1,7 @@
 """Every kernel compiles with a functor of the kind the operators splice in: user parameters (one
-named `k`, which a kernel local once shadowed), the `step` of multi-step advances, a pull's `where`,
-a fused neighbor_reduce update and its sums. CI has nvcc but no GPU; NVRTC compiles the same source
-on the device."""
+named `k`, which a kernel local once shadowed, and one `s`, once a helper's parameter), the `step`
+of multi-step advances, a pull's `where` and "any", a fused neighbor_reduce update and its sums. CI
+has nvcc but no GPU; NVRTC compiles the same source on the device."""
 
 import shutil
 import subprocess
@@ -17,7 +17,13 @@ from gravel.operators.steps import STEPS_BLOCK, STEPS_BLOCKS_PER_SM
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not found")
 
-PARAMS = [("int*", "depth"), ("int", "level"), ("int", "k"), ("float*", "x")]
+PARAMS = [
+    ("int*", "depth"),
+    ("int", "level"),
+    ("int", "k"),
+    ("float*", "x"),
+    ("unsigned char*", "s"),
+]
 VISIT = {ops.ADVANCE_OP: "(atomicCAS(&depth[dst], -1, level + step + k) == -1 && x[src] >= 0.0f)"}
 SUMMED = {
     ops.NR_REDUCE: "((a) + (b))",
@@ -55,9 +61,18 @@ CASES = [
         },
     ),
     (
+        "neighbor_reduce/pull.cu",
+        "gravel_neighbor_reduce_pull<int, 8>",
+        {
+            ops.NR_VALUE: "((int)(s[u] ? depth[u] : 2147483647))",
+            ops.NR_REDUCE: "(min((a), (b)))",
+            ops.NR_FIRST: "1",
+        },
+    ),
+    (
         "compute/sums.cu",
         "gravel_compute_sums<2, 256>",
-        {ops.SUMS_OP: "{ s[0] += x[v] * k; s[1] += (double)i; }"},
+        {ops.SUMS_OP: ops.sums_op(["x[v] * k * s[v]", "(double)i"])},
     ),
     ("frontier/degree_scan.cu", "gravel_degree_scan_block<1024>", {}),
     (
@@ -83,7 +98,7 @@ CASES = [
         "gravel_advance_merge_path<0, int, 256, 4>",
         {
             ops.ADVANCE_OP: "(gravel_atomic_fold<float, 0>(&x[dst], "
-            "gravel_push_value(dst, src, edge, weight, depth, level, k, x)), false)"
+            "gravel_push_value(dst, src, edge, weight, depth, level, k, x, s)), false)"
         },
         PARAMS,
         "__device__ __forceinline__ float gravel_push_value(int v, int u, long long edge, "
@@ -144,3 +159,9 @@ def test_every_kernel_compiles_with_a_functor(tmp_path):
         results = list(pool.map(lambda c: compile_case(c, tmp_path), CASES))
     failed = [f"{inst}:\n{err}" for inst, rc, err in results if rc]
     assert not failed, "\n".join(failed)
+
+
+@pytest.mark.parametrize("name", ["2x", "x-y", "déjà", "", 3])
+def test_a_parameter_name_that_is_no_c_identifier_is_refused(name):
+    with pytest.raises(ValueError, match="not a C identifier"):
+        ops.check_param_name(name)

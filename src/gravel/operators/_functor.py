@@ -39,7 +39,7 @@ ADVANCE_OP = "GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)"
 PULL_WHERE = "GRAVEL_PULL_WHERE(v)"
 FILTER_OP = "GRAVEL_FILTER_OP(v, i)"
 COMPUTE_OP = "GRAVEL_COMPUTE_OP(v, i)"
-SUMS_OP = "GRAVEL_SUMS_OP(v, i, s)"
+SUMS_OP = "GRAVEL_SUMS_OP(v, i, gravel_s)"
 NR_VALUE = "GRAVEL_NR_VALUE(v, u, edge, weight)"
 NR_REDUCE = "GRAVEL_NR_REDUCE(a, b)"
 NR_APPLY = "GRAVEL_NR_APPLY(v, i, acc, out)"
@@ -84,12 +84,19 @@ def prelude(decls, macros, preamble=""):
     return "\n".join(lines) + "\n" + preamble + "\n"
 
 
+def check_param_name(name):
+    """A user parameter's name becomes a C parameter's: it must be an ASCII identifier."""
+    if not (isinstance(name, str) and name.isidentifier() and name.isascii()):
+        raise ValueError(f"parameter name {name!r} is not a C identifier")
+
+
 def functor(params, macros, preamble=""):
     """(prelude source, extra kernel arguments) for user parameters and operator macros."""
     import cupy
 
     decls, args = [], []
     for name, value in (params or {}).items():
+        check_param_name(name)
         if isinstance(value, cupy.ndarray):
             decls.append((f"{ctype(value)}*", name))
         elif isinstance(value, np.generic):
@@ -103,7 +110,7 @@ def functor(params, macros, preamble=""):
     return prelude(decls, macros, preamble), tuple(args)
 
 
-def sums_op(terms, into="s"):
+def sums_op(terms, into="gravel_s"):
     """The statement that adds each of `terms` to its float64 sum in the array `into`."""
     adds = " ".join(f"{into}[{k}] += (double)({t});" for k, t in enumerate(terms))
     return f"{{ {adds} }}"

@@ -1,20 +1,20 @@
 // Compute sums: K double sums of the user's terms over every frontier item (every vertex when frontier
-// is null, n being the vertex count), in one launch. GRAVEL_SUMS_OP(v, i, s) adds item (v, i)'s terms
-// into s[0..K); each thread sums its items, a CUB block reduction combines them, and one atomicAdd
-// per block and sum lands in out[0..K) (zeroed by the caller). For per-
-// iteration checks such as PageRank's L1 change and dangling mass: CuPy's elementwise and sum calls
-// took seven launches for the two.
+// is null, n being the vertex count), in one launch. GRAVEL_SUMS_OP(v, i, gravel_s) adds item (v, i)'s
+// terms into gravel_s[0..K) (a name no user parameter takes); each thread sums its items, a CUB block
+// reduction combines them, and one atomicAdd per block and sum lands in out[0..K) (zeroed by the
+// caller). For per-iteration checks such as PageRank's L1 change and dangling mass: CuPy's elementwise
+// and sum calls took seven launches for the two.
 #include <cub/block/block_reduce.cuh>
 #include "common.cuh"
 
 #ifndef GRAVEL_SUMS_OP
-#define GRAVEL_SUMS_OP(v, i, s)
+#define GRAVEL_SUMS_OP(v, i, gravel_s)
 #endif
 
 template <int K>
-__device__ __forceinline__ void gravel_sums_op(vid_t v, long long i, double *s GRAVEL_USER_FN_PARAMS) {
+__device__ __forceinline__ void gravel_sums_op(vid_t v, long long i, double *gravel_s GRAVEL_USER_FN_PARAMS) {
     (void)v; (void)i;
-    GRAVEL_SUMS_OP(v, i, s);
+    GRAVEL_SUMS_OP(v, i, gravel_s);
 }
 
 template <int K, int BLOCK>

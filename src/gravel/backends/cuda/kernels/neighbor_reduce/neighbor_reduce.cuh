@@ -49,13 +49,13 @@ __device__ __forceinline__ void gravel_nr_apply(vid_t v, long long i, T acc, T *
 // A kernel's sums into the array gravel_sums_array (a parameter neighbor_reduce adds): shuffles fold
 // each warp's, shared memory the CTA's, then one atomicAdd per sum and CTA (one per warp would pile
 // tens of thousands on one address). Every thread of the CTA calls it, at the kernel's end.
-__device__ __forceinline__ void gravel_nr_sums_put(const double *s GRAVEL_USER_FN_PARAMS) {
+__device__ __forceinline__ void gravel_nr_sums_put(const double *gravel_s GRAVEL_USER_FN_PARAMS) {
 #if GRAVEL_NR_SUMS
     __shared__ double part[32][GRAVEL_NR_SUMS];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #pragma unroll
     for (int k = 0; k < GRAVEL_NR_SUMS; ++k) {
-        double t = s[k];
+        double t = gravel_s[k];
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) t += __shfl_down_sync(0xffffffffu, t, off);
         if (lane == 0) part[warp][k] = t;
@@ -67,6 +67,6 @@ __device__ __forceinline__ void gravel_nr_sums_put(const double *s GRAVEL_USER_F
         atomicAdd(gravel_sums_array + threadIdx.x, t);
     }
 #else
-    (void)s;
+    (void)gravel_s;
 #endif
 }
