@@ -11,12 +11,23 @@ fold as min). A vertex that does not `listen` keeps its state at the apply, and 
 (where the engine holds the state) reads the lists of the listening vertices only.
 """
 
+import re
+
 import numpy as np
 
 from ..operators._functor import CTYPES
 
 #: the operator reduction for each named one
 _REDUCE = {"sum": "sum", "min": "min", "max": "max", "or": "max", "and": "min", "any": "any"}
+#: each named reduction as C++ over {a} and {b}: two ways' totals folded
+_FOLD = {
+    "sum": "({a}) + ({b})",
+    "min": "min(({a}), ({b}))",
+    "max": "max(({a}), ({b}))",
+    "or": "max(({a}), ({b}))",
+    "and": "min(({a}), ({b}))",
+    "any": "min(({a}), ({b}))",
+}
 #: the C++ of the names every kernel holds alike (n and iteration are the parameters gn and giter)
 _BASE = {"v": "v", "u": "u", "n": "gn", "iteration": "giter", "weight": "weight"} | {
     "a": "a",
@@ -46,11 +57,21 @@ def _wide(dt):
     return np.dtype(np.int32) if dt.itemsize < 4 else dt
 
 
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _named(arrays, *code):
+    """The entries of `arrays` that `code` names: a kernel takes those only (fewer arguments to
+    check and pass each launch)."""
+    names = set(_NAME.findall(" ".join(code)))
+    return {k: a for k, a in arrays.items() if k in names}
+
+
 def _run_compute(n, arrays, frontier, statement, iteration, extra=None):
     """`statement` over v on the `frontier` (every vertex when None), with `arrays` as params."""
     from ..operators import compute
 
-    params = arrays | {"giter": np.int32(iteration)} | (extra or {})
+    params = _named(arrays | {"giter": np.int32(iteration)} | (extra or {}), statement)
     compute(frontier, statement, params=params, n=n)
 
 
@@ -58,49 +79,72 @@ class Spmv:
     """A program's generalized SpMV (pull) or SpMSpV (push) on the GPU: the totals ``tt{i}`` and
     the flags ``received`` of `arrays` from the messages ``ms{i}`` (and, pulling from active
     senders only, the sending flags ``active``). `hearing`: a pull reads the lists of the
-    vertices that listen only (`arrays` then hold the state)."""
+    vertices that listen only (`arrays` then hold the state). A pull writes each vertex's total in
+    place (the reduction's apply); a push's totals come back as an array and are copied or folded.
+    The kernels' code is written once, here."""
 
     def __init__(self, program, n, arrays, hearing=False):
         import cupy
 
-        self.program, self.n, self.arrays = program, n, arrays
+        p = self.program = program
+        self.n, self.arrays = n, arrays
         self.hearing = hearing and program.listens
         if self.hearing:
             arrays["hearing"] = cupy.zeros(n, cupy.uint8)
+            at_v = program.code(_BASE, state="st{i}[v]")
+            self.listen = f"hearing[v] = ({program.listen.cuda(at_v)}) ? 1 : 0"
+        self.named = isinstance(p.reduce, str)
+        self.reduce = _REDUCE[p.reduce] if self.named else p.reduce.cuda({"a": "a", "b": "b"})
+        fold = _FOLD[p.reduce] if self.named else p.reduce.cuda({"a": "({a})", "b": "({b})"})
+        edge = p.code(_BASE, state="st{i}[v]", message="ms{i}[u]")
+        self.fields = []
+        for i, (f, e) in enumerate(zip(p.message, p.process, strict=True)):
+            wide = _wide(f.dtype)
+            value = f"({'received[v] = 1, ' if i == 0 else ''}({CTYPES[wide]})({e.cuda(edge)}))"
+            guarded = value if p.senders == "all" else f"active[u] == 0 ? gnone : {value}"
+            tt = f"tt{i}[v]"
+            self.fields.append(
+                {
+                    "dtype": wide,
+                    "identity": wide.type(p.identity[i]),
+                    "push": value,
+                    "pull": guarded,
+                    "set": f"{tt} = acc",
+                    "fold": f"{tt} = {fold.format(a=tt, b='acc')}",
+                    "fold pushed": f"{tt} = {fold.format(a=tt, b='gpart[v]')}",
+                }
+            )
 
     def __call__(self, ways, direction):
         """Reduce along each of `ways`, (graph, senders' Frontier: a push's; None for a pull),
         folding the ways' totals vertex by vertex."""
         from ..operators import neighbor_reduce
 
-        p = self.program
         push = direction == "push"
-        guard = "" if push or p.senders == "all" else "active[u] == 0 ? gnone : "
-        edge = p.code(_BASE, state="st{i}[v]", message="ms{i}[u]")
         self.arrays["received"].fill(0)
         listeners = self._listeners() if self.hearing and not push else None
         for way, (graph, senders) in enumerate(ways):
-            for i, (f, e) in enumerate(zip(p.message, p.process, strict=True)):
-                wide = _wide(f.dtype)
-                identity = wide.type(p.identity[i])
-                named = isinstance(p.reduce, str)
-                mark = "received[v] = 1, " if i == 0 else ""
+            for i, f in enumerate(self.fields):
+                tt = self.arrays[f"tt{i}"]
+                value = f[direction]
+                apply = None if push else f["set" if way == 0 else "fold"]
+                if apply is not None and listeners is not None and way == 0:
+                    tt.fill(f["identity"])  # the deaf vertices' totals
                 part = neighbor_reduce(
                     graph,
                     senders if push else listeners,
-                    f"{guard}({mark}({CTYPES[wide]})({e.cuda(edge)}))",
-                    _REDUCE[p.reduce] if named else p.reduce.cuda({"a": "a", "b": "b"}),
-                    dtype=wide,
-                    identity=None if named else identity,
+                    value,
+                    self.reduce,
+                    dtype=f["dtype"],
+                    identity=None if self.named else f["identity"],
                     direction=direction,
-                    params=self.arrays | {"gnone": identity},
+                    apply=apply,
+                    params=_named(self.arrays | {"gnone": f["identity"]}, value, apply or ""),
                     preamble=_COMMON,
                 )
-                if listeners is not None:  # the listeners' totals, at their vertices
-                    part = _spread(part, listeners.ids, self.n, identity)
-                if way == 0:
-                    self.arrays[f"tt{i}"][:] = part
-                else:
+                if push and way == 0:
+                    tt[:] = part
+                elif push:
                     self._fold(i, part)
 
     def _listeners(self):
@@ -109,23 +153,13 @@ class Spmv:
 
         from ..frontier import Frontier
 
-        at_v = self.program.code(_BASE, state="st{i}[v]")
-        listen = self.program.listen.cuda(at_v)
-        _run_compute(self.n, self.arrays, None, f"hearing[v] = ({listen}) ? 1 : 0", 0)
+        _run_compute(self.n, self.arrays, None, self.listen, 0)
         ids = cupy.flatnonzero(self.arrays["hearing"]).astype(cupy.int32)
         return Frontier(self.n, ids=ids, length=ids.size)  # in range: no check
 
     def _fold(self, i, part):
-        """tt{i} folded with `part`, a second way's reduction, vertex by vertex."""
-        import cupy
-
-        p, tt = self.program, self.arrays[f"tt{i}"]
-        if isinstance(p.reduce, str):
-            fold = {"sum": cupy.add, "min": cupy.minimum, "max": cupy.maximum, "any": cupy.minimum}
-            fold[_REDUCE[p.reduce]](tt, part, out=tt)
-        else:
-            code = p.reduce.cuda({"a": f"tt{i}[v]", "b": "gpart[v]"})
-            _run_compute(self.n, self.arrays, None, f"tt{i}[v] = {code}", 0, {"gpart": part})
+        """tt{i} folded with `part`, a second way's pushed totals, vertex by vertex."""
+        _run_compute(self.n, self.arrays, None, self.fields[i]["fold pushed"], 0, {"gpart": part})
 
 
 class CudaEngine:
@@ -159,6 +193,7 @@ class CudaEngine:
         }
         self.arrays |= {f"p_{k}": x for k, x in values.items()}
         self.spmv = Spmv(program, n, self.arrays, hearing=True)
+        self.send, self.apply = _send_code(program), _apply_code(program)
 
     def _compute(self, frontier, statement, iteration):
         _run_compute(self.n, self.arrays, frontier, statement, iteration)
@@ -193,50 +228,43 @@ class CudaEngine:
         """One iteration from the active vertices `active` (device ids): send, SpMV, apply."""
         from ..frontier import Frontier
 
-        p = self.program
-        senders = None if p.senders == "all" else Frontier.from_ids(self.n, active)
-        at_v = self.program.code(_BASE, state="st{i}[v]")
-        self._compute(
-            senders,
-            " ".join(
-                f"ms{i}[v] = ({CTYPES[f.dtype]})({e.cuda(at_v)});"
-                for i, (f, e) in enumerate(zip(p.message, p.send, strict=True))
-            ),
-            iteration,
-        )
+        senders = None
+        if self.program.senders != "all":  # the ids of active_ids: in range, no check
+            senders = Frontier(self.n, ids=active, length=active.size)
+        self._compute(senders, self.send, iteration)
         push = direction == "push"
         self.spmv([(graph, senders if push else None) for graph in self.ways], direction)
-        self._apply(iteration)
-
-    def _apply(self, iteration):
-        p = self.program
-        old = self.program.code(_BASE, state="o{i}", total="tt{i}[v]")
-        new = self.program.code(_BASE, state="n{i}", old="o{i}", total="tt{i}[v]")
-        olds = " ".join(f"{CTYPES[f.dtype]} o{i} = st{i}[v];" for i, f in enumerate(p.state))
-        body = [
-            f"{CTYPES[f.dtype]} n{i} = ({CTYPES[f.dtype]})({e.cuda(old)});"
-            for i, (f, e) in enumerate(zip(p.state, p.apply, strict=True))
-        ]
-        body += [f"st{i}[v] = n{i};" for i in range(len(p.state))]
-        body.append(f"active[v] = ({p.active.cuda(new)}) ? 1 : 0;")
-        self._compute(
-            None,
-            f"active[v] = 0; if (received[v]) {{ {olds} "
-            f"if ({p.listen.cuda(old)}) {{ {' '.join(body)} }} }}",
-            iteration,
-        )
+        self._compute(None, self.apply, iteration)
 
     def state(self):
         return [a.get() for a in self.st]
 
 
-def _spread(part, ids, n, identity):
-    """An n-long array: `part`'s values at `ids`, the identity elsewhere."""
-    import cupy
+def _send_code(p):
+    """The statement over v that writes each message field ``ms{i}[v]``."""
+    at_v = p.code(_BASE, state="st{i}[v]")
+    return " ".join(
+        f"ms{i}[v] = ({CTYPES[f.dtype]})({e.cuda(at_v)});"
+        for i, (f, e) in enumerate(zip(p.message, p.send, strict=True))
+    )
 
-    out = cupy.full(n, identity, dtype=part.dtype)
-    out[ids] = part
-    return out
+
+def _apply_code(p):
+    """The statement over v that applies a vertex's totals: its state where it received and
+    listens, and whether it is active next."""
+    old = p.code(_BASE, state="o{i}", total="tt{i}[v]")
+    new = p.code(_BASE, state="n{i}", old="o{i}", total="tt{i}[v]")
+    olds = " ".join(f"{CTYPES[f.dtype]} o{i} = st{i}[v];" for i, f in enumerate(p.state))
+    body = [
+        f"{CTYPES[f.dtype]} n{i} = ({CTYPES[f.dtype]})({e.cuda(old)});"
+        for i, (f, e) in enumerate(zip(p.state, p.apply, strict=True))
+    ]
+    body += [f"st{i}[v] = n{i};" for i in range(len(p.state))]
+    body.append(f"active[v] = ({p.active.cuda(new)}) ? 1 : 0;")
+    return (
+        f"active[v] = 0; if (received[v]) {{ {olds} "
+        f"if ({p.listen.cuda(old)}) {{ {' '.join(body)} }} }}"
+    )
 
 
 def _ways(dg, program, directed):
