@@ -6,6 +6,7 @@ import json
 import pytest
 
 from gravel.backends.cuda import prebuilt, runtime
+from gravel.operators import _functor as ops
 
 
 def fake_build(root, code, expr, cooperative, cc=(9, 0)):
@@ -54,6 +55,18 @@ def test_recorded_instances_name_kernel_files():
         assert (runtime.KERNELS / path).is_file(), path
         assert expr.split("<")[0] in (runtime.KERNELS / path).read_text(), expr
         assert isinstance(prelude, str) and isinstance(cooperative, bool)
+
+
+def test_recorded_instances_define_the_functor_macros_as_the_operators_do():
+    """A recorded prelude defines each functor macro with the parameters the operators write now:
+    an instance recorded before a macro changed would never be found (its hash is the old
+    source's), and every first run would compile it."""
+    heads = {m.split("(")[0]: m for m in vars(ops).values() if str(m).startswith("GRAVEL_")}
+    for path, expr, prelude, _ in prebuilt.instances():
+        for line in prelude.splitlines():
+            name = line.removeprefix("#define ").split("(")[0].split(" ")[0]
+            if line.startswith("#define ") and "(" in heads.get(name, ""):
+                assert line.startswith(f"#define {heads[name]} "), (path, expr, line[:80])
 
 
 def test_recorded_instances_are_complete():
