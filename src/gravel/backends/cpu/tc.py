@@ -63,40 +63,44 @@ def count(off, idx, threads, per_vertex):
 def _count(off, idx, threads, per_vertex):
     """Per-thread triangle counts, and per-thread per-vertex counts when asked.
 
-    For each u, its out-list is stamped into a per-thread marker array; then for every v in N+(u),
-    the w in N+(v) that carry u's stamp close a triangle. Branch-free lookups beat merging the two
-    sorted lists, whose comparisons mispredict (docs/tuning.md, CPU kernels)."""
+    For each u, its out-list is marked in a per-thread byte array; then for every v in N+(u), the
+    w in N+(v) that are marked close a triangle, and u's marks are cleared. Branch-free lookups
+    beat merging the two sorted lists, whose comparisons mispredict; byte marks read through
+    unsigned ids (no negative-index fix-up) run the lookups 1.4x faster than int32 stamps
+    (docs/tuning.md, CPU kernels)."""
     n = off.shape[0] - 1
     local = np.zeros((threads, n if per_vertex else 0), np.int64)
     totals = np.zeros(threads, np.int64)
-    stamp = np.zeros((threads, n), np.int32)
+    marks = np.zeros((threads, n), np.uint8)
     # thread t owns rows t, t + threads, ...: interleaving spreads the heavy rows, and each thread
     # writes only its own counters
     for t in numba.prange(threads):
-        mark, mine = stamp[t], local[t]
+        mark, mine = marks[t], local[t]
         c = 0
         for u in range(t, n, threads):
             a, b = off[u], off[u + 1]
             if b - a < 2:
                 continue
             for p in range(a, b):
-                mark[idx[p]] = u + 1
+                mark[np.uint32(idx[p])] = 1
             if per_vertex:
                 c += _closed_at(off, idx, mark, u, mine)
             else:
                 c += _closed(off, idx, mark, u)
+            for p in range(a, b):
+                mark[np.uint32(idx[p])] = 0
         totals[t] = c
     return totals, local
 
 
 @numba.njit(inline="always")
 def _closed(off, idx, mark, u):
-    """Triangles at u: the w in N+(v), v in N+(u), that carry u's stamp."""
+    """Triangles at u: the marked w in N+(v), v in N+(u)."""
     c = 0
     for p in range(off[u], off[u + 1]):
         v = idx[p]
         for q in range(off[v], off[v + 1]):
-            c += mark[idx[q]] == u + 1
+            c += mark[np.uint32(idx[q])]
     return c
 
 
@@ -109,8 +113,8 @@ def _closed_at(off, idx, mark, u, mine):
         v = idx[p]
         cv = 0
         for q in range(off[v], off[v + 1]):
-            w = idx[q]
-            hit = np.int64(mark[w] == u + 1)
+            w = np.uint32(idx[q])
+            hit = np.int64(mark[w])
             cv += hit
             mine[w] += hit
         mine[v] += cv
