@@ -21,7 +21,7 @@ def orient(offsets, indices, degree):
     keep = np.repeat(rank, np.diff(offsets)) < rank[indices]
     kept = np.zeros(indices.shape[0] + 1, np.int64)
     np.cumsum(keep, out=kept[1:])
-    return kept[offsets], indices[keep]
+    return kept[offsets], np.compress(keep, indices)  # boolean indexing is slower (docs/tuning.md)
 
 
 @numba.njit(parallel=True, cache=True)
