@@ -73,8 +73,9 @@ def test_unweighted_parallel_sssp_equals_bfs_depth(parallel_phases):
 
 def test_a_hub_longer_than_a_batch_is_a_batch_alone():
     offsets = np.array([0, 5, 5, 6, 106, 107], np.int64)
-    ends = kernels.batch_ends(offsets, np.arange(5, dtype=np.int32), 10)
-    assert ends.tolist() == [3, 4, 5]  # 5 + 0 + 1 arcs, then 100 alone, then 1
+    ends = kernels.arc_ends(offsets, np.arange(5, dtype=np.int32), np.empty(5, np.int64), 3)
+    assert ends.tolist() == [5, 5, 6, 106, 107]
+    assert kernels.batch_ends(ends, 10).tolist() == [3, 4, 5]  # 5 + 0 + 1, 100 alone, 1
 
 
 def filing(n, ring):
@@ -102,8 +103,13 @@ def test_a_full_pool_is_compacted_to_each_live_vertex_once_in_its_bucket():
     for r in range(10):  # 40 entries through a pool of 2n + 16: each round leaves 4 dead
         file([(v, 2.95 - 0.1 * r - 0.5 * v) for v in range(n)], u=r)
     assert pool[7][0] < 2 * n + 16  # compacted
-    taken = [sorted(kernels.take_bucket(b, dist, pool).tolist()) for b in range(ring)]
-    assert taken == [[3], [1, 2], [0]]  # distances 2.05, 1.55, 1.05, 0.55
+    taken = []
+    for b in range(ring):
+        frontier, at = kernels.next_frontier(
+            b, dist, pool, 100
+        )  # a view of the pool's vertex buffer
+        taken.append((sorted(frontier.tolist()), at))
+    assert taken == [([3], 0), ([1, 2], 1), ([0], 2)]  # distances 2.05, 1.55, 1.05, 0.55
     assert pred.tolist() == [9] * n
 
 
@@ -111,11 +117,20 @@ def test_a_bucket_of_dead_entries_is_passed_over():
     pool, dist, pred, file = filing(3, 5)
     file([(0, 2.5), (1, 3.5)], u=2)
     file([(0, 0.5)], u=2)  # 0 leaves bucket 2 for bucket 0: bucket 2 holds a dead entry
-    frontier, b = kernels.next_frontier(0, dist, pool)
+    frontier, b = kernels.next_frontier(0, dist, pool, 10)
     assert (frontier.tolist(), b) == ([0], 0)
-    frontier, b = kernels.next_frontier(1, dist, pool)
+    frontier, b = kernels.next_frontier(1, dist, pool, 10)
     assert (frontier.tolist(), b) == ([1], 3)
-    assert kernels.next_frontier(4, dist, pool)[0].size == 0
+    assert kernels.next_frontier(4, dist, pool, 10)[0].size == 0
+
+
+def test_a_bucket_of_more_entries_than_most_is_left_for_a_parallel_take():
+    pool, dist, pred, file = filing(3, 5)
+    file([(0, 2.5), (1, 2.7)], u=2)
+    frontier, b = kernels.next_frontier(0, dist, pool, 1)
+    assert (frontier.size, b) == (0, 2)
+    frontier, b = kernels.next_frontier(b, dist, pool, 100)
+    assert (sorted(frontier.tolist()), b) == ([0, 1], 2)
 
 
 @settings(max_examples=80, deadline=None)

@@ -193,9 +193,12 @@ def default_delta(G, device="cpu"):
     return mean * max(1 / 32, 1.0 / degree)
 
 
-#: frontiers of fewer out-arcs than this run serially, many phases per call (all of them on graphs
-#: of up to SMALL_ARCS arcs)
+#: frontiers of fewer vertices and out-arcs than this run serially, many phases per call, and
+#: buckets of fewer entries are taken serially (all of them on graphs of up to SMALL_ARCS arcs)
 SERIAL_ARCS = 1 << 10
+
+#: a limit no count reaches
+UNBOUNDED = np.iinfo(np.int64).max
 
 #: most out-arcs relaxed in one parallel batch: its request buffer takes 16 bytes an arc
 BATCH_ARCS = 2**22
@@ -212,29 +215,15 @@ def _sssp_cpu(G, source, weights, delta):
     room = min(max(BATCH_ARCS, G.max_out_degree), G.nnz)
     requests = (np.empty(room, np.int32), np.empty(room, np.float64), np.empty(room, np.int32))
     arcs = (G.offsets, G.indices, weights)
-    parts = chunks()
-    counts, widths = np.zeros(parts, np.int64), np.zeros(parts, np.int64)
     frontier = np.array([source], np.int32)
-    # a small graph runs every phase serially: the parallel kernels take seconds to compile
-    limit = G.nnz + 1 if is_small(G.nnz) else SERIAL_ARCS
-    b, phases = 0, 0
     with Timer() as t:
-        while frontier.size:
-            if _k.frontier_arcs(G.offsets, frontier) < limit:
-                frontier, b, steps = _k.serial_phases(
-                    arcs, frontier, b, dist, pred, delta, pool, requests, limit
-                )
-                phases += steps
-                continue
-            phases += 1
-            start = 0
-            for end in _k.batch_ends(G.offsets, frontier, BATCH_ARCS):
-                starts = _k.relax(
-                    arcs, frontier[start:end], dist, b, delta, requests, counts, widths
-                )
-                _k.file_lowered(requests, starts, counts, widths, b, dist, pred, delta, pool)
-                start = end
-            frontier, b = _k.next_frontier(b, dist, pool)
+        if is_small(G.nnz):
+            # every phase serially: the parallel kernels take seconds to compile
+            _, _, phases = _k.serial_phases(
+                arcs, frontier, 0, dist, pred, delta, pool, requests, UNBOUNDED
+            )
+        else:
+            phases = _sssp_cpu_phases(G, arcs, frontier, dist, pred, delta, pool, requests)
     return SSSPResult(
         "sssp",
         "cpu",
@@ -245,6 +234,35 @@ def _sssp_cpu(G, source, weights, delta):
         distance=dist,
         predecessor=pred,
     )
+
+
+def _sssp_cpu_phases(G, arcs, frontier, dist, pred, delta, pool, requests):
+    """Delta-stepping's phases: small frontiers serially, many per call, big ones in parallel
+    batches of at most BATCH_ARCS out-arcs; big buckets are taken in parallel. Returns the number
+    of phases."""
+    parts = chunks()
+    counts, widths = np.zeros(parts, np.int64), np.zeros(parts, np.int64)
+    buf = np.empty(G.n, np.int64)
+    b, phases = 0, 0
+    while frontier.size:
+        frontier, b, steps = _k.serial_phases(
+            arcs, frontier, b, dist, pred, delta, pool, requests, SERIAL_ARCS
+        )
+        phases += steps
+        if frontier.size:
+            phases += 1
+            ends = _k.arc_ends(G.offsets, frontier, buf, parts)
+            start = 0
+            for end in _k.batch_ends(ends, BATCH_ARCS):
+                base = ends[start - 1] if start else 0
+                part, part_ends = frontier[start:end], ends[start:end]
+                starts = _k.relax(
+                    arcs, part, part_ends, base, dist, b, delta, requests, counts, widths
+                )
+                _k.file_lowered(requests, starts, counts, widths, b, dist, pred, delta, pool)
+                start = end
+        frontier, b = _k.next_frontier(b, dist, pool, UNBOUNDED)
+    return phases
 
 
 # Relaxation on the GPU: an atomic min on the distance's bits (non-negative floats order like their

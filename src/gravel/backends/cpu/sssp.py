@@ -15,7 +15,9 @@ distance is its vertex's distance; a vertex lowered again leaves its old entry b
 GAP leaves it in its old bin. Taking a bucket keeps its live entries, each vertex once. The pool,
 `pool = (head, block_start, block_len, block_next, entry_v, entry_d, taken, used)`, holds ring
 heads, blocks, entries, a vertex buffer for the taken bucket and the entries and blocks in use; a
-full pool is compacted to its live entries (at most one per vertex), one block per bucket.
+full pool is compacted to its live entries (at most one per vertex), one block per bucket. Taking
+a big bucket and compacting gather live entries in parallel pieces of the blocks (count, scan,
+copy), as GAP's threads copy their bins into the shared frontier.
 
 The predecessor of v is the vertex whose relaxation last lowered dist[v]. It stays tight (u is
 relaxed again at its final distance, and float rounding is monotone), and the tree has no cycle:
@@ -24,7 +26,7 @@ distances never decrease along predecessors while each lowering is strict."""
 import numba
 import numpy as np
 
-from . import atomics
+from . import _serial, atomics
 
 
 def bucket_pool(n, ring):
@@ -44,22 +46,36 @@ def bucket_pool(n, ring):
     )
 
 
+@numba.njit(parallel=True, cache=True)
+def arc_ends(offsets, frontier, ends, chunks):
+    """The out-arcs of frontier[0..i], for every i, into ``ends[:frontier.size]`` (a prefix sum
+    in `chunks` parallel pieces)."""
+    nf = frontier.shape[0]
+    sums = np.zeros(chunks + 1, np.int64)
+    for c in numba.prange(chunks):
+        s = 0
+        for i in range(nf * c // chunks, nf * (c + 1) // chunks):
+            u = frontier[i]
+            s += offsets[u + 1] - offsets[u]
+            ends[i] = s
+        sums[c + 1] = s
+    for c in range(chunks):
+        sums[c + 1] += sums[c]
+    for c in numba.prange(chunks):
+        for i in range(nf * c // chunks, nf * (c + 1) // chunks):
+            ends[i] += sums[c]
+    return ends[:nf]
+
+
 @numba.njit(cache=True)
-def batch_ends(offsets, frontier, limit):
-    """Ends of consecutive frontier slices of at most `limit` out-arcs each (a vertex with more
-    arcs is a slice alone)."""
-    ends = np.empty(frontier.shape[0], np.int64)
-    k, arcs = 0, 0
-    for i in range(frontier.shape[0]):
-        u = frontier[i]
-        d = offsets[u + 1] - offsets[u]
-        if arcs + d > limit and arcs > 0:
-            ends[k] = i
-            k += 1
-            arcs = 0
-        arcs += d
-    ends[k] = frontier.shape[0]
-    return ends[: k + 1]
+def batch_ends(ends, limit):
+    """Ends of consecutive frontier slices of at most `limit` out-arcs each, from the frontier's
+    `arc_ends` (a vertex with more arcs is a slice alone)."""
+    cuts = [0]
+    while cuts[-1] < ends.shape[0]:
+        base = ends[cuts[-1] - 1] if cuts[-1] > 0 else 0
+        cuts.append(max(np.searchsorted(ends, base + limit, "right"), cuts[-1] + 1))
+    return np.array(cuts[1:], np.int64)
 
 
 @numba.njit(cache=True)
@@ -87,25 +103,21 @@ def lower(arcs, frontier, dist, b, delta, requests, k):
 
 
 @numba.njit(parallel=True, cache=True)
-def relax(arcs, frontier, dist, b, delta, requests, counts, widths):
+def relax(arcs, frontier, ends, base, dist, b, delta, requests, counts, widths):
     """`lower` in parallel chunks of about equal arc counts, one per entry of `counts` (a hub's
     list would leave one chunk with most of the work), each writing from its arc offset (the
-    requests have room for every out-arc of the frontier). Returns the chunks' offsets; `counts`
-    and `widths` get their request counts and widths."""
-    offsets = arcs[0]
+    requests have room for every out-arc of the frontier). `ends` is the frontier's `arc_ends`,
+    counted from `base` arcs. Returns the chunks' offsets; `counts` and `widths` get their
+    request counts and widths."""
     chunks = counts.shape[0]
     nf = frontier.shape[0]
-    ends = np.empty(nf, np.int64)  # arcs of frontier[0..i]
-    total = 0
-    for i in range(nf):
-        u = frontier[i]
-        total += offsets[u + 1] - offsets[u]
-        ends[i] = total
+    total = ends[nf - 1] - base if nf > 0 else 0
     bounds = np.empty(chunks + 1, np.int64)
     starts = np.empty(chunks + 1, np.int64)
     for c in range(chunks + 1):
-        bounds[c] = nf if c == chunks else np.searchsorted(ends, total * c // chunks, "right")
-        starts[c] = ends[bounds[c] - 1] if bounds[c] > 0 else 0
+        cut = np.searchsorted(ends, base + total * c // chunks, "right")
+        bounds[c] = nf if c == chunks else cut
+        starts[c] = ends[bounds[c] - 1] - base if bounds[c] > 0 else 0
     for c in numba.prange(chunks):
         part = frontier[bounds[c] : bounds[c + 1]]
         end, widths[c] = lower(arcs, part, dist, b, delta, requests, starts[c])
@@ -136,15 +148,20 @@ def keep_live(requests, start, count, b, dist, pred, delta, tally):
 
 
 @numba.njit(cache=True)
-def place(tally, b, dist, delta, pool):
+def has_room(tally, pool):
+    """Whether the pool has entries and blocks for the counted requests (tally[c, key])."""
+    block_start, entry_v, used = pool[1], pool[4], pool[7]
+    return used[0] + tally.sum() <= entry_v.size and used[1] + tally.shape[1] <= block_start.size
+
+
+@numba.njit(cache=True)
+def place(tally, b, pool):
     """Give the counted requests (tally[c, key]: chunk c's of bucket b + key) their entries,
     buckets first, then chunks: each bucket reached gains one block, and tally holds each chunk's
-    first entry per bucket. A pool without room is compacted first."""
-    head, block_start, block_len, block_next, entry_v, _, _, used = pool
+    first entry per bucket. The pool must have room (`has_room`)."""
+    head, block_start, block_len, block_next, _, _, _, used = pool
     ring = head.shape[0]
     chunks, keys = tally.shape
-    if used[0] + tally.sum() > entry_v.shape[0] or used[1] + keys > block_start.shape[0]:
-        compact(dist, delta, pool)
     at = used[0]
     for key in range(keys):
         first = at
@@ -184,87 +201,123 @@ def file_lowered(requests, starts, counts, widths, b, dist, pred, delta, pool):
     tally = np.zeros((chunks, widths.max()), np.int64)
     for c in numba.prange(chunks):
         counts[c] = keep_live(requests, starts[c], counts[c], b, dist, pred, delta, tally[c])
-    place(tally, b, dist, delta, pool)
+    if not has_room(tally, pool):
+        compact(dist, pool)
+    place(tally, b, pool)
     for c in numba.prange(chunks):
         scatter(requests, starts[c], counts[c], tally[c], pool)
 
 
+#: most pool entries one parallel task of a gather scans
+PIECE = 1 << 12
+
+
 @numba.njit(cache=True)
-def compact(dist, delta, pool):
+def pieces(pool, first, last):
+    """The entries of ring slots first..last - 1, block by block, as ranges [lo, hi) of at most
+    PIECE entries, and each slot's first range (``cuts[s - first]``; ``cuts[-1]``: their
+    number)."""
+    head, block_start, block_len, block_next = pool[:4]
+    k = 0
+    for s in range(first, last):
+        i = head[s]
+        while i >= 0:
+            k += (block_len[i] + PIECE - 1) // PIECE
+            i = block_next[i]
+    lo, hi = np.empty(k, np.int64), np.empty(k, np.int64)
+    cuts = np.empty(last - first + 1, np.int64)
+    k = 0
+    for s in range(first, last):
+        cuts[s - first] = k
+        i = head[s]
+        while i >= 0:
+            end = block_start[i] + block_len[i]
+            for e in range(block_start[i], end, PIECE):
+                lo[k], hi[k] = e, min(e + PIECE, end)
+                k += 1
+            i = block_next[i]
+    cuts[last - first] = k
+    return lo, hi, cuts
+
+
+@numba.njit(cache=True, inline="always")
+def gather_live(lo, hi, dist, pool, out):
+    """Copy the vertices of the live entries of ranges [lo, hi), in order, to `out`: each range
+    packs them at its front (its entries are dropped or rebuilt after), then a scan places the
+    ranges. Inlined: in parallel inside a parallel kernel, serially in its twin. Returns where
+    each range's vertices begin in `out` (``at[-1]``: how many)."""
+    entry_v, entry_d = pool[4], pool[5]
+    at = np.zeros(lo.shape[0] + 1, np.int64)
+    for r in numba.prange(lo.shape[0]):
+        j = lo[r]
+        for e in range(lo[r], hi[r]):
+            v = entry_v[e]
+            if entry_d[e] == dist[v]:
+                entry_v[j] = v
+                j += 1
+        at[r + 1] = j - lo[r]
+    for r in range(lo.shape[0]):
+        at[r + 1] += at[r]
+    for r in numba.prange(lo.shape[0]):
+        out[at[r] : at[r + 1]] = entry_v[lo[r] : lo[r] + at[r + 1] - at[r]]
+    return at
+
+
+@numba.njit(parallel=True, cache=True)
+def compact(dist, pool):
     """Rebuild the buckets from their live entries (at most one per vertex), one block per
     non-empty bucket."""
     head, block_start, block_len, block_next, entry_v, entry_d, _, used = pool
     ring = head.shape[0]
-    live_v = np.empty(dist.shape[0], np.int32)
-    live_d = np.empty(dist.shape[0], np.float64)
-    size = np.zeros(ring + 1, np.int64)
-    k = 0
-    for s in range(ring):
-        i = head[s]
-        while i >= 0:
-            for e in range(block_start[i], block_start[i] + block_len[i]):
-                if entry_d[e] == dist[entry_v[e]]:
-                    live_v[k] = entry_v[e]
-                    live_d[k] = entry_d[e]
-                    k += 1
-                    size[s + 1] += 1
-            i = block_next[i]
+    lo, hi, cuts = pieces(pool, 0, ring)
+    live = np.empty(dist.shape[0], np.int32)
+    at = gather_live(lo, hi, dist, pool, live)
+    for e in numba.prange(at[-1]):
+        entry_v[e] = live[e]
+        entry_d[e] = dist[live[e]]
     used[1] = 0
     for s in range(ring):
-        size[s + 1] += size[s]
         head[s] = -1
-        if size[s + 1] > size[s]:
+        first, end = at[cuts[s]], at[cuts[s + 1]]
+        if end > first:
             i = used[1]
-            block_start[i] = size[s]
-            block_len[i] = size[s + 1] - size[s]
+            block_start[i] = first
+            block_len[i] = end - first
             block_next[i] = -1
             head[s] = i
             used[1] = i + 1
-    for j in range(k):
-        s = np.int64(live_d[j] / delta) % ring
-        e = size[s]
-        size[s] = e + 1
-        entry_v[e] = live_v[j]
-        entry_d[e] = live_d[j]
-    used[0] = k
+    used[0] = at[-1]
 
 
-@numba.njit(cache=True)
-def take_bucket(b, dist, pool):
-    """Empty bucket b (ring slot b % ring): its live entries' vertices, each once, as a view of the
-    pool's vertex buffer."""
-    head, block_start, block_len, block_next, entry_v, entry_d, out, _ = pool
-    s = b % head.shape[0]
-    i = head[s]
-    head[s] = -1
-    k = 0
-    while i >= 0:
-        for e in range(block_start[i], block_start[i] + block_len[i]):
-            v = entry_v[e]
-            if entry_d[e] == dist[v]:
-                out[k] = v
-                k += 1
-        i = block_next[i]
-    return out[:k]
-
-
-@numba.njit(cache=True)
-def next_frontier(b, dist, pool):
-    """Take the first bucket from b on with live entries: (its vertices, the bucket); an empty
-    frontier when every bucket is empty."""
+@numba.njit(parallel=True, cache=True)
+def next_frontier(b, dist, pool, most):
+    """Take the first bucket from b on with live entries: (its vertices, each once, as a view of
+    the pool's vertex buffer; the bucket). An empty frontier when every bucket is empty, or when
+    the first non-empty one holds more than `most` entries (dead ones included): that one is left
+    to the caller (the serial twin leaves big buckets to the parallel kernel)."""
     head, out = pool[0], pool[6]
     ring = head.shape[0]
     step = 0
     while step < ring:
-        if head[(b + step) % ring] < 0:
+        s = (b + step) % ring
+        if head[s] < 0:
             step += 1
             continue
         b += step
         step = 0
-        frontier = take_bucket(b, dist, pool)
-        if frontier.shape[0] > 0:
-            return frontier, b
+        lo, hi, _ = pieces(pool, s, s + 1)
+        if hi.shape[0] > 0 and hi.sum() - lo.sum() > most:
+            break
+        head[s] = -1
+        at = gather_live(lo, hi, dist, pool, out)
+        if at[-1] > 0:
+            return out[: at[-1]], b
     return out[:0], b
+
+
+#: serial twins, for the serial phases
+_twins = _serial.twins(next_frontier, compact)
+next_frontier_serial, compact_serial = _twins.next_frontier, _twins.compact
 
 
 @numba.njit(cache=True)
@@ -279,16 +332,19 @@ def frontier_arcs(offsets, frontier):
 @numba.njit(cache=True)
 def serial_phases(arcs, frontier, b, dist, pred, delta, pool, requests, limit):
     """Run delta-stepping serially, as GAP's bucket fusion runs small buckets without a barrier,
-    while the frontier's out-arcs stay below `limit`: relax, file, take the current (else the next
-    non-empty) bucket. Road graphs have thousands of tiny buckets; one call covers many of them.
-    Returns (frontier, bucket, phases run); an empty frontier means no work is left."""
+    while the frontier has fewer than `limit` vertices and out-arcs: relax, file, take the current
+    (else the next non-empty) bucket unless it holds `limit` entries or more. Road graphs have
+    thousands of tiny buckets; one call covers many of them. Returns (frontier, bucket, phases
+    run); an empty frontier means a big bucket is next (`next_frontier`) or no work is left."""
     phases = 0
-    while frontier.shape[0] > 0 and frontier_arcs(arcs[0], frontier) < limit:
+    while 0 < frontier.shape[0] < limit and frontier_arcs(arcs[0], frontier) < limit:
         count, width = lower(arcs, frontier, dist, b, delta, requests, 0)
         tally = np.zeros((1, width), np.int64)
         count = keep_live(requests, 0, count, b, dist, pred, delta, tally[0])
-        place(tally, b, dist, delta, pool)
+        if not has_room(tally, pool):
+            compact_serial(dist, pool)
+        place(tally, b, pool)
         scatter(requests, 0, count, tally[0], pool)
         phases += 1
-        frontier, b = next_frontier(b, dist, pool)
+        frontier, b = next_frontier_serial(b, dist, pool, limit - 1)
     return frontier, b, phases
