@@ -1,0 +1,110 @@
+"""Where the CPU BFS, SSSP and CC spend their time on 1 and on --threads Numba threads: each kernel
+their drivers call, timed around the call ("rest": the drivers' own Python and NumPy). A kernel as
+slow on several threads as on one is serial and bounds the speed-up on many cores (Amdahl). The
+thread counts alternate run by run; medians. SSSP with weights 1..255 (seed 1), BFS and SSSP from
+the highest-degree vertex.
+
+    python benchmarks/cpu_phases.py kron:20 urand:20 --threads 2 --json
+    benchmarks/results/cpu-2core/cpu_phases.json
+"""
+
+import collections
+import importlib
+import statistics
+import time
+import types
+
+import numba
+import numpy as np
+
+import gravel
+from gravel.bench import script_parser, write_record
+from gravel.cli import open_graph
+
+PRIMITIVES = ("bfs", "sssp", "cc")
+
+
+class Timed:
+    """A kernel module (or a namespace of kernels) whose functions add their wall time to
+    `spent`, by name."""
+
+    def __init__(self, inner, spent):
+        self._inner, self._spent = inner, spent
+
+    def __getattr__(self, name):
+        f = getattr(self._inner, name)
+        if not callable(f):
+            return f
+
+        def timed(*args, **kwargs):
+            t = time.perf_counter()
+            out = f(*args, **kwargs)
+            if hasattr(f, "py_func"):  # a Numba kernel, not a Python helper such as bucket_pool
+                self._spent[name] += time.perf_counter() - t
+            return Timed(out, self._spent) if isinstance(out, types.SimpleNamespace) else out
+
+        return timed
+
+
+def calls(spec):
+    """The CPU run of each primitive on the graph of `spec`."""
+    G = open_graph(spec)[0].simple_undirected()
+    W = gravel.transform.add_random_weights(G, 1, 255, seed=1)
+    source = int(np.argmax(G.out_degree))
+    return {
+        "bfs": lambda: gravel.bfs(G, source, device="cpu"),
+        "sssp": lambda: gravel.sssp(W, source, device="cpu"),
+        "cc": lambda: gravel.connected_components(G, device="cpu"),
+    }
+
+
+def phases(run, threads, repeat, spent):
+    """{threads: {kernel or "total" or "rest": median ms}} of `run`, thread counts alternating."""
+    times = {t: collections.defaultdict(list) for t in threads}
+    for t in threads:  # warm-up: compiles
+        numba.set_num_threads(t)
+        run()
+    for _ in range(repeat):
+        for t in threads:
+            numba.set_num_threads(t)
+            spent.clear()
+            total = run().time_s
+            times[t]["total"].append(total)
+            times[t]["rest"].append(total - sum(spent.values()))
+            for name, s in spent.items():
+                times[t][name].append(s)
+    return {t: {k: statistics.median(v) * 1e3 for k, v in times[t].items()} for t in threads}
+
+
+def main():
+    p = script_parser(__doc__, repeat=5)
+    p.add_argument("graphs", nargs="+", help="generator specs or files")
+    p.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS)
+    p.add_argument("--algo", action="append", choices=PRIMITIVES, help="default: all three")
+    a = p.parse_args()
+    threads = (1, a.threads)
+    spent = collections.defaultdict(float)
+    algos = a.algo or PRIMITIVES
+    for name in algos:
+        driver = importlib.import_module(f"gravel.algorithms.{name}")  # the module
+        driver._k = Timed(driver._k, spent)
+    rows = []
+    for spec in a.graphs:
+        for name, run in calls(spec).items():
+            if name not in algos:
+                continue
+            ms = phases(run, threads, a.repeat, spent)
+            print(f"{spec} {name}: ms on {threads[0]} / {threads[1]} threads (ratio)")
+            for kernel in ms[1]:
+                one, many = ms[1][kernel], ms[a.threads].get(kernel, 0.0)
+                ratio = one / many if many > 0 else float("nan")
+                print(f"  {kernel:16s} {one:9.2f} / {many:9.2f}  ({ratio:.2f})")
+                rows.append(
+                    {"graph": spec, "primitive": name, "kernel": kernel, "ms_1": one, "ms_n": many}
+                )
+    if a.json:
+        write_record(a.json, "benchmarks/cpu_phases.py", rows, threads=list(threads))
+
+
+if __name__ == "__main__":
+    main()
