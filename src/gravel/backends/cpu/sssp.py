@@ -16,7 +16,7 @@ GAP leaves it in its old bin. Taking a bucket keeps its live entries, each verte
 `pool = (head, block_start, block_len, block_next, entry_v, entry_d, taken, used)`, holds ring
 heads, blocks, entries, a vertex buffer for the taken bucket and the entries and blocks in use; a
 full pool is compacted to its live entries (at most one per vertex), one block per bucket. Taking
-a big bucket and compacting gather live entries in parallel pieces of the blocks (count, scan,
+a big bucket and compacting gather live entries in parallel pieces of the blocks (pack, scan,
 copy), as GAP's threads copy their bins into the shared frontier.
 
 The predecessor of v is the vertex whose relaxation last lowered dist[v]. It stays tight (u is
