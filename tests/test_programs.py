@@ -162,6 +162,24 @@ def fixed_cc(G, cut):
 #: connected_components() with the vertices below `cut` deaf: they keep their ids, and still send
 FIXED_CC = programs.connected_components().replace(listen="v >= cut", params={"cut": 0})
 
+#: reachability from vertex 0 in bool messages: "any" on a type narrower than its reduction's
+#: (a pull masks the non-senders with the program's identity, and stops at a value unlike it)
+REACHED = Program(
+    "bool",
+    "bool",
+    init="v == 0",
+    start="v == 0",
+    send="True",
+    process="message",
+    reduce="any",
+    apply="total",
+    listen="not state",
+)
+
+
+def check_reached(G, reached):
+    assert np.array_equal(reached, gravel.bfs(G, 0, device="cpu").depth >= 0)
+
 
 @settings(max_examples=40, deadline=None)
 @given(graphs())
@@ -174,6 +192,7 @@ def test_listen_and_any_on_random_graphs(G):
         check_parents(G, r.state)
         r = programs.run(G, FIXED_CC, params={"cut": cut}, direction=direction, device="cpu")
         np.testing.assert_array_equal(r.state, fixed_cc(G, cut))
+        check_reached(G, programs.run(G, REACHED, direction=direction, device="cpu").state)
 
 
 #: BFS from vertex 0 keeping a parent: a structured state, a structured message reduced field by
@@ -435,6 +454,7 @@ def test_gpu_listen_and_any(graph, direction):
     cut = graph.n // 3
     r = programs.run(graph, FIXED_CC, params={"cut": cut}, direction=direction, device="cuda")
     np.testing.assert_array_equal(r.state, fixed_cc(graph, cut))
+    check_reached(graph, programs.run(graph, REACHED, direction=direction, device="cuda").state)
 
 
 @pytest.mark.gpu

@@ -68,9 +68,9 @@ def neighbor_reduce(
     `value` is an expression over ``v, u, edge, weight`` (the edge u -> v) and the `params`, or a
     device array x of n values, which means ``x[u]``. `reduce` is "sum", "min", "max", "any" or
     an expression over ``a`` and ``b`` (then `identity` is required). "any" gives one of the
-    values unlike the identity where there is one (a value equal to it counts as none): a pull
-    stops reading a list once each of its lanes has one (a bottom-up BFS step) and folds the
-    lanes' by min, as a push folds every value.
+    values unlike the identity where there is one (a value equal to it counts as none): a pull's
+    short lists stop once each of their lanes has one (a bottom-up BFS step) and fold the lanes'
+    by min; long lists and pushes fold every value by min.
 
     ``direction="pull"``: ``out[i]`` reduces over the in-edges (u -> v) of item v of `frontier`
     (every vertex when None). `apply`, a statement over ``v, i, acc`` and the params, replaces the
@@ -89,7 +89,7 @@ def neighbor_reduce(
     block's slice of x in shared memory. Layouts are built on first use and kept with the graph.
 
     ``direction="push"``: every out-edge (u -> v) of a frontier item u (every vertex when None)
-    folds into ``out[v]`` (length n) with an atomic; `reduce` must be sum, min or max. Blocked (over
+    folds into ``out[v]`` (length n) with an atomic; `reduce` must be named. Blocked (over
     every vertex), the edges come grouped by destination range, and the value's ``edge`` is the
     position in that layout."""
     import cupy
@@ -117,7 +117,7 @@ def neighbor_reduce(
         if apply is not None or sums:
             raise ValueError("apply and sums are supported by pull neighbor_reduce")
         if op is None:
-            raise ValueError("push neighbor_reduce supports sum, min and max (atomics)")
+            raise ValueError("push neighbor_reduce supports sum, min, max and any (atomics)")
         red = Reduction(dt, identity, op, macros, params or {}, preamble)
         return _push(graph, frontier, red, blocking)
     if direction != "pull":
@@ -126,7 +126,7 @@ def neighbor_reduce(
         raise ValueError("sums are taken over what apply computes: pass apply too")
     totals = None
     if apply is not None:
-        macros[NR_APPLY] = f"{{ {apply}; {sums_op(sums or (), 'gravel_s')} }}"
+        macros[NR_APPLY] = f"{{ {apply}; {sums_op(sums or ())} }}"
     if sums:
         totals = cupy.zeros(len(sums), dtype=cupy.float64)
         params, macros[NR_SUMS] = {**(params or {}), SUMS_ARRAY: totals}, str(len(sums))

@@ -6,8 +6,9 @@ or the SpMSpV (push from the senders' frontier, atomics: named reductions only),
 field and way; the first field's pass also marks the vertices that received (a store of 1 beside
 each message it folds, rather than a pass of its own over every arc). Bool and 8-bit messages
 reduce as int32 (the atomics' width); or and and reduce as max and min; any is the operator's
-any (a pull over the listening vertices stops each list at its first sender; sweeps and pushes
-fold as min). A vertex that does not `listen` keeps its state at the apply, and a pull
+any (a pull's short lists stop at their first sender; long lists and pushes fold as min). Every
+reduction runs with the program's identity, which masks the non-senders too: "any" stops at the
+first value unlike it. A vertex that does not `listen` keeps its state at the apply, and a pull
 (where the engine holds the state) reads the lists of the listening vertices only.
 """
 
@@ -86,16 +87,16 @@ class Spmv:
     def __init__(self, program, n, arrays, hearing=False):
         import cupy
 
-        p = self.program = program
+        p = program
         self.n, self.arrays = n, arrays
         self.hearing = hearing and program.listens
         if self.hearing:
             arrays["hearing"] = cupy.zeros(n, cupy.uint8)
             at_v = program.code(_BASE, state="st{i}[v]")
             self.listen = f"hearing[v] = ({program.listen.cuda(at_v)}) ? 1 : 0"
-        self.named = isinstance(p.reduce, str)
-        self.reduce = _REDUCE[p.reduce] if self.named else p.reduce.cuda({"a": "a", "b": "b"})
-        fold = _FOLD[p.reduce] if self.named else p.reduce.cuda({"a": "({a})", "b": "({b})"})
+        named = isinstance(p.reduce, str)
+        self.reduce = _REDUCE[p.reduce] if named else p.reduce.cuda({"a": "a", "b": "b"})
+        fold = _FOLD[p.reduce] if named else p.reduce.cuda({"a": "({a})", "b": "({b})"})
         edge = p.code(_BASE, state="st{i}[v]", message="ms{i}[u]")
         self.fields = []
         for i, (f, e) in enumerate(zip(p.message, p.process, strict=True)):
@@ -103,17 +104,17 @@ class Spmv:
             value = f"({'received[v] = 1, ' if i == 0 else ''}({CTYPES[wide]})({e.cuda(edge)}))"
             guarded = value if p.senders == "all" else f"active[u] == 0 ? gnone : {value}"
             tt = f"tt{i}[v]"
-            self.fields.append(
-                {
-                    "dtype": wide,
-                    "identity": wide.type(p.identity[i]),
-                    "push": value,
-                    "pull": guarded,
-                    "set": f"{tt} = acc",
-                    "fold": f"{tt} = {fold.format(a=tt, b='acc')}",
-                    "fold pushed": f"{tt} = {fold.format(a=tt, b='gpart[v]')}",
-                }
-            )
+            code = {
+                "push": value,
+                "pull": guarded,
+                "set": f"{tt} = acc",
+                "fold": f"{tt} = {fold.format(a=tt, b='acc')}",
+                "fold pushed": f"{tt} = {fold.format(a=tt, b='gpart[v]')}",
+            }
+            identity = wide.type(p.identity[i])
+            # the arrays each direction's kernels name (an apply names tt{i} alone)
+            names = {d: _named(arrays, code[d], code["fold"]) for d in ("push", "pull")}
+            self.fields.append(code | {"dtype": wide, "identity": identity, "params": names})
 
     def __call__(self, ways, direction):
         """Reduce along each of `ways`, (graph, senders' Frontier: a push's; None for a pull),
@@ -125,25 +126,21 @@ class Spmv:
         listeners = self._listeners() if self.hearing and not push else None
         for way, (graph, senders) in enumerate(ways):
             for i, f in enumerate(self.fields):
-                tt = self.arrays[f"tt{i}"]
-                value = f[direction]
-                apply = None if push else f["set" if way == 0 else "fold"]
-                if apply is not None and listeners is not None and way == 0:
-                    tt.fill(f["identity"])  # the deaf vertices' totals
+                # a deaf vertex's total stays as it was: the apply reads none that did not receive
                 part = neighbor_reduce(
                     graph,
                     senders if push else listeners,
-                    value,
+                    f[direction],
                     self.reduce,
                     dtype=f["dtype"],
-                    identity=None if self.named else f["identity"],
+                    identity=f["identity"],  # gnone's: "any" stops at a value unlike it
                     direction=direction,
-                    apply=apply,
-                    params=_named(self.arrays | {"gnone": f["identity"]}, value, apply or ""),
+                    apply=None if push else f["set" if way == 0 else "fold"],
+                    params=f["params"][direction] | {"gnone": f["identity"]},
                     preamble=_COMMON,
                 )
                 if push and way == 0:
-                    tt[:] = part
+                    self.arrays[f"tt{i}"][:] = part
                 elif push:
                     self._fold(i, part)
 
@@ -378,7 +375,7 @@ class CudaPart:
                 for mine, given in zip(self.ms, messages, strict=True):
                     mine.set(given)
             else:
-                at = cupy.asarray(ids)
+                at = cupy.asarray(ids, dtype=cupy.int32)  # vertex ids: in range
                 for mine, given in zip(self.ms, messages, strict=True):
                     mine[at] = cupy.asarray(given)
                 if direction == "pull":  # only the senders' messages count
@@ -389,7 +386,7 @@ class CudaPart:
                 mine.set(given)
             pull = direction == "pull"
             self.spmv(
-                [(g, None if pull else Frontier.from_ids(self.n, at[:c])) for g, c in ways],
+                [(g, None if pull else Frontier(self.n, ids=at[:c], length=c)) for g, c in ways],
                 direction,
             )
             self.events[1].record()

@@ -106,7 +106,7 @@ def lower(arcs, frontier, dist, b, delta, requests, k):
 def relax(arcs, frontier, ends, base, dist, b, delta, requests, counts, widths):
     """`lower` in parallel chunks of about equal arc counts, one per entry of `counts` (a hub's
     list would leave one chunk with most of the work), each writing from its arc offset (the
-    requests have room for every out-arc of the frontier). `ends` is the frontier's `arc_ends`,
+    requests have room for every out-arc of the batch). `ends` is the frontier's `arc_ends`,
     counted from `base` arcs. Returns the chunks' offsets; `counts` and `widths` get their
     request counts and widths."""
     chunks = counts.shape[0]
