@@ -1,6 +1,6 @@
 // Compute sums: K double sums of the user's terms over every frontier item (every vertex when frontier
 // is null, n being the vertex count), in one launch. GRAVEL_SUMS_OP(v, i, gravel_s) adds item (v, i)'s
-// terms into gravel_s[0..K) (gravel_ names are gravel's own); each thread sums its items, a CUB block
+// terms into gravel_s[0..K) (a name no user parameter takes); each thread sums its items, a CUB block
 // reduction combines them, and one atomicAdd per block and sum lands in out[0..K) (zeroed by the
 // caller). For per-iteration checks such as PageRank's L1 change and dangling mass: CuPy's elementwise
 // and sum calls took seven launches for the two.
