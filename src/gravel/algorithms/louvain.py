@@ -113,7 +113,7 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
             if not moves:
                 break
             levels += 1
-            _, community = np.unique(community, return_inverse=True)
+            community = _dense(community, size)
             labels = community[labels]
             q_new = modularity(G.offsets, G.indices, labels, w, resolution)
             if q_new - q <= threshold:
@@ -126,6 +126,14 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
             if _k.local_moves(*first, rng.permutation(n), labels, resolution, threshold):
                 q = modularity(G.offsets, G.indices, labels, w, resolution)
     return _result(G, labels, q, "cpu", t.seconds, levels, "louvain", weighted)
+
+
+def _dense(community, size):
+    """`community`'s ids (below `size`) renumbered 0..c-1 in their order, as np.unique's inverse
+    without a sort."""
+    present = np.zeros(size, np.int64)
+    present[community] = 1
+    return (np.cumsum(present) - 1)[community]
 
 
 def _louvain_cuda(G, weighted, resolution, threshold, seed):
