@@ -5,6 +5,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.louvain import louvain_communities, verify_louvain
@@ -171,3 +172,30 @@ def disjoint_cliques(k=3, size=5):
 def test_parallel_moves_on_disjoint_cliques():
     labels = smallest_member(parallel_labels(disjoint_cliques()))
     assert labels.tolist() == [0] * 5 + [5] * 5 + [10] * 5
+
+
+@settings(max_examples=25, deadline=None)
+@given(G=graphs(max_n=60, max_m=300, directed=False, weighted=True), data=st.data())
+def test_parallel_aggregation_matches_numpy(G, data):
+    """The parallel aggregation (graphs over SMALL_ARCS arcs) builds the same community graph as
+    the NumPy one, on any partition."""
+    from gravel.backends.cpu import louvain as _k
+
+    if G.n == 0:
+        return
+    src = np.repeat(np.arange(G.n), np.diff(G.offsets))
+    keep = src != G.indices
+    offsets = np.zeros(G.n + 1, np.int64)
+    np.cumsum(np.bincount(src[keep], minlength=G.n), out=offsets[1:])
+    w = G.weights.astype(np.float64)
+    level = (offsets, G.indices[keep], w[keep], np.bincount(src[~keep], w[~keep], G.n))
+    k = data.draw(st.integers(1, G.n))
+    community = np.unique(
+        data.draw(st.lists(st.integers(0, k - 1), min_size=G.n, max_size=G.n)), return_inverse=True
+    )[1]
+    expect = _k.aggregate(*level, community)
+    got = _k._aggregate(*level, community, int(community.max()) + 1)
+    for e, g in zip(expect[:2], got[:2], strict=True):
+        np.testing.assert_array_equal(g, e)
+    for e, g in zip(expect[2:], got[2:], strict=True):
+        np.testing.assert_allclose(g, e, rtol=1e-12)

@@ -10,7 +10,7 @@ a threshold; `aggregate` makes each community a vertex, its internal weight a se
 import numba
 import numpy as np
 
-from ._serial import by_size
+from ._serial import is_small
 
 
 @numba.njit(cache=True)
@@ -66,17 +66,32 @@ def local_moves(offsets, indices, weights, loops, order, community, resolution, 
 
 def aggregate(offsets, indices, weights, loops, community):
     """The graph of the communities (numbered 0..c-1 in `community`): (offsets, indices, weights,
-    loops), the weights of edges between two communities summed, those inside one a self loop."""
+    loops), the weights of edges between two communities summed, those inside one a self loop.
+
+    Up to SMALL_ARCS arcs with NumPy, which has nothing to compile (a sort of every arc's
+    (community, community) key); above, community by community in parallel."""
     c = int(community.max(initial=-1)) + 1
-    return kernels(indices.shape[0])._aggregate(offsets, indices, weights, loops, community, c)
+    if not is_small(indices.shape[0]):
+        return _aggregate(offsets, indices, weights, loops, community, c)
+    src = community[np.repeat(np.arange(offsets.size - 1), np.diff(offsets))]
+    dst = community[indices]
+    inside = src == dst
+    new_loops = np.bincount(community, weights=loops, minlength=c)
+    new_loops += np.bincount(src[inside], weights=weights[inside], minlength=c) / 2.0
+    key = src[~inside].astype(np.int64) * c + dst[~inside]
+    pairs, at = np.unique(key, return_inverse=True)
+    summed = np.bincount(at, weights=weights[~inside], minlength=pairs.size)
+    new_offsets = np.zeros(c + 1, np.int64)
+    np.cumsum(np.bincount(pairs // c, minlength=c), out=new_offsets[1:])
+    return new_offsets, (pairs % c).astype(np.int32), summed, new_loops
 
 
 @numba.njit(parallel=True, cache=True)
 def _aggregate(offsets, indices, weights, loops, community, c):
     """`aggregate` community by community in parallel: each gathers its members' arcs into its own
     segment (those inside it into its loop), sorts them by the community reached and sums the
-    runs: linear work but for the sorts of short segments, where one sort of every arc's key
-    was serial."""
+    runs: linear work but for the sorts of short segments, where NumPy's one sort of every arc's
+    key is serial."""
     n = offsets.shape[0] - 1
     first = np.zeros(c + 1, np.int64)  # the vertices grouped by community (a counting sort)
     for v in range(n):
@@ -133,6 +148,3 @@ def _sum_runs(keys, values):
             keys[m], values[m] = sk[i], sv[i]
             m += 1
     return m
-
-
-kernels = by_size(_aggregate)
