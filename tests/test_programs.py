@@ -164,16 +164,8 @@ FIXED_CC = programs.connected_components().replace(listen="v >= cut", params={"c
 
 #: reachability from vertex 0 in bool messages: "any" on a type narrower than its reduction's
 #: (a pull masks the non-senders with the program's identity, and stops at a value unlike it)
-REACHED = Program(
-    "bool",
-    "bool",
-    init="v == 0",
-    start="v == 0",
-    send="True",
-    process="message",
-    reduce="any",
-    apply="total",
-    listen="not state",
+REACHED = ANY_PARENT.replace(
+    state="bool", message="bool", init="v == 0", send="True", listen="not state"
 )
 
 

@@ -376,9 +376,8 @@ class CpuEngine:
         #: (push lists, pull lists) of each way messages travel
         ways = {"out": [(out, inn)], "in": [(inn, out)], "both": [(out, inn), (inn, out)]}
         self.ways = ways[program.direction][: 2 if G.directed else 1]
-        #: the arcs a push from each vertex reads, along every way; all of them
+        #: the arcs a push from each vertex reads, along every way
         self.push_degree = sum(np.diff(push[0]) for push, _ in self.ways)
-        self.arcs = int(self.push_degree.sum())
         self.st = [np.zeros(n, f.dtype) for f in program.state]
         self.ms = [np.zeros(n, f.dtype) for f in program.message]
         self.tt = [np.zeros(n, f.dtype) for f in program.message]
@@ -400,10 +399,6 @@ class CpuEngine:
 
     def active_ids(self):
         return np.flatnonzero(self.active).astype(np.int32)
-
-    def pushed_arcs(self, active):
-        """The arcs a push from the vertices `active` would read."""
-        return int(self.push_degree[active].sum())
 
     def senders(self, active):
         """The vertices that send this iteration: every vertex, or the (sorted) active ones."""

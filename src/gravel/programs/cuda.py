@@ -170,8 +170,8 @@ class CudaEngine:
         self.program, self.n = program, n
         self.can_push = isinstance(program.reduce, str)
         self.ways = _ways(dg, program, G.directed)
+        #: the arcs a push from each vertex reads, along every way
         self.push_degree = sum(cupy.diff(graph.offsets) for graph in self.ways)
-        self.arcs = int(self.push_degree.sum())
         self.st = [cupy.zeros(n, f.dtype) for f in program.state]
         self.ms = [cupy.zeros(n, f.dtype) for f in program.message]
         self.tt = [cupy.zeros(n, _wide(f.dtype)) for f in program.message]
@@ -216,10 +216,6 @@ class CudaEngine:
         import cupy
 
         return cupy.flatnonzero(self.active).astype(cupy.int32)
-
-    def pushed_arcs(self, active):
-        """The arcs a push from the vertices `active` (device ids) would read."""
-        return int(self.push_degree[active].sum())
 
     def step(self, active, iteration, direction):
         """One iteration from the active vertices `active` (device ids): send, SpMV, apply."""

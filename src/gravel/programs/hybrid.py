@@ -127,12 +127,9 @@ class HybridEngine:
     def active_ids(self):
         return self.cpu.active_ids()
 
-    def pushed_arcs(self, active):
-        return self.cpu.pushed_arcs(active)
-
     @property
-    def arcs(self):
-        return self.cpu.arcs
+    def push_degree(self):
+        return self.cpu.push_degree
 
     def state(self):
         return self.cpu.state()

@@ -142,12 +142,13 @@ def run(
     with Timer(clock) as t:
         engine.init(_initial(G, program, init))
     seconds, steps = t.seconds, []
+    arcs = int(engine.push_degree.sum())  # a push from every vertex reads them all
     active = engine.active_ids()
     while len(active) and len(steps) < max_iter:
         senders = G.n if program.senders == "all" else len(active)
         how = direction
         if how == "auto":
-            dense = senders == G.n or engine.pushed_arcs(active) > PULL_ABOVE * engine.arcs
+            dense = senders == G.n or int(engine.push_degree[active].sum()) > PULL_ABOVE * arcs
             how = "pull" if dense or not engine.can_push else "push"
         with Timer(clock) as t:
             split = engine.step(active, len(steps), how)
