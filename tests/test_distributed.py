@@ -156,10 +156,16 @@ def check_sssp(G, source, res):
     assert verify_sssp(G, source, res.distance, res.predecessor) == []
 
 
-def check_pagerank(G, res):
+def check_pagerank(G, res, *, gpu=False):
+    """The CPU path's ranks; on GPUs the contributions cross in float32, so the ranks agree to
+    float32's precision and the L1 test may stop an iteration sooner or later."""
     ref = gravel.pagerank(G, device="cpu")
-    assert res.iterations == ref.iterations
-    np.testing.assert_allclose(res.rank, ref.rank, rtol=1e-9, atol=1e-12)
+    if gpu:
+        assert abs(res.iterations - ref.iterations) <= 1
+        np.testing.assert_allclose(res.rank, ref.rank, rtol=1e-5, atol=1e-6)
+    else:
+        assert res.iterations == ref.iterations
+        np.testing.assert_allclose(res.rank, ref.rank, rtol=1e-9, atol=1e-12)
 
 
 def check_cc(G, res):

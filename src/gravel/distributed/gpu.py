@@ -167,6 +167,9 @@ class DeviceKernels:
     """The GPU's kernels of the per-part programs (programs.kernels): the pulls of
     kernels/neighbor_reduce/part.cu over a part's lists of global ids."""
 
+    #: PageRank's contributions travel and are gathered in float32, as the single GPU's are
+    contributions_dtype = np.float32
+
     @staticmethod
     def pagerank(in_arcs):
         return _PageRank

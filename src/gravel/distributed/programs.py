@@ -30,6 +30,9 @@ def kernels(part):
 
 
 class _HostKernels:
+    #: the dtype PageRank's contributions are all-gathered in
+    contributions_dtype = np.float64
+
     @staticmethod
     def pagerank(in_arcs):
         from ..backends.cpu import pagerank as _k
@@ -298,16 +301,19 @@ def _offers(part, near, dist):
 def pagerank_program(part, alpha, max_iter, threshold, weighted):
     """Pull PageRank: each iteration all-gathers the contributions rank / out-weight of every
     vertex (with each part's dangling mass and last L1 change) and pulls them over the part's
-    in-edges. Every part sums the same gathered figures, so all stop together. Returns the
-    part's (rank, iterations, L1 change, converged)."""
+    in-edges. Ranks and sums are float64; the contributions are as wide as the kernels take them
+    (float32 on GPUs: half the bytes all-gathered and gathered, the single GPU's precision). Every
+    part sums the same gathered figures, so all stop together. Returns the part's (rank,
+    iterations, L1 change, converged)."""
     m, n, size = xp(part.out_offsets), part.n, part.size
     if weighted:
         out = m.bincount(rows_of(part.out_offsets), part.out_weights, minlength=size)
     else:
         out = m.diff(part.out_offsets).astype(m.int32)
-    k = kernels(part).pagerank(part.in_arcs)
+    kind = kernels(part)
+    k = kind.pagerank(part.in_arcs)
     rank = m.full(size, 1.0 / n)
-    new, contrib = m.empty(size), m.empty(size)
+    new, contrib = m.empty(size), m.empty(size, kind.contributions_dtype)
     lost, err, change = k.contributions(rank, out, contrib), 0.0, None
     it = 0
     while True:

@@ -15,11 +15,12 @@ __device__ __forceinline__ long long gravel_part_row(int* lane) {
 }
 
 // PageRank's pull: new_rank[v] = base[v] + alpha * (sum over v's list of weight * contrib[u]) and
-// err[v] = |new_rank[v] - rank[v]|.
+// err[v] = |new_rank[v] - rank[v]|; the contributions are float32 (all-gathered every iteration),
+// the sums double.
 template <int LANES>
 __global__ void gravel_part_pull_rank(const offset_t* __restrict__ offsets, const vid_t* __restrict__ ids,
                                       const float* __restrict__ weights, int weighted,
-                                      const double* __restrict__ contrib, const double* __restrict__ base, double alpha,
+                                      const float* __restrict__ contrib, const double* __restrict__ base, double alpha,
                                       const double* __restrict__ rank, double* __restrict__ new_rank,
                                       double* __restrict__ err, long long rows) {
     int lane;
@@ -27,7 +28,7 @@ __global__ void gravel_part_pull_rank(const offset_t* __restrict__ offsets, cons
     const bool on = v < rows;
     double s = 0.0;
     for (offset_t p = on ? offsets[v] + lane : 0, end = on ? offsets[v + 1] : 0; p < end; p += LANES) {
-        const double c = contrib[ids[p]];
+        const double c = (double)contrib[ids[p]];
         s += weighted ? (double)weights[p] * c : c;
     }
     for (int d = LANES / 2; d > 0; d >>= 1) s += __shfl_down_sync(0xffffffffu, s, d, LANES);
