@@ -28,10 +28,11 @@ def test_part_pull_rank_against_numpy(rows, mean, weighted):
 
     n = 3 * rows + 7
     rng, offsets, ids, weights = _part(rows, mean, n, rows)
-    contrib, base, rank = rng.random(n), rng.random(rows), rng.random(rows)
+    contrib = rng.random(n).astype(np.float32)  # DeviceKernels.contributions_dtype
+    base, rank = rng.random(rows), rng.random(rows)
     w = weights if weighted else np.ones_like(weights)
     rows_of = np.repeat(np.arange(rows), np.diff(offsets))
-    want = base + 0.85 * np.bincount(rows_of, w * contrib[ids], minlength=rows)
+    want = base + 0.85 * np.bincount(rows_of, w * contrib[ids].astype(np.float64), minlength=rows)
     k = DeviceKernels.pagerank(ids.size)
     d = cupy.asarray
     new = cupy.empty(rows)
@@ -39,6 +40,9 @@ def test_part_pull_rank_against_numpy(rows, mean, weighted):
     err = k.pull(d(offsets), d(ids), given, d(contrib), d(base), 0.85, d(rank), new)
     np.testing.assert_allclose(new.get(), want, rtol=1e-12)
     np.testing.assert_allclose(err, np.abs(want - rank).sum(), rtol=1e-9)
+    with pytest.raises(TypeError, match="float32"):
+        wide = d(contrib.astype(np.float64))
+        k.pull(d(offsets), d(ids), given, wide, d(base), 0.85, d(rank), new)
 
 
 @pytest.mark.parametrize(("rows", "mean"), SHAPES)

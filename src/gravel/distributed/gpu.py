@@ -76,6 +76,15 @@ def _visible():
     return os.environ.get("CUDA_VISIBLE_DEVICES", "?")
 
 
+def _release():
+    """Hand CuPy's cached device and pinned blocks back to the driver, so that the worker's exit
+    (which Dask waits on for a few seconds only) does not have to tear down tens of GB."""
+    import cupy
+
+    cupy.get_default_memory_pool().free_all_blocks()
+    cupy.get_default_pinned_memory_pool().free_all_blocks()
+
+
 # -- on each worker ----------------------------------------------------------------------------
 
 # In each worker process: cluster key -> this worker's NCCL communicator.
@@ -191,9 +200,11 @@ class _PageRank:
     @staticmethod
     def pull(offsets, ids, weights, contrib, base, alpha, rank, new_rank):
         """new_rank = base + alpha * the (weighted; `weights` None: not) sum of contrib over each
-        row's list; returns the L1 change from rank."""
+        row's list; returns the L1 change from rank. contrib is float32 (contributions_dtype)."""
         import cupy
 
+        if contrib.dtype != cupy.float32:
+            raise TypeError(f"PageRank's contributions must be float32, not {contrib.dtype}")
         err = cupy.zeros(rank.shape[0], cupy.float64)
         w = cupy.zeros(1, cupy.float32) if weights is None else weights
         args = (offsets, ids, w, np.int32(weights is not None), contrib, base, np.float64(alpha))
@@ -378,6 +389,7 @@ class GPUCluster:
         """Shut the workers down if this object started them (a given client is left running)."""
         if self._local is not None:
             local, self._local = self._local, None
+            self.client.run(_release)
             self.client.close()
             local.close()
 
