@@ -332,7 +332,7 @@ class GPUCluster:
         try:
             self.client.cancel(futures)
             if self._local is not None:
-                self.close()
+                self._shut()  # a worker may be inside NCCL or gone: nothing run on them
             else:
                 self.client.restart()
                 self._connect()
@@ -386,12 +386,18 @@ class GPUCluster:
         return [o[0] for o in out]
 
     def close(self):
-        """Shut the workers down if this object started them (a given client is left running)."""
+        """Shut the workers down if this object started them (a given client is left running),
+        their CuPy pools emptied first."""
         if self._local is not None:
-            local, self._local = self._local, None
-            self.client.run(_release)
-            self.client.close()
-            local.close()
+            try:
+                self.client.run(_release)
+            finally:
+                self._shut()
+
+    def _shut(self):
+        local, self._local = self._local, None
+        self.client.close()
+        local.close()
 
     def __enter__(self):
         return self
