@@ -8,9 +8,11 @@ import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.lpa import verify_lpa
+from gravel.backends.cpu import _serial
 from gravel.cli import main
 
 from .strategies import graphs
@@ -29,6 +31,19 @@ def nx_modularity(g, communities):
 @settings(max_examples=100, deadline=None)
 @given(graphs(directed=False))
 def test_random_graphs_match_networkx(G):
+    check_networkx_partition(G)
+
+
+@settings(max_examples=30, deadline=None)
+@given(graphs(directed=False))
+def test_parallel_rounds_match_networkx(G):
+    """The parallel kernel (graphs over SMALL_ARCS arcs): each class in parallel pieces."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_serial, "SMALL_ARCS", -1)
+        check_networkx_partition(G)
+
+
+def check_networkx_partition(G):
     r = gravel.label_propagation_communities(G, device="cpu")
     assert r.labels.dtype == np.int32 and r.labels.shape == (G.n,)
     g = G.to_networkx()
@@ -88,3 +103,26 @@ def test_cli_on_the_bundled_graph_writes_the_labels(capsys, tmp_path):
     assert summary["algorithm"] == "label_propagation_communities"
     assert summary["communities"] == np.unique(np.load(out)).size > 1
     assert summary["modularity"] > 0.5
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=50, max_m=250, directed=False, weighted=True), data=st.data())
+def test_modularity_kernels_match_networkx(G, data):
+    """The parallel sums of backends/cpu/modularity.py (SMALL_ARCS forced down), weighted and not,
+    on a random partition, against networkx.community.modularity."""
+    from gravel.algorithms.lpa import modularity
+
+    # a simple graph (one edge per pair, each with its first weight), as networkx.Graph holds it
+    src = np.repeat(np.arange(G.n), np.diff(G.offsets))
+    lo, hi = np.minimum(src, G.indices), np.maximum(src, G.indices)
+    _, first = np.unique(lo * max(G.n, 1) + hi, return_index=True)
+    G = gravel.Graph.from_edges(lo[first], hi[first], G.weights[first], n=G.n, directed=False)
+    labels = np.array(data.draw(st.lists(st.integers(0, 4), min_size=G.n, max_size=G.n)), np.int64)
+    g = G.to_networkx()
+    parts = [set(np.flatnonzero(labels == c).tolist()) for c in np.unique(labels)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_serial, "SMALL_ARCS", -1)
+        for key, w in (("weight", G.weights), (None, None)):
+            got = modularity(G.offsets, G.indices, labels, w, resolution=0.7)
+            want = nx.community.modularity(g, parts, weight=key, resolution=0.7) if G.nnz else 0.0
+            assert got == pytest.approx(want, abs=1e-9)

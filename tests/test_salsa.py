@@ -7,6 +7,7 @@ from hypothesis import given, settings
 
 import gravel
 from gravel.algorithms.salsa import salsa, verify_salsa
+from gravel.backends.cpu import _serial
 
 from .strategies import graphs
 
@@ -19,6 +20,16 @@ def test_random_graphs_meet_the_definition(G):
         assert verify_salsa(G, r.hubs, r.authorities, weight=weight) == []
         if G.nnz:
             assert r.hubs.sum() == pytest.approx(1) and r.authorities.sum() == pytest.approx(1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(G=graphs(max_n=60, max_m=300, weighted=True))
+def test_parallel_kernels_meet_the_definition(G):
+    """The parallel union and compress (graphs over SMALL_ARCS arcs) on small random graphs."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_serial, "SMALL_ARCS", -1)
+        r = salsa(G, device="cpu")
+    assert verify_salsa(G, r.hubs, r.authorities) == []
 
 
 def test_a_power_iteration_of_the_walk_reaches_the_same_scores():

@@ -15,8 +15,9 @@ import numpy as np
 from ..arrays import host
 from ..backends.cpu import csr as _csr
 from ..backends.cpu import lpa as _k
+from ..backends.cpu import modularity as _mod
 from ..errors import InvalidGraphError
-from ._common import Result, Timer, choose_device, to_caller
+from ._common import Result, Timer, choose_device, chunks, to_caller
 
 
 @dataclass
@@ -62,8 +63,9 @@ def label_propagation_communities(G, *, device="auto"):
     largest first (ties by caller id), each getting the smallest colour no neighbour has; each
     round updates the colour classes in order. Labelling stops when every vertex with a neighbour
     has a label among the most frequent of its neighbours' (checked before each round). Each round
-    reads every arc once, serially: O(rounds * (n + m)). A graph without edges has modularity 0
-    (NetworkX divides by zero).
+    reads every arc twice (the check and the update), a class's vertices in parallel, and sorts
+    each vertex's neighbour labels: O(rounds * (n + m log(max degree))). A graph without edges
+    has modularity 0 (NetworkX divides by zero).
 
     Raises
     ------
@@ -94,28 +96,19 @@ def caller_ids(G):
 
 
 def degrees(offsets, indices, weights=None):
-    """Each vertex's degree as NetworkX counts it (weighted: the sum of its edges' weights): a
-    self loop adds 2 (twice its weight). Also each arc's source."""
-    n = offsets.shape[0] - 1
-    src = np.repeat(np.arange(n), np.diff(offsets))
-    w = np.ones(indices.shape[0]) if weights is None else np.asarray(weights, np.float64)
-    loop = src == indices
-    degree = np.bincount(src, weights=w, minlength=n) + np.bincount(
-        src[loop], weights=w[loop], minlength=n
-    )
-    return (degree if weights is not None else degree.astype(np.int64)), src
+    """Each vertex's degree (float64) as NetworkX counts it (weighted: the sum of its edges'
+    weights): a self loop adds 2 (twice its weight)."""
+    return _mod.kernels(indices.shape[0]).degrees(offsets, indices, weights)
 
 
 def modularity(offsets, indices, labels, weights=None, resolution=1.0):
     """Modularity of the partition `labels` of an undirected CSR graph (weighted where `weights`
     are given), as ``networkx.community.modularity`` defines it; 0 without edges."""
-    degree, src = degrees(offsets, indices, weights)
+    degree = degrees(offsets, indices, weights)
     two_m = float(degree.sum())
     if two_m == 0:
         return 0.0
-    w = np.ones(indices.shape[0]) if weights is None else np.asarray(weights, np.float64)
-    inside = labels[src] == labels[indices]
-    internal = np.sum((np.where(src == indices, 2.0, 1.0) * w)[inside])  # twice the edges inside
+    internal = _mod.kernels(indices.shape[0]).inside(offsets, indices, labels, weights)
     totals = np.bincount(labels, weights=degree, minlength=labels.shape[0])
     return float(internal / two_m - resolution * np.sum(totals * totals) / (two_m * two_m))
 
@@ -124,13 +117,14 @@ def _lpa_cpu(G):
     n = G.n
     offsets, indices = simple_graph(G)
     labels = caller_ids(G)
-    order = np.lexsort((labels, -degrees(offsets, indices)[0]))
+    order = np.lexsort((labels, -degrees(offsets, indices)))
     colour = np.full(n, -1, np.int32)
     with Timer() as t:
         _k.greedy_colour(offsets, indices, order, colour, np.full(n, -1, np.int32))
         members = np.argsort(colour, kind="stable")
-        rounds = _k.propagate(
-            offsets, indices, members, labels, np.zeros(n, np.int32), np.empty(n, np.int32)
+        starts = np.searchsorted(colour[members], np.arange(colour.max(initial=-1) + 2))
+        rounds = _k.kernels(offsets[-1]).propagate(
+            offsets, indices, members, starts, labels, chunks()
         )
     q = modularity(offsets, indices, labels)
     return LPAResult(

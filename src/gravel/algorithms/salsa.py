@@ -7,7 +7,7 @@ to a hub and forward along a random out-arc of that hub, started uniformly over 
 walk keeps to a connected component of the hub-authority graph (a copy of each vertex on each side,
 an edge per arc) and, inside one, settles on the authorities in proportion to their in-degree: so
 a[v] = |A_C| / |A| * indeg(v) / indeg(C) for v's component C, and h[u] = |A_C| / |A| * outdeg(u) /
-outdeg(C). That closed form is exact and takes one pass and a union-find over the arcs
+outdeg(C). That closed form is exact and takes one pass and a parallel union-find over the arcs
 (backends/cpu/salsa.py), where a power iteration would take as many passes as the walk needs to
 mix; the verifier checks it is the walk's fixed point.
 """
@@ -58,25 +58,34 @@ def salsa(G, *, weight=True, device="auto"):
     ------
     InvalidWeightError
         A weight is negative, NaN or infinite (weights in use).
+    InvalidGraphError
+        G has 2**30 vertices or more (its 2n copies need 32-bit ids).
     """
     weighted = bool(weight) and G.weighted
     if weighted:
         check_weights(G, name="salsa")
+    if 2 * G.n >= 2**31:
+        raise InvalidGraphError(f"salsa: 2n = {2 * G.n} hub and authority copies need 32-bit ids")
     res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "salsa")](G, weighted)
     res.hubs, res.authorities = to_caller(G, res.hubs), to_caller(G, res.authorities)
     return res
 
 
 def _salsa_cpu(G, weighted):
+    from ..backends.cpu import cc as _cc
+    from ..backends.cpu import hits as _hits
     from ..backends.cpu import salsa as _k
 
     n = G.n
     with Timer() as t:
-        src = np.repeat(np.arange(n), np.diff(G.offsets))
-        w = G.weights.astype(np.float64) if weighted else None
-        out_deg = np.bincount(src, weights=w, minlength=n).astype(np.float64)
+        w = G.weights if weighted else None
+        out_deg = np.empty(n)
+        _hits.kernels(G.nnz).gather(G.offsets, G.indices, w, np.ones(n), out_deg)
         in_deg = np.bincount(G.indices, weights=w, minlength=n).astype(np.float64)
-        h, a = _scores(np, _k.sides_components(G.offsets, G.indices), out_deg, in_deg)
+        comp = np.arange(2 * n, dtype=np.int32)
+        _k.kernels(G.nnz).link_sides(G.offsets, G.indices, comp)
+        _cc.kernels(G.nnz).compress(comp)
+        h, a = _scores(np, comp, out_deg, in_deg)
     kind = "closed form, " + ("weighted" if weighted else "unweighted")
     return SALSAResult("salsa", "cpu", t.seconds, 1, kind, hubs=h, authorities=a)
 
@@ -96,8 +105,6 @@ def _salsa_cuda(G, weighted):
         return SALSAResult(
             "salsa", "cuda", 0.0, 1, "closed form", hubs=cupy.zeros(0), authorities=cupy.zeros(0)
         )
-    if 2 * n >= 2**31:
-        raise InvalidGraphError(f"salsa on the GPU: 2n = {2 * n} copies need 32-bit ids")
     dg = G.to("cuda")
     with Timer("cuda") as t:
         comp = cupy.arange(2 * n, dtype=cupy.int32)

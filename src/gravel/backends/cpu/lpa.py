@@ -3,11 +3,15 @@
 A greedy colouring (largest degree first) splits the vertices into classes without an edge inside;
 a round updates the classes one after another, each vertex taking the label most frequent among
 its neighbours (Prec-Max: on a tie it keeps its label if that is among the most frequent, else it
-takes the largest). No two vertices of a class are adjacent, so the order inside a class does not
-matter. Serial plain loops over one n-entry tally: they compile in a fraction of a second.
+takes the largest). No two vertices of a class are adjacent, so a class's vertices update in
+parallel to the labels a serial pass would give. A vertex's labels are tallied in a small hash
+table (twice its degree) of its piece: no n-entry tally per thread.
 """
 
 import numba
+import numpy as np
+
+from ._serial import by_size
 
 
 @numba.njit(cache=True)
@@ -26,47 +30,88 @@ def greedy_colour(offsets, indices, order, colour, seen):
         colour[v] = c
 
 
-@numba.njit(cache=True)
-def _tally(offsets, indices, labels, v, count, touched):
-    """Count the labels of v's neighbours into `count`; return how many labels and the top count."""
-    k = 0
-    top = 0
-    for p in range(offsets[v], offsets[v + 1]):
+@numba.njit(cache=True, inline="always")
+def _slot(label, shift):
+    """A label's first slot in a table of 2**(64 - shift) (Fibonacci hashing)."""
+    return np.int64((np.uint64(label) * np.uint64(0x9E3779B97F4A7C15)) >> shift)
+
+
+@numba.njit(cache=True, inline="always")
+def _choice(offsets, indices, labels, v, keys, counts):
+    """(whether v's label is among the most frequent of its neighbours', the largest of those most
+    frequent); (True, label) for a vertex without neighbours. Labels are tallied in an
+    open-addressing table of at least twice v's degree slots (`keys`, `counts`)."""
+    lo, hi = offsets[v], offsets[v + 1]
+    own = labels[v]
+    if hi == lo:
+        return True, own
+    bits = 1
+    while (1 << bits) < 2 * (hi - lo):
+        bits += 1
+    shift = np.uint64(64 - bits)
+    mask = (1 << bits) - 1
+    keys[: mask + 1] = -1
+    top, best = 0, own
+    for p in range(lo, hi):
         label = labels[indices[p]]
-        if count[label] == 0:
-            touched[k] = label
-            k += 1
-        count[label] += 1
-        top = max(top, count[label])
-    return k, top
+        h = _slot(label, shift)
+        while keys[h] != label and keys[h] != -1:
+            h = (h + 1) & mask
+        if keys[h] == -1:
+            keys[h] = label
+            counts[h] = 0
+        counts[h] += 1
+        c = counts[h]
+        if c > top:
+            top, best = c, label
+        elif c == top and label > best:
+            best = label
+    h = _slot(own, shift)
+    while keys[h] != own and keys[h] != -1:
+        h = (h + 1) & mask
+    return keys[h] == own and counts[h] == top, best
 
 
 @numba.njit(cache=True)
-def _settled(offsets, indices, labels, count, touched):
-    """NetworkX's stopping rule: every vertex with a neighbour has a most frequent label."""
-    for v in range(labels.shape[0]):
-        k, top = _tally(offsets, indices, labels, v, count, touched)
-        ok = k == 0 or count[labels[v]] == top
-        count[touched[:k]] = 0
-        if not ok:
-            return False
-    return True
+def _tables(offsets, members, lo, hi, dtype):
+    """Tally tables (keys, counts) for the widest list among members[lo:hi]."""
+    most = 1
+    for i in range(lo, hi):
+        v = members[i]
+        most = max(most, offsets[v + 1] - offsets[v])
+    size = 2
+    while size < 2 * most:
+        size <<= 1
+    return np.empty(size, dtype), np.empty(size, np.int32)
 
 
-@numba.njit(cache=True)
-def propagate(offsets, indices, members, labels, count, touched):
-    """Run rounds over `members` (the vertices sorted by colour) until the labels settle; return
-    the number of rounds. `count` (n entries) must hold 0 on entry; `touched` has n entries."""
+@numba.njit(parallel=True, cache=True)
+def propagate(offsets, indices, members, starts, labels, pieces):
+    """Run rounds over the colour classes (class c: members[starts[c]:starts[c + 1]]) until every
+    vertex with a neighbour has a most frequent label (NetworkX's stopping rule); return the number
+    of rounds NetworkX runs. The rule holds exactly when a round changes no label (a round from
+    any other state changes one), so that last round is the check and is not counted. Each class
+    runs in up to `pieces` parallel pieces."""
     rounds = 0
-    while not _settled(offsets, indices, labels, count, touched):
-        for v in members:
-            k, top = _tally(offsets, indices, labels, v, count, touched)
-            if k > 0 and count[labels[v]] != top:
-                best = -1
-                for i in range(k):
-                    if count[touched[i]] == top:
-                        best = max(best, touched[i])
-                labels[v] = best
-            count[touched[:k]] = 0
+    changed = np.zeros(pieces, np.int64)
+    while True:
+        changed[:] = 0
+        for c in range(starts.shape[0] - 1):
+            size = starts[c + 1] - starts[c]
+            parts = min(pieces, size)
+            for k in numba.prange(parts):
+                lo, hi = starts[c] + size * k // parts, starts[c] + size * (k + 1) // parts
+                keys, counts = _tables(offsets, members, lo, hi, labels.dtype)
+                for i in range(lo, hi):
+                    v = members[i]
+                    kept, best = _choice(offsets, indices, labels, v, keys, counts)
+                    if not kept:
+                        labels[v] = best
+                        changed[k] += 1
+        if changed.sum() == 0:
+            return rounds
         rounds += 1
-    return rounds
+
+
+#: the kernels for a graph of so many arcs (serial twins for small graphs)
+kernels = by_size(propagate)

@@ -1,23 +1,22 @@
 """The components of SALSA's hub-authority graph: a copy u of each vertex as a hub and n + v as an
-authority, joined by each arc u -> v; union-find (cc's find), serial, one pass over the arcs."""
+authority, joined by each arc u -> v; linked in parallel by cc.py's compare-and-swap union, then
+each copy pointed at its root (its component's smallest copy)."""
 
 import numba
-import numpy as np
 
-from .cc import _find
+from ._serial import by_size
+from .cc import _link
 
 
-@numba.njit(cache=True)
-def sides_components(offsets, indices):
-    """Component label (its smallest member) of each of the 2n hub and authority copies."""
+@numba.njit(parallel=True, cache=True)
+def link_sides(offsets, indices, comp):
+    """Union hub u with authority n + v for every arc u -> v; `comp` (2n entries) starts as
+    0..2n-1."""
     n = offsets.shape[0] - 1
-    comp = np.arange(2 * n, dtype=np.int64)
-    for u in range(n):
+    for u in numba.prange(n):
         for p in range(offsets[u], offsets[u + 1]):
-            a = _find(comp, u)
-            b = _find(comp, n + indices[p])
-            if a != b:
-                comp[max(a, b)] = min(a, b)
-    for x in range(2 * n):
-        comp[x] = comp[_find(comp, x)]
-    return comp
+            _link(comp, u, n + indices[p])
+
+
+#: the kernels for a graph of so many arcs (serial twins for small graphs)
+kernels = by_size(link_sides)
