@@ -12,6 +12,7 @@ from hypothesis import given, settings
 import gravel
 from gravel.algorithms.scc import verify_scc
 from gravel.backends import cuda
+from gravel.backends.cpu import _serial
 from gravel.cli import main
 
 from .strategies import graphs
@@ -49,6 +50,34 @@ def test_generated_graphs_match_networkx(G):
     r = gravel.strongly_connected_components(G, device="cpu")
     assert np.array_equal(r.labels, nx_labels(G))
     assert r.summary()["components"] == np.unique(r.labels).size
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs(max_n=60, max_m=200))
+def test_parallel_steps_match_networkx(G):
+    """Trimming and the forward-backward search (graphs over SMALL_ARCS arcs) before Tarjan."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_serial, "SMALL_ARCS", -1)
+        r = gravel.strongly_connected_components(G, device="cpu")
+    assert r.strategy == "trim, forward-backward, tarjan"
+    assert np.array_equal(r.labels, nx_labels(G))
+
+
+@pytest.mark.parametrize("spec", ["kron:14", "urand:14", "grid:60x60"])
+def test_parallel_steps_on_generated_digraphs_match_scipy(spec, monkeypatch):
+    from scipy.sparse.csgraph import connected_components
+
+    G = gravel.generate.from_spec(spec)
+    if not G.directed:  # a directed twin: each edge kept one way, at random
+        src = np.repeat(np.arange(G.n), np.diff(G.offsets))
+        keep = np.random.default_rng(7).random(G.nnz) < 0.5
+        G = gravel.Graph.from_edges(src[keep], G.indices[keep], n=G.n)
+    monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+    r = gravel.strongly_connected_components(G, device="cpu")
+    _, comp = connected_components(G.to_scipy(), directed=True, connection="strong")
+    first = np.full(comp.max() + 1, G.n)
+    np.minimum.at(first, comp, np.arange(G.n))
+    assert np.array_equal(r.labels, first[comp])
 
 
 def test_a_path_deeper_than_python_recursion():

@@ -1,7 +1,8 @@
 """Strongly connected components of a directed graph, as ``networkx.strongly_connected_components``.
 
 Tarjan's algorithm (SIAM J. Comput. 1972) with an explicit stack (backends/cpu/scc.py): one
-depth-first pass over the arcs, O(n + m), with no recursion limit. Every component is labelled with
+depth-first pass over the arcs, O(n + m), with no recursion limit; on big graphs after parallel
+trimming and a forward-backward search for the largest component. Every component is labelled with
 its smallest vertex id, as :func:`gravel.connected_components` labels its components. The GPU path
 (``_scc_cuda``) trims and colours on the operators.
 """
@@ -12,7 +13,7 @@ import numpy as np
 
 from ..arrays import host, xp
 from ..backends.cpu import scc as _k
-from ._common import Result, Timer, choose_device, to_caller
+from ._common import Result, Timer, choose_device, chunks, to_caller
 
 
 @dataclass
@@ -53,7 +54,9 @@ def strongly_connected_components(G, *, device="auto"):
 
     Notes
     -----
-    On the CPU O(n + m) time and seven n-entry work arrays, serial. On the GPU each round costs
+    On the CPU O(n + m) time and eight n-entry work arrays; above SMALL_ARCS arcs the vertices
+    left without in- or out-arcs are trimmed and the largest component found by two searches in
+    parallel, before Tarjan's serial pass over the rest. On the GPU each round costs
     O(n + m) per propagation step, and a round settles at least the component of the largest
     remaining id: chains of components in decreasing id order take many rounds. Self loops and
     parallel arcs change nothing.
@@ -71,15 +74,53 @@ def smallest_member(comp):
     return first[inverse].astype(m.int32)
 
 
+#: the trimming passes end with one that settles less than this share of the unsettled vertices
+#: (chains would take a pass per link; Tarjan's pass takes what is left)
+TRIM_STOP = 1 / 64
+
+
 def _scc_cpu(G):
+    """Tarjan's pass; above SMALL_ARCS arcs, after trimming and the forward-backward search of the
+    busiest vertex's component in parallel (`_settle_in_parallel`), over what they left."""
+    from ..backends.cpu._serial import is_small  # Numba: loaded on a CPU run
+
     n = G.n
     index = np.full(n, -1, np.int32)
-    comp = np.full(n, -1, np.int32)
+    comp = np.full(n, -1, np.int64)
     low, stack, frame_v = (np.empty(n, np.int32) for _ in range(3))
     frame_p = np.empty(n, np.int64)
+    strategy = "tarjan"
     with Timer() as t:
-        _k.tarjan(G.offsets, G.indices, index, low, comp, stack, frame_v, frame_p)
-    return SCCResult("strongly_connected_components", "cpu", t.seconds, 1, "tarjan", labels=comp)
+        if not is_small(G.nnz):
+            strategy = "trim, forward-backward, tarjan"
+            _settle_in_parallel(G, comp)
+            index[comp >= 0] = 0
+        # numbered from n: apart from the parallel steps' labels, which are vertex ids
+        _k.tarjan(G.offsets, G.indices, index, low, comp, stack, frame_v, frame_p, n)
+    return SCCResult("strongly_connected_components", "cpu", t.seconds, 1, strategy, labels=comp)
+
+
+def _settle_in_parallel(G, comp):
+    """Settle in `comp` the vertices with no unsettled in- or out-neighbour, pass after pass (each
+    its own component, labelled with its id), then the component of the remaining vertex of the
+    largest in-degree times out-degree (labelled with its id): the vertices it reaches forward
+    that reach it back, found by two parallel searches."""
+    in_offsets, in_indices, _ = G.csc()
+    pieces = chunks()
+    live = G.n
+    while live:
+        trimmed = _k.trim(G.offsets, G.indices, in_offsets, in_indices, comp, pieces)
+        live -= trimmed
+        if trimmed < TRIM_STOP * (live + trimmed):
+            break
+    if not live:
+        return
+    score = np.where(comp < 0, G.out_degree.astype(np.int64) * G.in_degree, -1)
+    pivot = int(np.argmax(score))
+    mark = np.where(comp < 0, 0, -1).astype(np.int32)
+    _k.reach(G.offsets, G.indices, mark, pivot, np.int32(0), np.int32(1), pieces)
+    _k.reach(in_offsets, in_indices, mark, pivot, np.int32(1), np.int32(2), pieces)
+    comp[mark == 2] = pivot
 
 
 def _scc_cuda(G):

@@ -1,4 +1,6 @@
-"""Strongly connected components by Tarjan's algorithm (1972), with an explicit call stack.
+"""Strongly connected components: Tarjan's algorithm (1972) with an explicit call stack, and the
+parallel steps run before it on big graphs (trimming and one forward-backward search, as in Hong,
+Rodia and Olukotun's and Slota, Rajamanickam and Madduri's multistep methods).
 
 One depth-first pass numbers the vertices in visiting order (``index``) and keeps the smallest
 index reachable through the subtree and one back or cross arc to a vertex still on the component
@@ -6,21 +8,27 @@ stack (``low``); a vertex whose ``low`` equals its own index roots a component, 
 the component stack whole. The recursion of the textbook algorithm becomes two arrays (the vertex of
 each frame and its next arc), so no graph is too deep for it. Work arrays come from the caller: the
 kernel holds plain loops only, and compiles in a fraction of a second (docs/tuning.md, first run).
+It skips the vertices the parallel steps settled.
 """
 
 import numba
+import numpy as np
+
+from . import atomics
 
 
 @numba.njit(cache=True)
-def tarjan(offsets, indices, index, low, comp, stack, frame_v, frame_p):
-    """Write into ``comp[v]`` the number of v's strongly connected component, numbered in the
-    order the components complete (a sink component first); return how many there are.
+def tarjan(offsets, indices, index, low, comp, stack, frame_v, frame_p, first):
+    """Write into ``comp[v]`` the number of v's strongly connected component, numbered from
+    `first` in the order the components complete (a sink component first); return how many there
+    are.
 
-    ``index`` and ``comp`` must hold -1 on entry; ``low``, ``stack``, ``frame_v`` and ``frame_p``
-    are scratch arrays of n entries. A vertex visited but not yet given a component is exactly a
-    vertex on the component stack."""
+    ``index`` and ``comp`` must hold -1 on entry, but for vertices already settled (both >= 0: no
+    arc is followed into them); ``low``, ``stack``, ``frame_v`` and ``frame_p`` are scratch arrays
+    of n entries. A vertex visited but not yet given a component is exactly a vertex on the
+    component stack."""
     counter = 0
-    components = 0
+    components = first
     top = 0
     for root in range(index.shape[0]):
         if index[root] >= 0:
@@ -60,4 +68,71 @@ def tarjan(offsets, indices, index, low, comp, stack, frame_v, frame_p):
             depth -= 1
             if depth >= 0 and low[v] < low[frame_v[depth]]:
                 low[frame_v[depth]] = low[v]
-    return components
+    return components - first
+
+
+@numba.njit(parallel=True, cache=True)
+def trim(offsets, indices, in_offsets, in_indices, comp, pieces):
+    """Settle each unsettled vertex (comp -1) with no unsettled out-neighbour or no unsettled
+    in-neighbour (itself aside) as a component of its own, labelled with its id; returns how many.
+    A vertex settled during the pass may let a neighbour go in the same pass or only the next:
+    either way both are right."""
+    n = comp.shape[0]
+    trimmed = np.zeros(pieces, np.int64)
+    for k in numba.prange(pieces):
+        for v in range(n * k // pieces, n * (k + 1) // pieces):
+            if comp[v] >= 0:
+                continue
+            if not (_live_neighbour(offsets, indices, comp, v)) or not (
+                _live_neighbour(in_offsets, in_indices, comp, v)
+            ):
+                comp[v] = v
+                trimmed[k] += 1
+    return trimmed.sum()
+
+
+@numba.njit(cache=True, inline="always")
+def _live_neighbour(offsets, indices, comp, v):
+    for p in range(offsets[v], offsets[v + 1]):
+        u = indices[p]
+        if u != v and comp[u] < 0:
+            return True
+    return False
+
+
+@numba.njit(parallel=True, cache=True)
+def reach(offsets, indices, mark, source, old, new, pieces):
+    """Give mark `new` to `source` and every vertex it reaches through vertices marked `old`
+    (int32 marks, claimed by compare-and-swap, so each joins one frontier): a level-synchronous
+    search, each level's pieces writing their claims into their own slices. Returns how many."""
+    mark[source] = new
+    frontier = np.array([source], np.int32)
+    total = 1
+    while frontier.shape[0]:
+        nf = frontier.shape[0]
+        parts = min(pieces, nf)
+        start = np.zeros(parts + 1, np.int64)
+        for k in numba.prange(parts):
+            s = 0
+            for i in range(nf * k // parts, nf * (k + 1) // parts):
+                s += offsets[frontier[i] + 1] - offsets[frontier[i]]
+            start[k + 1] = s
+        start = np.cumsum(start)
+        claims = np.empty(start[-1], np.int32)
+        found = np.zeros(parts + 1, np.int64)
+        for k in numba.prange(parts):
+            j = start[k]
+            for i in range(nf * k // parts, nf * (k + 1) // parts):
+                u = frontier[i]
+                for p in range(offsets[u], offsets[u + 1]):
+                    v = indices[p]
+                    if mark[v] == old and atomics.compare_exchange(mark, v, old, new) == old:
+                        claims[j] = v
+                        j += 1
+            found[k + 1] = j - start[k]
+        at = np.cumsum(found)
+        frontier = np.empty(at[-1], np.int32)
+        for k in numba.prange(parts):
+            frontier[at[k] : at[k + 1]] = claims[start[k] : start[k] + found[k + 1]]
+        total += at[-1]
+    return total
