@@ -76,7 +76,7 @@ def smallest_member(comp):
 
 #: the trimming passes end with one that settles less than this share of the unsettled vertices
 #: (chains would take a pass per link; Tarjan's pass takes what is left)
-TRIM_STOP = 1 / 64
+TRIM_STOP = 1 / 1024
 
 
 def _scc_cpu(G):
