@@ -21,6 +21,7 @@ KERNELS = (
     "louvain",
     "lpa",
     "mis",
+    "modularity",
     "msf",
     "pagerank",
     "salsa",

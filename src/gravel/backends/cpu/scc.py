@@ -136,3 +136,16 @@ def reach(offsets, indices, mark, source, old, new, pieces):
             frontier[at[k] : at[k + 1]] = claims[start[k] : start[k] + found[k + 1]]
         total += at[-1]
     return total
+
+
+@numba.njit(cache=True)
+def first_members(comp, size):
+    """Each entry's number (0 <= number < size) -> the first index holding that number, int32."""
+    first = np.full(size, -1, np.int32)
+    out = np.empty(comp.shape[0], np.int32)
+    for i in range(comp.shape[0]):
+        c = comp[i]
+        if first[c] < 0:
+            first[c] = i
+        out[i] = first[c]
+    return out
