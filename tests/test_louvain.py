@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.louvain import louvain_communities, verify_louvain
+from gravel.backends.cpu import _serial
 
 from .strategies import graphs
 
@@ -42,6 +43,29 @@ def test_generated_graphs_within_five_percent_of_networkx(spec):
     assert verify_louvain(G, r.labels, modularity=r.modularity) == []
     g = G.to_networkx()
     assert r.modularity == pytest.approx(nx.community.modularity(g, communities(r.labels)))
+
+
+@pytest.mark.parametrize("spec", ["kron:11", "urand:11", "grid:30x30"])
+def test_coloured_cpu_moves_within_five_percent_of_networkx(spec, monkeypatch):
+    """The CPU's moves by colour classes in parallel (levels over SMALL_ARCS arcs), weighted and
+    not."""
+    monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+    G = gravel.transform.add_random_weights(gravel.generate.from_spec(spec).simple_undirected())
+    for weight in (True, False):
+        r = louvain_communities(G, weight=weight, seed=0, device="cpu")
+        assert verify_louvain(G, r.labels, modularity=r.modularity, weight=weight) == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(G=graphs(max_n=50, max_m=200, directed=False, weighted=True))
+def test_coloured_cpu_moves_on_random_graphs(G):
+    G = G.simple_undirected()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_serial, "SMALL_ARCS", -1)
+        for weight in (True, False):
+            r = louvain_communities(G, weight=weight, seed=1, device="cpu")
+            kw = {"modularity": r.modularity, "weight": weight, "quality": False}
+            assert verify_louvain(G, r.labels, **kw) == []
 
 
 def test_bundled_real_graph():

@@ -85,21 +85,37 @@ def largest_first(G, seed=None):
 
 
 def _coloring_cpu(S, rank):
-    import numba  # only when the kernel runs: importing gravel does not import Numba
-
-    colour = np.full(S.n, -1, np.int32)
-    seen = np.full((numba.get_num_threads(), S.max_out_degree + 1), -1, np.int32)
-    pending = np.argsort(rank).astype(np.int32)  # in priority order: chains resolve in one pass
-    k = _k.kernels(S.nnz)
-    rounds = 0
     with Timer() as t:
-        while pending.size:
-            k.colour_round(S.offsets, S.indices, rank, pending, colour, seen)
-            pending = pending[colour[pending] < 0]
-            rounds += 1
+        colour, rounds = jones_plassmann(S.offsets, S.indices, rank)
     return ColoringResult(
         "greedy_color", "cpu", t.seconds, rounds, "jones-plassmann, largest first", colors=colour
     )
+
+
+def jones_plassmann(offsets, indices, rank):
+    """The greedy colouring in priority order (`rank`: distinct, 0 first) of a CSR graph without
+    self loops, by Jones-Plassmann rounds on the CPU: (colours, rounds)."""
+    import numba  # only when the kernel runs: importing gravel does not import Numba
+
+    n = offsets.shape[0] - 1
+    colour = np.full(n, -1, np.int32)
+    most = int(np.diff(offsets).max(initial=0))
+    seen = np.full((numba.get_num_threads(), most + 1), -1, np.int32)
+    pending = np.argsort(rank).astype(np.int32)  # in priority order: chains resolve in one pass
+    k = _k.kernels(indices.shape[0])
+    rounds = 0
+    while pending.size:
+        k.colour_round(offsets, indices, rank, pending, colour, seen)
+        pending = pending[colour[pending] < 0]
+        rounds += 1
+    return colour, rounds
+
+
+def colour_classes(colour):
+    """The vertices grouped by colour: (members, starts), class c being
+    members[starts[c]:starts[c + 1]]."""
+    members = np.argsort(colour, kind="stable")
+    return members, np.searchsorted(colour[members], np.arange(colour.max(initial=-1) + 2))
 
 
 # A vertex reached by the last of its higher-priority neighbours finds its colour in its mask: one

@@ -14,7 +14,8 @@ from ..arrays import host
 from ..backends.cpu import louvain as _k
 from ..errors import InvalidArgumentError, InvalidGraphError
 from ..transform import check_weights
-from ._common import Timer, choose_device, to_caller
+from ._common import Timer, choose_device, chunks, to_caller
+from .coloring import colour_classes, jones_plassmann
 from .lpa import LPAResult, caller_ids, modularity
 
 #: NetworkX runs whose median modularity the verifier compares with
@@ -63,9 +64,12 @@ def louvain_communities(
 
     Notes
     -----
-    Each pass reads every arc once, serially, and a level's graph is at most as large as the one
-    before: O(passes * (n + m)) in all. Any partition Louvain finds depends on the visit order;
-    the tests hold its modularity within 5 % of NetworkX's on the same graph.
+    Each pass reads every arc once, and a level's graph is at most as large as the one before:
+    O(passes * (n + m)) in all. On the CPU a level of up to SMALL_ARCS arcs moves its vertices
+    serially; a bigger one is coloured (Jones-Plassmann, random priorities) and each colour
+    class's vertices choose their moves in parallel, seeing the totals as the class began. Any
+    partition Louvain finds depends on the visit order; the tests hold its modularity within 5 %
+    of NetworkX's on the same graph.
 
     Raises
     ------
@@ -108,8 +112,7 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
         while graph[0].size > 1:
             size = graph[0].size - 1
             community = np.arange(size, dtype=np.int64)
-            order = rng.permutation(size)
-            moves = _k.local_moves(*graph, order, community, resolution, threshold)
+            moves = _move(graph, community, rng, resolution, threshold)
             if not moves:
                 break
             levels += 1
@@ -123,9 +126,27 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
             graph = _k.aggregate(*graph, community)
         if levels > 1:  # the vertices move once more, between the final communities
             first = (offsets, G.indices[keep], w[keep], loops)
-            if _k.local_moves(*first, rng.permutation(n), labels, resolution, threshold):
+            if _move(first, labels, rng, resolution, threshold):
                 q = modularity(G.offsets, G.indices, labels, w, resolution)
     return _result(G, labels, q, "cpu", t.seconds, levels, "louvain", weighted)
+
+
+def _move(graph, community, rng, resolution, threshold):
+    """Local moves over a level's graph (`community` updated in place; returns the moves):
+    serially in a random order up to SMALL_ARCS arcs, else by the colour classes of a colouring
+    in random priority, each class in parallel."""
+    from ..backends.cpu._serial import is_small  # Numba: loaded on a CPU run
+
+    offsets, indices = graph[0], graph[1]
+    size = offsets.size - 1
+    order = rng.permutation(size)
+    if is_small(indices.size):
+        return _k.local_moves(*graph, order, community, resolution, threshold)
+    colour, _ = jones_plassmann(offsets, indices, order.astype(np.int32))
+    members, starts = colour_classes(colour)
+    return _k.local_moves_parallel(
+        *graph, members, starts, community, resolution, threshold, chunks()
+    )
 
 
 def _dense(community, size):

@@ -18,6 +18,7 @@ from ..backends.cpu import lpa as _k
 from ..backends.cpu import modularity as _mod
 from ..errors import InvalidGraphError
 from ._common import Result, Timer, choose_device, chunks, to_caller
+from .coloring import colour_classes
 
 
 @dataclass
@@ -121,8 +122,7 @@ def _lpa_cpu(G):
     colour = np.full(n, -1, np.int32)
     with Timer() as t:
         _k.greedy_colour(offsets, indices, order, colour, np.full(n, -1, np.int32))
-        members = np.argsort(colour, kind="stable")
-        starts = np.searchsorted(colour[members], np.arange(colour.max(initial=-1) + 2))
+        members, starts = colour_classes(colour)
         rounds = _k.kernels(offsets[-1]).propagate(
             offsets, indices, members, starts, labels, chunks()
         )

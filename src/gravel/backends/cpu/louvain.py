@@ -1,5 +1,6 @@
 """Louvain's two phases on a weighted undirected CSR (Blondel et al. 2008) with Numba: the local
-moves serial (each move sees the last), the aggregation in parallel.
+moves serial (each move sees the last) or by colour classes in parallel, the aggregation in
+parallel.
 
 A level's graph is its CSR without self loops (each edge in both lists) and `loops[i]`, the weight
 of vertex i's self loop; its degree k_i counts the loop twice. `local_moves` moves vertices, in a
@@ -11,6 +12,7 @@ import numba
 import numpy as np
 
 from ._serial import is_small
+from .lpa import _slot
 
 
 @numba.njit(cache=True)
@@ -62,6 +64,113 @@ def local_moves(offsets, indices, weights, loops, order, community, resolution, 
                 stamp[seen[i]] = -1
         if gained <= threshold:
             return moves
+
+
+@numba.njit(parallel=True, cache=True)
+def local_moves_parallel(
+    offsets, indices, weights, loops, members, starts, community, resolution, threshold, pieces
+):
+    """`local_moves` by colour classes (class c: members[starts[c]:starts[c + 1]], no two of it
+    adjacent), each class's vertices choosing in parallel pieces (Lu, Halappanavar and
+    Kalyanaraman's colouring heuristic): a vertex sees its neighbours' communities as the classes
+    before left them and the community totals as they stood when its class began; the class's
+    moves are added to the totals after it, and what they gained is counted exactly. Passes run
+    while one gains more than `threshold`. Returns the number of moves."""
+    n = offsets.shape[0] - 1
+    k = 2.0 * loops
+    for v in numba.prange(n):
+        for p in range(offsets[v], offsets[v + 1]):
+            k[v] += weights[p]
+    two_m = k.sum()
+    if two_m == 0.0:
+        return 0
+    total = np.zeros(n)  # the degree sum of each community
+    for v in range(n):
+        total[community[v]] += k[v]
+    was = np.empty(n, community.dtype)  # each class member's community before its class moved
+    arcs, q = (offsets, indices, weights), (two_m, resolution)
+    gains = np.zeros(pieces)
+    moves = 0
+    while True:
+        gains[:] = 0.0
+        for c in range(starts.shape[0] - 1):
+            size = starts[c + 1] - starts[c]
+            parts = min(pieces, size)
+            for j in numba.prange(parts):
+                lo, hi = starts[c] + size * j // parts, starts[c] + size * (j + 1) // parts
+                most = 1
+                for i in range(lo, hi):
+                    v = members[i]
+                    most = max(most, offsets[v + 1] - offsets[v] + 1)
+                bits = 1
+                while (1 << bits) < 2 * most:
+                    bits += 1
+                keys = np.empty(1 << bits, np.int64)
+                link = np.empty(1 << bits)
+                for i in range(lo, hi):
+                    v = members[i]
+                    was[i] = community[v]
+                    best, gain = _best_move(arcs, community, total, k, v, q, keys, link)
+                    if best != was[i]:
+                        community[v] = best
+                        gains[j] += gain
+            # the class's change of the sum of squared totals, exactly (its movers' link weights
+            # are exact: no two are adjacent), so that each pass gains what it reports
+            squares = 0.0
+            for i in range(starts[c], starts[c + 1]):
+                v = members[i]
+                a, b = was[i], community[v]
+                if a != b:
+                    squares += k[v] * (k[v] - 2.0 * total[a]) + k[v] * (k[v] + 2.0 * total[b])
+                    total[a] -= k[v]
+                    total[b] += k[v]
+                    moves += 1
+            gains[0] -= resolution * squares / (two_m * two_m)
+        if gains.sum() <= threshold:
+            return moves
+
+
+@numba.njit(cache=True, inline="always")
+def _best_move(arcs, community, total, k, v, q, keys, link):
+    """v's community of largest modularity gain (its own on a tie with staying, else the smallest
+    on a tie; `q` is (2m, resolution)) and the change of modularity's inside-weight term by
+    moving there (2 (link to it - link to its own) / 2m). v's edge weights into its neighbouring
+    communities are summed in the open-addressing table (`keys`, `link`) of at least twice v's
+    degree plus one slots."""
+    offsets, indices, weights = arcs
+    two_m, resolution = q
+    lo, hi = offsets[v], offsets[v + 1]
+    mine = community[v]
+    bits = 1
+    while (1 << bits) < 2 * (hi - lo + 1):
+        bits += 1
+    shift = np.uint64(64 - bits)
+    mask = (1 << bits) - 1
+    keys[: mask + 1] = -1
+    h = _slot(mine, shift)
+    keys[h], link[h] = mine, 0.0
+    for p in range(lo, hi):
+        c = community[indices[p]]
+        h = _slot(c, shift)
+        while keys[h] != c and keys[h] != -1:
+            h = (h + 1) & mask
+        if keys[h] == -1:
+            keys[h], link[h] = c, 0.0
+        link[h] += weights[p]
+    h = _slot(mine, shift)
+    while keys[h] != mine:
+        h = (h + 1) & mask
+    own = link[h]
+    scale = resolution * k[v] / two_m
+    best, best_gain, best_link = mine, own - scale * (total[mine] - k[v]), own
+    for h in range(mask + 1):
+        c = keys[h]
+        if c < 0 or c == mine:
+            continue
+        gain = link[h] - scale * total[c]
+        if gain > best_gain or (gain == best_gain and c < best and best != mine):
+            best, best_gain, best_link = c, gain, link[h]
+    return best, 2.0 * (best_link - own) / two_m
 
 
 def aggregate(offsets, indices, weights, loops, community):
