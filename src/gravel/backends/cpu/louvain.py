@@ -12,7 +12,21 @@ import numba
 import numpy as np
 
 from ._serial import is_small
-from .lpa import _slot
+from .lpa import _slot, table_slots
+
+
+@numba.njit(cache=True)
+def _degrees(offsets, weights, loops, community):
+    """Each vertex's degree k (its loop counted twice) and each community's total of them."""
+    n = offsets.shape[0] - 1
+    k = 2.0 * loops
+    for v in range(n):
+        for p in range(offsets[v], offsets[v + 1]):
+            k[v] += weights[p]
+    total = np.zeros(n)
+    for v in range(n):
+        total[community[v]] += k[v]
+    return k, total
 
 
 @numba.njit(cache=True)
@@ -20,16 +34,10 @@ def local_moves(offsets, indices, weights, loops, order, community, resolution, 
     """Move vertices between communities (`community`, updated in place) while a pass over
     `order` raises the modularity by more than `threshold`; returns the number of moves."""
     n = offsets.shape[0] - 1
-    k = 2.0 * loops
-    for v in range(n):
-        for p in range(offsets[v], offsets[v + 1]):
-            k[v] += weights[p]
+    k, total = _degrees(offsets, weights, loops, community)
     two_m = k.sum()
     if two_m == 0.0:
         return 0
-    total = np.zeros(n)  # the degree sum of each community
-    for v in range(n):
-        total[community[v]] += k[v]
     link = np.zeros(n)  # v's edge weight into each neighbouring community
     seen = np.empty(n, np.int64)  # those communities; stamp[c] == v once c is among them
     stamp = np.full(n, -1, np.int64)
@@ -77,16 +85,10 @@ def local_moves_parallel(
     moves are added to the totals after it, and what they gained is counted exactly. Passes run
     while one gains more than `threshold`. Returns the number of moves."""
     n = offsets.shape[0] - 1
-    k = 2.0 * loops
-    for v in numba.prange(n):
-        for p in range(offsets[v], offsets[v + 1]):
-            k[v] += weights[p]
+    k, total = _degrees(offsets, weights, loops, community)
     two_m = k.sum()
     if two_m == 0.0:
         return 0
-    total = np.zeros(n)  # the degree sum of each community
-    for v in range(n):
-        total[community[v]] += k[v]
     was = np.empty(n, community.dtype)  # each class member's community before its class moved
     arcs, q = (offsets, indices, weights), (two_m, resolution)
     gains = np.zeros(pieces)
@@ -98,15 +100,8 @@ def local_moves_parallel(
             parts = min(pieces, size)
             for j in numba.prange(parts):
                 lo, hi = starts[c] + size * j // parts, starts[c] + size * (j + 1) // parts
-                most = 1
-                for i in range(lo, hi):
-                    v = members[i]
-                    most = max(most, offsets[v + 1] - offsets[v] + 1)
-                bits = 1
-                while (1 << bits) < 2 * most:
-                    bits += 1
-                keys = np.empty(1 << bits, np.int64)
-                link = np.empty(1 << bits)
+                slots = table_slots(offsets, members, lo, hi)
+                keys, link = np.empty(slots, np.int64), np.empty(slots)
                 for i in range(lo, hi):
                     v = members[i]
                     was[i] = community[v]

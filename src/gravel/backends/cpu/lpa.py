@@ -73,16 +73,17 @@ def _choice(offsets, indices, labels, v, keys, counts):
 
 
 @numba.njit(cache=True)
-def _tables(offsets, members, lo, hi, dtype):
-    """Tally tables (keys, counts) for the widest list among members[lo:hi]."""
+def table_slots(offsets, members, lo, hi):
+    """Slots of a tally table for the list of any of members[lo:hi] and one key more: the power of
+    two at least twice the widest list plus one."""
     most = 1
     for i in range(lo, hi):
         v = members[i]
-        most = max(most, offsets[v + 1] - offsets[v])
+        most = max(most, offsets[v + 1] - offsets[v] + 1)
     size = 2
     while size < 2 * most:
         size <<= 1
-    return np.empty(size, dtype), np.empty(size, np.int32)
+    return size
 
 
 @numba.njit(parallel=True, cache=True)
@@ -101,7 +102,8 @@ def propagate(offsets, indices, members, starts, labels, pieces):
             parts = min(pieces, size)
             for k in numba.prange(parts):
                 lo, hi = starts[c] + size * k // parts, starts[c] + size * (k + 1) // parts
-                keys, counts = _tables(offsets, members, lo, hi, labels.dtype)
+                slots = table_slots(offsets, members, lo, hi)
+                keys, counts = np.empty(slots, labels.dtype), np.empty(slots, np.int32)
                 for i in range(lo, hi):
                     v = members[i]
                     kept, best = _choice(offsets, indices, labels, v, keys, counts)
