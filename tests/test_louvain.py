@@ -59,13 +59,21 @@ def test_coloured_cpu_moves_within_five_percent_of_networkx(spec, monkeypatch):
 @settings(max_examples=30, deadline=None)
 @given(G=graphs(max_n=50, max_m=200, directed=False, weighted=True))
 def test_coloured_cpu_moves_on_random_graphs(G):
+    """Valid partitions, never below the modularity of every vertex alone (a class's moves chosen
+    against stale totals are kept only where they raise it: at high resolutions they often would
+    not)."""
+    from gravel.algorithms.lpa import modularity
+
     G = G.simple_undirected()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_serial, "SMALL_ARCS", -1)
-        for weight in (True, False):
-            r = louvain_communities(G, weight=weight, seed=1, device="cpu")
+        for weight, resolution in ((True, 1.0), (False, 1.0), (False, 2.5)):
+            r = louvain_communities(G, weight=weight, resolution=resolution, seed=1, device="cpu")
             kw = {"modularity": r.modularity, "weight": weight, "quality": False}
-            assert verify_louvain(G, r.labels, **kw) == []
+            assert verify_louvain(G, r.labels, resolution=resolution, **kw) == []
+            w = G.weights if weight and G.weighted else None
+            alone = modularity(G.offsets, G.indices, np.arange(G.n), w, resolution)
+            assert r.modularity >= alone - 1e-12
 
 
 def test_bundled_real_graph():
@@ -223,3 +231,23 @@ def test_parallel_aggregation_matches_numpy(G, data):
         np.testing.assert_array_equal(g, e)
     for e, g in zip(expect[2:], got[2:], strict=True):
         np.testing.assert_allclose(g, e, rtol=1e-12)
+
+
+def test_coloured_cpu_moves_never_lose_modularity_at_high_resolution():
+    """At resolutions 2-3 moves chosen against a class's stale totals would often lower the
+    modularity, below that of every vertex alone; those moves are undone."""
+    from gravel.algorithms.lpa import modularity
+
+    rng = np.random.default_rng(5)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_serial, "SMALL_ARCS", -1)
+        for _ in range(40):
+            n, m = int(rng.integers(5, 40)), int(rng.integers(5, 150))
+            G = gravel.Graph.from_edges(
+                rng.integers(0, n, m), rng.integers(0, n, m), n=n, directed=False
+            ).simple_undirected()
+            for resolution in (2.0, 3.0):
+                alone = modularity(G.offsets, G.indices, np.arange(n), None, resolution)
+                for seed in range(3):
+                    r = louvain_communities(G, resolution=resolution, seed=seed, device="cpu")
+                    assert r.modularity >= alone - 1e-12

@@ -67,9 +67,10 @@ def louvain_communities(
     Each pass reads every arc once, and a level's graph is at most as large as the one before:
     O(passes * (n + m)) in all. On the CPU a level of up to SMALL_ARCS arcs moves its vertices
     serially; a bigger one is coloured (Jones-Plassmann, random priorities) and each colour
-    class's vertices choose their moves in parallel, seeing the totals as the class began. Any
-    partition Louvain finds depends on the visit order; the tests hold its modularity within 5 %
-    of NetworkX's on the same graph.
+    class's vertices choose their moves in parallel, seeing the totals as the class began; a move
+    is kept only if it still raises the modularity once the class's earlier moves are counted.
+    Any partition Louvain finds depends on the visit order; the tests hold its modularity within
+    5 % of NetworkX's on the same graph.
 
     Raises
     ------

@@ -63,10 +63,10 @@ def label_propagation_communities(G, *, device="auto"):
     A vertex starts with its own caller id as label. The colouring takes the vertices by degree,
     largest first (ties by caller id), each getting the smallest colour no neighbour has; each
     round updates the colour classes in order. Labelling stops when every vertex with a neighbour
-    has a label among the most frequent of its neighbours' (checked before each round). Each round
-    reads every arc twice (the check and the update), a class's vertices in parallel, and sorts
-    each vertex's neighbour labels: O(rounds * (n + m log(max degree))). A graph without edges
-    has modularity 0 (NetworkX divides by zero).
+    has a label among the most frequent of its neighbours' (NetworkX checks before each round; a
+    round that changes no label is that check here). Each round reads every arc once, a class's
+    vertices in parallel, tallying their neighbours' labels in small hash tables: expected
+    O((rounds + 1) (n + m)). A graph without edges has modularity 0 (NetworkX divides by zero).
 
     Raises
     ------

@@ -2,9 +2,9 @@
 
 Tarjan's algorithm (SIAM J. Comput. 1972) with an explicit stack (backends/cpu/scc.py): one
 depth-first pass over the arcs, O(n + m), with no recursion limit; on big graphs after parallel
-trimming and a forward-backward search for the largest component. Every component is labelled with
-its smallest vertex id, as :func:`gravel.connected_components` labels its components. The GPU path
-(``_scc_cuda``) trims and colours on the operators.
+trimming and a forward-backward search for the busiest vertex's component. Every component is
+labelled with its smallest vertex id, as :func:`gravel.connected_components` labels its
+components. The GPU path (``_scc_cuda``) trims and colours on the operators.
 """
 
 from dataclasses import dataclass
@@ -55,8 +55,9 @@ def strongly_connected_components(G, *, device="auto"):
     Notes
     -----
     On the CPU O(n + m) time and eight n-entry work arrays; above SMALL_ARCS arcs the vertices
-    left without in- or out-arcs are trimmed and the largest component found by two searches in
-    parallel, before Tarjan's serial pass over the rest. On the GPU each round costs
+    left without in- or out-arcs are trimmed and the component of the vertex of largest in-degree
+    times out-degree found by two searches in parallel, before Tarjan's serial pass over the rest
+    (G's in-arcs are then built and kept with G, as ``G.csc()``). On the GPU each round costs
     O(n + m) per propagation step, and a round settles at least the component of the largest
     remaining id: chains of components in decreasing id order take many rounds. Self loops and
     parallel arcs change nothing.

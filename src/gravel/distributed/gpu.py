@@ -387,17 +387,20 @@ class GPUCluster:
 
     def close(self):
         """Shut the workers down if this object started them (a given client is left running),
-        their CuPy pools emptied first."""
+        their CuPy pools emptied first where they still answer."""
         if self._local is not None:
             try:
                 self.client.run(_release)
-            finally:
-                self._shut()
+            except Exception:  # a worker gone: the shutdown below is all that is left to do
+                pass
+            self._shut()
 
     def _shut(self):
         local, self._local = self._local, None
-        self.client.close()
-        local.close()
+        try:
+            self.client.close()
+        finally:
+            local.close()
 
     def __enter__(self):
         return self

@@ -81,20 +81,21 @@ def local_moves_parallel(
     """`local_moves` by colour classes (class c: members[starts[c]:starts[c + 1]], no two of it
     adjacent), each class's vertices choosing in parallel pieces (Lu, Halappanavar and
     Kalyanaraman's colouring heuristic): a vertex sees its neighbours' communities as the classes
-    before left them and the community totals as they stood when its class began; the class's
-    moves are added to the totals after it, and what they gained is counted exactly. Passes run
-    while one gains more than `threshold`. Returns the number of moves."""
+    before left them and the community totals as they stood when its class began. The class's
+    moves are then checked one by one against the totals as updated, each kept only if it raises
+    the modularity, so every pass raises it by what it reports; passes run while one gains more
+    than `threshold`. Returns the number of moves."""
     n = offsets.shape[0] - 1
     k, total = _degrees(offsets, weights, loops, community)
     two_m = k.sum()
     if two_m == 0.0:
         return 0
     was = np.empty(n, community.dtype)  # each class member's community before its class moved
+    inside = np.empty(n)  # and the change of the inside-weight term its move would make
     arcs, q = (offsets, indices, weights), (two_m, resolution)
-    gains = np.zeros(pieces)
     moves = 0
     while True:
-        gains[:] = 0.0
+        gained = 0.0
         for c in range(starts.shape[0] - 1):
             size = starts[c + 1] - starts[c]
             parts = min(pieces, size)
@@ -105,23 +106,26 @@ def local_moves_parallel(
                 for i in range(lo, hi):
                     v = members[i]
                     was[i] = community[v]
-                    best, gain = _best_move(arcs, community, total, k, v, q, keys, link)
-                    if best != was[i]:
-                        community[v] = best
-                        gains[j] += gain
-            # the class's change of the sum of squared totals, exactly (its movers' link weights
-            # are exact: no two are adjacent), so that each pass gains what it reports
-            squares = 0.0
+                    best, inside[i] = _best_move(arcs, community, total, k, v, q, keys, link)
+                    community[v] = best
+            # Each move again, one after another, against the totals as the moves before it left
+            # them: its gain is then exact (no two movers are adjacent, so its inside term is), and
+            # a move that would not raise the modularity is undone. Every class raises it.
             for i in range(starts[c], starts[c + 1]):
                 v = members[i]
                 a, b = was[i], community[v]
-                if a != b:
-                    squares += k[v] * (k[v] - 2.0 * total[a]) + k[v] * (k[v] + 2.0 * total[b])
+                if a == b:
+                    continue
+                squares = k[v] * (k[v] - 2.0 * total[a]) + k[v] * (k[v] + 2.0 * total[b])
+                gain = inside[i] - resolution * squares / (two_m * two_m)
+                if gain > 0.0:
                     total[a] -= k[v]
                     total[b] += k[v]
                     moves += 1
-            gains[0] -= resolution * squares / (two_m * two_m)
-        if gains.sum() <= threshold:
+                    gained += gain
+                else:
+                    community[v] = a
+        if gained <= threshold:
             return moves
 
 
