@@ -440,6 +440,48 @@ def test_issue_21_more_gpus_than_there_are_fails_before_any_work():
         gd.bfs(gravel.generate.grid(2, 2), 0, gpus=count + 1)
 
 
+class _Started:
+    """A stand-in for what GPUCluster starts (a SpecCluster, a Client), recording each close."""
+
+    closed = []
+
+    def __init__(self, *args, **kwargs):
+        self.kind = "client" if args else "cluster"
+
+    def wait_for_workers(self, count):
+        raise TimeoutError(f"{count} workers did not come")
+
+    def run(self, fn, *args):
+        raise RuntimeError("a worker failed its setup")
+
+    def close(self):
+        self.closed.append(self.kind)
+
+
+@pytest.mark.parametrize(
+    ("how", "closed", "error"),
+    [
+        ({"gpus": 2}, ["client", "cluster"], TimeoutError),
+        ({"client": "tcp://127.0.0.1:8786"}, ["client"], RuntimeError),
+        ({"client": _Started("given")}, [], RuntimeError),
+    ],
+)
+def test_issue_21_gpu_cluster_that_fails_to_start_closes_what_it_started(
+    monkeypatch, how, closed, error
+):
+    distributed = pytest.importorskip("distributed")
+    from gravel.distributed import gpu
+
+    monkeypatch.setattr(gpu, "check_gpus", lambda count: count)
+    monkeypatch.setattr(gpu, "worker_gpus", lambda count: [str(g) for g in range(count)])
+    monkeypatch.setattr(distributed, "SpecCluster", _Started)
+    monkeypatch.setattr(distributed, "Client", _Started)
+    monkeypatch.setattr(_Started, "closed", [])
+    with pytest.raises(error):
+        gpu.GPUCluster(**how)
+    assert _Started.closed == closed  # a given client is left running
+
+
 # -- the command line --------------------------------------------------------------------------
 
 

@@ -229,6 +229,24 @@ def _launch(name, offsets, ids, args):
 # -- the driver's side -------------------------------------------------------------------------
 
 
+def _spec_cluster(distributed, ids):
+    """A ``distributed.SpecCluster`` here: a scheduler and one worker process per GPU id of `ids`,
+    each seeing that GPU alone."""
+    nanny = {"nthreads": 1, "memory_limit": 0, "host": "127.0.0.1"}
+    workers = {
+        f"gpu-{g}": {
+            "cls": distributed.Nanny,
+            "options": nanny | {"env": WORKER_ENV | {"CUDA_VISIBLE_DEVICES": g}},
+        }
+        for g in ids
+    }
+    scheduler = {
+        "cls": distributed.Scheduler,
+        "options": {"host": "127.0.0.1", "dashboard_address": ":0"},
+    }
+    return distributed.SpecCluster(workers=workers, scheduler=scheduler, silence_logs=logging.ERROR)
+
+
 class GPUCluster:
     """Dask workers, one per GPU, joined by NCCL.
 
@@ -251,32 +269,24 @@ class GPUCluster:
     def __init__(self, gpus=None, *, client=None):
         import distributed
 
-        self._local = None
+        self._local, self._own_client, self.client = None, False, None
         if client is None:
             if gpus is None:
                 raise InvalidArgumentError("GPUCluster needs gpus (workers to start) or a client")
             ids = worker_gpus(check_gpus(gpus))
-            nanny = {"nthreads": 1, "memory_limit": 0, "host": "127.0.0.1"}
-            workers = {
-                f"gpu-{g}": {
-                    "cls": distributed.Nanny,
-                    "options": nanny | {"env": WORKER_ENV | {"CUDA_VISIBLE_DEVICES": g}},
-                }
-                for g in ids
-            }
-            scheduler = {
-                "cls": distributed.Scheduler,
-                "options": {"host": "127.0.0.1", "dashboard_address": ":0"},
-            }
-            self._local = distributed.SpecCluster(
-                workers=workers, scheduler=scheduler, silence_logs=logging.ERROR
-            )
-            client = distributed.Client(self._local)
-            client.wait_for_workers(len(ids))
-        elif isinstance(client, str):
-            client = distributed.Client(client)
-        self.client = client
-        self._connect()
+        try:
+            if client is None:
+                self._local = _spec_cluster(distributed, ids)
+                self.client = distributed.Client(self._local)
+                self.client.wait_for_workers(len(ids))
+            elif isinstance(client, str):
+                self.client, self._own_client = distributed.Client(client), True
+            else:
+                self.client = client
+            self._connect()
+        except BaseException:  # what this object started goes with it (a given client stays)
+            self._drop()
+            raise
 
     def _connect(self):
         """Worker order (by GPU) and one NCCL communicator over the workers."""
@@ -386,19 +396,29 @@ class GPUCluster:
         return [o[0] for o in out]
 
     def close(self):
-        """Shut the workers down if this object started them (a given client is left running),
-        their CuPy pools emptied first where they still answer."""
+        """Shut the workers down if this object started them, their CuPy pools emptied first
+        where they still answer; close the client if this object made it from an address (a
+        given client is left running)."""
         if self._local is not None:
             try:
                 self.client.run(_release)
             except Exception:  # a worker gone: the shutdown below is all that is left to do
                 pass
+        self._drop()
+
+    def _drop(self):
+        """Close the client and the workers, each where this object started it."""
+        if self._local is not None:
             self._shut()
+        elif self._own_client:
+            self._own_client = False
+            self.client.close()
 
     def _shut(self):
         local, self._local = self._local, None
         try:
-            self.client.close()
+            if self.client is not None:
+                self.client.close()
         finally:
             local.close()
 
