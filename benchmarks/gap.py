@@ -137,6 +137,14 @@ def main():
     p.add_argument("--algo", action="append", help="repeatable; default: all six")
     p.add_argument("--threads", type=int, default=os.cpu_count(), help="CPU threads, both sides")
     p.add_argument(
+        "--chunksize",
+        type=int,
+        default=0,
+        help="Numba's parallel chunk size for gravel's CPU path (0: its default, static shares;"
+        " N: chunks of N iterations taken by the threads as they come free, as GAP's dynamic"
+        " schedules are)",
+    )
+    p.add_argument(
         "--generator",
         choices=("gap", "gravel"),
         default="gap",
@@ -144,6 +152,7 @@ def main():
     )
     a = p.parse_args()
     numba.set_num_threads(a.threads)
+    numba.set_parallel_chunksize(a.chunksize)
     if not all((a.gap / b).exists() for b in ("bfs", "sssp", "pr", "cc", "bc", "tc", "converter")):
         subprocess.run(["make", f"-j{os.cpu_count()}"], cwd=a.gap, check=True)
     devices = ["cpu"] + (["cuda"] if cuda.available() else [])
@@ -180,7 +189,14 @@ def main():
                     flush=True,
                 )
     if a.json:
-        write_record(a.json, "benchmarks/gap.py", rows, gap=str(a.gap), threads=a.threads)
+        write_record(
+            a.json,
+            "benchmarks/gap.py",
+            rows,
+            gap=str(a.gap),
+            threads=a.threads,
+            chunksize=a.chunksize,
+        )
 
 
 if __name__ == "__main__":
