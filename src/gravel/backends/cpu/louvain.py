@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from ._serial import is_small
-from .lpa import _slot, table_slots
+from .lpa import _slot, class_piece, table_slots
 
 
 @numba.njit(cache=True)
@@ -99,10 +99,9 @@ def local_moves_parallel(
     while True:
         gained = 0.0
         for c in range(starts.shape[0] - 1):
-            size = starts[c + 1] - starts[c]
-            parts = min(pieces, size)
+            parts = min(pieces, starts[c + 1] - starts[c])
             for j in numba.prange(parts):
-                lo, hi = starts[c] + size * j // parts, starts[c] + size * (j + 1) // parts
+                lo, hi = class_piece(starts, c, j, parts)
                 slots = table_slots(offsets, members, lo, hi)
                 keys, link = np.empty(slots, np.int64), np.empty(slots)
                 for i in range(lo, hi):

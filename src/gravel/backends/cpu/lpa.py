@@ -86,6 +86,13 @@ def table_slots(offsets, members, lo, hi):
     return size
 
 
+@numba.njit(cache=True, inline="always")
+def class_piece(starts, c, k, parts):
+    """The bounds (lo, hi) in members of piece k of `parts` of colour class c."""
+    size = starts[c + 1] - starts[c]
+    return starts[c] + size * k // parts, starts[c] + size * (k + 1) // parts
+
+
 @numba.njit(parallel=True, cache=True)
 def propagate(offsets, indices, members, starts, labels, pieces):
     """Run rounds over the colour classes (class c: members[starts[c]:starts[c + 1]]) until every
@@ -98,10 +105,9 @@ def propagate(offsets, indices, members, starts, labels, pieces):
     while True:
         changed[:] = 0
         for c in range(starts.shape[0] - 1):
-            size = starts[c + 1] - starts[c]
-            parts = min(pieces, size)
+            parts = min(pieces, starts[c + 1] - starts[c])
             for k in numba.prange(parts):
-                lo, hi = starts[c] + size * k // parts, starts[c] + size * (k + 1) // parts
+                lo, hi = class_piece(starts, c, k, parts)
                 slots = table_slots(offsets, members, lo, hi)
                 keys, counts = np.empty(slots, labels.dtype), np.empty(slots, np.int32)
                 for i in range(lo, hi):
