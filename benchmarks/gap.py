@@ -15,6 +15,10 @@ iteration. SSSP: GAP with -d2 (its benchmark's delta for kron and urand), gravel
 delta. Times are medians of GAP's trial times and of gravel's runs (CUDA events on the GPU,
 compiling left out).
 
+--threads and --chunksize take lists (``--threads 1,2,4,8,16 --chunksize 0,1024``): each
+primitive then runs at every thread count (GAP too) and, for gravel, every chunk size, a scaling
+table from one load of each graph; the GPU column is measured once, with the last thread count.
+
     python benchmarks/gap.py kron:18 urand:18 --gap third_party/gapbs --json out.json
 """
 
@@ -135,14 +139,19 @@ def main():
     p.add_argument("--gap", required=True, type=Path, help="a checkout of sbeamer/gapbs")
     p.add_argument("--sources", type=int, default=2, help="BFS / SSSP / BC sources")
     p.add_argument("--algo", action="append", help="repeatable; default: all six")
-    p.add_argument("--threads", type=int, default=os.cpu_count(), help="CPU threads, both sides")
+    p.add_argument(
+        "--threads",
+        type=_counts,
+        default=[os.cpu_count()],
+        help="CPU threads, both sides; a list (1,2,4) runs each (default: every core)",
+    )
     p.add_argument(
         "--chunksize",
-        type=int,
-        default=0,
+        type=_counts,
+        default=[0],
         help="Numba's parallel chunk size for gravel's CPU path (0: its default, static shares;"
         " N: chunks of N iterations taken by the threads as they come free, as GAP's dynamic"
-        " schedules are)",
+        " schedules are); a list runs each",
     )
     p.add_argument(
         "--generator",
@@ -151,14 +160,12 @@ def main():
         help="who generates kron and urand specs (default: GAP's converter, as issue 23 measures)",
     )
     a = p.parse_args()
-    numba.set_num_threads(a.threads)
-    numba.set_parallel_chunksize(a.chunksize)
     if not all((a.gap / b).exists() for b in ("bfs", "sssp", "pr", "cc", "bc", "tc", "converter")):
         subprocess.run(["make", f"-j{os.cpu_count()}"], cwd=a.gap, check=True)
     devices = ["cpu"] + (["cuda"] if cuda.available() else [])
     rows = []
     print(
-        f"{'graph':>10} {'primitive':>9} "
+        f"{'graph':>10} {'primitive':>9} {'threads':>7} {'chunk':>5} "
         + " ".join(f"{'gravel ' + d:>12}" for d in devices)
         + f" {'GAP':>10} {'cpu / GAP':>9}"
     )
@@ -171,23 +178,25 @@ def main():
                 if a.algo and name not in a.algo:
                     continue
                 each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
-                gap_s = statistics.median(
-                    gap_seconds(a.gap, gap_args(files[kind], v), a.repeat, a.threads) for v in each
-                )
-                row = {"graph": spec, "primitive": name, "gap_s": gap_s / units}
-                for d in devices:
-                    t = statistics.median(
-                        gravel_seconds(lambda v=v: call(d, v), a.repeat, d) for v in each
+                for threads in a.threads:
+                    gap_s = statistics.median(
+                        gap_seconds(a.gap, gap_args(files[kind], v), a.repeat, threads)
+                        for v in each
                     )
-                    row[f"gravel_{d}_s"] = t / units
-                row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
-                rows.append(row)
-                cells = " ".join(f"{1e3 * row[f'gravel_{d}_s']:10.2f}ms" for d in devices)
-                print(
-                    f"{spec:>10} {name:>9} {cells} {1e3 * row['gap_s']:8.2f}ms "
-                    f"{row['cpu_over_gap']:8.2f}x",
-                    flush=True,
-                )
+                    numba.set_num_threads(threads)
+                    for chunk in a.chunksize:
+                        numba.set_parallel_chunksize(chunk)
+                        last = threads == a.threads[-1] and chunk == a.chunksize[-1]
+                        row = {"graph": spec, "primitive": name, "threads": threads}
+                        row |= {"chunksize": chunk, "gap_s": gap_s / units}
+                        for d in devices if last else ["cpu"]:
+                            t = statistics.median(
+                                gravel_seconds(lambda v=v: call(d, v), a.repeat, d) for v in each
+                            )
+                            row[f"gravel_{d}_s"] = t / units
+                        row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
+                        rows.append(row)
+                        _print(row, devices)
     if a.json:
         write_record(
             a.json,
@@ -197,6 +206,23 @@ def main():
             threads=a.threads,
             chunksize=a.chunksize,
         )
+
+
+def _counts(text):
+    """A comma-separated list of counts (threads, chunk sizes)."""
+    return [int(x) for x in text.split(",")]
+
+
+def _print(row, devices):
+    cells = " ".join(
+        f"{1e3 * row[f'gravel_{d}_s']:10.2f}ms" if f"gravel_{d}_s" in row else f"{'':>12}"
+        for d in devices
+    )
+    print(
+        f"{row['graph']:>10} {row['primitive']:>9} {row['threads']:>7} {row['chunksize']:>5} "
+        f"{cells} {1e3 * row['gap_s']:8.2f}ms {row['cpu_over_gap']:8.2f}x",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@
 #               (--nx and --programs each fit one call of the device tool; --primitives does
 #               not: split it with primitives.py --algo/--devices)
 #   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
-#               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it)
+#               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it);
+#               GAP_ARGS adds gap.py's options, e.g. GAP_ARGS="--algo bfs --threads 1,4,16
+#               --chunksize 0,1024" for a scaling table
 #   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
 #               from `git archive`) in one session, alternately: `gravel bench kron:22` twice each, or
 #               benchmarks/blocking.py on kron:25 once each
@@ -60,7 +62,8 @@ case "${1:-}" in
     run programs programs.py kron:22 kron:24 --repeat 3
     exit 0 ;;
   --gap)
-    run gap gap.py kron:22 urand:22 --gap "$2" --repeat 3
+    # shellcheck disable=SC2086
+    run gap gap.py kron:22 urand:22 --gap "$2" --repeat 3 ${GAP_ARGS:-}
     exit 0 ;;
   --bus)
     # bytes over the bus per id byte (Nsight Compute), then managed memory where urand:27 fits
