@@ -13,6 +13,7 @@ import gravel
 from gravel.algorithms.hits import verify_hits
 from gravel.algorithms.pagerank import PowerIterationFailedConvergence
 from gravel.backends import cuda
+from gravel.backends.cpu import _serial
 from gravel.cli import main
 from gravel.transform import deduplicate
 
@@ -54,7 +55,11 @@ def test_random_graphs_match_networkx_power_iteration(G):
     ],
     ids=["kron", "urand-directed", "kron-weighted"],
 )
-def test_generated_graphs_match_networkx_svd(G):
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
+def test_generated_graphs_match_networkx_svd(G, parallel, monkeypatch):
+    """Both kernel sets: the serial twins (these graphs' size) and the parallel ones."""
+    if parallel:
+        monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
     h, a = nx.hits(G.to_networkx(), tol=1e-12)
     r = gravel.hits(G, tol=1e-12, max_iter=1000, device="cpu")
     assert np.allclose(r.hubs, in_order(h, G.n), atol=1e-9)

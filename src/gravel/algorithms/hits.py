@@ -116,9 +116,7 @@ def _hits_cpu(G, max_iter, tol, start):
             h, last = last, h
             k.gather(in_off, in_idx, in_w, last, a)
             k.gather(G.offsets, G.indices, G.weights, a, h)
-            h /= h.max()
-            a /= a.max()
-            err = float(np.abs(h - last).sum())
+            err = k.scale(h, a, last)
             if err < tol:
                 break
         else:

@@ -1,4 +1,5 @@
-"""Sparse matrix-vector product over a CSR (or CSC) layout, the step of HITS's power iteration."""
+"""HITS's power iteration on the CPU: the sparse matrix-vector product over a CSR (or CSC) layout,
+and the scaling of both vectors with the change of the hubs, in one parallel pass."""
 
 import numba
 
@@ -19,5 +20,18 @@ def gather(offsets, indices, weights, x, y):
         y[u] = s
 
 
+@numba.njit(parallel=True, cache=True)
+def scale(h, a, last):
+    """h and a divided by their largest entries (as NetworkX scales them); returns the L1 change
+    of h from `last`."""
+    top_h, top_a = h.max(), a.max()
+    change = 0.0
+    for i in numba.prange(h.shape[0]):
+        h[i] /= top_h
+        a[i] /= top_a
+        change += abs(h[i] - last[i])
+    return change
+
+
 #: the kernels for a graph of so many arcs (serial twins for small graphs)
-kernels = by_size(gather)
+kernels = by_size(gather, scale)
