@@ -98,13 +98,7 @@ def louvain_communities(
 def _louvain_cpu(G, weighted, resolution, threshold, seed):
     n = G.n
     w = G.weights.astype(np.float64) if weighted else np.ones(G.nnz)
-    src = np.repeat(np.arange(n), np.diff(G.offsets))
-    loop = src == G.indices
-    loops = np.bincount(src[loop], weights=w[loop], minlength=n)
-    keep = ~loop  # a level's graph lists its loops apart
-    offsets = np.zeros(n + 1, np.int64)
-    np.cumsum(np.bincount(src[keep], minlength=n), out=offsets[1:])
-    graph = (offsets, G.indices[keep], w[keep], loops)
+    graph = first = _level_graph(G, w)
     rng = np.random.default_rng(seed)
     labels = np.arange(n, dtype=np.int64)
     q = modularity(G.offsets, G.indices, labels, w, resolution)
@@ -126,10 +120,24 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
             q = q_new
             graph = _k.aggregate(*graph, community)
         if levels > 1:  # the vertices move once more, between the final communities
-            first = (offsets, G.indices[keep], w[keep], loops)
             if _move(first, labels, rng, resolution, threshold):
                 q = modularity(G.offsets, G.indices, labels, w, resolution)
     return _result(G, labels, q, "cpu", t.seconds, levels, "louvain", weighted)
+
+
+def _level_graph(G, w):
+    """G as the first level's graph, (offsets, ids, weights `w`, each vertex's loop weight): its
+    CSR without self loops, which a level's graph lists apart (G's own arrays where it has none)."""
+    n = G.n
+    if not G.self_loops:
+        return G.offsets, G.indices, w, np.zeros(n)
+    src = np.repeat(np.arange(n), np.diff(G.offsets))
+    loop = src == G.indices
+    loops = np.bincount(src[loop], weights=w[loop], minlength=n)
+    keep = ~loop
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(src[keep], minlength=n), out=offsets[1:])
+    return offsets, G.indices[keep], w[keep], loops
 
 
 def _move(graph, community, rng, resolution, threshold):
