@@ -101,6 +101,20 @@ def test_bad_nstart(nstart):
         gravel.hits(gravel.generate.grid(3, 3), nstart=nstart)
 
 
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
+@pytest.mark.parametrize(
+    ("weights", "nstart"),
+    [([0.0, 0.0, 0.0], None), ([1.0, np.nan, 1.0], None), ([1.0, 1.0, 1.0], {2: 1.0})],
+    ids=["zero-weights", "nan-weight", "nstart-on-a-sink"],
+)
+def test_scores_that_vanish_are_an_error(weights, nstart, parallel, monkeypatch):
+    if parallel:
+        monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+    G = gravel.Graph.from_edges([0, 0, 1], [1, 2, 2], weights, directed=True)
+    with pytest.raises(gravel.InvalidArgumentError, match="0 or NaN after iteration"):
+        gravel.hits(G, nstart=nstart, tol=0.0, device="cpu")
+
+
 def test_not_converging_raises_and_tol_0_runs_max_iter():
     G = gravel.generate.kronecker(9, 8, seed=7)
     with pytest.raises(PowerIterationFailedConvergence, match="2 iterations"):

@@ -69,7 +69,8 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
     ------
     InvalidArgumentError
         `max_iter` below 1, `tol` negative or not finite, or `nstart` of the wrong length, with
-        negative values or a zero sum.
+        negative values or a zero sum; on the CPU, scores that became all 0 or NaN (weights of 0
+        or NaN, an `nstart` only on vertices without out-arcs).
     PowerIterationFailedConvergence
         The change stayed at or above `tol` for `max_iter` iterations (``tol > 0``).
     """
@@ -117,6 +118,11 @@ def _hits_cpu(G, max_iter, tol, start):
             k.gather(in_off, in_idx, in_w, last, a)
             k.gather(G.offsets, G.indices, G.weights, a, h)
             err = k.scale(h, a, last)
+            if not math.isfinite(err):
+                raise InvalidArgumentError(
+                    f"hits: every hub or every authority is 0 or NaN after iteration {it} (weights"
+                    " of 0 or NaN, or an nstart only on vertices without out-arcs)"
+                )
             if err < tol:
                 break
         else:

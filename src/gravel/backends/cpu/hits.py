@@ -1,7 +1,8 @@
 """HITS's power iteration on the CPU: the sparse matrix-vector product over a CSR (or CSC) layout,
-and the scaling of both vectors with the change of the hubs, in one parallel pass."""
+and the scaling of both vectors with the change of the hubs (their maxima, then one pass)."""
 
 import numba
+import numpy as np
 
 from ._serial import by_size
 
@@ -23,8 +24,10 @@ def gather(offsets, indices, weights, x, y):
 @numba.njit(parallel=True, cache=True)
 def scale(h, a, last):
     """h and a divided by their largest entries (as NetworkX scales them); returns the L1 change
-    of h from `last`."""
+    of h from `last`, NaN (nothing scaled) where a largest entry is not positive."""
     top_h, top_a = h.max(), a.max()
+    if not (top_h > 0.0 and top_a > 0.0):
+        return np.nan
     change = 0.0
     for i in numba.prange(h.shape[0]):
         h[i] /= top_h
