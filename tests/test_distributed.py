@@ -440,46 +440,128 @@ def test_issue_21_more_gpus_than_there_are_fails_before_any_work():
         gd.bfs(gravel.generate.grid(2, 2), 0, gpus=count + 1)
 
 
-class _Started:
-    """A stand-in for what GPUCluster starts (a SpecCluster, a Client), recording each close."""
+class _Client:
+    """A stand-in distributed.Client: its `run` answers as one worker on GPU 0 (or fails, with
+    `fail="run"`), `wait_for_workers` fails with `fail="wait"`; closes and restarts are recorded."""
 
-    closed = []
+    events = []
+    fail = None
 
-    def __init__(self, *args, **kwargs):
-        self.kind = "client" if args else "cluster"
+    def __init__(self, target=None):
+        pass
 
     def wait_for_workers(self, count):
-        raise TimeoutError(f"{count} workers did not come")
+        if self.fail == "wait":
+            raise TimeoutError(f"{count} workers did not come")
 
     def run(self, fn, *args):
-        raise RuntimeError("a worker failed its setup")
+        if self.fail == "run":
+            raise RuntimeError("a worker failed its setup")
+        return {"tcp://127.0.0.1:1": "0"}
+
+    def scheduler_info(self, **kwargs):
+        return {"workers": {"tcp://127.0.0.1:1": {}}}
+
+    def submit(self, *args, **kwargs):
+        return object()
+
+    def cancel(self, futures):
+        pass
+
+    def restart(self):
+        self.events.append("restart")
 
     def close(self):
-        self.closed.append(self.kind)
+        self.events.append("client")
 
 
-@pytest.mark.parametrize(
-    ("how", "closed", "error"),
-    [
-        ({"gpus": 2}, ["client", "cluster"], TimeoutError),
-        ({"client": "tcp://127.0.0.1:8786"}, ["client"], RuntimeError),
-        ({"client": _Started("given")}, [], RuntimeError),
-    ],
-)
-def test_issue_21_gpu_cluster_that_fails_to_start_closes_what_it_started(
-    monkeypatch, how, closed, error
-):
+class _Local:
+    """A stand-in local cluster (SpecCluster, LocalCluster)."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def close(self):
+        _Client.events.append("cluster")
+
+
+@pytest.fixture
+def stand_ins(monkeypatch):
+    """distributed's Client and local clusters replaced, GPUs faked; yields the events list."""
     distributed = pytest.importorskip("distributed")
     from gravel.distributed import gpu
 
     monkeypatch.setattr(gpu, "check_gpus", lambda count: count)
     monkeypatch.setattr(gpu, "worker_gpus", lambda count: [str(g) for g in range(count)])
-    monkeypatch.setattr(distributed, "SpecCluster", _Started)
-    monkeypatch.setattr(distributed, "Client", _Started)
-    monkeypatch.setattr(_Started, "closed", [])
-    with pytest.raises(error):
+    for name in ("SpecCluster", "LocalCluster"):
+        monkeypatch.setattr(distributed, name, _Local)
+    monkeypatch.setattr(distributed, "Client", _Client)
+    monkeypatch.setattr(_Client, "events", [])
+    return _Client.events
+
+
+def _nccl_fails(*args, **kwargs):
+    raise RuntimeError("NCCL init failed")
+
+
+STARTS = {
+    "gpus": ({"gpus": 2}, ["client", "cluster"]),
+    "address": ({"client": "tcp://127.0.0.1:8786"}, ["client"]),
+    "given": ({"client": _Client()}, []),  # a given client is left running
+}
+
+
+@pytest.mark.parametrize("fail", ["wait", "run", "nccl"])
+@pytest.mark.parametrize("start", list(STARTS))
+def test_issue_21_gpu_cluster_that_fails_to_start_closes_what_it_started(
+    stand_ins, monkeypatch, start, fail
+):
+    from gravel.distributed import gpu
+
+    how, closed = STARTS[start]
+    if fail == "wait" and start != "gpus":
+        return  # only a cluster it starts is waited for
+    if fail == "nccl":
+        monkeypatch.setattr(gpu, "gather", _nccl_fails)
+    else:
+        monkeypatch.setattr(_Client, "fail", fail)
+    with pytest.raises((TimeoutError, RuntimeError)):
         gpu.GPUCluster(**how)
-    assert _Started.closed == closed  # a given client is left running
+    # workers that may sit in a failed NCCL init are restarted, once, and not joined again
+    restarts = ["restart"] if fail == "nccl" and start != "gpus" else []
+    assert stand_ins == restarts + closed
+
+
+@pytest.mark.parametrize("start", list(STARTS))
+def test_issue_21_gpu_cluster_close_closes_what_it_started_once(stand_ins, monkeypatch, start):
+    from gravel.distributed import gpu
+
+    monkeypatch.setattr(gpu, "gather", lambda client, futures, *args, **kw: [None] * len(futures))
+    how, closed = STARTS[start]
+    cluster = gpu.GPUCluster(**how)
+    cluster.close()
+    cluster.close()
+    assert stand_ins == closed
+
+
+@pytest.mark.parametrize("fail", ["wait", "run", None])
+@pytest.mark.parametrize("start", ["parts", "address", "given"])
+def test_issue_21_cpu_cluster_closes_what_it_started(stand_ins, monkeypatch, start, fail):
+    how = {
+        "parts": ({"parts": 2}, ["client", "cluster"]),
+        "address": ({"client": "tcp://127.0.0.1:8786"}, ["client"]),
+        "given": ({"client": _Client()}, []),
+    }
+    kwargs, closed = how[start]
+    if fail == "wait" and start != "parts":
+        return
+    monkeypatch.setattr(_Client, "fail", fail)
+    if fail is None:
+        gd.Cluster(**kwargs).close()
+    else:
+        with pytest.raises((TimeoutError, RuntimeError)):
+            gd.Cluster(**kwargs)
+    assert stand_ins == closed
 
 
 # -- the command line --------------------------------------------------------------------------

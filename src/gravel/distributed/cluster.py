@@ -107,7 +107,30 @@ def gather(client, futures, workers, describe, *, fetch=True):
     return client.gather(futures)
 
 
-class Cluster:
+class Owner:
+    """The part of a cluster object that closes what it started: its local cluster (`_local`)
+    and the client it made (for `_local`, or from an address: `_own_client`); a client the caller
+    gave is left running."""
+
+    def _drop(self):
+        local, self._local = self._local, None
+        own, self._own_client = self._own_client, False
+        try:
+            if self.client is not None and (local is not None or own):
+                self.client.close()
+        finally:
+            if local is not None:
+                local.close()
+
+    def _drop_quietly(self):
+        """`_drop` after a failure, which an error of its own would hide."""
+        try:
+            self._drop()
+        except Exception:
+            pass
+
+
+class Cluster(Owner):
     """Dask workers for partitioned graphs.
 
     Parameters
@@ -131,7 +154,7 @@ class Cluster:
     def __init__(self, parts=None, *, client=None, **cluster_kwargs):
         import distributed
 
-        self._local = None
+        self._local, self._own_client, self.client = None, False, None
         if client is None:
             if parts is None:
                 raise InvalidArgumentError("Cluster needs parts (workers to start) or a client")
@@ -143,16 +166,23 @@ class Cluster:
                 "dashboard_address": ":0",  # any free port: several clusters may run
                 "env": dict(WORKER_ENV),
             } | cluster_kwargs
-            self._local = distributed.LocalCluster(**kwargs)
-            client = distributed.Client(self._local)
-            client.wait_for_workers(parts)
-        elif isinstance(client, str):
-            client = distributed.Client(client)
-        self.client = client
-        client.run(_set_env, WORKER_ENV)  # workers started elsewhere too, before any NCCL use
-        self.workers = self._alive()
-        if not self.workers:
-            raise GravelError("the Dask cluster has no workers")
+        try:
+            if client is None:
+                self._local = distributed.LocalCluster(**kwargs)
+                self.client = distributed.Client(self._local)
+                self.client.wait_for_workers(parts)
+            elif isinstance(client, str):
+                self.client, self._own_client = distributed.Client(client), True
+            else:
+                self.client = client
+            # workers started elsewhere too, before any NCCL use
+            self.client.run(_set_env, WORKER_ENV)
+            self.workers = self._alive()
+            if not self.workers:
+                raise GravelError("the Dask cluster has no workers")
+        except BaseException:
+            self._drop_quietly()
+            raise
 
     def _alive(self):
         return alive(self.client)
@@ -229,11 +259,9 @@ class Cluster:
         gather(self.client, futures, workers, lambda w: f"worker {w}", fetch=False)
 
     def close(self):
-        """Shut the cluster down if this object started it (a given client is left running)."""
-        if self._local is not None:
-            self.client.close()
-            self._local.close()
-            self._local = None
+        """Shut the workers down if this object started them, and close the client if it made it
+        from an address (a given client is left running)."""
+        self._drop()
 
     def __enter__(self):
         return self

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..arrays import host
 from ..errors import GravelError, InvalidArgumentError
-from .cluster import WORKER_ENV, WorkerLostError, _set_env, gather
+from .cluster import WORKER_ENV, Owner, WorkerLostError, _set_env, gather
 from .exchange import Stats, drive
 from .partition import _check_parts, split
 
@@ -247,7 +247,7 @@ def _spec_cluster(distributed, ids):
     return distributed.SpecCluster(workers=workers, scheduler=scheduler, silence_logs=logging.ERROR)
 
 
-class GPUCluster:
+class GPUCluster(Owner):
     """Dask workers, one per GPU, joined by NCCL.
 
     Parameters
@@ -270,6 +270,7 @@ class GPUCluster:
         import distributed
 
         self._local, self._own_client, self.client = None, False, None
+        self._ready = False  # joined: a failed step may restart and join the workers again
         if client is None:
             if gpus is None:
                 raise InvalidArgumentError("GPUCluster needs gpus (workers to start) or a client")
@@ -285,8 +286,9 @@ class GPUCluster:
                 self.client = client
             self._connect()
         except BaseException:  # what this object started goes with it (a given client stays)
-            self._drop()
+            self._drop_quietly()
             raise
+        self._ready = True
 
     def _connect(self):
         """Worker order (by GPU) and one NCCL communicator over the workers."""
@@ -338,14 +340,20 @@ class GPUCluster:
         return out if fetch else futures
 
     def _abandon(self, futures):
-        """After a failed collective step: no worker may stay inside NCCL."""
+        """After a failed collective step: no worker may stay inside NCCL. Workers this object
+        started are shut down (nothing run on them: one may be inside NCCL or gone); others are
+        restarted and, once this object has joined them, joined again, one try (a failure while
+        joining again leaves them restarted)."""
         try:
             self.client.cancel(futures)
             if self._local is not None:
-                self._shut()  # a worker may be inside NCCL or gone: nothing run on them
+                self._drop()
             else:
                 self.client.restart()
-                self._connect()
+                if self._ready:
+                    self._ready = False
+                    self._connect()
+                    self._ready = True
         except Exception:  # the cluster is already going: nothing left to clean
             pass
 
@@ -405,22 +413,6 @@ class GPUCluster:
             except Exception:  # a worker gone: the shutdown below is all that is left to do
                 pass
         self._drop()
-
-    def _drop(self):
-        """Close the client and the workers, each where this object started it."""
-        if self._local is not None:
-            self._shut()
-        elif self._own_client:
-            self._own_client = False
-            self.client.close()
-
-    def _shut(self):
-        local, self._local = self._local, None
-        try:
-            if self.client is not None:
-                self.client.close()
-        finally:
-            local.close()
 
     def __enter__(self):
         return self
