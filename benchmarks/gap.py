@@ -15,9 +15,11 @@ iteration. SSSP: GAP with -d2 (its benchmark's delta for kron and urand), gravel
 delta. Times are medians of GAP's trial times and of gravel's runs (CUDA events on the GPU,
 compiling left out).
 
---threads and --chunksize take lists (``--threads 1,2,4,8,16 --chunksize 0,1024``): each
-primitive then runs at every thread count (GAP too) and, for gravel, every chunk size, a scaling
-table from one load of each graph; the GPU column is measured once, with the last thread count.
+--threads takes a list (``--threads 1,2,4,8,16``): each primitive then runs at every thread count,
+GAP's and gravel's, a scaling table from one load of each graph; the GPU column is measured once,
+with the last count. The table and the JSON name Numba's threading layer (NUMBA_THREADING_LAYER
+chooses it: "tbb" balances a loop's iterations between threads as they come free, as GAP's dynamic
+schedules do, where "omp" gives each thread an equal share).
 
     python benchmarks/gap.py kron:18 urand:18 --gap third_party/gapbs --json out.json
 """
@@ -146,14 +148,6 @@ def main():
         help="CPU threads, both sides; a list (1,2,4) runs each (default: every core)",
     )
     p.add_argument(
-        "--chunksize",
-        type=_counts,
-        default=[0],
-        help="Numba's parallel chunk size for gravel's CPU path (0: its default, static shares;"
-        " N: chunks of N iterations taken by the threads as they come free, as GAP's dynamic"
-        " schedules are); a list runs each",
-    )
-    p.add_argument(
         "--generator",
         choices=("gap", "gravel"),
         default="gap",
@@ -162,10 +156,14 @@ def main():
     a = p.parse_args()
     if not all((a.gap / b).exists() for b in ("bfs", "sssp", "pr", "cc", "bc", "tc", "converter")):
         subprocess.run(["make", f"-j{os.cpu_count()}"], cwd=a.gap, check=True)
+    if max(a.threads) > numba.config.NUMBA_NUM_THREADS:
+        p.error(f"--threads: at most {numba.config.NUMBA_NUM_THREADS} here (NUMBA_NUM_THREADS)")
     devices = ["cpu"] + (["cuda"] if cuda.available() else [])
     rows = []
+    layer = _threading_layer()
+    print(f"Numba threading layer: {layer}")
     print(
-        f"{'graph':>10} {'primitive':>9} {'threads':>7} {'chunk':>5} "
+        f"{'graph':>10} {'primitive':>9} {'threads':>7} "
         + " ".join(f"{'gravel ' + d:>12}" for d in devices)
         + f" {'GAP':>10} {'cpu / GAP':>9}"
     )
@@ -178,25 +176,23 @@ def main():
                 if a.algo and name not in a.algo:
                     continue
                 each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
-                for threads in a.threads:
+                for k, threads in enumerate(a.threads):
                     gap_s = statistics.median(
                         gap_seconds(a.gap, gap_args(files[kind], v), a.repeat, threads)
                         for v in each
                     )
                     numba.set_num_threads(threads)
-                    for chunk in a.chunksize:
-                        numba.set_parallel_chunksize(chunk)
-                        last = threads == a.threads[-1] and chunk == a.chunksize[-1]
-                        row = {"graph": spec, "primitive": name, "threads": threads}
-                        row |= {"chunksize": chunk, "gap_s": gap_s / units}
-                        for d in devices if last else ["cpu"]:
-                            t = statistics.median(
-                                gravel_seconds(lambda v=v: call(d, v), a.repeat, d) for v in each
-                            )
-                            row[f"gravel_{d}_s"] = t / units
-                        row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
-                        rows.append(row)
-                        _print(row, devices)
+                    row = {"graph": spec, "primitive": name, "threads": threads, "gap_s": gap_s}
+                    for d in devices if k == len(a.threads) - 1 else ["cpu"]:
+                        t = statistics.median(
+                            gravel_seconds(lambda v=v: call(d, v), a.repeat, d) for v in each
+                        )
+                        row[f"gravel_{d}_s"] = t
+                    for key in [k for k in row if k.endswith("_s")]:
+                        row[key] /= units
+                    row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
+                    rows.append(row)
+                    _print(row, devices)
     if a.json:
         write_record(
             a.json,
@@ -204,13 +200,28 @@ def main():
             rows,
             gap=str(a.gap),
             threads=a.threads,
-            chunksize=a.chunksize,
+            threading_layer=layer,
         )
 
 
 def _counts(text):
-    """A comma-separated list of counts (threads, chunk sizes)."""
-    return [int(x) for x in text.split(",")]
+    """A comma-separated list of thread counts, each at least 1."""
+    counts = [int(x) for x in text.split(",")]
+    if min(counts) < 1:
+        raise ValueError(f"thread counts must be at least 1: {text}")
+    return counts
+
+
+def _threading_layer():
+    """The threading layer Numba's parallel loops run on (known once one has run)."""
+
+    @numba.njit(parallel=True)
+    def touch(x):
+        for i in numba.prange(x.shape[0]):
+            x[i] = i
+
+    touch(np.zeros(2))
+    return numba.threading_layer()
 
 
 def _print(row, devices):
@@ -219,7 +230,7 @@ def _print(row, devices):
         for d in devices
     )
     print(
-        f"{row['graph']:>10} {row['primitive']:>9} {row['threads']:>7} {row['chunksize']:>5} "
+        f"{row['graph']:>10} {row['primitive']:>9} {row['threads']:>7} "
         f"{cells} {1e3 * row['gap_s']:8.2f}ms {row['cpu_over_gap']:8.2f}x",
         flush=True,
     )

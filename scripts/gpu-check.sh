@@ -16,8 +16,8 @@
 #               not: split it with primitives.py --algo/--devices)
 #   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
 #               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it);
-#               GAP_ARGS adds gap.py's options, e.g. GAP_ARGS="--algo bfs --threads 1,4,16
-#               --chunksize 0,1024" for a scaling table
+#               GAP_ARGS adds gap.py's options, e.g. GAP_ARGS="--algo bfs --threads 1,4,16" for a
+#               scaling table (NUMBA_THREADING_LAYER=tbb, with tbb installed, for dynamic shares)
 #   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
 #               from `git archive`) in one session, alternately: `gravel bench kron:22` twice each, or
 #               benchmarks/blocking.py on kron:25 once each
