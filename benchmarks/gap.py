@@ -18,8 +18,9 @@ compiling left out).
 --threads takes a list (``--threads 1,2,4,8,16``): each primitive then runs at every thread count,
 GAP's and gravel's, a scaling table from one load of each graph; the GPU column is measured once,
 with the last count. The table and the JSON name Numba's threading layer (NUMBA_THREADING_LAYER
-chooses it: "tbb" balances a loop's iterations between threads as they come free, as GAP's dynamic
-schedules do, where "omp" gives each thread an equal share).
+chooses it). Numba gives each thread an equal share of a parallel loop; on the "tbb" layer,
+--chunksize N (a list too) has the threads take chunks of N iterations as they come free instead,
+as GAP's dynamic schedules do (the other layers ignore a chunk size, so it is refused there).
 
     python benchmarks/gap.py kron:18 urand:18 --gap third_party/gapbs --json out.json
 """
@@ -148,6 +149,13 @@ def main():
         help="CPU threads, both sides; a list (1,2,4) runs each (default: every core)",
     )
     p.add_argument(
+        "--chunksize",
+        type=_counts,
+        default=[0],
+        help="gravel's parallel loops in chunks of N iterations taken as threads come free (the"
+        " tbb threading layer only; 0: equal shares); a list runs each",
+    )
+    p.add_argument(
         "--generator",
         choices=("gap", "gravel"),
         default="gap",
@@ -156,14 +164,16 @@ def main():
     a = p.parse_args()
     if not all((a.gap / b).exists() for b in ("bfs", "sssp", "pr", "cc", "bc", "tc", "converter")):
         subprocess.run(["make", f"-j{os.cpu_count()}"], cwd=a.gap, check=True)
-    if max(a.threads) > numba.config.NUMBA_NUM_THREADS:
-        p.error(f"--threads: at most {numba.config.NUMBA_NUM_THREADS} here (NUMBA_NUM_THREADS)")
+    if min(a.threads) < 1 or max(a.threads) > numba.config.NUMBA_NUM_THREADS:
+        p.error(f"--threads: from 1 to {numba.config.NUMBA_NUM_THREADS} here (NUMBA_NUM_THREADS)")
     devices = ["cpu"] + (["cuda"] if cuda.available() else [])
     rows = []
     layer = _threading_layer()
     print(f"Numba threading layer: {layer}")
+    if max(a.chunksize) > 0 and layer != "tbb":
+        p.error(f"--chunksize needs Numba's tbb threading layer (this run has {layer})")
     print(
-        f"{'graph':>10} {'primitive':>9} {'threads':>7} "
+        f"{'graph':>10} {'primitive':>9} {'threads':>7} {'chunk':>5} "
         + " ".join(f"{'gravel ' + d:>12}" for d in devices)
         + f" {'GAP':>10} {'cpu / GAP':>9}"
     )
@@ -182,17 +192,19 @@ def main():
                         for v in each
                     )
                     numba.set_num_threads(threads)
-                    row = {"graph": spec, "primitive": name, "threads": threads, "gap_s": gap_s}
-                    for d in devices if k == len(a.threads) - 1 else ["cpu"]:
-                        t = statistics.median(
-                            gravel_seconds(lambda v=v: call(d, v), a.repeat, d) for v in each
-                        )
-                        row[f"gravel_{d}_s"] = t
-                    for key in [k for k in row if k.endswith("_s")]:
-                        row[key] /= units
-                    row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
-                    rows.append(row)
-                    _print(row, devices)
+                    for j, chunk in enumerate(a.chunksize):
+                        numba.set_parallel_chunksize(chunk)
+                        last = (k, j) == (len(a.threads) - 1, len(a.chunksize) - 1)
+                        row = {"graph": spec, "primitive": name, "threads": threads}
+                        row |= {"chunksize": chunk, "gap_s": gap_s / units}
+                        for d in devices if last else ["cpu"]:
+                            t = statistics.median(
+                                gravel_seconds(lambda v=v: call(d, v), a.repeat, d) for v in each
+                            )
+                            row[f"gravel_{d}_s"] = t / units
+                        row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
+                        rows.append(row)
+                        _print(row, devices)
     if a.json:
         write_record(
             a.json,
@@ -200,15 +212,16 @@ def main():
             rows,
             gap=str(a.gap),
             threads=a.threads,
+            chunksize=a.chunksize,
             threading_layer=layer,
         )
 
 
 def _counts(text):
-    """A comma-separated list of thread counts, each at least 1."""
+    """A comma-separated list of counts (threads: at least 1; chunk sizes: 0 or more)."""
     counts = [int(x) for x in text.split(",")]
-    if min(counts) < 1:
-        raise ValueError(f"thread counts must be at least 1: {text}")
+    if min(counts) < 0:
+        raise ValueError(f"counts must not be negative: {text}")
     return counts
 
 
@@ -230,7 +243,7 @@ def _print(row, devices):
         for d in devices
     )
     print(
-        f"{row['graph']:>10} {row['primitive']:>9} {row['threads']:>7} "
+        f"{row['graph']:>10} {row['primitive']:>9} {row['threads']:>7} {row['chunksize']:>5} "
         f"{cells} {1e3 * row['gap_s']:8.2f}ms {row['cpu_over_gap']:8.2f}x",
         flush=True,
     )
