@@ -18,6 +18,10 @@
 #               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it);
 #               GAP_ARGS adds gap.py's options, e.g. GAP_ARGS="--algo bfs --threads 1,4,16" for a
 #               scaling table (NUMBA_THREADING_LAYER=tbb, with tbb installed, for dynamic shares)
+#   --scaling DIR  runs only gap.py's scaling table (threads 1, 4 and every core) for BFS, SSSP and
+#               CC on kron:22 and urand:22 beside GAP from DIR, on Numba's omp layer, then on its tbb
+#               layer with chunk sizes 0 and 1024 where .tbb/ holds the tbb and tcmlib wheels (which
+#               git ignores; carry it)
 #   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
 #               from `git archive`) in one session, alternately: `gravel bench kron:22` twice each, or
 #               benchmarks/blocking.py on kron:25 once each
@@ -64,6 +68,17 @@ case "${1:-}" in
   --gap)
     # shellcheck disable=SC2086
     run gap gap.py kron:22 urand:22 --gap "$2" --repeat 3 ${GAP_ARGS:-}
+    exit 0 ;;
+  --scaling)
+    all=$(nproc)
+    scale=(kron:22 urand:22 --gap "$2" --repeat 3 --algo bfs --algo sssp --algo cc)
+    run scaling-omp gap.py "${scale[@]}" --threads "1,4,$all"
+    if compgen -G ".tbb/tbb-*.whl" >/dev/null; then
+      for w in .tbb/*.whl; do unzip -q -o "$w" -d /tmp/gravel-tbb; done
+      LD_LIBRARY_PATH=$(printf '%s:' /tmp/gravel-tbb/*/data/lib)${LD_LIBRARY_PATH:-} \
+        NUMBA_THREADING_LAYER=tbb run scaling-tbb gap.py "${scale[@]}" --threads "1,4,$all" \
+        --chunksize 0,1024
+    fi
     exit 0 ;;
   --bus)
     # bytes over the bus per id byte (Nsight Compute), then managed memory where urand:27 fits
