@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import gravel
 import gravel.distributed as gd
 from gravel.distributed import exchange
-from gravel.errors import InvalidArgumentError
+from gravel.errors import GravelError, InvalidArgumentError
 
 from .strategies import graphs
 
@@ -446,6 +446,7 @@ class _Client:
 
     events = []
     fail = None
+    pid = 2**22 + 4321  # past Linux's largest process id: no such process
 
     def __init__(self, target=None):
         pass
@@ -457,7 +458,7 @@ class _Client:
     def run(self, fn, *args):
         if self.fail == "run":
             raise RuntimeError("a worker failed its setup")
-        return {"tcp://127.0.0.1:1": "0"}
+        return {"tcp://127.0.0.1:1": self.pid if fn is os.getpid else "0"}
 
     def scheduler_info(self, **kwargs):
         return {"workers": {"tcp://127.0.0.1:1": {}}}
@@ -476,13 +477,18 @@ class _Client:
 
 
 class _Local:
-    """A stand-in local cluster (SpecCluster, LocalCluster)."""
+    """A stand-in local cluster (SpecCluster, LocalCluster); with `slow`, its close runs out of
+    time waiting for a killed worker to end, as Dask's does."""
+
+    slow = False
 
     def __init__(self, *args, **kwargs):
         pass
 
     def close(self):
         _Client.events.append("cluster")
+        if self.slow:
+            raise TimeoutError
 
 
 @pytest.fixture
@@ -562,6 +568,37 @@ def test_issue_21_cpu_cluster_closes_what_it_started(stand_ins, monkeypatch, sta
         with pytest.raises((TimeoutError, RuntimeError)):
             gd.Cluster(**kwargs)
     assert stand_ins == closed
+
+
+@pytest.mark.parametrize("cls", ["Cluster", "GPUCluster"])
+def test_issue_21_a_worker_slow_to_end_is_waited_for(stand_ins, monkeypatch, cls):
+    """Dask's close gives up on a killed worker after 5 s (kron:30:13's parts took longer to
+    free): the close waits for the workers' processes itself, and names any left running."""
+    from gravel.distributed import cluster, gpu
+
+    monkeypatch.setattr(gpu, "gather", lambda client, futures, *args, **kw: [None] * len(futures))
+    monkeypatch.setattr(_Local, "slow", True)
+    make = {"Cluster": lambda: gd.Cluster(parts=2), "GPUCluster": lambda: gpu.GPUCluster(2)}[cls]
+    make().close()  # its worker has ended: no error
+    assert stand_ins == ["client", "cluster"]
+    monkeypatch.setattr(_Client, "pid", os.getpid())  # a worker that never ends
+    monkeypatch.setattr(cluster, "WORKER_EXIT_S", 0.2)
+    with pytest.raises(GravelError, match=f"worker processes \\[{os.getpid()}\\] were still"):
+        make().close()
+
+
+def test_a_zombie_has_ended():
+    from gravel.distributed.cluster import _running, wait_ended
+
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    try:
+        assert wait_ended([pid], 10.0) == []  # ended, not yet reaped
+    finally:
+        os.waitpid(pid, 0)
+    assert not _running(pid) and _running(os.getpid())
+    assert wait_ended([os.getpid()], 0.1) == [os.getpid()]
 
 
 # -- the command line --------------------------------------------------------------------------

@@ -107,10 +107,23 @@ def gather(client, futures, workers, describe, *, fetch=True):
     return client.gather(futures)
 
 
+#: seconds a local cluster's close waits, past Dask's own limit, for its worker processes to end:
+#: a worker killed while holding a big part can take longer than Dask's 5 s to free its pinned and
+#: device memory
+WORKER_EXIT_S = 120.0
+
+
 class Owner:
-    """The part of a cluster object that closes what it started: its local cluster (`_local`)
-    and the client it made (for `_local`, or from an address: `_own_client`); a client the caller
-    gave is left running."""
+    """The part of a cluster object that closes what it started: its local cluster (`_local`, its
+    worker processes `_pids`) and the client it made (for `_local`, or from an address:
+    `_own_client`); a client the caller gave is left running."""
+
+    _pids = ()
+
+    def _note_pids(self):
+        """Record the local workers' process ids, which `_drop` waits for."""
+        if self._local is not None:
+            self._pids = tuple(self.client.run(os.getpid).values())
 
     def _drop(self):
         local, self._local = self._local, None
@@ -120,7 +133,15 @@ class Owner:
                 self.client.close()
         finally:
             if local is not None:
-                local.close()
+                try:
+                    local.close()
+                except TimeoutError:  # Dask's wait for a killed worker to end ran out
+                    left = wait_ended(self._pids, WORKER_EXIT_S)
+                    if left:
+                        raise GravelError(
+                            f"worker processes {left} were still running {WORKER_EXIT_S:g} s "
+                            "after the cluster's close"
+                        ) from None
 
     def _drop_quietly(self):
         """`_drop` after a failure, which an error of its own would hide."""
@@ -128,6 +149,31 @@ class Owner:
             self._drop()
         except Exception:
             pass
+
+
+def wait_ended(pids, seconds):
+    """Wait up to `seconds` for the processes `pids` to end; the ones still running."""
+    deadline = time.monotonic() + seconds
+    left = [p for p in pids if _running(p)]
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = [p for p in left if _running(p)]
+    return left
+
+
+def _running(pid):
+    """Whether process `pid` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's: the id was reused
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True  # no /proc: it answered the signal
 
 
 class Cluster(Owner):
@@ -177,6 +223,7 @@ class Cluster(Owner):
                 self.client = client
             # workers started elsewhere too, before any NCCL use
             self.client.run(_set_env, WORKER_ENV)
+            self._note_pids()
             self.workers = self._alive()
             if not self.workers:
                 raise GravelError("the Dask cluster has no workers")
@@ -259,8 +306,9 @@ class Cluster(Owner):
         gather(self.client, futures, workers, lambda w: f"worker {w}", fetch=False)
 
     def close(self):
-        """Shut the workers down if this object started them, and close the client if it made it
-        from an address (a given client is left running)."""
+        """Shut the workers down if this object started them (waiting up to WORKER_EXIT_S for
+        their processes to end), and close the client if it made it from an address (a given
+        client is left running)."""
         self._drop()
 
     def __enter__(self):

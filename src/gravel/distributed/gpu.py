@@ -294,6 +294,7 @@ class GPUCluster(Owner):
         """Worker order (by GPU) and one NCCL communicator over the workers."""
         c = self.client
         c.run(_set_env, WORKER_ENV)
+        self._note_pids()
         self.gpu_of = c.run(_visible)
         self.workers = sorted(self.gpu_of, key=lambda w: (_number(self.gpu_of[w]), w))
         if not self.workers:
@@ -405,8 +406,8 @@ class GPUCluster(Owner):
 
     def close(self):
         """Shut the workers down if this object started them, their CuPy pools emptied first
-        where they still answer; close the client if this object made it from an address (a
-        given client is left running)."""
+        where they still answer (waiting up to WORKER_EXIT_S for their processes to end); close
+        the client if this object made it from an address (a given client is left running)."""
         if self._local is not None:
             try:
                 self.client.run(_release)
