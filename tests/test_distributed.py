@@ -587,6 +587,26 @@ def test_issue_21_a_worker_slow_to_end_is_waited_for(stand_ins, monkeypatch, cls
         make().close()
 
 
+def test_issue_21_dask_giving_up_on_a_killed_worker_is_no_error(monkeypatch):
+    """Real workers whose nanny waits almost no time for them to end (as a worker freeing a big
+    part outlasts Dask's 5 s): Dask's close raises TimeoutError, the cluster's close waits for
+    the processes instead, and none is left running."""
+    distributed = pytest.importorskip("distributed")
+    from gravel.distributed.cluster import wait_ended
+
+    close = distributed.Nanny.close
+
+    async def impatient(self, timeout=5, reason="nanny-close"):
+        return await close(self, timeout=0.001, reason=reason)
+
+    cluster = gd.Cluster(parts=2)
+    pids = cluster._pids
+    assert len(pids) == 2 and os.getpid() not in pids
+    monkeypatch.setattr(distributed.Nanny, "close", impatient)
+    cluster.close()
+    assert wait_ended(pids, 5.0) == []
+
+
 def test_a_zombie_has_ended():
     from gravel.distributed.cluster import _running, wait_ended
 
