@@ -510,64 +510,57 @@ def _nccl_fails(*args, **kwargs):
     raise RuntimeError("NCCL init failed")
 
 
+#: how each cluster kind is started: (keyword arguments, what its close must close)
 STARTS = {
-    "gpus": ({"gpus": 2}, ["client", "cluster"]),
+    "local": ({}, ["client", "cluster"]),
     "address": ({"client": "tcp://127.0.0.1:8786"}, ["client"]),
     "given": ({"client": _Client()}, []),  # a given client is left running
 }
+#: the failures each start can meet: only a cluster it starts is waited for, only GPUs use NCCL
+FAILURES = [
+    (cls, start, fail)
+    for cls in ("Cluster", "GPUCluster")
+    for start in STARTS
+    for fail in ("wait", "run", "nccl")
+    if (fail != "wait" or start == "local") and (fail != "nccl" or cls == "GPUCluster")
+]
 
 
-@pytest.mark.parametrize("fail", ["wait", "run", "nccl"])
-@pytest.mark.parametrize("start", list(STARTS))
-def test_issue_21_gpu_cluster_that_fails_to_start_closes_what_it_started(
-    stand_ins, monkeypatch, start, fail
+def _make(cls, start):
+    """A cluster of kind `cls` (stand-ins beneath), started the `start` way."""
+    from gravel.distributed import gpu
+
+    how = STARTS[start][0] or ({"gpus": 2} if cls == "GPUCluster" else {"parts": 2})
+    return gpu.GPUCluster(**how) if cls == "GPUCluster" else gd.Cluster(**how)
+
+
+@pytest.mark.parametrize(("cls", "start", "fail"), FAILURES)
+def test_issue_21_cluster_that_fails_to_start_closes_what_it_started(
+    stand_ins, monkeypatch, cls, start, fail
 ):
     from gravel.distributed import gpu
 
-    how, closed = STARTS[start]
-    if fail == "wait" and start != "gpus":
-        return  # only a cluster it starts is waited for
     if fail == "nccl":
         monkeypatch.setattr(gpu, "gather", _nccl_fails)
     else:
         monkeypatch.setattr(_Client, "fail", fail)
     with pytest.raises((TimeoutError, RuntimeError)):
-        gpu.GPUCluster(**how)
+        _make(cls, start)
     # workers that may sit in a failed NCCL init are restarted, once, and not joined again
-    restarts = ["restart"] if fail == "nccl" and start != "gpus" else []
-    assert stand_ins == restarts + closed
+    restarts = ["restart"] if fail == "nccl" and start != "local" else []
+    assert stand_ins == restarts + STARTS[start][1]
 
 
+@pytest.mark.parametrize("cls", ["Cluster", "GPUCluster"])
 @pytest.mark.parametrize("start", list(STARTS))
-def test_issue_21_gpu_cluster_close_closes_what_it_started_once(stand_ins, monkeypatch, start):
+def test_issue_21_cluster_close_closes_what_it_started_once(stand_ins, monkeypatch, cls, start):
     from gravel.distributed import gpu
 
     monkeypatch.setattr(gpu, "gather", lambda client, futures, *args, **kw: [None] * len(futures))
-    how, closed = STARTS[start]
-    cluster = gpu.GPUCluster(**how)
+    cluster = _make(cls, start)
     cluster.close()
     cluster.close()
-    assert stand_ins == closed
-
-
-@pytest.mark.parametrize("fail", ["wait", "run", None])
-@pytest.mark.parametrize("start", ["parts", "address", "given"])
-def test_issue_21_cpu_cluster_closes_what_it_started(stand_ins, monkeypatch, start, fail):
-    how = {
-        "parts": ({"parts": 2}, ["client", "cluster"]),
-        "address": ({"client": "tcp://127.0.0.1:8786"}, ["client"]),
-        "given": ({"client": _Client()}, []),
-    }
-    kwargs, closed = how[start]
-    if fail == "wait" and start != "parts":
-        return
-    monkeypatch.setattr(_Client, "fail", fail)
-    if fail is None:
-        gd.Cluster(**kwargs).close()
-    else:
-        with pytest.raises((TimeoutError, RuntimeError)):
-            gd.Cluster(**kwargs)
-    assert stand_ins == closed
+    assert stand_ins == STARTS[start][1]
 
 
 @pytest.mark.parametrize("cls", ["Cluster", "GPUCluster"])
@@ -578,13 +571,12 @@ def test_issue_21_a_worker_slow_to_end_is_waited_for(stand_ins, monkeypatch, cls
 
     monkeypatch.setattr(gpu, "gather", lambda client, futures, *args, **kw: [None] * len(futures))
     monkeypatch.setattr(_Local, "slow", True)
-    make = {"Cluster": lambda: gd.Cluster(parts=2), "GPUCluster": lambda: gpu.GPUCluster(2)}[cls]
-    make().close()  # its worker has ended: no error
+    _make(cls, "local").close()  # its worker has ended: no error
     assert stand_ins == ["client", "cluster"]
     monkeypatch.setattr(_Client, "pid", os.getpid())  # a worker that never ends
     monkeypatch.setattr(cluster, "WORKER_EXIT_S", 0.2)
     with pytest.raises(GravelError, match=f"worker processes \\[{os.getpid()}\\] were still"):
-        make().close()
+        _make(cls, "local").close()
 
 
 def test_issue_21_dask_giving_up_on_a_killed_worker_is_no_error(monkeypatch):

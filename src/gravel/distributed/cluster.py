@@ -120,10 +120,26 @@ class Owner:
 
     _pids = ()
 
-    def _note_pids(self):
-        """Record the local workers' process ids, which `_drop` waits for."""
-        if self._local is not None:
-            self._pids = tuple(self.client.run(os.getpid).values())
+    def _start(self, client, local, workers, join):
+        """Take `client`: None to start `local()` here and wait for its `workers`, an address to
+        connect to, or a Client; then `join()` the workers. A failure closes what was started."""
+        import distributed
+
+        self._local, self._own_client, self.client = None, False, None
+        try:
+            if client is None:
+                self._local = local()
+                self.client = distributed.Client(self._local)
+                self.client.wait_for_workers(workers)
+                self._pids = tuple(self.client.run(os.getpid).values())  # for `_drop` to wait on
+            elif isinstance(client, str):
+                self.client, self._own_client = distributed.Client(client), True
+            else:
+                self.client = client
+            join()
+        except BaseException:  # what this object started goes with it (a given client stays)
+            self._drop_quietly()
+            raise
 
     def _drop(self):
         local, self._local = self._local, None
@@ -200,36 +216,25 @@ class Cluster(Owner):
     def __init__(self, parts=None, *, client=None, **cluster_kwargs):
         import distributed
 
-        self._local, self._own_client, self.client = None, False, None
         if client is None:
             if parts is None:
                 raise InvalidArgumentError("Cluster needs parts (workers to start) or a client")
             parts = _check_parts(parts)
-            kwargs = {
-                "n_workers": parts,
-                "threads_per_worker": 1,
-                "processes": True,
-                "dashboard_address": ":0",  # any free port: several clusters may run
-                "env": dict(WORKER_ENV),
-            } | cluster_kwargs
-        try:
-            if client is None:
-                self._local = distributed.LocalCluster(**kwargs)
-                self.client = distributed.Client(self._local)
-                self.client.wait_for_workers(parts)
-            elif isinstance(client, str):
-                self.client, self._own_client = distributed.Client(client), True
-            else:
-                self.client = client
-            # workers started elsewhere too, before any NCCL use
-            self.client.run(_set_env, WORKER_ENV)
-            self._note_pids()
-            self.workers = self._alive()
-            if not self.workers:
-                raise GravelError("the Dask cluster has no workers")
-        except BaseException:
-            self._drop_quietly()
-            raise
+        kwargs = {
+            "n_workers": parts,
+            "threads_per_worker": 1,
+            "processes": True,
+            "dashboard_address": ":0",  # any free port: several clusters may run
+            "env": dict(WORKER_ENV),
+        } | cluster_kwargs
+        self._start(client, lambda: distributed.LocalCluster(**kwargs), parts, self._join)
+
+    def _join(self):
+        # workers started elsewhere too, before any NCCL use
+        self.client.run(_set_env, WORKER_ENV)
+        self.workers = self._alive()
+        if not self.workers:
+            raise GravelError("the Dask cluster has no workers")
 
     def _alive(self):
         return alive(self.client)

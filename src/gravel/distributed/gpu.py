@@ -269,32 +269,19 @@ class GPUCluster(Owner):
     def __init__(self, gpus=None, *, client=None):
         import distributed
 
-        self._local, self._own_client, self.client = None, False, None
         self._ready = False  # joined: a failed step may restart and join the workers again
+        ids = None
         if client is None:
             if gpus is None:
                 raise InvalidArgumentError("GPUCluster needs gpus (workers to start) or a client")
             ids = worker_gpus(check_gpus(gpus))
-        try:
-            if client is None:
-                self._local = _spec_cluster(distributed, ids)
-                self.client = distributed.Client(self._local)
-                self.client.wait_for_workers(len(ids))
-            elif isinstance(client, str):
-                self.client, self._own_client = distributed.Client(client), True
-            else:
-                self.client = client
-            self._connect()
-        except BaseException:  # what this object started goes with it (a given client stays)
-            self._drop_quietly()
-            raise
+        self._start(client, lambda: _spec_cluster(distributed, ids), len(ids or ()), self._connect)
         self._ready = True
 
     def _connect(self):
         """Worker order (by GPU) and one NCCL communicator over the workers."""
         c = self.client
         c.run(_set_env, WORKER_ENV)
-        self._note_pids()
         self.gpu_of = c.run(_visible)
         self.workers = sorted(self.gpu_of, key=lambda w: (_number(self.gpu_of[w]), w))
         if not self.workers:
