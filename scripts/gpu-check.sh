@@ -74,7 +74,7 @@ case "${1:-}" in
     scale=(kron:22 urand:22 --gap "$2" --repeat 3 --algo bfs --algo sssp --algo cc)
     run scaling-omp gap.py "${scale[@]}" --threads "1,4,$all"
     if compgen -G ".tbb/tbb-*.whl" >/dev/null; then
-      for w in .tbb/*.whl; do unzip -q -o "$w" -d /tmp/gravel-tbb; done
+      for w in .tbb/*.whl; do python3 -m zipfile -e "$w" /tmp/gravel-tbb; done
       LD_LIBRARY_PATH=$(printf '%s:' /tmp/gravel-tbb/*/data/lib)${LD_LIBRARY_PATH:-} \
         NUMBA_THREADING_LAYER=tbb run scaling-tbb gap.py "${scale[@]}" --threads "1,4,$all" \
         --chunksize 0,1024
