@@ -627,7 +627,9 @@ def test_gravel_run_with_parts(tmp_path, capsys):
     assert main(argv) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["parts"] == 2 and "distributed" in summary["strategy"]
-    assert np.array_equal(np.load(out), gravel.bfs(gravel.generate.grid(6, 5), 7).depth)
+    assert np.array_equal(
+        np.load(out), gravel.bfs(gravel.generate.grid(6, 5), 7, device="cpu").depth
+    )
 
 
 @pytest.mark.parametrize(
