@@ -19,7 +19,8 @@
 #               GAP_ARGS adds gap.py's options, e.g. GAP_ARGS="--algo bfs --threads 1,4,16" for a
 #               scaling table (NUMBA_THREADING_LAYER=tbb, with tbb installed, for dynamic shares)
 #   --scaling DIR  runs only gap.py's scaling table (threads 1, 4 and every core) for BFS, SSSP and
-#               CC on kron:22 and urand:22 beside GAP from DIR, on Numba's omp layer, then on its tbb
+#               CC on kron:22 and urand:22 beside GAP from DIR, on Numba's omp layer, then
+#               cpu_phases.py (each kernel on 1 thread and on every core), then gap.py on Numba's tbb
 #               layer with chunk sizes 0 and 1024 where .tbb/ holds the tbb and tcmlib wheels (which
 #               git ignores; carry it)
 #   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
@@ -73,6 +74,7 @@ case "${1:-}" in
     all=$(nproc)
     scale=(kron:22 urand:22 --gap "$2" --repeat 3 --algo bfs --algo sssp --algo cc)
     run scaling-omp gap.py "${scale[@]}" --threads "1,4,$all"
+    run cpu-phases cpu_phases.py kron:22 urand:22 --threads "$all" --repeat 3
     if compgen -G ".tbb/tbb-*.whl" >/dev/null; then
       for w in .tbb/*.whl; do python3 -m zipfile -e "$w" /tmp/gravel-tbb; done
       LD_LIBRARY_PATH=$(printf '%s:' /tmp/gravel-tbb/*/data/lib)${LD_LIBRARY_PATH:-} \
