@@ -1,5 +1,7 @@
 """Where the CPU BFS, SSSP and CC spend their time on 1 and on --threads Numba threads: each kernel
-their drivers call, timed around the call ("rest": the drivers' own Python and NumPy). A kernel as
+their drivers call, timed around the call, and how often it is called ("rest": the drivers' own
+Python and NumPy). Each call of a parallel kernel starts and joins the threads, a fixed cost that
+grows with their number. A kernel as
 slow on several threads as on one is serial and bounds the speed-up on many cores (Amdahl). The
 thread counts alternate run by run; medians. SSSP with weights 1..255 (seed 1), BFS and SSSP from
 the highest-degree vertex.
@@ -26,7 +28,7 @@ PRIMITIVES = ("bfs", "sssp", "cc")
 
 class Timed:
     """A kernel module (or a namespace of kernels) whose functions add their wall time to
-    `spent`, by name."""
+    `spent` and count their calls in `spent.calls`, by name."""
 
     def __init__(self, inner, spent):
         self._inner, self._spent = inner, spent
@@ -41,6 +43,7 @@ class Timed:
             out = f(*args, **kwargs)
             if hasattr(f, "py_func"):  # a Numba kernel, not a Python helper such as bucket_pool
                 self._spent[name] += time.perf_counter() - t
+                self._spent.calls[name] += 1
             return Timed(out, self._spent) if isinstance(out, types.SimpleNamespace) else out
 
         return timed
@@ -68,12 +71,22 @@ def phases(run, threads, repeat, spent):
         for t in threads:
             numba.set_num_threads(t)
             spent.clear()
+            spent.calls.clear()
             total = run().time_s
             times[t]["total"].append(total)
             times[t]["rest"].append(total - sum(spent.values()))
             for name, s in spent.items():
                 times[t][name].append(s)
-    return {t: {k: statistics.median(v) * 1e3 for k, v in times[t].items()} for t in threads}
+    ms = {t: {k: statistics.median(v) * 1e3 for k, v in times[t].items()} for t in threads}
+    return ms, dict(spent.calls)
+
+
+class Spent(collections.defaultdict):
+    """Seconds by kernel name, with the calls of the last run by name (`calls`)."""
+
+    def __init__(self):
+        super().__init__(float)
+        self.calls = collections.Counter()
 
 
 def main():
@@ -83,7 +96,7 @@ def main():
     p.add_argument("--algo", action="append", choices=PRIMITIVES, help="default: all three")
     a = p.parse_args()
     threads = (1, a.threads)
-    spent = collections.defaultdict(float)
+    spent = Spent()
     algos = a.algo or PRIMITIVES
     for name in algos:
         driver = importlib.import_module(f"gravel.algorithms.{name}")  # the module
@@ -93,14 +106,16 @@ def main():
         for name, run in calls(spec).items():
             if name not in algos:
                 continue
-            ms = phases(run, threads, a.repeat, spent)
-            print(f"{spec} {name}: ms on {threads[0]} / {threads[1]} threads (ratio)")
+            ms, counts = phases(run, threads, a.repeat, spent)
+            print(f"{spec} {name}: ms on {threads[0]} / {threads[1]} threads (ratio), calls")
             for kernel in ms[1]:
                 one, many = ms[1][kernel], ms[a.threads].get(kernel, 0.0)
                 ratio = one / many if many > 0 else float("nan")
-                print(f"  {kernel:16s} {one:9.2f} / {many:9.2f}  ({ratio:.2f})")
+                n = counts.get(kernel, "")
+                print(f"  {kernel:16s} {one:9.2f} / {many:9.2f}  ({ratio:.2f})  {n}")
                 rows.append(
                     {"graph": spec, "primitive": name, "kernel": kernel, "ms_1": one, "ms_n": many}
+                    | ({"calls": n} if n != "" else {})
                 )
     if a.json:
         write_record(a.json, "benchmarks/cpu_phases.py", rows, threads=list(threads))
