@@ -23,9 +23,11 @@
 #               cpu_phases.py (each kernel on 1 thread and on every core), then gap.py on Numba's tbb
 #               layer with chunk sizes 0 and 1024 where .tbb/ holds the tbb and tcmlib wheels (which
 #               git ignores; carry it)
-#   --compare DIR bench|blocking   times this tree against DIR (another commit's src/ and benchmarks/,
-#               from `git archive`) in one session, alternately: `gravel bench kron:22` twice each, or
-#               benchmarks/blocking.py on kron:25 once each
+#   --compare DIR bench|blocking|gap [GAPDIR]   times this tree against DIR (another commit's src/
+#               and benchmarks/, from `git archive`) in one session, alternately: `gravel bench
+#               kron:22` twice each, benchmarks/blocking.py on kron:25 once each, or the CPU path
+#               beside GAP from GAPDIR (gap.py on every core; GAP_ARGS picks, e.g. "--algo bfs")
+#               twice each
 # JSON and logs land in ${OUT:-/tmp/gravel-gpu}, the JSON named as in benchmarks/results/<card>/.
 # Set GRAVEL_DATASETS to a folder holding USA-road-NE.pace.gr.gz to include it and the dataset tests.
 set -uo pipefail
@@ -98,6 +100,10 @@ case "${1:-}" in
         tag=$([ "$side" = . ] && echo this || echo base)
         if [ "$3" = bench ]; then
           PYTHONPATH=$side/src bench kron:22 --repeat 5 --json "$out/bench-kron22-$tag-$round.json" | tail -9
+        elif [ "$3" = gap ]; then
+          # shellcheck disable=SC2086
+          PYTHONPATH=$side/src run "gap-$tag-$round" gap.py kron:22 urand:22 --gap "$4" \
+            --repeat 3 --threads "$(nproc)" ${GAP_ARGS:-}
         elif [ "$round" = 1 ]; then
           PYTHONPATH=$side/src run "blocking-kron25-$tag" ../"$side"/benchmarks/blocking.py kron:25
         fi
