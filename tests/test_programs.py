@@ -419,6 +419,51 @@ def test_bad_run_arguments():
         programs.run(G, "bfs", device="cpu")
 
 
+@pytest.mark.parametrize("name", ["bfs", "sssp"])
+@pytest.mark.parametrize("source", [4, -1, 99])
+def test_a_source_outside_the_graph_is_refused(name, source):
+    G = gravel.generate.grid(2, 2)
+    with pytest.raises(gravel.VertexNotFoundError, match=f"parameter 'source': vertex {source}"):
+        programs.run(G, getattr(programs, name)(), params={"source": source}, device="cpu")
+
+
+@pytest.mark.parametrize(
+    ("params", "says"),
+    [
+        ({"source": 1.5}, "parameter 'source' = 1.5 is not a int64 value"),
+        ({"source": 2**70}, "parameter 'source' = 1180591620717411303424: expected a int64"),
+        ({"source": "abc"}, "parameter 'source' = 'abc': expected a int64 value"),
+        ({"source": True}, "parameter 'source' = True: expected a int64 value"),
+        ({"cut": 1e300}, "parameter 'cut' = 1e+300 is beyond float32's range"),
+        ({"cut": None}, "parameter 'cut' = None: expected a float32 value"),
+        ({"cut": [1, 2]}, "parameter 'cut' = [1, 2]: expected a float32 value"),
+    ],
+)
+def test_a_parameter_its_type_cannot_hold_is_refused(params, says):
+    prog = make(params={"source": 0, "cut": np.float32(0)})
+    with pytest.raises(ProgramError, match=re.escape(says)):
+        programs.run(gravel.generate.grid(2, 2), prog, params=params, device="cpu")
+
+
+def test_parameters_that_fit_are_cast():
+    prog = make(params={"source": 0, "cut": np.float32(0)})
+    assert prog.bind({"source": 3.0, "cut": 0.1}) == {"source": 3, "cut": np.float32(0.1)}
+
+
+@pytest.mark.parametrize(
+    ("changes", "says"),
+    [
+        ({"params": {"p": "x"}}, "parameter 'p' = 'x': a default must be a number or a bool"),
+        ({"params": {"p": [1, 2]}}, "parameter 'p' = [1, 2]: a default must be"),
+        ({"vertices": ("source",)}, "vertex parameter 'source' needs an integer default"),
+        ({"params": {"source": 0.5}, "vertices": "source"}, "needs an integer default"),
+    ],
+)
+def test_bad_parameter_declarations(changes, says):
+    with pytest.raises(ProgramError, match=re.escape(says)):
+        make(**changes)
+
+
 # -- the GPU path (run with -m gpu on a machine with one) -----------------------------------------
 @pytest.mark.gpu
 @pytest.mark.parametrize("direction", DIRECTIONS)

@@ -229,9 +229,8 @@ def caller_id(G, vertex, name="source"):
     takes the file's ids."""
     if isinstance(vertex, (int, np.integer)) and not isinstance(vertex, (bool, np.bool_)):
         if not 0 <= vertex < G.n:
-            raise VertexNotFoundError(
-                f"{name} vertex {vertex} is not in the graph (ids 0..{G.n - 1})"
-            )
+            ids = f"ids 0..{G.n - 1}" if G.n else "it has no vertices"
+            raise VertexNotFoundError(f"{name} vertex {vertex} is not in the graph ({ids})")
         return int(vertex)
     hit = None
     if G.labels is not None and not isinstance(vertex, (bool, np.bool_)):

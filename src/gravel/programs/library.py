@@ -47,6 +47,7 @@ def bfs():
         apply="total",
         listen="state < 0",
         params={"source": 0},
+        vertices=("source",),
     )
 
 
@@ -62,6 +63,7 @@ def sssp():
         semiring="min_plus",
         apply="min(state, total)",
         params={"source": 0},
+        vertices=("source",),
     )
 
 

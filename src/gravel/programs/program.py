@@ -121,7 +121,11 @@ class Program:
     semiring : str, optional
         A name of :data:`gravel.programs.SEMIRINGS`: its process and reduce.
     params : dict, optional
-        Named scalars the expressions may use, with their defaults; ``run(params=...)`` sets them.
+        Named scalars the expressions may use, with their defaults (numbers or booleans; a
+        default's type is the parameter's); ``run(params=...)`` sets them.
+    vertices : tuple of str, optional
+        The parameters that name a vertex (a BFS's ``source``): ``run`` refuses a value that is
+        not a vertex of the graph, as the built-in primitives refuse their source.
 
     Every expression is checked here: a bad one raises :class:`ProgramError` naming it.
     """
@@ -144,6 +148,7 @@ class Program:
         listen=None,
         semiring=None,
         params=None,
+        vertices=(),
     ):
         #: the arguments it was made from, for :meth:`replace`
         self.spec = dict(locals())
@@ -162,10 +167,14 @@ class Program:
             reduce = SEMIRINGS[semiring].reduce if reduce is None else reduce
         if process is None or reduce is None:
             raise ProgramError("a program needs process and reduce, or a semiring")
-        self.params = {k: np.asarray(v)[()] for k, v in (params or {}).items()}
+        self.params = {k: _default(k, v) for k, v in (params or {}).items()}
         for k in self.params:
             if not k.isidentifier() or k.startswith("gravel_") or "." in k:
                 raise ProgramError(f"parameter name {k!r} is not a plain identifier")
+        self.vertices = (vertices,) if isinstance(vertices, str) else tuple(vertices)
+        for k in self.vertices:
+            if k not in self.params or self.params[k].dtype.kind not in "iu":
+                raise ProgramError(f"vertex parameter {k!r} needs an integer default in params")
         vertex = (*VERTEX_NAMES, *self.params)
         states = [f.name("state") for f in self.state]
         messages = [f.name("message") for f in self.message]
@@ -266,7 +275,28 @@ class Program:
             raise ProgramError(
                 f"unknown parameters {sorted(unknown)} (the program has {sorted(self.params)})"
             )
-        return {
-            k: np.asarray((params or {}).get(k, d), dtype=np.asarray(d).dtype)[()]
-            for k, d in self.params.items()
-        }
+        given = params or {}
+        return {k: _cast(k, given.get(k, d), d.dtype) for k, d in self.params.items()}
+
+
+def _default(name, value):
+    """A parameter's default as a NumPy scalar: a number or a boolean."""
+    out = np.asarray(value)
+    if out.ndim or out.dtype.kind not in "biuf":
+        raise ProgramError(f"parameter {name!r} = {value!r}: a default must be a number or a bool")
+    return out[()]
+
+
+def _cast(name, value, dtype):
+    """`value` as parameter `name`'s `dtype`, refused where that would change it: a fraction or
+    an out-of-range number for an integer, an overflow to infinity for a float, a non-number."""
+    kind = np.asarray(value).dtype.kind if np.ndim(value) == 0 else "?"
+    if kind not in ("b", "i", "u", "f") or (kind == "b") != (dtype.kind == "b"):
+        raise ProgramError(f"parameter {name!r} = {value!r}: expected a {dtype} value")
+    if dtype.kind in "iu":
+        limits = np.iinfo(dtype)
+        if not (np.isfinite(value) and value == int(value) and limits.min <= value <= limits.max):
+            raise ProgramError(f"parameter {name!r} = {value!r} is not a {dtype} value")
+    if dtype.kind == "f" and np.isfinite(value) and abs(value) > float(np.finfo(dtype).max):
+        raise ProgramError(f"parameter {name!r} = {value!r} is beyond {dtype}'s range")
+    return np.asarray(value).astype(dtype)[()]

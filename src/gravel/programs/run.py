@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..algorithms._common import Result, Timer, choose_device
+from ..algorithms._common import Result, Timer, caller_id, choose_device
 from ..errors import InvalidArgumentError, UnknownNameError
 from .expressions import ProgramError
 from .hybrid import EXECUTIONS
@@ -125,7 +125,7 @@ def run(
         raise UnknownNameError(f"unknown execution {execution!r} (expected {EXECUTIONS})")
     if G.order is not None:
         raise InvalidArgumentError("programs run on graphs that are not reordered (G.order)")
-    values = program.bind(params)
+    values = program.bind(_vertex_params(G, program, params))
     single = execution == "single"
     wanted = "cuda" if device == "auto" and not single else device
     dev = choose_device(wanted, ("cpu", "cuda"), "gravel.programs.run")
@@ -174,6 +174,15 @@ def run(
         steps=steps,
         converged=not len(active),
     )
+
+
+def _vertex_params(G, program, params):
+    """`params` with each of the program's vertex parameters, given or by default, checked as a
+    vertex of G (an id, or a label of a labelled graph), VertexNotFoundError naming it otherwise."""
+    out = dict(params or {})
+    for k in program.vertices:
+        out[k] = caller_id(G, out.get(k, program.params[k]), f"parameter {k!r}:")
+    return out
 
 
 def _directions(program, direction):
