@@ -36,13 +36,37 @@ def test_a_power_iteration_of_the_walk_reaches_the_same_scores():
     G = gravel.transform.add_random_weights(gravel.generate.kronecker(9, 8, seed=4, directed=True))
     A = G.to_scipy().astype(np.float64).tocsr()
     out_deg, in_deg = np.asarray(A.sum(1)).ravel(), np.asarray(A.sum(0)).ravel()
-    a = (in_deg > 0) / (in_deg > 0).sum()
+    a = (in_deg > 0) / (in_deg > 0).sum()  # each walk starts uniformly over its own side
+    h = (out_deg > 0) / (out_deg > 0).sum()
     for _ in range(3000):
-        h = A @ np.divide(a, in_deg, out=np.zeros(G.n), where=in_deg > 0)
-        a = A.T @ np.divide(h, out_deg, out=np.zeros(G.n), where=out_deg > 0)
+        a = A.T @ np.divide(
+            A @ np.divide(a, in_deg, out=np.zeros(G.n), where=in_deg > 0),
+            out_deg,
+            out=np.zeros(G.n),
+            where=out_deg > 0,
+        )
+        h = A @ np.divide(
+            A.T @ np.divide(h, out_deg, out=np.zeros(G.n), where=out_deg > 0),
+            in_deg,
+            out=np.zeros(G.n),
+            where=in_deg > 0,
+        )
     r = salsa(G, device="cpu")
     np.testing.assert_allclose(r.authorities, a, atol=1e-9)
     np.testing.assert_allclose(r.hubs, h, atol=1e-9)
+
+
+def test_each_side_keeps_its_own_share_by_hand():
+    """0 -> 1, 0 -> 2, 3 -> 4: two components, each with one of the two hubs (half the hub walk's
+    start each) and with two and one of the three authorities."""
+    r = salsa(gravel.Graph.from_edges([0, 0, 3], [1, 2, 4]), device="cpu")
+    np.testing.assert_allclose(r.hubs, [0.5, 0, 0, 0.5, 0])
+    np.testing.assert_allclose(r.authorities, [0, 1 / 3, 1 / 3, 0, 1 / 3])
+    wrong = np.array([2 / 3, 0, 0, 1 / 3, 0])  # the hubs split by the authorities' shares
+    G = gravel.Graph.from_edges([0, 0, 3], [1, 2, 4])
+    assert verify_salsa(G, wrong, r.authorities) == [
+        "a component holds another share of the hubs than it started with"
+    ]
 
 
 def test_reordered_graph_in_callers_ids():

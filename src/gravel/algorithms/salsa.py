@@ -3,13 +3,14 @@ Gunrock's who-to-follow ranks with.
 
 An authority's score is the stationary probability of the walk that goes back along a random in-arc
 to a hub and forward along a random out-arc of that hub, started uniformly over the authorities
-(the vertices with in-arcs); a hub's, of the walk the other way round. Lempel and Moran show the
-walk keeps to a connected component of the hub-authority graph (a copy of each vertex on each side,
-an edge per arc) and, inside one, settles on the authorities in proportion to their in-degree: so
-a[v] = |A_C| / |A| * indeg(v) / indeg(C) for v's component C, and h[u] = |A_C| / |A| * outdeg(u) /
-outdeg(C). That closed form is exact and takes one pass and a parallel union-find over the arcs
-(backends/cpu/salsa.py), where a power iteration would take as many passes as the walk needs to
-mix; the verifier checks it is the walk's fixed point.
+(the vertices with in-arcs); a hub's, of the walk the other way round, started uniformly over the
+hubs (the vertices with out-arcs). Lempel and Moran show a walk keeps to a connected component of
+the hub-authority graph (a copy of each vertex on each side, an edge per arc) and, inside one,
+settles in proportion to the degrees: so a[v] = |A_C| / |A| * indeg(v) / indeg(C) for v's
+component C, and h[u] = |H_C| / |H| * outdeg(u) / outdeg(C). That closed form is exact and takes
+one pass and a parallel union-find over the arcs (backends/cpu/salsa.py), where a power iteration
+would take as many passes as the walk needs to mix; the verifier checks each side is its walk's
+fixed point.
 """
 
 from dataclasses import dataclass
@@ -130,25 +131,27 @@ def _salsa_cuda(G, weighted):
 
 def _scores(xp, comp, out_deg, in_deg):
     """(hubs, authorities) from the components `comp` of the 2n hub and authority copies and the
-    degrees: each component's share of the authorities, split by degree inside it. `xp` is the
-    arrays' module (NumPy or CuPy)."""
+    degrees: each side's scores are its component's share of that side's vertices, split by degree
+    inside it. `xp` is the arrays' module (NumPy or CuPy)."""
     n = out_deg.shape[0]
-    hub_c, auth_c = comp[:n], comp[n:]
-    is_auth = in_deg > 0
-    share = xp.bincount(auth_c[is_auth], minlength=2 * n) / max(int(is_auth.sum()), 1)
-    in_c = xp.bincount(auth_c, weights=in_deg, minlength=2 * n)
-    out_c = xp.bincount(hub_c, weights=out_deg, minlength=2 * n)
-    a = xp.where(is_auth, share[auth_c] * in_deg / xp.maximum(in_c[auth_c], 1e-300), 0.0)
-    h = xp.where(out_deg > 0, share[hub_c] * out_deg / xp.maximum(out_c[hub_c], 1e-300), 0.0)
-    return h, a
+    return _side(xp, comp[:n], out_deg), _side(xp, comp[n:], in_deg)
+
+
+def _side(xp, comp, deg):
+    """One side's scores: |S_C| / |S| * deg(v) / deg(C), S the vertices of degree > 0."""
+    n = deg.shape[0]
+    on = deg > 0
+    share = xp.bincount(comp[on], minlength=2 * n) / max(int(on.sum()), 1)
+    total = xp.bincount(comp, weights=deg, minlength=2 * n)
+    return xp.where(on, share[comp] * deg / xp.maximum(total[comp], 1e-300), 0.0)
 
 
 def verify_salsa(G, hubs, authorities, *, weight=True, rtol=1e-9):
-    """Check SALSA's definition with SciPy, by the walk itself: the authorities are a fixed point
-    of one step back to the hubs and forward again (a = A^T D_out^-1 A D_in^-1 a, where A weighs
-    the arcs), the hubs are that step's middle (h = A D_in^-1 a), and each connected component of
-    the hub-authority graph holds the share of the authorities it started with. Returns a list of
-    problems."""
+    """Check SALSA's definition with SciPy, by the walks themselves: the authorities are a fixed
+    point of one step back to the hubs and forward again (a = A^T D_out^-1 A D_in^-1 a, where A
+    weighs the arcs), the hubs of the step the other way round (h = A D_in^-1 A^T D_out^-1 h), and
+    each connected component of the hub-authority graph holds the share of each side's vertices
+    it started with. Returns a list of problems."""
     from scipy.sparse import bmat, csr_matrix
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
@@ -164,18 +167,20 @@ def verify_salsa(G, hubs, authorities, *, weight=True, rtol=1e-9):
     if A.nnz == 0:
         return [] if not (h.any() or a.any()) else ["scores on a graph without arcs"]
     out_deg, in_deg = np.asarray(A.sum(axis=1)).ravel(), np.asarray(A.sum(axis=0)).ravel()
-    step_h = A @ np.divide(a, in_deg, out=np.zeros(n), where=in_deg > 0)
-    step_a = A.T @ np.divide(step_h, out_deg, out=np.zeros(n), where=out_deg > 0)
     problems = []
-    if not np.allclose(step_h, h, rtol=rtol, atol=1e-15):
-        problems.append("hubs are not one step back from the authorities")
-    if not np.allclose(step_a, a, rtol=rtol, atol=1e-15):
-        problems.append("authorities are not a fixed point of the walk")
     _, comp = scipy_cc(bmat([[None, A], [A.T, None]]), directed=False)
-    auth_c = comp[n:]
-    start = np.bincount(auth_c[in_deg > 0], minlength=comp.max() + 1) / (in_deg > 0).sum()
-    if not np.allclose(np.bincount(auth_c, weights=a, minlength=start.size), start, atol=1e-12):
-        problems.append("a component holds another share of the authorities than it started with")
+    for name, x, back, deg, way in (
+        ("authorities", a, in_deg, out_deg, A),
+        ("hubs", h, out_deg, in_deg, A.T.tocsr()),
+    ):
+        middle = way @ np.divide(x, back, out=np.zeros(n), where=back > 0)
+        step = way.T @ np.divide(middle, deg, out=np.zeros(n), where=deg > 0)
+        if not np.allclose(step, x, rtol=rtol, atol=1e-15):
+            problems.append(f"{name} are not a fixed point of their walk")
+        side = comp[n:] if name == "authorities" else comp[:n]
+        start = np.bincount(side[back > 0], minlength=comp.max() + 1) / (back > 0).sum()
+        if not np.allclose(np.bincount(side, weights=x, minlength=start.size), start, atol=1e-12):
+            problems.append(f"a component holds another share of the {name} than it started with")
     return problems
 
 
