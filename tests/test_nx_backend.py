@@ -130,6 +130,9 @@ def test_matches_networkx(name, data):
     args = kwargs(G)
     if name == "core_number" or name == "k_core":
         G.remove_edges_from(list(nx.selfloop_edges(G)))
+    if name == "k_core":  # it keeps every edge attribute: gravel takes graphs without any
+        for *_, d in G.edges(data=True):
+            d.clear()
     ours, theirs = called(name, G, backend="gravel", **args), called(name, G, **args)
     if name in UNORDERED:
         ours, theirs = sorted(map(sorted, ours)), sorted(map(sorted, theirs))
@@ -196,6 +199,7 @@ def test_conversion_is_cached(monkeypatch):
         ("bfs_edges", nx.path_graph(3), {"source": 0, "sort_neighbors": sorted}, "sort_neighbors"),
         ("bfs_layers", nx.path_graph(3), {"sources": [0, 2]}, "several sources"),
         ("clustering", nx.path_graph(3).to_directed(), {}, "directed"),
+        ("transitivity", nx.DiGraph([(0, 1), (1, 2), (2, 0)]), {}, "directed"),
         ("shortest_path_length", nx.path_graph(3), {"source": 0, "target": 2}, "one source"),
         ("pagerank", nx.path_graph(3), {"tol": 0}, "tol=0"),
         ("core_number", nx.algorithms.approximation.kcomponents._AntiGraph(), {}, "adjacency"),
@@ -276,6 +280,19 @@ def test_auto_dispatch_falls_back_with_the_reason(caplog):
 def test_networkx_exceptions(call, error):
     with pytest.raises(error):
         call()
+
+
+def test_a_call_keeping_every_edge_attribute_leaves_weighted_calls_right():
+    """k_core keeps every edge attribute: NetworkX caches its conversion as holding all of them
+    and hands it to later weighted calls, so on a graph whose edges carry data gravel refuses it
+    (NetworkX runs k_core) rather than cache an unweighted graph under that key."""
+    G = nx.Graph([(0, 1, {"weight": 5.0}), (1, 2, {"weight": 1.0, "cost": 2.0})])
+    with pytest.raises(NotImplementedError):
+        nx.k_core(G, backend="gravel")
+    assert nx.single_source_dijkstra_path_length(G, 0, backend="gravel") == {0: 0, 1: 5, 2: 6}
+    assert nx.pagerank(G, backend="gravel") == pytest.approx(nx.pagerank(G))
+    bare = nx.path_graph(4)  # no edge data: every attribute is none, and gravel runs it
+    assert sorted(nx.k_core(bare, 1, backend="gravel").edges) == [(0, 1), (1, 2), (2, 3)]
 
 
 def test_non_numeric_weights_go_back_to_networkx():

@@ -50,7 +50,13 @@ def triangles(G, nodes=None):
     return G.to_dict(t, _ids(G, nodes))
 
 
-@algorithm
+def _undirected(G):
+    """transitivity's condition: NetworkX counts a directed graph's triangles along its
+    successors, gravel those of the undirected graph."""
+    return "directed transitivity is not implemented in gravel" if G.is_directed() else True
+
+
+@algorithm(can_run=_undirected)
 def transitivity(G):
     t, d = _counts(G)
     total = int(t.sum())
