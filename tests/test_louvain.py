@@ -114,6 +114,22 @@ def test_two_cliques_and_a_bridge():
     assert r.labels.tolist() == [0] * 5 + [5] * 5
 
 
+def test_parallel_edges_add_their_weights_in_the_verifier_too():
+    """Modularity counts parallel edges as one edge of their summed weight, as NetworkX's on the
+    matching MultiGraph does; the verifier agrees, and takes zero weights without dividing by 0."""
+    import networkx as nx
+
+    G = gravel.Graph.from_edges([0, 0, 1, 2, 3, 3], [1, 1, 2, 3, 4, 4], directed=False)
+    r = louvain_communities(G, seed=1, device="cpu")
+    multi = nx.MultiGraph([(0, 1), (0, 1), (1, 2), (2, 3), (3, 4), (3, 4)])
+    parts = [set(np.flatnonzero(r.labels == c).tolist()) for c in np.unique(r.labels)]
+    assert r.modularity == pytest.approx(nx.community.modularity(multi, parts))
+    assert verify_louvain(G, r.labels, modularity=r.modularity) == []
+    assert verify_louvain(G, r.labels, modularity=0.21875) != []  # the merged graph's value
+    Z = gravel.Graph.from_edges([0, 1], [1, 2], [0.0, 0.0], directed=False)
+    assert verify_louvain(Z, louvain_communities(Z, device="cpu").labels, modularity=0.0) == []
+
+
 def test_bad_input():
     D = gravel.generate.kronecker(6, 4, directed=True)
     with pytest.raises(gravel.InvalidGraphError, match="not implemented for directed"):
