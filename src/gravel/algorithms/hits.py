@@ -15,6 +15,7 @@ import numpy as np
 
 from ..backends.cpu import hits as _k
 from ..errors import InvalidArgumentError, PowerIterationFailedConvergence
+from ..transform import check_weights
 from ._common import Result, Timer, choose_device, to_caller
 from ._vectors import distribution
 
@@ -69,8 +70,10 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
     ------
     InvalidArgumentError
         `max_iter` below 1, `tol` negative or not finite, or `nstart` of the wrong length, with
-        negative values or a zero sum; on the CPU, scores that became all 0 or NaN (weights of 0
-        or NaN, an `nstart` only on vertices without out-arcs).
+        negative values or a zero sum; on the CPU, scores that became all 0 or NaN (weights of 0,
+        an `nstart` only on vertices without out-arcs).
+    InvalidWeightError
+        A weight is negative, NaN or infinite, naming its arc.
     PowerIterationFailedConvergence
         The change stayed at or above `tol` for `max_iter` iterations (``tol > 0``).
     """
@@ -80,6 +83,8 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
     if tol < 0:
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
+    if G.weighted:
+        check_weights(G, name="hits")
     start = distribution(G, nstart, "nstart")
     res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "hits")](
         G, int(max_iter), float(tol), start
@@ -121,7 +126,7 @@ def _hits_cpu(G, max_iter, tol, start):
             if not math.isfinite(err):
                 raise InvalidArgumentError(
                     f"hits: every hub or every authority is 0 or NaN after iteration {it} (weights"
-                    " of 0 or NaN, or an nstart only on vertices without out-arcs)"
+                    " of 0, or an nstart only on vertices without out-arcs)"
                 )
             if err < tol:
                 break
