@@ -1,3 +1,5 @@
+import re
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -48,6 +50,30 @@ def test_arrays_are_read_only():
 def test_bad_edges_are_rejected(src, dst, n, msg):
     with pytest.raises(gravel.InvalidGraphError, match=msg):
         gravel.Graph.from_edges(src, dst, n=n)
+
+
+@pytest.mark.parametrize(
+    ("offsets", "indices", "weights", "says"),
+    [
+        ([0, 1, 1, 1], [1], None, "arc 0 -> 1 has no 1 -> 0"),
+        ([0, 1, 2], [1, 0], [2.0, 3.0], "with other weights, one way than the other"),
+        ([0, 2, 3], [1, 1, 0], None, "a different number of times"),
+        ([0, 1], [np.nan], None, "integer vertex ids, not nan"),
+        ([0, 1, 1], [0.5], None, "integer vertex ids, not 0.5"),
+    ],
+)
+def test_an_undirected_csr_must_list_each_edge_both_ways(offsets, indices, weights, says):
+    with pytest.raises(gravel.InvalidGraphError, match=says):
+        gravel.Graph(offsets, indices, weights, directed=False)
+
+
+def test_mirrored_csrs_are_taken():
+    # parallel edges with their weights listed in another order one way than the other
+    G = gravel.Graph([0, 2, 4], [1, 1, 0, 0], [2.0, 3.0, 3.0, 2.0], directed=False)
+    assert G.nnz == 4 and sorted(G.weights[:2]) == [2.0, 3.0]
+    assert gravel.Graph([0, 1, 2], [1.0, 0.0], directed=False).indices.tolist() == [1, 0]
+    with pytest.raises(gravel.InvalidGraphError, match=re.escape("labels has shape (2,)")):
+        gravel.Graph([0, 1], [0], labels=["a", "b"])
 
 
 def test_empty_graph():

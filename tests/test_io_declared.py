@@ -1,12 +1,11 @@
 """Sizes a header declares are checked before anything is allocated for them (issue 17)."""
 
-import os
-
 import numpy as np
 import pytest
 
 import gravel
 from gravel.errors import GraphFormatError, GraphTooLargeError
+from gravel.io import _declared
 
 MTX = "%%MatrixMarket matrix coordinate pattern general\n{n} {n} {m}\n1 2\n2 3\n3 1\n"
 GR = "p sp {n} {m}\na 1 2 1\na 2 3 1\na 3 1 1\n"
@@ -44,11 +43,10 @@ def test_issue_17_a_vertex_count_past_int32_names_file_and_value(tmp_path, name,
 def test_issue_17_a_vertex_count_beyond_memory_is_refused(
     tmp_path, name, monkeypatch, no_graph_built
 ):
-    pages = {"SC_PHYS_PAGES": 2**18, "SC_PAGE_SIZE": 4096}  # a host of 1 GiB
-    monkeypatch.setattr(os, "sysconf", pages.__getitem__)
-    p = write(tmp_path, name, VERTEX_COUNTS[name], n=10**8, m=3)  # 16 bytes a vertex: 1.49 GiB
+    monkeypatch.setattr(_declared, "host_free_bytes", lambda: 2**30)  # 1 GiB available
+    p = write(tmp_path, name, VERTEX_COUNTS[name], n=10**8, m=3)  # 24 bytes a vertex: 2.24 GiB
     with pytest.raises(
-        GraphTooLargeError, match=r"100,000,000 vertices.* 1\.49 GiB.* 1\.00 GiB"
+        GraphTooLargeError, match=r"100,000,000 vertices.* 2\.24 GiB.* 1\.00 GiB of memory avail"
     ) as e:
         gravel.load(p, cache=False)
     assert str(p) in str(e.value) and isinstance(e.value, MemoryError)

@@ -58,7 +58,7 @@ def _simple_graph(name, edges, m, n, directed, show_progress):
         offsets, indices, _ = _csr.stream_csr(
             blocks, m, n, not directed, dedupe=True, drop_loops=True
         )
-    return Graph(offsets, indices, directed=directed, _sorted=True)
+    return Graph(offsets, indices, directed=directed, _sorted=True, _checked=True)
 
 
 def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None, device="auto"):

@@ -16,6 +16,34 @@ from .errors import InvalidGraphError, VertexNotFoundError
 _MAX_VERTICES = 2**31 - 1
 
 
+def _check_mirrored(offsets, indices, weights):
+    """InvalidGraphError, naming an arc, unless every arc u -> v of an undirected graph's sorted
+    rows has its v -> u, as often and with the same weights (the CSR lists each edge both ways)."""
+    n = offsets.shape[0] - 1
+    t_off, t_idx, t_w = _csr.transpose(offsets, indices, weights, n)
+    same = np.array_equal(t_off, offsets) and np.array_equal(t_idx, indices)
+    if same and weights is not None and not np.array_equal(t_w, weights, equal_nan=True):
+        # parallel arcs may hold their weights in another order: compare the sorted weights
+        rows = np.repeat(np.arange(n), np.diff(offsets))
+        mine, theirs = np.lexsort((weights, indices, rows)), np.lexsort((t_w, t_idx, rows))
+        same = np.array_equal(weights[mine], t_w[theirs], equal_nan=True)
+    if same:
+        return
+    src = np.repeat(np.arange(n, dtype=np.int32), np.diff(offsets))
+    lone = np.flatnonzero(~_csr.has_arcs(offsets, indices, indices.astype(np.int64), src))
+    if lone.size:
+        e = int(lone[0])
+        raise InvalidGraphError(
+            f"undirected graph: arc {int(src[e])} -> {int(indices[e])} has no {int(indices[e])} "
+            f"-> {int(src[e])} (an undirected CSR lists each edge both ways; or pass "
+            "directed=True)"
+        )
+    raise InvalidGraphError(
+        "undirected graph: some edge is listed a different number of times, or with other "
+        "weights, one way than the other (an undirected CSR lists each edge both ways)"
+    )
+
+
 def _readonly(a):
     a.flags.writeable = False
     return a
@@ -70,6 +98,15 @@ class Graph:
             raise InvalidGraphError(
                 f"indices has {indices.shape[0]} entries, offsets[-1] says {offsets[-1]}"
             )
+        if indices.dtype.kind not in "iu" and indices.size:
+            whole = (
+                np.isfinite(indices) & (indices == np.round(indices))
+                if indices.dtype.kind == "f"
+                else None
+            )
+            if whole is None or not whole.all():
+                bad = indices.ravel()[0] if whole is None else indices[~whole][0]
+                raise InvalidGraphError(f"indices must be integer vertex ids, not {bad.item()!r}")
         if not _checked and indices.size and (indices.min() < 0 or indices.max() >= n):
             bad = indices[(indices < 0) | (indices >= n)][0]
             raise InvalidGraphError(f"vertex id {bad} out of range [0, {n})")
@@ -82,6 +119,8 @@ class Graph:
             indices = indices.copy()
             weights = None if weights is None else weights.copy()
             _csr.sort_rows(offsets, indices, weights)
+        if not _checked and not directed and indices.size:
+            _check_mirrored(offsets, indices, weights)
         self._arrays = (
             _readonly(offsets),
             _readonly(indices),
@@ -90,6 +129,10 @@ class Graph:
         self._n, self._nnz, self._weighted = n, indices.shape[0], weights is not None
         self.directed = bool(directed)
         self.labels = None if labels is None else _readonly(np.asarray(labels))
+        if self.labels is not None and self.labels.shape != (n,):
+            raise InvalidGraphError(
+                f"labels has shape {self.labels.shape}: one label per vertex, ({n},)"
+            )
         self.order = (
             None if order is None else _readonly(np.ascontiguousarray(order, dtype=np.int32))
         )
