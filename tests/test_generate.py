@@ -88,6 +88,36 @@ def test_bad_specs(spec):
         generate.from_spec(spec)
 
 
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("kron:5:-3", "edge factor must be an integer of at least 1, not -3"),
+        ("kron:5:0", "edge factor must be an integer of at least 1, not 0"),
+        ("urand:5:-1", "degree must be an integer of at least 1, not -1"),
+        ("rgg:5:0", "degree must be a number > 0, not 0"),
+        ("grid:2x-1", "cols must be an integer of at least 0, not -1"),
+    ],
+)
+def test_impossible_sizes_are_named(spec, says):
+    with pytest.raises(gravel.InvalidGraphError, match=says):
+        generate.from_spec(spec)
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (lambda: generate.grid(2.5, 5), "rows must be an integer of at least 0, not 2.5"),
+        (lambda: generate.kronecker(5, 2.5), "edge factor must be an integer"),
+        (lambda: generate.kronecker(True), "scale must be an integer of at least 0, not True"),
+        (lambda: generate.random_geometric(5, float("nan")), "degree must be a number > 0"),
+        (lambda: generate.random_geometric(5, -1), "degree must be a number > 0, not -1"),
+    ],
+)
+def test_generator_arguments_are_checked(make, says):
+    with pytest.raises(gravel.InvalidGraphError, match=says):
+        make()
+
+
 def test_issue_18_streamed_generators_give_the_same_graphs():
     """The streamed build gives the graphs the whole-edge-list build gave (same seed, same
     arrays): digests of the arrays as they were before streaming."""

@@ -10,6 +10,8 @@ host memory of the CSR itself (backends/cuda/generate.py)."""
 
 import math
 
+import numpy as np
+
 from .backends.cpu import csr as _csr
 from .backends.cpu import generate as _gen
 from .errors import InvalidArgumentError, InvalidGraphError, UnknownNameError
@@ -68,6 +70,7 @@ def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None, d
     random permutation requires, so that the id order carries no locality. `device` ("auto",
     "cpu" or "cuda") is where the graph is built; the graph is the same on either."""
     _check_scale(scale)
+    _check_count(edge_factor, "edge factor", 1)
     n, m = 1 << scale, edge_factor << scale
     if _on_gpu(device, m):
         return _gpu_graph(1, scale, m, seed, directed, KRONECKER_ABC)
@@ -85,6 +88,7 @@ def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None, d
     """GAP's uniform random graph: 2**scale vertices, degree * 2**scale edges with uniform
     endpoints. `device` as for :func:`kronecker`."""
     _check_scale(scale)
+    _check_count(degree, "degree", 1)
     n, m = 1 << scale, degree << scale
     if _on_gpu(device, m):
         return _gpu_graph(0, scale, m, seed, directed)
@@ -100,7 +104,9 @@ def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None, d
 
 def grid(rows, cols, *, diagonals=False):
     """A rows x cols 2-D mesh (4-neighbour, or 8 with diagonals); vertex r*cols + c."""
-    if rows < 0 or cols < 0 or rows * cols >= 2**31:
+    _check_count(rows, "rows", 0)
+    _check_count(cols, "cols", 0)
+    if rows * cols >= 2**31:
         raise InvalidGraphError(f"grid {rows}x{cols} is empty-sized or too large")
     src, dst = _gen.grid_edges(rows, cols, diagonals)
     return Graph.from_edges(src, dst, n=rows * cols, directed=False)
@@ -110,6 +116,10 @@ def random_geometric(scale, degree=8, *, seed=0):
     """2**scale points uniform in the unit square, joined when closer than r = sqrt(degree / (pi
     n)), so the expected average degree is about `degree` (a mesh-like graph with locality)."""
     _check_scale(scale)
+    if isinstance(degree, bool) or not isinstance(degree, (int, float, np.integer, np.floating)):
+        raise InvalidGraphError(f"degree must be a number > 0, not {degree!r}")
+    if not (math.isfinite(degree) and degree > 0):
+        raise InvalidGraphError(f"degree must be a number > 0, not {degree!r}")
     n = 1 << scale
     radius = math.sqrt(degree / (math.pi * n))
     src, dst = _gen.geometric_edges(n, min(radius, 1.0), seed)
@@ -144,5 +154,12 @@ def is_spec(text):
 
 
 def _check_scale(scale):
-    if not 0 <= scale <= 30:
+    _check_count(scale, "scale", 0)
+    if scale > 30:
         raise InvalidGraphError(f"scale {scale} outside 0..30")
+
+
+def _check_count(value, name, least):
+    """InvalidGraphError unless `value` is an integer of at least `least`."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise InvalidGraphError(f"{name} must be an integer of at least {least}, not {value!r}")
