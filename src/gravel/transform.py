@@ -3,6 +3,7 @@ graph's weights that algorithms share."""
 
 import numpy as np
 
+from . import seeds
 from .arrays import entry_rows, host, xp
 from .backends.cpu import csr as _csr  # loaded on first use
 from .backends.cpu import tc as _tc
@@ -50,7 +51,7 @@ def add_random_weights(G, low=1, high=64, *, seed=0):
     """
     if not 0 <= low <= high:
         raise InvalidGraphError(f"weight range [{low}, {high}] is empty or negative")
-    rng = np.random.default_rng(seed)
+    rng = seeds.rng(seed)
     src, dst = G.edges()
     if G.directed:
         w = rng.integers(low, high + 1, size=G.nnz).astype(np.float32)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from .. import seeds
 from ..arrays import xp
 from ..backends.cpu import bc as _k
 from ..errors import InvalidGraphError, VertexNotFoundError
@@ -91,7 +92,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
             raise InvalidGraphError(f"k must be an integer number of sources, not {k!r}")
         if not 0 < k <= n:
             raise InvalidGraphError(f"k={k} sources, but the graph has {n} vertices")
-        sources = np.random.default_rng(seed).choice(n, size=k, replace=False).astype(np.int32)
+        sources = seeds.rng(seed).choice(n, size=k, replace=False).astype(np.int32)
     internal = sources if G.order is None else G.order[sources]
     res = _IMPLEMENTATIONS[dev](_simple_arcs(G), internal)
     res.centrality = rescale(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import seeds
 from ..arrays import host
 from ..backends.cpu import coloring as _k
 from ._common import Result, Timer, choose_device, ids_to_caller, to_caller
@@ -78,7 +79,7 @@ def largest_first(G, seed=None):
     ids = np.arange(n, dtype=np.int32)
     callers = ids_to_caller(G, ids)
     degree = np.diff(G.simple_undirected().offsets) + 2 * G.has_arcs(ids, ids)
-    tie = callers if seed is None else np.random.default_rng(seed).permutation(n)[callers]
+    tie = callers if seed is None else seeds.rng(seed).permutation(n)[callers]
     rank = np.empty(n, np.int32)
     rank[np.lexsort((tie, -degree))] = ids
     return rank

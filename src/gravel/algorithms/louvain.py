@@ -10,6 +10,7 @@ every vertex moves at once.
 
 import numpy as np
 
+from .. import seeds
 from ..arrays import host
 from ..backends.cpu import louvain as _k
 from ..errors import InvalidArgumentError, InvalidGraphError
@@ -99,7 +100,7 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
     n = G.n
     w = G.weights.astype(np.float64) if weighted else np.ones(G.nnz)
     graph = first = _level_graph(G, w)
-    rng = np.random.default_rng(seed)
+    rng = seeds.rng(seed)
     labels = np.arange(n, dtype=np.int64)
     q = modularity(G.offsets, G.indices, labels, w, resolution)
     levels = 0

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import seeds
 from ..arrays import host, xp
 from ..backends.cpu import mis as _k
 from ..errors import InvalidGraphError
@@ -68,7 +69,7 @@ def maximal_independent_set(G, *, seed=None, device="auto"):
         raise InvalidGraphError(f"{name} is not implemented for directed graphs")
     dev = choose_device(device, _IMPLEMENTATIONS, name)
     callers = ids_to_caller(G, np.arange(G.n, dtype=np.int32))
-    rank = np.random.default_rng(seed).permutation(G.n).astype(np.int32)[callers]
+    rank = seeds.rng(seed).permutation(G.n).astype(np.int32)[callers]
     res = _IMPLEMENTATIONS[dev](G.simple_undirected(), rank)
     res.in_set = to_caller(G, res.in_set)
     res.nodes = xp(res.in_set).flatnonzero(res.in_set).astype(np.int32)
