@@ -45,6 +45,9 @@ def test_text_summary(capsys):
         (["run", "bfs", "kron:abc"], "unknown generator spec"),
         (["run", "pagerank", "grid:2x2", "--source", "1"], "--source does not apply"),
         (["run", "bfs", "grid:2x2", "-o", "x.unknown"], "unknown output type"),
+        (["run", "mis", "grid:2x2", "--seed", "-1", "--device", "cpu"], "seed must be None"),
+        (["run", "bfs", "kron:5:-3", "--device", "cpu"], "edge factor must be an integer"),
+        (["bench", "grid:2x2", "--algo", "bfs", "--repeat", "0"], "--repeat must be at least 1"),
     ],
 )
 def test_errors_exit_2_with_one_line(argv, match, capsys, tmp_path, monkeypatch):
@@ -53,6 +56,13 @@ def test_errors_exit_2_with_one_line(argv, match, capsys, tmp_path, monkeypatch)
     err = capsys.readouterr().err
     assert match in err and err.count("\n") == 1 and "Traceback" not in err
     assert not list(tmp_path.iterdir())
+
+
+def test_an_empty_graph_is_not_benchmarked(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    assert main(["bench", str(empty), "--algo", "bfs", "--device", "cpu"]) == 2
+    assert "empty.txt: the graph is empty, there is nothing to time" in capsys.readouterr().err
 
 
 def test_unknown_algorithm_is_rejected(capsys):

@@ -425,6 +425,8 @@ def cmd_bench(args):
 
     from . import bench
 
+    if args.repeat < 1:
+        raise InvalidArgumentError(f"--repeat must be at least 1, not {args.repeat}")
     if args.gpus is not None:
         return _bench_on_gpus(args)
 
@@ -521,6 +523,8 @@ def _bench_graph(spec, args):
     its source (caller's ids) and the facts the JSON records about it."""
     t = time.perf_counter()
     G, name = open_graph(spec, undirected=args.undirected, relabel=args.relabel)
+    if G.n == 0:
+        raise GravelError(f"{name}: the graph is empty, there is nothing to time")
     info = {
         "build_s": time.perf_counter() - t,
         "vertices": G.n,
