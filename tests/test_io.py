@@ -81,11 +81,26 @@ def test_dimacs_and_pace(tmp_path):
         ("o.gr", "a 1 2 1\n", "problem line"),
         ("p.gr", "p sp 2 1\n1 2 1\n", r"line 2: unexpected line"),
         ("q.txt", "0 99999999999\n", "int32"),
+        ("r.csv", "0,1\n1,,2\n", r"line 2: empty field \(two commas"),
+        ("s.csv", "0,1\n,1,2\n", r"line 2: empty field"),
+        ("t.txt", "0 1 1.5\n1 2 inflate\n", r"line 2: cannot read a number"),
+        (
+            "u.txt",
+            "# gravel edge list: 3 vertices, directed, weighted\n0 1\n1 2\n",
+            r"u.txt, line 2: line 1 declares a weighted graph, the lines have no weight column",
+        ),
     ],
 )
 def test_malformed_files_name_file_and_line(tmp_path, name, text, match):
     with pytest.raises(gravel.GraphFormatError, match=match):
         gravel.load(write(tmp_path, name, text), cache=False)
+
+
+def test_classic_mac_line_ends_and_spelled_out_infinity(tmp_path):
+    G = gravel.load(write(tmp_path, "cr.txt", "0 1\r1 2\r2 3\r"), cache=False)
+    assert G.edges()[1].tolist() == [1, 2, 3] and G.weights is None
+    W = gravel.load(write(tmp_path, "inf.txt", "0 1 1.5\n1 2 Infinity\n2 3 -inf\n"), cache=False)
+    assert W.weights.tolist() == [1.5, float("inf"), float("-inf")]
 
 
 def test_truncated_gzip(tmp_path):

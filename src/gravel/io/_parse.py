@@ -10,7 +10,9 @@ a first run does not wait for the tokenizer to compile (SMALL_TEXT_BYTES, docs/t
 import numba
 import numpy as np
 
-OK, BAD_NUMBER, NEGATIVE_ID, TOO_FEW, COLUMNS_CHANGE, BAD_PREFIX, NOT_INTEGER = range(7)
+OK, BAD_NUMBER, NEGATIVE_ID, TOO_FEW, COLUMNS_CHANGE, BAD_PREFIX, NOT_INTEGER, EMPTY_FIELD = range(
+    8
+)
 #: texts up to this many bytes try the NumPy reader first; larger ones go straight to Numba
 SMALL_TEXT_BYTES = 1 << 22
 
@@ -21,6 +23,7 @@ MESSAGES = {
     COLUMNS_CHANGE: "number of columns differs from the first data line",
     BAD_PREFIX: "unexpected line",
     NOT_INTEGER: "vertex id is not an integer",
+    EMPTY_FIELD: "empty field (two commas with nothing between them)",
 }
 
 
@@ -51,8 +54,13 @@ def _parse_float(buf, p, end):
         and (buf[p + 2] | 32) == 102
     ):
         p += 3
-        while p < end and (buf[p] | 32) >= 97 and (buf[p] | 32) <= 122:  # "inity"
-            p += 1
+        rest = (105, 110, 105, 116, 121)  # "inity"
+        if p + 5 <= end:
+            spelled = True
+            for k in range(5):
+                spelled = spelled and (buf[p + k] | 32) == rest[k]
+            if spelled:
+                p += 5
         return sign * np.inf, p, True
     mant = 0.0
     digits = 0
@@ -125,10 +133,14 @@ def parse_lines(buf, comments, prefix, src, dst, w):
             p += 1
         cols = 0
         while True:
+            commas = 0
             while p < end and _is_sep(buf[p]):
+                commas += buf[p] == 44
                 p += 1
             if p >= end or buf[p] == 10:
                 break
+            if commas > 1 or (commas == 1 and cols == 0):
+                return rows, ncols, EMPTY_FIELD, line
             if cols < 2:
                 if buf[p] == 45:
                     return rows, ncols, NEGATIVE_ID, line
@@ -175,6 +187,8 @@ def parse(buf, *, comments=b"#%", prefix=b"", path=None, first_line=1):
     """Parse the data lines of ``buf`` (a uint8 array). Returns (src, dst, weights or None)."""
     from ..errors import GraphFormatError
 
+    if not (buf == 10).any() and (buf == 13).any():  # classic Mac line ends: a CR alone
+        buf = np.where(buf == 13, np.uint8(10), buf)
     if not prefix and buf.shape[0] <= SMALL_TEXT_BYTES:
         pairs = id_pairs(buf, comments)
         if pairs is not None:
@@ -232,6 +246,8 @@ def id_pairs(buf, comments=b"#%"):
     if np.any((per_line != 0) & (per_line != 2)):
         return None
     if np.any(buf[(per_line == 0)[line] & data] == 44):  # commas alone: too few columns
+        return None
+    if np.any(np.bincount(line[(buf == 44) & data], minlength=lines) > 1):  # an empty field?
         return None
     ids = np.zeros(starts.shape[0], np.int64)
     for k in range(int(length.max()) if length.size else 0):

@@ -40,6 +40,12 @@ def read(buf, path):
                 f"vertex {ids[row]} outside 0..{n - 1} (line 1 declares {n} vertices)", path, line
             )
     if w is None and header[3] == b"weighted":
+        if len(src):
+            raise GraphFormatError(
+                "line 1 declares a weighted graph, the lines have no weight column",
+                path,
+                line_of_row(buf, 0),
+            )
         w = np.empty(0)  # no edges, hence no weight column
     return src, dst, w, n, header[2] == b"directed"
 
