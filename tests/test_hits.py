@@ -148,3 +148,14 @@ def test_cli_on_the_bundled_graph(capsys):
     assert main(["run", "hits", "--device", "cpu", "--json", "--max-iter", "200"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["algorithm"] == "hits" and summary["error"] < 1e-8
+
+
+def test_numpy_scalars_are_numbers():
+    G = gravel.generate.grid(3, 3)
+    ref = gravel.hits(G, tol=1e-6, device="cpu")
+    r = gravel.hits(G, tol=np.float32(1e-6), max_iter=np.int64(100), device="cpu")
+    np.testing.assert_array_equal(r.hubs, ref.hubs)
+    q = gravel.louvain_communities(
+        G, resolution=np.float32(1), threshold=np.float16(0), device="cpu"
+    )
+    assert q.modularity == gravel.louvain_communities(G, device="cpu").modularity

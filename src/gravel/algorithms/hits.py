@@ -9,6 +9,7 @@ gathers are two pull neighbor_reduces, over the graph and over its reverse (``_h
 """
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -79,7 +80,7 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
     """
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise InvalidArgumentError(f"max_iter must be an integer of at least 1, not {max_iter!r}")
-    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not math.isfinite(tol):
+    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not math.isfinite(tol):
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
     if tol < 0:
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
