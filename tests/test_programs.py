@@ -373,6 +373,11 @@ def make(**changes):
         ({"semiring": "min_times"}, "unknown semiring 'min_times'"),
         ({"semiring": None, "process": "message", "reduce": "a * b"}, "give its identity"),
         ({"direction": "up"}, "direction 'up'"),
+        ({"send": "99999999999999999999999"}, "does not fit a 64-bit integer"),
+        (
+            {"semiring": None, "process": "message", "reduce": "a + b", "identity": "zero"},
+            "identity = 'zero': expected a float64 value",
+        ),
         ({"send": "common(v, 0)"}, "'common(v, 0)' is not allowed"),
         ({"process": "common(message)"}, "'common(message)' is not allowed"),
         ({"senders": "some"}, "senders 'some'"),

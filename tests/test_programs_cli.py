@@ -97,6 +97,18 @@ def test_a_structured_state_writes_a_column_per_field(tmp_path, capsys):
         (BFS_FILE, ["--param", "depth=3"], "unknown parameters ['depth']"),
         (BFS_FILE.replace("source", "root"), ["--source", "1"], "programs with a `source`"),
         (BFS_FILE, ["--alpha", "0.5"], "--alpha does not apply to vertex programs"),
+        (BFS_FILE, ["--param", "source=1e300"], "parameter 'source' = 1e+300 is not a int64"),
+        (BFS_FILE + "params = {'source': 'abc'}\n", [], "'abc': expected a int64 value"),
+        (
+            "from gravel import programs\nprogram = programs.bfs\n",
+            ["--source", "99"],
+            "parameter 'source': vertex 99 is not in the graph (ids 0..3)",
+        ),
+        (
+            "def program():\n    raise KeyError('lost')\n",
+            [],
+            "prog.py: program(): KeyError: 'lost'",
+        ),
     ],
 )
 def test_errors_name_the_file_or_the_flag(tmp_path, capsys, text, argv, says):

@@ -67,7 +67,10 @@ class Expression:
             self.names.add(name)
             return
         if isinstance(node, ast.Constant):
-            if isinstance(node.value, (bool, int, float)):
+            v = node.value
+            if isinstance(v, int) and not isinstance(v, bool) and not -(2**63) <= v < 2**63:
+                self._fail(node, "does not fit a 64-bit integer (write it as a float)")
+            if isinstance(v, (bool, int, float)):
                 return
             self._fail(node, "is not a number or a boolean")
         elif isinstance(node, ast.BinOp) and type(node.op) in _BINARY:

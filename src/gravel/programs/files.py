@@ -34,7 +34,12 @@ def load_program(path):
         raise ProgramError(f"{path}: {type(e).__name__}: {e}") from None
     program = getattr(module, "program", None)
     if callable(program) and not isinstance(program, Program):
-        program = program()
+        try:
+            program = program()
+        except ProgramError as e:
+            raise ProgramError(f"{path}: {e}") from None
+        except Exception as e:  # the user's function: any error, named with its file
+            raise ProgramError(f"{path}: program(): {type(e).__name__}: {e}") from None
     if not isinstance(program, Program):
         raise ProgramError(
             f"{path} defines no vertex program: it needs `program = gravel.programs.Program(...)`"

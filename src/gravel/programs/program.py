@@ -239,7 +239,8 @@ class Program:
             )
         if identity is None:
             raise ProgramError(f"reduce {reduce!r} is an expression: give its identity")
-        return Expression(reduce, "reduce", ("a", "b")), [self.message[0].dtype.type(identity)]
+        dt = self.message[0].dtype
+        return Expression(reduce, "reduce", ("a", "b")), [_cast("identity", identity, dt)]
 
     def code(self, base, **patterns):
         """The code of every name an expression may use, for a kernel writer: `base` maps the
@@ -276,7 +277,9 @@ class Program:
                 f"unknown parameters {sorted(unknown)} (the program has {sorted(self.params)})"
             )
         given = params or {}
-        return {k: _cast(k, given.get(k, d), d.dtype) for k, d in self.params.items()}
+        return {
+            k: _cast(f"parameter {k!r}", given.get(k, d), d.dtype) for k, d in self.params.items()
+        }
 
 
 def _default(name, value):
@@ -287,16 +290,17 @@ def _default(name, value):
     return out[()]
 
 
-def _cast(name, value, dtype):
-    """`value` as parameter `name`'s `dtype`, refused where that would change it: a fraction or
-    an out-of-range number for an integer, an overflow to infinity for a float, a non-number."""
+def _cast(what, value, dtype):
+    """`value` as `dtype`, refused where that would change it (a fraction or an out-of-range number
+    for an integer, an overflow to infinity for a float, a non-number); `what` names it in the
+    error ("parameter 'source'", "identity")."""
     kind = np.asarray(value).dtype.kind if np.ndim(value) == 0 else "?"
     if kind not in ("b", "i", "u", "f") or (kind == "b") != (dtype.kind == "b"):
-        raise ProgramError(f"parameter {name!r} = {value!r}: expected a {dtype} value")
+        raise ProgramError(f"{what} = {value!r}: expected a {dtype} value")
     if dtype.kind in "iu":
         limits = np.iinfo(dtype)
         if not (np.isfinite(value) and value == int(value) and limits.min <= value <= limits.max):
-            raise ProgramError(f"parameter {name!r} = {value!r} is not a {dtype} value")
+            raise ProgramError(f"{what} = {value!r} is not a {dtype} value")
     if dtype.kind == "f" and np.isfinite(value) and abs(value) > float(np.finfo(dtype).max):
-        raise ProgramError(f"parameter {name!r} = {value!r} is beyond {dtype}'s range")
+        raise ProgramError(f"{what} = {value!r} is beyond {dtype}'s range")
     return np.asarray(value).astype(dtype)[()]
