@@ -321,3 +321,9 @@ def test_has_arcs_names_an_id_out_of_range():
         G.has_arcs([0], [3])
     with pytest.raises(gravel.VertexNotFoundError, match="src -1 is not a vertex"):
         G.has_arcs([-1], [0])
+
+
+@pytest.mark.parametrize("high", [float("inf"), 2.5, 2**24])
+def test_weight_bounds_are_integers_float32_holds(high):
+    with pytest.raises(gravel.InvalidGraphError, match=f"not {high!r}"):
+        gravel.transform.add_random_weights(gravel.generate.grid(2, 2), 1, high)

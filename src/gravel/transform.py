@@ -49,6 +49,11 @@ def add_random_weights(G, low=1, high=64, *, seed=0):
 
     Both directions of an undirected edge get the same weight, so the graph stays symmetric.
     """
+    for bound in (low, high):
+        if isinstance(bound, bool) or not isinstance(bound, (int, np.integer)) or bound >= 2**24:
+            raise InvalidGraphError(
+                f"weight bounds must be integers below 2**24 (float32 holds them), not {bound!r}"
+            )
     if not 0 <= low <= high:
         raise InvalidGraphError(f"weight range [{low}, {high}] is empty or negative")
     rng = seeds.rng(seed)
