@@ -45,6 +45,10 @@ def test_arrays_are_read_only():
         ([0, 5], [1, 0], 3, "out of range"),
         ([0.5], [1], None, "non-integer"),
         ([0, 1], [1], None, "entries"),
+        ([0], [1], -3, "n must be an integer number of vertices >= 0, not -3"),
+        ([0], [1], "5", "n must be an integer"),
+        ([0], [1], 3.5, "not 3.5"),
+        ([0], [1], True, "not True"),
     ],
 )
 def test_bad_edges_are_rejected(src, dst, n, msg):
@@ -327,3 +331,11 @@ def test_has_arcs_names_an_id_out_of_range():
 def test_weight_bounds_are_integers_float32_holds(high):
     with pytest.raises(gravel.InvalidGraphError, match=f"not {high!r}"):
         gravel.transform.add_random_weights(gravel.generate.grid(2, 2), 1, high)
+
+
+def test_a_vertex_count_past_the_memory_available_is_refused(monkeypatch):
+    from gravel import placement
+
+    monkeypatch.setattr(placement, "host_free_bytes", lambda: 2**30)
+    with pytest.raises(gravel.GraphTooLargeError, match=r"100,000,000 vertices.* 2\.24 GiB"):
+        gravel.Graph.from_edges([0], [1], n=10**8)

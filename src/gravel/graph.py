@@ -11,7 +11,7 @@ import numpy as np
 
 from .arrays import host
 from .backends.cpu import csr as _csr  # loaded on first use: importing gravel never imports Numba
-from .errors import InvalidGraphError, VertexNotFoundError
+from .errors import GraphTooLargeError, InvalidGraphError, VertexNotFoundError
 
 _MAX_VERTICES = 2**31 - 1
 
@@ -42,6 +42,23 @@ def _check_mirrored(offsets, indices, weights):
         "undirected graph: some edge is listed a different number of times, or with other "
         "weights, one way than the other (an undirected CSR lists each edge both ways)"
     )
+
+
+#: bytes a vertex takes while a CSR is built (int64 offsets and counts, int32 row ids)
+BUILD_BYTES_PER_VERTEX = 24
+
+
+def _check_room(n):
+    """GraphTooLargeError, before any allocation, where the per-vertex arrays of a CSR of `n`
+    vertices alone would not fit the host memory available now."""
+    from .placement import host_free_bytes
+
+    need, free = BUILD_BYTES_PER_VERTEX * (n + 1), host_free_bytes()
+    if need > free:
+        raise GraphTooLargeError(
+            f"{n:,} vertices: their arrays alone take {need / 2**30:.2f} GiB, the host has "
+            f"{free / 2**30:.2f} GiB of memory available"
+        )
 
 
 def _readonly(a):
@@ -206,10 +223,13 @@ class Graph:
         top = int(max(src.max(initial=-1), dst.max(initial=-1)))
         if n is None:
             n = top + 1
+        elif isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise InvalidGraphError(f"n must be an integer number of vertices >= 0, not {n!r}")
         elif top >= n:
             raise InvalidGraphError(f"vertex id {top} out of range for n={n}")
         if n > _MAX_VERTICES:
             raise InvalidGraphError(f"{n} vertices: gravel supports fewer than 2**31")
+        _check_room(n)
         if weights is not None:
             weights = np.asarray(weights)
             if weights.shape != src.shape:

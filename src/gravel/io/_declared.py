@@ -1,12 +1,8 @@
 """Checks on the sizes a file's header declares, made before anything is allocated for them."""
 
 from ..errors import GraphFormatError, GraphTooLargeError
-from ..graph import _MAX_VERTICES
+from ..graph import _MAX_VERTICES, BUILD_BYTES_PER_VERTEX
 from ..placement import host_free_bytes
-
-#: building a CSR holds at least this many bytes a vertex at its peak (int64 offsets, degree
-#: counts and the int32 row ids beside them)
-BYTES_PER_VERTEX = 24
 
 
 def check_vertex_count(n, path, line):
@@ -21,7 +17,7 @@ def check_vertex_count(n, path, line):
             path,
             line,
         )
-    need = BYTES_PER_VERTEX * (n + 1)
+    need = BUILD_BYTES_PER_VERTEX * (n + 1)
     memory = host_free_bytes()
     if need > memory:
         raise GraphTooLargeError(
