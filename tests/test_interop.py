@@ -217,3 +217,12 @@ def test_a_reordered_labelled_graph_starts_from_the_labelled_vertex():
     R = gravel.transform.relabel(G, np.array([3, 1, 0, 2]), transparent=True)
     assert R.order is not None and R.labels is not None
     assert np.array_equal(gravel.bfs(R, "c").depth, gravel.bfs(G, "c").depth)
+
+
+@pytest.mark.parametrize("relabel", [True, False])
+def test_from_pandas_names_a_missing_vertex(relabel):
+    import pandas as pd
+
+    df = pd.DataFrame({"s": [0, None, 2], "t": [1, 2, 0]}, index=[10, 11, 12])
+    with pytest.raises(gravel.InvalidGraphError, match="column 's' has no vertex at row 11"):
+        gravel.Graph.from_pandas(df, "s", "t", relabel=relabel)

@@ -4,6 +4,8 @@
 
 import numpy as np
 
+from .errors import InvalidGraphError
+
 
 def from_networkx(cls, graph, weight):
     """A `cls` (Graph) from a NetworkX graph, nodes numbered in ``graph.nodes`` order."""
@@ -24,6 +26,12 @@ def from_pandas(cls, df, source, target, weight, *, directed, relabel):
     missing = [c for c in (source, target, weight) if c is not None and c not in df.columns]
     if missing:
         raise KeyError(f"no column {missing[0]!r} in the edge table (columns: {list(df)})")
+    for column in (source, target):
+        empty = df[column].isna().to_numpy()
+        if empty.any():
+            row = df.index[int(np.flatnonzero(empty)[0])]
+            row = row.item() if isinstance(row, np.generic) else row
+            raise InvalidGraphError(f"column {column!r} has no vertex at row {row!r} (NaN or None)")
     w = None if weight is None else df[weight].to_numpy()
     if not relabel:
         return cls.from_edges(df[source].to_numpy(), df[target].to_numpy(), w, directed=directed)
