@@ -238,7 +238,10 @@ class Graph:
                 weights = weights.astype(np.float32, copy=False)
         edges = [src.astype(np.int32, copy=False), dst.astype(np.int32, copy=False), weights]
         offsets, indices, w = _csr.build_csr(edges, int(n), not directed, dedupe=dedupe)
-        return cls(offsets, indices, w, directed=directed, labels=labels, _sorted=True)
+        # ids checked above, both ways of each edge built: no check of the arrays again
+        return cls(
+            offsets, indices, w, directed=directed, labels=labels, _sorted=True, _checked=True
+        )
 
     @classmethod
     def from_dlpack(cls, src, dst, weights=None, *, n=None, directed=True, dedupe=False):
@@ -273,7 +276,7 @@ class Graph:
         if not directed and (a != a.T).nnz:
             raise InvalidGraphError("directed=False needs a symmetric matrix")
         w = a.data if weighted else None
-        return cls(a.indptr, a.indices, w, directed=directed, _sorted=True)
+        return cls(a.indptr, a.indices, w, directed=directed, _sorted=True, _checked=True)
 
     @classmethod
     def from_networkx(cls, graph, *, weight="weight"):

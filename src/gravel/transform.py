@@ -29,13 +29,31 @@ def symmetrize(G):
 def deduplicate(G):
     """Merge parallel arcs, keeping the minimum weight."""
     off, idx, w = _csr.clean_rows(G.offsets, G.indices, G.weights, dedupe=True, drop_loops=False)
-    return Graph(off, idx, w, directed=G.directed, labels=G.labels, order=G.order, _sorted=True)
+    return Graph(
+        off,
+        idx,
+        w,
+        directed=G.directed,
+        labels=G.labels,
+        order=G.order,
+        _sorted=True,
+        _checked=True,
+    )
 
 
 def drop_self_loops(G):
     """Remove every arc u -> u."""
     off, idx, w = _csr.clean_rows(G.offsets, G.indices, G.weights, dedupe=False, drop_loops=True)
-    return Graph(off, idx, w, directed=G.directed, labels=G.labels, order=G.order, _sorted=True)
+    return Graph(
+        off,
+        idx,
+        w,
+        directed=G.directed,
+        labels=G.labels,
+        order=G.order,
+        _sorted=True,
+        _checked=True,
+    )
 
 
 def simple_undirected(G):
@@ -68,7 +86,14 @@ def add_random_weights(G, low=1, high=64, *, seed=0):
         salt = np.uint64(rng.integers(0, 2**63))
         w = (low + _mix64(key ^ salt) % np.uint64(high - low + 1)).astype(np.float32)
     return Graph(
-        G.offsets, G.indices, w, directed=G.directed, labels=G.labels, order=G.order, _sorted=True
+        G.offsets,
+        G.indices,
+        w,
+        directed=G.directed,
+        labels=G.labels,
+        order=G.order,
+        _sorted=True,
+        _checked=True,
     )
 
 

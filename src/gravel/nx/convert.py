@@ -43,7 +43,8 @@ def from_networkx(graph, edge_attrs=None):
         except (TypeError, ValueError) as exc:
             raise NotImplementedError(f"edge attribute {attr!r} holds non-numbers") from exc
         exact = bool(np.array_equal(weights.astype(np.float32), weights))
-    G = Graph(offsets, indices, weights, directed=graph.is_directed())
+    # NetworkX's adjacency holds an undirected edge both ways: no mirror check needed
+    G = Graph(offsets, indices, weights, directed=graph.is_directed(), _checked=True)
     return BackendGraph(G, labels, origin=graph, exact_weights=exact)
 
 
