@@ -65,8 +65,18 @@ def read(path):
             "checksum mismatch: the file changed after gravel wrote it (damaged or edited)", path
         )
     offsets, indices, weights, labels = arrays
+    # a checksummed file holds what gravel wrote from a valid graph: its ids and mirror stand
+    whole = version >= 2
     try:
-        return Graph(offsets, indices, weights, directed=directed, labels=labels, _sorted=True)
+        return Graph(
+            offsets,
+            indices,
+            weights,
+            directed=directed,
+            labels=labels,
+            _sorted=True,
+            _checked=whole,
+        )
     except InvalidGraphError as e:
         raise GraphFormatError(f"not a valid graph: {e}", path) from None
 
