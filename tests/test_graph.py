@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel import transform
+from gravel.backends.cpu import csr as _csr
 
 from .strategies import graphs
 
@@ -60,22 +61,51 @@ def test_bad_edges_are_rejected(src, dst, n, msg):
     ("offsets", "indices", "weights", "says"),
     [
         ([0, 1, 1, 1], [1], None, "arc 0 -> 1 has no 1 -> 0"),
-        ([0, 1, 2], [1, 0], [2.0, 3.0], "with other weights, one way than the other"),
-        ([0, 2, 3], [1, 1, 0], None, "a different number of times"),
+        ([0, 1, 2], [1, 0], [2.0, 3.0], re.escape("arc 0 -> 1 has weights [2.0], 1 -> 0 [3.0]")),
+        ([0, 2, 3], [1, 1, 0], None, "arc 0 -> 1 is listed 2 times, 1 -> 0 1 times"),
         ([0, 1], [np.nan], None, "integer vertex ids, not nan"),
         ([0, 1, 1], [0.5], None, "integer vertex ids, not 0.5"),
     ],
 )
-def test_an_undirected_csr_must_list_each_edge_both_ways(offsets, indices, weights, says):
+@pytest.mark.parametrize("parallel", [False, True], ids=["numpy", "numba"])
+def test_an_undirected_csr_must_list_each_edge_both_ways(
+    offsets, indices, weights, says, parallel, monkeypatch
+):
+    if parallel:
+        monkeypatch.setattr(_csr, "SMALL_ARCS", -1)
     with pytest.raises(gravel.InvalidGraphError, match=says):
         gravel.Graph(offsets, indices, weights, directed=False)
 
 
-def test_mirrored_csrs_are_taken():
+@pytest.mark.parametrize("parallel", [False, True], ids=["numpy", "numba"])
+def test_mirrored_csrs_are_taken(parallel, monkeypatch):
+    if parallel:
+        monkeypatch.setattr(_csr, "SMALL_ARCS", -1)
     # parallel edges with their weights listed in another order one way than the other
     G = gravel.Graph([0, 2, 4], [1, 1, 0, 0], [2.0, 3.0, 3.0, 2.0], directed=False)
     assert G.nnz == 4 and sorted(G.weights[:2]) == [2.0, 3.0]
     assert gravel.Graph([0, 1, 2], [1.0, 0.0], directed=False).indices.tolist() == [1, 0]
+    loop = gravel.Graph([0, 2, 3], [0, 1, 0], [np.nan, 1.0, 1.0], directed=False)  # NaN: alike
+    assert loop.nnz == 3
+    K = gravel.generate.kronecker(10, 8, seed=3)
+    assert gravel.Graph(K.offsets, K.indices, directed=False).nnz == K.nnz
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["numpy", "numba"])
+def test_a_one_way_arc_among_many_is_found(parallel, monkeypatch):
+    if parallel:
+        monkeypatch.setattr(_csr, "SMALL_ARCS", -1)
+    K = gravel.generate.kronecker(10, 8, seed=3)
+    indices = K.indices.copy()
+    e = K.nnz // 2  # an arc u -> v becomes u -> w, w not a neighbour of u
+    u = int(np.searchsorted(K.offsets, e, side="right")) - 1
+    w = next(x for x in range(K.n) if x != u and not K.has_arcs(u, x))
+    indices[e] = w
+    with pytest.raises(gravel.InvalidGraphError, match="undirected graph: arc"):
+        gravel.Graph(K.offsets, indices, directed=False)
+
+
+def test_labels_are_one_per_vertex():
     with pytest.raises(gravel.InvalidGraphError, match=re.escape("labels has shape (2,)")):
         gravel.Graph([0, 1], [0], labels=["a", "b"])
 

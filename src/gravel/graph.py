@@ -19,28 +19,26 @@ _MAX_VERTICES = 2**31 - 1
 def _check_mirrored(offsets, indices, weights):
     """InvalidGraphError, naming an arc, unless every arc u -> v of an undirected graph's sorted
     rows has its v -> u, as often and with the same weights (the CSR lists each edge both ways)."""
-    n = offsets.shape[0] - 1
-    t_off, t_idx, t_w = _csr.transpose(offsets, indices, weights, n)
-    same = np.array_equal(t_off, offsets) and np.array_equal(t_idx, indices)
-    if same and weights is not None and not np.array_equal(t_w, weights, equal_nan=True):
-        # parallel arcs may hold their weights in another order: compare the sorted weights
-        rows = np.repeat(np.arange(n), np.diff(offsets))
-        mine, theirs = np.lexsort((weights, indices, rows)), np.lexsort((t_w, t_idx, rows))
-        same = np.array_equal(weights[mine], t_w[theirs], equal_nan=True)
-    if same:
+    forward, back = _csr.mirror_sums(offsets, indices, weights)
+    if forward == back:  # a hash of the arcs against one of their mirrors: O(m), no sort
         return
-    src = np.repeat(np.arange(n, dtype=np.int32), np.diff(offsets))
-    lone = np.flatnonzero(~_csr.has_arcs(offsets, indices, indices.astype(np.int64), src))
-    if lone.size:
-        e = int(lone[0])
-        raise InvalidGraphError(
-            f"undirected graph: arc {int(src[e])} -> {int(indices[e])} has no {int(indices[e])} "
-            f"-> {int(src[e])} (an undirected CSR lists each edge both ways; or pass "
-            "directed=True)"
-        )
+    e = _csr.mirror_fault(offsets, indices, weights)
+    if e < 0:
+        return
+    u = int(np.searchsorted(offsets, e, side="right")) - 1
+    v = int(indices[e])
+    ours = np.flatnonzero(indices[offsets[u] : offsets[u + 1]] == v) + offsets[u]
+    theirs = np.flatnonzero(indices[offsets[v] : offsets[v + 1]] == u) + offsets[v]
+    if not theirs.size:
+        fault = f"has no {v} -> {u}"
+    elif theirs.size != ours.size:
+        fault = f"is listed {ours.size} times, {v} -> {u} {theirs.size} times"
+    else:
+        mine, back = sorted(weights[ours].tolist()), sorted(weights[theirs].tolist())
+        fault = f"has weights {mine}, {v} -> {u} {back}"
     raise InvalidGraphError(
-        "undirected graph: some edge is listed a different number of times, or with other "
-        "weights, one way than the other (an undirected CSR lists each edge both ways)"
+        f"undirected graph: arc {u} -> {v} {fault} (an undirected CSR lists each edge both ways, "
+        "alike; or pass directed=True)"
     )
 
 

@@ -39,7 +39,8 @@ def is_gzip(path):
 
 
 def read_bytes(path, show_progress=None):
-    """The whole (decompressed) file as a uint8 array, with a progress bar for slow reads."""
+    """The whole (decompressed) file as a uint8 array, with a progress bar for slow reads; a file
+    whose lines end in a CR alone comes back with LFs."""
     path = Path(path)
     size = path.stat().st_size
     gz = is_gzip(path)
@@ -63,6 +64,8 @@ def read_bytes(path, show_progress=None):
         if z is not None and not z.eof:
             raise GraphFormatError("truncated gzip file", path)
     data = b"".join(parts)
+    if b"\n" not in data and b"\r" in data:  # classic Mac line ends: a CR alone ends each line
+        data = data.replace(b"\r", b"\n")
     # a UTF-8 byte-order mark (Windows editors write one) is not part of the first line
     return np.frombuffer(data, np.uint8, offset=3 if data[:3] == b"\xef\xbb\xbf" else 0)
 

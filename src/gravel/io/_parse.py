@@ -137,10 +137,12 @@ def parse_lines(buf, comments, prefix, src, dst, w):
             while p < end and _is_sep(buf[p]):
                 commas += buf[p] == 44
                 p += 1
-            if p >= end or buf[p] == 10:
-                break
+            # two commas with nothing between them, or one before the first field (one comma
+            # after the last field is a trailing separator)
             if commas > 1 or (commas == 1 and cols == 0):
                 return rows, ncols, EMPTY_FIELD, line
+            if p >= end or buf[p] == 10:
+                break
             if cols < 2:
                 if buf[p] == 45:
                     return rows, ncols, NEGATIVE_ID, line
@@ -187,8 +189,6 @@ def parse(buf, *, comments=b"#%", prefix=b"", path=None, first_line=1):
     """Parse the data lines of ``buf`` (a uint8 array). Returns (src, dst, weights or None)."""
     from ..errors import GraphFormatError
 
-    if not (buf == 10).any() and (buf == 13).any():  # classic Mac line ends: a CR alone
-        buf = np.where(buf == 13, np.uint8(10), buf)
     if not prefix and buf.shape[0] <= SMALL_TEXT_BYTES:
         pairs = id_pairs(buf, comments)
         if pairs is not None:

@@ -299,7 +299,9 @@ def _cast(what, value, dtype):
         raise ProgramError(f"{what} = {value!r}: expected a {dtype} value")
     if dtype.kind in "iu":
         limits = np.iinfo(dtype)
-        if not (np.isfinite(value) and value == int(value) and limits.min <= value <= limits.max):
+        if not (
+            np.isfinite(value) and value == int(value) and limits.min <= int(value) <= limits.max
+        ):
             raise ProgramError(f"{what} = {value!r} is not a {dtype} value")
     if dtype.kind == "f" and np.isfinite(value) and abs(value) > float(np.finfo(dtype).max):
         raise ProgramError(f"{what} = {value!r} is beyond {dtype}'s range")
