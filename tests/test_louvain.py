@@ -276,3 +276,9 @@ def test_coloured_cpu_moves_never_lose_modularity_at_high_resolution():
                 for seed in range(3):
                     r = louvain_communities(G, resolution=resolution, seed=seed, device="cpu")
                     assert r.modularity >= alone - 1e-12
+
+
+def test_numpy_scalars_are_numbers():
+    G = gravel.generate.grid(3, 3)
+    q = louvain_communities(G, resolution=np.float32(1), threshold=np.float16(0), device="cpu")
+    assert q.modularity == louvain_communities(G, device="cpu").modularity

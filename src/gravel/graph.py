@@ -42,16 +42,22 @@ def _check_mirrored(offsets, indices, weights):
     )
 
 
-#: bytes a vertex takes while a CSR is built (int64 offsets and counts, int32 row ids)
+#: bytes a vertex takes at the peak of a CSR's build (int64 offsets and counts, int32 row ids and
+#: the build's cursors), measured
 BUILD_BYTES_PER_VERTEX = 24
+#: vertex arrays up to this size are built without asking the host for its free memory
+ROOM_UNASKED_BYTES = 1 << 30
 
 
 def _check_room(n):
     """GraphTooLargeError, before any allocation, where the per-vertex arrays of a CSR of `n`
-    vertices alone would not fit the host memory available now."""
+    vertices alone would not fit the host memory available now (asked past ROOM_UNASKED_BYTES)."""
     from .placement import host_free_bytes
 
-    need, free = BUILD_BYTES_PER_VERTEX * (n + 1), host_free_bytes()
+    need = BUILD_BYTES_PER_VERTEX * (n + 1)
+    if need <= ROOM_UNASKED_BYTES:
+        return
+    free = host_free_bytes()
     if need > free:
         raise GraphTooLargeError(
             f"{n:,} vertices: their arrays alone take {need / 2**30:.2f} GiB, the host has "
@@ -76,7 +82,9 @@ class Graph:
     weights : array of float, shape (nnz,), optional
         Arc weights (stored as float32).
     directed : bool, default True
-        For an undirected graph the arrays must already hold every edge both ways.
+        For an undirected graph the arrays must already hold every edge both ways, as often and
+        with the same weights: checked (a hash of the arcs against one of their mirrors, O(m))
+        unless gravel built the arrays, InvalidGraphError naming an arc otherwise.
     labels : array, optional
         Original id of each vertex, when the ids were relabelled on load.
     order : array of int, optional

@@ -39,7 +39,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
         n``.
     normalized : bool, default True
         Divide by the number of ordered pairs, as NetworkX does.
-    seed : int, optional
+    seed : int, sequence of ints or numpy.random.Generator, optional
         Seed of the source sample.
     sources : sequence, optional
         Use exactly these sources, scaled as a sample of ``k = len(sources)`` distinct vertices; a

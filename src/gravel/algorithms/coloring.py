@@ -37,7 +37,7 @@ def greedy_color(G, *, seed=None, device="auto"):
         A directed graph is coloured as the undirected graph of its arcs. Self loops are ignored
         (a vertex cannot avoid its own colour), as NetworkX's ``greedy_color`` does; parallel
         edges count once.
-    seed : int, optional
+    seed : int, sequence of ints or numpy.random.Generator, optional
         None breaks ties between equal degrees by caller id (NetworkX's order); an int, by a
         random order drawn from it (NumPy's ``default_rng``).
     device : {"auto", "cpu", "cuda"}

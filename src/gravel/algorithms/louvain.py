@@ -45,7 +45,7 @@ def louvain_communities(
         Above 1, smaller communities; below 1, larger ones.
     threshold : float, default 1e-7
         A pass, or a level, that raises the modularity by no more than this ends.
-    seed : int, optional
+    seed : int, sequence of ints or numpy.random.Generator, optional
         Seeds the order in which the CPU visits the vertices (each level shuffles them). The GPU
         moves every vertex at once (louvain_parallel.py) and needs no seed.
     device : {"auto", "cpu", "cuda"}

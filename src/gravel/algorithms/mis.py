@@ -33,7 +33,7 @@ def maximal_independent_set(G, *, seed=None, device="auto"):
     ----------
     G : Graph
         Undirected. Self loops are ignored, as NetworkX's own algorithm does.
-    seed : int, optional
+    seed : int, sequence of ints or numpy.random.Generator, optional
         Seed of the random priorities (NumPy's ``default_rng``); the same seed gives the same set.
         None draws fresh ones.
     device : {"auto", "cpu", "cuda"}
