@@ -9,6 +9,7 @@ large (``device="auto"``): the same graph, bit for bit, in a fraction of the tim
 host memory of the CSR itself (backends/cuda/generate.py)."""
 
 import math
+import numbers
 
 import numpy as np
 
@@ -116,9 +117,8 @@ def random_geometric(scale, degree=8, *, seed=0):
     """2**scale points uniform in the unit square, joined when closer than r = sqrt(degree / (pi
     n)), so the expected average degree is about `degree` (a mesh-like graph with locality)."""
     _check_scale(scale)
-    if isinstance(degree, bool) or not isinstance(degree, (int, float, np.integer, np.floating)):
-        raise InvalidGraphError(f"degree must be a number > 0, not {degree!r}")
-    if not (math.isfinite(degree) and degree > 0):
+    real = isinstance(degree, numbers.Real) and not isinstance(degree, bool)
+    if not (real and math.isfinite(degree) and degree > 0):
         raise InvalidGraphError(f"degree must be a number > 0, not {degree!r}")
     n = 1 << scale
     radius = math.sqrt(degree / (math.pi * n))

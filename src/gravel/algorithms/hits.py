@@ -84,8 +84,7 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
     if tol < 0:
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
-    if G.weighted:
-        check_weights(G, name="hits")
+    check_weights(G, name="hits")
     start = distribution(G, nstart, "nstart")
     res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "hits")](
         G, int(max_iter), float(tol), start
