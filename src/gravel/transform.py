@@ -28,22 +28,20 @@ def symmetrize(G):
 
 def deduplicate(G):
     """Merge parallel arcs, keeping the minimum weight."""
-    off, idx, w = _csr.clean_rows(G.offsets, G.indices, G.weights, dedupe=True, drop_loops=False)
-    return Graph(
-        off,
-        idx,
-        w,
-        directed=G.directed,
-        labels=G.labels,
-        order=G.order,
-        _sorted=True,
-        _checked=True,
-    )
+    return _cleaned(G, dedupe=True, drop_loops=False)
 
 
 def drop_self_loops(G):
     """Remove every arc u -> u."""
-    off, idx, w = _csr.clean_rows(G.offsets, G.indices, G.weights, dedupe=False, drop_loops=True)
+    return _cleaned(G, dedupe=False, drop_loops=True)
+
+
+def _cleaned(G, *, dedupe, drop_loops):
+    """G with its rows cleaned (:func:`gravel.backends.cpu.csr.clean_rows`): still valid, and
+    mirrored where G is, so its arrays need no check."""
+    off, idx, w = _csr.clean_rows(
+        G.offsets, G.indices, G.weights, dedupe=dedupe, drop_loops=drop_loops
+    )
     return Graph(
         off,
         idx,
