@@ -125,3 +125,15 @@ def test_runs_from_the_bench(name, device, graph_file, tmp_path):
             assert row[f"{base.name}_s"] > 0, base.name
     if device == "cuda":
         assert row["cpu_s"] > 0 and "launches" in row
+
+
+@pytest.mark.parametrize("name", gravel.algorithms.__all__)
+def test_a_graph_of_another_library_is_named(name):
+    import networkx as nx
+
+    with pytest.raises(
+        TypeError, match=f"{name} takes a gravel.Graph, not a networkx.*from_networkx"
+    ):
+        getattr(gravel, name)(nx.path_graph(3))
+    with pytest.raises(TypeError, match=f"{name} takes a gravel.Graph, not a builtins.list"):
+        getattr(gravel, name)([[0, 1]])

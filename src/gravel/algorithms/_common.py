@@ -1,5 +1,6 @@
 """What every algorithm shares: device choice, source checks, id mapping, the result object."""
 
+import functools
 import time
 from dataclasses import dataclass, field, fields
 
@@ -8,6 +9,7 @@ import numpy as np
 from ..arrays import host, xp
 from ..compiling import compile_clock
 from ..errors import DeviceUnavailableError, UnknownNameError, VertexNotFoundError
+from ..graph import Graph
 
 DEVICES = ("auto", "cpu", "cuda")
 
@@ -184,6 +186,25 @@ class Result:
         columns = iter(self.columns(G).values())
         vertex = next(columns)
         return dict(zip(vertex.tolist(), next(columns, vertex[:0]).tolist()))
+
+
+def takes_graph(func):
+    """`func`, refusing with a TypeError that names it a first argument that is not a gravel
+    Graph (a NetworkX graph, say), before anything reads it."""
+
+    @functools.wraps(func)
+    def checked(G, *args, **kwargs):
+        if not isinstance(G, Graph):
+            kind = f"{type(G).__module__}.{type(G).__qualname__}"
+            hint = ""
+            if type(G).__module__.startswith("networkx"):
+                hint = (
+                    " (Graph.from_networkx(G) converts it; or call NetworkX with backend='gravel')"
+                )
+            raise TypeError(f"{func.__name__} takes a gravel.Graph, not a {kind}{hint}")
+        return func(G, *args, **kwargs)
+
+    return checked
 
 
 def choose_device(device, implementations, name):

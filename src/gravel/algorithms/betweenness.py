@@ -17,7 +17,7 @@ from ..arrays import xp
 from ..backends.cpu import bc as _k
 from ..errors import InvalidGraphError, VertexNotFoundError
 from ..transform import deduplicate
-from ._common import Result, Timer, caller_id, choose_device, to_caller
+from ._common import Result, Timer, caller_id, choose_device, takes_graph, to_caller
 
 
 @dataclass
@@ -26,6 +26,7 @@ class BCResult(Result):
     sources: np.ndarray = None
 
 
+@takes_graph
 def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=None, device="auto"):
     """Betweenness centrality of every vertex.
 

@@ -11,7 +11,16 @@ import numpy as np
 
 from ..arrays import host
 from ..backends.cpu import bfs as _k
-from ._common import Result, Timer, check_source, choose_device, chunks, ids_to_caller, to_caller
+from ._common import (
+    Result,
+    Timer,
+    check_source,
+    choose_device,
+    chunks,
+    ids_to_caller,
+    takes_graph,
+    to_caller,
+)
 
 ALPHA, BETA = 15, 18
 #: bottom-up steps on the GPU skip the vertices without in-edges when they are at least this share
@@ -48,6 +57,7 @@ class BFSResult(Result):
         return np.bincount(depth[depth >= 0], minlength=1 if depth.size else 0)
 
 
+@takes_graph
 def bfs(G, source, *, device="auto"):
     """Breadth-first search from `source`.
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..arrays import host
 from ..backends.cpu import cc as _k
-from ._common import Result, Timer, choose_device, ids_to_caller, to_caller
+from ._common import Result, Timer, choose_device, ids_to_caller, takes_graph, to_caller
 
 SAMPLE_ROUNDS = 2
 
@@ -23,6 +23,7 @@ class CCResult(Result):
         return super().summary() | {"components": int(np.unique(host(self.labels)).size)}
 
 
+@takes_graph
 def connected_components(G, *, device="auto"):
     """Label every vertex with the smallest vertex id of its (weakly) connected component.
 

@@ -16,7 +16,7 @@ import numpy as np
 from .. import seeds
 from ..arrays import host
 from ..backends.cpu import coloring as _k
-from ._common import Result, Timer, choose_device, ids_to_caller, to_caller
+from ._common import Result, Timer, choose_device, ids_to_caller, takes_graph, to_caller
 
 
 @dataclass
@@ -28,6 +28,7 @@ class ColoringResult(Result):
         return super().summary() | {"colors": int(colors.max(initial=-1)) + 1}
 
 
+@takes_graph
 def greedy_color(G, *, seed=None, device="auto"):
     """Colour the vertices so that no edge joins two of one colour, largest degree first.
 

@@ -17,7 +17,7 @@ import numpy as np
 from ..backends.cpu import hits as _k
 from ..errors import InvalidArgumentError, PowerIterationFailedConvergence
 from ..transform import check_weights
-from ._common import Result, Timer, choose_device, to_caller
+from ._common import Result, Timer, choose_device, takes_graph, to_caller
 from ._vectors import distribution
 
 
@@ -27,6 +27,7 @@ class HITSResult(Result):
     authorities: np.ndarray = None
 
 
+@takes_graph
 def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="auto"):
     """Hub and authority scores of every vertex.
 

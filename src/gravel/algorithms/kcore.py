@@ -17,7 +17,7 @@ from ..arrays import host
 from ..backends.cpu import kcore as _k
 from ..graph import Graph
 from ..transform import deduplicate, drop_self_loops
-from ._common import Result, Timer, choose_device, to_caller
+from ._common import Result, Timer, choose_device, takes_graph, to_caller
 
 
 @dataclass
@@ -30,6 +30,7 @@ class CoreResult(Result):
         return super().summary() | {"degeneracy": top, "max_core_size": int((core == top).sum())}
 
 
+@takes_graph
 def core_number(G, *, device="auto"):
     """Core number of every vertex: the largest k such that the vertex is in the k-core.
 

@@ -17,7 +17,7 @@ from ..arrays import host
 from ..backends.cpu import louvain as _k
 from ..errors import InvalidArgumentError, InvalidGraphError
 from ..transform import check_weights
-from ._common import Timer, choose_device, chunks, to_caller
+from ._common import Timer, choose_device, chunks, takes_graph, to_caller
 from .coloring import colour_classes, jones_plassmann
 from .lpa import LPAResult, caller_ids, modularity
 
@@ -29,6 +29,7 @@ class LouvainResult(LPAResult):
     """Communities as labels, and their modularity (as label propagation's)."""
 
 
+@takes_graph
 def louvain_communities(
     G, *, weight=True, resolution=1.0, threshold=1e-7, seed=None, device="auto"
 ):

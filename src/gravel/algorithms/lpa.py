@@ -17,7 +17,7 @@ from ..backends.cpu import csr as _csr
 from ..backends.cpu import lpa as _k
 from ..backends.cpu import modularity as _mod
 from ..errors import InvalidGraphError
-from ._common import Result, Timer, choose_device, chunks, to_caller
+from ._common import Result, Timer, choose_device, chunks, takes_graph, to_caller
 from .coloring import colour_classes
 
 
@@ -33,6 +33,7 @@ class LPAResult(Result):
         }
 
 
+@takes_graph
 def label_propagation_communities(G, *, device="auto"):
     """Label every vertex with its community, found by semi-synchronous label propagation.
 

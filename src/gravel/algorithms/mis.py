@@ -14,7 +14,7 @@ from .. import seeds
 from ..arrays import host, xp
 from ..backends.cpu import mis as _k
 from ..errors import InvalidGraphError
-from ._common import Result, Timer, choose_device, ids_to_caller, to_caller
+from ._common import Result, Timer, choose_device, ids_to_caller, takes_graph, to_caller
 
 
 @dataclass
@@ -26,6 +26,7 @@ class MISResult(Result):
         return super().summary() | {"size": int(np.count_nonzero(host(self.in_set)))}
 
 
+@takes_graph
 def maximal_independent_set(G, *, seed=None, device="auto"):
     """A maximal independent set of G: no two members adjacent, every other vertex next to one.
 

@@ -15,7 +15,7 @@ from ..arrays import host
 from ..backends.cpu import msf as _k
 from ..errors import InvalidArgumentError, InvalidGraphError
 from ..transform import check_weights
-from ._common import Result, Timer, choose_device, ids_to_caller, to_caller
+from ._common import Result, Timer, choose_device, ids_to_caller, takes_graph, to_caller
 
 
 @dataclass
@@ -35,6 +35,7 @@ class MSFResult(Result):
         }
 
 
+@takes_graph
 def minimum_spanning_forest(G, weight=True, *, device="auto"):
     """The edges of a minimum spanning forest of G: a minimum spanning tree of each component.
 

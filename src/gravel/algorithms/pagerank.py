@@ -27,7 +27,7 @@ from ..errors import (
     UnknownNameError,
 )
 from ..transform import check_weights
-from ._common import Result, Timer, choose_device, to_caller
+from ._common import Result, Timer, choose_device, takes_graph, to_caller
 from ._vectors import Vectors, distribution
 
 #: the default bound on the last iteration's L1 change: the result then lies within
@@ -51,6 +51,7 @@ class PageRankResult(Result):
         return out
 
 
+@takes_graph
 def pagerank(
     G,
     alpha=0.85,

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import InvalidGraphError
 from ..transform import check_weights
-from ._common import Result, Timer, choose_device, to_caller
+from ._common import Result, Timer, choose_device, takes_graph, to_caller
 
 
 @dataclass
@@ -28,6 +28,7 @@ class SALSAResult(Result):
     authorities: np.ndarray = None
 
 
+@takes_graph
 def salsa(G, *, weight=True, device="auto"):
     """SALSA hub and authority scores of every vertex.
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..arrays import host, xp
 from ..backends.cpu import scc as _k
-from ._common import Result, Timer, choose_device, chunks, to_caller
+from ._common import Result, Timer, choose_device, chunks, takes_graph, to_caller
 
 
 @dataclass
@@ -29,6 +29,7 @@ class SCCResult(Result):
         }
 
 
+@takes_graph
 def strongly_connected_components(G, *, device="auto"):
     """Label every vertex with the smallest vertex id of its strongly connected component.
 

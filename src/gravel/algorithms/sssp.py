@@ -26,6 +26,7 @@ from ._common import (
     choose_device,
     chunks,
     ids_to_caller,
+    takes_graph,
     to_caller,
 )
 
@@ -88,6 +89,7 @@ class SSSPResult(Result):
         }
 
 
+@takes_graph
 def sssp(G, source, *, delta=None, device="auto"):
     """Shortest-path distances and a shortest-path tree from `source`.
 

@@ -12,7 +12,7 @@ import numpy as np
 from ..arrays import entry_rows
 from ..backends.cpu import tc as _k
 from ..transform import orient_by_degree
-from ._common import Result, Timer, choose_device, to_caller
+from ._common import Result, Timer, choose_device, takes_graph, to_caller
 
 
 @dataclass
@@ -24,6 +24,7 @@ class TriangleResult(Result):
         return super().summary() | {"triangles": self.total}
 
 
+@takes_graph
 def triangles(G, *, per_vertex=True, device="auto"):
     """Number of triangles through each vertex (as ``networkx.triangles``) and in the whole graph.
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..arrays import host
 from ..errors import InvalidArgumentError
-from ._common import Result, caller_id, ids_to_caller
+from ._common import Result, caller_id, ids_to_caller, takes_graph
 
 
 @dataclass
@@ -25,6 +25,7 @@ class WhoToFollowResult(Result):
     circle: np.ndarray = None
 
 
+@takes_graph
 def who_to_follow(G, source, *, count=10, trust=100, alpha=0.85, device="auto"):
     """Accounts to recommend to the user `source` on the graph G (an arc u -> v: u follows v; an
     undirected edge: both follow each other).
