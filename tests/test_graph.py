@@ -369,3 +369,14 @@ def test_a_vertex_count_past_the_memory_available_is_refused(monkeypatch):
     monkeypatch.setattr(placement, "host_free_bytes", lambda: 2**30)
     with pytest.raises(gravel.GraphTooLargeError, match=r"100,000,000 vertices.* 2\.24 GiB"):
         gravel.Graph.from_edges([0], [1], n=10**8)
+
+
+def test_from_scipy_checks_an_undirected_matrix_entry_by_entry():
+    nan = np.array([[0, np.nan], [np.nan, 0]])  # NaN matches NaN
+    assert gravel.Graph.from_scipy(sp.csr_array(nan), directed=False).nnz == 2
+    lopsided = sp.csr_array(np.array([[0, 1.0], [2.0, 0]]))
+    with pytest.raises(gravel.InvalidGraphError, match=re.escape("arc 0 -> 1 has weights [1.0]")):
+        gravel.Graph.from_scipy(lopsided, directed=False)
+    one_way = sp.csr_array(np.array([[0, 1.0], [0, 0]]))
+    with pytest.raises(gravel.InvalidGraphError, match="arc 0 -> 1 has no 1 -> 0"):
+        gravel.Graph.from_scipy(one_way, directed=False)

@@ -271,18 +271,18 @@ class Graph:
     def from_scipy(cls, matrix, *, directed=True, weighted=True):
         """Build a graph from a SciPy sparse matrix; entry (i, j) is the arc i -> j.
 
-        With ``directed=False`` the matrix must be symmetric (use
-        :func:`gravel.transform.symmetrize` on a directed graph otherwise)."""
+        With ``directed=False`` the stored entries must be symmetric, values included (NaN
+        matching NaN; use :func:`gravel.transform.symmetrize` on a directed graph otherwise):
+        InvalidGraphError names an entry that is not."""
         import scipy.sparse as sp
 
         if not sp.issparse(matrix) or matrix.shape[0] != matrix.shape[1]:
             raise InvalidGraphError("expected a square SciPy sparse matrix")
         a = sp.csr_array(matrix, copy=True)
         a.sort_indices()
-        if not directed and (a != a.T).nnz:
-            raise InvalidGraphError("directed=False needs a symmetric matrix")
         w = a.data if weighted else None
-        return cls(a.indptr, a.indices, w, directed=directed, _sorted=True, _checked=True)
+        # SciPy's indices are in range; an undirected graph's mirror is checked by the constructor
+        return cls(a.indptr, a.indices, w, directed=directed, _sorted=True, _checked=directed)
 
     @classmethod
     def from_networkx(cls, graph, *, weight="weight"):
