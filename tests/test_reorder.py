@@ -107,8 +107,8 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
     S = reorder.reorder(K, "degree")
     assert reorder.reorder(K, "auto").order is not None and reorder.reorder(S, "auto") is S
     assert reorder.reorder(K, "auto", threshold=1e9) is K
-    for bad in (-1, float("nan")):
-        with pytest.raises(ValueError, match="sweeps must be"):
+    for bad in (-1, float("nan"), "x", True):
+        with pytest.raises(gravel.InvalidArgumentError, match="sweeps must be"):
             reorder.reorder(K, "auto", sweeps=bad)
     # on the GPU (a device copy of NumPy arrays standing in), given the sweeps: saving against cost
     from gravel.backends.cuda.graph import DeviceGraph
