@@ -247,7 +247,12 @@ def id_pairs(buf, comments=b"#%"):
         return None
     if np.any(buf[(per_line == 0)[line] & data] == 44):  # commas alone: too few columns
         return None
-    if np.any(np.bincount(line[(buf == 44) & data], minlength=lines) > 1):  # an empty field?
+    commas = np.flatnonzero((buf == 44) & data)
+    if np.any(np.bincount(line[commas], minlength=lines) > 1):  # an empty field?
+        return None
+    first = np.full(lines, buf.shape[0], np.int64)  # each line's first digit
+    np.minimum.at(first, line[starts], starts)
+    if np.any(commas < first[line[commas]]):  # a comma before the first field: an empty one
         return None
     ids = np.zeros(starts.shape[0], np.int64)
     for k in range(int(length.max()) if length.size else 0):
