@@ -37,7 +37,7 @@ def from_networkx(graph, edge_attrs=None):
     attr, default = next(iter(edge_attrs.items())) if edge_attrs else (None, None)
     weights, exact = None, True
     if attr:
-        data = chain.from_iterable(map(methodcaller("values"), rows))
+        data = _edge_data(rows)
         try:
             weights = np.fromiter(map(methodcaller("get", attr, default), data), np.float64, nnz)
         except (TypeError, ValueError) as exc:
@@ -46,6 +46,16 @@ def from_networkx(graph, edge_attrs=None):
     # NetworkX's adjacency holds an undirected edge both ways: no mirror check needed
     G = Graph(offsets, indices, weights, directed=graph.is_directed(), _checked=True)
     return BackendGraph(G, labels, origin=graph, exact_weights=exact)
+
+
+def _edge_data(rows):
+    """Each edge's attribute dict, row by row, from adjacency rows (dicts of neighbour: data)."""
+    return chain.from_iterable(map(methodcaller("values"), rows))
+
+
+def edges_hold_data(graph):
+    """Whether any edge of the NetworkX graph `graph` has an attribute."""
+    return any(map(len, _edge_data(graph._adj.values())))
 
 
 def _numbered(labels):

@@ -1,14 +1,11 @@
 """The object NetworkX loads through the ``networkx.backends`` entry point."""
 
-from itertools import chain
-from operator import methodcaller
-
 import networkx as nx
 
 from . import algorithms  # noqa: F401  (registers the functions)
 from ._algorithm import ALGORITHMS, bound
 from ._info import FUNCTIONS
-from .convert import from_networkx, to_networkx
+from .convert import edges_hold_data, from_networkx, to_networkx
 
 # Graphs with fewer edges run on NetworkX under automatic dispatch: converting and starting
 # gravel's kernels costs more than NetworkX's own run (docs/networkx.md has the figures).
@@ -45,11 +42,6 @@ def _reads_adjacency_its_own_way(G):
     return any(getattr(type(G), a) is not getattr(base, a) for a in ("adj", "edges", "__getitem__"))
 
 
-def _edges_hold_data(G):
-    """Whether any edge of the NetworkX graph `G` has an attribute."""
-    return any(map(len, chain.from_iterable(map(methodcaller("values"), G._adj.values()))))
-
-
 class BackendInterface:
     """gravel as a NetworkX backend: conversions, can_run/should_run and the functions."""
 
@@ -64,7 +56,7 @@ class BackendInterface:
         name=None,
         graph_name=None,
     ):
-        if preserve_edge_attrs and _edges_hold_data(graph):
+        if preserve_edge_attrs and edges_hold_data(graph):
             # NetworkX caches this conversion as holding every edge attribute and hands it to
             # later calls for any one of them: gravel holds at most one, so it cannot stand in
             raise NotImplementedError("gravel holds one numeric edge attribute, not all of them")
