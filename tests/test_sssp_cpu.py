@@ -97,6 +97,39 @@ def filing(n, ring):
     return pool, dist, pred, file
 
 
+def test_segments_cut_each_chunk_in_runs_of_at_most_a_segment():
+    seg = kernels.SEGMENT
+    starts = np.array([0, 10, 9000, 9000], np.int64)
+    counts = np.array([3, 2 * seg + 5, 0, 1], np.int64)
+    first, size = kernels.segments(starts, counts)
+    assert first.tolist() == [0, 10, 10 + seg, 10 + 2 * seg, 9000]
+    assert size.tolist() == [3, seg, seg, 5, 1]
+
+
+def test_a_chunk_past_a_segment_files_each_live_request_once():
+    """One chunk of requests over several runs, every vertex lowered twice: each bucket then
+    holds the vertices whose final distance falls in it, once, taken over many pieces."""
+    rng = np.random.default_rng(0)
+    n, ring = 3 * kernels.SEGMENT + 7, 7
+    v = np.concatenate([rng.permutation(n), rng.permutation(n)]).astype(np.int32)
+    d = rng.uniform(0.0, 5.0, v.size)
+    u = np.arange(v.size, dtype=np.int32)  # each request's own "from", to check pred
+    dist = np.full(n, np.inf)
+    np.minimum.at(dist, v, d)
+    expect = np.empty(n, np.int32)
+    best = np.lexsort((d, v))[::2]  # each vertex's lower request
+    expect[v[best]] = u[best]
+    pool, pred = kernels.bucket_pool(n, ring), np.full(n, -1, np.int32)
+    counts, widths = np.array([v.size], np.int64), np.array([5], np.int64)
+    requests = (v.copy(), d.copy(), u.copy())  # packed in place
+    kernels.file_lowered(requests, np.zeros(2, np.int64), counts, widths, 0, dist, pred, 1.0, pool)
+    assert np.array_equal(pred, expect)
+    for b in range(5):
+        frontier, at = kernels.next_frontier(b, dist, pool, np.iinfo(np.int64).max)
+        assert at == b
+        assert sorted(frontier.tolist()) == np.flatnonzero(np.floor(dist) == b).tolist()
+
+
 def test_a_full_pool_is_compacted_to_each_live_vertex_once_in_its_bucket():
     n, ring = 4, 3
     pool, dist, pred, file = filing(n, ring)

@@ -3,11 +3,12 @@
 A phase relaxes the out-arcs of the current bucket's vertices in parallel chunks of about equal arc
 counts, lowering distances by an atomic min (backends/cpu/atomics.py); each chunk writes its
 lowerings (vertex, distance, from) into its own slice of a request buffer, as GAP's threads push
-into their local bins. Filing then merges the chunks' requests into the buckets by prefix sums, as
-GAP copies its local bins into the shared frontier: each chunk keeps its requests that still hold
-(distance == dist[v]; at most one per vertex, since lowerings are strict), records their
-predecessors and counts them by bucket; a scan over (bucket, chunk) gives each chunk's place, and
-each bucket the phase reached gains one contiguous block of (vertex, distance) entries.
+into their local bins. Filing then merges the requests into the buckets by prefix sums, as GAP
+copies its local bins into the shared frontier, in runs of a chunk's requests (a chunk that relaxed
+a hub holds most of a phase's): each run keeps its requests that still hold (distance == dist[v];
+at most one per vertex, since lowerings are strict), records their predecessors and counts them by
+bucket; a scan over (bucket, run) gives each run's place, and each bucket the phase reached gains
+one contiguous block of (vertex, distance) entries.
 
 Buckets form a ring of ceil(max weight / delta) + 2 slots, each a linked list of blocks: every
 pending distance lies within one maximum weight of the current bucket. An entry is live while its
@@ -149,25 +150,25 @@ def keep_live(requests, start, count, b, dist, pred, delta, tally):
 
 @numba.njit(cache=True)
 def has_room(tally, pool):
-    """Whether the pool has entries and blocks for the counted requests (tally[c, key])."""
+    """Whether the pool has entries and blocks for the counted requests (tally[r, key])."""
     block_start, entry_v, used = pool[1], pool[4], pool[7]
     return used[0] + tally.sum() <= entry_v.size and used[1] + tally.shape[1] <= block_start.size
 
 
 @numba.njit(cache=True)
 def place(tally, b, pool):
-    """Give the counted requests (tally[c, key]: chunk c's of bucket b + key) their entries,
-    buckets first, then chunks: each bucket reached gains one block, and tally holds each chunk's
+    """Give the counted requests (tally[r, key]: run r's of bucket b + key) their entries,
+    buckets first, then runs: each bucket reached gains one block, and tally holds each run's
     first entry per bucket. The pool must have room (`has_room`)."""
     head, block_start, block_len, block_next, _, _, _, used = pool
     ring = head.shape[0]
-    chunks, keys = tally.shape
+    runs, keys = tally.shape
     at = used[0]
     for key in range(keys):
         first = at
-        for c in range(chunks):
-            size = tally[c, key]
-            tally[c, key] = at
+        for r in range(runs):
+            size = tally[r, key]
+            tally[r, key] = at
             at += size
         if at > first:
             s = (b + key) % ring
@@ -193,23 +194,47 @@ def scatter(requests, start, count, at, pool):
         entry_d[e] = req_d[k]
 
 
+#: most requests one parallel task of a filing packs and copies: a chunk that relaxed a hub's list
+#: holds most of a phase's requests, and would leave the other threads idle
+SEGMENT = 1 << 11
+
+
+@numba.njit(cache=True)
+def segments(starts, counts):
+    """Each chunk's requests (`counts[c]` from `starts[c]`) cut into runs of at most SEGMENT, in
+    order: (the runs' starts, their counts)."""
+    k = 0
+    for c in range(counts.shape[0]):
+        k += (counts[c] + SEGMENT - 1) // SEGMENT
+    first, size = np.empty(k, np.int64), np.empty(k, np.int64)
+    k = 0
+    for c in range(counts.shape[0]):
+        end = starts[c] + counts[c]
+        for s in range(starts[c], end, SEGMENT):
+            first[k], size[k] = s, min(SEGMENT, end - s)
+            k += 1
+    return first, size
+
+
 @numba.njit(parallel=True, cache=True)
 def file_lowered(requests, starts, counts, widths, b, dist, pred, delta, pool):
-    """After `relax`, in bucket b: file the requests that still hold in parallel chunks, merged by
-    a scan (`keep_live`, `place`, `scatter`), and record their predecessors."""
-    chunks = counts.shape[0]
-    tally = np.zeros((chunks, widths.max()), np.int64)
-    for c in numba.prange(chunks):
-        counts[c] = keep_live(requests, starts[c], counts[c], b, dist, pred, delta, tally[c])
+    """After `relax`, in bucket b: file the requests that still hold in parallel runs of at most
+    SEGMENT requests, merged by a scan (`keep_live`, `place`, `scatter`), and record their
+    predecessors."""
+    first, size = segments(starts, counts)
+    tally = np.zeros((first.shape[0], widths.max()), np.int64)
+    for r in numba.prange(first.shape[0]):
+        size[r] = keep_live(requests, first[r], size[r], b, dist, pred, delta, tally[r])
     if not has_room(tally, pool):
         compact(dist, pool)
     place(tally, b, pool)
-    for c in numba.prange(chunks):
-        scatter(requests, starts[c], counts[c], tally[c], pool)
+    for r in numba.prange(first.shape[0]):
+        scatter(requests, first[r], size[r], tally[r], pool)
 
 
-#: most pool entries one parallel task of a gather scans
-PIECE = 1 << 12
+#: most pool entries one parallel task of a gather scans (a bucket of a few tens of thousands of
+#: entries still feeds every core)
+PIECE = 1 << 9
 
 
 @numba.njit(cache=True)
