@@ -12,6 +12,8 @@
 #   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh) and
 #               benchmarks/nx_backend.py on kron:16 (issue 20)
 #   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
+#   --kernels   runs only kernel_times.py on kron:22 and urand:22: issue 23's six GPU cells, kernel
+#               by kernel
 #               (--nx and --programs each fit one call of the device tool; --primitives does
 #               not: split it with primitives.py --algo/--devices)
 #   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
@@ -68,6 +70,10 @@ case "${1:-}" in
     exit 0 ;;
   --programs)
     run programs programs.py kron:22 kron:24 --repeat 3
+    exit 0 ;;
+  --kernels)
+    run kernel-times kernel_times.py kron:22 urand:22 --algo bfs --algo sssp --algo pagerank \
+      --algo cc --algo bc --algo tc
     exit 0 ;;
   --gap)
     # shellcheck disable=SC2086
