@@ -101,9 +101,21 @@ def test_segments_cut_each_chunk_in_runs_of_at_most_a_segment():
     seg = kernels.SEGMENT
     starts = np.array([0, 10, 9000, 9000], np.int64)
     counts = np.array([3, 2 * seg + 5, 0, 1], np.int64)
-    first, size = kernels.segments(starts, counts)
+    first, size = kernels.segments(starts, counts, 66)
     assert first.tolist() == [0, 10, 10 + seg, 10 + 2 * seg, 9000]
     assert size.tolist() == [3, seg, seg, 5, 1]
+
+
+def test_segments_of_a_wide_ring_keep_the_tally_bounded():
+    """With a tally row of 2^20 buckets, the runs grow so that their rows beyond one a chunk stay
+    within TALLY_CELLS."""
+    starts = np.array([0, 50_000], np.int64)
+    counts = np.array([50_000, 30_000], np.int64)
+    width = 1 << 20
+    first, size = kernels.segments(starts, counts, width)
+    assert first.size <= counts.size + max(kernels.TALLY_CELLS // width, 1)
+    assert size.sum() == counts.sum() and first.tolist()[:1] == [0]
+    assert np.all(np.diff(first) > 0) and np.all(size > 0)
 
 
 def test_a_chunk_past_a_segment_files_each_live_request_once():

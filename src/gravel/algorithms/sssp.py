@@ -136,8 +136,9 @@ def sssp(G, source, *, delta=None, device="auto"):
     graphs with wide weight ranges); on the GPU the predecessor pass is one O(n + m) BFS. Extra
     memory on the CPU: 43 bytes a vertex (20 more while buckets are compacted), 16 bytes per arc
     of a batch (BATCH_ARCS), 56 per bucket (largest weight / delta buckets) and, in parallel, 8
-    per bucket and chunk of a batch (4 chunks a thread) for its tally. With several
-    shortest paths to a vertex, any one may be returned.
+    per bucket and chunk of a batch (4 chunks a thread) for its tally, and at most 32 MiB more for
+    the runs its chunks are cut into. With several shortest paths to a vertex, any one may be
+    returned.
 
     Examples
     --------

@@ -197,32 +197,38 @@ def scatter(requests, start, count, at, pool):
 #: most requests one parallel task of a filing packs and copies: a chunk that relaxed a hub's list
 #: holds most of a phase's requests, and would leave the other threads idle
 SEGMENT = 1 << 11
+#: the runs' tally (a count per run and bucket) stays within so many cells beyond one row per chunk:
+#: on a wide ring of buckets the runs grow longer than SEGMENT instead
+TALLY_CELLS = 1 << 22
 
 
 @numba.njit(cache=True)
-def segments(starts, counts):
-    """Each chunk's requests (`counts[c]` from `starts[c]`) cut into runs of at most SEGMENT, in
-    order: (the runs' starts, their counts)."""
+def segments(starts, counts, width):
+    """Each chunk's requests (`counts[c]` from `starts[c]`) cut into runs, in order: (the runs'
+    starts, their counts). Runs hold at most SEGMENT requests, or more where a tally of `width`
+    buckets a run would pass TALLY_CELLS cells beyond the chunks' own rows."""
+    room = max(TALLY_CELLS // max(width, 1), 1)
+    most = max(SEGMENT, -(-counts.sum() // room))
     k = 0
     for c in range(counts.shape[0]):
-        k += (counts[c] + SEGMENT - 1) // SEGMENT
+        k += (counts[c] + most - 1) // most
     first, size = np.empty(k, np.int64), np.empty(k, np.int64)
     k = 0
     for c in range(counts.shape[0]):
         end = starts[c] + counts[c]
-        for s in range(starts[c], end, SEGMENT):
-            first[k], size[k] = s, min(SEGMENT, end - s)
+        for s in range(starts[c], end, most):
+            first[k], size[k] = s, min(most, end - s)
             k += 1
     return first, size
 
 
 @numba.njit(parallel=True, cache=True)
 def file_lowered(requests, starts, counts, widths, b, dist, pred, delta, pool):
-    """After `relax`, in bucket b: file the requests that still hold in parallel runs of at most
-    SEGMENT requests, merged by a scan (`keep_live`, `place`, `scatter`), and record their
-    predecessors."""
-    first, size = segments(starts, counts)
-    tally = np.zeros((first.shape[0], widths.max()), np.int64)
+    """After `relax`, in bucket b: file the requests that still hold in parallel runs (`segments`),
+    merged by a scan (`keep_live`, `place`, `scatter`), and record their predecessors."""
+    width = widths.max()
+    first, size = segments(starts, counts, width)
+    tally = np.zeros((first.shape[0], width), np.int64)
     for r in numba.prange(first.shape[0]):
         size[r] = keep_live(requests, first[r], size[r], b, dist, pred, delta, tally[r])
     if not has_room(tally, pool):
