@@ -2,8 +2,11 @@
 (the same options, source and random weights 1..255), first as it runs (CUDA events around the
 run), then with CUDA events around every gravel kernel launch, summed by kernel; "other" is the
 rest of the instrumented run's time: CuPy's own kernels (fills, scans, masks, gathers), copies,
-and the device idle while the host prepares launches or waits on a read-back. Medians of --repeat
-runs after a warm-up; the instrumented run pays a little host time per launch for its events.
+and the device idle while the host prepares launches or waits on a read-back (gravel's one
+ElementwiseKernel, the frontier's popcount, counts there too). Medians of --repeat runs after a
+warm-up. The instrumented run pays a little host time per launch for its events, and where the
+device was idle, a kernel's interval includes the host's checks before its launch: small kernels
+read a few microseconds long.
 
     python benchmarks/kernel_times.py kron:22 urand:22 --algo tc --algo bc --json /tmp/kt.json
 """
