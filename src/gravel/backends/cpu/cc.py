@@ -21,15 +21,21 @@ def _find(comp, x):
 
 @numba.njit(cache=True, inline="always")
 def _link(comp, u, v):
-    a = _find(comp, u)
-    b = _find(comp, v)
+    """Join the trees of u and v: climb from their parents (not their roots: after a compress,
+    the parents are the roots, and most arcs end at once) until one side is a root it can hang
+    under the other, or the two meet (GAP's Link)."""
+    a = np.int64(comp[u])
+    b = np.int64(comp[v])
     while a != b:
         hi = max(a, b)
         lo = min(a, b)
-        if comp[hi] == hi and atomics.compare_exchange(comp, hi, np.int32(hi), np.int32(lo)) == hi:
+        up = comp[hi]
+        if up == lo or (
+            up == hi and atomics.compare_exchange(comp, hi, np.int32(hi), np.int32(lo)) == hi
+        ):
             return
-        a = _find(comp, comp[hi])
-        b = _find(comp, lo)
+        a = np.int64(comp[comp[hi]])
+        b = np.int64(comp[lo])
 
 
 @numba.njit(parallel=True, cache=True)
