@@ -1,12 +1,13 @@
 """Direction-optimizing BFS kernels (Beamer et al.; GAP's bfs.cc), parallel with Numba.
 
-Numba has no atomics, so the top-down step lets threads race on ``parent[v]`` and then keeps each
-claimed vertex once: a claim (v, u) survives only if ``parent[v] == u`` after the step (a word-sized
-write is atomic, so exactly one claimant of v wins).
+The top-down step claims each vertex with a compare-and-swap on ``parent[v]`` (atomics.py), as
+GAP's does: exactly one claimant wins, and each chunk lists its wins in its own slice.
 """
 
 import numba
 import numpy as np
+
+from . import atomics
 
 
 @numba.njit(parallel=True, cache=True)
@@ -15,7 +16,7 @@ def top_down_step(offsets, indices, frontier, parent, depth, level, chunks):
     bounds = np.empty(chunks + 1, np.int64)
     for c in range(chunks + 1):
         bounds[c] = nf * c // chunks
-    # each chunk writes its claims into its own slice of the buffers, sized by its out-edges
+    # each chunk writes its claims into its own slice of the buffer, sized by its out-edges
     edge_start = np.zeros(chunks + 1, np.int64)
     for c in numba.prange(chunks):
         s = 0
@@ -24,37 +25,24 @@ def top_down_step(offsets, indices, frontier, parent, depth, level, chunks):
             s += offsets[u + 1] - offsets[u]
         edge_start[c + 1] = s
     edge_start = np.cumsum(edge_start)
-    claim_v = np.empty(edge_start[-1], np.int32)
-    claim_u = np.empty(edge_start[-1], np.int32)
-    claimed = np.zeros(chunks, np.int64)
+    claims = np.empty(edge_start[-1], np.int32)
+    claimed = np.zeros(chunks + 1, np.int64)
     for c in numba.prange(chunks):
         k = edge_start[c]
         for i in range(bounds[c], bounds[c + 1]):
-            u = frontier[i]
+            u = np.int32(frontier[i])
             for p in range(offsets[u], offsets[u + 1]):
-                v = indices[p]
-                if parent[v] < 0:
-                    parent[v] = u
+                v = np.int64(indices[p])
+                old = parent[v]
+                if old < 0 and atomics.compare_exchange(parent, v, old, u) == old:
                     depth[v] = level
-                    claim_v[k] = v
-                    claim_u[k] = u
+                    claims[k] = v
                     k += 1
-        claimed[c] = k - edge_start[c]
-    kept = np.zeros(chunks + 1, np.int64)
-    for c in numba.prange(chunks):
-        s = 0
-        for k in range(edge_start[c], edge_start[c] + claimed[c]):
-            if parent[claim_v[k]] == claim_u[k]:
-                s += 1
-        kept[c + 1] = s
-    kept = np.cumsum(kept)
+        claimed[c + 1] = k - edge_start[c]
+    kept = np.cumsum(claimed)
     out = np.empty(kept[-1], np.int32)
     for c in numba.prange(chunks):
-        j = kept[c]
-        for k in range(edge_start[c], edge_start[c] + claimed[c]):
-            if parent[claim_v[k]] == claim_u[k]:
-                out[j] = claim_v[k]
-                j += 1
+        out[kept[c] : kept[c + 1]] = claims[edge_start[c] : edge_start[c] + claimed[c + 1]]
     return out, edge_start[-1]
 
 
