@@ -2,9 +2,11 @@
 serial twins of the parallel kernels. Each small path is checked against the path it stands in
 for, on random inputs."""
 
+import re
+
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import gravel
@@ -43,14 +45,18 @@ def reference_parse(buf):
     pairs=st.lists(st.tuples(st.integers(0, 10**9), st.integers(0, 10**9)), max_size=5),
     noise=st.lists(st.sampled_from(_PIECES), max_size=20),
 )
+@example(pairs=[], noise=["1", ",", "1", ","])  # a trailing comma: the tokenizer's, declined here
 def test_numpy_reader_agrees_with_the_tokenizer(pairs, noise):
     text = "# header\n" + "".join(f"{u} {v}\n" for u, v in pairs) + "".join(noise)
     buf = np.frombuffer(text.encode(), np.uint8)
     rows, ncols, err, src, dst = reference_parse(buf)
     got = _parse.id_pairs(buf)
     if got is None:
-        # declined: only where the tokenizer finds an error or a weight column
-        assert err != _parse.OK or ncols == 3
+        # declined: only where the tokenizer finds an error or a weight column, or a line ends in
+        # a comma after its last field (a trailing separator the tokenizer takes and this reader
+        # leaves to it)
+        trailing = any(re.search(r"\d[ \t\r]*,[ \t\r,]*$", line) for line in text.split("\n"))
+        assert err != _parse.OK or ncols == 3 or trailing
     else:
         assert err == _parse.OK and ncols in (0, 2)
         assert np.array_equal(got[0], src) and np.array_equal(got[1], dst)
