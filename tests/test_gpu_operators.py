@@ -320,6 +320,17 @@ def test_neighbor_reduce_pull_and_push(name, G, reduce):
         dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd}, direction="push"
     )
     assert np.allclose(push.get(), expect_push, rtol=1e-5, atol=1e-3)
+    # the same push told its frontier's arcs (no read-back of their count)
+    told = ops.neighbor_reduce(
+        dg,
+        Frontier.from_ids(G.n, ids),
+        "x[u] * weight",
+        reduce,
+        params={"x": xd},
+        direction="push",
+        arcs=src.size,
+    )
+    assert np.allclose(told.get(), expect_push, rtol=1e-5, atol=1e-3)
     # a fused update in place of the write
     y = cupy.full(G.n, POISON, cupy.float64)
     assert (

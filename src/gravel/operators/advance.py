@@ -193,9 +193,11 @@ def advance_lists(
     every_list=False,
     tier=None,
     lines=None,
+    total=None,
 ):
     """advance over the lists `lists` (:class:`Lists`) of which the frontier holds items; `n` is the
-    size of the output frontier's id space; `every_list`: the frontier is every list, in order.
+    size of the output frontier's id space; `every_list`: the frontier is every list, in order;
+    `total`: the frontier's out-arcs where the caller knows them (no read-back of the scan's).
     WARP_ALIGNED and LINE_BALANCED read the lists of `tier`
     (:class:`gravel.layouts.tiers.HotLists`) there, and count the other lines in `lines`."""
     import cupy
@@ -212,7 +214,8 @@ def advance_lists(
             scan, total = lists.offsets, int(lists.indices.size)  # no scan, no sync
         else:
             scan = degree_scan(lists.offsets, ids)
-            total = int(scan[-1])  # sync: sizes the output (and the merge-path grid)
+            # sync unless given: sizes the output (and the merge-path grid)
+            total = int(scan[-1]) if total is None else int(total)
         if not total:
             nf = 0
     out_t = cupy.int64 if out_kind is Output.EDGE else cupy.int32

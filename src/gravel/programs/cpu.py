@@ -397,17 +397,22 @@ class CpuEngine:
             mine[:] = given
         self.k["start"](*self._vertex(0), *self.st, self.active)
 
-    def active_ids(self):
-        return np.flatnonzero(self.active).astype(np.int32)
+    def actives(self):
+        """The active vertices (an :class:`~gravel.programs.run.Active`), listed."""
+        from .run import Active
+
+        ids = np.flatnonzero(self.active).astype(np.int32)
+        return Active(ids.size, int(self.push_degree[ids].sum()), ids)
 
     def senders(self, active):
         """The vertices that send this iteration: every vertex, or the (sorted) active ones."""
         return self.every if self.program.senders == "all" else active
 
     def step(self, active, iteration, direction):
-        """One iteration from the active vertices `active`: send, pull or push, apply."""
-        self.send(active, iteration)
-        self.apply(self.reduce(active, direction), iteration)
+        """One iteration from the active vertices (`active`, an Active): send, pull or push,
+        apply."""
+        self.send(active.ids, iteration)
+        self.apply(self.reduce(active.ids, direction), iteration)
 
     def send(self, active, iteration):
         """Every sender's message into ``ms``."""

@@ -79,21 +79,13 @@ def _run_compute(n, arrays, frontier, statement, iteration, extra=None):
 class Spmv:
     """A program's generalized SpMV (pull) or SpMSpV (push) on the GPU: the totals ``tt{i}`` and
     the flags ``received`` of `arrays` from the messages ``ms{i}`` (and, pulling from active
-    senders only, the sending flags ``active``). `hearing`: a pull reads the lists of the
-    vertices that listen only (`arrays` then hold the state). A pull writes each vertex's total in
-    place (the reduction's apply); a push's totals come back as an array and are copied or folded.
-    The kernels' code is written once, here."""
+    senders only, the sending flags ``active``). A pull writes each vertex's total in place (the
+    reduction's apply); a push's totals come back as an array and are copied or folded. The
+    kernels' code is written once, here."""
 
-    def __init__(self, program, n, arrays, hearing=False):
-        import cupy
-
+    def __init__(self, program, n, arrays):
         p = program
         self.n, self.arrays = n, arrays
-        self.hearing = hearing and program.listens
-        if self.hearing:
-            arrays["hearing"] = cupy.zeros(n, cupy.uint8)
-            at_v = program.code(_BASE, state="st{i}[v]")
-            self.listen = f"hearing[v] = ({program.listen.cuda(at_v)}) ? 1 : 0"
         named = isinstance(p.reduce, str)
         self.reduce = _REDUCE[p.reduce] if named else p.reduce.cuda({"a": "a", "b": "b"})
         fold = _FOLD[p.reduce] if named else p.reduce.cuda({"a": "({a})", "b": "({b})"})
@@ -116,14 +108,15 @@ class Spmv:
             names = {d: _named(arrays, code[d], code["fold"]) for d in ("push", "pull")}
             self.fields.append(code | {"dtype": wide, "identity": identity, "params": names})
 
-    def __call__(self, ways, direction):
+    def __call__(self, ways, direction, listeners=None, arcs=None):
         """Reduce along each of `ways`, (graph, senders' Frontier: a push's; None for a pull),
-        folding the ways' totals vertex by vertex."""
+        folding the ways' totals vertex by vertex. A pull reads the lists of `listeners` (a
+        Frontier; None: every vertex); a push from way w's senders reads ``arcs[w]`` arcs, where
+        the caller knows them."""
         from ..operators import neighbor_reduce
 
         push = direction == "push"
         self.arrays["received"].fill(0)
-        listeners = self._listeners() if self.hearing and not push else None
         for way, (graph, senders) in enumerate(ways):
             for i, f in enumerate(self.fields):
                 # a deaf vertex's total stays as it was: the apply reads none that did not receive
@@ -138,21 +131,12 @@ class Spmv:
                     apply=None if push else f["set" if way == 0 else "fold"],
                     params=f["params"][direction] | {"gnone": f["identity"]},
                     preamble=_COMMON,
+                    arcs=arcs[way] if push and arcs is not None else None,
                 )
                 if push and way == 0:
                     self.arrays[f"tt{i}"][:] = part
                 elif push:
                     self._fold(i, part)
-
-    def _listeners(self):
-        """The Frontier of the vertices that listen this iteration."""
-        import cupy
-
-        from ..frontier import Frontier
-
-        _run_compute(self.n, self.arrays, None, self.listen, 0)
-        ids = cupy.flatnonzero(self.arrays["hearing"]).astype(cupy.int32)
-        return Frontier(self.n, ids=ids, length=ids.size)  # in range: no check
 
     def _fold(self, i, part):
         """tt{i} folded with `part`, a second way's pushed totals, vertex by vertex."""
@@ -160,7 +144,13 @@ class Spmv:
 
 
 class CudaEngine:
-    """The phases of :func:`gravel.programs.run` on the GPU, over CuPy arrays."""
+    """The phases of :func:`gravel.programs.run` on the GPU, over CuPy arrays.
+
+    The host reads the device once an iteration: the start and every apply also count the active
+    vertices, the arcs a push from them reads along each way and the vertices that listen next (a
+    sum each, in the same pass), and set the bits of the active vertices (where a push may list
+    them) and of the listeners in bitmaps, from which a push's senders and a pull's listeners are
+    listed without a read-back of their number."""
 
     def __init__(self, G, program, values):
         import cupy
@@ -188,12 +178,30 @@ class CudaEngine:
             "g_off": dg.offsets,
             "g_idx": dg.indices,
         }
+        self.arrays |= {f"g_deg{w}": cupy.diff(g.offsets) for w, g in enumerate(self.ways)}
         self.arrays |= {f"p_{k}": x for k, x in values.items()}
-        self.spmv = Spmv(program, n, self.arrays, hearing=True)
-        self.send, self.apply = _send_code(program), _apply_code(program)
+        listing = self.can_push and program.senders != "all"
+        #: the bitmaps the flags set: the senders a push lists, the vertices a pull reads
+        self.bitmaps = ["g_sending"] * listing + ["g_hearing"] * program.listens
+        self.arrays |= {name: cupy.zeros((n + 31) // 32, cupy.uint32) for name in self.bitmaps}
+        self.spmv = Spmv(program, n, self.arrays)
+        self.send = _send_code(program, guarded=program.senders != "all")
+        self.apply = _apply_code(program)
+        self.flags, self.terms = _flag_code(program, len(self.ways), listing)
+        self.sums = self.way_arcs = self.listening = None
 
     def _compute(self, frontier, statement, iteration):
         _run_compute(self.n, self.arrays, frontier, statement, iteration)
+
+    def _flagged(self, statement, iteration):
+        """`statement` over every vertex, then the flags and their sums (kept for `actives`)."""
+        from ..operators import compute_sums
+
+        for name in self.bitmaps:
+            self.arrays[name].fill(0)
+        op = f"{statement} {self.flags}"
+        params = _named(self.arrays | {"giter": np.int32(iteration)}, op, *self.terms)
+        self.sums = compute_sums(None, self.terms, op=op, params=params, n=self.n)
 
     def init(self, state):
         import cupy
@@ -210,36 +218,72 @@ class CudaEngine:
         )
         for mine, given in zip(self.st, state or (), strict=False):
             mine[:] = cupy.asarray(given)
-        self._compute(None, f"active[v] = ({p.start.cuda(at_v)}) ? 1 : 0", 0)
+        self._flagged(f"active[v] = ({p.start.cuda(at_v)}) ? 1 : 0;", 0)
 
-    def active_ids(self):
-        import cupy
+    def actives(self):
+        """The active vertices' count and push arcs, read from the last flags' sums (the one sync
+        of an iteration)."""
+        from .run import Active
 
-        return cupy.flatnonzero(self.active).astype(cupy.int32)
+        sums = [int(x) for x in self.sums.get()]
+        self.way_arcs = sums[1 : 1 + len(self.ways)]
+        if self.program.listens:
+            self.listening = sums[-1]
+        return Active(sums[0], sum(self.way_arcs))
 
-    def step(self, active, iteration, direction):
-        """One iteration from the active vertices `active` (device ids): send, SpMV, apply."""
+    def _listed(self, bits, count):
+        """The vertices whose bits are set in the bitmap `bits` (there are `count`), as a sparse
+        Frontier (in range: no check)."""
         from ..frontier import Frontier
 
-        senders = None
-        if self.program.senders != "all":  # the ids of active_ids: in range, no check
-            senders = Frontier(self.n, ids=active, length=active.size)
-        self._compute(senders, self.send, iteration)
+        return Frontier(self.n, bitmap=self.arrays[bits], length=count).to_sparse()
+
+    def step(self, active, iteration, direction):
+        """One iteration from the active vertices (`active`, an Active): send, SpMV, apply."""
         push = direction == "push"
-        self.spmv([(graph, senders if push else None) for graph in self.ways], direction)
-        self._compute(None, self.apply, iteration)
+        senders = None  # every vertex
+        if push and self.program.senders != "all":
+            senders = self._listed("g_sending", active.count)
+        self._compute(None, self.send, iteration)
+        if push:
+            listeners = None
+        else:
+            listeners = self._listed("g_hearing", self.listening) if self.program.listens else None
+        ways = [(graph, senders if push else None) for graph in self.ways]
+        arcs = self.way_arcs if senders is not None else None
+        self.spmv(ways, direction, listeners=listeners, arcs=arcs)
+        self._flagged(self.apply, iteration)
 
     def state(self):
         return [a.get() for a in self.st]
 
 
-def _send_code(p):
-    """The statement over v that writes each message field ``ms{i}[v]``."""
+def _flag_code(p, ways, listing):
+    """(the statement over v that flags v where a later step lists it, the terms summed beside it:
+    active vertices, each way's push arcs from them, and, where the program listens, the
+    vertices that listen next). `listing`: a push lists its senders (the active vertices' bits
+    in ``g_sending``); the listeners' bits go to ``g_hearing``."""
+    terms = ["(double)active[v]"] + [f"active[v] ? (double)g_deg{w}[v] : 0.0" for w in range(ways)]
+    code = []
+    if listing:
+        code.append("if (active[v]) atomicOr(&g_sending[v >> 5], 1u << (v & 31));")
+    if p.listens:
+        at_v = p.code(_BASE, state="st{i}[v]")
+        code.append(f"const bool g_hears = ({p.listen.cuda(at_v)});")
+        code.append("if (g_hears) atomicOr(&g_hearing[v >> 5], 1u << (v & 31));")
+        terms.append("g_hears ? 1.0 : 0.0")
+    return " ".join(code), terms
+
+
+def _send_code(p, guarded=False):
+    """The statement over v that writes each message field ``ms{i}[v]``; `guarded`: for the
+    active vertices only (the others' messages are never read)."""
     at_v = p.code(_BASE, state="st{i}[v]")
-    return " ".join(
+    writes = " ".join(
         f"ms{i}[v] = ({CTYPES[f.dtype]})({e.cuda(at_v)});"
         for i, (f, e) in enumerate(zip(p.message, p.send, strict=True))
     )
+    return f"if (active[v]) {{ {writes} }}" if guarded else writes
 
 
 def _apply_code(p):

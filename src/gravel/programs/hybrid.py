@@ -124,8 +124,8 @@ class HybridEngine:
     def init(self, state):
         self.cpu.init(state)
 
-    def active_ids(self):
-        return self.cpu.active_ids()
+    def actives(self):
+        return self.cpu.actives()
 
     @property
     def push_degree(self):
@@ -138,7 +138,7 @@ class HybridEngine:
         """One iteration: send on the CPU; the part's SpMV launched, the CPU's meanwhile; the
         part's totals combined into the CPU's; apply. Returns (the part's share of the arcs,
         its seconds, the CPU's seconds)."""
-        cpu, pull = self.cpu, direction == "pull"
+        cpu, pull, active = self.cpu, direction == "pull", active.ids
         cpu.send(active, iteration)
         senders = cpu.senders(active)
         sets = [pair[pull] for pair in self.ways]

@@ -39,6 +39,15 @@ class Step(NamedTuple):
     cpu_s: float | None = None
 
 
+class Active(NamedTuple):
+    """The vertices active after an iteration (or the start): how many, the arcs a push from them
+    reads along every way, and their ids where the engine lists them (the CPU's)."""
+
+    count: int
+    arcs: int
+    ids: object = None
+
+
 @dataclass
 class ProgramResult(Result):
     """``state``: the final state (a structured array for a structured dtype); ``steps``: one
@@ -143,16 +152,16 @@ def run(
         engine.init(_initial(G, program, init))
     seconds, steps = t.seconds, []
     arcs = int(engine.push_degree.sum())  # a push from every vertex reads them all
-    active = engine.active_ids()
-    while len(active) and len(steps) < max_iter:
-        senders = G.n if program.senders == "all" else len(active)
+    active = engine.actives()
+    while active.count and len(steps) < max_iter:
+        senders = G.n if program.senders == "all" else active.count
         how = direction
         if how == "auto":
-            dense = senders == G.n or int(engine.push_degree[active].sum()) > PULL_ABOVE * arcs
+            dense = senders == G.n or active.arcs > PULL_ABOVE * arcs
             how = "pull" if dense or not engine.can_push else "push"
         with Timer(clock) as t:
             split = engine.step(active, len(steps), how)
-            active = engine.active_ids()
+            active = engine.actives()
         steps.append(Step(senders, how, t.seconds, *(split or ())))
         seconds += t.seconds
     state = engine.state()
@@ -172,7 +181,7 @@ def run(
         stats,
         state=out,
         steps=steps,
-        converged=not len(active),
+        converged=not active.count,
     )
 
 
