@@ -1,15 +1,16 @@
 """A program's GPU phases on the operators, with its expressions written in CUDA C++.
 
-``compute`` runs init, start, send and apply over every vertex (send over the senders' frontier);
-``neighbor_reduce`` runs the SpMV (pull over every vertex, the non-senders masked to the identity)
-or the SpMSpV (push from the senders' frontier, atomics: named reductions only), once per message
-field and way; the first field's pass also marks the vertices that received (a store of 1 beside
-each message it folds, rather than a pass of its own over every arc). Bool and 8-bit messages
-reduce as int32 (the atomics' width); or and and reduce as max and min; any is the operator's
-any (a pull's short lists stop at their first sender; long lists and pushes fold as min). Every
-reduction runs with the program's identity, which masks the non-senders too: "any" stops at the
-first value unlike it. A vertex that does not `listen` keeps its state at the apply, and a pull
-(where the engine holds the state) reads the lists of the listening vertices only.
+``compute`` runs init, start, send and apply over every vertex (send for the active ones where
+only they send); ``neighbor_reduce`` runs the SpMV (pull over every vertex, the non-senders masked
+to the identity) or the SpMSpV (push from the senders' frontier, atomics: named reductions only),
+once per message field and way; the first field's pass also marks the vertices that received (a
+store of 1 beside each message it folds, rather than a pass of its own over every arc; where every
+vertex sends, a pull's vertices receive where they have an in-arc, marked before it). Bool and
+8-bit messages reduce as int32 (the atomics' width); or and and reduce as max and min; any is the
+operator's any (a pull's short lists stop at their first sender; long lists and pushes fold as
+min). Every reduction runs with the program's identity, which masks the non-senders too: "any"
+stops at the first value unlike it. A vertex that does not `listen` keeps its state at the apply,
+and a pull (where the engine holds the state) reads the lists of the listening vertices only.
 """
 
 import re
@@ -86,6 +87,7 @@ class Spmv:
     def __init__(self, program, n, arrays):
         p = program
         self.n, self.arrays = n, arrays
+        self.all_send = p.senders == "all"
         named = isinstance(p.reduce, str)
         self.reduce = _REDUCE[p.reduce] if named else p.reduce.cuda({"a": "a", "b": "b"})
         fold = _FOLD[p.reduce] if named else p.reduce.cuda({"a": "({a})", "b": "({b})"})
@@ -93,12 +95,15 @@ class Spmv:
         self.fields = []
         for i, (f, e) in enumerate(zip(p.message, p.process, strict=True)):
             wide = _wide(f.dtype)
-            value = f"({'received[v] = 1, ' if i == 0 else ''}({CTYPES[wide]})({e.cuda(edge)}))"
-            guarded = value if p.senders == "all" else f"active[u] == 0 ? gnone : {value}"
+            value = f"(({CTYPES[wide]})({e.cuda(edge)}))"
+            marked = f"(received[v] = 1, {value})" if i == 0 else value
+            # where every vertex sends, a pull's vertex receives where it has an in-arc: marked
+            # before the pull (`_in_arcs`), not on every arc
+            pull = value if self.all_send else f"active[u] == 0 ? gnone : {marked}"
             tt = f"tt{i}[v]"
             code = {
-                "push": value,
-                "pull": guarded,
+                "push": marked,
+                "pull": pull,
                 "set": f"{tt} = acc",
                 "fold": f"{tt} = {fold.format(a=tt, b='acc')}",
                 "fold pushed": f"{tt} = {fold.format(a=tt, b='gpart[v]')}",
@@ -116,7 +121,13 @@ class Spmv:
         from ..operators import neighbor_reduce
 
         push = direction == "push"
-        self.arrays["received"].fill(0)
+        received = self.arrays["received"]
+        if push or not self.all_send:
+            received.fill(0)
+        else:
+            received[:] = _in_arcs(ways[0][0])
+            for graph, _ in ways[1:]:
+                received |= _in_arcs(graph)
         for way, (graph, senders) in enumerate(ways):
             for i, f in enumerate(self.fields):
                 # a deaf vertex's total stays as it was: the apply reads none that did not receive
@@ -141,6 +152,13 @@ class Spmv:
     def _fold(self, i, part):
         """tt{i} folded with `part`, a second way's pushed totals, vertex by vertex."""
         _run_compute(self.n, self.arrays, None, self.fields[i]["fold pushed"], 0, {"gpart": part})
+
+
+def _in_arcs(graph):
+    """Whether each vertex of the device graph has an in-arc (int32, kept with the graph)."""
+    import cupy
+
+    return graph.cached("in_arcs", lambda: (cupy.diff(graph.csc()[0]) > 0).astype(cupy.int32))
 
 
 class CudaEngine:
