@@ -82,11 +82,13 @@ class Spmv:
     the flags ``received`` of `arrays` from the messages ``ms{i}`` (and, pulling from active
     senders only, the sending flags ``active``). A pull writes each vertex's total in place (the
     reduction's apply); a push's totals come back as an array and are copied or folded. The
-    kernels' code is written once, here."""
+    kernels' code is written once, here. `blocking`: how a pull of the message array itself over
+    every vertex sweeps (neighbor_reduce's; the engine's "auto", none for a hybrid part, whose
+    split lists change as the split moves)."""
 
-    def __init__(self, program, n, arrays):
+    def __init__(self, program, n, arrays, blocking=None):
         p = program
-        self.n, self.arrays = n, arrays
+        self.n, self.arrays, self.blocking = n, arrays, blocking
         self.all_send = p.senders == "all"
         named = isinstance(p.reduce, str)
         self.reduce = _REDUCE[p.reduce] if named else p.reduce.cuda({"a": "a", "b": "b"})
@@ -101,9 +103,13 @@ class Spmv:
             # before the pull (`_in_arcs`), not on every arc
             pull = value if self.all_send else f"active[u] == 0 ? gnone : {marked}"
             tt = f"tt{i}[v]"
+            # a pull of the messages themselves from every vertex reduces the message array, which
+            # a sweep over every vertex may then block or stage (`blocking`)
+            bare = self.all_send and e.cuda(edge) == f"(ms{i}[u])" and wide == f.dtype
             code = {
                 "push": marked,
                 "pull": pull,
+                "pull array": f"ms{i}" if bare and p.reduce in ("sum", "min", "max") else None,
                 "set": f"{tt} = acc",
                 "fold": f"{tt} = {fold.format(a=tt, b='acc')}",
                 "fold pushed": f"{tt} = {fold.format(a=tt, b='gpart[v]')}",
@@ -130,11 +136,12 @@ class Spmv:
                 received |= _in_arcs(graph)
         for way, (graph, senders) in enumerate(ways):
             for i, f in enumerate(self.fields):
+                swept = not push and listeners is None and f["pull array"] is not None
                 # a deaf vertex's total stays as it was: the apply reads none that did not receive
                 part = neighbor_reduce(
                     graph,
                     senders if push else listeners,
-                    f[direction],
+                    self.arrays[f["pull array"]] if swept else f[direction],
                     self.reduce,
                     dtype=f["dtype"],
                     identity=f["identity"],  # gnone's: "any" stops at a value unlike it
@@ -142,6 +149,7 @@ class Spmv:
                     apply=None if push else f["set" if way == 0 else "fold"],
                     params=f["params"][direction] | {"gnone": f["identity"]},
                     preamble=_COMMON,
+                    blocking=self.blocking if swept else None,
                     arcs=arcs[way] if push and arcs is not None else None,
                 )
                 if push and way == 0:
@@ -202,7 +210,7 @@ class CudaEngine:
         #: the bitmaps the flags set: the senders a push lists, the vertices a pull reads
         self.bitmaps = ["g_sending"] * listing + ["g_hearing"] * program.listens
         self.arrays |= {name: cupy.zeros((n + 31) // 32, cupy.uint32) for name in self.bitmaps}
-        self.spmv = Spmv(program, n, self.arrays)
+        self.spmv = Spmv(program, n, self.arrays, blocking="auto")
         self.send = _send_code(program, guarded=program.senders != "all")
         self.apply = _apply_code(program)
         self.flags, self.terms = _flag_code(program, len(self.ways), listing)
