@@ -208,7 +208,7 @@ def advance_lists(
     if strategy is LoadBalance.MERGE_PATH_CULL and visited is None:
         raise ValueError("MERGE_PATH_CULL needs a visited bitmap")
     merge = strategy in (LoadBalance.MERGE_PATH, LoadBalance.MERGE_PATH_CULL)
-    scan, total = None, None
+    scan = None
     if merge or (out_kind is not Output.NONE and capacity is None):
         if every_list:
             scan, total = lists.offsets, int(lists.indices.size)  # no scan, no sync

@@ -100,7 +100,7 @@ class Spmv:
             value = f"(({CTYPES[wide]})({e.cuda(edge)}))"
             marked = f"(received[v] = 1, {value})" if i == 0 else value
             # where every vertex sends, a pull's vertex receives where it has an in-arc: marked
-            # before the pull (`_in_arcs`), not on every arc
+            # before the pull (a pass over the vertices), not on every arc
             pull = value if self.all_send else f"active[u] == 0 ? gnone : {marked}"
             tt = f"tt{i}[v]"
             # a pull of the messages themselves from every vertex reduces the message array, which
@@ -127,13 +127,11 @@ class Spmv:
         from ..operators import neighbor_reduce
 
         push = direction == "push"
-        received = self.arrays["received"]
-        if push or not self.all_send:
-            received.fill(0)
-        else:
-            received[:] = _in_arcs(ways[0][0])
-            for graph, _ in ways[1:]:
-                received |= _in_arcs(graph)
+        self.arrays["received"].fill(0)
+        if not push and self.all_send:  # a vertex receives where it has an in-arc
+            for graph, _ in ways:
+                mark = "if (g_in[v + 1] > g_in[v]) received[v] = 1"
+                _run_compute(self.n, self.arrays, None, mark, 0, {"g_in": graph.csc()[0]})
         for way, (graph, senders) in enumerate(ways):
             for i, f in enumerate(self.fields):
                 swept = not push and listeners is None and f["pull array"] is not None
@@ -160,13 +158,6 @@ class Spmv:
     def _fold(self, i, part):
         """tt{i} folded with `part`, a second way's pushed totals, vertex by vertex."""
         _run_compute(self.n, self.arrays, None, self.fields[i]["fold pushed"], 0, {"gpart": part})
-
-
-def _in_arcs(graph):
-    """Whether each vertex of the device graph has an in-arc (int32, kept with the graph)."""
-    import cupy
-
-    return graph.cached("in_arcs", lambda: (cupy.diff(graph.csc()[0]) > 0).astype(cupy.int32))
 
 
 class CudaEngine:
