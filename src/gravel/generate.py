@@ -9,10 +9,8 @@ large (``device="auto"``): the same graph, bit for bit, in a fraction of the tim
 host memory of the CSR itself (backends/cuda/generate.py)."""
 
 import math
-import numbers
 
-import numpy as np
-
+from .arguments import is_integer, is_real
 from .backends.cpu import csr as _csr
 from .backends.cpu import generate as _gen
 from .errors import InvalidArgumentError, InvalidGraphError, UnknownNameError
@@ -117,7 +115,7 @@ def random_geometric(scale, degree=8, *, seed=0):
     """2**scale points uniform in the unit square, joined when closer than r = sqrt(degree / (pi
     n)), so the expected average degree is about `degree` (a mesh-like graph with locality)."""
     _check_scale(scale)
-    real = isinstance(degree, numbers.Real) and not isinstance(degree, bool)
+    real = is_real(degree)
     if not (real and math.isfinite(degree) and degree > 0):
         raise InvalidGraphError(f"degree must be a number > 0, not {degree!r}")
     n = 1 << scale
@@ -161,5 +159,5 @@ def _check_scale(scale):
 
 def _check_count(value, name, least):
     """InvalidGraphError unless `value` is an integer of at least `least`."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+    if not is_integer(value) or value < least:
         raise InvalidGraphError(f"{name} must be an integer of at least {least}, not {value!r}")

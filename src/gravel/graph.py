@@ -9,6 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .arguments import is_integer
 from .arrays import host
 from .backends.cpu import csr as _csr  # loaded on first use: importing gravel never imports Numba
 from .errors import GraphTooLargeError, InvalidGraphError, VertexNotFoundError
@@ -229,7 +230,7 @@ class Graph:
         top = int(max(src.max(initial=-1), dst.max(initial=-1)))
         if n is None:
             n = top + 1
-        elif isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 0:
+        elif not is_integer(n) or n < 0:
             raise InvalidGraphError(f"n must be an integer number of vertices >= 0, not {n!r}")
         elif top >= n:
             raise InvalidGraphError(f"vertex id {top} out of range for n={n}")

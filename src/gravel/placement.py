@@ -21,6 +21,7 @@ from types import MappingProxyType
 import numpy as np
 
 from . import config
+from .arguments import is_integer
 from .errors import GraphTooLargeError, InvalidArgumentError, UnknownNameError
 
 #: the placements ``G.to("cuda", placement=...)`` takes; "auto" resolves to "device" or "tiered"
@@ -71,7 +72,7 @@ def parse_bytes(size):
     >>> parse_bytes("8GB"), parse_bytes("1.5 GiB"), parse_bytes("512kib"), parse_bytes(4096)
     (8000000000, 1610612736, 524288, 4096)
     """
-    if isinstance(size, (int, np.integer)) and not isinstance(size, bool) and size >= 0:
+    if is_integer(size) and size >= 0:
         return int(size)
     if isinstance(size, str) and (m := _SIZE.fullmatch(size.strip())):
         number, unit = m.group(1), m.group(2).lower()

@@ -13,10 +13,9 @@ told how many sweeps the caller will run, it also weighs their predicted saving 
 reordering, which there takes as long as tens of PageRank iterations. The constants' figures are in
 docs/tuning.md."""
 
-import numbers
-
 import numpy as np
 
+from .arguments import is_real
 from .errors import InvalidArgumentError, UnknownNameError
 from .layouts import orders
 from .transform import relabel
@@ -102,7 +101,7 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
     GPU, given `sweeps` (the sweeps over the edges the caller will run, in PageRank iterations), the
     iterations they should save (:func:`predicted_gain` of each) must also pay for the reordering
     (GPU_REORDER_SWEEPS, or STAGED_REORDER_SWEEPS where the sweeps stage)."""
-    count = isinstance(sweeps, numbers.Real) and not isinstance(sweeps, bool)
+    count = is_real(sweeps)
     if sweeps is not None and not (count and sweeps >= 0):
         raise InvalidArgumentError(f"sweeps must be a count of sweeps, at least 0, not {sweeps!r}")
     on_gpu = G.device_graph is not None

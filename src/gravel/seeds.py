@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .arguments import is_integer
 from .errors import InvalidArgumentError
 
 _GIVEN = (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)
@@ -24,4 +25,4 @@ def rng(seed, name="seed"):
 
 def _natural(x):
     """Whether `x` is an integer >= 0 (not a bool)."""
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) and x >= 0
+    return is_integer(x) and x >= 0

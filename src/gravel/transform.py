@@ -4,6 +4,7 @@ graph's weights that algorithms share."""
 import numpy as np
 
 from . import seeds
+from .arguments import is_integer
 from .arrays import entry_rows, host, xp
 from .backends.cpu import csr as _csr  # loaded on first use
 from .backends.cpu import tc as _tc
@@ -66,7 +67,7 @@ def add_random_weights(G, low=1, high=64, *, seed=0):
     Both directions of an undirected edge get the same weight, so the graph stays symmetric.
     """
     for bound in (low, high):
-        if isinstance(bound, bool) or not isinstance(bound, (int, np.integer)) or bound >= 2**24:
+        if not is_integer(bound) or bound >= 2**24:
             raise InvalidGraphError(
                 f"weight bounds must be integers below 2**24 (float32 holds them), not {bound!r}"
             )

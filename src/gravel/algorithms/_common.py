@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from ..arguments import is_integer
 from ..arrays import host, xp
 from ..compiling import compile_clock
 from ..errors import DeviceUnavailableError, UnknownNameError, VertexNotFoundError
@@ -248,7 +249,7 @@ def caller_id(G, vertex, name="source"):
     benchmarks and the verifiers, which speak ids, expect. Map an integer label with
     ``int(np.flatnonzero(G.labels == label)[0])``, or use ``gravel run --relabel --source``, which
     takes the file's ids."""
-    if isinstance(vertex, (int, np.integer)) and not isinstance(vertex, (bool, np.bool_)):
+    if is_integer(vertex):
         if not 0 <= vertex < G.n:
             ids = f"ids 0..{G.n - 1}" if G.n else "it has no vertices"
             raise VertexNotFoundError(f"{name} vertex {vertex} is not in the graph ({ids})")

@@ -13,6 +13,7 @@ import numba
 import numpy as np
 
 from .. import seeds
+from ..arguments import is_integer
 from ..arrays import xp
 from ..backends.cpu import bc as _k
 from ..errors import InvalidGraphError, VertexNotFoundError
@@ -89,7 +90,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     elif k is None:
         sources = np.arange(n, dtype=np.int32)
     else:
-        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+        if not is_integer(k):
             raise InvalidGraphError(f"k must be an integer number of sources, not {k!r}")
         if not 0 < k <= n:
             raise InvalidGraphError(f"k={k} sources, but the graph has {n} vertices")

@@ -9,11 +9,11 @@ gathers are two pull neighbor_reduces, over the graph and over its reverse (``_h
 """
 
 import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..arguments import is_integer, is_real
 from ..backends.cpu import hits as _k
 from ..errors import InvalidArgumentError, PowerIterationFailedConvergence
 from ..transform import check_weights
@@ -79,9 +79,9 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
     PowerIterationFailedConvergence
         The change stayed at or above `tol` for `max_iter` iterations (``tol > 0``).
     """
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+    if not is_integer(max_iter) or max_iter < 1:
         raise InvalidArgumentError(f"max_iter must be an integer of at least 1, not {max_iter!r}")
-    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not math.isfinite(tol):
+    if not is_real(tol) or not math.isfinite(tol):
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
     if tol < 0:
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")

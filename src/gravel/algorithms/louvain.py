@@ -8,11 +8,10 @@ backends/cpu/louvain.py holds the two phases; the GPU runs louvain_parallel.py's
 every vertex moves at once.
 """
 
-import numbers
-
 import numpy as np
 
 from .. import seeds
+from ..arguments import is_real
 from ..arrays import host
 from ..backends.cpu import louvain as _k
 from ..errors import InvalidArgumentError, InvalidGraphError
@@ -87,7 +86,7 @@ def louvain_communities(
     if G.directed:
         raise InvalidGraphError(f"{name} is not implemented for directed graphs")
     for what, x in (("resolution", resolution), ("threshold", threshold)):
-        if isinstance(x, bool) or not isinstance(x, numbers.Real) or not np.isfinite(x) or x < 0:
+        if not is_real(x) or not np.isfinite(x) or x < 0:
             raise InvalidArgumentError(f"{name}: {what} must be a finite number >= 0, not {x!r}")
     weighted = bool(weight) and G.weighted
     if weighted:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arguments import is_integer, is_real
 from ..arrays import host
 from ..backends.cpu import pagerank as _k
 from ..errors import (
@@ -187,16 +188,11 @@ def _check_numbers(alpha, max_iter, tol):
     """alpha, max_iter and tol as float, int, float; InvalidArgumentError where one is out of its
     domain (max_iter=0 cannot meet a tol above 0)."""
 
-    def real(x):
-        return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(
-            x, (bool, np.bool_)
-        )
-
-    if not real(alpha) or not 0 <= alpha <= 1:
+    if not is_real(alpha) or not 0 <= alpha <= 1:
         raise InvalidArgumentError(f"alpha must be a number in [0, 1], not {alpha!r}")
-    if not real(tol) or not (math.isfinite(tol) and tol >= 0):
+    if not is_real(tol) or not (math.isfinite(tol) and tol >= 0):
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
-    if not isinstance(max_iter, (int, np.integer)) or isinstance(max_iter, (bool, np.bool_)):
+    if not is_integer(max_iter):
         raise InvalidArgumentError(f"max_iter must be an integer, not {max_iter!r}")
     if max_iter < 0:
         raise InvalidArgumentError(f"max_iter must be at least 0, not {max_iter}")

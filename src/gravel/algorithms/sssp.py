@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arguments import is_integer, is_real
 from ..arrays import host
 from ..backends.cpu import sssp as _k
 from ..errors import InvalidWeightError, VertexNotFoundError
@@ -67,7 +68,7 @@ class SSSPResult(Result):
         [0, 1, 2]
         """
         pred = host(self.predecessor)
-        if isinstance(target, (bool, np.bool_)) or not isinstance(target, (int, np.integer)):
+        if not is_integer(target):
             raise VertexNotFoundError(f"target must be an integer vertex id, not {target!r}")
         if not 0 <= target < pred.size:
             raise VertexNotFoundError(
@@ -171,7 +172,7 @@ def sssp(G, source, *, delta=None, device="auto"):
 def _check_delta(delta, heaviest):
     """Refuse a bucket width that is not a positive finite number, or so narrow that the ring of
     buckets (largest weight / delta of them) would pass MAX_BUCKETS."""
-    if isinstance(delta, (bool, np.bool_)) or not isinstance(delta, (int, float, np.number)):
+    if not is_real(delta):
         raise InvalidWeightError(f"delta must be a number, not {delta!r}")
     if not (np.isfinite(delta) and delta > 0):
         raise InvalidWeightError(f"delta must be positive and finite, not {delta}")

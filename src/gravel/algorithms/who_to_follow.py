@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arguments import is_integer
 from ..arrays import host
 from ..errors import InvalidArgumentError
 from ._common import Result, caller_id, ids_to_caller, takes_graph
@@ -62,7 +63,7 @@ def who_to_follow(G, source, *, count=10, trust=100, alpha=0.85, device="auto"):
     from .salsa import salsa
 
     for name, value in (("count", count), ("trust", trust)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        if not is_integer(value) or value < 1:
             raise InvalidArgumentError(
                 f"who_to_follow: {name} must be an integer >= 1, not {value!r}"
             )

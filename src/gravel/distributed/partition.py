@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arguments import is_integer
 from ..errors import InvalidArgumentError
 
 
@@ -148,7 +149,7 @@ def part_of(G, index, bounds):
 
 
 def _check_parts(parts):
-    if isinstance(parts, (bool, np.bool_)) or not isinstance(parts, (int, np.integer)):
+    if not is_integer(parts):
         raise InvalidArgumentError(f"parts must be an integer, not {parts!r}")
     if parts < 1:
         raise InvalidArgumentError(f"parts must be at least 1, not {parts}")

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..algorithms._common import Result, Timer, caller_id, choose_device
+from ..arguments import is_integer
 from ..errors import InvalidArgumentError, UnknownNameError
 from .expressions import ProgramError
 from .hybrid import EXECUTIONS
@@ -126,7 +127,7 @@ def run(
     """
     if not isinstance(program, Program):
         raise ProgramError(f"program must be a gravel.programs.Program, not {type(program)}")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
+    if not is_integer(max_iter) or max_iter < 0:
         raise InvalidArgumentError(f"max_iter must be an integer >= 0, not {max_iter!r}")
     if direction not in STRATEGIES:
         raise UnknownNameError(f"unknown direction {direction!r} (expected {STRATEGIES})")

@@ -13,14 +13,11 @@ import numbers
 import numpy as np
 
 from gravel.algorithms import louvain_communities as gravel_louvain
+from gravel.arguments import is_real
 from gravel.arrays import host
 
 from ..._algorithm import algorithm, device
 from ..components.connected import components
-
-
-def _real(x):
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
 def _can_run(G, weight, resolution, threshold, max_level, seed):
@@ -29,9 +26,9 @@ def _can_run(G, weight, resolution, threshold, max_level, seed):
     if max_level is not None:
         return "gravel returns the last level only: max_level must be None"
     for name, x in (("resolution", resolution), ("threshold", threshold)):
-        if not _real(x) or not math.isfinite(x) or x < 0:
+        if not is_real(x) or not math.isfinite(x) or x < 0:
             return f"gravel takes a finite {name} >= 0, not {x!r}"
-    if seed is not None and not _real(seed) and not callable(getattr(seed, "random", None)):
+    if seed is not None and not is_real(seed) and not callable(getattr(seed, "random", None)):
         return f"gravel cannot draw a seed from a {type(seed).__name__}"
     return True
 
