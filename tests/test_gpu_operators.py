@@ -717,13 +717,21 @@ def test_intersect_every_size_class():
         )
     )
     dg = G.to("cuda")
-    us = np.concatenate([rng.integers(0, 9000, 20000), [0, 0, 1, 5]]).astype(np.int32)
-    vs = np.concatenate([rng.integers(0, 9000, 20000), [1, 7, 0, 5]]).astype(np.int32)
+    # random pairs, and the hubs beside lists of some 40 (either side of WARP_FROM)
+    us = np.concatenate([rng.integers(0, 9000, 20000), [0, 0, 1, 5], rng.integers(0, 2, 400)])
+    vs = np.concatenate([rng.integers(0, 9000, 20000), [1, 7, 0, 5], rng.integers(2, 3000, 400)])
+    us, vs = us.astype(np.int32), vs.astype(np.int32)
     counts, total = ops.intersect(dg, us, vs)
     rows = [set(G.indices[G.offsets[v] : G.offsets[v + 1]].tolist()) for v in range(G.n)]
     expect = np.array([len(rows[u] & rows[v]) for u, v in zip(us, vs)])
     assert np.array_equal(counts.get(), expect) and total == expect.sum()
-    assert G.out_degree[0] > intersect_module.LARGE and G.out_degree[1] > intersect_module.LARGE
+    m = intersect_module
+    lo = np.minimum(G.out_degree[us], G.out_degree[vs])
+    hi = np.maximum(G.out_degree[us], G.out_degree[vs])
+    searched = hi > m.SMALL
+    assert np.any(hi <= m.SMALL) and np.any(lo > m.LARGE)  # merged, and a block per pair
+    assert np.any(searched & (lo <= m.WARP_FROM))  # one thread per pair
+    assert np.any(searched & (lo > m.WARP_FROM) & (lo <= m.LARGE))  # a warp per pair
 
 
 def test_frontier_conversions():
