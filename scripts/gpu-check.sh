@@ -25,12 +25,14 @@
 #               cpu_phases.py (each kernel on 1 thread and on every core), then gap.py on Numba's tbb
 #               layer with chunk sizes 0 and 1024 where .tbb/ holds the tbb and tcmlib wheels (which
 #               git ignores; carry it)
-#   --compare DIR bench|blocking|gap|programs [GAPDIR]   times this tree against DIR (another
+#   --compare DIR bench|blocking|gap|programs|kernels [GAPDIR]   times this tree against DIR (another
 #               commit's src/ and benchmarks/, from `git archive`) in one session, alternately:
 #               `gravel bench kron:22` twice each, benchmarks/blocking.py on kron:25 once each, the
 #               CPU path beside GAP from GAPDIR (gap.py on every core; GAP_ARGS picks, e.g. "--algo
-#               bfs") twice each, or the GPU programs against their primitives on kron:22
-#               (programs.py --primitives-only) twice each
+#               bfs") twice each, the GPU programs against their primitives on kron:22
+#               (programs.py --primitives-only) twice each, or kernel_times.py on kron:22 and
+#               urand:22 twice each (KERNEL_ARGS picks the primitives, default "--algo bfs --algo
+#               tc")
 # JSON and logs land in ${OUT:-/tmp/gravel-gpu}, the JSON named as in benchmarks/results/<card>/.
 # Set GRAVEL_DATASETS to a folder holding USA-road-NE.pace.gr.gz to include it and the dataset tests.
 set -uo pipefail
@@ -111,6 +113,10 @@ case "${1:-}" in
           # shellcheck disable=SC2086
           PYTHONPATH=$side/src run "gap-$tag-$round" gap.py kron:22 urand:22 --gap "$4" \
             --repeat 3 --threads "$(nproc)" ${GAP_ARGS:-}
+        elif [ "$3" = kernels ]; then
+          # shellcheck disable=SC2086
+          PYTHONPATH=$side/src run "kernels-$tag-$round" kernel_times.py kron:22 urand:22 \
+            ${KERNEL_ARGS:---algo bfs --algo tc}
         elif [ "$3" = programs ]; then
           PYTHONPATH=$side/src run "programs-$tag-$round" programs.py --primitives kron:22 \
             --primitives-only --repeat 3
