@@ -211,6 +211,25 @@ def test_pagerank_flags_reach_the_function(monkeypatch, capsys):
     assert seen == {"device": "auto"}
 
 
+def test_bench_ranks_without_the_weights_it_adds(monkeypatch):
+    """`gravel bench` weighs every graph (for SSSP); its PageRank ranks unweighted, as its cuSPARSE
+    baseline and its memory floor do."""
+    import importlib
+
+    module = importlib.import_module("gravel.algorithms.pagerank")
+    seen = []
+    real = module.pagerank
+
+    def spy(G, **kwargs):
+        seen.append((G.weighted, kwargs.get("weight", True)))
+        return real(G, **kwargs)
+
+    monkeypatch.setattr(module, "pagerank", spy)
+    argv = ["bench", "grid:6x6", "--algo", "pagerank", "--device", "cpu", "--repeat", "1"]
+    assert main(argv) == 0
+    assert seen and all(weighted and weight is None for weighted, weight in seen)
+
+
 @pytest.mark.parametrize(
     "argv,flag",
     [
