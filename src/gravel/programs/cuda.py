@@ -177,8 +177,9 @@ class CudaEngine:
         self.program, self.n = program, n
         self.can_push = isinstance(program.reduce, str)
         self.ways = _ways(dg, program, G.directed)
+        degrees = [cupy.diff(graph.offsets) for graph in self.ways]  # each way's, kept as g_deg{w}
         #: the arcs a push from each vertex reads, along every way
-        self.push_degree = sum(cupy.diff(graph.offsets) for graph in self.ways)
+        self.push_degree = sum(degrees)
         self.st = [cupy.zeros(n, f.dtype) for f in program.state]
         self.ms = [cupy.zeros(n, f.dtype) for f in program.message]
         self.tt = [cupy.zeros(n, _wide(f.dtype)) for f in program.message]
@@ -195,7 +196,7 @@ class CudaEngine:
             "g_off": dg.offsets,
             "g_idx": dg.indices,
         }
-        self.arrays |= {f"g_deg{w}": cupy.diff(g.offsets) for w, g in enumerate(self.ways)}
+        self.arrays |= {f"g_deg{w}": d for w, d in enumerate(degrees)}
         self.arrays |= {f"p_{k}": x for k, x in values.items()}
         listing = self.can_push and program.senders != "all"
         #: the bitmaps the flags set: the senders a push lists, the vertices a pull reads
