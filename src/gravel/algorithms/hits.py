@@ -81,9 +81,7 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
     """
     if not is_integer(max_iter) or max_iter < 1:
         raise InvalidArgumentError(f"max_iter must be an integer of at least 1, not {max_iter!r}")
-    if not is_real(tol) or not math.isfinite(tol):
-        raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
-    if tol < 0:
+    if not is_real(tol) or not (math.isfinite(tol) and tol >= 0):
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
     check_weights(G, name="hits")
     start = distribution(G, nstart, "nstart")
