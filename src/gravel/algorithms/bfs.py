@@ -206,7 +206,8 @@ def _bfs_cuda(G, source):
     parent = cupy.full(n, -1, cupy.int32)
     depth = cupy.full(n, -1, cupy.int32)
     parent[source], depth[source] = source, 0
-    frontier = Frontier.from_ids(n, [source])
+    # the source is checked (bfs's check_source): from_ids's range check would read the device twice
+    frontier = Frontier(n, ids=cupy.full(1, source, cupy.int32), length=1)
     n_unvisited = n - 1
     level, pulls, fused, pulling = 0, 0, 0, False
     avg = G.nnz / max(n, 1)
