@@ -211,9 +211,25 @@ def test_pull_advance_finds_a_frontier_parent(name, G):
         params={"parent": parent, "is_cand": is_cand},
         output="bitmap",
     )
+    # a second pull launched from the bitmap before its length is read (BFS's pull levels): each
+    # length, read afterwards, is that step's own
+    again = ops.advance_pull(
+        dg,
+        dense,
+        None,
+        "(parent[dst] = src, true)",
+        where="parent[v] == poison",
+        params={"parent": parent, "poison": np.int32(POISON)},
+        output="bitmap",
+    )
     assert dense.is_dense and len(dense) == reached.size
     assert np.array_equal(dense.get(), reached)
-    assert np.array_equal(parent.get() != POISON, np.isin(np.arange(G.n), reached))
+    seen = np.isin(np.arange(G.n), reached)
+    second = np.flatnonzero(
+        ~seen & np.array([seen[in_idx[in_off[v] : in_off[v + 1]]].any() for v in range(G.n)])
+    )
+    assert len(again) == second.size and np.array_equal(again.get(), second)
+    assert np.array_equal(parent.get() != POISON, seen | np.isin(np.arange(G.n), second))
 
 
 def test_filter_compact_and_cull():

@@ -20,7 +20,9 @@ class Frontier:
     def __init__(self, n, *, ids=None, length=None, bitmap=None, every_vertex=False):
         self.n = int(n)
         self._ids = ids
-        self._length = None if length is None else int(length)
+        # an int, None (counted from the bitmap when asked) or a count still on its way from the
+        # device (operators' PendingCount: read when asked)
+        self._length = int(length) if isinstance(length, (int, np.integer)) else length
         self.bitmap = bitmap
         #: the ids are 0..n-1 in order: the degrees' scan is then the graph's offsets
         self.every_vertex = every_vertex
@@ -54,12 +56,14 @@ class Frontier:
         """The ids of a sparse frontier (a view of the first len(self) slots)."""
         if self._ids is None:
             return self.to_sparse().ids
-        return self._ids[: self._length]
+        return self._ids[: len(self)]
 
     def __len__(self):
         if self._length is None:
             # sync: popcount of the bitmap read back to the host
             self._length = int(_popcount(self.bitmap))
+        elif not isinstance(self._length, int):
+            self._length = int(self._length)  # waits for the step that wrote it
         return self._length
 
     def sorted(self):
@@ -83,9 +87,9 @@ class Frontier:
         bitmap = cupy.zeros((self.n + 31) // 32, dtype=cupy.uint32)
         k = runtime.kernel("frontier/convert.cu", "gravel_queue_to_bitmap")
         k(
-            runtime.blocks_for(self._length, _BLOCK, resident=4),
+            runtime.blocks_for(len(self), _BLOCK, resident=4),
             _BLOCK,
-            (self._ids, np.int64(self._length), bitmap),
+            (self._ids, np.int64(len(self)), bitmap),
         )
         return Frontier(self.n, bitmap=bitmap)  # duplicates may merge: the length is counted anew
 

@@ -206,7 +206,8 @@ def _bfs_cuda(G, source):
     parent = cupy.full(n, -1, cupy.int32)
     depth = cupy.full(n, -1, cupy.int32)
     parent[source], depth[source] = source, 0
-    frontier = Frontier.from_ids(n, [source])
+    # the source is checked (bfs's check_source): from_ids's range check would read the device twice
+    frontier = Frontier(n, ids=cupy.full(1, source, cupy.int32), length=1)
     n_unvisited = n - 1
     level, pulls, fused, pulling = 0, 0, 0, False
     avg = G.nnz / max(n, 1)
@@ -219,6 +220,19 @@ def _bfs_cuda(G, source):
     if over_bus:  # every step pushes: a plain read first spares the atomics on visited vertices
         claim = "parent[dst] < 0 && " + claim
     candidates = _pull_candidates(dg)
+
+    def pull(front, lv):
+        """A bottom-up step: the unvisited candidates find a parent in `front`."""
+        return advance_pull(
+            dg,
+            front,
+            candidates,
+            "(parent[dst] = src, depth[dst] = level, true)",
+            where="depth[v] < 0",
+            params={"parent": parent, "depth": depth, "level": np.int32(lv)},
+            output="bitmap",
+        )
+
     marks = [(0, 0.0)]  # (level done, seconds) at the syncs the loop makes anyway (its lengths)
     with Timer("cuda") as t:
         while len(frontier):
@@ -227,7 +241,7 @@ def _bfs_cuda(G, source):
             level += 1
             lv = np.int32(level)
             thin = min(thin_limit, int(n_unvisited / (ALPHA * gate)))
-            if not pulling and len(frontier) <= thin:
+            if len(frontier) <= thin:
                 queue = FrontierQueue(n, len(frontier) + n_unvisited, frontier)
                 steps = advance_steps(
                     dg,
@@ -242,21 +256,23 @@ def _bfs_cuda(G, source):
                 frontier = queue.last
                 fused += 1
                 continue
-            if not (pulling or over_bus) and len(frontier) * gate > n_unvisited / ALPHA:
+            if not over_bus and len(frontier) * gate > n_unvisited / ALPHA:
                 # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored
                 # edges / alpha; the degree sum costs a sync, taken only where the test could pass
                 pulling = int(dg.out_degree[frontier.ids].sum()) > n_unvisited * avg / ALPHA
             if pulling:
-                frontier = advance_pull(
-                    dg,
-                    frontier,
-                    candidates,
-                    "(parent[dst] = src, depth[dst] = level, true)",
-                    where="depth[v] < 0",
-                    params={"parent": parent, "depth": depth, "level": lv},
-                    output="bitmap",
-                )
+                # every later step pulls too: each is launched before the length of the one before
+                # is read, so that the host prepares a level while the device runs the last; the
+                # launch past the last level finds an empty frontier and writes nothing
+                frontier = pull(frontier, level)
                 pulls += 1
+                while True:
+                    ahead = pull(frontier, level + 1)
+                    if not len(frontier):  # waits for the level before `ahead` only
+                        break
+                    marks.append((level, t.lap()))
+                    level, pulls, frontier = level + 1, pulls + 1, ahead
+                break
             else:
                 if over_bus:  # in address order: sharing lines and pages
                     frontier = frontier.sorted()

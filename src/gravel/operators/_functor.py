@@ -128,6 +128,25 @@ def read_count(count):
     return int(count.get()[0])  # sync: the output length, 8 bytes
 
 
+class PendingCount:
+    """A counter's value, copied to pinned host memory as soon as the kernel that writes it is
+    queued: ``int()`` waits for that kernel and the copy only, not for launches queued after them,
+    so that a loop may launch its next step before it reads this one's length."""
+
+    def __init__(self, count):
+        import cupy
+        import cupyx
+
+        self._host = cupyx.empty_pinned(1, np.uint64)
+        count.get(out=self._host, blocking=False)
+        self._copied = cupy.cuda.Event()
+        self._copied.record()
+
+    def __int__(self):
+        self._copied.synchronize()
+        return int(self._host[0])
+
+
 @functools.cache
 def dummy(dtype):
     """A one-element device array for pointer arguments a kernel will not read."""

@@ -17,6 +17,7 @@ from ._functor import (
     CTYPES,
     PULL_WHERE,
     Lists,
+    PendingCount,
     counter,
     dummy,
     functor,
@@ -303,7 +304,8 @@ def advance_pull(
     it is None) for which `where` (an expression over ``v``) holds scans its in-edges (src -> v) for
     a src in `frontier` and stops at the first for which `op` holds (``dst`` is v in the
     expression); v then joins the output. ``output="bitmap"`` returns a dense frontier, counted as
-    it is made."""
+    it is made; its length is read when asked, waiting for this step only (a caller may launch the
+    next step first)."""
     import cupy
 
     front = frontier.to_dense().bitmap
@@ -333,5 +335,5 @@ def advance_pull(
     if out_kind is Output.NONE:
         return None
     if out_kind is Output.BITMAP:
-        return Frontier(graph.n, bitmap=out, length=read_count(length))
+        return Frontier(graph.n, bitmap=out, length=PendingCount(length))
     return Frontier(graph.n, ids=out, length=read_count(length))
