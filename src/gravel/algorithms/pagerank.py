@@ -307,7 +307,6 @@ def _pagerank_cuda(G, alpha, max_iter, threshold, weighted, vec, direction="pull
     update, fixed = _update(alpha, n, vec, inv_deg)
     # the update's sums: the dangling vertices' new rank (the next update spreads it), the L1 change
     check = ["inv_deg[v] == 0.0f ? r : 0.0f", "fabsf(r - rank_in[v])"]
-    reread = "float r = rank_out[v]"  # r where the sums take a pass of their own
     seen, copied = cupyx.empty_pinned((2, 2), np.float64), [None, None]  # iteration k's: slot k % 2
 
     def change(k):
@@ -333,7 +332,7 @@ def _pagerank_cuda(G, alpha, max_iter, threshold, weighted, vec, direction="pull
         while it < max_iter:
             it += 1
             params = fixed | {"lost": sums, "rank_in": rank, "rank_out": new, "contrib_out": nxt}
-            sums = sweep(value(contrib), update, params, check, reread)
+            sums = sweep(value(contrib), update, params, check)
             sums.get(out=seen[it % 2], blocking=False)
             copied[it % 2] = cupy.cuda.Event()
             copied[it % 2].record()
@@ -386,49 +385,53 @@ def _update(alpha, n, vec, inv_deg):
 
 
 def _pull_sweep(dg, plan):
-    """sweep(x, apply, params, sums, reread): reduce x[u] over every vertex's in-edges (x a value
-    array, or a pair of an expression over u, v, edge, weight and its parameters) and run
-    `apply` (a statement over v and the sum `acc`) as the sweep `plan` says; the device array of the
-    `sums` of apply's terms. Blocked, the sums come in the same pass. Unblocked, where fused sums
-    cost more than a pass of their own (neighbor_reduce says why), a compute_sums pass after the
-    sweep, whose statement `reread` recovers apply's locals from what it wrote."""
-    from ..operators import compute_sums, neighbor_reduce
+    """sweep(x, apply, params, sums): reduce x[u] over every vertex's in-edges (x a value array, or
+    a pair of an expression over u, v, edge, weight and its parameters) and run `apply` (a
+    statement over v and the sum `acc`) as the sweep `plan` says; the device array of the `sums` of
+    apply's terms. Blocked, the update and its sums come in the same pass. Unblocked, the pull
+    writes the sums alone and a pass over the vertices runs the update and its sums, as after a
+    push: sums fused into the unblocked pull cost more than a pass of their own (neighbor_reduce
+    says why), and the update goes with them, leaving the pull the plain reduction's kernel."""
+    from ..operators import neighbor_reduce
 
-    def pull(x, apply, params, sums, reread):
-        if isinstance(x, tuple):  # an expression over the edge and its own parameters
-            x, params = x[0], params | x[1]
+    def pull(x, apply, params, sums):
+        x, own = x if isinstance(x, tuple) else (x, None)
         if plan.kind != "plain":
+            every = params | (own or {})
             return neighbor_reduce(
-                dg, None, x, "sum", apply=apply, sums=sums, params=params, blocking=plan
+                dg, None, x, "sum", apply=apply, sums=sums, params=every, blocking=plan
             )
-        neighbor_reduce(dg, None, x, "sum", apply=apply, params=params)
-        return compute_sums(None, sums, op=reread, params=params, n=dg.n)
+        pulled = neighbor_reduce(dg, None, x, "sum", params=own)
+        return _update_pass(pulled, apply, params, sums, dg.n)
 
     return pull
 
 
 def _push_sweep(dg, plan):
-    """sweep(x, apply, params, sums, reread) by pushing: every out-edge u -> v adds x[u] (or x's
+    """sweep(x, apply, params, sums) by pushing: every out-edge u -> v adds x[u] (or x's
     expression, as _pull_sweep takes it) into v's
     sum atomically (neighbor_reduce, blocked by destination range as the plan says, so that a
     block's atomics stay in its L2-sized slice of the sums), then one pass over the vertices runs
     `apply` on each sum and sums its terms."""
-    from ..operators import compute_sums, neighbor_reduce
+    from ..operators import neighbor_reduce
 
-    def push(x, apply, params, sums, reread):
+    def push(x, apply, params, sums):
         value, own = x if isinstance(x, tuple) else (x, None)
         pushed = neighbor_reduce(
             dg, None, value, "sum", direction="push", blocking=plan, params=own
         )
-        return compute_sums(
-            None,
-            sums,
-            op=f"float acc = pushed[v]; {apply}",
-            params={"pushed": pushed} | params,
-            n=dg.n,
-        )
+        return _update_pass(pushed, apply, params, sums, dg.n)
 
     return push
+
+
+def _update_pass(totals, apply, params, sums, n):
+    """One pass over the vertices: `apply` on each vertex's sum in `totals`, and the `sums` of its
+    terms (a device array)."""
+    from ..operators import compute_sums
+
+    op = f"float acc = g_totals[v]; {apply}"
+    return compute_sums(None, sums, op=op, params={"g_totals": totals} | params, n=n)
 
 
 def verify_pagerank(G, rank, alpha=0.85, tol=1e-6, *, weight=True):
