@@ -24,9 +24,13 @@ def degrees(offsets, indices, weights):
 
 @numba.njit(parallel=True, cache=True)
 def inside(offsets, indices, labels, weights):
-    """Twice the weight of the edges inside the communities `labels`."""
+    """Twice the weight of the edges inside the communities `labels`.
+
+    Each row's sum lands in its own slot, summed after the loop: a scalar reduction over the
+    prange beside the inner loop's test of `labels` fails to compile in some Numba releases
+    (numba/numba#10132, "unexpected cycle in lookup()")."""
     n = offsets.shape[0] - 1
-    total = 0.0
+    rows = np.zeros(n)
     for u in numba.prange(n):
         s = 0.0
         for p in range(offsets[u], offsets[u + 1]):
@@ -34,8 +38,8 @@ def inside(offsets, indices, labels, weights):
             if labels[v] == labels[u]:
                 w = 1.0 if weights is None else np.float64(weights[p])
                 s += 2.0 * w if v == u else w
-        total += s
-    return total
+        rows[u] = s
+    return rows.sum()
 
 
 #: the kernels for a graph of so many arcs (serial twins for small graphs)
