@@ -71,6 +71,38 @@ def test_unweighted_parallel_sssp_equals_bfs_depth(parallel_phases):
     assert verify_sssp(G, s, r.distance, r.predecessor) == []
 
 
+@pytest.mark.parametrize(
+    ("weights", "expect"),
+    [
+        (None, "int32"),
+        ([1.0, 255.0, 0.0], "int32"),
+        ([1.0, 2.5, 3.0], "float64"),  # a fraction
+        ([1.0, 2**29, 3.0], "float64"),  # 4 vertices times 2^29 reach 2^31
+        ([1.0, 2**28, 3.0], "int32"),
+    ],
+)
+def test_distances_are_int32_where_whole_weights_keep_them_exact(weights, expect):
+    G = gravel.Graph.from_edges([0, 1, 2], [1, 2, 3], weights, n=4)
+    r = gravel.sssp(G, 0, device="cpu")
+    assert r.stats["distances"] == expect and r.distance.dtype == np.float64
+    assert r.distance.tolist() == np.cumsum([0.0, *(weights or [1.0] * 3)]).tolist()
+
+
+@pytest.mark.parametrize("serial", [False, True], ids=["parallel", "serial"])
+def test_int32_and_float64_distances_agree(request, monkeypatch, serial):
+    """Whole weights: the same distances held as int32 and as float64, unreached ones inf."""
+    if not serial:
+        request.getfixturevalue("parallel_phases")
+    G = random_graph("integers with zeros", True, 7)
+    as_int = gravel.sssp(G, 0, device="cpu")
+    monkeypatch.setattr(sssp_module, "distance_type", lambda G: np.float64)
+    as_float = gravel.sssp(G, 0, device="cpu")
+    assert (as_int.stats["distances"], as_float.stats["distances"]) == ("int32", "float64")
+    assert np.array_equal(as_int.distance, as_float.distance)
+    assert np.isinf(as_int.distance).any()  # the isolated vertices
+    assert verify_sssp(G, 0, as_int.distance, as_int.predecessor) == []
+
+
 def test_a_hub_longer_than_a_batch_is_a_batch_alone():
     offsets = np.array([0, 5, 5, 6, 106, 107], np.int64)
     ends = kernels.arc_ends(offsets, np.arange(5, dtype=np.int32), np.empty(5, np.int64), 3)

@@ -10,7 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from .arguments import is_integer
-from .arrays import host
+from .arrays import host, xp
 from .backends.cpu import csr as _csr  # loaded on first use: importing gravel never imports Numba
 from .errors import GraphTooLargeError, InvalidGraphError, VertexNotFoundError
 
@@ -470,6 +470,15 @@ class Graph:
             return (1.0, 1.0, 1.0) if self.nnz else (0.0, 0.0, 0.0)
         w = self._device.weights if self._arrays is None else self.weights
         return float(w.min()), float(w.max()), float(w.mean(dtype=np.float64))
+
+    @cached_property
+    def whole_weights(self):
+        """Whether every weight is a whole number (True unweighted), found once where the weights
+        live."""
+        if not self.weighted or self.nnz == 0:
+            return True
+        w = self._device.weights if self._arrays is None else self.weights
+        return bool((w == xp(w).floor(w)).all())
 
     @cached_property
     def out_degree(self):

@@ -135,11 +135,12 @@ def sssp(G, source, *, delta=None, device="auto"):
     -----
     Delta-stepping does O(m + n) work per phase and one phase per non-empty bucket (far fewer on
     graphs with wide weight ranges); on the GPU the predecessor pass is one O(n + m) BFS. Extra
-    memory on the CPU: 43 bytes a vertex (20 more while buckets are compacted), 16 bytes per arc
-    of a batch (BATCH_ARCS), 56 per bucket (largest weight / delta buckets) and, in parallel, 8
-    per bucket and chunk of a batch (4 chunks a thread) for its tally, and at most 32 MiB more for
-    the runs its chunks are cut into. With several shortest paths to a vertex, any one may be
-    returned.
+    memory on the CPU: 43 bytes a vertex (39 where every weight is a whole number and the
+    distances are held as int32; 20 more while buckets are compacted), 16 bytes per arc of a
+    batch (BATCH_ARCS; 12 with whole weights), 56 per bucket (largest weight / delta buckets)
+    and, in parallel, 8 per bucket and chunk of a batch (4 chunks a thread) for its tally, and at
+    most 32 MiB more for the runs its chunks are cut into. With several shortest paths to a
+    vertex, any one may be returned.
 
     Examples
     --------
@@ -208,16 +209,34 @@ UNBOUNDED = np.iinfo(np.int64).max
 BATCH_ARCS = 2**22
 
 
+#: distances held as int32 where every weight is a whole number and no simple path can reach this
+INT_DISTANCES_BELOW = 2**31 - 1
+
+
+def distance_type(G):
+    """The CPU kernels' distance type: int32 (half the bytes of each random read of a distance,
+    half the pages the relaxations touch) where every weight is a whole number and n times the
+    largest stays below INT_DISTANCES_BELOW, so that every tentative distance (a simple path's
+    length, or one arc past it) is exact; else float64. The sums are exact either way, so the
+    distances are the same."""
+    heaviest = G.weight_stats[1]
+    if G.whole_weights and max(G.n, 1) * heaviest < INT_DISTANCES_BELOW:
+        return np.int32
+    return np.float64
+
+
 def _sssp_cpu(G, source, weights, delta):
     from ..backends.cpu._serial import is_small  # Numba: loaded on a CPU run
 
     n = G.n
-    dist = np.full(n, np.inf)
-    dist[source] = 0.0
+    dtype = distance_type(G)
+    unreached = np.iinfo(np.int32).max if dtype is np.int32 else np.inf
+    dist = np.full(n, unreached, dtype)
+    dist[source] = 0
     pred = np.full(n, -1, np.int32)
-    pool = _k.bucket_pool(n, int(float(weights.max(initial=0)) / delta) + 2)
+    pool = _k.bucket_pool(n, int(G.weight_stats[1] / delta) + 2, dtype)
     room = min(max(BATCH_ARCS, G.max_out_degree), G.nnz)
-    requests = (np.empty(room, np.int32), np.empty(room, np.float64), np.empty(room, np.int32))
+    requests = (np.empty(room, np.int32), np.empty(room, dtype), np.empty(room, np.int32))
     arcs = (G.offsets, G.indices, weights)
     frontier = np.array([source], np.int32)
     with Timer() as t:
@@ -228,14 +247,17 @@ def _sssp_cpu(G, source, weights, delta):
             )
         else:
             phases = _sssp_cpu_phases(G, arcs, frontier, dist, pred, delta, pool, requests)
+        distance = dist.astype(np.float64)
+        if dtype is np.int32:
+            distance[dist == unreached] = np.inf
     return SSSPResult(
         "sssp",
         "cpu",
         t.seconds,
         phases,
         "delta-stepping",
-        {"delta": delta},
-        distance=dist,
+        {"delta": delta, "distances": np.dtype(dtype).name},
+        distance=distance,
         predecessor=pred,
     )
 

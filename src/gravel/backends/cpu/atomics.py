@@ -20,14 +20,7 @@ def _atomic(op, dtype, doc):
             ary, idx, val = args
             view = context.make_array(aryty)(context, builder, ary)
             ptr = cgutils.get_item_pointer(context, builder, aryty, view, [idx])
-            if dtype != types.float64:
-                return builder.atomic_rmw(op, ptr, val, "monotonic")
-            # a double's bits, read as a signed integer, order the non-negative doubles
-            bits = ir.IntType(64)
-            old = builder.atomic_rmw(
-                op, builder.bitcast(ptr, bits.as_pointer()), builder.bitcast(val, bits), "monotonic"
-            )
-            return builder.bitcast(old, ir.DoubleType())
+            return builder.atomic_rmw(op, ptr, val, "monotonic")
 
         return dtype(array, types.intp, dtype), codegen
 
@@ -35,11 +28,34 @@ def _atomic(op, dtype, doc):
     return rmw
 
 
-min_nonnegative = _atomic(
-    "min",
-    types.float64,
-    "array[index] = min(array[index], value) for non-negative doubles (+inf included); the old.",
-)
+@intrinsic
+def min_nonnegative(typingctx, array, index, value):
+    """array[index] = min(array[index], value) for a non-negative double (+inf included) or int32
+    array, `value` cast to the array's type; the old value."""
+    if not isinstance(array, types.Array) or array.dtype not in (types.float64, types.int32):
+        return None
+    if not isinstance(value, (types.Integer, types.Float)):
+        return None
+    dtype = array.dtype
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary, idx, val = args
+        view = context.make_array(aryty)(context, builder, ary)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, view, [idx])
+        val = context.cast(builder, val, signature.args[2], dtype)
+        if dtype == types.int32:
+            return builder.atomic_rmw("min", ptr, val, "monotonic")
+        # a double's bits, read as a signed integer, order the non-negative doubles
+        bits = ir.IntType(64)
+        old = builder.atomic_rmw(
+            "min", builder.bitcast(ptr, bits.as_pointer()), builder.bitcast(val, bits), "monotonic"
+        )
+        return builder.bitcast(old, ir.DoubleType())
+
+    return dtype(array, types.intp, value), codegen
+
+
 add = _atomic("add", types.int64, "array[index] += value (int64); the old value.")
 exchange = _atomic("xchg", types.int64, "array[index] = value (int64); the old value.")
 

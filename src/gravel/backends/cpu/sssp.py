@@ -30,9 +30,10 @@ import numpy as np
 from . import _serial, atomics
 
 
-def bucket_pool(n, ring):
+def bucket_pool(n, ring, dtype=np.float64):
     """An empty pool for n vertices and `ring` bucket slots: room for 2n entries (compaction leaves
-    at most n, a filing adds at most n) and for the blocks of two filings past a compaction."""
+    at most n, a filing adds at most n) and for the blocks of two filings past a compaction.
+    `dtype`: the distances' (float64, or int32 for whole-number weights)."""
     entries = 2 * n + 16
     blocks = 2 * ring + n // 8 + 16
     return (
@@ -41,7 +42,7 @@ def bucket_pool(n, ring):
         np.empty(blocks, np.int64),
         np.empty(blocks, np.int64),
         np.empty(entries, np.int32),
-        np.empty(entries, np.float64),
+        np.empty(entries, dtype),
         np.empty(n, np.int32),
         np.zeros(2, np.int64),
     )
