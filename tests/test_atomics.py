@@ -36,6 +36,26 @@ def test_every_update_lands(n, slots, seed):
 
 
 @numba.njit(parallel=True)
+def _lower_ints(values, slots, lowest):
+    for i in numba.prange(values.shape[0]):
+        atomics.min_nonnegative(lowest, slots[i], values[i])  # float64 values into int32 slots
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 50_000), st.integers(1, 64), st.integers(0, 2**32 - 1))
+def test_int32_minimum_of_whole_values_lands(n, slots, seed):
+    """SSSP's int32 distances: whole float64 values, cast, lowered concurrently."""
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 2**31 - 1, n).astype(np.float64)
+    where = rng.integers(0, slots, n)
+    lowest = np.full(slots, np.iinfo(np.int32).max, np.int32)
+    _lower_ints(values, where, lowest)
+    expect = np.full(slots, np.iinfo(np.int32).max, np.int64)
+    np.minimum.at(expect, where, values.astype(np.int64))
+    assert np.array_equal(lowest, expect)
+
+
+@numba.njit(parallel=True)
 def _claim(slots, owner):
     for i in numba.prange(slots.shape[0]):
         atomics.compare_exchange(owner, slots[i], np.int32(-1), np.int32(i))
