@@ -468,17 +468,22 @@ class Graph:
         live: a graph built or relabelled on the GPU is scanned there, without host arrays."""
         if not self.weighted or self.nnz == 0:
             return (1.0, 1.0, 1.0) if self.nnz else (0.0, 0.0, 0.0)
-        w = self._device.weights if self._arrays is None else self.weights
+        w = self._weights_where_they_live()
         return float(w.min()), float(w.max()), float(w.mean(dtype=np.float64))
 
     @cached_property
     def whole_weights(self):
-        """Whether every weight is a whole number (True unweighted), found once where the weights
-        live."""
+        """Whether every weight is a whole number (True unweighted), found once, as weight_stats
+        is."""
         if not self.weighted or self.nnz == 0:
             return True
-        w = self._device.weights if self._arrays is None else self.weights
+        w = self._weights_where_they_live()
         return bool((w == xp(w).floor(w)).all())
+
+    def _weights_where_they_live(self):
+        """The weights on the device for a graph built or relabelled there (no host arrays), else
+        on the host: a scan of them makes no copy."""
+        return self._device.weights if self._arrays is None else self.weights
 
     @cached_property
     def out_degree(self):

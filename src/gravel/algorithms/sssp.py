@@ -209,7 +209,7 @@ UNBOUNDED = np.iinfo(np.int64).max
 BATCH_ARCS = 2**22
 
 
-#: distances held as int32 where every weight is a whole number and no simple path can reach this
+#: distances are held as int32 where every weight is whole and n times the largest stays below this
 INT_DISTANCES_BELOW = 2**31 - 1
 
 
