@@ -402,7 +402,7 @@ class CpuEngine:
         from .run import Active
 
         ids = np.flatnonzero(self.active).astype(np.int32)
-        return Active(ids.size, int(self.push_degree[ids].sum()), ids)
+        return Active(ids.size, None, ids)
 
     def senders(self, active):
         """The vertices that send this iteration: every vertex, or the (sorted) active ones."""

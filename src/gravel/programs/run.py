@@ -42,11 +42,16 @@ class Step(NamedTuple):
 
 class Active(NamedTuple):
     """The vertices active after an iteration (or the start): how many, the arcs a push from them
-    reads along every way, and their ids where the engine lists them (the CPU's)."""
+    reads along every way (None where the engine lists their ids, the CPU's: summed from the ids
+    only where the push/pull choice needs it), and those ids."""
 
     count: int
-    arcs: int
+    arcs: int | None
     ids: object = None
+
+    def push_arcs(self, push_degree):
+        """The arcs a push from these vertices reads, given each vertex's push degree."""
+        return int(push_degree[self.ids].sum()) if self.arcs is None else self.arcs
 
 
 @dataclass
@@ -156,11 +161,11 @@ def run(
     active = engine.actives()
     while active.count and len(steps) < max_iter:
         senders = G.n if program.senders == "all" else active.count
-        how = direction
-        if how == "auto":
-            dense = senders == G.n or active.arcs > PULL_ABOVE * arcs
-            how = "pull" if dense or not engine.can_push else "push"
         with Timer(clock) as t:
+            how = direction
+            if how == "auto":
+                dense = senders == G.n or active.push_arcs(engine.push_degree) > PULL_ABOVE * arcs
+                how = "pull" if dense or not engine.can_push else "push"
             split = engine.step(active, len(steps), how)
             active = engine.actives()
         steps.append(Step(senders, how, t.seconds, *(split or ())))
