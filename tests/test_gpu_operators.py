@@ -780,6 +780,23 @@ def test_intersect_one_class_reads_every_pair_unlisted():
     assert np.array_equal(counts.get(), expect) and total == expect.sum()
 
 
+@pytest.mark.parametrize("longest", [1, 33, intersect_module.SMALL, intersect_module.SMALL + 1])
+def test_intersect_arcs_sums_every_arc(longest):
+    """The sum along every arc, by rows where no list passes SMALL (lists past 32 take several
+    rounds of the row's scan), by pairs where one does, against Python's sets."""
+    rng = np.random.default_rng()
+    n = 600
+    degree = rng.integers(0, longest + 1, n)
+    degree[rng.integers(0, n)] = longest  # the longest list is there
+    src = np.repeat(np.arange(n), degree)
+    dst = np.concatenate([rng.choice(n, d, replace=False) for d in degree])
+    G = gravel.Graph.from_edges(src, dst, n=n, directed=True)
+    assert G.out_degree.max() == longest
+    rows = [set(G.indices[G.offsets[v] : G.offsets[v + 1]].tolist()) for v in range(n)]
+    expect = sum(len(rows[u] & rows[v]) for u in range(n) for v in rows[u])
+    assert ops.intersect_arcs(G.to("cuda")) == expect
+
+
 def test_frontier_conversions():
     rng = np.random.default_rng()
     n = 100_003
