@@ -112,6 +112,20 @@ def test_orient_by_degree_on_the_gpu_equals_the_host():
     assert on_gpu.device_graph is not None and on_gpu == host
 
 
+@given(graphs(directed=False, max_n=120, max_m=2500), st.integers(0, 200))
+@settings(max_examples=40, deadline=None)
+def test_orient_kernels_equal_the_host_orientation(G, hub):
+    """The warp-per-row count and write passes (backends/cuda/orient.py) against the host's
+    orientation, on random graphs and on a hub whose list spans several 32-arc rounds."""
+    star = gravel.Graph.from_edges(np.zeros(hub, int), np.arange(1, hub + 1), directed=False)
+    for S in (G.simple_undirected(), star.simple_undirected()):
+        expect = transform.orient_by_degree(S)
+        D = fresh(S)
+        D.to("cuda")
+        got = transform.orient_by_degree(D)
+        assert got.device_graph is not None and got == expect
+
+
 @given(graphs(max_n=100, max_m=600))
 @settings(max_examples=30, deadline=None)
 def test_triangle_total_on_the_gpu(G):

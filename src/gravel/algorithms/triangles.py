@@ -65,12 +65,13 @@ def _triangles_cpu(S, per_vertex):
 
 def _triangles_cuda(S, per_vertex):
     """Segmented intersection on the GPU. Total: orient every edge by (degree, id) rank on the
-    device (:func:`gravel.transform.orient_by_degree`) and intersect the two ends' out-lists of each
-    oriented edge. Per vertex: intersect the ends of every arc of the undirected graph and halve the
-    row sums (each triangle at u is seen from both its edges)."""
+    device (:func:`gravel.transform.orient_by_degree`) and sum the intersections of the two ends'
+    out-lists along every oriented edge (:func:`gravel.operators.intersect_arcs`). Per vertex:
+    intersect the ends of every arc of the undirected graph and halve the row sums (each triangle
+    at u is seen from both its edges)."""
     import cupy
 
-    from ..operators import intersect
+    from ..operators import intersect, intersect_arcs
 
     dg = S.to("cuda")
     src = entry_rows(dg.offsets, dg.nnz).astype(cupy.int32) if per_vertex else None
@@ -82,9 +83,7 @@ def _triangles_cuda(S, per_vertex):
             total //= 6
         else:
             oriented = orient_by_degree(S).to("cuda")  # S lives on the device, so this does too
-            src = entry_rows(oriented.offsets, oriented.nnz).astype(cupy.int32)
-            _, total = intersect(oriented, src, oriented.indices)
-            per = None
+            total, per = intersect_arcs(oriented), None
     return TriangleResult(
         "triangles", "cuda", t.seconds, 1, "segmented intersection", triangles=per, total=int(total)
     )

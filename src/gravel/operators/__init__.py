@@ -11,12 +11,13 @@ names in the expression; ``preamble`` may define helper functions. Example (a BF
 User names must not repeat the functor's own names (src, dst, edge, weight, step; v, i; u) nor start
 with ``gravel_``. One module per operator family, mirroring kernels/: advance (push with load
 balancing, pull), steps (multi-step advances and replay), compute (filter, compute, sums),
-neighbor_reduce (pull, push; sweeps planned by sweep_plan, launched by pull) and intersect.
+neighbor_reduce (pull, push; sweeps planned by sweep_plan, launched by pull) and intersect (pairs,
+or summed along every arc).
 """
 
 from .advance import LoadBalance, advance, advance_pull, choose_load_balance
 from .compute import compute, compute_sums, filter
-from .intersect import intersect
+from .intersect import intersect, intersect_arcs
 from .neighbor_reduce import neighbor_reduce
 from .steps import (
     THIN_BLOCKS_PER_SM,
@@ -40,6 +41,7 @@ __all__ = [
     "compute_sums",
     "filter",
     "intersect",
+    "intersect_arcs",
     "neighbor_reduce",
     "plan_sweep",
     "steps_width",

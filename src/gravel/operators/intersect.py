@@ -1,8 +1,9 @@
 """Segmented intersection: the common neighbours of pairs of vertices, four strategies by
-length."""
+length; summed along every arc of a graph, a fifth where every list is short."""
 
 import numpy as np
 
+from ..arrays import entry_rows
 from ..backends.cuda import runtime
 from ._functor import BLOCK, counter, read_count
 
@@ -15,43 +16,77 @@ WARP_FROM = 32
 LARGE = 1024
 
 
+#: the strategies, in the order of their class numbers (kernels/intersect/classify.cu)
+CLASSES = ("two_small", "small_large", "warp_search", "large_large")
+#: the kernels' null `items`: a class that holds every pair reads them in order
+EVERY_PAIR = np.uint64(0)
+
+
+def classify(degree, us, vs):
+    """Each pair's class (an index into CLASSES, uint8) from its lists' lengths `degree`, and how
+    many pairs each class holds (NumPy; one read-back). CuPy arrays: int32 lengths and ids."""
+    import cupy
+
+    classes = cupy.empty(us.size, cupy.uint8)
+    sizes = cupy.zeros(len(CLASSES), cupy.uint64)
+    k = runtime.kernel("intersect/classify.cu", "gravel_intersect_classify")
+    limits = (np.int64(SMALL), np.int64(WARP_FROM), np.int64(LARGE))
+    grid = runtime.blocks_for(us.size, BLOCK, resident=8)
+    k(grid, BLOCK, (degree, us, vs, np.int64(us.size), *limits, classes, sizes))
+    return classes, sizes.get()
+
+
 def intersect(graph, us, vs):
     """|N(u) ∩ N(v)| for every pair (us[i], vs[i]) of sorted out-neighbour lists.
 
     Pairs are split four ways: both lists short (one thread merges), one long and the other up to
     WARP_FROM (one thread binary-searches the shorter list's elements in the longer one), the
-    shorter up to LARGE (a warp per pair searches them), both long (one block per pair). Returns
-    (per-pair counts as int64, total).
+    shorter up to LARGE (a warp per pair searches them), both long (one block per pair); a class
+    that holds every pair reads them in order, unlisted. Returns (per-pair counts as int64, total).
     """
     import cupy
 
     us = cupy.ascontiguousarray(cupy.asarray(us, dtype=cupy.int32))
     vs = cupy.ascontiguousarray(cupy.asarray(vs, dtype=cupy.int32))
-    deg = graph.out_degree
-    du, dv = deg[us], deg[vs]
-    lo, hi = cupy.minimum(du, dv), cupy.maximum(du, dv)
     counts = cupy.empty(us.size, dtype=cupy.int64)  # every pair falls in one class and is written
     total = counter()
-    classes = {
-        "two_small": hi <= SMALL,
-        "small_large": (hi > SMALL) & (lo <= WARP_FROM),
-        "warp_search": (hi > SMALL) & (lo > WARP_FROM) & (lo <= LARGE),
-        "large_large": lo > LARGE,
-    }
-    for name, mask in classes.items():
-        pairs = cupy.flatnonzero(mask).astype(cupy.int64)
-        if not pairs.size:
+    if not us.size:
+        return counts, read_count(total)
+    classes, sizes = classify(graph.out_degree, us, vs)
+    for c, name in enumerate(CLASSES):
+        size = int(sizes[c])
+        if not size:
             continue
-        args = (graph.offsets, graph.indices, us, vs, pairs, np.int64(pairs.size), counts, total)
+        items = EVERY_PAIR if size == us.size else cupy.flatnonzero(classes == c)
+        args = (graph.offsets, graph.indices, us, vs, items, np.int64(size), counts, total)
         if name == "large_large":
             k = runtime.kernel(
                 "intersect/large_large.cu", "gravel_intersect_large_large", templates=(BLOCK,)
             )
-            k(min(pairs.size, 64 * runtime.props().sm_count), BLOCK, args)
+            k(min(size, 64 * runtime.props().sm_count), BLOCK, args)
         elif name == "warp_search":
             k = runtime.kernel("intersect/warp_search.cu", "gravel_intersect_warp_search")
-            k(runtime.blocks_for(32 * pairs.size, BLOCK, resident=8), BLOCK, args)
+            k(runtime.blocks_for(32 * size, BLOCK, resident=8), BLOCK, args)
         else:
             k = runtime.kernel(f"intersect/{name}.cu", f"gravel_intersect_{name}")
-            k(runtime.blocks_for(pairs.size, BLOCK, resident=8), BLOCK, args)
+            k(runtime.blocks_for(size, BLOCK, resident=8), BLOCK, args)
     return counts, read_count(total)
+
+
+def intersect_arcs(graph):
+    """The sum over every arc u -> v of |N(u) ∩ N(v)| (out-neighbour lists, sorted): the triangles
+    of a graph oriented by rank. Where no list passes SMALL, a warp per row streams its neighbours'
+    lists against the row held in shared memory (kernels/intersect/rows.cu); else every arc is a
+    pair of :func:`intersect`."""
+    import cupy
+
+    if not graph.nnz:
+        return 0
+    if int(graph.out_degree.max()) <= SMALL:  # sync: the longest list
+        total = counter()
+        k = runtime.kernel("intersect/rows.cu", "gravel_intersect_rows", templates=(BLOCK, SMALL))
+        grid = runtime.blocks_for(32 * graph.n, BLOCK, resident=8)
+        k(grid, BLOCK, (graph.offsets, graph.indices, np.int64(graph.n), total))
+        return read_count(total)
+    rows = entry_rows(graph.offsets, graph.nnz).astype(cupy.int32)
+    return intersect(graph, rows, graph.indices)[1]

@@ -1,5 +1,5 @@
-// Shared by the segmented-intersection strategies: the pair (u, v) of item i, its two sorted lists,
-// and the per-pair / global counters.
+// Shared by the segmented-intersection strategies: the pair (u, v) of item k (its index among the
+// pairs, listed per class in `items`), its two sorted lists, and the per-pair / global counters.
 #pragma once
 #include "common.cuh"
 
@@ -7,6 +7,9 @@
     const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices, const vid_t *__restrict__ us, \
         const vid_t *__restrict__ vs, const long long *__restrict__ items, long long n_items,            \
         long long *__restrict__ counts, unsigned long long *__restrict__ total
+
+// Item k's pair: items[k], or k itself where a class holds every pair (items null).
+__device__ __forceinline__ long long gravel_item(const long long *items, long long k) { return items ? items[k] : k; }
 
 // The lists of pair p, the shorter one first.
 struct GravelPair {

@@ -8,7 +8,7 @@ __global__ void __launch_bounds__(BLOCK) gravel_intersect_large_large(GRAVEL_INT
     typedef cub::BlockReduce<long long, BLOCK> Reduce;
     __shared__ typename Reduce::TempStorage temp;
     for (long long k = blockIdx.x; k < n_items; k += gridDim.x) {
-        long long p = items[k];
+        long long p = gravel_item(items, k);
         GravelPair q = gravel_pair(offsets, indices, us, vs, p);
         long long c = 0;
         for (long long i = threadIdx.x; i < q.na; i += BLOCK) c += gravel_contains(q.b, q.nb, q.a[i]);

@@ -4,7 +4,7 @@
 
 __global__ void gravel_intersect_small_large(GRAVEL_INTERSECT_PARAMS) {
     GRAVEL_GRID_STRIDE(k, n_items) {
-        long long p = items[k];
+        long long p = gravel_item(items, k);
         GravelPair q = gravel_pair(offsets, indices, us, vs, p);
         long long c = 0;
         for (long long i = 0; i < q.na; ++i) c += gravel_contains(q.b, q.nb, q.a[i]);

@@ -3,7 +3,7 @@
 
 __global__ void gravel_intersect_two_small(GRAVEL_INTERSECT_PARAMS) {
     GRAVEL_GRID_STRIDE(k, n_items) {
-        long long p = items[k];
+        long long p = gravel_item(items, k);
         vid_t u = us[p], v = vs[p];
         long long c = gravel_merge_count(indices + offsets[u], offsets[u + 1] - offsets[u],
                                          indices + offsets[v], offsets[v + 1] - offsets[v]);

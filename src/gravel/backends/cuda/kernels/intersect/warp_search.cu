@@ -8,7 +8,7 @@ __global__ void gravel_intersect_warp_search(GRAVEL_INTERSECT_PARAMS) {
     const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5;
     const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
     for (long long k = warp; k < n_items; k += warps) {
-        long long p = items[k];
+        long long p = gravel_item(items, k);
         GravelPair q = gravel_pair(offsets, indices, us, vs, p);
         long long c = 0;
         for (long long i = lane; i < q.na; i += 32) c += gravel_contains(q.b, q.nb, q.a[i]);
