@@ -232,6 +232,46 @@ def test_pull_advance_finds_a_frontier_parent(name, G):
     assert np.array_equal(parent.get() != POISON, seen | np.isin(np.arange(G.n), second))
 
 
+@pytest.mark.parametrize("max_steps", [1, 2, steps_module.PULL_STEPS_MAX])
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+def test_pull_steps_reach_the_bfs_levels(name, G, max_steps):
+    """Pull steps in one launch (or in launches of max_steps, each going on from the last one's
+    bitmap) give every vertex its BFS level from the source and a parent one level up; the counts
+    are the levels' sizes and the returned bitmap holds the last level run."""
+    dg = G.to("cuda")
+    source = int(np.random.default_rng().integers(G.n))
+    expect = np.full(G.n, -1)
+    for d, ids in enumerate(bfs_levels(G, source)):
+        expect[ids] = d
+    depth = cupy.full(G.n, -1, cupy.int32)
+    depth[source] = 0
+    parent = cupy.full(G.n, POISON, cupy.int32)
+    frontier, level, counts = Frontier.from_ids(G.n, [source]), 1, []
+    while True:
+        sizes, frontier = ops.advance_pull_steps(
+            dg,
+            frontier,
+            None,
+            "(parent[dst] = src, depth[dst] = level + step, true)",
+            where="depth[v] < 0",
+            params={"parent": parent, "depth": depth, "level": np.int32(level)},
+            max_steps=max_steps,
+        )
+        assert 1 <= len(sizes) <= max_steps and all(sizes[:-1])
+        counts += sizes
+        level += len(sizes)
+        assert len(frontier) == sizes[-1]
+        assert np.array_equal(frontier.get(), np.flatnonzero(expect == level - 1))
+        if not sizes[-1]:
+            break
+    got = depth.get()
+    assert np.array_equal(got, expect)
+    assert counts == [int(np.sum(expect == d)) for d in range(1, level)]
+    p = parent.get()
+    reached = np.flatnonzero(got > 0)
+    assert np.all(got[p[reached]] == got[reached] - 1) and np.all(G.has_arcs(p[reached], reached))
+
+
 def test_filter_compact_and_cull():
     rng = np.random.default_rng()
     n = 100_000

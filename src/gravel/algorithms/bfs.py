@@ -177,13 +177,14 @@ def _bfs_cuda(G, source):
     claims parent[dst] by compare-and-swap (so each vertex is emitted once: no filter, no output
     scan); once the frontier's edges exceed the unexplored ones / alpha, pull steps let every
     unvisited vertex scan its in-edges for a parent in the frontier bitmap, with early exit, and
-    emit the next bitmap (DESIGN.md section 5: on the GPU, switching back never paid); vertices
-    without in-edges are left out of them (_pull_candidates). On graphs without hubs, runs of
-    frontiers too small to ever pass the switch test go to one multi-step launch (the thousands of
-    thin levels of road graphs and meshes; :func:`gravel.operators.thin_frontier_limit`). The switch
-    tests the frontier's degrees only where its size, gated by the degree spread (max / mean: 1 on a
-    grid, thousands on kron), could pass: a test every level costs a sync per level (docs/tuning.md,
-    "BFS's direction switch").
+    emit the next bitmap, many steps in one cooperative launch
+    (:func:`gravel.operators.advance_pull_steps`; DESIGN.md section 5: on the GPU, switching back
+    never paid); vertices without in-edges are left out of them (_pull_candidates). On graphs
+    without hubs, runs of frontiers too small to ever pass the switch test go to one multi-step
+    launch (the thousands of thin levels of road graphs and meshes;
+    :func:`gravel.operators.thin_frontier_limit`). The switch tests the frontier's degrees only
+    where its size, gated by the degree spread (max / mean: 1 on a grid, thousands on kron), could
+    pass: a test every level costs a sync per level (docs/tuning.md, "BFS's direction switch").
 
     Where the lists are read over the bus (placement "host" or "tiered"), every step is a push
     advance, as in EMOGI: its line-aligned reads fetch whole lines of the frontier's lists, where
@@ -196,7 +197,7 @@ def _bfs_cuda(G, source):
     from ..operators import (
         THIN_BLOCKS_PER_SM,
         advance,
-        advance_pull,
+        advance_pull_steps,
         advance_steps,
         thin_frontier_limit,
     )
@@ -222,15 +223,15 @@ def _bfs_cuda(G, source):
     candidates = _pull_candidates(dg)
 
     def pull(front, lv):
-        """A bottom-up step: the unvisited candidates find a parent in `front`."""
-        return advance_pull(
+        """Bottom-up steps from level lv on, in one launch: the unvisited candidates find a parent
+        in the frontier. Returns (each step's count, the last step's output)."""
+        return advance_pull_steps(
             dg,
             front,
             candidates,
-            "(parent[dst] = src, depth[dst] = level, true)",
+            "(parent[dst] = src, depth[dst] = level + step, true)",
             where="depth[v] < 0",
             params={"parent": parent, "depth": depth, "level": np.int32(lv)},
-            output="bitmap",
         )
 
     marks = [(0, 0.0)]  # (level done, seconds) at the syncs the loop makes anyway (its lengths)
@@ -261,17 +262,16 @@ def _bfs_cuda(G, source):
                 # edges / alpha; the degree sum costs a sync, taken only where the test could pass
                 pulling = int(dg.out_degree[frontier.ids].sum()) > n_unvisited * avg / ALPHA
             if pulling:
-                # every later step pulls too: each is launched before the length of the one before
-                # is read, so that the host prepares a level while the device runs the last; the
-                # launch past the last level finds an empty frontier and writes nothing
-                frontier = pull(frontier, level)
-                pulls += 1
+                # every later level pulls too, many in a launch: a launch ends after a step that
+                # finds no vertex (the traversal's end) or after its most steps (then another)
                 while True:
-                    ahead = pull(frontier, level + 1)
-                    if not len(frontier):  # waits for the level before `ahead` only
+                    sizes, frontier = pull(frontier, level)
+                    pulls += len(sizes)
+                    level += len(sizes) - 1  # the last step's level
+                    if not sizes[-1]:
                         break
                     marks.append((level, t.lap()))
-                    level, pulls, frontier = level + 1, pulls + 1, ahead
+                    level += 1
                 break
             else:
                 if over_bus:  # in address order: sharing lines and pages

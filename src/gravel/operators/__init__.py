@@ -21,6 +21,7 @@ from .intersect import intersect, intersect_arcs
 from .neighbor_reduce import neighbor_reduce
 from .steps import (
     THIN_BLOCKS_PER_SM,
+    advance_pull_steps,
     advance_replay,
     advance_steps,
     steps_width,
@@ -34,6 +35,7 @@ __all__ = [
     "THIN_BLOCKS_PER_SM",
     "advance",
     "advance_pull",
+    "advance_pull_steps",
     "advance_replay",
     "advance_steps",
     "choose_load_balance",

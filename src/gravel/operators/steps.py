@@ -3,13 +3,15 @@
 Beyond Gunrock: :func:`advance_steps` runs a run of advance steps with a grid-wide barrier between
 them, every step's frontier kept in a :class:`~gravel.frontier.FrontierQueue`, so the thousands of
 thin levels of road graphs and meshes cost one launch; :func:`advance_replay` walks recorded
-frontiers again, in reverse if asked (Brandes' backward pass). :func:`thin_frontier_limit` is the
-one rule by which level-synchronous traversals hand their thin levels to it."""
+frontiers again, in reverse if asked (Brandes' backward pass); :func:`advance_pull_steps` runs pull
+steps, bitmap to bitmap, the same way. :func:`thin_frontier_limit` is the one rule by which
+level-synchronous traversals hand their thin levels to it."""
 
 import numpy as np
 
 from ..backends.cuda import runtime
-from ._functor import ADVANCE_OP, LONG_LIST, Lists, functor
+from ..frontier import Frontier
+from ._functor import ADVANCE_OP, LONG_LIST, PULL_WHERE, Lists, functor, items
 
 #: threads per block of the multi-step kernels, and the blocks per SM their launch bounds guarantee
 STEPS_BLOCK, STEPS_BLOCKS_PER_SM = 256, 4
@@ -17,6 +19,11 @@ STEPS_BLOCK, STEPS_BLOCKS_PER_SM = 256, 4
 #: (docs/tuning.md)
 THIN_BLOCKS_PER_SM = 1
 _TEMPLATES = (STEPS_BLOCK, STEPS_BLOCKS_PER_SM)
+#: blocks per SM of a pull-steps launch (its launch bounds): as many threads as an SM holds, a
+#: pull's reads of the frontier bitmap being latency-bound
+PULL_STEPS_BLOCKS_PER_SM = 8
+#: most steps one pull-steps launch runs (room for their counts): a caller launches again past them
+PULL_STEPS_MAX = 64
 
 
 def steps_width(blocks_per_sm=STEPS_BLOCKS_PER_SM):
@@ -166,3 +173,52 @@ def advance_replay(
         + _long_lists(graph)
         + extra,
     )
+
+
+def advance_pull_steps(
+    graph,
+    frontier,
+    candidates=None,
+    op="true",
+    *,
+    where=None,
+    params=None,
+    max_steps=PULL_STEPS_MAX,
+    preamble="",
+):
+    """:func:`~gravel.operators.advance_pull` repeated in one cooperative launch, each step's bitmap
+    output the next step's frontier, with a grid-wide barrier in between: a run of bottom-up levels
+    costs one launch and one read-back, where a launch per level waits on the host's preparation of
+    each. `candidates`, `op` and `where` are advance_pull's; the functor also sees ``step`` (0, 1,
+    ... within this call). Stops after a step that finds no vertex, or after `max_steps` steps.
+
+    Returns (each step's count, as a list; the last step's output, a bitmap Frontier)."""
+    import cupy
+
+    max_steps = int(max_steps)
+    if max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+    words = (graph.n + 31) // 32
+    bits = cupy.zeros(3 * words, dtype=cupy.uint32)  # three bitmaps in rotation; the input first
+    bits[:words] = frontier.to_dense().bitmap
+    counts = cupy.zeros(3, dtype=cupy.uint64)
+    sizes = cupy.full(max_steps, -1, dtype=cupy.int64)
+    ids, count, all_ = items(candidates, graph.n)
+    macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
+    source, extra = functor(params, macros, preamble)
+    k = runtime.kernel(
+        "advance/pull_steps.cu",
+        "gravel_advance_pull_steps",
+        templates=(STEPS_BLOCK, PULL_STEPS_BLOCKS_PER_SM),
+        prelude=source,
+        cooperative=True,
+    )
+    run = (ids, np.int32(all_), np.int64(count), bits, np.int64(words), counts)
+    k(
+        PULL_STEPS_BLOCKS_PER_SM * runtime.props().sm_count,
+        STEPS_BLOCK,
+        Lists(*graph.csc()).args() + run + (np.int32(max_steps), sizes) + extra,
+    )
+    made = [int(x) for x in sizes.get() if x >= 0]  # sync: the steps' counts
+    last = len(made) % 3  # step s wrote bitmap (s + 1) % 3
+    return made, Frontier(graph.n, bitmap=bits[last * words : (last + 1) * words], length=made[-1])
