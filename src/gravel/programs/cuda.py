@@ -190,7 +190,7 @@ class CudaEngine:
         self.arrays |= {f"tt{i}": a for i, a in enumerate(self.tt)}
         self.arrays |= {"active": self.active, "received": self.received}
         self.arrays |= {
-            "odeg": cupy.diff(dg.offsets).astype(cupy.int32),
+            "odeg": dg.out_degree,
             "ideg": cupy.diff(dg.csc()[0]).astype(cupy.int32),
             "gn": np.int32(n),
             "g_off": dg.offsets,
