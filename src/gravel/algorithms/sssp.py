@@ -247,9 +247,9 @@ def _sssp_cpu(G, source, weights, delta):
             )
         else:
             phases = _sssp_cpu_phases(G, arcs, frontier, dist, pred, delta, pool, requests)
-        distance = dist.astype(np.float64)
-        if dtype is np.int32:
-            distance[dist == unreached] = np.inf
+    distance = dist.astype(np.float64)
+    if dtype is np.int32:
+        distance[dist == unreached] = np.inf
     return SSSPResult(
         "sssp",
         "cpu",

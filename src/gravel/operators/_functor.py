@@ -110,6 +110,13 @@ def functor(params, macros, preamble=""):
     return prelude(decls, macros, preamble), tuple(args)
 
 
+def pull_functor(candidates, n, op, where, params, preamble):
+    """(ids, count, all, prelude source, extra arguments) of a pull over `candidates` (every
+    vertex 0..n-1 if None): the `op` each in-arc tests and the `where` each candidate does."""
+    macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
+    return items(candidates, n) + functor(params, macros, preamble)
+
+
 def sums_op(terms, into="gravel_s"):
     """The statement that adds each of `terms` to its float64 sum in the array `into`."""
     adds = " ".join(f"{into}[{k}] += (double)({t});" for k, t in enumerate(terms))

@@ -15,13 +15,12 @@ from ._functor import (
     ADVANCE_OP,
     BLOCK,
     CTYPES,
-    PULL_WHERE,
     Lists,
     PendingCount,
     counter,
     dummy,
     functor,
-    items,
+    pull_functor,
     read_count,
 )
 
@@ -309,15 +308,13 @@ def advance_pull(
     import cupy
 
     front = frontier.to_dense().bitmap
-    ids, count, all_ = items(candidates, graph.n)
+    ids, count, all_, source, extra = pull_functor(candidates, graph.n, op, where, params, preamble)
     out_kind = _output(output, (None, "vertex", "edge", "bitmap"))
     if out_kind is Output.BITMAP:
         out = cupy.zeros((graph.n + 31) // 32, dtype=cupy.uint32)
     else:
         out = cupy.empty(max(count, 1), dtype=cupy.int64 if out_kind is Output.EDGE else cupy.int32)
     length = counter()
-    macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
-    source, extra = functor(params, macros, preamble)
     k = runtime.kernel(
         "advance/pull.cu",
         "gravel_advance_pull",

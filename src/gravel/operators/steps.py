@@ -11,7 +11,7 @@ import numpy as np
 
 from ..backends.cuda import runtime
 from ..frontier import Frontier
-from ._functor import ADVANCE_OP, LONG_LIST, PULL_WHERE, Lists, functor, items
+from ._functor import ADVANCE_OP, LONG_LIST, Lists, functor, pull_functor
 
 #: threads per block of the multi-step kernels, and the blocks per SM their launch bounds guarantee
 STEPS_BLOCK, STEPS_BLOCKS_PER_SM = 256, 4
@@ -203,9 +203,7 @@ def advance_pull_steps(
     bits[:words] = frontier.to_dense().bitmap
     counts = cupy.zeros(3, dtype=cupy.uint64)
     sizes = cupy.full(max_steps, -1, dtype=cupy.int64)
-    ids, count, all_ = items(candidates, graph.n)
-    macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
-    source, extra = functor(params, macros, preamble)
+    ids, count, all_, source, extra = pull_functor(candidates, graph.n, op, where, params, preamble)
     k = runtime.kernel(
         "advance/pull_steps.cu",
         "gravel_advance_pull_steps",
