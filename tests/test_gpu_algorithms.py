@@ -209,6 +209,34 @@ def test_bc_batches_agree_with_the_cpu(G):
     assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize(
+    "G",
+    [
+        generate.kronecker(10, 8, seed=5),
+        generate.uniform_random(10, 6, seed=6, directed=True),
+        generate.grid(20, 30),
+        gravel.Graph.from_edges([0, 0, 1, 0, 3, 3, 2], [1, 1, 2, 3, 2, 2, 4]),  # parallel arcs
+    ],
+    ids=["kron", "urand-directed", "grid", "multigraph"],
+)
+@pytest.mark.parametrize("above", [0.0, 1.0, float("inf")], ids=["pull", "switch", "push"])
+def test_bc_forward_pulls_agree_with_the_cpu(monkeypatch, G, above):
+    """Forward levels pulled from the first on (BC_PULL_ABOVE 0), by the switch, or never, source
+    by source, against the CPU's Brandes."""
+    from gravel.algorithms import betweenness
+
+    monkeypatch.setattr(betweenness, "BC_PULL_ABOVE", above)
+    sources = np.unique(np.linspace(0, G.n - 1, 5).astype(int))
+    r = gravel.betweenness_centrality(G, sources=sources, device="cuda")
+    ref = gravel.betweenness_centrality(G, sources=sources, device="cpu").centrality
+    assert r.strategy == "brandes"
+    if above == 0.0:
+        assert r.stats["pulled_levels"] > 0
+    if above == float("inf"):
+        assert r.stats["pulled_levels"] == 0
+    assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
 def test_bc_on_a_deep_graph_goes_source_by_source():
     G = generate.grid(2, 100)  # 100 levels from a corner
     r = gravel.betweenness_centrality(G, device="cuda")

@@ -189,6 +189,10 @@ __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int
 """
 
 
+#: a forward level of the GPU's per-source Brandes pulls once the frontier's out-arcs exceed the
+#: unvisited vertices' in-arcs times this: a pull reads every in-arc of the unvisited, a push every
+#: out-arc of the frontier with an atomic per discovery (docs/tuning.md)
+BC_PULL_ABOVE = 1.0
 #: sources from which the GPU runs Brandes in batches of matrix products (:func:`_bc_batched`)
 #: rather than source by source: below it, the per-source launches cost less than the batch's
 #: work over every vertex at every level
@@ -279,10 +283,16 @@ def _bc_each(G, sources):
     for successors w. On graphs without hubs (road graphs, meshes), levels go forward in multi-step
     launches and come back in one replay launch (:func:`gravel.operators.thin_frontier_limit`). The
     backward pass pushes: a pull over each level's out-edges, with no atomics, was slower
-    (docs/tuning.md)."""
+    (docs/tuning.md).
+
+    Direction-optimizing forward: once the frontier's out-arcs pass BC_PULL_ABOVE times the
+    unvisited vertices' in-arcs (estimated from their count, as BFS's switch does), each later
+    level pulls: every unvisited vertex sums sigma over its in-arcs from the frontier (no early
+    exit, as the whole sum is needed; no atomics), reading the few arcs left instead of the
+    frontier's many."""
     import cupy
 
-    from ..frontier import FrontierQueue
+    from ..frontier import Frontier, FrontierQueue
     from ..operators import (
         THIN_BLOCKS_PER_SM,
         advance,
@@ -291,6 +301,8 @@ def _bc_each(G, sources):
         compute,
         thin_frontier_limit,
     )
+    from ..operators import filter as keep_if
+    from .bfs import _pull_candidates
 
     dg = G.to("cuda")
     n = G.n
@@ -299,7 +311,11 @@ def _bc_each(G, sources):
     sigma = cupy.empty(n, cupy.float64)
     delta = cupy.empty(n, cupy.float64)
     thin = thin_frontier_limit(dg)
+    candidates = _pull_candidates(dg) or Frontier.all(n)  # the vertices with in-arcs
+    arcs_each = dg.nnz / max(len(candidates), 1)
+    max_degree = G.max_out_degree
     visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
+    pulls = 0  # forward levels pulled, over every source
     back = (
         "depth[dst] == {} + 1 && "
         "(atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
@@ -311,9 +327,19 @@ def _bc_each(G, sources):
             delta.fill(0)
             depth[s], sigma[s] = 0, 1
             levels = FrontierQueue(n, n, [s])  # segment i: the vertices at depth i
+            unvisited = None  # listed from the first pulled level on
             while len(levels.last):
                 params = {"depth": depth, "sigma": sigma, "level": np.int32(len(levels))}
-                if len(levels.last) <= thin:
+                if unvisited is None:
+                    left = (len(candidates) - levels.bounds[-1]) * arcs_each * BC_PULL_ABOVE
+                    # the degree sum costs a sync: taken only where the test could pass
+                    if len(levels.last) * max_degree > left:
+                        if int(dg.out_degree[levels.last.ids].sum()) > left:
+                            unvisited = keep_if(candidates, "depth[v] < 0", params=params)
+                if unvisited is not None:
+                    unvisited = _pull_level(dg, levels, unvisited, params)
+                    pulls += 1
+                elif len(levels.last) <= thin:
                     advance_steps(
                         dg,
                         levels,
@@ -367,9 +393,29 @@ def _bc_each(G, sources):
         t.seconds,
         len(sources),
         "brandes",
-        {"sources": len(sources)},
+        {"sources": len(sources), "pulled_levels": pulls},
         centrality=bc,
     )
+
+
+def _pull_level(dg, levels, unvisited, params):
+    """One forward level by a pull: each unvisited vertex v sums sigma over its in-arcs (u -> v)
+    from the last level and, where the sum is positive, takes it and the level's depth; the level
+    joins the queue. Returns the vertices still unvisited (two syncs: the level's and their
+    lengths)."""
+    from ..operators import filter as keep_if
+    from ..operators import neighbor_reduce
+
+    neighbor_reduce(
+        dg,
+        unvisited,
+        "depth[u] == level - 1 ? sigma[u] : 0.0",
+        dtype=np.float64,
+        apply="if (acc > 0) { sigma[v] = acc; depth[v] = level; }",
+        params=params,
+    )
+    levels.push(keep_if(unvisited, "depth[v] == level", params=params))
+    return keep_if(unvisited, "depth[v] < 0", params=params)
 
 
 def rescale(raw, n, sources, k, normalized, directed):
