@@ -7,6 +7,7 @@ from hypothesis import given, settings
 
 import gravel
 from gravel import generate, transform
+from gravel.algorithms.betweenness import BC_PULL_ABOVE
 from gravel.algorithms.bfs import verify_bfs
 from gravel.algorithms.cc import verify_cc
 from gravel.algorithms.sssp import verify_sssp
@@ -219,7 +220,9 @@ def test_bc_batches_agree_with_the_cpu(G):
     ],
     ids=["kron", "urand-directed", "grid", "multigraph"],
 )
-@pytest.mark.parametrize("above", [0.0, 1.0, float("inf")], ids=["pull", "switch", "push"])
+@pytest.mark.parametrize(
+    "above", [0.0, BC_PULL_ABOVE, float("inf")], ids=["pull", "switch", "push"]
+)
 def test_bc_forward_pulls_agree_with_the_cpu(monkeypatch, G, above):
     """Forward levels pulled from the first on (BC_PULL_ABOVE 0), by the switch, or never, source
     by source, against the CPU's Brandes."""
@@ -235,6 +238,21 @@ def test_bc_forward_pulls_agree_with_the_cpu(monkeypatch, G, above):
     if above == float("inf"):
         assert r.stats["pulled_levels"] == 0
     assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("thin", [0, 40, 1 << 20], ids=["none", "some", "all"])
+def test_bc_backward_mixes_replays_and_advances(monkeypatch, thin):
+    """Levels of at most `thin` vertices go back in replays, wider ones in advances of their own:
+    with 40, the levels from vertex 0 of this graph (1, 16, 187, 722, 98 vertices) take both."""
+    import gravel.operators
+
+    G = generate.uniform_random(10, 6, seed=9)
+    sizes = np.bincount(gravel.bfs(G, 0, device="cpu").depth + 1)[1:]
+    assert sizes.min() <= 40 < sizes.max()
+    monkeypatch.setattr(gravel.operators, "thin_frontier_limit", lambda graph: thin)
+    r = gravel.betweenness_centrality(G, sources=[0, 5, 700], device="cuda")
+    ref = gravel.betweenness_centrality(G, sources=[0, 5, 700], device="cpu").centrality
+    assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12)
 
 
 def test_bc_on_a_deep_graph_goes_source_by_source():

@@ -192,7 +192,7 @@ __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int
 #: a forward level of the GPU's per-source Brandes pulls once the frontier's out-arcs exceed the
 #: unvisited vertices' in-arcs times this: a pull reads every in-arc of the unvisited, a push every
 #: out-arc of the frontier with an atomic per discovery (docs/tuning.md)
-BC_PULL_ABOVE = 1.0
+BC_PULL_ABOVE = 1 / 32
 #: sources from which the GPU runs Brandes in batches of matrix products (:func:`_bc_batched`)
 #: rather than source by source: below it, the per-source launches cost less than the batch's
 #: work over every vertex at every level
@@ -296,7 +296,6 @@ def _bc_each(G, sources):
     from ..operators import (
         THIN_BLOCKS_PER_SM,
         advance,
-        advance_replay,
         advance_steps,
         compute,
         thin_frontier_limit,
@@ -359,28 +358,7 @@ def _bc_each(G, sources):
                             preamble=_VISIT,
                         )
                     )
-            # segment L is the empty last one: dependencies flow from depth L - 1 back to depth 1
-            params = {"depth": depth, "sigma": sigma, "delta": delta}
-            if thin:
-                advance_replay(
-                    dg,
-                    levels,
-                    back.format("step"),
-                    first=1,
-                    last=len(levels) - 2,
-                    reverse=True,
-                    params=params,
-                    blocks_per_sm=THIN_BLOCKS_PER_SM,
-                )
-            else:
-                for lv in range(len(levels) - 3, 0, -1):
-                    advance(
-                        dg,
-                        levels.segment(lv),
-                        back.format("level"),
-                        params=params | {"level": np.int32(lv)},
-                        output=None,
-                    )
+            _backward(dg, levels, back, {"depth": depth, "sigma": sigma, "delta": delta}, thin)
             compute(
                 None,
                 "if (v != s && depth[v] >= 0) bc[v] += delta[v]",
@@ -396,6 +374,37 @@ def _bc_each(G, sources):
         {"sources": len(sources), "pulled_levels": pulls},
         centrality=bc,
     )
+
+
+def _backward(dg, levels, back, params, thin):
+    """Brandes' backward pass over the queue's levels: the last segment is empty and the one before
+    it, the deepest level, has no successors, so dependencies flow from the level above it back to
+    depth 1. A run of consecutive levels of at most `thin` vertices
+    each replays in one launch of THIN_BLOCKS_PER_SM; a wider level is an advance of its own, with
+    every block of the device (a replay's few blocks leave most of the GPU idle on it)."""
+    from ..operators import THIN_BLOCKS_PER_SM, advance, advance_replay
+
+    lv = len(levels) - 3
+    while lv >= 1:
+        low = lv
+        while low >= 1 and levels.bounds[low + 1] - levels.bounds[low] <= thin:
+            low -= 1
+        if low < lv:
+            advance_replay(
+                dg,
+                levels,
+                back.format("step"),
+                first=low + 1,
+                last=lv + 1,
+                reverse=True,
+                params=params,
+                blocks_per_sm=THIN_BLOCKS_PER_SM,
+            )
+            lv = low
+        else:
+            at = params | {"level": np.int32(lv)}
+            advance(dg, levels.segment(lv), back.format("level"), params=at, output=None)
+            lv -= 1
 
 
 def _pull_level(dg, levels, unvisited, params):
