@@ -255,6 +255,36 @@ def test_bc_backward_mixes_replays_and_advances(monkeypatch, thin):
     assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize(
+    "G",
+    [
+        generate.kronecker(10, 8, seed=5),
+        generate.uniform_random(10, 6, seed=6, directed=True),
+        generate.uniform_random(10, 6, seed=9),
+    ],
+    ids=["kron", "urand-directed", "urand"],
+)
+def test_bc_backward_scatters_where_fewer_arcs(monkeypatch, G):
+    """Every level wide (no thin ones): a level with more out-arcs than the level below has in-arcs
+    is scattered from below over the in-arcs, a directed graph's CSC (the levels counted from the
+    CPU's BFS: five to twelve here); the result is the CPU's."""
+    import gravel.operators
+
+    monkeypatch.setattr(gravel.operators, "thin_frontier_limit", lambda graph: 0)
+    sources = np.unique(np.linspace(0, G.n - 1, 5).astype(int))
+    out_degree, in_degree = np.diff(G.offsets), np.bincount(G.indices, minlength=G.n)
+    expect = 0
+    for s in sources:
+        depth = gravel.bfs(G, int(s), device="cpu").depth
+        out_arcs = np.bincount(depth[depth >= 0], weights=out_degree[depth >= 0])
+        in_arcs = np.bincount(depth[depth >= 0], weights=in_degree[depth >= 0])
+        expect += int((out_arcs[1:-1] > in_arcs[2:]).sum())
+    r = gravel.betweenness_centrality(G, sources=sources, device="cuda")
+    ref = gravel.betweenness_centrality(G, sources=sources, device="cpu").centrality
+    assert expect > 0 and r.stats["scattered_levels"] == expect
+    assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
 def test_bc_on_a_deep_graph_goes_source_by_source():
     G = generate.grid(2, 100)  # 100 levels from a corner
     r = gravel.betweenness_centrality(G, device="cuda")

@@ -280,10 +280,9 @@ def _bc_each(G, sources):
     """Brandes per source on the operators: a forward BFS whose advance counts shortest paths
     (sigma) level by level, keeping every level's frontier in one queue; then, deepest level first,
     an advance over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v]
-    for successors w. On graphs without hubs (road graphs, meshes), levels go forward in multi-step
-    launches and come back in one replay launch (:func:`gravel.operators.thin_frontier_limit`). The
-    backward pass pushes: a pull over each level's out-edges, with no atomics, was slower
-    (docs/tuning.md).
+    for successors w (:func:`_backward`). On graphs without hubs (road graphs, meshes), thin levels
+    go forward in multi-step launches and come back in replay launches
+    (:func:`gravel.operators.thin_frontier_limit`).
 
     Direction-optimizing forward: once the frontier's out-arcs pass BC_PULL_ABOVE times the
     unvisited vertices' in-arcs (estimated from their count, as BFS's switch does), each later
@@ -314,11 +313,7 @@ def _bc_each(G, sources):
     arcs_each = dg.nnz / max(len(candidates), 1)
     max_degree = G.max_out_degree
     visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
-    pulls = 0  # forward levels pulled, over every source
-    back = (
-        "depth[dst] == {} + 1 && "
-        "(atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
-    )
+    pulls = scatters = 0  # forward levels pulled, backward levels scattered, over every source
     with Timer("cuda") as t:
         for s in sources.tolist():
             depth.fill(-1)
@@ -358,7 +353,8 @@ def _bc_each(G, sources):
                             preamble=_VISIT,
                         )
                     )
-            _backward(dg, levels, back, {"depth": depth, "sigma": sigma, "delta": delta}, thin)
+            params = {"depth": depth, "sigma": sigma, "delta": delta}
+            scatters += _backward(dg, levels, params, thin)
             compute(
                 None,
                 "if (v != s && depth[v] >= 0) bc[v] += delta[v]",
@@ -371,19 +367,36 @@ def _bc_each(G, sources):
         t.seconds,
         len(sources),
         "brandes",
-        {"sources": len(sources), "pulled_levels": pulls},
+        {"sources": len(sources), "pulled_levels": pulls, "scattered_levels": scatters},
         centrality=bc,
     )
 
 
-def _backward(dg, levels, back, params, thin):
+# Brandes' backward step, two ways: a vertex of the level (src) gathers from its successors (dst)
+# over its out-arcs, or a vertex of the level below (src) scatters to its predecessors (dst) over
+# its in-arcs. Either way, one atomic per arc between the two levels; `{}` is the level's depth.
+_GATHER = (
+    "depth[dst] == {} + 1 && "
+    "(atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
+)
+_SCATTER = (
+    "depth[dst] == {} && "
+    "(atomicAdd(&delta[dst], sigma[dst] / sigma[src] * (1.0 + delta[src])), false)"
+)
+
+
+def _backward(dg, levels, params, thin):
     """Brandes' backward pass over the queue's levels: the last segment is empty and the one before
     it, the deepest level, has no successors, so dependencies flow from the level above it back to
-    depth 1. A run of consecutive levels of at most `thin` vertices
-    each replays in one launch of THIN_BLOCKS_PER_SM; a wider level is an advance of its own, with
-    every block of the device (a replay's few blocks leave most of the GPU idle on it)."""
+    depth 1. A run of consecutive levels of at most `thin` vertices each gathers in one replay
+    launch of THIN_BLOCKS_PER_SM. A wider level goes in an advance with every block of the device,
+    whichever way reads fewer arcs: it gathers over its own out-arcs, or the level below scatters
+    over its in-arcs (on kron and urand, the deepest wide level has millions of out-arcs and a few
+    thousand vertices below it). Returns the levels scattered."""
     from ..operators import THIN_BLOCKS_PER_SM, advance, advance_replay
 
+    out_arcs = in_arcs = None  # per level, counted at the first wide level
+    scattered = 0
     lv = len(levels) - 3
     while lv >= 1:
         low = lv
@@ -393,7 +406,7 @@ def _backward(dg, levels, back, params, thin):
             advance_replay(
                 dg,
                 levels,
-                back.format("step"),
+                _GATHER.format("step"),
                 first=low + 1,
                 last=lv + 1,
                 reverse=True,
@@ -401,10 +414,30 @@ def _backward(dg, levels, back, params, thin):
                 blocks_per_sm=THIN_BLOCKS_PER_SM,
             )
             lv = low
+            continue
+        if out_arcs is None:
+            out_arcs = _level_arcs(dg, levels)
+            in_arcs = _level_arcs(dg.reverse(), levels) if dg.directed else out_arcs
+        at = params | {"level": np.int32(lv)}
+        if out_arcs[lv] <= in_arcs[lv + 1]:
+            advance(dg, levels.segment(lv), _GATHER.format("level"), params=at, output=None)
         else:
-            at = params | {"level": np.int32(lv)}
-            advance(dg, levels.segment(lv), back.format("level"), params=at, output=None)
-            lv -= 1
+            below = levels.segment(lv + 1)
+            advance(dg.reverse(), below, _SCATTER.format("level"), params=at, output=None)
+            scattered += 1
+        lv -= 1
+    return scattered
+
+
+def _level_arcs(dg, levels):
+    """The out-arcs of each of the queue's segments, as a host list (one sync)."""
+    import cupy
+
+    ends = levels.bounds
+    prefix = cupy.zeros(ends[-1] + 1, dtype=cupy.int64)
+    cupy.cumsum(dg.out_degree[levels.buffer[: ends[-1]]], dtype=cupy.int64, out=prefix[1:])
+    at = prefix[cupy.asarray(ends)]
+    return (at[1:] - at[:-1]).get().tolist()
 
 
 def _pull_level(dg, levels, unvisited, params):
