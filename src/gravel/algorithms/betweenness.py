@@ -322,16 +322,21 @@ def _bc_each(G, sources):
             depth[s], sigma[s] = 0, 1
             levels = FrontierQueue(n, n, [s])  # segment i: the vertices at depth i
             unvisited = None  # listed from the first pulled level on
+            stale = 0  # listed as unvisited, visited since
             while len(levels.last):
                 params = {"depth": depth, "sigma": sigma, "level": np.int32(len(levels))}
+                arcs = None  # the frontier's out-arcs, where counted
                 if unvisited is None:
                     left = (len(candidates) - levels.bounds[-1]) * arcs_each * BC_PULL_ABOVE
                     # the degree sum costs a sync: taken only where the test could pass
                     if len(levels.last) * max_degree > left:
-                        if int(dg.out_degree[levels.last.ids].sum()) > left:
+                        arcs = int(dg.out_degree[levels.last.ids].sum())
+                        if arcs > left:
                             unvisited = keep_if(candidates, "depth[v] < 0", params=params)
                 if unvisited is not None:
-                    unvisited = _pull_level(dg, levels, unvisited, params)
+                    if stale * 8 >= len(unvisited) > 0:
+                        unvisited, stale = keep_if(unvisited, "depth[v] < 0", params=params), 0
+                    stale += _pull_level(dg, levels, unvisited, params)
                     pulls += 1
                 elif len(levels.last) <= thin:
                     advance_steps(
@@ -351,6 +356,7 @@ def _bc_each(G, sources):
                             params=params,
                             capacity=levels.room,
                             preamble=_VISIT,
+                            arcs=arcs,
                         )
                     )
             params = {"depth": depth, "sigma": sigma, "delta": delta}
@@ -392,7 +398,8 @@ def _backward(dg, levels, params, thin):
     launch of THIN_BLOCKS_PER_SM. A wider level goes in an advance with every block of the device,
     whichever way reads fewer arcs: it gathers over its own out-arcs, or the level below scatters
     over its in-arcs (on kron and urand, the deepest wide level has millions of out-arcs and a few
-    thousand vertices below it). Returns the levels scattered."""
+    thousand vertices below it). The arcs per level, counted once, spare each advance a sync.
+    Returns the levels scattered."""
     from ..operators import THIN_BLOCKS_PER_SM, advance, advance_replay
 
     out_arcs = in_arcs = None  # per level, counted at the first wide level
@@ -420,10 +427,12 @@ def _backward(dg, levels, params, thin):
             in_arcs = _level_arcs(dg.reverse(), levels) if dg.directed else out_arcs
         at = params | {"level": np.int32(lv)}
         if out_arcs[lv] <= in_arcs[lv + 1]:
-            advance(dg, levels.segment(lv), _GATHER.format("level"), params=at, output=None)
+            gather = _GATHER.format("level")
+            advance(dg, levels.segment(lv), gather, params=at, output=None, arcs=out_arcs[lv])
         else:
             below = levels.segment(lv + 1)
-            advance(dg.reverse(), below, _SCATTER.format("level"), params=at, output=None)
+            scatter = _SCATTER.format("level")
+            advance(dg.reverse(), below, scatter, params=at, output=None, arcs=in_arcs[lv + 1])
             scattered += 1
         lv -= 1
     return scattered
@@ -441,23 +450,30 @@ def _level_arcs(dg, levels):
 
 
 def _pull_level(dg, levels, unvisited, params):
-    """One forward level by a pull: each unvisited vertex v sums sigma over its in-arcs (u -> v)
-    from the last level and, where the sum is positive, takes it and the level's depth; the level
-    joins the queue. Returns the vertices still unvisited (two syncs: the level's and their
-    lengths)."""
-    from ..operators import filter as keep_if
+    """One forward level by a pull: each vertex v of `unvisited` not visited since sums sigma over
+    its in-arcs (u -> v) from the last level and, where the sum is positive, takes it and the
+    level's depth and appends itself to the queue (in no set order), which closes the level as a
+    segment. Returns the level's size (one sync)."""
+    import cupy
+
     from ..operators import neighbor_reduce
 
+    count = cupy.zeros(1, dtype=cupy.uint64)
+    end = np.int64(levels.bounds[-1])
     neighbor_reduce(
         dg,
         unvisited,
         "depth[u] == level - 1 ? sigma[u] : 0.0",
         dtype=np.float64,
-        apply="if (acc > 0) { sigma[v] = acc; depth[v] = level; }",
-        params=params,
+        apply=(
+            "if (acc > 0 && depth[v] < 0) "
+            "{ sigma[v] = acc; depth[v] = level; queue[end + atomicAdd(count, 1ULL)] = v; }"
+        ),
+        params=params | {"queue": levels.buffer, "count": count, "end": end},
     )
-    levels.push(keep_if(unvisited, "depth[v] == level", params=params))
-    return keep_if(unvisited, "depth[v] < 0", params=params)
+    k = int(count.get()[0])  # sync: the level's size
+    levels.close(k)
+    return k
 
 
 def rescale(raw, n, sources, k, normalized, directed):
