@@ -4,7 +4,8 @@
 #   --all       adds benchmarks/operators.py, benchmarks/emogi.py (placements over the bus), the
 #               4096x4096 grid and Kronecker scale 24
 #   --locality  runs only benchmarks/blocking.py and benchmarks/reorder.py (several minutes)
-#   --tuning    runs only the benchmarks of tuned constants: sweep.py, steps.py, sssp_delta.py
+#   --tuning    runs only the benchmarks of tuned constants: sweep.py, steps.py, sssp_delta.py,
+#               bc_pull.py
 #   --bus       runs only benchmarks/bus_bytes.py (Nsight Compute) and emogi.py's managed urand:27
 #   --beyond [SPEC]  runs only benchmarks/beyond_memory.py (default kron:30:13, 111 GB of ids: the
 #               two-H100 machine with 256 GB of host memory)
@@ -62,6 +63,7 @@ case "${1:-}" in
     run sweep sweep.py kron:22 kron:25
     run steps steps.py 4096
     run sssp_delta sssp_delta.py kron:22 grid:1024x1024
+    run bc_pull bc_pull.py kron:22 urand:22
     exit 0 ;;
   --primitives)
     run primitives primitives.py kron:22 urand:22 --repeat 3 --nx-timeout 30

@@ -166,6 +166,41 @@ def test_betweenness_one_source_on_every_thread(directed):
 
 
 # -- random graphs ---------------------------------------------------------------------------------
+@settings(max_examples=40, deadline=None)
+@given(graphs())
+def test_random_cc_parallel_kernels(G):
+    """Afforest's parallel links and compress (graphs over SMALL_ARCS arcs) on small random graphs,
+    against SciPy's components."""
+    from gravel.backends.cpu import _serial
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_serial, "SMALL_ARCS", -1)
+        labels = gravel.connected_components(G, device="cpu").labels
+    assert verify_cc(G, labels) == []
+
+
+@pytest.mark.parametrize("small", [True, False], ids=["serial", "parallel"])
+def test_cc_compress_finds_every_root(small):
+    """compress on random forests whose parents have smaller ids (Afforest's trees), some paths
+    thousands deep, against NumPy's pointer jumping."""
+    from gravel.backends.cpu import cc as kernels
+
+    k = kernels.kernels(0 if small else 1 << 40)
+    rng = np.random.default_rng(11)
+    n = 200_000
+    for reach in (1, 3, n):  # each parent at most `reach` ids below its child
+        comp = np.arange(n, dtype=np.int32)
+        child = np.arange(1, n)
+        comp[1:] = child - rng.integers(1, np.minimum(child, reach) + 1)
+        roots = rng.random(n) < 1e-4  # a few more trees, each its own root
+        comp[roots] = np.flatnonzero(roots)
+        ref = comp.copy()
+        while not np.array_equal(ref, ref[ref]):
+            ref = ref[ref]
+        k.compress(comp)
+        assert np.array_equal(comp, ref)
+
+
 @settings(max_examples=60, deadline=None)
 @given(graphs())
 def test_random_bfs_cc_pagerank(G):

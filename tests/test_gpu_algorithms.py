@@ -7,6 +7,7 @@ from hypothesis import given, settings
 
 import gravel
 from gravel import generate, transform
+from gravel.algorithms.betweenness import BC_PULL_ABOVE
 from gravel.algorithms.bfs import verify_bfs
 from gravel.algorithms.cc import verify_cc
 from gravel.algorithms.sssp import verify_sssp
@@ -207,6 +208,81 @@ def test_bc_batches_agree_with_the_cpu(G):
     ref = gravel.betweenness_centrality(G, device="cpu").centrality
     assert r.strategy == ("brandes, batched" if G.n >= 64 else "brandes")
     assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "G",
+    [
+        generate.kronecker(10, 8, seed=5),
+        generate.uniform_random(10, 6, seed=6, directed=True),
+        generate.grid(20, 30),
+        gravel.Graph.from_edges([0, 0, 1, 0, 3, 3, 2], [1, 1, 2, 3, 2, 2, 4]),  # parallel arcs
+    ],
+    ids=["kron", "urand-directed", "grid", "multigraph"],
+)
+@pytest.mark.parametrize(
+    "above", [0.0, BC_PULL_ABOVE, float("inf")], ids=["pull", "switch", "push"]
+)
+def test_bc_forward_pulls_agree_with_the_cpu(monkeypatch, G, above):
+    """Forward levels pulled from the first on (BC_PULL_ABOVE 0), by the switch, or never, source
+    by source, against the CPU's Brandes."""
+    from gravel.algorithms import betweenness
+
+    monkeypatch.setattr(betweenness, "BC_PULL_ABOVE", above)
+    sources = np.unique(np.linspace(0, G.n - 1, 5).astype(int))
+    r = gravel.betweenness_centrality(G, sources=sources, device="cuda")
+    ref = gravel.betweenness_centrality(G, sources=sources, device="cpu").centrality
+    assert r.strategy == "brandes"
+    if above == 0.0:
+        assert r.stats["pulled_levels"] > 0
+    if above == float("inf"):
+        assert r.stats["pulled_levels"] == 0
+    assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("thin", [0, 40, 1 << 20], ids=["none", "some", "all"])
+def test_bc_backward_mixes_replays_and_advances(monkeypatch, thin):
+    """Levels of at most `thin` vertices go back in replays, wider ones in advances of their own:
+    with 40, the levels from vertex 0 of this graph (1, 16, 187, 722, 98 vertices) take both."""
+    import gravel.operators
+
+    G = generate.uniform_random(10, 6, seed=9)
+    sizes = np.bincount(gravel.bfs(G, 0, device="cpu").depth + 1)[1:]
+    assert sizes.min() <= 40 < sizes.max()
+    monkeypatch.setattr(gravel.operators, "thin_frontier_limit", lambda graph: thin)
+    r = gravel.betweenness_centrality(G, sources=[0, 5, 700], device="cuda")
+    ref = gravel.betweenness_centrality(G, sources=[0, 5, 700], device="cpu").centrality
+    assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "G",
+    [
+        generate.kronecker(10, 8, seed=5),
+        generate.uniform_random(10, 6, seed=6, directed=True),
+        generate.uniform_random(10, 6, seed=9),
+    ],
+    ids=["kron", "urand-directed", "urand"],
+)
+def test_bc_backward_scatters_where_fewer_arcs(monkeypatch, G):
+    """Every level wide (no thin ones): a level with more out-arcs than the level below has in-arcs
+    is scattered from below over the in-arcs, a directed graph's CSC (the levels counted from the
+    CPU's BFS: five to twelve here); the result is the CPU's."""
+    import gravel.operators
+
+    monkeypatch.setattr(gravel.operators, "thin_frontier_limit", lambda graph: 0)
+    sources = np.unique(np.linspace(0, G.n - 1, 5).astype(int))
+    out_degree, in_degree = np.diff(G.offsets), np.bincount(G.indices, minlength=G.n)
+    expect = 0
+    for s in sources:
+        depth = gravel.bfs(G, int(s), device="cpu").depth
+        out_arcs = np.bincount(depth[depth >= 0], weights=out_degree[depth >= 0])
+        in_arcs = np.bincount(depth[depth >= 0], weights=in_degree[depth >= 0])
+        expect += int((out_arcs[1:-1] > in_arcs[2:]).sum())
+    r = gravel.betweenness_centrality(G, sources=sources, device="cuda")
+    ref = gravel.betweenness_centrality(G, sources=sources, device="cpu").centrality
+    assert expect > 0 and r.stats["scattered_levels"] == expect
+    assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12, equal_nan=True)
 
 
 def test_bc_on_a_deep_graph_goes_source_by_source():

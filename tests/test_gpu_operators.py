@@ -149,6 +149,27 @@ def test_advance_visits_every_edge_once(name, G, lb):
         assert np.array_equal(out.get(), kept), (fname, "output frontier")
 
 
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+def test_advance_given_its_arcs_visits_every_edge_once(name, G):
+    """`arcs`, the frontier's out-arcs as the caller counted them, stands in for merge path's
+    read-back of the scan's total."""
+    rng = np.random.default_rng(1)
+    dg = G.to("cuda")
+    for fname, ids in frontiers(G, rng):
+        _, _, edge, _ = reference_edges(G, ids)
+        hits = cupy.zeros(G.nnz + 1, cupy.int32)
+        ops.advance(
+            dg,
+            Frontier.from_ids(G.n, ids),
+            "(atomicAdd(&hits[edge], 1), false)",
+            params={"hits": hits},
+            strategy=LoadBalance.MERGE_PATH,
+            output=None,
+            arcs=edge.size,
+        )
+        assert np.array_equal(hits.get(), np.bincount(edge, minlength=G.nnz + 1)), fname
+
+
 @pytest.mark.parametrize("lb", STRATEGIES, ids=lambda s: getattr(s, "name", s))
 def test_advance_edge_output_and_hub_of_a_million(lb):
     G = star(1_100_000)
@@ -1008,6 +1029,19 @@ def test_advance_steps_stops_at_limit_max_steps_and_room():
         )
         assert len(queue) == len(expect), kw
         assert np.array_equal(queue.last.get(), expect[-1])
+
+
+def test_queue_closes_items_written_in_place_as_a_segment():
+    from gravel.frontier import FrontierQueue
+
+    queue = FrontierQueue(10, 4, [3])
+    queue.buffer[1:3] = cupy.array([5, 7], cupy.int32)
+    queue.close(2)
+    assert queue.bounds == [0, 1, 3] and queue.last.get().tolist() == [5, 7]
+    queue.close(0)
+    assert len(queue) == 3 and len(queue.last) == 0
+    with pytest.raises(ValueError, match="do not fit"):
+        queue.close(2)
 
 
 def test_advance_steps_overflow_is_an_error():

@@ -189,6 +189,10 @@ __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int
 """
 
 
+#: a forward level of the GPU's per-source Brandes pulls once the frontier's out-arcs exceed the
+#: unvisited vertices' in-arcs times this: a pull reads every in-arc of the unvisited, a push every
+#: out-arc of the frontier with an atomic per discovery (docs/tuning.md)
+BC_PULL_ABOVE = 1 / 32
 #: sources from which the GPU runs Brandes in batches of matrix products (:func:`_bc_batched`)
 #: rather than source by source: below it, the per-source launches cost less than the batch's
 #: work over every vertex at every level
@@ -276,21 +280,27 @@ def _bc_each(G, sources):
     """Brandes per source on the operators: a forward BFS whose advance counts shortest paths
     (sigma) level by level, keeping every level's frontier in one queue; then, deepest level first,
     an advance over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v]
-    for successors w. On graphs without hubs (road graphs, meshes), levels go forward in multi-step
-    launches and come back in one replay launch (:func:`gravel.operators.thin_frontier_limit`). The
-    backward pass pushes: a pull over each level's out-edges, with no atomics, was slower
-    (docs/tuning.md)."""
+    for successors w (:func:`_backward`). On graphs without hubs (road graphs, meshes), thin levels
+    go forward in multi-step launches and come back in replay launches
+    (:func:`gravel.operators.thin_frontier_limit`).
+
+    Direction-optimizing forward: once the frontier's out-arcs pass BC_PULL_ABOVE times the
+    unvisited vertices' in-arcs (estimated from their count, as BFS's switch does), each later
+    level pulls: every unvisited vertex sums sigma over its in-arcs from the frontier (no early
+    exit, as the whole sum is needed; no atomics), reading the few arcs left instead of the
+    frontier's many."""
     import cupy
 
-    from ..frontier import FrontierQueue
+    from ..frontier import Frontier, FrontierQueue
     from ..operators import (
         THIN_BLOCKS_PER_SM,
         advance,
-        advance_replay,
         advance_steps,
         compute,
         thin_frontier_limit,
     )
+    from ..operators import filter as keep_if
+    from .bfs import _pull_candidates
 
     dg = G.to("cuda")
     n = G.n
@@ -299,11 +309,11 @@ def _bc_each(G, sources):
     sigma = cupy.empty(n, cupy.float64)
     delta = cupy.empty(n, cupy.float64)
     thin = thin_frontier_limit(dg)
+    candidates = _pull_candidates(dg) or Frontier.all(n)  # the vertices with in-arcs
+    arcs_each = dg.nnz / max(len(candidates), 1)
+    max_degree = G.max_out_degree
     visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
-    back = (
-        "depth[dst] == {} + 1 && "
-        "(atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
-    )
+    pulls = scatters = 0  # forward levels pulled, backward levels scattered, over every source
     with Timer("cuda") as t:
         for s in sources.tolist():
             depth.fill(-1)
@@ -311,9 +321,24 @@ def _bc_each(G, sources):
             delta.fill(0)
             depth[s], sigma[s] = 0, 1
             levels = FrontierQueue(n, n, [s])  # segment i: the vertices at depth i
+            unvisited = None  # listed from the first pulled level on
+            stale = 0  # listed as unvisited, visited since
             while len(levels.last):
                 params = {"depth": depth, "sigma": sigma, "level": np.int32(len(levels))}
-                if len(levels.last) <= thin:
+                arcs = None  # the frontier's out-arcs, where counted
+                if unvisited is None:
+                    left = (len(candidates) - levels.bounds[-1]) * arcs_each * BC_PULL_ABOVE
+                    # the degree sum costs a sync: taken only where the test could pass
+                    if len(levels.last) * max_degree > left:
+                        arcs = int(dg.out_degree[levels.last.ids].sum())
+                        if arcs > left:
+                            unvisited = keep_if(candidates, "depth[v] < 0", params=params)
+                if unvisited is not None:
+                    if stale * 8 >= len(unvisited) > 0:
+                        unvisited, stale = keep_if(unvisited, "depth[v] < 0", params=params), 0
+                    stale += _pull_level(dg, levels, unvisited, params)
+                    pulls += 1
+                elif len(levels.last) <= thin:
                     advance_steps(
                         dg,
                         levels,
@@ -331,30 +356,11 @@ def _bc_each(G, sources):
                             params=params,
                             capacity=levels.room,
                             preamble=_VISIT,
+                            arcs=arcs,
                         )
                     )
-            # segment L is the empty last one: dependencies flow from depth L - 1 back to depth 1
             params = {"depth": depth, "sigma": sigma, "delta": delta}
-            if thin:
-                advance_replay(
-                    dg,
-                    levels,
-                    back.format("step"),
-                    first=1,
-                    last=len(levels) - 2,
-                    reverse=True,
-                    params=params,
-                    blocks_per_sm=THIN_BLOCKS_PER_SM,
-                )
-            else:
-                for lv in range(len(levels) - 3, 0, -1):
-                    advance(
-                        dg,
-                        levels.segment(lv),
-                        back.format("level"),
-                        params=params | {"level": np.int32(lv)},
-                        output=None,
-                    )
+            scatters += _backward(dg, levels, params, thin)
             compute(
                 None,
                 "if (v != s && depth[v] >= 0) bc[v] += delta[v]",
@@ -367,9 +373,107 @@ def _bc_each(G, sources):
         t.seconds,
         len(sources),
         "brandes",
-        {"sources": len(sources)},
+        {"sources": len(sources), "pulled_levels": pulls, "scattered_levels": scatters},
         centrality=bc,
     )
+
+
+# Brandes' backward step, two ways: a vertex of the level (src) gathers from its successors (dst)
+# over its out-arcs, or a vertex of the level below (src) scatters to its predecessors (dst) over
+# its in-arcs. Either way, one atomic per arc between the two levels; `{}` is the level's depth.
+_GATHER = (
+    "depth[dst] == {} + 1 && "
+    "(atomicAdd(&delta[src], sigma[src] / sigma[dst] * (1.0 + delta[dst])), false)"
+)
+_SCATTER = (
+    "depth[dst] == {} && "
+    "(atomicAdd(&delta[dst], sigma[dst] / sigma[src] * (1.0 + delta[src])), false)"
+)
+
+
+def _backward(dg, levels, params, thin):
+    """Brandes' backward pass over the queue's levels: the last segment is empty and the one before
+    it, the deepest level, has no successors, so dependencies flow from the level above it back to
+    depth 1. A run of consecutive levels of at most `thin` vertices each gathers in one replay
+    launch of THIN_BLOCKS_PER_SM. A wider level goes in an advance with every block of the device,
+    whichever way reads fewer arcs: it gathers over its own out-arcs, or the level below scatters
+    over its in-arcs (on kron and urand, the deepest wide level has millions of out-arcs and a few
+    thousand vertices below it). The arcs per level, counted once, spare each advance a sync.
+    Returns the levels scattered."""
+    from ..operators import THIN_BLOCKS_PER_SM, advance, advance_replay
+
+    out_arcs = in_arcs = None  # per level, counted at the first wide level
+    scattered = 0
+    lv = len(levels) - 3
+    while lv >= 1:
+        low = lv
+        while low >= 1 and levels.bounds[low + 1] - levels.bounds[low] <= thin:
+            low -= 1
+        if low < lv:
+            advance_replay(
+                dg,
+                levels,
+                _GATHER.format("step"),
+                first=low + 1,
+                last=lv + 1,
+                reverse=True,
+                params=params,
+                blocks_per_sm=THIN_BLOCKS_PER_SM,
+            )
+            lv = low
+            continue
+        if out_arcs is None:
+            out_arcs = _level_arcs(dg, levels)
+            in_arcs = _level_arcs(dg.reverse(), levels) if dg.directed else out_arcs
+        at = params | {"level": np.int32(lv)}
+        if out_arcs[lv] <= in_arcs[lv + 1]:
+            gather = _GATHER.format("level")
+            advance(dg, levels.segment(lv), gather, params=at, output=None, arcs=out_arcs[lv])
+        else:
+            below = levels.segment(lv + 1)
+            scatter = _SCATTER.format("level")
+            advance(dg.reverse(), below, scatter, params=at, output=None, arcs=in_arcs[lv + 1])
+            scattered += 1
+        lv -= 1
+    return scattered
+
+
+def _level_arcs(dg, levels):
+    """The out-arcs of each of the queue's segments, as a host list (one sync)."""
+    import cupy
+
+    ends = levels.bounds
+    prefix = cupy.zeros(ends[-1] + 1, dtype=cupy.int64)
+    cupy.cumsum(dg.out_degree[levels.buffer[: ends[-1]]], dtype=cupy.int64, out=prefix[1:])
+    at = prefix[cupy.asarray(ends)]
+    return (at[1:] - at[:-1]).get().tolist()
+
+
+def _pull_level(dg, levels, unvisited, params):
+    """One forward level by a pull: each vertex v of `unvisited` not visited since sums sigma over
+    its in-arcs (u -> v) from the last level and, where the sum is positive, takes it and the
+    level's depth and appends itself to the queue (in no set order), which closes the level as a
+    segment. Returns the level's size (one sync)."""
+    import cupy
+
+    from ..operators import neighbor_reduce
+
+    count = cupy.zeros(1, dtype=cupy.uint64)
+    end = np.int64(levels.bounds[-1])
+    neighbor_reduce(
+        dg,
+        unvisited,
+        "depth[u] == level - 1 ? sigma[u] : 0.0",
+        dtype=np.float64,
+        apply=(
+            "if (acc > 0 && depth[v] < 0) "
+            "{ sigma[v] = acc; depth[v] = level; queue[end + atomicAdd(count, 1ULL)] = v; }"
+        ),
+        params=params | {"queue": levels.buffer, "count": count, "end": end},
+    )
+    k = int(count.get()[0])  # sync: the level's size
+    levels.close(k)
+    return k
 
 
 def rescale(raw, n, sources, k, normalized, directed):

@@ -146,18 +146,20 @@ def advance(
     capacity=None,
     preamble="",
     lines=None,
+    arcs=None,
 ):
     """Visit every out-edge (src -> dst) of the frontier's vertices.
 
     `op` sees ``src, dst, edge, weight`` and the `params`; where it is true, ``dst``
     (``output="vertex"``) or ``edge`` (``"edge"``) joins the output frontier. ``output=None``
-    returns None (a pure visit, with no host sync). `strategy` is a :class:`LoadBalance` or its
-    value, or "auto". `visited` (a uint32 bitmap) with MERGE_PATH_CULL emits each destination once.
-    `capacity` bounds the output size when the caller knows one (n, for a functor that claims each
-    vertex once): the frontier's degrees then need no scan and no sync, except under merge-path load
-    balancing. `lines` (a uint64 counter on the device) adds the 128-byte lines of ids the
-    WARP_ALIGNED and LINE_BALANCED strategies read from `graph.indices` (over the bus, for a graph
-    in host memory)."""
+    returns None (a pure visit, with no host sync but merge path's, which `arcs` spares).
+    `strategy` is a :class:`LoadBalance` or its value, or "auto". `visited` (a uint32 bitmap) with
+    MERGE_PATH_CULL emits each destination once. `capacity` bounds the output size when the caller
+    knows one (n, for a functor that claims each vertex once): the frontier's degrees then need no
+    scan and no sync, except under merge-path load balancing. `lines` (a uint64 counter on the
+    device) adds the 128-byte lines of ids the WARP_ALIGNED and LINE_BALANCED strategies read from
+    `graph.indices` (over the bus, for a graph in host memory). `arcs`, the frontier's out-arcs
+    where the caller knows them, spares merge path's read-back of their count."""
     lists = Lists(graph.offsets, graph.indices, graph.weights)
     placement = getattr(graph, "placement", "device")
     strategy = LoadBalance.parse(strategy) or choose_load_balance(graph.n, graph.nnz, placement)
@@ -175,6 +177,7 @@ def advance(
         every_list=frontier.every_vertex and frontier.n == graph.n,
         tier=getattr(graph, "hot", None),
         lines=lines,
+        total=arcs,
     )
 
 

@@ -49,8 +49,13 @@ def link_neighbour(offsets, indices, comp, r):
 
 @numba.njit(parallel=True, cache=True)
 def compress(comp):
+    """Point every vertex at its root, halving its path as it climbs (GAP's Compress): each step
+    writes the grandparent, so a later vertex below it climbs less. Threads write only their own
+    vertices' entries, and an entry only ever moves to an ancestor, so racing reads stay on the
+    path."""
     for u in numba.prange(comp.shape[0]):
-        comp[u] = _find(comp, u)
+        while comp[u] != comp[comp[u]]:
+            comp[u] = comp[comp[u]]
 
 
 @numba.njit(parallel=True, cache=True)
