@@ -13,6 +13,9 @@
 #   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh) and
 #               benchmarks/nx_backend.py on kron:16 (issue 20)
 #   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
+#   --suite     runs only scripts/record-kernels.py (its instances.json copied to $OUT) and then the
+#               whole GPU suite, its last lines to $OUT/gpu-suite.log: what a merge of GPU code needs,
+#               in one call of the device tool (about 450 s on an H200), two files back
 #   --kernels   runs only kernel_times.py on kron:22 and urand:22: issue 23's six GPU cells, kernel
 #               by kernel
 #               (--nx and --programs each fit one call of the device tool; --primitives does
@@ -74,6 +77,12 @@ case "${1:-}" in
     exit 0 ;;
   --programs)
     run programs programs.py kron:22 kron:24 --repeat 3
+    exit 0 ;;
+  --suite)
+    python3 scripts/record-kernels.py 2>&1 | tr "\r" "\n" | grep "kernel instances"
+    cp src/gravel/backends/cuda/kernels/instances.json "$out/instances.json"
+    python3 -m pytest -q -m gpu -p no:cacheprovider tests -n "$(($(nproc) - 2))" 2>&1 | tail -15 \
+      | tee "$out/gpu-suite.log"
     exit 0 ;;
   --kernels)
     run kernel-times kernel_times.py kron:22 urand:22 --algo bfs --algo sssp --algo pagerank \
