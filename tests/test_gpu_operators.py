@@ -1031,19 +1031,6 @@ def test_advance_steps_stops_at_limit_max_steps_and_room():
         assert np.array_equal(queue.last.get(), expect[-1])
 
 
-def test_queue_closes_items_written_in_place_as_a_segment():
-    from gravel.frontier import FrontierQueue
-
-    queue = FrontierQueue(10, 4, [3])
-    queue.buffer[1:3] = cupy.array([5, 7], cupy.int32)
-    queue.close(2)
-    assert queue.bounds == [0, 1, 3] and queue.last.get().tolist() == [5, 7]
-    queue.close(0)
-    assert len(queue) == 3 and len(queue.last) == 0
-    with pytest.raises(ValueError, match="do not fit"):
-        queue.close(2)
-
-
 def test_advance_steps_overflow_is_an_error():
     from gravel.frontier import FrontierQueue
 

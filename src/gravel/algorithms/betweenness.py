@@ -452,28 +452,22 @@ def _level_arcs(dg, levels):
 def _pull_level(dg, levels, unvisited, params):
     """One forward level by a pull: each vertex v of `unvisited` not visited since sums sigma over
     its in-arcs (u -> v) from the last level and, where the sum is positive, takes it and the
-    level's depth and appends itself to the queue (in no set order), which closes the level as a
-    segment. Returns the level's size (one sync)."""
-    import cupy
-
+    level's depth; a filter lists the level into the queue (an append per vertex through one
+    counter was slower: docs/performance.md). Returns the level's size (one sync)."""
+    from ..operators import filter as keep_if
     from ..operators import neighbor_reduce
 
-    count = cupy.zeros(1, dtype=cupy.uint64)
-    end = np.int64(levels.bounds[-1])
     neighbor_reduce(
         dg,
         unvisited,
         "depth[u] == level - 1 ? sigma[u] : 0.0",
         dtype=np.float64,
-        apply=(
-            "if (acc > 0 && depth[v] < 0) "
-            "{ sigma[v] = acc; depth[v] = level; queue[end + atomicAdd(count, 1ULL)] = v; }"
-        ),
-        params=params | {"queue": levels.buffer, "count": count, "end": end},
+        apply="if (acc > 0 && depth[v] < 0) { sigma[v] = acc; depth[v] = level; }",
+        params=params,
     )
-    k = int(count.get()[0])  # sync: the level's size
-    levels.close(k)
-    return k
+    level = keep_if(unvisited, "depth[v] == level", params=params)
+    levels.push(level)
+    return len(level)
 
 
 def rescale(raw, n, sources, k, normalized, directed):
