@@ -10,6 +10,7 @@ stay in its L2-sized slice.
 
 import numpy as np
 
+from ..backends.cuda import runtime
 from ..errors import UnknownNameError
 from ..frontier import Frontier
 from ..layouts.blocked import push_layout
@@ -20,12 +21,18 @@ from ._functor import (
     NR_REDUCE,
     NR_SUMS,
     NR_VALUE,
+    NRS_APPLY,
+    NRS_VALUE,
+    NRS_WHERE,
     Lists,
     dummy,
+    functor,
+    items,
     sums_op,
 )
 from .advance import advance_lists, choose_load_balance
 from .pull import Reduction, blocked_sweep, plain_sweep, pull_items, staged_sweep, streamed_sweep
+from .steps import PULL_STEPS_BLOCKS_PER_SM, PULL_STEPS_MAX, STEPS_BLOCK
 from .sweep_plan import plan_sweep
 
 _REDUCE = {
@@ -207,3 +214,63 @@ def _push(graph, frontier, red, blocking, arcs):
         total=arcs,
     )
     return out
+
+
+def neighbor_reduce_steps(
+    graph,
+    candidates,
+    value,
+    apply,
+    *,
+    where=None,
+    reduce="sum",
+    dtype=np.float32,
+    identity=None,
+    params=None,
+    max_steps=PULL_STEPS_MAX,
+    preamble="",
+):
+    """Pull :func:`neighbor_reduce` steps repeated in one cooperative launch, with a grid-wide
+    barrier in between: a run of levels that each gather from the one before costs one launch and
+    one read-back. Each step, every vertex v of `candidates` (every vertex when None) for which
+    `where` holds reduces `value` over its in-edges (u -> v) by `reduce` ("sum", "min" or "max"),
+    then `apply`, an expression over ``v, acc`` that is true where it changed v, updates it. The
+    expressions also see ``step`` (0, 1, ... within this call) and the `params`, which they may
+    read and write: a step sees the writes of the steps before it. Stops after a step in which no
+    apply was true, or after `max_steps` steps.
+
+    Returns each step's count of true applies, as a list (the last one 0 unless max_steps ran
+    out)."""
+    import cupy
+
+    if reduce not in ("sum", "min", "max"):
+        raise UnknownNameError(f"unknown reduce {reduce!r} (expected sum, min or max)")
+    max_steps = int(max_steps)
+    if max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+    dt = np.dtype(dtype)
+    identity = _IDENTITY[reduce](dt) if identity is None else identity
+    macros = {
+        NRS_VALUE: f"(({CTYPES[dt]})({value}))",
+        NR_REDUCE: f"({_REDUCE[reduce][0]})",
+        NRS_APPLY: f"({apply})",
+        NRS_WHERE: f"({where or 'true'})",
+    }
+    source, extra = functor(params, macros, preamble)
+    ids, count, all_ = items(candidates, graph.n)
+    counts = cupy.zeros(3, dtype=cupy.uint64)
+    sizes = cupy.full(max_steps, -1, dtype=cupy.int64)
+    k = runtime.kernel(
+        "neighbor_reduce/pull_steps.cu",
+        "gravel_neighbor_reduce_pull_steps",
+        templates=(CTYPES[dt], STEPS_BLOCK, PULL_STEPS_BLOCKS_PER_SM),
+        prelude=source,
+        cooperative=True,
+    )
+    run = (ids, np.int32(all_), np.int64(count), dt.type(identity), counts, np.int32(max_steps))
+    k(
+        PULL_STEPS_BLOCKS_PER_SM * runtime.props().sm_count,
+        STEPS_BLOCK,
+        Lists(*graph.csc()).args() + run + (sizes,) + extra,
+    )
+    return [int(x) for x in sizes.get() if x >= 0]  # sync: the steps' counts
