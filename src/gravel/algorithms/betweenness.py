@@ -320,12 +320,13 @@ def _bc_each(G, sources):
             delta.fill(0)
             depth[s], sigma[s] = 0, 1
             levels = FrontierQueue(n, n, [s])  # segment i: the vertices at depth i
+            known = int(G.out_degree[s])  # the first frontier's out-arcs, on the host
             while len(levels.last):
                 params = {"depth": depth, "sigma": sigma, "level": np.int32(len(levels))}
-                arcs = None  # the frontier's out-arcs, where counted
+                arcs, known = known, None  # the frontier's out-arcs, where counted
                 left = (len(candidates) - levels.bounds[-1]) * arcs_each * BC_PULL_ABOVE
                 # the degree sum costs a sync: taken only where the test could pass
-                if len(levels.last) * max_degree > left:
+                if arcs is None and len(levels.last) * max_degree > left:
                     arcs = int(dg.out_degree[levels.last.ids].sum())
                 if arcs is not None and arcs > left:
                     pulls += _pull_levels(dg, levels, candidates, depth, params)
