@@ -32,7 +32,13 @@ from ._functor import (
 )
 from .advance import advance_lists, choose_load_balance
 from .pull import Reduction, blocked_sweep, plain_sweep, pull_items, staged_sweep, streamed_sweep
-from .steps import PULL_STEPS_BLOCKS_PER_SM, PULL_STEPS_MAX, STEPS_BLOCK
+from .steps import (
+    PULL_STEPS_BLOCKS_PER_SM,
+    PULL_STEPS_MAX,
+    STEPS_BLOCK,
+    check_steps,
+    launch_pull_steps,
+)
 from .sweep_plan import plan_sweep
 
 _REDUCE = {
@@ -241,13 +247,9 @@ def neighbor_reduce_steps(
 
     Returns each step's count of true applies, as a list (the last one 0 unless max_steps ran
     out)."""
-    import cupy
-
     if reduce not in ("sum", "min", "max"):
         raise UnknownNameError(f"unknown reduce {reduce!r} (expected sum, min or max)")
-    max_steps = int(max_steps)
-    if max_steps < 1:
-        raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+    max_steps = check_steps(max_steps)
     dt = np.dtype(dtype)
     identity = _IDENTITY[reduce](dt) if identity is None else identity
     macros = {
@@ -258,8 +260,6 @@ def neighbor_reduce_steps(
     }
     source, extra = functor(params, macros, preamble)
     ids, count, all_ = items(candidates, graph.n)
-    counts = cupy.zeros(3, dtype=cupy.uint64)
-    sizes = cupy.full(max_steps, -1, dtype=cupy.int64)
     k = runtime.kernel(
         "neighbor_reduce/pull_steps.cu",
         "gravel_neighbor_reduce_pull_steps",
@@ -267,10 +267,5 @@ def neighbor_reduce_steps(
         prelude=source,
         cooperative=True,
     )
-    run = (ids, np.int32(all_), np.int64(count), dt.type(identity), counts, np.int32(max_steps))
-    k(
-        PULL_STEPS_BLOCKS_PER_SM * runtime.props().sm_count,
-        STEPS_BLOCK,
-        Lists(*graph.csc()).args() + run + (sizes,) + extra,
-    )
-    return [int(x) for x in sizes.get() if x >= 0]  # sync: the steps' counts
+    run = (ids, np.int32(all_), np.int64(count), dt.type(identity))
+    return launch_pull_steps(k, graph, run, max_steps, extra)

@@ -4,10 +4,10 @@
 // in-edges (u -> v) from the identity, a warp per item (lanes stride over the list, then a shuffle
 // tree), and its first lane evaluates apply(v, acc, step): an expression, true where it changed v.
 // The changes are counted, one shared-memory atomic per item and one global one per CTA and step
-// (one per item would pile millions on one address). Counters rotate as in advance/pull_steps.cu:
-// step s counts into counts[s % 3] and zeroes counts[(s + 1) % 3]. sizes[s] receives step s's count;
-// the steps stop after one that changes nothing, or after max_steps. The user's arrays are read and
-// written in the same launch, so the functors must not read them through the read-only cache.
+// (one per item would pile millions on one address). Counters rotate as in advance/pull_steps.cu
+// (common.cuh: gravel_step_counter); sizes[s] receives step s's count; the steps stop after one that
+// changes nothing, or after max_steps. The user's arrays are read and written in the same launch, so
+// the functors must not read them through the read-only cache.
 #include "neighbor_reduce/neighbor_reduce.cuh"
 
 #ifndef GRAVEL_NRS_WHERE
@@ -50,9 +50,7 @@ gravel_neighbor_reduce_pull_steps(const offset_t *__restrict__ offsets, const vi
     const long long warp = (blockIdx.x * (long long)BLOCK + threadIdx.x) >> 5;
     const long long warps = ((long long)gridDim.x * BLOCK) >> 5;
     for (int step = 0; step < max_steps; ++step) {
-        unsigned long long *count = counts + step % 3;
-        // the next step's counter: its last readers read it before the barrier ending step - 1
-        if (grid.thread_rank() == 0) counts[(step + 1) % 3] = 0;
+        unsigned long long *count = gravel_step_counter(grid, counts, step);
         if (threadIdx.x == 0) changed = 0;
         __syncthreads();
         for (long long i = warp; i < n_items; i += warps) {
@@ -69,10 +67,7 @@ gravel_neighbor_reduce_pull_steps(const offset_t *__restrict__ offsets, const vi
         }
         __syncthreads();
         if (threadIdx.x == 0 && changed) atomicAdd(count, (unsigned long long)changed);
-        grid.sync();
-        const long long made = (long long)*(volatile unsigned long long *)count;
-        if (grid.thread_rank() == 0) sizes[step] = made;
-        if (made == 0) break;
+        if (gravel_step_made(grid, count, step, sizes) == 0) break;
     }
 }
 
