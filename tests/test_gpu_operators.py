@@ -459,6 +459,15 @@ def test_neighbor_reduce_any_takes_a_value_of_a_sender(name, G):
     check(every, pushed.get())
 
 
+def test_pull_steps_refuse_fewer_than_one_step():
+    dg = generate.grid(4, 4).to("cuda")
+    front = Frontier.from_ids(16, np.array([0], np.int32))
+    with pytest.raises(ValueError, match="max_steps must be at least 1, not 0"):
+        ops.advance_pull_steps(dg, front, max_steps=0)
+    with pytest.raises(ValueError, match="max_steps must be at least 1, not 0"):
+        ops.neighbor_reduce_steps(dg, None, "1", "false", max_steps=0)
+
+
 def path_counts(G, s):
     """Depth and shortest-path count (parallel arcs counted apart) of every vertex from s, by a
     NumPy BFS level by level."""
