@@ -329,7 +329,7 @@ def _bc_each(G, sources):
                 if arcs is None and len(levels.last) * max_degree > left:
                     arcs = int(dg.out_degree[levels.last.ids].sum())
                 if arcs is not None and arcs > left:
-                    pulls += _pull_levels(dg, levels, candidates, depth, params)
+                    pulls += _pull_levels(dg, levels, candidates, params)
                 elif len(levels.last) <= thin:
                     advance_steps(
                         dg,
@@ -441,7 +441,7 @@ def _level_arcs(dg, levels):
     return (at[1:] - at[:-1]).get().tolist()
 
 
-def _pull_levels(dg, levels, candidates, depth, params):
+def _pull_levels(dg, levels, candidates, params):
     """Every level from the next on by pulls (:func:`gravel.operators.neighbor_reduce_steps`, one
     cooperative launch per PULL_STEPS_MAX levels): at each step, every unvisited vertex v sums sigma
     over its in-arcs (u -> v) from the level before and, where the sum is positive, takes it and
@@ -466,7 +466,8 @@ def _pull_levels(dg, levels, candidates, depth, params):
             params=params | {"level": np.int32(first + len(sizes))},
         )
         sizes += made
-    ids = unvisited.ids[cupy.argsort(depth[unvisited.ids])]  # the unclaimed (-1) first
+    depth = params["depth"][unvisited.ids]
+    ids = unvisited.ids[cupy.argsort(depth)]  # the unclaimed (-1) first
     at = len(unvisited) - sum(sizes)
     for size in sizes:  # the last is 0: the empty segment that ends the queue
         levels.push(Frontier(levels.n, ids=ids[at : at + size], length=size))
