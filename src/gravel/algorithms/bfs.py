@@ -261,7 +261,8 @@ def _bfs_cuda(G, source):
             if not over_bus and len(frontier) * gate > n_unvisited / ALPHA:
                 # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored
                 # edges / alpha; the degree sum costs a sync, taken only where the test could pass
-                arcs = int(dg.out_degree[frontier.ids].sum())
+                if arcs is None:
+                    arcs = int(dg.out_degree[frontier.ids].sum())
                 pulling = arcs > n_unvisited * avg / ALPHA
             if pulling:
                 # every later level pulls too, many in a launch: a launch ends after a step that
