@@ -459,6 +459,93 @@ def test_neighbor_reduce_any_takes_a_value_of_a_sender(name, G):
     check(every, pushed.get())
 
 
+def test_pull_steps_refuse_fewer_than_one_step():
+    dg = generate.grid(4, 4).to("cuda")
+    front = Frontier.from_ids(16, np.array([0], np.int32))
+    with pytest.raises(ValueError, match="max_steps must be at least 1, not 0"):
+        ops.advance_pull_steps(dg, front, max_steps=0)
+    with pytest.raises(ValueError, match="max_steps must be at least 1, not 0"):
+        ops.neighbor_reduce_steps(dg, None, "1", "false", max_steps=0)
+
+
+def path_counts(G, s):
+    """Depth and shortest-path count (parallel arcs counted apart) of every vertex from s, by a
+    NumPy BFS level by level."""
+    depth = np.full(G.n, -1, np.int64)
+    sigma = np.zeros(G.n)
+    depth[s], sigma[s] = 0, 1
+    front, d = np.array([s], np.int32), 0
+    while front.size:
+        src, dst, _, _ = reference_edges(G, front)
+        depth[dst[depth[dst] == -1]] = d + 1
+        keep = depth[dst] == d + 1
+        np.add.at(sigma, dst[keep], sigma[src[keep]])
+        front, d = np.unique(dst[keep]).astype(np.int32), d + 1
+    return depth, sigma
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("max_steps", [1, 3, 64])
+def test_neighbor_reduce_steps_count_shortest_paths(name, G, max_steps):
+    """Pull steps from the busiest vertex, each claiming the unvisited vertices with an in-arc from
+    the last level and summing their path counts (Brandes' forward pass), against a NumPy BFS;
+    launches of max_steps steps go on where the last stopped, and each step counts its claims."""
+    s = int(np.argmax(G.out_degree))
+    depth = cupy.full(G.n, -1, cupy.int32)
+    sigma = cupy.zeros(G.n, cupy.float64)
+    depth[s], sigma[s] = 0, 1
+    sizes = []
+    while not sizes or sizes[-1]:
+        sizes += ops.neighbor_reduce_steps(
+            G.to("cuda"),
+            None,
+            "depth[u] == level + step - 1 ? sigma[u] : 0.0",
+            "acc > 0 && (sigma[v] = acc, depth[v] = level + step, true)",
+            where="depth[v] < 0",
+            dtype=np.float64,
+            params={"depth": depth, "sigma": sigma, "level": np.int32(1 + len(sizes))},
+            max_steps=max_steps,
+        )
+    expect_depth, expect_sigma = path_counts(G, s)
+    assert np.array_equal(depth.get(), expect_depth)
+    assert np.allclose(sigma.get(), expect_sigma, rtol=1e-12)
+    assert sizes == np.bincount(expect_depth[expect_depth > 0]).tolist()[1:] + [0]
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+def test_neighbor_reduce_steps_spread_the_least_label_over_listed_vertices(name, G):
+    """Steps of a min-reduce over a random half of the vertices (listed, in no order), each taking
+    the least label among its in-neighbours where it is smaller, run until no label changes: each
+    listed vertex ends with the least label of any vertex that reaches it through listed vertices,
+    as a NumPy fixed point of the same rule finds."""
+    rng = np.random.default_rng()
+    listed = rng.random(G.n) < 0.5
+    ids = rng.permutation(np.flatnonzero(listed)).astype(np.int32)
+    start = rng.permutation(G.n).astype(np.int32)
+    label = cupy.asarray(start)
+    sizes = ops.neighbor_reduce_steps(
+        G.to("cuda"),
+        Frontier.from_ids(G.n, ids),
+        "label[u]",
+        "acc < label[v] && (label[v] = acc, true)",
+        reduce="min",
+        dtype=np.int32,
+        params={"label": label},
+        max_steps=G.n + 1,
+    )
+    expect = start.copy()
+    src, dst, _, _ = reference_edges(G, np.arange(G.n, dtype=np.int32))
+    into = listed[dst]
+    while True:
+        best = expect.copy()
+        np.minimum.at(best, dst[into], expect[src[into]])
+        if np.array_equal(best, expect):
+            break
+        expect = best
+    assert np.array_equal(label.get(), expect)
+    assert sizes[-1] == 0 and all(k > 0 for k in sizes[:-1])
+
+
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("reduce", ["sum", "min", "max"])
 @pytest.mark.parametrize("blocking", [None, 1, 97, 10**9, "auto"])
@@ -1029,19 +1116,6 @@ def test_advance_steps_stops_at_limit_max_steps_and_room():
         )
         assert len(queue) == len(expect), kw
         assert np.array_equal(queue.last.get(), expect[-1])
-
-
-def test_queue_closes_items_written_in_place_as_a_segment():
-    from gravel.frontier import FrontierQueue
-
-    queue = FrontierQueue(10, 4, [3])
-    queue.buffer[1:3] = cupy.array([5, 7], cupy.int32)
-    queue.close(2)
-    assert queue.bounds == [0, 1, 3] and queue.last.get().tolist() == [5, 7]
-    queue.close(0)
-    assert len(queue) == 3 and len(queue.last) == 0
-    with pytest.raises(ValueError, match="do not fit"):
-        queue.close(2)
 
 
 def test_advance_steps_overflow_is_an_error():

@@ -169,13 +169,6 @@ class FrontierQueue:
     def last(self):
         return self.segment(len(self) - 1)
 
-    def close(self, k):
-        """Make the k items written in place after the last segment (by a kernel that appends to
-        the buffer) a new segment."""
-        if not 0 <= k <= self.room:
-            raise ValueError(f"{k} items do not fit the queue's remaining {self.room}")
-        self.bounds.append(self.bounds[-1] + int(k))
-
     def push(self, frontier):
         """Append a frontier as a new segment (device copy, no sync)."""
         k = len(frontier)

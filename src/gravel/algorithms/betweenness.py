@@ -285,10 +285,10 @@ def _bc_each(G, sources):
     (:func:`gravel.operators.thin_frontier_limit`).
 
     Direction-optimizing forward: once the frontier's out-arcs pass BC_PULL_ABOVE times the
-    unvisited vertices' in-arcs (estimated from their count, as BFS's switch does), each later
-    level pulls: every unvisited vertex sums sigma over its in-arcs from the frontier (no early
-    exit, as the whole sum is needed; no atomics), reading the few arcs left instead of the
-    frontier's many."""
+    unvisited vertices' in-arcs (estimated from their count, as BFS's switch does), every later
+    level pulls (:func:`_pull_levels`, all in one cooperative launch): every unvisited vertex sums
+    sigma over its in-arcs from the frontier (no early exit, as the whole sum is needed; no
+    atomics), reading the few arcs left instead of the frontier's many."""
     import cupy
 
     from ..frontier import Frontier, FrontierQueue
@@ -299,7 +299,6 @@ def _bc_each(G, sources):
         compute,
         thin_frontier_limit,
     )
-    from ..operators import filter as keep_if
     from .bfs import _pull_candidates
 
     dg = G.to("cuda")
@@ -321,23 +320,16 @@ def _bc_each(G, sources):
             delta.fill(0)
             depth[s], sigma[s] = 0, 1
             levels = FrontierQueue(n, n, [s])  # segment i: the vertices at depth i
-            unvisited = None  # listed from the first pulled level on
-            stale = 0  # listed as unvisited, visited since
+            known = int(G.out_degree[s])  # the first frontier's out-arcs, on the host
             while len(levels.last):
                 params = {"depth": depth, "sigma": sigma, "level": np.int32(len(levels))}
-                arcs = None  # the frontier's out-arcs, where counted
-                if unvisited is None:
-                    left = (len(candidates) - levels.bounds[-1]) * arcs_each * BC_PULL_ABOVE
-                    # the degree sum costs a sync: taken only where the test could pass
-                    if len(levels.last) * max_degree > left:
-                        arcs = int(dg.out_degree[levels.last.ids].sum())
-                        if arcs > left:
-                            unvisited = keep_if(candidates, "depth[v] < 0", params=params)
-                if unvisited is not None:
-                    if stale * 8 >= len(unvisited) > 0:
-                        unvisited, stale = keep_if(unvisited, "depth[v] < 0", params=params), 0
-                    stale += _pull_level(dg, levels, unvisited, params)
-                    pulls += 1
+                arcs, known = known, None  # the frontier's out-arcs, where counted
+                left = (len(candidates) - levels.bounds[-1]) * arcs_each * BC_PULL_ABOVE
+                # the degree sum costs a sync: taken only where the test could pass
+                if arcs is None and len(levels.last) * max_degree > left:
+                    arcs = int(dg.out_degree[levels.last.ids].sum())
+                if arcs is not None and arcs > left:
+                    pulls += _pull_levels(dg, levels, candidates, params)
                 elif len(levels.last) <= thin:
                     advance_steps(
                         dg,
@@ -449,31 +441,38 @@ def _level_arcs(dg, levels):
     return (at[1:] - at[:-1]).get().tolist()
 
 
-def _pull_level(dg, levels, unvisited, params):
-    """One forward level by a pull: each vertex v of `unvisited` not visited since sums sigma over
-    its in-arcs (u -> v) from the last level and, where the sum is positive, takes it and the
-    level's depth and appends itself to the queue (in no set order), which closes the level as a
-    segment. Returns the level's size (one sync)."""
+def _pull_levels(dg, levels, candidates, params):
+    """Every level from the next on by pulls (:func:`gravel.operators.neighbor_reduce_steps`, one
+    cooperative launch per PULL_STEPS_MAX levels): at each step, every unvisited vertex v sums sigma
+    over its in-arcs (u -> v) from the level before and, where the sum is positive, takes it and
+    the step's depth. The vertices so claimed, sorted by depth, become the queue's segments, and an
+    empty one ends it. Returns the levels pulled (one sync per launch, and the filter's)."""
     import cupy
 
-    from ..operators import neighbor_reduce
+    from ..frontier import Frontier
+    from ..operators import filter as keep_if
+    from ..operators import neighbor_reduce_steps
 
-    count = cupy.zeros(1, dtype=cupy.uint64)
-    end = np.int64(levels.bounds[-1])
-    neighbor_reduce(
-        dg,
-        unvisited,
-        "depth[u] == level - 1 ? sigma[u] : 0.0",
-        dtype=np.float64,
-        apply=(
-            "if (acc > 0 && depth[v] < 0) "
-            "{ sigma[v] = acc; depth[v] = level; queue[end + atomicAdd(count, 1ULL)] = v; }"
-        ),
-        params=params | {"queue": levels.buffer, "count": count, "end": end},
-    )
-    k = int(count.get()[0])  # sync: the level's size
-    levels.close(k)
-    return k
+    unvisited = keep_if(candidates, "depth[v] < 0", params=params)
+    first, sizes = len(levels), []
+    while not sizes or sizes[-1]:
+        made = neighbor_reduce_steps(
+            dg,
+            unvisited,
+            "depth[u] == level + step - 1 ? sigma[u] : 0.0",
+            "acc > 0 && (sigma[v] = acc, depth[v] = level + step, true)",
+            where="depth[v] < 0",
+            dtype=np.float64,
+            params=params | {"level": np.int32(first + len(sizes))},
+        )
+        sizes += made
+    depth = params["depth"][unvisited.ids]
+    ids = unvisited.ids[cupy.argsort(depth)]  # the unclaimed (-1) first
+    at = len(unvisited) - sum(sizes)
+    for size in sizes:  # the last is 0: the empty segment that ends the queue
+        levels.push(Frontier(levels.n, ids=ids[at : at + size], length=size))
+        at += size
+    return len(sizes) - 1
 
 
 def rescale(raw, n, sources, k, normalized, directed):

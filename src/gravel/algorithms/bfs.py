@@ -210,6 +210,7 @@ def _bfs_cuda(G, source):
     # the source is checked (bfs's check_source): from_ids's range check would read the device twice
     frontier = Frontier(n, ids=cupy.full(1, source, cupy.int32), length=1)
     n_unvisited = n - 1
+    arcs = int(G.out_degree[source])  # the frontier's out-arcs where known: spares advance a sync
     level, pulls, fused, pulling = 0, 0, 0, False
     avg = G.nnz / max(n, 1)
     max_degree = G.max_out_degree
@@ -254,13 +255,15 @@ def _bfs_cuda(G, source):
                 )
                 level += steps - 1
                 n_unvisited -= queue.bounds[-1] - queue.bounds[1]
-                frontier = queue.last
+                frontier, arcs = queue.last, None
                 fused += 1
                 continue
             if not over_bus and len(frontier) * gate > n_unvisited / ALPHA:
                 # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored
                 # edges / alpha; the degree sum costs a sync, taken only where the test could pass
-                pulling = int(dg.out_degree[frontier.ids].sum()) > n_unvisited * avg / ALPHA
+                if arcs is None:
+                    arcs = int(dg.out_degree[frontier.ids].sum())
+                pulling = arcs > n_unvisited * avg / ALPHA
             if pulling:
                 # every later level pulls too, many in a launch: a launch ends after a step that
                 # finds no vertex (the traversal's end) or after its most steps (then another)
@@ -282,8 +285,10 @@ def _bfs_cuda(G, source):
                     claim,
                     params={"parent": parent, "depth": depth, "level": lv},
                     capacity=n_unvisited,
+                    arcs=arcs,
                 )
             n_unvisited -= len(frontier)
+            arcs = None
         marks.append((level, t.lap()))
     return BFSResult(
         "bfs",

@@ -402,7 +402,10 @@ def _sssp_cuda(G, source, weights, delta):
             far[: len(rest)] = rest.ids
             far_len.fill(len(rest))
             near = FrontierQueue(n, capacity, keep_if(pile, "dist[v] < split", params=params))
-        pred, overflow = _predecessors_cuda(dg, dist, source)
+        if over_bus:  # a pull would read every in-list over the bus
+            pred, overflow, how = *_tight_bfs(dg, dist, source), "bfs"
+        else:
+            pred, overflow, how = _predecessors_cuda(dg, dist, source)
     if overflow:
         raise InvalidWeightError(
             "sssp: a path is longer than float32's range (about 3.4e38) on the GPU, whose "
@@ -414,7 +417,7 @@ def _sssp_cuda(G, source, weights, delta):
         t.seconds,
         phases,
         "near-far",
-        {"delta": delta},
+        {"delta": delta, "predecessors": how},
         distance=dist,
         predecessor=pred,
     )
@@ -427,7 +430,39 @@ def _float32(split):
         return np.float32(split)
 
 
+#: the predecessor pull's value where an arc u -> v gives v no predecessor: "any"'s identity
+_NO_PRED = np.iinfo(np.int32).max
+# Each arc u -> v offers u as v's predecessor where it is tight with dist[u] < dist[v] strictly
+# (predecessors strictly closer to the source make a tree); into an unreached v, a reached u means
+# that dist[u] + weight overflowed float32 (-2).
+_PRED_VALUE = (
+    "isinf(dist[v]) ? (isinf(dist[u]) ? {none} : -2) "
+    ": (dist[u] < dist[v] && dist[u] + weight == dist[v] ? u : {none})"
+).format(none=_NO_PRED)
+
+
 def _predecessors_cuda(dg, dist, source):
+    """(predecessor tree, whether a distance overflowed float32, how it was found) of final
+    distances: a pull over every vertex's in-arcs, each vertex stopping at its first strictly
+    closer tight arc ("pull"), as one sweep, where every reached vertex has one; else (zero
+    weights, or a sum rounding to dist[u]) the BFS over tight arcs (:func:`_tight_bfs`, "bfs").
+    One sync, two with the BFS."""
+    import cupy
+
+    from ..operators import neighbor_reduce
+
+    pred = neighbor_reduce(dg, None, _PRED_VALUE, "any", dtype=np.int32, params={"dist": dist})
+    pred[source] = -1
+    overflow = (pred == -2).any()
+    missing = (cupy.isfinite(dist) & (pred == _NO_PRED)).any()
+    overflow, missing = (bool(x) for x in cupy.stack([overflow, missing]).get())  # sync
+    if missing and not overflow:
+        return *_tight_bfs(dg, dist, source), "bfs"
+    pred[pred == _NO_PRED] = -1  # unreached
+    return pred, overflow, "pull"
+
+
+def _tight_bfs(dg, dist, source):
     """The predecessor tree of final distances (a BFS over tight arcs, in multi-step launches), and
     whether a distance overflowed float32 (one sync)."""
     import cupy

@@ -18,7 +18,7 @@ or summed along every arc).
 from .advance import LoadBalance, advance, advance_pull, choose_load_balance
 from .compute import compute, compute_sums, filter
 from .intersect import intersect, intersect_arcs
-from .neighbor_reduce import neighbor_reduce
+from .neighbor_reduce import neighbor_reduce, neighbor_reduce_steps
 from .steps import (
     THIN_BLOCKS_PER_SM,
     advance_pull_steps,
@@ -45,6 +45,7 @@ __all__ = [
     "intersect",
     "intersect_arcs",
     "neighbor_reduce",
+    "neighbor_reduce_steps",
     "plan_sweep",
     "steps_width",
     "thin_frontier_limit",

@@ -45,6 +45,9 @@ NR_REDUCE = "GRAVEL_NR_REDUCE(a, b)"
 NR_APPLY = "GRAVEL_NR_APPLY(v, i, acc, out)"
 NR_SUMS = "GRAVEL_NR_SUMS"
 NR_FIRST = "GRAVEL_NR_FIRST"
+NRS_WHERE = "GRAVEL_NRS_WHERE(v, step)"
+NRS_VALUE = "GRAVEL_NRS_VALUE(v, u, edge, weight, step)"
+NRS_APPLY = "GRAVEL_NRS_APPLY(v, acc, step)"
 
 
 class Lists(NamedTuple):

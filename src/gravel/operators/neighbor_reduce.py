@@ -10,6 +10,7 @@ stay in its L2-sized slice.
 
 import numpy as np
 
+from ..backends.cuda import runtime
 from ..errors import UnknownNameError
 from ..frontier import Frontier
 from ..layouts.blocked import push_layout
@@ -20,12 +21,24 @@ from ._functor import (
     NR_REDUCE,
     NR_SUMS,
     NR_VALUE,
+    NRS_APPLY,
+    NRS_VALUE,
+    NRS_WHERE,
     Lists,
     dummy,
+    functor,
+    items,
     sums_op,
 )
 from .advance import advance_lists, choose_load_balance
 from .pull import Reduction, blocked_sweep, plain_sweep, pull_items, staged_sweep, streamed_sweep
+from .steps import (
+    PULL_STEPS_BLOCKS_PER_SM,
+    PULL_STEPS_MAX,
+    STEPS_BLOCK,
+    check_steps,
+    launch_pull_steps,
+)
 from .sweep_plan import plan_sweep
 
 _REDUCE = {
@@ -207,3 +220,52 @@ def _push(graph, frontier, red, blocking, arcs):
         total=arcs,
     )
     return out
+
+
+def neighbor_reduce_steps(
+    graph,
+    candidates,
+    value,
+    apply,
+    *,
+    where=None,
+    reduce="sum",
+    dtype=np.float32,
+    identity=None,
+    params=None,
+    max_steps=PULL_STEPS_MAX,
+    preamble="",
+):
+    """Pull :func:`neighbor_reduce` steps repeated in one cooperative launch, with a grid-wide
+    barrier in between: a run of levels that each gather from the one before costs one launch and
+    one read-back. Each step, every vertex v of `candidates` (every vertex when None) for which
+    `where` holds reduces `value` over its in-edges (u -> v) by `reduce` ("sum", "min" or "max"),
+    then `apply`, an expression over ``v, acc`` that is true where it changed v, updates it. The
+    expressions also see ``step`` (0, 1, ... within this call) and the `params`, which they may
+    read and write: a step sees the writes of the steps before it. Stops after a step in which no
+    apply was true, or after `max_steps` steps.
+
+    Returns each step's count of true applies, as a list (the last one 0 unless max_steps ran
+    out)."""
+    if reduce not in ("sum", "min", "max"):
+        raise UnknownNameError(f"unknown reduce {reduce!r} (expected sum, min or max)")
+    max_steps = check_steps(max_steps)
+    dt = np.dtype(dtype)
+    identity = _IDENTITY[reduce](dt) if identity is None else identity
+    macros = {
+        NRS_VALUE: f"(({CTYPES[dt]})({value}))",
+        NR_REDUCE: f"({_REDUCE[reduce][0]})",
+        NRS_APPLY: f"({apply})",
+        NRS_WHERE: f"({where or 'true'})",
+    }
+    source, extra = functor(params, macros, preamble)
+    ids, count, all_ = items(candidates, graph.n)
+    k = runtime.kernel(
+        "neighbor_reduce/pull_steps.cu",
+        "gravel_neighbor_reduce_pull_steps",
+        templates=(CTYPES[dt], STEPS_BLOCK, PULL_STEPS_BLOCKS_PER_SM),
+        prelude=source,
+        cooperative=True,
+    )
+    run = (ids, np.int32(all_), np.int64(count), dt.type(identity))
+    return launch_pull_steps(k, graph, run, max_steps, extra)

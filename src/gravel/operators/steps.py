@@ -175,6 +175,31 @@ def advance_replay(
     )
 
 
+def check_steps(max_steps):
+    """`max_steps` of a multi-step call as an int, at least 1."""
+    max_steps = int(max_steps)
+    if max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+    return max_steps
+
+
+def launch_pull_steps(k, graph, run, max_steps, extra):
+    """Launch the pull-steps kernel `k` (PULL_STEPS_BLOCKS_PER_SM blocks an SM) over the graph's
+    in-lists with its `run` arguments, then the step counters it rotates, `max_steps` and the
+    steps' counts (common.cuh: gravel_step_counter), then the functor's `extra`. Returns each step's
+    count, as a list (one sync)."""
+    import cupy
+
+    counts = cupy.zeros(3, dtype=cupy.uint64)
+    sizes = cupy.full(max_steps, -1, dtype=cupy.int64)
+    k(
+        PULL_STEPS_BLOCKS_PER_SM * runtime.props().sm_count,
+        STEPS_BLOCK,
+        Lists(*graph.csc()).args() + run + (counts, np.int32(max_steps), sizes) + extra,
+    )
+    return [int(x) for x in sizes.get() if x >= 0]  # sync: the steps' counts
+
+
 def advance_pull_steps(
     graph,
     frontier,
@@ -195,14 +220,10 @@ def advance_pull_steps(
     Returns (each step's count, as a list; the last step's output, a bitmap Frontier)."""
     import cupy
 
-    max_steps = int(max_steps)
-    if max_steps < 1:
-        raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+    max_steps = check_steps(max_steps)
     words = (graph.n + 31) // 32
     bits = cupy.zeros(3 * words, dtype=cupy.uint32)  # three bitmaps in rotation; the input first
     bits[:words] = frontier.to_dense().bitmap
-    counts = cupy.zeros(3, dtype=cupy.uint64)
-    sizes = cupy.full(max_steps, -1, dtype=cupy.int64)
     ids, count, all_, source, extra = pull_functor(candidates, graph.n, op, where, params, preamble)
     k = runtime.kernel(
         "advance/pull_steps.cu",
@@ -211,12 +232,7 @@ def advance_pull_steps(
         prelude=source,
         cooperative=True,
     )
-    run = (ids, np.int32(all_), np.int64(count), bits, np.int64(words), counts)
-    k(
-        PULL_STEPS_BLOCKS_PER_SM * runtime.props().sm_count,
-        STEPS_BLOCK,
-        Lists(*graph.csc()).args() + run + (np.int32(max_steps), sizes) + extra,
-    )
-    made = [int(x) for x in sizes.get() if x >= 0]  # sync: the steps' counts
+    run = (ids, np.int32(all_), np.int64(count), bits, np.int64(words))
+    made = launch_pull_steps(k, graph, run, max_steps, extra)
     last = len(made) % 3  # step s wrote bitmap (s + 1) % 3
     return made, Frontier(graph.n, bitmap=bits[last * words : (last + 1) * words], length=made[-1])

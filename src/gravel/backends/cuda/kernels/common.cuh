@@ -100,3 +100,22 @@ __device__ __forceinline__ void gravel_atomic_fold(T *a, T x) {
 // Grid-stride loop over [0, n).
 #define GRAVEL_GRID_STRIDE(i, n) \
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
+
+// The step counts of a pull-steps kernel (advance/pull_steps.cu, neighbor_reduce/pull_steps.cu), one
+// cooperative launch of many steps: step s counts into counts[s % 3] and zeroes counts[(s + 1) % 3],
+// whose last readers read it before the barrier ending step s - 1. gravel_step_made ends the step
+// with a grid-wide barrier and returns its count, which thread 0 also writes to sizes[step]; every
+// thread reads the same, so the whole grid stops together after a step that made nothing.
+__device__ __forceinline__ unsigned long long *gravel_step_counter(cg::grid_group &grid, unsigned long long *counts,
+                                                                   int step) {
+    if (grid.thread_rank() == 0) counts[(step + 1) % 3] = 0;
+    return counts + step % 3;
+}
+
+__device__ __forceinline__ long long gravel_step_made(cg::grid_group &grid, const unsigned long long *count, int step,
+                                                      long long *sizes) {
+    grid.sync();
+    const long long made = (long long)*(volatile const unsigned long long *)count;
+    if (grid.thread_rank() == 0) sizes[step] = made;
+    return made;
+}

@@ -3,8 +3,8 @@
 // next, counted, so a run of pull levels costs one launch and one read-back, where a launch per level
 // waits on the host's preparation of each. Three bitmaps rotate: step s reads bits[s % 3], writes
 // bits[(s + 1) % 3] (zeroed by step s - 1, or before the launch) and zeroes bits[(s + 2) % 3], the last
-// step's input, which step s + 1 writes. Counters rotate likewise. sizes[s] receives step s's count;
-// the steps stop after one that finds no vertex, or after max_steps.
+// step's input, which step s + 1 writes. Counters rotate likewise (common.cuh: gravel_step_counter);
+// sizes[s] receives step s's count; the steps stop after one that finds no vertex, or after max_steps.
 #include "advance/pull.cuh"
 
 template <int BLOCK, int PER_SM>
@@ -18,19 +18,14 @@ gravel_advance_pull_steps(const offset_t *__restrict__ offsets, const vid_t *__r
         const unsigned int *front = bits + (step % 3) * words;
         unsigned int *out = bits + ((step + 1) % 3) * words;
         unsigned int *after = bits + ((step + 2) % 3) * words;
-        unsigned long long *count = counts + step % 3;
-        // the next step's counter: its last readers read it before the barrier ending step - 1
-        if (grid.thread_rank() == 0) counts[(step + 1) % 3] = 0;
+        unsigned long long *count = gravel_step_counter(grid, counts, step);
         GRAVEL_GRID_STRIDE(w, words) after[w] = 0u;
         GRAVEL_GRID_STRIDE(i, n_candidates) {
             const vid_t dst = all ? (vid_t)i : candidates[i];
             if (gravel_pull_one(offsets, indices, weights, weighted, front, dst, step GRAVEL_USER_ARGS) >= 0)
                 gravel_emit_bit(out, count, dst);
         }
-        grid.sync();
-        const long long made = (long long)*(volatile unsigned long long *)count;
-        if (grid.thread_rank() == 0) sizes[step] = made;
-        if (made == 0) break;
+        if (gravel_step_made(grid, count, step, sizes) == 0) break;
     }
 }
 
