@@ -241,3 +241,27 @@ def test_delta_stepping_equals_scipy_on_random_graphs(G, scale, delta, source, p
 @pytest.mark.parametrize(("split", "expect"), [(2.5, 2.5), (3.4e38, 3.4e38), (4e38, np.inf)])
 def test_the_gpu_split_in_float32_is_inf_past_its_range_without_warning(split, expect):
     assert sssp_module._float32(split) == np.float32(expect)
+
+
+@pytest.mark.parametrize(
+    "spec, narrow",
+    [
+        ("urand:12", True),
+        ("urand:12:8", False),
+        ("kron:12", False),
+        ("grid:64x64", False),
+        ("rgg:12:32", False),
+    ],
+)
+def test_gpu_default_delta_narrows_only_on_dense_random_graphs(spec, narrow):
+    # urand (average degree 32, no hubs, no triangles to speak of) gets 24 / degree mean weights;
+    # sparser graphs, graphs with hubs (kron) and geometric ones as dense (rgg:12:32, whose
+    # degrees pass 24 with no hubs) keep the wide rule, at least 8 mean weights
+    G = gravel.generate.from_spec(spec)
+    G = gravel.transform.add_random_weights(G, low=1, high=255, seed=0)
+    mean, degree = G.weight_stats[2], G.nnz / G.n
+    width = sssp_module.default_delta(G, "cuda")
+    if narrow:
+        assert width == pytest.approx(mean * 24 / degree)
+    else:
+        assert width >= 8 * mean

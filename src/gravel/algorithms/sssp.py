@@ -106,8 +106,10 @@ def sssp(G, source, *, delta=None, device="auto"):
     delta : float, optional
         Bucket width, positive and finite, at least the largest weight / MAX_BUCKETS (2**20).
         Default: the mean edge weight times max(1/32, 1 / average degree) on the CPU and max(8,
-        256 / average degree) on the GPU, raised to that least width where the weights span a wider
-        range; wider buckets mean fewer phases but more re-relaxations.
+        256 / average degree) on the GPU (24 / average degree on random graphs of average degree
+        24 or more: no vertex of more than 8 times the average degree, few closed wedges), raised
+        to that least width where the weights span a wider range; wider buckets mean fewer phases
+        but more re-relaxations.
     device : {"auto", "cpu", "cuda"}
 
     Returns
@@ -185,17 +187,61 @@ def _check_delta(delta, heaviest):
         )
 
 
+#: a graph whose largest out-degree passes this many times its average degree has hubs
+HUB_RATIO = 8
+
+#: average degree from which the GPU's buckets narrow on graphs without hubs or local structure
+DENSE_DEGREE = 24
+
+#: a graph with fewer closed wedges than this share has no local structure (urand; rgg ~0.6)
+LOCAL_CLUSTERING = 0.1
+
+#: wedges drawn to estimate that share
+WEDGE_SAMPLES = 128
+
+
 def default_delta(G, device="cpu"):
     """Bucket width from the mean weight and the average degree. The GPU's is wider: a relaxation
-    step there costs little next to each bucket's host round trips (docs/tuning.md,
-    default_delta)."""
+    step there costs little next to each bucket's host round trips. Except on dense random graphs
+    (no hubs, no local structure: urand): there a vertex has many in-arcs of like length, a wide
+    bucket lowers it again and again, and a width of DENSE_DEGREE / degree mean weights pays. A
+    geometric graph as dense (rgg) advances as a wavefront, and narrow buckets only add phases
+    (docs/tuning.md, default_delta)."""
     if G.nnz == 0:
         return 1.0
     mean = G.weight_stats[2] or 1.0
     degree = G.nnz / max(G.n, 1)
     if device == "cuda":
+        dense = degree >= DENSE_DEGREE and G.max_out_degree <= HUB_RATIO * degree
+        if dense and _closed_wedges(G) < LOCAL_CLUSTERING:
+            return mean * DENSE_DEGREE / degree
         return mean * max(8.0, 256.0 / degree)
     return mean * max(1 / 32, 1.0 / degree)
+
+
+def _closed_wedges(G):
+    """The share of closed wedges among WEDGE_SAMPLES drawn at random (a vertex of out-degree 2
+    or more and two of its out-neighbours, closed where one is an out-neighbour of the other), as
+    NetworkX's approximation.average_clustering draws them: about the clustering coefficient."""
+    rng = np.random.default_rng(0)
+    centre = rng.integers(0, G.n, WEDGE_SAMPLES)
+    degree = G.out_degree[centre].astype(np.int64)
+    centre, degree = centre[degree >= 2], degree[degree >= 2]
+    if not centre.size:
+        return 0.0
+    first = rng.integers(0, degree)
+    second = (first + rng.integers(1, degree)) % degree  # another of the centre's arcs
+    a = G.indices[G.offsets[centre] + first]
+    b = G.indices[G.offsets[centre] + second]
+    row = G.offsets
+    closed = sum(
+        bool(
+            (G.indices[row[x] : row[x + 1]] == y).any()
+            or (G.indices[row[y] : row[y + 1]] == x).any()
+        )
+        for x, y in zip(a.tolist(), b.tolist())
+    )
+    return closed / centre.size
 
 
 #: frontiers of fewer vertices and out-arcs than this run serially, many phases per call, and
