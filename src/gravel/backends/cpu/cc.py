@@ -23,18 +23,24 @@ def _find(comp, x):
 def _link(comp, u, v):
     """Join the trees of u and v: climb from their parents (not their roots: after a compress,
     the parents are the roots, and most arcs end at once) until one side is a root it can hang
-    under the other, or the two meet (GAP's Link)."""
+    under the other, or the two meet (GAP's Link). Climbing, it halves the path (as ECL-CC's
+    find): the vertex it leaves points at its grandparent, so that the trees stay shallow while
+    the sampling rounds merge them, before any compress (docs/tuning.md, CC's link halving). A
+    parent always has the smaller id and a non-root never becomes a root again, so a racing
+    store of another ancestor keeps the forest, as in compress."""
     a = np.int64(comp[u])
     b = np.int64(comp[v])
     while a != b:
         hi = max(a, b)
         lo = min(a, b)
-        up = comp[hi]
+        up = np.int64(comp[hi])
         if up == lo or (
             up == hi and atomics.compare_exchange(comp, hi, np.int32(hi), np.int32(lo)) == hi
         ):
             return
-        a = np.int64(comp[comp[hi]])
+        a = np.int64(comp[up])
+        if a != up:
+            comp[hi] = a
         b = np.int64(comp[lo])
 
 
