@@ -18,7 +18,9 @@ from gravel.algorithms.sssp import default_delta
 from gravel.bench import machine, script_parser, write_record
 from gravel.cli import open_graph
 
-FACTORS = (1, 4, 8, 16, 32, 64)
+#: multiples of the CPU's width: the GPU's narrow rule on dense random graphs sits near 24, its wide
+#: rule near 256 (docs/tuning.md, default_delta)
+FACTORS = (1, 4, 8, 16, 24, 32, 64, 256, 1024)
 
 
 def weighted_graph(spec):

@@ -65,7 +65,7 @@ case "${1:-}" in
   --tuning)
     run sweep sweep.py kron:22 kron:25
     run steps steps.py 4096
-    run sssp_delta sssp_delta.py kron:22 grid:1024x1024
+    run sssp_delta sssp_delta.py kron:22 urand:22 rgg:20:32 grid:1024x1024
     run bc_pull bc_pull.py kron:22 urand:22
     exit 0 ;;
   --primitives)
