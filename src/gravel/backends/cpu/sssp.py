@@ -108,9 +108,11 @@ def lower(arcs, frontier, dist, b, delta, requests, k):
 def relax(arcs, frontier, ends, base, dist, b, delta, requests, counts, widths):
     """`lower` in parallel chunks of about equal arc counts, one per entry of `counts` (a hub's
     list would leave one chunk with most of the work), each writing from its arc offset (the
-    requests have room for every out-arc of the batch). `ends` is the frontier's `arc_ends`,
-    counted from `base` arcs. Returns the chunks' offsets; `counts` and `widths` get their
-    request counts and widths."""
+    requests have room for every out-arc of the batch). The threads take chunks from a shared
+    counter as they finish, as GAP's dynamic schedule does: equal arcs are not equal time (a
+    hub's list reads its targets' distances with more locality than a spread of short lists).
+    `ends` is the frontier's `arc_ends`, counted from `base` arcs. Returns the chunks' offsets;
+    `counts` and `widths` get their request counts and widths."""
     chunks = counts.shape[0]
     nf = frontier.shape[0]
     total = ends[nf - 1] - base if nf > 0 else 0
@@ -120,10 +122,16 @@ def relax(arcs, frontier, ends, base, dist, b, delta, requests, counts, widths):
         cut = np.searchsorted(ends, base + total * c // chunks, "right")
         bounds[c] = nf if c == chunks else cut
         starts[c] = ends[bounds[c] - 1] - base if bounds[c] > 0 else 0
-    for c in numba.prange(chunks):
-        part = frontier[bounds[c] : bounds[c + 1]]
-        end, widths[c] = lower(arcs, part, dist, b, delta, requests, starts[c])
-        counts[c] = end - starts[c]
+    # each iteration takes chunks until none is left: a thread's first does its share of the
+    # work, its later ones find the counter spent
+    taken = np.zeros(1, np.int64)
+    for _ in numba.prange(chunks):
+        c = atomics.add(taken, 0, 1)
+        while c < chunks:
+            part = frontier[bounds[c] : bounds[c + 1]]
+            end, widths[c] = lower(arcs, part, dist, b, delta, requests, starts[c])
+            counts[c] = end - starts[c]
+            c = atomics.add(taken, 0, 1)
     return starts
 
 
