@@ -112,7 +112,7 @@ def test_a_hub_longer_than_a_batch_is_a_batch_alone():
 
 def filing(n, ring):
     """A bucket pool and filing of requests by hand, in bucket 0, as `relax` would leave them."""
-    pool = kernels.bucket_pool(n, ring)
+    pool = kernels.bucket_pool(n, ring, n)
     dist, pred = np.full(n, np.inf), np.full(n, -1, np.int32)
     requests = (np.empty(n, np.int32), np.empty(n), np.empty(n, np.int32))
     counts, widths = np.zeros(1, np.int64), np.zeros(1, np.int64)
@@ -150,9 +150,10 @@ def test_segments_of_a_wide_ring_keep_the_tally_bounded():
     assert np.all(np.diff(first) > 0) and np.all(size > 0)
 
 
-def test_a_chunk_past_a_segment_files_each_live_request_once():
-    """One chunk of requests over several runs, every vertex lowered twice: each bucket then
-    holds the vertices whose final distance falls in it, once, taken over many pieces."""
+def test_a_chunk_past_a_segment_takes_each_live_request_once():
+    """One chunk of requests over several runs, every vertex lowered twice (both requests filed):
+    each bucket then yields the vertices whose final distance falls in it, once, taken over many
+    pieces, with the predecessor of their lower request."""
     rng = np.random.default_rng(0)
     n, ring = 3 * kernels.SEGMENT + 7, 7
     v = np.concatenate([rng.permutation(n), rng.permutation(n)]).astype(np.int32)
@@ -163,15 +164,15 @@ def test_a_chunk_past_a_segment_files_each_live_request_once():
     expect = np.empty(n, np.int32)
     best = np.lexsort((d, v))[::2]  # each vertex's lower request
     expect[v[best]] = u[best]
-    pool, pred = kernels.bucket_pool(n, ring), np.full(n, -1, np.int32)
+    pool, pred = kernels.bucket_pool(n, ring, v.size), np.full(n, -1, np.int32)
     counts, widths = np.array([v.size], np.int64), np.array([5], np.int64)
-    requests = (v.copy(), d.copy(), u.copy())  # packed in place
+    requests = (v.copy(), d.copy(), u.copy())
     kernels.file_lowered(requests, np.zeros(2, np.int64), counts, widths, 0, dist, pred, 1.0, pool)
-    assert np.array_equal(pred, expect)
     for b in range(5):
-        frontier, at = kernels.next_frontier(b, dist, pool, np.iinfo(np.int64).max)
+        frontier, at = kernels.next_frontier(b, dist, pred, pool, np.iinfo(np.int64).max)
         assert at == b
         assert sorted(frontier.tolist()) == np.flatnonzero(np.floor(dist) == b).tolist()
+    assert np.array_equal(pred, expect)
 
 
 def test_a_full_pool_is_compacted_to_each_live_vertex_once_in_its_bucket():
@@ -179,11 +180,11 @@ def test_a_full_pool_is_compacted_to_each_live_vertex_once_in_its_bucket():
     pool, dist, pred, file = filing(n, ring)
     for r in range(10):  # 40 entries through a pool of 2n + 16: each round leaves 4 dead
         file([(v, 2.95 - 0.1 * r - 0.5 * v) for v in range(n)], u=r)
-    assert pool[7][0] < 2 * n + 16  # compacted
+    assert pool[8][0] < 2 * n + 16  # compacted
     taken = []
     for b in range(ring):
         frontier, at = kernels.next_frontier(
-            b, dist, pool, 100
+            b, dist, pred, pool, 100
         )  # a view of the pool's vertex buffer
         taken.append((sorted(frontier.tolist()), at))
     assert taken == [([3], 0), ([1, 2], 1), ([0], 2)]  # distances 2.05, 1.55, 1.05, 0.55
@@ -194,19 +195,19 @@ def test_a_bucket_of_dead_entries_is_passed_over():
     pool, dist, pred, file = filing(3, 5)
     file([(0, 2.5), (1, 3.5)], u=2)
     file([(0, 0.5)], u=2)  # 0 leaves bucket 2 for bucket 0: bucket 2 holds a dead entry
-    frontier, b = kernels.next_frontier(0, dist, pool, 10)
+    frontier, b = kernels.next_frontier(0, dist, pred, pool, 10)
     assert (frontier.tolist(), b) == ([0], 0)
-    frontier, b = kernels.next_frontier(1, dist, pool, 10)
+    frontier, b = kernels.next_frontier(1, dist, pred, pool, 10)
     assert (frontier.tolist(), b) == ([1], 3)
-    assert kernels.next_frontier(4, dist, pool, 10)[0].size == 0
+    assert kernels.next_frontier(4, dist, pred, pool, 10)[0].size == 0
 
 
 def test_a_bucket_of_more_entries_than_most_is_left_for_a_parallel_take():
     pool, dist, pred, file = filing(3, 5)
     file([(0, 2.5), (1, 2.7)], u=2)
-    frontier, b = kernels.next_frontier(0, dist, pool, 1)
+    frontier, b = kernels.next_frontier(0, dist, pred, pool, 1)
     assert (frontier.size, b) == (0, 2)
-    frontier, b = kernels.next_frontier(b, dist, pool, 100)
+    frontier, b = kernels.next_frontier(b, dist, pred, pool, 100)
     assert (sorted(frontier.tolist()), b) == ([0, 1], 2)
 
 

@@ -137,9 +137,8 @@ def sssp(G, source, *, delta=None, device="auto"):
     -----
     Delta-stepping does O(m + n) work per phase and one phase per non-empty bucket (far fewer on
     graphs with wide weight ranges); on the GPU the predecessor pass is one O(n + m) BFS. Extra
-    memory on the CPU: 43 bytes a vertex (39 where every weight is a whole number and the
-    distances are held as int32; 20 more while buckets are compacted), 16 bytes per arc of a
-    batch (BATCH_ARCS; 12 with whole weights), 56 per bucket (largest weight / delta buckets)
+    memory on the CPU: 35 bytes a vertex (20 more while buckets are compacted), 32 bytes per arc
+    of a batch (BATCH_ARCS; 24 with whole weights), 56 per bucket (largest weight / delta buckets)
     and, in parallel, 8 per bucket and chunk of a batch (4 chunks a thread) for its tally, and at
     most 32 MiB more for the runs its chunks are cut into. With several shortest paths to a
     vertex, any one may be returned.
@@ -251,7 +250,8 @@ SERIAL_ARCS = 1 << 10
 #: a limit no count reaches
 UNBOUNDED = np.iinfo(np.int64).max
 
-#: most out-arcs relaxed in one parallel batch: its request buffer takes 16 bytes an arc
+#: most out-arcs relaxed in one parallel batch: its requests and their room in the bucket pool take
+#: 32 bytes an arc
 BATCH_ARCS = 2**22
 
 
@@ -280,8 +280,8 @@ def _sssp_cpu(G, source, weights, delta):
     dist = np.full(n, unreached, dtype)
     dist[source] = 0
     pred = np.full(n, -1, np.int32)
-    pool = _k.bucket_pool(n, int(G.weight_stats[1] / delta) + 2, dtype)
     room = min(max(BATCH_ARCS, G.max_out_degree), G.nnz)
+    pool = _k.bucket_pool(n, int(G.weight_stats[1] / delta) + 2, room, dtype)
     requests = (np.empty(room, np.int32), np.empty(room, dtype), np.empty(room, np.int32))
     arcs = (G.offsets, G.indices, weights)
     frontier = np.array([source], np.int32)
@@ -333,7 +333,7 @@ def _sssp_cpu_phases(G, arcs, frontier, dist, pred, delta, pool, requests):
                 )
                 _k.file_lowered(requests, starts, counts, widths, b, dist, pred, delta, pool)
                 start = end
-        frontier, b = _k.next_frontier(b, dist, pool, UNBOUNDED)
+        frontier, b = _k.next_frontier(b, dist, pred, pool, UNBOUNDED)
     return phases
 
 

@@ -5,22 +5,25 @@ counts, lowering distances by an atomic min (backends/cpu/atomics.py); each chun
 lowerings (vertex, distance, from) into its own slice of a request buffer, as GAP's threads push
 into their local bins. Filing then merges the requests into the buckets by prefix sums, as GAP
 copies its local bins into the shared frontier, in runs of a chunk's requests (a chunk that relaxed
-a hub holds most of a phase's): each run keeps its requests that still hold (distance == dist[v];
-at most one per vertex, since lowerings are strict), records their predecessors and counts them by
-bucket; a scan over (bucket, run) gives each run's place, and each bucket the phase reached gains
-one contiguous block of (vertex, distance) entries.
+a hub holds most of a phase's): each run counts its requests by bucket, a scan over (bucket, run)
+gives each run's place, and each bucket the phase reached gains one contiguous block of (vertex,
+distance, from) entries. Filing reads only the requests: a request lowered again later in its
+phase is filed all the same, dead, as GAP pushes it (whether a request still holds is a random
+read of its distance, and taking the bucket reads that distance anyway).
 
 Buckets form a ring of ceil(max weight / delta) + 2 slots, each a linked list of blocks: every
 pending distance lies within one maximum weight of the current bucket. An entry is live while its
 distance is its vertex's distance; a vertex lowered again leaves its old entry behind, dead, as
-GAP leaves it in its old bin. Taking a bucket keeps its live entries, each vertex once. The pool,
-`pool = (head, block_start, block_len, block_next, entry_v, entry_d, taken, used)`, holds ring
-heads, blocks, entries, a vertex buffer for the taken bucket and the entries and blocks in use; a
-full pool is compacted to its live entries (at most one per vertex), one block per bucket. Taking
-a big bucket and compacting gather live entries in parallel pieces of the blocks (pack, scan,
-copy), as GAP's threads copy their bins into the shared frontier.
+GAP leaves it in its old bin. Taking a bucket keeps its live entries, each vertex once (lowerings
+are strict, so one request at most holds a vertex's distance), and records their predecessors.
+The pool, `pool = (head, block_start, block_len, block_next, entry_v, entry_d, entry_u, taken,
+used)`, holds ring heads, blocks, entries, a vertex buffer for the taken bucket and the entries
+and blocks in use; a full pool is compacted to its live entries (at most one per vertex), one
+block per bucket. Taking a big bucket and compacting gather live entries in parallel pieces of the
+blocks (pack, scan, copy), as GAP's threads copy their bins into the shared frontier.
 
-The predecessor of v is the vertex whose relaxation last lowered dist[v]. It stays tight (u is
+The predecessor of v is the vertex whose relaxation last lowered dist[v], recorded when v's entry
+at its final distance is taken (every bucket up to the last is taken). It stays tight (u is
 relaxed again at its final distance, and float rounding is monotone), and the tree has no cycle:
 distances never decrease along predecessors while each lowering is strict."""
 
@@ -30,11 +33,12 @@ import numpy as np
 from . import _serial, atomics
 
 
-def bucket_pool(n, ring, dtype=np.float64):
-    """An empty pool for n vertices and `ring` bucket slots: room for 2n entries (compaction leaves
-    at most n, a filing adds at most n) and for the blocks of two filings past a compaction.
-    `dtype`: the distances' (float64, or int32 for whole-number weights)."""
-    entries = 2 * n + 16
+def bucket_pool(n, ring, requests, dtype=np.float64):
+    """An empty pool for n vertices, `ring` bucket slots and filings of at most `requests` each:
+    room for n + requests entries (compaction leaves at most n, a filing adds one entry a request)
+    and for the blocks of two filings past a compaction. `dtype`: the distances' (float64, or int32
+    for whole-number weights)."""
+    entries = n + requests + 16
     blocks = 2 * ring + n // 8 + 16
     return (
         np.full(ring, -1, np.int64),
@@ -43,6 +47,7 @@ def bucket_pool(n, ring, dtype=np.float64):
         np.empty(blocks, np.int64),
         np.empty(entries, np.int32),
         np.empty(entries, dtype),
+        np.empty(entries, np.int32),
         np.empty(n, np.int32),
         np.zeros(2, np.int64),
     )
@@ -136,31 +141,17 @@ def relax(arcs, frontier, ends, base, dist, b, delta, requests, counts, widths):
 
 
 @numba.njit(cache=True)
-def keep_live(requests, start, count, b, dist, pred, delta, tally):
-    """Pack the requests from `start` that still hold (distance == dist[v]: at most one per vertex,
-    since lowerings are strict) at the front, their bucket offsets from b in req_u, record their
-    predecessors and count them by offset in `tally`. Returns how many hold."""
-    req_v, req_d, req_u = requests
-    j = start
+def count_keys(requests, start, count, b, delta, tally):
+    """Count the requests from `start` by bucket offset from b in `tally`."""
+    req_d = requests[1]
     for k in range(start, start + count):
-        v = req_v[k]
-        d = req_d[k]
-        if d != dist[v]:
-            continue  # lowered further since
-        pred[v] = req_u[k]
-        key = np.int64(d / delta) - b
-        tally[key] += 1
-        req_v[j] = v
-        req_d[j] = d
-        req_u[j] = key
-        j += 1
-    return j - start
+        tally[np.int64(req_d[k] / delta) - b] += 1
 
 
 @numba.njit(cache=True)
 def has_room(tally, pool):
     """Whether the pool has entries and blocks for the counted requests (tally[r, key])."""
-    block_start, entry_v, used = pool[1], pool[4], pool[7]
+    block_start, entry_v, used = pool[1], pool[4], pool[8]
     return used[0] + tally.sum() <= entry_v.size and used[1] + tally.shape[1] <= block_start.size
 
 
@@ -169,7 +160,7 @@ def place(tally, b, pool):
     """Give the counted requests (tally[r, key]: run r's of bucket b + key) their entries,
     buckets first, then runs: each bucket reached gains one block, and tally holds each run's
     first entry per bucket. The pool must have room (`has_room`)."""
-    head, block_start, block_len, block_next, _, _, _, used = pool
+    head, block_start, block_len, block_next, used = pool[0], pool[1], pool[2], pool[3], pool[8]
     ring = head.shape[0]
     runs, keys = tally.shape
     at = used[0]
@@ -191,16 +182,18 @@ def place(tally, b, pool):
 
 
 @numba.njit(cache=True)
-def scatter(requests, start, count, at, pool):
-    """Copy the packed requests from `start` to their entries (at[key]: the next of bucket b +
-    key)."""
+def scatter(requests, start, count, b, delta, at, pool):
+    """Copy the requests from `start` to their entries (at[key]: the next of bucket b + key)."""
     req_v, req_d, req_u = requests
-    entry_v, entry_d = pool[4], pool[5]
+    entry_v, entry_d, entry_u = pool[4], pool[5], pool[6]
     for k in range(start, start + count):
-        e = at[req_u[k]]
-        at[req_u[k]] = e + 1
+        d = req_d[k]
+        key = np.int64(d / delta) - b
+        e = at[key]
+        at[key] = e + 1
         entry_v[e] = req_v[k]
-        entry_d[e] = req_d[k]
+        entry_d[e] = d
+        entry_u[e] = req_u[k]
 
 
 #: most requests one parallel task of a filing packs and copies: a chunk that relaxed a hub's list
@@ -233,18 +226,18 @@ def segments(starts, counts, width):
 
 @numba.njit(parallel=True, cache=True)
 def file_lowered(requests, starts, counts, widths, b, dist, pred, delta, pool):
-    """After `relax`, in bucket b: file the requests that still hold in parallel runs (`segments`),
-    merged by a scan (`keep_live`, `place`, `scatter`), and record their predecessors."""
+    """After `relax`, in bucket b: file the requests in parallel runs (`segments`), merged by a
+    scan (`count_keys`, `place`, `scatter`)."""
     width = widths.max()
     first, size = segments(starts, counts, width)
     tally = np.zeros((first.shape[0], width), np.int64)
     for r in numba.prange(first.shape[0]):
-        size[r] = keep_live(requests, first[r], size[r], b, dist, pred, delta, tally[r])
+        count_keys(requests, first[r], size[r], b, delta, tally[r])
     if not has_room(tally, pool):
-        compact(dist, pool)
+        compact(dist, pred, pool)
     place(tally, b, pool)
     for r in numba.prange(first.shape[0]):
-        scatter(requests, first[r], size[r], tally[r], pool)
+        scatter(requests, first[r], size[r], b, delta, tally[r], pool)
 
 
 #: most pool entries one parallel task of a gather scans (a bucket of a few tens of thousands of
@@ -281,18 +274,19 @@ def pieces(pool, first, last):
 
 
 @numba.njit(cache=True, inline="always")
-def gather_live(lo, hi, dist, pool, out):
-    """Copy the vertices of the live entries of ranges [lo, hi), in order, to `out`: each range
-    packs them at its front (its entries are dropped or rebuilt after), then a scan places the
-    ranges. Inlined: in parallel inside a parallel kernel, serially in its twin. Returns where
-    each range's vertices begin in `out` (``at[-1]``: how many)."""
-    entry_v, entry_d = pool[4], pool[5]
+def gather_live(lo, hi, dist, pred, pool, out):
+    """Copy the vertices of the live entries of ranges [lo, hi), in order, to `out`, and record
+    their predecessors: each range packs them at its front (its entries are dropped or rebuilt
+    after), then a scan places the ranges. Inlined: in parallel inside a parallel kernel, serially
+    in its twin. Returns where each range's vertices begin in `out` (``at[-1]``: how many)."""
+    entry_v, entry_d, entry_u = pool[4], pool[5], pool[6]
     at = np.zeros(lo.shape[0] + 1, np.int64)
     for r in numba.prange(lo.shape[0]):
         j = lo[r]
         for e in range(lo[r], hi[r]):
             v = entry_v[e]
             if entry_d[e] == dist[v]:
+                pred[v] = entry_u[e]
                 entry_v[j] = v
                 j += 1
         at[r + 1] = j - lo[r]
@@ -304,17 +298,18 @@ def gather_live(lo, hi, dist, pool, out):
 
 
 @numba.njit(parallel=True, cache=True)
-def compact(dist, pool):
+def compact(dist, pred, pool):
     """Rebuild the buckets from their live entries (at most one per vertex), one block per
-    non-empty bucket."""
-    head, block_start, block_len, block_next, entry_v, entry_d, _, used = pool
+    non-empty bucket (their predecessors recorded, and kept)."""
+    head, block_start, block_len, block_next, entry_v, entry_d, entry_u, _, used = pool
     ring = head.shape[0]
     lo, hi, cuts = pieces(pool, 0, ring)
     live = np.empty(dist.shape[0], np.int32)
-    at = gather_live(lo, hi, dist, pool, live)
+    at = gather_live(lo, hi, dist, pred, pool, live)
     for e in numba.prange(at[-1]):
         entry_v[e] = live[e]
         entry_d[e] = dist[live[e]]
+        entry_u[e] = pred[live[e]]
     used[1] = 0
     for s in range(ring):
         head[s] = -1
@@ -330,12 +325,12 @@ def compact(dist, pool):
 
 
 @numba.njit(parallel=True, cache=True)
-def next_frontier(b, dist, pool, most):
+def next_frontier(b, dist, pred, pool, most):
     """Take the first bucket from b on with live entries: (its vertices, each once, as a view of
     the pool's vertex buffer; the bucket). An empty frontier when every bucket is empty, or when
     the first non-empty one holds more than `most` entries (dead ones included): that one is left
     to the caller (the serial twin leaves big buckets to the parallel kernel)."""
-    head, out = pool[0], pool[6]
+    head, out = pool[0], pool[7]
     ring = head.shape[0]
     step = 0
     while step < ring:
@@ -349,7 +344,7 @@ def next_frontier(b, dist, pool, most):
         if hi.shape[0] > 0 and hi.sum() - lo.sum() > most:
             break
         head[s] = -1
-        at = gather_live(lo, hi, dist, pool, out)
+        at = gather_live(lo, hi, dist, pred, pool, out)
         if at[-1] > 0:
             return out[: at[-1]], b
     return out[:0], b
@@ -380,11 +375,11 @@ def serial_phases(arcs, frontier, b, dist, pred, delta, pool, requests, limit):
     while 0 < frontier.shape[0] < limit and frontier_arcs(arcs[0], frontier) < limit:
         count, width = lower(arcs, frontier, dist, b, delta, requests, 0)
         tally = np.zeros((1, width), np.int64)
-        count = keep_live(requests, 0, count, b, dist, pred, delta, tally[0])
+        count_keys(requests, 0, count, b, delta, tally[0])
         if not has_room(tally, pool):
-            compact_serial(dist, pool)
+            compact_serial(dist, pred, pool)
         place(tally, b, pool)
-        scatter(requests, 0, count, tally[0], pool)
+        scatter(requests, 0, count, b, delta, tally[0], pool)
         phases += 1
-        frontier, b = next_frontier_serial(b, dist, pool, limit - 1)
+        frontier, b = next_frontier_serial(b, dist, pred, pool, limit - 1)
     return frontier, b, phases
