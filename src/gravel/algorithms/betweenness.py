@@ -443,13 +443,13 @@ def _pull_levels(dg, levels, candidates, params):
     """Every level from the next on by pulls (:func:`gravel.operators.neighbor_reduce_steps`, one
     cooperative launch per PULL_STEPS_MAX levels): at each step, every unvisited vertex v sums sigma
     over its in-arcs (u -> v) from the level before and, where the sum is positive, takes it and
-    the step's depth. The vertices so claimed become the queue's segments, each placed in its
-    depth's by a counter (the steps' counts give the segments' bounds), and an empty one ends it.
-    Returns the levels pulled (one sync per launch, and the filter's)."""
+    the step's depth. The vertices so claimed, sorted by depth, become the queue's segments, and an
+    empty one ends it. Returns the levels pulled (one sync per launch, and the filter's)."""
     import cupy
 
-    from ..operators import compute, neighbor_reduce_steps
+    from ..frontier import Frontier
     from ..operators import filter as keep_if
+    from ..operators import neighbor_reduce_steps
 
     unvisited = keep_if(candidates, "depth[v] < 0", params=params)
     first, sizes = len(levels), []
@@ -464,19 +464,12 @@ def _pull_levels(dg, levels, candidates, params):
             params=params | {"level": np.int32(first + len(sizes))},
         )
         sizes += made
-    # the segments, the last empty (it ends the queue), written in place after the queue's end
-    bounds = levels.bounds[-1] + np.cumsum([0] + sizes)
-    compute(
-        unvisited,
-        "int d = depth[v] - level0; if (d >= 0) queue[atomicAdd(&cursor[d], 1)] = v",
-        params={
-            "depth": params["depth"],
-            "level0": np.int32(first),
-            "cursor": cupy.asarray(bounds[:-1].astype(np.int32)),
-            "queue": levels.buffer,
-        },
-    )
-    levels.bounds += bounds[1:].tolist()
+    depth = params["depth"][unvisited.ids]
+    ids = unvisited.ids[cupy.argsort(depth)]  # the unclaimed (-1) first
+    at = len(unvisited) - sum(sizes)
+    for size in sizes:  # the last is 0: the empty segment that ends the queue
+        levels.push(Frontier(levels.n, ids=ids[at : at + size], length=size))
+        at += size
     return len(sizes) - 1
 
 
