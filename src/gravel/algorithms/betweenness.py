@@ -299,7 +299,7 @@ def _bc_each(G, sources):
         compute,
         thin_frontier_limit,
     )
-    from .bfs import _pull_candidates
+    from .bfs import _pull_candidates, _pull_pays
 
     dg = G.to("cuda")
     n = G.n
@@ -325,10 +325,8 @@ def _bc_each(G, sources):
                 params = {"depth": depth, "sigma": sigma, "level": np.int32(len(levels))}
                 arcs, known = known, None  # the frontier's out-arcs, where counted
                 left = (len(candidates) - levels.bounds[-1]) * arcs_each * BC_PULL_ABOVE
-                # the degree sum costs a sync: taken only where the test could pass
-                if arcs is None and len(levels.last) * max_degree > left:
-                    arcs = int(dg.out_degree[levels.last.ids].sum())
-                if arcs is not None and arcs > left:
+                pulling, arcs = _pull_pays(dg, levels.last, arcs, left, max_degree)
+                if pulling:
                     pulls += _pull_levels(dg, levels, candidates, params)
                 elif len(levels.last) <= thin:
                     advance_steps(

@@ -258,12 +258,11 @@ def _bfs_cuda(G, source):
                 frontier, arcs = queue.last, None
                 fused += 1
                 continue
-            if not over_bus and len(frontier) * gate > n_unvisited / ALPHA:
+            if not over_bus:
                 # GAP's rule on edges: pull once the frontier's out-edges exceed the unexplored
-                # edges / alpha; the degree sum costs a sync, taken only where the test could pass
-                if arcs is None:
-                    arcs = int(dg.out_degree[frontier.ids].sum())
-                pulling = arcs > n_unvisited * avg / ALPHA
+                # edges / alpha
+                limit = n_unvisited * avg / ALPHA
+                pulling, arcs = _pull_pays(dg, frontier, arcs, limit, max_degree)
             if pulling:
                 # every later level pulls too, many in a launch: a launch ends after a step that
                 # finds no vertex (the traversal's end) or after its most steps (then another)
@@ -300,6 +299,18 @@ def _bfs_cuda(G, source):
         depth=depth,
         parent=parent,
     )
+
+
+def _pull_pays(dg, frontier, arcs, limit, max_degree):
+    """Whether the frontier's out-arcs pass `limit` (the switch to pulls of BFS and BC), and those
+    arcs where counted. `arcs`: the count where the caller knows it; else the degree sum, a sync,
+    is taken only where the frontier's size times `max_degree` (the graph's largest out-degree)
+    could pass. Returns (whether they pass, the arcs or None)."""
+    if arcs is None:
+        if len(frontier) * max_degree <= limit:
+            return False, None
+        arcs = int(dg.out_degree[frontier.ids].sum())
+    return arcs > limit, arcs
 
 
 def _pull_candidates(dg):
