@@ -232,15 +232,8 @@ def _closed_wedges(G):
     second = (first + rng.integers(1, degree)) % degree  # another of the centre's arcs
     a = G.indices[G.offsets[centre] + first]
     b = G.indices[G.offsets[centre] + second]
-    row = G.offsets
-    closed = sum(
-        bool(
-            (G.indices[row[x] : row[x + 1]] == y).any()
-            or (G.indices[row[y] : row[y + 1]] == x).any()
-        )
-        for x, y in zip(a.tolist(), b.tolist())
-    )
-    return closed / centre.size
+    closed = G.has_arcs(a, b) | G.has_arcs(b, a)
+    return int(closed.sum()) / centre.size
 
 
 #: frontiers of fewer vertices and out-arcs than this run serially, many phases per call, and
