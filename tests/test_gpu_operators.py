@@ -23,6 +23,7 @@ from gravel.operators._functor import NR_REDUCE  # noqa: E402
 
 # the modules whose names their operators shadow in gravel.operators
 advance_module = importlib.import_module("gravel.operators.advance")
+compute_module = importlib.import_module("gravel.operators.compute")
 intersect_module = importlib.import_module("gravel.operators.intersect")
 nr = importlib.import_module("gravel.operators.neighbor_reduce")
 
@@ -317,6 +318,30 @@ def test_filter_compact_and_cull():
         assert not np.isin(culled, pre).any()  # nothing visited survives
     empty = ops.filter(Frontier.from_ids(n, []), "true")
     assert len(empty) == 0
+
+
+@pytest.mark.parametrize("segments", [1, 5, 32])
+def test_split_keeps_each_segments_order(segments):
+    """Keys from -2 to segments + 1 over repeated ids (the out-of-range ones drop the item), past
+    one block: segment k is the items keyed k, in order."""
+    rng = np.random.default_rng()
+    n = 50_000
+    ids = rng.integers(0, n, 200_003).astype(np.int32)
+    key = rng.integers(-2, segments + 2, n).astype(np.int32)
+    got = ops.split(
+        Frontier.from_ids(n, ids),
+        "key[v] + k - 1",
+        segments,
+        params={"key": cupy.asarray(key), "k": np.int32(1)},
+    )
+    assert len(got) == segments
+    for k, part in enumerate(got):
+        assert len(part) == part.ids.size
+        assert np.array_equal(part.ids.get(), ids[key[ids] == k])
+    assert all(len(p) == 0 for p in ops.split(Frontier.from_ids(n, []), "0", 3))
+    for bad in (0, compute_module.SPLIT_MAX + 1):
+        with pytest.raises(ValueError, match="segments"):
+            ops.split(Frontier.from_ids(n, ids), "0", bad)
 
 
 def test_compute_over_frontier_and_all():

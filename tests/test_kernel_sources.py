@@ -46,6 +46,8 @@ CASES = [
     ),
     ("filter/compact.cu", "gravel_filter_flags<256>", {ops.FILTER_OP: "(depth[v] == level + k)"}),
     ("filter/cull.cu", "gravel_filter_cull", {ops.FILTER_OP: "(x[v] > 0.0f)"}),
+    ("filter/split.cu", "gravel_split_keys<256>", {ops.SPLIT_OP: "(depth[v] - level + k)"}),
+    ("filter/split.cu", "gravel_split_write<256>", {}),
     (
         "compute/compute.cu",
         "gravel_compute",

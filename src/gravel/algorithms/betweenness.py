@@ -443,13 +443,11 @@ def _pull_levels(dg, levels, candidates, params):
     """Every level from the next on by pulls (:func:`gravel.operators.neighbor_reduce_steps`, one
     cooperative launch per PULL_STEPS_MAX levels): at each step, every unvisited vertex v sums sigma
     over its in-arcs (u -> v) from the level before and, where the sum is positive, takes it and
-    the step's depth. The vertices so claimed, sorted by depth, become the queue's segments, and an
+    the step's depth. The vertices so claimed, split by depth, become the queue's segments, and an
     empty one ends it. Returns the levels pulled (one sync per launch, and the filter's)."""
-    import cupy
-
-    from ..frontier import Frontier
     from ..operators import filter as keep_if
-    from ..operators import neighbor_reduce_steps
+    from ..operators import neighbor_reduce_steps, split
+    from ..operators.compute import SPLIT_MAX
 
     unvisited = keep_if(candidates, "depth[v] < 0", params=params)
     first, sizes = len(levels), []
@@ -464,12 +462,12 @@ def _pull_levels(dg, levels, candidates, params):
             params=params | {"level": np.int32(first + len(sizes))},
         )
         sizes += made
-    depth = params["depth"][unvisited.ids]
-    ids = unvisited.ids[cupy.argsort(depth)]  # the unclaimed (-1) first
-    at = len(unvisited) - sum(sizes)
-    for size in sizes:  # the last is 0: the empty segment that ends the queue
-        levels.push(Frontier(levels.n, ids=ids[at : at + size], length=size))
-        at += size
+    for lo in range(0, len(sizes), SPLIT_MAX):  # the last size is 0: the segment ending the queue
+        at = {"depth": params["depth"], "level": np.int32(first + lo)}
+        for level in split(
+            unvisited, "depth[v] - level", min(SPLIT_MAX, len(sizes) - lo), params=at
+        ):
+            levels.push(level)
     return len(sizes) - 1
 
 

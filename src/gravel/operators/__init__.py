@@ -10,13 +10,13 @@ names in the expression; ``preamble`` may define helper functions. Example (a BF
 
 User names must not repeat the functor's own names (src, dst, edge, weight, step; v, i; u) nor start
 with ``gravel_``. One module per operator family, mirroring kernels/: advance (push with load
-balancing, pull), steps (multi-step advances and replay), compute (filter, compute, sums),
+balancing, pull), steps (multi-step advances and replay), compute (filter, split, compute, sums),
 neighbor_reduce (pull, push; sweeps planned by sweep_plan, launched by pull) and intersect (pairs,
 or summed along every arc).
 """
 
 from .advance import LoadBalance, advance, advance_pull, choose_load_balance
-from .compute import compute, compute_sums, filter
+from .compute import compute, compute_sums, filter, split
 from .intersect import intersect, intersect_arcs
 from .neighbor_reduce import neighbor_reduce, neighbor_reduce_steps
 from .steps import (
@@ -47,6 +47,7 @@ __all__ = [
     "neighbor_reduce",
     "neighbor_reduce_steps",
     "plan_sweep",
+    "split",
     "steps_width",
     "thin_frontier_limit",
 ]

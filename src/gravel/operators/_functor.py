@@ -38,6 +38,7 @@ CTYPES = {
 ADVANCE_OP = "GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)"
 PULL_WHERE = "GRAVEL_PULL_WHERE(v)"
 FILTER_OP = "GRAVEL_FILTER_OP(v, i)"
+SPLIT_OP = "GRAVEL_SPLIT_OP(v, i)"
 COMPUTE_OP = "GRAVEL_COMPUTE_OP(v, i)"
 SUMS_OP = "GRAVEL_SUMS_OP(v, i, gravel_s)"
 NR_VALUE = "GRAVEL_NR_VALUE(v, u, edge, weight)"

@@ -1,4 +1,4 @@
-"""Filter, compute and compute_sums: per-item operators over a frontier or every vertex."""
+"""Filter, split, compute and compute_sums: per-item operators over a frontier or every vertex."""
 
 import numpy as np
 
@@ -9,6 +9,7 @@ from ._functor import (
     BLOCK,
     COMPUTE_OP,
     FILTER_OP,
+    SPLIT_OP,
     SUMS_OP,
     counter,
     functor,
@@ -48,6 +49,40 @@ def filter(frontier, predicate="true", *, params=None, mode="compact", visited=N
             "filter/compact.cu", "gravel_filter_write", templates=(BLOCK,), prelude=source
         )(blocks, BLOCK, (ids, np.int64(n), flags, offsets, out))
     return Frontier(frontier.n, ids=out, length=kept)
+
+
+#: most segments :func:`split` makes (the kernels' shared counts)
+SPLIT_MAX = 32
+
+
+def split(frontier, key, segments, *, params=None, preamble=""):
+    """Split the items ``v`` (at position ``i``) by `key`, an int expression: those whose key is k
+    (``0 <= k < segments``) make the kth frontier, in their original order; any other key drops the
+    item. Exact and atomic-free between blocks, like ``filter(mode="compact")``, with one sync
+    (the segments' lengths). Returns `segments` sparse frontiers, back to back in one buffer."""
+    import cupy
+
+    if not 0 < segments <= SPLIT_MAX:
+        raise ValueError(f"split makes 1 to {SPLIT_MAX} segments, not {segments}")
+    ids = frontier.ids
+    n = ids.size
+    source, extra = functor(params, {SPLIT_OP: f"({key})"}, preamble)
+    blocks = runtime.blocks_for(n, BLOCK)
+    keys = cupy.empty(max(n, 1), dtype=cupy.int8)
+    counts = cupy.zeros(segments * blocks + 1, dtype=cupy.int64)  # segment-major, after a 0
+    shape = (ids, np.int64(n), np.int32(segments), keys)
+    if n:
+        runtime.kernel("filter/split.cu", "gravel_split_keys", templates=(BLOCK,), prelude=source)(
+            blocks, BLOCK, shape + (counts[1:],) + extra
+        )
+    offsets = cupy.cumsum(counts)  # offsets[k * blocks + b]: block b's start in segment k
+    ends = [0] + offsets[blocks::blocks].get().tolist()  # sync: the segments' lengths
+    out = cupy.empty(max(ends[-1], 1), dtype=cupy.int32)
+    if n:
+        runtime.kernel("filter/split.cu", "gravel_split_write", templates=(BLOCK,))(
+            blocks, BLOCK, shape + (offsets, out)
+        )
+    return [Frontier(frontier.n, ids=out[a:b], length=b - a) for a, b in zip(ends, ends[1:])]
 
 
 def _cull(frontier, predicate, params, visited, preamble):
