@@ -223,12 +223,15 @@ def test_bc_batches_agree_with_the_cpu(G):
 @pytest.mark.parametrize(
     "above", [0.0, BC_PULL_ABOVE, float("inf")], ids=["pull", "switch", "push"]
 )
-def test_bc_forward_pulls_agree_with_the_cpu(monkeypatch, G, above):
+@pytest.mark.parametrize("filtered", [0.0, float("inf")], ids=["unvisited", "candidates"])
+def test_bc_forward_pulls_agree_with_the_cpu(monkeypatch, G, above, filtered):
     """Forward levels pulled from the first on (BC_PULL_ABOVE 0), by the switch, or never, source
-    by source, against the CPU's Brandes."""
+    by source, against the CPU's Brandes; the pulls over the unvisited only (PULL_FILTER_ABOVE 0)
+    or over every candidate."""
     from gravel.algorithms import betweenness
 
     monkeypatch.setattr(betweenness, "BC_PULL_ABOVE", above)
+    monkeypatch.setattr(betweenness, "PULL_FILTER_ABOVE", filtered)
     sources = np.unique(np.linspace(0, G.n - 1, 5).astype(int))
     r = gravel.betweenness_centrality(G, sources=sources, device="cuda")
     ref = gravel.betweenness_centrality(G, sources=sources, device="cpu").centrality

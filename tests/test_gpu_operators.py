@@ -338,6 +338,17 @@ def test_split_keeps_each_segments_order(segments):
     for k, part in enumerate(got):
         assert len(part) == part.ids.size
         assert np.array_equal(part.ids.get(), ids[key[ids] == k])
+    lengths = [len(p) for p in got]  # known ahead: the same segments, no read-back
+    again = ops.split(
+        Frontier.from_ids(n, ids),
+        "key[v]",
+        segments,
+        lengths=lengths,
+        params={"key": cupy.asarray(key)},
+    )
+    assert all(np.array_equal(a.ids.get(), b.ids.get()) for a, b in zip(again, got))
+    with pytest.raises(ValueError, match="lengths"):
+        ops.split(Frontier.from_ids(n, ids), "0", segments, lengths=lengths + [0])
     assert all(len(p) == 0 for p in ops.split(Frontier.from_ids(n, []), "0", 3))
     for bad in (0, compute_module.SPLIT_MAX + 1):
         with pytest.raises(ValueError, match="segments"):

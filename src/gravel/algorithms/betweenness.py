@@ -193,6 +193,10 @@ __device__ bool gravel_bc_visit(int* depth, double* sigma, int src, int dst, int
 #: unvisited vertices' in-arcs times this: a pull reads every in-arc of the unvisited, a push every
 #: out-arc of the frontier with an atomic per discovery (docs/tuning.md)
 BC_PULL_ABOVE = 1 / 32
+#: the pulled levels' candidates are filtered down to the unvisited once the visited pass this share
+#: of them: below it, a pull step's warps pass over the few visited for less than the filter's
+#: pass and sync (docs/tuning.md)
+PULL_FILTER_ABOVE = 1 / 8
 #: sources from which the GPU runs Brandes in batches of matrix products (:func:`_bc_batched`)
 #: rather than source by source: below it, the per-source launches cost less than the batch's
 #: work over every vertex at every level
@@ -441,20 +445,23 @@ def _level_arcs(dg, levels):
 
 def _pull_levels(dg, levels, candidates, params):
     """Every level from the next on by pulls (:func:`gravel.operators.neighbor_reduce_steps`, one
-    cooperative launch per PULL_STEPS_MAX levels): at each step, every unvisited vertex v sums sigma
-    over its in-arcs (u -> v) from the level before and, where the sum is positive, takes it and
-    the step's depth. The vertices so claimed, split by depth, become the queue's segments, and an
-    empty one ends it. Returns the levels pulled (one sync per launch, and the filter's)."""
+    cooperative launch per PULL_STEPS_MAX levels): at each step, every unvisited vertex v among the
+    `candidates` sums sigma over its in-arcs (u -> v) from the level before and, where the sum is
+    positive, takes it and the step's depth. The candidates are filtered down to the unvisited
+    first where the visited pass PULL_FILTER_ABOVE of them. The vertices so claimed, split by
+    depth, become the queue's segments, and an empty one ends it. Returns the levels pulled (one
+    sync per launch, and the filter's where it runs)."""
     from ..operators import filter as keep_if
     from ..operators import neighbor_reduce_steps, split
     from ..operators.compute import SPLIT_MAX
 
-    unvisited = keep_if(candidates, "depth[v] < 0", params=params)
+    if levels.bounds[-1] > PULL_FILTER_ABOVE * len(candidates):  # the vertices visited so far
+        candidates = keep_if(candidates, "depth[v] < 0", params=params)
     first, sizes = len(levels), []
     while not sizes or sizes[-1]:
         made = neighbor_reduce_steps(
             dg,
-            unvisited,
+            candidates,
             "depth[u] == level + step - 1 ? sigma[u] : 0.0",
             "acc > 0 && (sigma[v] = acc, depth[v] = level + step, true)",
             where="depth[v] < 0",
@@ -463,10 +470,9 @@ def _pull_levels(dg, levels, candidates, params):
         )
         sizes += made
     for lo in range(0, len(sizes), SPLIT_MAX):  # the last size is 0: the segment ending the queue
+        part = sizes[lo : lo + SPLIT_MAX]
         at = {"depth": params["depth"], "level": np.int32(first + lo)}
-        for level in split(
-            unvisited, "depth[v] - level", min(SPLIT_MAX, len(sizes) - lo), params=at
-        ):
+        for level in split(candidates, "depth[v] - level", len(part), lengths=part, params=at):
             levels.push(level)
     return len(sizes) - 1
 

@@ -55,15 +55,18 @@ def filter(frontier, predicate="true", *, params=None, mode="compact", visited=N
 SPLIT_MAX = 32
 
 
-def split(frontier, key, segments, *, params=None, preamble=""):
+def split(frontier, key, segments, *, lengths=None, params=None, preamble=""):
     """Split the items ``v`` (at position ``i``) by `key`, an int expression: those whose key is k
     (``0 <= k < segments``) make the kth frontier, in their original order; any other key drops the
-    item. Exact and atomic-free between blocks, like ``filter(mode="compact")``, with one sync
-    (the segments' lengths). Returns `segments` sparse frontiers, back to back in one buffer."""
+    item. Exact and atomic-free between blocks, like ``filter(mode="compact")``. `lengths`: the
+    segments' lengths where the caller knows them (a multi-step launch's counts), sparing the one
+    sync that reads them. Returns `segments` sparse frontiers, back to back in one buffer."""
     import cupy
 
     if not 0 < segments <= SPLIT_MAX:
         raise ValueError(f"split makes 1 to {SPLIT_MAX} segments, not {segments}")
+    if lengths is not None and len(lengths) != segments:
+        raise ValueError(f"{len(lengths)} lengths given for {segments} segments")
     ids = frontier.ids
     n = ids.size
     source, extra = functor(params, {SPLIT_OP: f"({key})"}, preamble)
@@ -76,8 +79,11 @@ def split(frontier, key, segments, *, params=None, preamble=""):
             blocks, BLOCK, shape + (counts[1:],) + extra
         )
     offsets = cupy.cumsum(counts)  # offsets[k * blocks + b]: block b's start in segment k
-    ends = [0] + offsets[blocks::blocks].get().tolist()  # sync: the segments' lengths
-    out = cupy.empty(max(ends[-1], 1), dtype=cupy.int32)
+    if lengths is None:
+        ends = [0] + offsets[blocks::blocks].get().tolist()  # sync: the segments' lengths
+    else:
+        ends = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]).tolist()
+    out = cupy.empty(max(n, 1), dtype=cupy.int32)  # every item fits, whatever `lengths` say
     if n:
         runtime.kernel("filter/split.cu", "gravel_split_write", templates=(BLOCK,))(
             blocks, BLOCK, shape + (offsets, out)
