@@ -96,9 +96,10 @@ gravel_neighbor_reduce_pull_steps(const offset_t *__restrict__ offsets, const vi
                     x = gravel_nrs_value<T>(item, u, edge, weight, step GRAVEL_USER_ARGS);
                 }
                 const int key = arc ? owner : 32;  // past the arcs: a run of its own
-                for (int d = 1; d < 32; d <<= 1) {
+                for (int d = 1; d < 32; d <<= 1) {  // every lane shuffles, whichever folds
                     const T t = __shfl_down_sync(FULL, x, d);
-                    if (lane + d < 32 && __shfl_down_sync(FULL, key, d) == key) x = gravel_nr_reduce<T>(x, t);
+                    const int k = __shfl_down_sync(FULL, key, d);
+                    if (lane + d < 32 && k == key) x = gravel_nr_reduce<T>(x, t);
                 }
                 const int previous = __shfl_up_sync(FULL, key, 1);
                 if (arc && (lane == 0 || previous != key)) warp_acc[owner] = gravel_nr_reduce<T>(warp_acc[owner], x);
