@@ -59,8 +59,9 @@ def split(frontier, key, segments, *, lengths=None, params=None, preamble=""):
     """Split the items ``v`` (at position ``i``) by `key`, an int expression: those whose key is k
     (``0 <= k < segments``) make the kth frontier, in their original order; any other key drops the
     item. Exact and atomic-free between blocks, like ``filter(mode="compact")``. `lengths`: the
-    segments' lengths where the caller knows them (a multi-step launch's counts), sparing the one
-    sync that reads them. Returns `segments` sparse frontiers, back to back in one buffer."""
+    segments' exact lengths where the caller knows them (a multi-step launch's counts), sparing the
+    one sync that reads them; wrong ones give segments over unwritten slots. Returns `segments`
+    sparse frontiers, back to back in one buffer."""
     import cupy
 
     if not 0 < segments <= SPLIT_MAX:
