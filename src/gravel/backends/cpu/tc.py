@@ -95,13 +95,22 @@ def _count(off, idx, threads, per_vertex):
 
 @numba.njit(inline="always")
 def _closed(off, idx, mark, u):
-    """Triangles at u: the marked w in N+(v), v in N+(u)."""
-    c = 0
+    """Triangles at u: the marked w in N+(v), v in N+(u). Four lookups an iteration, into four
+    sums (docs/tuning.md, CPU kernels)."""
+    c0 = c1 = c2 = c3 = 0
     for p in range(off[u], off[u + 1]):
         v = idx[p]
-        for q in range(off[v], off[v + 1]):
-            c += mark[np.uint32(idx[q])]
-    return c
+        q, end = off[v], off[v + 1]
+        while q + 4 <= end:
+            c0 += mark[np.uint32(idx[q])]
+            c1 += mark[np.uint32(idx[q + 1])]
+            c2 += mark[np.uint32(idx[q + 2])]
+            c3 += mark[np.uint32(idx[q + 3])]
+            q += 4
+        while q < end:
+            c0 += mark[np.uint32(idx[q])]
+            q += 1
+    return c0 + c1 + c2 + c3
 
 
 @numba.njit(inline="always")
