@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.bfs import verify_bfs
-from gravel.backends.cpu import _serial, bc, csr, tc
+from gravel.backends.cpu import _serial, bc, cc, csr, tc
 from gravel.backends.cpu import sssp as sssp_kernels
 from gravel.io import _parse
 
@@ -117,6 +117,28 @@ def test_serial_triangles_give_the_parallel_counts(G):
 
 
 @settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=60, max_m=300, directed=False), threads=st.integers(1, 5))
+def test_triangle_threads_give_networkx_counts(G, threads):
+    """The oriented rows dealt to 1-5 counting threads (ARCS_PER_THREAD 1, so that a small graph
+    takes them all): per vertex and in total, NetworkX's triangles."""
+    import networkx as nx
+
+    S = G.simple_undirected()
+    O = gravel.transform.orient_by_degree(S)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tc, "ARCS_PER_THREAD", 1)
+        total, per = tc.count(O.offsets, O.indices, threads, True)
+        alone, none = tc.count(O.offsets, O.indices, threads, False)
+    rows = np.repeat(np.arange(S.n), np.diff(S.offsets))
+    ref = nx.Graph()
+    ref.add_nodes_from(range(S.n))
+    ref.add_edges_from((u, v) for u, v in zip(rows.tolist(), S.indices.tolist()) if u != v)
+    expect = np.array([nx.triangles(ref, v) for v in range(S.n)], np.int64)
+    assert np.array_equal(per, expect)
+    assert total == alone == expect.sum() // 3 and none.size == 0
+
+
+@settings(max_examples=40, deadline=None)
 @given(G=graphs(max_n=60, max_m=300, directed=False))
 def test_numpy_orientation_is_the_parallel_one(G):
     S = G.simple_undirected()
@@ -176,7 +198,7 @@ def test_numpy_compaction_is_the_kernel_one(G, weights, dedupe, drop_loops):
 
 
 def test_twins_are_cached_apart_from_their_kernels():
-    serial = _serial.twins(tc._count)
-    assert serial._count.py_func.__qualname__ == "_count_serial"
-    assert not serial._count.targetoptions.get("parallel")
-    assert tc._count.targetoptions.get("parallel")
+    serial = _serial.twins(cc.compress)
+    assert serial.compress.py_func.__qualname__ == "compress_serial"
+    assert not serial.compress.targetoptions.get("parallel")
+    assert cc.compress.targetoptions.get("parallel")

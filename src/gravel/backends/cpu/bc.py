@@ -2,10 +2,10 @@
 BFS state and accumulator, so no two threads write the same word (:func:`brandes`); with fewer
 sources than threads, every thread works on one source at a time (:func:`dependencies`)."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numba
 import numpy as np
+
+from . import shares
 
 
 @numba.njit(cache=True)
@@ -44,10 +44,10 @@ def _one_source(offsets, indices, s, dist, sigma, delta, order, acc):
 def brandes(offsets, indices, sources, threads):
     """Raw dependency sums over `sources` (ordered pairs, endpoints excluded).
 
-    Each of `threads` Python threads runs the serial kernel `_sources` (which releases the GIL) on
-    its share of the sources, with arrays of its own; the per-thread sums are added with NumPy.
-    A parallel kernel splitting the sources alike took 1.8 s to compile, these two 0.56 s, and ran
-    no faster on large graphs (docs/tuning.md, first run)."""
+    Each of `threads` shares (:func:`gravel.backends.cpu.shares.run`) runs the serial kernel
+    `_sources` on its part of the sources, with arrays of its own; the per-share sums are added
+    with NumPy. A parallel kernel splitting the sources alike took 1.8 s to compile, these two
+    0.56 s, and ran no faster on large graphs (docs/tuning.md, first run)."""
     n = offsets.shape[0] - 1
     acc = np.zeros((threads, n))
     ns = sources.shape[0]
@@ -58,8 +58,7 @@ def brandes(offsets, indices, sources, threads):
             offsets, indices, sources[ns * t // threads : ns * (t + 1) // threads], *work, acc[t]
         )
 
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(share, range(threads)))  # list: re-raises a thread's error
+    shares.run(share, threads)
     return acc.sum(axis=0)
 
 

@@ -5,7 +5,12 @@ once."""
 import numba
 import numpy as np
 
-from ._serial import is_small, twins
+from . import shares
+from ._serial import is_small
+
+#: the fewest oriented arcs a counting thread takes: a thread costs tens of microseconds to start,
+#: the lookups of a few thousand arcs about as much
+ARCS_PER_THREAD = 4096
 
 
 def orient(offsets, indices, degree):
@@ -50,47 +55,48 @@ def _orient_parallel(offsets, indices, degree):
 def count(off, idx, threads, per_vertex):
     """Triangles in total, and per vertex when asked (empty when not).
 
-    The per-thread counters are summed here with NumPy: summing a 2-D array inside the kernel
-    doubles its compile time (docs/tuning.md, first run). Small graphs count serially."""
-    if is_small(idx.shape[0]):
-        totals, local = serial._count(off, idx, 1, per_vertex)
-    else:
-        totals, local = _count(off, idx, threads, per_vertex)
+    Up to `threads` shares (:func:`gravel.backends.cpu.shares.run`) each run the serial kernel
+    `_rows` over rows t, t + threads, ... (interleaving spreads the heavy rows) with a marker
+    array and counters of their own; the counters are summed here with NumPy. One kernel for
+    every graph compiles in about the time of a parallel one's serial twin, and counts a small
+    graph in parallel too (docs/tuning.md, CPU kernels). A share takes at least ARCS_PER_THREAD
+    arcs."""
+    n = off.shape[0] - 1
+    threads = max(1, min(threads, idx.shape[0] // ARCS_PER_THREAD))
+    local = np.zeros((threads, n if per_vertex else 0), np.int64)
+    totals = np.zeros(threads, np.int64)
+
+    def share(t):
+        totals[t] = _rows(off, idx, t, threads, np.zeros(n, np.uint8), local[t], per_vertex)
+
+    shares.run(share, threads)
     return totals.sum(), local.sum(axis=0)
 
 
-@numba.njit(parallel=True, cache=True)
-def _count(off, idx, threads, per_vertex):
-    """Per-thread triangle counts, and per-thread per-vertex counts when asked.
+@numba.njit(nogil=True, cache=True)
+def _rows(off, idx, t, threads, mark, mine, per_vertex):
+    """Triangles at rows t, t + threads, ..., and each corner's count in `mine` when asked.
 
-    For each u, its out-list is marked in a per-thread byte array; then for every v in N+(u), the
-    w in N+(v) that are marked close a triangle, and u's marks are cleared. Branch-free lookups
-    beat merging the two sorted lists, whose comparisons mispredict; byte marks read through
-    unsigned ids (no negative-index fix-up) run the lookups 1.4x faster than int32 stamps
-    (docs/tuning.md, CPU kernels)."""
+    For each u, its out-list is marked in `mark` (bytes, all zero on entry and on exit); then for
+    every v in N+(u), the w in N+(v) that are marked close a triangle. Branch-free lookups beat
+    merging the two sorted lists, whose comparisons mispredict; byte marks read through unsigned
+    ids (no negative-index fix-up) run the lookups 1.4x faster than int32 stamps (docs/tuning.md,
+    CPU kernels)."""
     n = off.shape[0] - 1
-    local = np.zeros((threads, n if per_vertex else 0), np.int64)
-    totals = np.zeros(threads, np.int64)
-    marks = np.zeros((threads, n), np.uint8)
-    # thread t owns rows t, t + threads, ...: interleaving spreads the heavy rows, and each thread
-    # writes only its own counters
-    for t in numba.prange(threads):
-        mark, mine = marks[t], local[t]
-        c = 0
-        for u in range(t, n, threads):
-            a, b = off[u], off[u + 1]
-            if b - a < 2:
-                continue
-            for p in range(a, b):
-                mark[np.uint32(idx[p])] = 1
-            if per_vertex:
-                c += _closed_at(off, idx, mark, u, mine)
-            else:
-                c += _closed(off, idx, mark, u)
-            for p in range(a, b):
-                mark[np.uint32(idx[p])] = 0
-        totals[t] = c
-    return totals, local
+    c = 0
+    for u in range(t, n, threads):
+        a, b = off[u], off[u + 1]
+        if b - a < 2:
+            continue
+        for p in range(a, b):
+            mark[np.uint32(idx[p])] = 1
+        if per_vertex:
+            c += _closed_at(off, idx, mark, u, mine)
+        else:
+            c += _closed(off, idx, mark, u)
+        for p in range(a, b):
+            mark[np.uint32(idx[p])] = 0
+    return c
 
 
 @numba.njit(inline="always")
@@ -130,6 +136,3 @@ def _closed_at(off, idx, mark, u, mine):
         c += cv
     mine[u] += c
     return c
-
-
-serial = twins(_count)
