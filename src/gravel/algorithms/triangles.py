@@ -2,7 +2,8 @@
 symmetrised first, as SNAP does; self loops and parallel edges never form triangles).
 
 Forward algorithm: orient every edge from the lower to the higher (degree, id) rank, so each
-triangle is found exactly once, by merging the sorted out-lists of the two ends of an oriented edge.
+triangle is found exactly once, in the out-lists of the two ends of an oriented edge: on the CPU by
+marking the first end's list and looking up the second's, on the GPU by intersecting them.
 """
 
 from dataclasses import dataclass

@@ -8,8 +8,8 @@ import numpy as np
 from . import shares
 from ._serial import is_small
 
-#: the fewest oriented arcs a counting thread takes: a thread costs tens of microseconds to start,
-#: the lookups of a few thousand arcs about as much
+#: oriented arcs a counting thread is given, on average at least: handing a share to a pool thread
+#: costs about as much as the lookups of a few thousand arcs
 ARCS_PER_THREAD = 4096
 
 
@@ -59,8 +59,8 @@ def count(off, idx, threads, per_vertex):
     `_rows` over rows t, t + threads, ... (interleaving spreads the heavy rows) with a marker
     array and counters of their own; the counters are summed here with NumPy. One kernel for
     every graph compiles in about the time of a parallel one's serial twin, and counts a small
-    graph in parallel too (docs/tuning.md, CPU kernels). A share takes at least ARCS_PER_THREAD
-    arcs."""
+    graph in parallel too (docs/tuning.md, CPU kernels). The shares are capped at the arcs over
+    ARCS_PER_THREAD."""
     n = off.shape[0] - 1
     threads = max(1, min(threads, idx.shape[0] // ARCS_PER_THREAD))
     local = np.zeros((threads, n if per_vertex else 0), np.int64)
