@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.backends.cuda.graph import DeviceGraph
+from gravel.layouts._segments import segment_edges
 from gravel.layouts.blocked import block_width, blocked_pull, blocked_push, pull_layout, push_layout
 from gravel.layouts.staged import STAGED_MAX, STAGED_STAGE, shared_width, staged_pull
-from gravel.operators import pull
+from gravel.operators import pull, sweep_plan
 from gravel.operators.sweep_plan import SweepPlan, hub_front, plan_sweep
 from gravel.reorder import reorder
 
@@ -67,6 +68,29 @@ def test_blocked_pull_on_kronecker_widths_one_split_and_whole(width):
     )  # 1024 vertices; width 7 splits every hub's list over many blocks
     L = check_layout(G, width, tile=100)
     assert (L.blocks == 1) == (width >= G.n)
+
+
+def check_segments(G, width):
+    """segment_edges against NumPy's stable lexsort of (block, row)."""
+    off, src, _ = G.csc()
+    blocks, nnz, order, key = segment_edges(off, src, G.n, width)
+    rows = np.repeat(np.arange(G.n), np.diff(off))
+    expect = np.lexsort((rows, src // width))
+    assert blocks == max(1, -(-G.n // width)) and nnz == src.size
+    assert np.array_equal(order, expect)
+    assert np.array_equal(key, (src // width * G.n + rows)[expect])
+
+
+@given(graphs(), st.integers(1, 300))
+@settings(max_examples=60, deadline=None)
+def test_segment_edges_sorts_by_block_then_row_stably(G, width):
+    check_segments(G, width)
+
+
+@pytest.mark.parametrize("width", [1, 3, 4096])
+def test_segment_edges_past_a_byte_of_blocks(width):
+    """kron:10 in blocks of 1 and 3 vertices (1,024 and 342 blocks: two-byte keys) and one block."""
+    check_segments(gravel.generate.kronecker(10, 8, seed=1), width)
 
 
 def check_staged(G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0, span=32):
@@ -323,3 +347,14 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     assert plan_sweep(as_given, "auto") == SweepPlan()
     assert pull.pull_shape(as_given) == pull.ONE_PASS
     assert pull.pull_shape(hubs_first) == pull.pull_shape(tiny) == pull.STRIDING
+    # under the L2's share, a sweep that stages does so from STAGE_FROM vertices, hubs not first
+    monkeypatch.setattr(runtime, "free_bytes", lambda: 1 << 40)
+    monkeypatch.setattr(sweep_plan, "STAGE_FROM", small.n)
+    big_l2 = SimpleNamespace(l2_bytes=1 << 30, smem_optin=4 * (1000 + 32 * STAGED_STAGE))
+    monkeypatch.setattr(runtime, "props", lambda: big_l2)
+    assert plan_sweep(as_given, "auto", stageable=True) == staged
+    assert plan_sweep(tiny, "auto", stageable=True) == staged
+    assert plan_sweep(hubs_first, "auto", stageable=True) == SweepPlan()
+    assert plan_sweep(as_given, "auto") == SweepPlan()
+    monkeypatch.setattr(sweep_plan, "STAGE_FROM", small.n + 1)
+    assert plan_sweep(tiny, "auto", stageable=True) == SweepPlan()

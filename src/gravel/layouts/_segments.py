@@ -3,6 +3,8 @@
 Every function works with the array module of its inputs (CuPy on the device, NumPy for tests).
 """
 
+import numpy as np
+
 from ..arrays import entry_rows, xp
 
 
@@ -16,9 +18,12 @@ def segment_edges(offsets, others, n, width):
     blocks = max(1, -(-n // width))
     if nnz and blocks * n >= 2**62:
         raise ValueError(f"{blocks} blocks of {n} vertices overflow the 64-bit sort keys")
-    key = (others.astype(m.int64) // width) * n + entry_rows(offsets, nnz)  # (block, row)
-    order = m.argsort(key, kind="stable")  # stable: entries stay sorted inside a row
-    return blocks, nnz, order, key[order]
+    # the entries are in row order already: a stable sort by block alone, on the narrowest key
+    # that holds it (a radix sort's passes go by the key's bytes), keeps each block's rows in order
+    block = (others // width).astype(np.min_scalar_type(blocks - 1))
+    order = m.argsort(block, kind="stable")
+    key = block[order].astype(m.int64) * n + entry_rows(offsets, nnz)[order]  # (block, row)
+    return blocks, nnz, order, key
 
 
 def segment(offsets, others, n, width):

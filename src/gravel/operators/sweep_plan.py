@@ -4,7 +4,9 @@ The one place that decides (GraphCage's cache blocking, DESIGN.md section 5): ne
 the plan it is given or asks for, and PageRank reports it. "auto" blocks where the vertex data
 outgrows AUTO_L2_SHARE of the L2: a sweep that can stage its values (a value array, a sum, min or
 max of a type with shared-memory atomics) by the shared-memory width, any other by the L2 width
-unless the hubs come first (:func:`hub_front`), where the plain sweep's gathers already hit."""
+unless the hubs come first (:func:`hub_front`), where the plain sweep's gathers already hit. A
+sweep that can stage stages on smaller graphs too, from STAGE_FROM vertices, unless the hubs come
+first."""
 
 from dataclasses import dataclass
 
@@ -14,6 +16,10 @@ from ..layouts.staged import BUILD_BYTES_PER_EDGE, shared_width
 
 #: "auto" blocks vertex data over this share of the L2 (docs/tuning.md)
 AUTO_L2_SHARE = 0.5
+#: vertices from which "auto" stages a sweep whose vertex data fits AUTO_L2_SHARE, unless the hubs
+#: come first: the plain sweep's gathers hit the L2, the staged one's the shared memory
+#: (docs/tuning.md)
+STAGE_FROM = 1 << 20
 #: a graph whose first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges has its
 #: hubs in front (degree-sorted kron: about 0.8; as generated, uniform graphs and grids: about 0.06)
 HUB_FRONT_PART, HUB_FRONT_SHARE = 16, 0.25
@@ -50,7 +56,8 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     """The plan of a sweep over every vertex of the DeviceGraph `graph` that `blocking` asks for:
     None (plain), "auto", a width in vertices (staged where the sweep is `stageable` and the width
     is at most :func:`gravel.layouts.shared_width`, else blocked through the L2), "streamed" or a
-    SweepPlan. "auto" never blocks a graph whose lists live outside device memory: it streams those
+    SweepPlan. "auto" follows the module's rule (its docstring). It never blocks a graph whose lists
+    live outside device memory: it streams those
     in host memory (AUTO_STREAM) and sweeps the others plainly, as it does a graph whose blocked
     layout could not be built in the free device memory."""
     over_bus = getattr(graph, "placement", "device") in ("host", "tiered")
@@ -65,7 +72,8 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     if blocking == "auto":
         if over_bus and AUTO_STREAM:
             return SweepPlan("streamed")
-        if graph.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes:
+        fits = graph.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes
+        if fits and not (stageable and graph.n >= STAGE_FROM and not hub_front(graph)):
             return SweepPlan()
         if getattr(graph, "placement", "device") != "device":
             return SweepPlan()  # a blocked copy of the lists would not fit where they do not
