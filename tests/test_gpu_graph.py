@@ -38,6 +38,14 @@ def test_device_csc_equals_the_host_csc(G):
         assert_same(got, expect)
 
 
+@given(graphs(max_n=60, max_m=400))
+@settings(max_examples=30, deadline=None)
+def test_has_parallel_arcs_on_the_gpu_equals_the_host(G):
+    D = fresh(G)
+    D.to("cuda")
+    assert D.has_parallel_arcs == fresh(G).has_parallel_arcs
+
+
 def test_device_csc_of_a_larger_graph():
     G = transform.add_random_weights(generate.uniform_random(14, 8, seed=5, directed=True), seed=1)
     for got, expect in zip(G.to("cuda").csc(), G.csc()):

@@ -138,6 +138,20 @@ def test_networkx_round_trip_matches_networkx_edges(G):
     assert H == simple
 
 
+@given(graphs(max_n=30, max_m=120))
+def test_has_parallel_arcs_against_the_distinct_arcs(G):
+    rows = np.repeat(np.arange(G.n), np.diff(G.offsets))
+    distinct = np.unique(rows * max(G.n, 1) + G.indices).size
+    assert G.has_parallel_arcs == (distinct < G.nnz)
+
+
+def test_has_parallel_arcs_across_a_row_end():
+    """Row 0 ends with 1 and row 1 starts with 1: neighbours in the ids, not twins."""
+    G = gravel.Graph.from_edges([0, 0, 1, 1], [0, 1, 1, 2])
+    assert G.indices.tolist()[1:3] == [1, 1] and not G.has_parallel_arcs
+    assert gravel.Graph.from_edges([0, 0, 1], [1, 1, 2]).has_parallel_arcs
+
+
 def test_from_networkx_keeps_labels():
     g = nx.Graph([("a", "b"), ("b", "c")])
     G = gravel.Graph.from_networkx(g)

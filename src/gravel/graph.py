@@ -486,6 +486,21 @@ class Graph:
         return self._device.weights if self._arrays is None else self.weights
 
     @cached_property
+    def has_parallel_arcs(self):
+        """Whether some arc u -> v is stored more than once, found once (rows are sorted, so a
+        twin sits next to its arc): where the graph lives, one sync on the GPU."""
+        dg = self.device_graph
+        where = dg if dg is not None else self
+        offsets, indices = where.offsets, where.indices
+        if indices.size < 2:
+            return False
+        twin = indices[1:] == indices[:-1]
+        # entries p - 1 and p lie in different rows where a row starts at p
+        starts = offsets[1:-1]
+        twin[starts[(starts > 0) & (starts < indices.size)] - 1] = False
+        return bool(xp(indices).any(twin))
+
+    @cached_property
     def out_degree(self):
         return _readonly(np.diff(self.offsets).astype(np.int32))
 

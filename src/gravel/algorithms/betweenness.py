@@ -128,18 +128,8 @@ def _check_sources(G, sources):
 
 
 def _simple_arcs(G):
-    """G itself, or G with its parallel arcs merged where it has any (rows are sorted, so a
-    parallel arc sits next to its twin). Checked where the graph lives: one sync on the GPU."""
-    dg = G.device_graph
-    offsets, indices = (dg.offsets, dg.indices) if dg is not None else (G.offsets, G.indices)
-    if indices.size < 2:
-        return G
-    m = xp(indices)
-    twin = indices[1:] == indices[:-1]
-    # entries p - 1 and p lie in different rows where a row starts at p
-    starts = offsets[1:-1]
-    twin[starts[(starts > 0) & (starts < indices.size)] - 1] = False
-    return deduplicate(G) if bool(m.any(twin)) else G
+    """G itself, or G with its parallel arcs merged where it has any."""
+    return deduplicate(G) if G.has_parallel_arcs else G
 
 
 def _bc_cpu(G, sources):
