@@ -146,3 +146,17 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
     assert reorder.worth_reordering(D, sweeps=int(staged_pays * 1.1) + 1)
     assert reorder.auto_method(D) == "degree"
     assert reorder.predicted_gain(100.0, staged=True) == reorder.STAGED_GAIN[-1][1]
+    # staged under the L2's share (from STAGE_FROM): a hub-first order would make the sweeps plain
+    from gravel.operators import sweep_plan
+
+    monkeypatch.setattr(
+        runtime,
+        "props",
+        lambda: SimpleNamespace(l2_bytes=2**30, smem_optin=4 * (1000 + 32 * STAGED_STAGE)),
+    )
+    monkeypatch.setattr(sweep_plan, "STAGE_FROM", K.n)
+    assert reorder.sweeps_stage(D) and sweep_plan.fits_l2_share(D.device_graph)
+    assert not reorder.worth_reordering(D) and not reorder.worth_reordering(D, sweeps=10**9)
+    assert reorder.reorder(D, "auto", sweeps=10**9) is D
+    monkeypatch.setattr(sweep_plan, "STAGE_FROM", K.n + 1)  # plain as given: a hub sort pays
+    assert reorder.worth_reordering(D, sweeps=int(pays * 1.1) + 1)

@@ -8,7 +8,8 @@ caller's ids. Sort by out-degree for pull code (its gathers read sources), by in
 code.
 
 ``reorder(G, "auto")`` reorders above the packing-factor threshold measured for where the graph
-lives: a hub sort, or a degree sort where the graph's sweeps stage in shared memory; on the GPU,
+lives: a hub sort, or a degree sort where the graph's sweeps stage in shared memory (never a graph
+whose sweeps stage though its vertex data fits half the L2: hubs first, they would not); on the GPU,
 told how many sweeps the caller will run, it also weighs their predicted saving against the cost of
 reordering, which there takes as long as tens of PageRank iterations. The constants' figures are in
 docs/tuning.md."""
@@ -81,8 +82,7 @@ def predicted_gain(pf, *, staged=False):
 
 
 def sweeps_stage(G):
-    """Is `G` on the GPU, with vertex data large enough that its pull sweeps stage in shared memory
-    (``blocking="auto"``)?"""
+    """Is `G` on the GPU, with its pull sweeps staged in shared memory (``blocking="auto"``)?"""
     from .operators.sweep_plan import plan_sweep
 
     dg = G.device_graph
@@ -100,7 +100,11 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
     (default: the thesis's 4 on the host, GPU_PF_THRESHOLD where the graph is on the GPU). On the
     GPU, given `sweeps` (the sweeps over the edges the caller will run, in PageRank iterations), the
     iterations they should save (:func:`predicted_gain` of each) must also pay for the reordering
-    (GPU_REORDER_SWEEPS, or STAGED_REORDER_SWEEPS where the sweeps stage)."""
+    (GPU_REORDER_SWEEPS, or STAGED_REORDER_SWEEPS where the sweeps stage). A graph on the GPU
+    whose sweeps stage though its vertex data fits the L2's share is never worth reordering: a
+    hub-first order would make them plain (:data:`gravel.operators.sweep_plan.STAGE_FROM`)."""
+    from .operators.sweep_plan import fits_l2_share
+
     count = is_real(sweeps)
     if sweeps is not None and not (count and sweeps >= 0):
         raise InvalidArgumentError(f"sweeps must be a count of sweeps, at least 0, not {sweeps!r}")
@@ -110,9 +114,13 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
     pf = packing_factor(G, by)
     if pf <= threshold:
         return False
+    staged = on_gpu and sweeps_stage(G)
+    if staged and fits_l2_share(G.device_graph):
+        # staged under the L2's share, as given: either order puts the hubs first, where such a
+        # graph sweeps plainly, slower (kron:22: 0.38 ms/it staged, 0.75 degree-sorted, plain)
+        return False
     if sweeps is None or not on_gpu:
         return True
-    staged = sweeps_stage(G)
     cost = STAGED_REORDER_SWEEPS if staged else GPU_REORDER_SWEEPS
     return sweeps * predicted_gain(pf, staged=staged) > cost
 

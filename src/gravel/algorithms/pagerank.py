@@ -112,9 +112,9 @@ def pagerank(
         :data:`gravel.operators.sweep_plan.STAGE_FROM` vertices, unless the hubs come first. A
         pull over lists in host memory (placement "host" or "tiered") is not blocked: ``"auto"``
         and ``"streamed"`` copy them to the device in chunks through the copy engines, None reads
-        them over the bus. The blocked layout is built on the first sweep and
-        kept with the graph's device copy; the result's ``strategy`` says how the sweep ran. The
-        CPU path takes only "auto".
+        them over the bus. The blocked layout is built on the first sweep and kept with the
+        graph's device copy; the result's ``strategy`` says how the sweep ran. The CPU path takes
+        only "auto".
     device : {"auto", "cpu", "cuda"}
 
     Returns

@@ -57,9 +57,9 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     None (plain), "auto", a width in vertices (staged where the sweep is `stageable` and the width
     is at most :func:`gravel.layouts.shared_width`, else blocked through the L2), "streamed" or a
     SweepPlan. "auto" follows the module's rule (its docstring). It never blocks a graph whose lists
-    live outside device memory: it streams those
-    in host memory (AUTO_STREAM) and sweeps the others plainly, as it does a graph whose blocked
-    layout could not be built in the free device memory."""
+    live outside device memory: it streams those in host memory (AUTO_STREAM) and sweeps the others
+    plainly, as it does a graph whose blocked layout could not be built in the free device
+    memory."""
     over_bus = getattr(graph, "placement", "device") in ("host", "tiered")
     if isinstance(blocking, SweepPlan):
         return blocking
@@ -72,7 +72,7 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     if blocking == "auto":
         if over_bus and AUTO_STREAM:
             return SweepPlan("streamed")
-        fits = graph.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes
+        fits = fits_l2_share(graph, bytes_per_vertex)
         if fits and not (stageable and graph.n >= STAGE_FROM and not hub_front(graph)):
             return SweepPlan()
         if getattr(graph, "placement", "device") != "device":
@@ -92,6 +92,11 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     width = int(blocking)
     stages = stageable and width <= shared_width(bytes_per_vertex)
     return SweepPlan("staged" if stages else "blocked", width)
+
+
+def fits_l2_share(graph, bytes_per_vertex=4):
+    """Does the graph's vertex data (`bytes_per_vertex` a vertex) fit AUTO_L2_SHARE of the L2?"""
+    return graph.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes
 
 
 def hub_front(graph):
