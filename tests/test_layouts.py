@@ -75,10 +75,11 @@ def check_segments(G, width):
     off, src, _ = G.csc()
     blocks, nnz, order, key = segment_edges(off, src, G.n, width)
     rows = np.repeat(np.arange(G.n), np.diff(off))
-    expect = np.lexsort((rows, src // width))
+    block = src.astype(np.int64) // width
+    expect = np.lexsort((rows, block))
     assert blocks == max(1, -(-G.n // width)) and nnz == src.size
     assert np.array_equal(order, expect)
-    assert np.array_equal(key, (src // width * G.n + rows)[expect])
+    assert np.array_equal(key, (block * G.n + rows)[expect])
 
 
 @given(graphs(), st.integers(1, 300))
@@ -87,9 +88,10 @@ def test_segment_edges_sorts_by_block_then_row_stably(G, width):
     check_segments(G, width)
 
 
-@pytest.mark.parametrize("width", [1, 3, 4096])
+@pytest.mark.parametrize("width", [1, 3, 4096, 2**31, 2**40])
 def test_segment_edges_past_a_byte_of_blocks(width):
-    """kron:10 in blocks of 1 and 3 vertices (1,024 and 342 blocks: two-byte keys) and one block."""
+    """kron:10 in blocks of 1 and 3 vertices (1,024 and 342 blocks: two-byte keys) and in one block,
+    of widths past the int32 ids too."""
     check_segments(gravel.generate.kronecker(10, 8, seed=1), width)
 
 
@@ -349,12 +351,19 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     assert pull.pull_shape(hubs_first) == pull.pull_shape(tiny) == pull.STRIDING
     # under the L2's share, a sweep that stages does so from STAGE_FROM vertices, hubs not first
     monkeypatch.setattr(runtime, "free_bytes", lambda: 1 << 40)
+    # and STAGE_MIN_DEGREE arcs a vertex, with 4-byte values, hubs not first
+    degree = tiny.nnz // tiny.n
     monkeypatch.setattr(sweep_plan, "STAGE_FROM", small.n)
+    monkeypatch.setattr(sweep_plan, "STAGE_MIN_DEGREE", degree)
     big_l2 = SimpleNamespace(l2_bytes=1 << 30, smem_optin=4 * (1000 + 32 * STAGED_STAGE))
     monkeypatch.setattr(runtime, "props", lambda: big_l2)
     assert plan_sweep(as_given, "auto", stageable=True) == staged
     assert plan_sweep(tiny, "auto", stageable=True) == staged
     assert plan_sweep(hubs_first, "auto", stageable=True) == SweepPlan()
     assert plan_sweep(as_given, "auto") == SweepPlan()
+    assert plan_sweep(tiny, "auto", stageable=True, bytes_per_vertex=8) == SweepPlan()
+    monkeypatch.setattr(sweep_plan, "STAGE_MIN_DEGREE", degree + 1)
+    assert plan_sweep(tiny, "auto", stageable=True) == SweepPlan()
+    monkeypatch.setattr(sweep_plan, "STAGE_MIN_DEGREE", degree)
     monkeypatch.setattr(sweep_plan, "STAGE_FROM", small.n + 1)
     assert plan_sweep(tiny, "auto", stageable=True) == SweepPlan()

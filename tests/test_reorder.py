@@ -155,6 +155,7 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
         lambda: SimpleNamespace(l2_bytes=2**30, smem_optin=4 * (1000 + 32 * STAGED_STAGE)),
     )
     monkeypatch.setattr(sweep_plan, "STAGE_FROM", K.n)
+    monkeypatch.setattr(sweep_plan, "STAGE_MIN_DEGREE", 1)
     assert reorder.sweeps_stage(D) and sweep_plan.fits_l2_share(D.device_graph)
     assert not reorder.worth_reordering(D) and not reorder.worth_reordering(D, sweeps=10**9)
     assert reorder.reorder(D, "auto", sweeps=10**9) is D

@@ -116,8 +116,9 @@ def worth_reordering(G, sweeps=None, *, by="out", threshold=None):
         return False
     staged = on_gpu and sweeps_stage(G)
     if staged and fits_l2_share(G.device_graph):
-        # staged under the L2's share, as given: either order puts the hubs first, where such a
-        # graph sweeps plainly, slower (kron:22: 0.38 ms/it staged, 0.75 degree-sorted, plain)
+        # staged under the L2's share, as given: a degree or hub sort of a graph past the
+        # threshold puts its hubs first, where such a graph sweeps plainly and slower (kron:22:
+        # 0.38 ms/it staged as given, 0.75 degree-sorted)
         return False
     if sweeps is None or not on_gpu:
         return True

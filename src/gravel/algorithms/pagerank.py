@@ -109,7 +109,8 @@ def pagerank(
         the L2); ``"auto"`` blocks where the ranks outgrow half the L2, the unweighted pull by the
         shared-memory width, a weighted pull and the push by a quarter of the L2 unless the hubs
         come first; the unweighted pull stages on smaller graphs too, from
-        :data:`gravel.operators.sweep_plan.STAGE_FROM` vertices, unless the hubs come first. A
+        :data:`gravel.operators.sweep_plan.STAGE_FROM` vertices and STAGE_MIN_DEGREE arcs a
+        vertex, unless the hubs come first. A
         pull over lists in host memory (placement "host" or "tiered") is not blocked: ``"auto"``
         and ``"streamed"`` copy them to the device in chunks through the copy engines, None reads
         them over the bus. The blocked layout is built on the first sweep and kept with the

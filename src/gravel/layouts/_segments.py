@@ -19,8 +19,9 @@ def segment_edges(offsets, others, n, width):
     if nnz and blocks * n >= 2**62:
         raise ValueError(f"{blocks} blocks of {n} vertices overflow the 64-bit sort keys")
     # the entries are in row order already: a stable sort by block alone, on the narrowest key
-    # that holds it (a radix sort's passes go by the key's bytes), keeps each block's rows in order
-    block = (others // width).astype(np.min_scalar_type(blocks - 1))
+    # that holds it (a radix sort's passes go by the key's bytes), keeps each block's rows in order;
+    # a width past n is one block (and past int32 would not divide int32 ids)
+    block = (others // min(width, max(n, 1))).astype(np.min_scalar_type(blocks - 1))
     order = m.argsort(block, kind="stable")
     key = block[order].astype(m.int64) * n + entry_rows(offsets, nnz)[order]  # (block, row)
     return blocks, nnz, order, key

@@ -5,8 +5,8 @@ the plan it is given or asks for, and PageRank reports it. "auto" blocks where t
 outgrows AUTO_L2_SHARE of the L2: a sweep that can stage its values (a value array, a sum, min or
 max of a type with shared-memory atomics) by the shared-memory width, any other by the L2 width
 unless the hubs come first (:func:`hub_front`), where the plain sweep's gathers already hit. A
-sweep that can stage stages on smaller graphs too, from STAGE_FROM vertices, unless the hubs come
-first."""
+sweep of 4-byte values that can stage stages on smaller graphs too, from STAGE_FROM vertices and
+STAGE_MIN_DEGREE arcs a vertex, unless the hubs come first."""
 
 from dataclasses import dataclass
 
@@ -16,10 +16,11 @@ from ..layouts.staged import BUILD_BYTES_PER_EDGE, shared_width
 
 #: "auto" blocks vertex data over this share of the L2 (docs/tuning.md)
 AUTO_L2_SHARE = 0.5
-#: vertices from which "auto" stages a sweep whose vertex data fits AUTO_L2_SHARE, unless the hubs
-#: come first: the plain sweep's gathers hit the L2, the staged one's the shared memory
+#: vertices and arcs a vertex from which "auto" stages a sweep of 4-byte values that fits
+#: AUTO_L2_SHARE, unless the hubs come first: the plain sweep's gathers hit the L2, the staged
+#: one's the shared memory; short lists (grids, roads) gain little and pay the layout back late
 #: (docs/tuning.md)
-STAGE_FROM = 1 << 20
+STAGE_FROM, STAGE_MIN_DEGREE = 1 << 20, 16
 #: a graph whose first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges has its
 #: hubs in front (degree-sorted kron: about 0.8; as generated, uniform graphs and grids: about 0.06)
 HUB_FRONT_PART, HUB_FRONT_SHARE = 16, 0.25
@@ -72,8 +73,9 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     if blocking == "auto":
         if over_bus and AUTO_STREAM:
             return SweepPlan("streamed")
-        fits = fits_l2_share(graph, bytes_per_vertex)
-        if fits and not (stageable and graph.n >= STAGE_FROM and not hub_front(graph)):
+        if fits_l2_share(graph, bytes_per_vertex) and not (
+            stageable and bytes_per_vertex == 4 and _stages_in_the_l2(graph)
+        ):
             return SweepPlan()
         if getattr(graph, "placement", "device") != "device":
             return SweepPlan()  # a blocked copy of the lists would not fit where they do not
@@ -92,6 +94,12 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     width = int(blocking)
     stages = stageable and width <= shared_width(bytes_per_vertex)
     return SweepPlan("staged" if stages else "blocked", width)
+
+
+def _stages_in_the_l2(graph):
+    """Is the graph one whose 4-byte sweeps stage though they fit the L2's share (STAGE_FROM)?"""
+    big = graph.n >= STAGE_FROM and graph.nnz >= STAGE_MIN_DEGREE * graph.n
+    return big and not hub_front(graph)
 
 
 def fits_l2_share(graph, bytes_per_vertex=4):
