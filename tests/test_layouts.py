@@ -349,9 +349,9 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     assert plan_sweep(as_given, "auto") == SweepPlan()
     assert pull.pull_shape(as_given) == pull.ONE_PASS
     assert pull.pull_shape(hubs_first) == pull.pull_shape(tiny) == pull.STRIDING
-    # under the L2's share, a sweep that stages does so from STAGE_FROM vertices, hubs not first
+    # under the L2's share, a sweep of 4-byte values stages from STAGE_FROM vertices and
+    # STAGE_MIN_DEGREE arcs a vertex, hubs not first
     monkeypatch.setattr(runtime, "free_bytes", lambda: 1 << 40)
-    # and STAGE_MIN_DEGREE arcs a vertex, with 4-byte values, hubs not first
     degree = tiny.nnz // tiny.n
     monkeypatch.setattr(sweep_plan, "STAGE_FROM", small.n)
     monkeypatch.setattr(sweep_plan, "STAGE_MIN_DEGREE", degree)

@@ -110,12 +110,11 @@ def pagerank(
         shared-memory width, a weighted pull and the push by a quarter of the L2 unless the hubs
         come first; the unweighted pull stages on smaller graphs too, from
         :data:`gravel.operators.sweep_plan.STAGE_FROM` vertices and STAGE_MIN_DEGREE arcs a
-        vertex, unless the hubs come first. A
-        pull over lists in host memory (placement "host" or "tiered") is not blocked: ``"auto"``
-        and ``"streamed"`` copy them to the device in chunks through the copy engines, None reads
-        them over the bus. The blocked layout is built on the first sweep and kept with the
-        graph's device copy; the result's ``strategy`` says how the sweep ran. The CPU path takes
-        only "auto".
+        vertex, unless the hubs come first. A pull over lists in host memory (placement "host" or
+        "tiered") is not blocked: ``"auto"`` and ``"streamed"`` copy them to the device in chunks
+        through the copy engines, None reads them over the bus. The blocked layout is built on the
+        first sweep and kept with the graph's device copy; the result's ``strategy`` says how the
+        sweep ran. The CPU path takes only "auto".
     device : {"auto", "cpu", "cuda"}
 
     Returns
