@@ -2,13 +2,17 @@
 CUDA events on the GPU; median of --repeat runs after a warm-up) and phases at multiples of the
 CPU's default delta, weights 1..255 added where a graph has none, from its highest-degree vertex.
 The device's default (gravel.sssp with no delta) is timed beside them. This is the benchmark for
-SSSP's default delta (docs/tuning.md).
+SSSP's default delta (docs/tuning.md). --shares times the default delta again at other shares of
+the vertices that hand a bucket to pull sweeps and back (PULL_SHARE, PUSH_SHARE: 64:16 is 1/64 and
+1/16; "off" never pulls).
 
     python benchmarks/sssp_delta.py kron:22 grid:1024x1024 --json
     benchmarks/results/h200/sssp_delta.json
     python benchmarks/sssp_delta.py kron:20 --device cpu --factors 0.0625 0.125 0.25 1
+    python benchmarks/sssp_delta.py kron:22 urand:22 --factors --shares off 64:16 128:4
 """
 
+import importlib
 import statistics
 
 import numpy as np
@@ -31,13 +35,23 @@ def weighted_graph(spec):
 
 
 def timed(G, source, delta, repeat, device):
-    """(median ms, steps, delta used) of SSSP runs after a warm-up."""
+    """(median ms, steps, pull sweeps, delta used) of SSSP runs after a warm-up."""
     runs = [gravel.sssp(G, source, delta=delta, device=device) for _ in range(repeat + 1)][1:]
     return (
         1e3 * statistics.median(r.time_s for r in runs),
         runs[-1].iterations,
+        runs[-1].stats.get("pull_sweeps", 0),
         runs[-1].stats["delta"],
     )
+
+
+def shared(text):
+    """(label, PULL_SHARE, PUSH_SHARE) of a --shares entry: "P:Q" is 1/P and 1/Q, "off" a pull
+    share that no step's output reaches."""
+    if text == "off":
+        return text, 2.0, 0.0
+    pull, push = (float(x) for x in text.split(":"))
+    return f"shares 1/{pull:g}, 1/{push:g}", 1 / pull, 1 / push
 
 
 def main():
@@ -47,7 +61,12 @@ def main():
         "--factors", type=float, nargs="*", default=FACTORS, help="multiples of the CPU's delta"
     )
     p.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
+    p.add_argument(
+        "--shares", nargs="*", default=(), type=shared, help='"P:Q" pull and push shares, or "off"'
+    )
     a = p.parse_args()
+    module = importlib.import_module("gravel.algorithms.sssp")
+    chosen = module.PULL_SHARE, module.PUSH_SHARE
     info = machine()
     where = info.get("gpu") if a.device == "cuda" else f"{info['threads']} CPU threads"
     rows = []
@@ -55,13 +74,16 @@ def main():
         G = weighted_graph(spec)
         source = int(np.argmax(G.out_degree))
         cpu_delta = default_delta(G, "cpu")
-        cases = [("default", None)] + [(f"{f:g} x the CPU's", f * cpu_delta) for f in a.factors]
-        for label, delta in cases:
-            ms, steps, used = timed(G, source, delta, a.repeat, a.device)
+        cases = [("default", None, chosen)]
+        cases += [(f"{f:g} x the CPU's", f * cpu_delta, chosen) for f in a.factors]
+        cases += [(label, None, pair) for label, *pair in a.shares]
+        for label, delta, (module.PULL_SHARE, module.PUSH_SHARE) in cases:
+            ms, steps, sweeps, used = timed(G, source, delta, a.repeat, a.device)
             row = {"graph": spec, "device": a.device, "case": label, "delta": used, "ms": ms}
-            rows.append(row | {"steps": steps})
+            rows.append(row | {"steps": steps, "pull_sweeps": sweeps})
             print(
-                f"{spec} delta {used:9.1f} ({label:>17}): {ms:9.2f} ms, {steps} steps "
+                f"{spec} delta {used:9.1f} ({label:>20}): {ms:9.2f} ms, {steps} steps "
+                f"({sweeps} sweeps) "
                 f"({a.device}: {where})",
                 flush=True,
             )

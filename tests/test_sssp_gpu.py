@@ -39,3 +39,59 @@ def test_sssp_predecessors_by_a_pull_where_weights_are_positive_else_by_a_bfs():
     assert r.stats["predecessors"] == "bfs"
     d = host(r.distance).astype(np.float64)
     assert verify_sssp(Z, 0, d, host(r.predecessor)) == []
+
+
+@pytest.mark.parametrize("buckets", [1, 4])
+def test_sssp_pull_sweeps_file_past_the_split_as_relaxations_do(monkeypatch, buckets):
+    """With shares that send every step of more than one output to pull sweeps, and a split inside
+    the distances (four buckets), the sweeps file what they improve past it to the far pile: the
+    distances match the CPU path's and the tree checks."""
+    import importlib
+
+    from gravel import generate, transform
+
+    sssp_module = importlib.import_module("gravel.algorithms.sssp")
+    monkeypatch.setattr(sssp_module, "PULL_SHARE", 0.0)
+    monkeypatch.setattr(sssp_module, "PULL_ARCS", 0.0)
+    G = transform.add_random_weights(
+        generate.uniform_random(12, 16, seed=6, directed=True), 1, 255, seed=7
+    )
+    s = int(np.argmax(G.out_degree))
+    want = gravel.sssp(G, s, device="cpu").distance
+    delta = None if buckets == 1 else float(want[np.isfinite(want)].max()) / buckets
+    r = gravel.sssp(G, s, delta=delta, device="cuda")
+    assert r.stats["pull_sweeps"] > 0
+    d = host(r.distance).astype(np.float64)
+    np.testing.assert_allclose(d, want, rtol=1e-5)
+    assert verify_sssp(G, s, d, host(r.predecessor), rtol=1e-5) == []
+
+
+def test_sssp_pulls_a_hubs_wide_frontier_and_pushes_a_meshs():
+    """From kron's hub, a step's output holds most of the arcs: pull sweeps take over. A grid's
+    frontiers hold few arcs: it never sweeps. Both check against the CPU path and the tree."""
+    from gravel import generate, transform
+
+    K = transform.add_random_weights(generate.kronecker(13, 16, seed=3), 1, 255, seed=2)
+    grid = generate.grid(200, 200)
+    for G, s, sweeps in ((K, int(np.argmax(K.out_degree)), True), (grid, 0, False)):
+        r = gravel.sssp(G, s, device="cuda")
+        assert (r.stats["pull_sweeps"] > 0) == sweeps
+        d = host(r.distance).astype(np.float64)
+        np.testing.assert_allclose(d, gravel.sssp(G, s, device="cpu").distance, rtol=1e-5)
+        assert verify_sssp(G, s, d, host(r.predecessor), rtol=1e-5) == []
+
+
+def test_sssp_keeps_pushing_wide_frontiers_of_short_lists(monkeypatch):
+    """Where every step's output passes PULL_SHARE but a grid's lists hold few arcs, the push goes
+    on (the width to test doubles) and never sweeps; the distances stay right."""
+    import importlib
+
+    from gravel import generate
+
+    monkeypatch.setattr(importlib.import_module("gravel.algorithms.sssp"), "PULL_SHARE", 0.0)
+    grid = generate.grid(60, 60)
+    r = gravel.sssp(grid, 0, device="cuda")
+    assert r.stats["pull_sweeps"] == 0
+    d = host(r.distance).astype(np.float64)
+    np.testing.assert_allclose(d, gravel.sssp(grid, 0, device="cpu").distance)
+    assert verify_sssp(grid, 0, d, host(r.predecessor)) == []

@@ -33,6 +33,10 @@ from ._common import (
 
 #: most buckets a delta may ask for (largest weight / delta): a ring of them is allocated
 MAX_BUCKETS = 2**20
+#: on the GPU, a step whose output holds more than PULL_SHARE of the vertices and whose lists hold
+#: more than PULL_ARCS of the arcs hands its bucket to pull sweeps over every in-list, which run
+#: until one improves at most PUSH_SHARE of the vertices below the split (docs/tuning.md)
+PULL_SHARE, PULL_ARCS, PUSH_SHARE = 1 / 64, 1 / 4, 1 / 4
 
 
 @dataclass
@@ -331,21 +335,32 @@ def _sssp_cpu_phases(G, arcs, frontier, dist, pred, delta, pool, requests):
 
 
 # Relaxation on the GPU: an atomic min on the distance's bits (non-negative floats order like their
-# bits); improved vertices below the split join the next near frontier (once per step, by a stamp),
-# the others go to the far pile; a full pile sends them to near instead (only work done early).
+# bits), skipped where a plain read already shows no gain (a stale read is never below the
+# distance); improved vertices below the split join the next near frontier (once per step, by a
+# stamp), the others go to the far pile; a full pile sends them to near instead (only work done
+# early). A pull sweep's apply files its improved vertices the same way.
 _RELAX = """
+__device__ bool gravel_sssp_far(int* far, unsigned long long* far_len, long long far_cap, int v) {
+    unsigned long long k = atomicAdd(far_len, 1ULL);
+    if (k >= (unsigned long long)far_cap) return false;
+    far[k] = v;
+    return true;
+}
+
 __device__ bool gravel_sssp_relax(float* dist, unsigned int* stamp, int* far,
                                   unsigned long long* far_len, long long far_cap, int src, int dst,
                                   float weight, float split, unsigned int tag) {
     float d = dist[src] + weight;
+    if (!(d < dist[dst])) return false;
     if (!(__int_as_float(atomicMin((int*)&dist[dst], __float_as_int(d))) > d)) return false;
-    if (d >= split) {
-        unsigned long long k = atomicAdd(far_len, 1ULL);
-        if (k < (unsigned long long)far_cap) { far[k] = dst; return false; }
-    }
+    if (d >= split && gravel_sssp_far(far, far_len, far_cap, dst)) return false;
     return atomicExch(&stamp[dst], tag) != tag;
 }
 """
+_PULL_APPLY = (
+    "if (acc < dist[v]) { dist[v] = acc; "
+    "if (!(acc >= split && gravel_sssp_far(far, far_len, far_cap, v))) stamp[v] = tag; }"
+)
 
 
 # Predecessors on the GPU: a BFS over the tight arcs claims each vertex once. dst is reached (it has
@@ -365,8 +380,10 @@ def _sssp_cuda(G, source, weights, delta):
     with an advance whose functor does an atomic min on float distances; improved vertices below the
     split go back to the near pile, the rest to the far pile; when near empties, the split moves up
     by delta. The near pile is drained by multi-step advances (one launch for many relaxation
-    rounds, instead of launches, scans and host round trips per round), or where the lists are
-    read over the bus (placement "host" or "tiered") by one advance a round, its frontier sorted
+    rounds, instead of launches, scans and host round trips per round), and where a step leaves a
+    wide frontier, by pull sweeps over every in-list (direction-optimizing, as BFS: a sweep reads
+    each arc once, without atomics) until few vertices improve. Where the lists are read over the
+    bus (placement "host" or "tiered"), one advance a round drains it, its frontier sorted
     (line-aligned reads in address order, as BFS's). Float32 distances."""
     import cupy
 
@@ -386,7 +403,8 @@ def _sssp_cuda(G, source, weights, delta):
     # each step emits a vertex at most once: room for n more keeps every step's output in the queue
     capacity = 3 * n + 1
     near = FrontierQueue(n, capacity, [source])
-    split, phases, tag = delta, 0, 1
+    split, phases, tag, sweeps = delta, 0, 1, 0
+    wide = max(1, int(PULL_SHARE * n))
     relax = (
         "gravel_sssp_relax(dist, stamp, far, far_len, far_cap, src, dst, weight, split, tag + step)"
     )
@@ -422,12 +440,20 @@ def _sssp_cuda(G, source, weights, delta):
                     near,
                     relax,
                     params=relax_params(tag),
-                    limit=n,
+                    limit=wide,
                     step_bound=n,
                     preamble=_RELAX,
                 )
                 phases, tag = phases + steps, tag + steps
-                if len(near.last):  # the queue ran out of room
+                if len(near.last) > wide:
+                    arcs = int(dg.out_degree[near.last.ids].sum())  # sync
+                    if arcs > PULL_ARCS * dg.nnz:  # its relaxations cost more than a sweep
+                        ids, swept = _pull_sweeps(dg, relax_params, tag, int(PUSH_SHARE * n))
+                        phases, tag, sweeps = phases + swept, tag + swept, sweeps + swept
+                        near = FrontierQueue(n, capacity, ids)
+                        continue
+                    wide = 2 * len(near.last)  # wide frontiers of short lists (meshes): push on
+                if len(near.last):  # the queue ran out of room, or the frontier stays pushed
                     near = FrontierQueue(n, capacity, near.last)
             k = min(int(far_len.get()[0]), far.size)  # sync: the far pile's size
             if not k:
@@ -456,10 +482,39 @@ def _sssp_cuda(G, source, weights, delta):
         t.seconds,
         phases,
         "near-far",
-        {"delta": delta, "predecessors": how},
+        {"delta": delta, "predecessors": how, "pull_sweeps": sweeps},
         distance=dist,
         predecessor=pred,
     )
+
+
+def _pull_sweeps(dg, params, tag, few):
+    """Pull sweeps for a wide frontier: every vertex takes the least dist[u] + weight over its
+    in-arcs, from every u (a sweep relaxes the frontier's arcs and more), and files an improvement
+    as a relaxation does (stamped with the sweep's tag: tag, tag + 1, ...). Runs until a sweep
+    improves at most `few` vertices below the split; returns (their ids, the sweeps run). `params`
+    gives the relaxation's parameters for a tag. One sync a sweep."""
+    import cupy
+
+    from ..operators import neighbor_reduce
+
+    swept = 0
+    while True:
+        p = params(tag + swept)
+        neighbor_reduce(
+            dg,
+            None,
+            "dist[u] + weight",
+            "min",
+            identity=np.float32(np.inf),
+            apply=_PULL_APPLY,
+            params=p,
+            preamble=_RELAX,
+        )
+        ids = cupy.flatnonzero(p["stamp"] == p["tag"]).astype(cupy.int32)  # sync: its size
+        swept += 1
+        if ids.size <= few:
+            return ids, swept
 
 
 def _float32(split):
