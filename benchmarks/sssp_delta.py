@@ -4,7 +4,7 @@ CPU's default delta, weights 1..255 added where a graph has none, from its highe
 The device's default (gravel.sssp with no delta) is timed beside them. This is the benchmark for
 SSSP's default delta (docs/tuning.md). --shares times the default delta again at other shares of
 the vertices that hand a bucket to pull sweeps and back (PULL_SHARE, PUSH_SHARE: 64:16 is 1/64 and
-1/16; "off" never pulls).
+1/16; "off" never pulls). Steps count push steps and sweeps alike.
 
     python benchmarks/sssp_delta.py kron:22 grid:1024x1024 --json
     benchmarks/results/h200/sssp_delta.json
@@ -51,6 +51,8 @@ def shared(text):
     if text == "off":
         return text, 2.0, 0.0
     pull, push = (float(x) for x in text.split(":"))
+    if pull <= 0 or push <= 0:
+        raise ValueError(f"shares are 1/P and 1/Q for positive P and Q, not {text!r}")
     return f"shares 1/{pull:g}, 1/{push:g}", 1 / pull, 1 / push
 
 
@@ -77,8 +79,10 @@ def main():
         cases = [("default", None, chosen)]
         cases += [(f"{f:g} x the CPU's", f * cpu_delta, chosen) for f in a.factors]
         cases += [(label, None, pair) for label, *pair in a.shares]
-        for label, delta, (module.PULL_SHARE, module.PUSH_SHARE) in cases:
+        for label, delta, (pull, push) in cases:
+            module.PULL_SHARE, module.PUSH_SHARE = pull, push
             ms, steps, sweeps, used = timed(G, source, delta, a.repeat, a.device)
+            module.PULL_SHARE, module.PUSH_SHARE = chosen
             row = {"graph": spec, "device": a.device, "case": label, "delta": used, "ms": ms}
             rows.append(row | {"steps": steps, "pull_sweeps": sweeps})
             print(

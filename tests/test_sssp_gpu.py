@@ -1,4 +1,4 @@
-"""The GPU SSSP where its near/far split passes float32's range."""
+"""The GPU SSSP: its near/far split past float32's range, its predecessors, its pull sweeps."""
 
 import numpy as np
 import pytest

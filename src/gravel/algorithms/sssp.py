@@ -33,9 +33,10 @@ from ._common import (
 
 #: most buckets a delta may ask for (largest weight / delta): a ring of them is allocated
 MAX_BUCKETS = 2**20
-#: on the GPU, a step whose output holds more than PULL_SHARE of the vertices and whose lists hold
-#: more than PULL_ARCS of the arcs hands its bucket to pull sweeps over every in-list, which run
-#: until one improves at most PUSH_SHARE of the vertices below the split (docs/tuning.md)
+#: on the GPU, a step whose output holds more than PULL_SHARE of the vertices (the first width
+#: tested; a wide output of short lists doubles it) and whose lists hold more than PULL_ARCS of the
+#: arcs hands its bucket to pull sweeps over every in-list, which run until one improves at most
+#: PUSH_SHARE of the vertices below the split (docs/tuning.md)
 PULL_SHARE, PULL_ARCS, PUSH_SHARE = 1 / 64, 1 / 4, 1 / 4
 
 
@@ -492,7 +493,8 @@ def _pull_sweeps(dg, params, tag, few):
     """Pull sweeps for a wide frontier: every vertex takes the least dist[u] + weight over its
     in-arcs, from every u (a sweep relaxes the frontier's arcs and more), and files an improvement
     as a relaxation does (stamped with the sweep's tag: tag, tag + 1, ...). Runs until a sweep
-    improves at most `few` vertices below the split; returns (their ids, the sweeps run). `params`
+    stamps at most `few` vertices (those below the split, and past it where the far pile is full);
+    returns (their ids, the sweeps run). `params`
     gives the relaxation's parameters for a tag. One sync a sweep."""
     import cupy
 
