@@ -302,10 +302,10 @@ def _bfs_cuda(G, source):
 
 
 def _pull_pays(dg, frontier, arcs, limit, max_degree):
-    """Whether the frontier's out-arcs pass `limit` (the switch to pulls of BFS and BC), and those
-    arcs where counted. `arcs`: the count where the caller knows it; else the degree sum, a sync,
-    is taken only where the frontier's size times `max_degree` (the graph's largest out-degree)
-    could pass. Returns (whether they pass, the arcs or None)."""
+    """Whether the frontier's out-arcs pass `limit` (the switch to pulls of BFS, BC and SSSP), and
+    those arcs where counted. `arcs`: the count where the caller knows it; else the degree sum, a
+    sync, is taken only where the frontier's size times `max_degree` (the graph's largest
+    out-degree) could pass. Returns (whether they pass, the arcs or None)."""
     if arcs is None:
         if len(frontier) * max_degree <= limit:
             return False, None

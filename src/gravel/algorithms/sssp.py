@@ -391,6 +391,7 @@ def _sssp_cuda(G, source, weights, delta):
     from ..frontier import Frontier, FrontierQueue
     from ..operators import advance, advance_steps
     from ..operators import filter as keep_if
+    from .bfs import _pull_pays
 
     dg = G.to("cuda")
     if not G.weighted:
@@ -405,7 +406,7 @@ def _sssp_cuda(G, source, weights, delta):
     capacity = 3 * n + 1
     near = FrontierQueue(n, capacity, [source])
     split, phases, tag, sweeps = delta, 0, 1, 0
-    wide = max(1, int(PULL_SHARE * n))
+    wide, max_degree = max(1, int(PULL_SHARE * n)), G.max_out_degree
     relax = (
         "gravel_sssp_relax(dist, stamp, far, far_len, far_cap, src, dst, weight, split, tag + step)"
     )
@@ -447,8 +448,9 @@ def _sssp_cuda(G, source, weights, delta):
                 )
                 phases, tag = phases + steps, tag + steps
                 if len(near.last) > wide:
-                    arcs = int(dg.out_degree[near.last.ids].sum())  # sync
-                    if arcs > PULL_ARCS * dg.nnz:  # its relaxations cost more than a sweep
+                    # its relaxations cost more than a sweep: BFS's and BC's test (a sync)
+                    pulls, _ = _pull_pays(dg, near.last, None, PULL_ARCS * dg.nnz, max_degree)
+                    if pulls:
                         ids, swept = _pull_sweeps(dg, relax_params, tag, int(PUSH_SHARE * n))
                         phases, tag, sweeps = phases + swept, tag + swept, sweeps + swept
                         near = FrontierQueue(n, capacity, ids)
