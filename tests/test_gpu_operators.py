@@ -37,6 +37,17 @@ STRATEGIES = [
 POISON = -7
 
 
+def combined(x, w, combine, dtype):
+    """Each arc's value as staged.cu's COMBINE computes it: x (of `dtype`) alone, x + w or x * w in
+    float32 for float32 and int32 values (then truncated to an int), in float64 for float64; in
+    float64."""
+    if combine is None:
+        return x.astype(np.float64)
+    wide = np.float64 if dtype == np.float64 else np.float32
+    v = x.astype(wide) + w.astype(wide) if combine == "+" else x.astype(wide) * w.astype(wide)
+    return (np.trunc(v) if dtype == np.int32 else v).astype(np.float64)
+
+
 def fresh_staged(monkeypatch, *, pairs_share=None):
     """Blocking "auto" for small graphs too, the staged layout's pairs share if given, and a list
     that records the width of each staged sweep neighbor_reduce runs."""
@@ -420,10 +431,15 @@ def test_neighbor_reduce_pull_and_push(name, G, reduce):
     npf.at(expect, dst, x[in_idx] * w)
     got = ops.neighbor_reduce(dg, None, "x[u] * weight", reduce, params={"x": xd})
     assert np.allclose(got.get(), expect, rtol=1e-5, atol=1e-3)
+    # the value array combined with the weight means the same
+    got = ops.neighbor_reduce(dg, None, xd, reduce, combine="*")
+    assert np.allclose(got.get(), expect, rtol=1e-5, atol=1e-3)
     ids = rng.choice(G.n, G.n // 3, replace=False).astype(np.int32)
     part = ops.neighbor_reduce(
         dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd}
     )
+    assert np.allclose(part.get(), expect[ids], rtol=1e-5, atol=1e-3)
+    part = ops.neighbor_reduce(dg, Frontier.from_ids(G.n, ids), xd, reduce, combine="*")
     assert np.allclose(part.get(), expect[ids], rtol=1e-5, atol=1e-3)
     # push: out-edges (u -> v) of frontier items fold into out[v]
     src, dstp, _, wp = reference_edges(G, ids)
@@ -431,6 +447,10 @@ def test_neighbor_reduce_pull_and_push(name, G, reduce):
     npf.at(expect_push, dstp, x[src] * wp)
     push = ops.neighbor_reduce(
         dg, Frontier.from_ids(G.n, ids), "x[u] * weight", reduce, params={"x": xd}, direction="push"
+    )
+    assert np.allclose(push.get(), expect_push, rtol=1e-5, atol=1e-3)
+    push = ops.neighbor_reduce(
+        dg, Frontier.from_ids(G.n, ids), xd, reduce, combine="*", direction="push"
     )
     assert np.allclose(push.get(), expect_push, rtol=1e-5, atol=1e-3)
     # the same push told its frontier's arcs (no read-back of their count)
@@ -747,30 +767,34 @@ def test_blocked_neighbor_reduce_equals_the_plain_pull(name, G, width):
 def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkeypatch):
     """A value array staged in shared memory, block by block (1 vertex, hub-splitting, wider than
     the graph, the card's own width by "auto"; 10**9 takes the L2 path), edges combined by pair
-    (share 1) or copied (share 0): every reduce over signed values, float32, float64 and int32, a
-    fused update; against NumPy."""
+    (share 1) or copied (share 0): every reduce over signed values, float32, float64 and int32,
+    alone or combined with the arc's weight (1 where the graph has none) by + and *, a fused update;
+    against NumPy."""
     runs = fresh_staged(monkeypatch, pairs_share=pairs_share)
     rng = np.random.default_rng()
     dg = DeviceGraph(G)  # layouts of its own, built with this pairs share
-    in_off, in_idx, _ = G.csc()
+    in_off, in_idx, in_w = G.csc()
+    w = in_w if in_w is not None else np.ones(in_idx.size, np.float32)
+    scale = {None: 1.0, "+": 1.0, "*": float(w.max(initial=1.0))}
     dst = np.repeat(np.arange(G.n), np.diff(in_off))
     staged_path = width != 10**9
     for dtype in (np.float32, np.float64, np.int32):
         x = (rng.random(G.n) * 2000 - 1000).astype(dtype)
         for reduce, npf in (("sum", np.add), ("min", np.minimum), ("max", np.maximum)):
-            ident = nr._IDENTITY[reduce](np.dtype(dtype))
-            expect = np.full(G.n, ident, np.float64)
-            npf.at(expect, dst, x[in_idx].astype(np.float64))
-            got = ops.neighbor_reduce(
-                dg, None, cupy.asarray(x), reduce, dtype=dtype, blocking=width
-            ).get()
-            atol = (
-                5.0 if dtype == np.float32 else 1e-6
-            )  # float32 sums of 9,000 values up to 1,000, any order
-            assert got.dtype == dtype and np.allclose(got, expect, rtol=1e-5, atol=atol), (
-                dtype,
-                reduce,
-            )
+            for combine in (None, "+", "*"):
+                ident = nr._IDENTITY[reduce](np.dtype(dtype))
+                expect = np.full(G.n, ident, np.float64)
+                npf.at(expect, dst, combined(x[in_idx], w, combine, dtype))
+                got = ops.neighbor_reduce(
+                    dg, None, cupy.asarray(x), reduce, dtype=dtype, combine=combine, blocking=width
+                ).get()
+                # float32 sums of 9,000 values up to 1,000 (times the weight), any order
+                atol = 5.0 * scale[combine] if dtype == np.float32 else 1e-6
+                assert got.dtype == dtype and np.allclose(got, expect, rtol=1e-5, atol=atol), (
+                    dtype,
+                    reduce,
+                    combine,
+                )
     assert bool(runs) == staged_path
     y = cupy.full(G.n, POISON, cupy.float64)
     ops.neighbor_reduce(
@@ -788,6 +812,10 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkey
     assert np.allclose(y.get(), 2 * expect + np.arange(G.n), rtol=1e-12)
     with pytest.raises(ValueError, match="one value per vertex"):
         ops.neighbor_reduce(dg, None, cupy.zeros(G.n + 1, cupy.float32), blocking=width)
+    with pytest.raises(ValueError, match="combine joins a value array"):
+        ops.neighbor_reduce(dg, None, "x[u]", combine="+", params={"x": cupy.asarray(x)})
+    with pytest.raises(gravel.UnknownNameError, match="unknown combine '-'"):
+        ops.neighbor_reduce(dg, None, cupy.asarray(x), combine="-")
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
@@ -852,31 +880,39 @@ def test_staged_gather_reduces_each_pair(name, G, width, pairs_share, monkeypatc
     )
     block = np.repeat(L.chunk_block.get(), np.diff(L.chunk_edges.get()))
     first = np.concatenate([[0], np.flatnonzero(ends)[:-1] + 1])
+    # the layout's edge order, and so its weights', from NumPy's stable sort by (block, destination)
+    in_off, in_idx, in_w = G.csc()
+    unsorted = in_idx.astype(np.int64) // width * G.n + np.repeat(np.arange(G.n), np.diff(in_off))
+    order = np.argsort(unsorted, kind="stable")
+    key = unsorted[order]
+    w = (in_w if in_w is not None else np.ones(in_idx.size, np.float32))[order]
+    weights = staged.staged_weights(dg, L)
+    assert np.array_equal(weights.get()[: L.edges], w) and weights.size == L.local.size
+    scale = {None: 1.0, "+": 1.0, "*": float(w.max(initial=1.0))}
     for dtype in (np.float32, np.float64, np.int32):
         x = (rng.random(G.n) * 2000 - 1000).astype(dtype)
-        vals = x[block.astype(np.int64) * width + local]
-        for reduce, npf in (("sum", np.add), ("max", np.maximum)):
-            red = pull.Reduction(
-                np.dtype(dtype),
-                nr._IDENTITY[reduce](np.dtype(dtype)),
-                None,
-                {NR_REDUCE: f"({nr._REDUCE[reduce][0]})"},
-                {},
-                "",
-            )
-            got = pull.staged_gather(L, cupy.asarray(x), red).get()
-            expect = npf.reduceat(vals.astype(np.float64), first) if L.edges else np.zeros(0)
-            atol = (
-                5.0 if dtype == np.float32 else 1e-6
-            )  # float32 sums of up to 9,000 values, any order
-            assert got.shape == (L.pairs,) and np.allclose(got, expect, rtol=1e-5, atol=atol), (
-                dtype,
-                reduce,
-            )
-    in_off, in_idx, _ = G.csc()
-    key = np.sort(
-        in_idx.astype(np.int64) // width * G.n + np.repeat(np.arange(G.n), np.diff(in_off))
-    )
+        for combine in (None, "+", "*"):
+            vals = combined(x[block.astype(np.int64) * width + local], w, combine, dtype)
+            for reduce, npf in (("sum", np.add), ("max", np.maximum)):
+                red = pull.Reduction(
+                    np.dtype(dtype),
+                    nr._IDENTITY[reduce](np.dtype(dtype)),
+                    None,
+                    {NR_REDUCE: f"({nr._REDUCE[reduce][0]})"},
+                    {},
+                    "",
+                )
+                got = pull.staged_gather(
+                    L, cupy.asarray(x), red, weights, pull.COMBINE[combine]
+                ).get()
+                expect = npf.reduceat(vals, first) if L.edges else np.zeros(0)
+                # float32 sums of up to 9,000 values (times the weight), any order
+                atol = 5.0 * scale[combine] if dtype == np.float32 else 1e-6
+                assert got.shape == (L.pairs,) and np.allclose(got, expect, rtol=1e-5, atol=atol), (
+                    dtype,
+                    reduce,
+                    combine,
+                )
     cut = min(1, key.size) + np.sum(
         (key[1:] != key[:-1]) | (np.arange(1, key.size) % staged.STAGED_SPAN == 0)
     )

@@ -106,13 +106,22 @@ CASES = [
         "__device__ __forceinline__ float gravel_push_value(int v, int u, long long edge, "
         "float weight GRAVEL_USER_FN_PARAMS) { return ((float)(x[u] * weight)); }",
     ),
-    ("neighbor_reduce/staged.cu", "gravel_staged_copy<float>", {}),
-    ("neighbor_reduce/staged.cu", "gravel_staged_gather<float>", {ops.NR_REDUCE: "((a) + (b))"}),
+    # the staged gather of x[u] alone (COMBINE 0), x[u] + weight (1) and x[u] * weight (2)
+    ("neighbor_reduce/staged.cu", "gravel_staged_copy<float, 0>", {}),
+    ("neighbor_reduce/staged.cu", "gravel_staged_copy<int, 1>", {}),
+    ("neighbor_reduce/staged.cu", "gravel_staged_copy<double, 2>", {}),
+    ("neighbor_reduce/staged.cu", "gravel_staged_gather<float, 0>", {ops.NR_REDUCE: "((a) + (b))"}),
     (
         "neighbor_reduce/staged.cu",
-        "gravel_staged_gather<double>",
+        "gravel_staged_gather<double, 0>",
         {ops.NR_REDUCE: "(min((a), (b)))"},
     ),
+    (
+        "neighbor_reduce/staged.cu",
+        "gravel_staged_gather<float, 1>",
+        {ops.NR_REDUCE: "(min((a), (b)))"},
+    ),
+    ("neighbor_reduce/staged.cu", "gravel_staged_gather<int, 2>", {ops.NR_REDUCE: "((a) + (b))"}),
     (
         "neighbor_reduce/staged.cu",
         "gravel_staged_merge<float, 0>",

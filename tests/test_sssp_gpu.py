@@ -1,5 +1,7 @@
 """The GPU SSSP: its near/far split past float32's range, its predecessors, its pull sweeps."""
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -41,26 +43,39 @@ def test_sssp_predecessors_by_a_pull_where_weights_are_positive_else_by_a_bfs():
     assert verify_sssp(Z, 0, d, host(r.predecessor)) == []
 
 
-@pytest.mark.parametrize("buckets", [1, 4])
-def test_sssp_pull_sweeps_file_past_the_split_as_relaxations_do(monkeypatch, buckets):
+# unweighted, two buckets: a bucket of four (one hop) would file every improvement past the split
+@pytest.mark.parametrize("weighted,buckets", [(True, 1), (True, 4), (False, 1), (False, 2)])
+@pytest.mark.parametrize("path", ["plain", "staged"])
+def test_sssp_pull_sweeps_file_past_the_split_as_relaxations_do(
+    monkeypatch, buckets, weighted, path
+):
     """With shares that send every step of more than one output to pull sweeps, and a split inside
-    the distances (four buckets), the sweeps file what they improve past it to the far pile: the
-    distances match the CPU path's and the tree checks."""
-    import importlib
-
+    the distances (several buckets), the sweeps file what they improve past it to the far pile: the
+    distances match the CPU path's and the tree checks, on a directed graph with weights and without
+    (weight 1), swept plainly or staged in shared memory (blocks of 700 vertices, the weights in the
+    layout's order)."""
     from gravel import generate, transform
+    from gravel.operators import sweep_plan
 
     sssp_module = importlib.import_module("gravel.algorithms.sssp")
     monkeypatch.setattr(sssp_module, "PULL_SHARE", 0.0)
     monkeypatch.setattr(sssp_module, "PULL_ARCS", 0.0)
-    G = transform.add_random_weights(
-        generate.uniform_random(12, 16, seed=6, directed=True), 1, 255, seed=7
-    )
+    staged = []
+    if path == "staged":
+        monkeypatch.setattr(sweep_plan, "AUTO_L2_SHARE", 0.0)
+        monkeypatch.setattr(sweep_plan, "shared_width", lambda bytes_per_vertex: 700)
+    nr = importlib.import_module("gravel.operators.neighbor_reduce")
+    real = nr.staged_sweep
+    monkeypatch.setattr(nr, "staged_sweep", lambda *args: (staged.append(args[1]), real(*args))[1])
+    G = generate.uniform_random(12, 16, seed=6, directed=True)
+    if weighted:
+        G = transform.add_random_weights(G, 1, 255, seed=7)
     s = int(np.argmax(G.out_degree))
     want = gravel.sssp(G, s, device="cpu").distance
     delta = None if buckets == 1 else float(want[np.isfinite(want)].max()) / buckets
     r = gravel.sssp(G, s, delta=delta, device="cuda")
     assert r.stats["pull_sweeps"] > 0
+    assert staged == ([700] * r.stats["pull_sweeps"] if path == "staged" else [])
     d = host(r.distance).astype(np.float64)
     np.testing.assert_allclose(d, want, rtol=1e-5)
     assert verify_sssp(G, s, d, host(r.predecessor), rtol=1e-5) == []
@@ -84,8 +99,6 @@ def test_sssp_pulls_a_hubs_wide_frontier_and_pushes_a_meshs():
 def test_sssp_keeps_pushing_wide_frontiers_of_short_lists(monkeypatch):
     """Where every step's output passes PULL_SHARE but a grid's lists hold few arcs, the push goes
     on (the width to test doubles) and never sweeps; the distances stay right."""
-    import importlib
-
     from gravel import generate
 
     monkeypatch.setattr(importlib.import_module("gravel.algorithms.sssp"), "PULL_SHARE", 0.0)

@@ -393,9 +393,9 @@ def _sssp_cuda(G, source, weights, delta):
     from ..operators import filter as keep_if
     from .bfs import _pull_pays
 
-    dg = G.to("cuda")
-    if not G.weighted:
-        dg = dg.with_weights(cupy.ones(G.nnz, cupy.float32))
+    # the sweeps run on the graph itself (weights 1 where it has none), whose layouts it keeps
+    graph = G.to("cuda")
+    dg = graph if G.weighted else graph.with_weights(cupy.ones(G.nnz, cupy.float32))
     n = G.n
     dist = cupy.full(n, cupy.inf, cupy.float32)
     dist[source] = 0
@@ -451,7 +451,7 @@ def _sssp_cuda(G, source, weights, delta):
                     # its relaxations cost more than a sweep: BFS's and BC's test (a sync)
                     pulls, _ = _pull_pays(dg, near.last, None, PULL_ARCS * dg.nnz, max_degree)
                     if pulls:
-                        ids, swept = _pull_sweeps(dg, relax_params, tag, int(PUSH_SHARE * n))
+                        ids, swept = _pull_sweeps(graph, relax_params, tag, int(PUSH_SHARE * n))
                         phases, tag, sweeps = phases + swept, tag + swept, sweeps + swept
                         near = FrontierQueue(n, capacity, ids)
                         continue
@@ -496,8 +496,10 @@ def _pull_sweeps(dg, params, tag, few):
     in-arcs, from every u (a sweep relaxes the frontier's arcs and more), and files an improvement
     as a relaxation does (stamped with the sweep's tag: tag, tag + 1, ...). Runs until a sweep
     stamps at most `few` vertices (those below the split, and past it where the far pile is full);
-    returns (their ids, the sweeps run). `params`
-    gives the relaxation's parameters for a tag. One sync a sweep."""
+    returns (their ids, the sweeps run). `params` gives the relaxation's parameters for a tag. The
+    sweep is planned as PageRank's ("auto": staged in shared memory on large graphs whose hubs are
+    not in front, the weights in the layout's order), and a staged one reads the distances as they
+    were when it began. One sync a sweep."""
     import cupy
 
     from ..operators import neighbor_reduce
@@ -508,12 +510,14 @@ def _pull_sweeps(dg, params, tag, few):
         neighbor_reduce(
             dg,
             None,
-            "dist[u] + weight",
+            p["dist"],
             "min",
             identity=np.float32(np.inf),
+            combine="+",
             apply=_PULL_APPLY,
             params=p,
             preamble=_RELAX,
+            blocking="auto",
         )
         ids = cupy.flatnonzero(p["stamp"] == p["tag"]).astype(cupy.int32)  # sync: its size
         swept += 1

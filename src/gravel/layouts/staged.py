@@ -231,6 +231,28 @@ def _pieces(runs, blocks, tiles, segment, piece):
 BUILD_BYTES_PER_EDGE = 48
 
 
+def staged_weights(dg, L):
+    """The in-arcs' weights (1 where the graph has none) in the edge order of `L`, the staged
+    layout of the DeviceGraph `dg`, padded as its ids are: what the gather combines with x[u].
+    Built on first use (the layout's edge order sorted out once more) and kept with the graph."""
+    from ..backends.cuda import runtime
+
+    def build():
+        runtime.check_fits(
+            BUILD_BYTES_PER_EDGE * dg.nnz, f"the staged weights of {dg.nnz:,} in-arcs"
+        )
+        offsets, sources, weights = dg.csc()
+        m = xp(offsets)
+        out = m.zeros(L.local.size, m.float32)
+        if weights is None:
+            out[: L.edges] = 1
+        else:
+            out[: L.edges] = weights[segment_edges(offsets, sources, dg.n, L.width)[2]]
+        return out
+
+    return dg.cached(("staged_weights", L.width, L.local.size), build)
+
+
 def staged_layout(dg, width, tile):
     """The staged layout of a DeviceGraph's in-edges, built on first use and kept with the graph."""
     from ..backends.cuda import runtime

@@ -31,7 +31,15 @@ from ._functor import (
     sums_op,
 )
 from .advance import advance_lists, choose_load_balance
-from .pull import Reduction, blocked_sweep, plain_sweep, pull_items, staged_sweep, streamed_sweep
+from .pull import (
+    COMBINE,
+    Reduction,
+    blocked_sweep,
+    plain_sweep,
+    pull_items,
+    staged_sweep,
+    streamed_sweep,
+)
 from .steps import (
     PULL_STEPS_BLOCKS_PER_SM,
     PULL_STEPS_MAX,
@@ -69,6 +77,7 @@ def neighbor_reduce(
     *,
     dtype=np.float32,
     identity=None,
+    combine=None,
     direction="pull",
     apply=None,
     sums=None,
@@ -80,11 +89,15 @@ def neighbor_reduce(
     """Reduce `value` over neighbour lists.
 
     `value` is an expression over ``v, u, edge, weight`` (the edge u -> v) and the `params`, or a
-    device array x of n values, which means ``x[u]``. `reduce` is "sum", "min", "max", "any" or
-    an expression over ``a`` and ``b`` (then `identity` is required). "any" gives one of the
-    values unlike the identity where there is one (a value equal to it counts as none): a pull's
-    short lists stop once each of their lanes has one (a bottom-up BFS step) and fold the lanes'
-    by min; long lists and pushes fold every value by min.
+    device array x of n values, which means ``x[u]``; with `combine` "+" or "*", ``x[u] + weight``
+    or ``x[u] * weight`` (the arc's weight, 1 on an unweighted graph): a generalized SpMV's
+    multiply, min-plus for shortest paths, that a staged sweep can take (the weights in its
+    layout's order, 4 bytes an arc, built on first use) where an expression cannot. `reduce` is
+    "sum", "min", "max", "any" or an expression over ``a`` and ``b`` (then `identity` is
+    required). "any" gives one of the values unlike the identity where there is one (a value
+    equal to it counts as none): a pull's short lists stop once each of their lanes has one (a
+    bottom-up BFS step) and fold the lanes' by min; long lists and pushes fold every value by
+    min.
 
     ``direction="pull"``: ``out[i]`` reduces over the in-edges (u -> v) of item v of `frontier`
     (every vertex when None). `apply`, a statement over ``v, i, acc`` and the params, replaces the
@@ -111,13 +124,18 @@ def neighbor_reduce(
 
     dt = np.dtype(dtype)
     x = None
+    if combine not in COMBINE:
+        raise UnknownNameError(f"unknown combine {combine!r} (expected None, '+' or '*')")
     if not isinstance(value, str):
         x = cupy.asarray(value)
         if x.shape != (graph.n,):
             raise ValueError(
                 f"a value array holds one value per vertex ({graph.n}), not shape {x.shape}"
             )
-        params, value = {**(params or {}), VALUE_ARRAY: x}, f"{VALUE_ARRAY}[u]"
+        weighed = "" if combine is None else f" {combine} weight"
+        params, value = {**(params or {}), VALUE_ARRAY: x}, f"{VALUE_ARRAY}[u]{weighed}"
+    elif combine is not None:
+        raise ValueError("combine joins a value array's x[u] to the weight: pass an array")
     if reduce in _REDUCE:
         expr, op = _REDUCE[reduce]
         identity = _IDENTITY[reduce](dt) if identity is None else identity
@@ -161,7 +179,7 @@ def neighbor_reduce(
     stageable = x is not None and op is not None and dt in _STAGED_TYPES
     plan = plan_sweep(graph, blocking, bytes_per_vertex=dt.itemsize, stageable=stageable)
     if plan.kind == "staged":
-        staged_sweep(graph, plan.width, x.astype(dt, copy=False), red, out)
+        staged_sweep(graph, plan.width, x.astype(dt, copy=False), red, out, combine)
     elif plan.kind == "blocked":
         blocked_sweep(graph, plan.width, red, out)
     elif plan.kind == "streamed":

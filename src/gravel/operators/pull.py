@@ -16,6 +16,7 @@ from ..layouts.staged import (
     STAGED_STAGE,
     STAGED_TILE_BYTES,
     staged_layout,
+    staged_weights,
 )
 from ._functor import (
     BLOCK,
@@ -258,14 +259,20 @@ def blocked_sweep(graph, width, red, out):
     )
 
 
-def staged_sweep(graph, width, x, red, out):
+#: staged.cu's COMBINE of each neighbor_reduce `combine`: how x[u] meets the arc's weight
+COMBINE = {None: 0, "+": 1, "*": 2}
+
+
+def staged_sweep(graph, width, x, red, out, combine=None):
     """The staged sweep (:class:`gravel.layouts.StagedPull`): the gather of each edge's x[u] through
-    its block's slice in shared memory, reduced to one value per (block, destination) pair or copied
-    per edge, then the merge of the pairs by destination tiles (the vertex update fused there)."""
+    its block's slice in shared memory (combined with the arc's weight where `combine` is "+" or
+    "*"), reduced to one value per (block, destination) pair or copied per edge, then the merge of
+    the pairs by destination tiles (the vertex update fused there)."""
     import cupy
 
     L = staged_layout(graph, width, STAGED_TILE_BYTES // red.dtype.itemsize)
-    value = staged_gather(L, x, red)
+    weight = None if combine is None else staged_weights(graph, L)
+    value = staged_gather(L, x, red, weight, COMBINE[combine])
     # sums of tiles cut into pieces and their pieces done: the merge leaves them as it found them
     total, done = graph.cached(
         ("staged_merge", red.dtype, red.op, L.tiles),
@@ -306,20 +313,24 @@ def staged_sweep(graph, width, x, red, out):
     )
 
 
-def staged_gather(L, x, red):
-    """The staged sweep's first pass over layout `L`: x[u] of each edge, reduced by the reduction's
-    operator over each pair, or copied where each edge is its own pair; one value per pair."""
+def staged_gather(L, x, red, weight=None, combine=0):
+    """The staged sweep's first pass over layout `L`: x[u] of each edge (combined with its `weight`,
+    in the layout's order, by staged.cu's COMBINE `combine` where that is not 0), reduced by the
+    reduction's operator over each pair, or copied where each edge is its own pair; one value per
+    pair."""
     import cupy
 
     value = cupy.empty(L.pairs, dtype=red.dtype)
     if not L.edges:
         return value
-    chunks = (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local)
+    if weight is None:
+        weight = cupy.empty(0, cupy.float32)  # a null pointer: COMBINE 0 reads no weight
+    chunks = (L.chunk_edges, L.chunk_block, np.int64(L.chunk_block.size), L.local, weight)
     if L.copies:
         k = runtime.kernel(
             "neighbor_reduce/staged.cu",
             "gravel_staged_copy",
-            templates=(red.ctype,),
+            templates=(red.ctype, combine),
             defines=KERNEL_DEFINES,
         )
         k(
@@ -334,7 +345,7 @@ def staged_gather(L, x, red):
     k = runtime.kernel(
         "neighbor_reduce/staged.cu",
         "gravel_staged_gather",
-        templates=(red.ctype,),
+        templates=(red.ctype, combine),
         prelude=prelude([], {NR_REDUCE: red.macros[NR_REDUCE]}),
         defines=KERNEL_DEFINES,
     )

@@ -1,5 +1,5 @@
-// Neighbor reduce, staged blocked pull (gravel.layouts.StagedPull): a sweep whose value is x[u], in
-// two passes over the in-edges cut by source block.
+// Neighbor reduce, staged blocked pull (gravel.layouts.StagedPull): a sweep whose value is x[u], or x[u]
+// combined with the arc's weight (COMBINE, below), in two passes over the in-edges cut by source block.
 // Gather: one CTA per chunk (a run of one block's edges) copies the block's slice of x into shared
 // memory, then its warps reduce each pair's x[u] (a pair: the block's edges into one destination,
 // side by side, cut where a warp's span ends) and write one value per pair; where the layout keeps
@@ -40,24 +40,42 @@ __device__ __forceinline__ void gravel_staged_slice(T *slice, const T *__restric
     for (k += threadIdx.x; k < len; k += blockDim.x) slice[k] = x[base + k];
 }
 
-// Four edges' values from their ids (packed in a uint2), stored as one 16-byte write per 4-byte T:
-// a warp's store is 512 contiguous bytes.
-template <typename T>
-__device__ __forceinline__ void gravel_staged_put4(T *out, const T *slice, uint2 packed) {
+// An edge's value from x[u] and its weight w: COMBINE 0 is x[u], 1 x[u] + w (min-plus paths), 2
+// x[u] * w, evaluated as neighbor_reduce's expression `x[u] + weight` is, then converted to T.
+template <typename T, int COMBINE>
+__device__ __forceinline__ T gravel_staged_combine(T x, float w) {
+    static_assert(COMBINE >= 0 && COMBINE <= 2, "COMBINE: 0 none, 1 add, 2 multiply");
+    (void)w;
+    return COMBINE == 1 ? (T)(x + w) : COMBINE == 2 ? (T)(x * w) : x;
+}
+
+// Four edges' weights, one 16-byte load (the layout pads them to whole spans; none without COMBINE).
+template <int COMBINE>
+__device__ __forceinline__ float4 gravel_staged_weights4(const float *weight, long long e) {
+    return COMBINE ? __ldcs(reinterpret_cast<const float4 *>(weight + e)) : float4{};
+}
+
+// Four edges' values from their ids (packed in a uint2) and weights, stored as one 16-byte write per
+// 4-byte T: a warp's store is 512 contiguous bytes.
+template <typename T, int COMBINE>
+__device__ __forceinline__ void gravel_staged_put4(T *out, const T *slice, uint2 packed, float4 weights) {
     union { uint2 q; unsigned short id[4]; } in{packed};
     union { T v[4]; uint4 w[sizeof(T) / 4]; } put;
+    const float w[4] = {weights.x, weights.y, weights.z, weights.w};
 #pragma unroll
-    for (int j = 0; j < 4; ++j) put.v[j] = slice[in.id[j]];
+    for (int j = 0; j < 4; ++j) put.v[j] = gravel_staged_combine<T, COMBINE>(slice[in.id[j]], w[j]);
 #pragma unroll
     for (int j = 0; j < (int)(sizeof(T) / 4); ++j) reinterpret_cast<uint4 *>(out)[j] = put.w[j];
 }
 
 // The gather where each edge is its own pair (the layout found too few edges to combine): a CTA per
-// chunk, each edge's x[u] out in edge order.
-template <typename T>
+// chunk, each edge's value out in edge order. `weight`: the arcs' weights in the layout's order where
+// COMBINE is not 0.
+template <typename T, int COMBINE>
 __global__ void gravel_staged_copy(const long long *__restrict__ chunk_edges, const int *__restrict__ chunk_block,
                                    long long chunks, const unsigned short *__restrict__ local,
-                                   const T *__restrict__ x, long long n, int width, T *__restrict__ value) {
+                                   const float *__restrict__ weight, const T *__restrict__ x, long long n,
+                                   int width, T *__restrict__ value) {
     extern __shared__ __align__(16) unsigned char gravel_smem[];
     T *slice = reinterpret_cast<T *>(gravel_smem);
     // One CTA per SM holds a block's slice, so each thread keeps UNROLL loads of 4 ids in flight:
@@ -69,20 +87,29 @@ __global__ void gravel_staged_copy(const long long *__restrict__ chunk_edges, co
         // edges head..tail go 4 at a time (aligned: 8-byte id loads, 16-byte value stores)
         const long long start = chunk_edges[c], end = chunk_edges[c + 1];
         const long long head = min(end, (start + 3) & ~3LL), tail = max(head, end & ~3LL);
-        for (long long e = start + threadIdx.x; e < head; e += blockDim.x) value[e] = slice[local[e]];
-        for (long long e = tail + threadIdx.x; e < end; e += blockDim.x) value[e] = slice[local[e]];
+        for (long long e = start + threadIdx.x; e < head; e += blockDim.x)
+            value[e] = gravel_staged_combine<T, COMBINE>(slice[local[e]], COMBINE ? weight[e] : 0.0f);
+        for (long long e = tail + threadIdx.x; e < end; e += blockDim.x)
+            value[e] = gravel_staged_combine<T, COMBINE>(slice[local[e]], COMBINE ? weight[e] : 0.0f);
         const uint2 *ids = reinterpret_cast<const uint2 *>(local + head);
         T *out = value + head;
         const long long groups = (tail - head) >> 2, stride = blockDim.x;
         long long g = threadIdx.x;
         for (; g + (UNROLL - 1) * stride < groups; g += UNROLL * stride) {
             uint2 q[UNROLL];
+            float4 w[UNROLL];
 #pragma unroll
-            for (int j = 0; j < UNROLL; ++j) q[j] = __ldcs(ids + g + j * stride);
+            for (int j = 0; j < UNROLL; ++j) {
+                q[j] = __ldcs(ids + g + j * stride);
+                w[j] = gravel_staged_weights4<COMBINE>(weight, head + 4 * (g + j * stride));
+            }
 #pragma unroll
-            for (int j = 0; j < UNROLL; ++j) gravel_staged_put4<T>(out + 4 * (g + j * stride), slice, q[j]);
+            for (int j = 0; j < UNROLL; ++j)
+                gravel_staged_put4<T, COMBINE>(out + 4 * (g + j * stride), slice, q[j], w[j]);
         }
-        for (; g < groups; g += stride) gravel_staged_put4<T>(out + 4 * g, slice, __ldcs(ids + g));
+        for (; g < groups; g += stride)
+            gravel_staged_put4<T, COMBINE>(out + 4 * g, slice, __ldcs(ids + g),
+                                           gravel_staged_weights4<COMBINE>(weight, head + 4 * g));
         __syncthreads();  // the next chunk overwrites the slice
     }
 }
@@ -108,18 +135,18 @@ __device__ __forceinline__ void gravel_staged_warp_scan(int &begun, T &since, T 
 
 // A CTA per chunk, its warps a span at a time; a span begins a pair, so no warp waits on another. A
 // lane takes 16 consecutive edges: their ids in two 16-byte loads, their end bits, their x[u] from the
-// slice; it reduces them by pair, a warp scan gives what came before it, and the lane of each pair's
+// slice (combined with their weights, four 16-byte loads, where COMBINE is not 0); it reduces them by pair, a warp scan gives what came before it, and the lane of each pair's
 // last edge puts the pair's value in the warp's stage, from where the warp writes them side by side
 // at span_pair of its span on (a lane's own writes would scatter one value a lane over the span's
 // range: one L2 request a value).
 // Edges of the span before the chunk's (another block's, whole pairs) count their pairs, whose values
 // another chunk writes.
-template <typename T>
+template <typename T, int COMBINE>
 __global__ void __launch_bounds__(GRAVEL_STAGED_GATHER_BLOCK)
 gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__restrict__ chunk_block,
-                     long long chunks, const unsigned short *__restrict__ local, const unsigned int *__restrict__ ends,
-                     const long long *__restrict__ span_pair, const T *__restrict__ x, long long n, int width,
-                     T identity, T *__restrict__ value) {
+                     long long chunks, const unsigned short *__restrict__ local, const float *__restrict__ weight,
+                     const unsigned int *__restrict__ ends, const long long *__restrict__ span_pair,
+                     const T *__restrict__ x, long long n, int width, T identity, T *__restrict__ value) {
     constexpr int SPAN = GRAVEL_STAGED_SPAN, ITEMS = SPAN / 32, STAGE = GRAVEL_STAGED_STAGE;
     static_assert(ITEMS == 16, "a lane loads its 16 edges' ids as two 16-byte vectors");
     extern __shared__ __align__(16) unsigned char gravel_smem[];
@@ -150,9 +177,15 @@ gravel_staged_gather(const long long *__restrict__ chunk_edges, const int *__res
             const unsigned before = lane == 0 ? 1u : prev >> (ITEMS - 1);  // the span's first edge begins a pair
             // a pair begins where a live edge follows an end; a dead edge's end counts its pair
             const unsigned key = (((bits << 1) | before) & live) | (bits & dead), last = bits & live;
+            float w[ITEMS];
+#pragma unroll
+            for (int j = 0; j < ITEMS; j += 4) {
+                const float4 q = gravel_staged_weights4<COMBINE>(weight, e0 + j);
+                w[j] = q.x, w[j + 1] = q.y, w[j + 2] = q.z, w[j + 3] = q.w;
+            }
             T v[ITEMS];
 #pragma unroll
-            for (int j = 0; j < ITEMS; ++j) v[j] = slice[in.id[j]];
+            for (int j = 0; j < ITEMS; ++j) v[j] = gravel_staged_combine<T, COMBINE>(slice[in.id[j]], w[j]);
             int begun = __popc(key);
             T since = identity;
 #pragma unroll
@@ -273,10 +306,12 @@ gravel_staged_merge(const long long *__restrict__ piece_first, const int *__rest
 }
 
 #ifdef GRAVEL_INSTANTIATE
-void* gravel_instances[] = {(void*)gravel_staged_copy<float>, (void*)gravel_staged_copy<double>,
-                            (void*)gravel_staged_copy<int>,
-                            (void*)gravel_staged_gather<float>, (void*)gravel_staged_gather<double>,
-                            (void*)gravel_staged_gather<int>,
+void* gravel_instances[] = {(void*)gravel_staged_copy<float, 0>, (void*)gravel_staged_copy<double, 0>,
+                            (void*)gravel_staged_copy<int, 0>, (void*)gravel_staged_copy<float, 1>,
+                            (void*)gravel_staged_copy<double, 2>,
+                            (void*)gravel_staged_gather<float, 0>, (void*)gravel_staged_gather<double, 0>,
+                            (void*)gravel_staged_gather<int, 0>, (void*)gravel_staged_gather<float, 1>,
+                            (void*)gravel_staged_gather<int, 2>,
                             (void*)gravel_staged_merge<float, 0>, (void*)gravel_staged_merge<double, 1>,
                             (void*)gravel_staged_merge<int, 2>};
 #endif
