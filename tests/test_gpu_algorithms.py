@@ -4,6 +4,7 @@ matches)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gravel
 from gravel import generate, transform
@@ -294,3 +295,18 @@ def test_bc_on_a_deep_graph_goes_source_by_source():
     assert r.strategy == "brandes"
     ref = gravel.betweenness_centrality(G, device="cpu").centrality
     assert np.allclose(r.centrality.get(), ref)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=1024))
+def test_cc_names_the_sampled_label_most_vertices_carry_on_the_device(labels):
+    """Afforest's skipped component, found on the device: the label that most of the sample's carry
+    (ties: the first of them in the sample), as NumPy counts it."""
+    from gravel.algorithms.cc import _most_common_cuda
+
+    x = np.array(labels, np.int32)
+    values, counts = np.unique(x, return_counts=True)
+    tied = values[counts == counts.max()]
+    got = _most_common_cuda(cupy.asarray(x))
+    assert got.shape == (1,) and got.dtype == np.int32
+    assert int(got.get()[0]) == min(tied, key=labels.index)

@@ -54,6 +54,13 @@ def _most_common(labels):
     return int(values[counts.argmax()])
 
 
+def _most_common_cuda(labels):
+    """The label that most of the sample's `labels` (a device array) carry, as a one-element device
+    array (ties: the first in the sample); each label against every other, no read-back."""
+    counts = (labels[:, None] == labels[None, :]).sum(axis=1)
+    return labels[counts.argmax()].reshape(1)
+
+
 def _cc_cpu(G):
     comp = np.arange(G.n, dtype=np.int32)
     k = _k.kernels(G.nnz)
@@ -151,12 +158,13 @@ def _cc_cuda(G):
                 n=G.n,
                 preamble=_UNION_FIND,
             )
-            skip = np.int32(_most_common(comp[cupy.asarray(_sample(G.n))].get()))
+            sample = dg.cached("cc_sample", lambda: cupy.asarray(_sample(G.n), cupy.int32))
+            skip = _most_common_cuda(comp[sample])  # on the device: no read-back
             # outside the big component, with edges to union (isolated vertices are left out)
             edged = "out_off[v + 1] > out_off[v] || in_off[v + 1] > in_off[v]"
             rest = keep_if(
                 Frontier.all(G.n),
-                f"comp[v] != skip && ({edged})",
+                f"comp[v] != skip[0] && ({edged})",
                 params={"comp": comp, "skip": skip, "out_off": dg.offsets, "in_off": dg.csc()[0]},
             )
             advance(dg, rest, link, params={"comp": comp}, output=None, preamble=_UNION_FIND)
