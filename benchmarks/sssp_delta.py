@@ -4,12 +4,13 @@ CPU's default delta, weights 1..255 added where a graph has none, from its highe
 The device's default (gravel.sssp with no delta) is timed beside them. This is the benchmark for
 SSSP's default delta (docs/tuning.md). --shares times the default delta again at other shares of
 the vertices that hand a bucket to pull sweeps and back (PULL_SHARE, PUSH_SHARE: 64:16 is 1/64 and
-1/16; "off" never pulls). Steps count push steps and sweeps alike.
+1/16; a third, 64:16:8, sets PULL_ARCS to 1/8 of the arcs; "off" never pulls). Steps count push
+steps and sweeps alike.
 
     python benchmarks/sssp_delta.py kron:22 grid:1024x1024 --json
     benchmarks/results/h200/sssp_delta.json
     python benchmarks/sssp_delta.py kron:20 --device cpu --factors 0.0625 0.125 0.25 1
-    python benchmarks/sssp_delta.py kron:22 urand:22 --factors --shares off 64:16 128:4
+    python benchmarks/sssp_delta.py kron:22 urand:22 --factors --shares off 64:16 128:4 64:4:8
 """
 
 import importlib
@@ -46,14 +47,17 @@ def timed(G, source, delta, repeat, device):
 
 
 def shared(text):
-    """(label, PULL_SHARE, PUSH_SHARE) of a --shares entry: "P:Q" is 1/P and 1/Q, "off" a pull
-    share that no step's output reaches."""
+    """(label, {name: share}) of a --shares entry: "P:Q" sets PULL_SHARE and PUSH_SHARE to 1/P and
+    1/Q, "P:Q:A" PULL_ARCS to 1/A too, "off" a pull share that no step's output reaches."""
     if text == "off":
-        return text, 2.0, 0.0
-    pull, push = (float(x) for x in text.split(":"))
-    if pull <= 0 or push <= 0:
-        raise ValueError(f"shares are 1/P and 1/Q for positive P and Q, not {text!r}")
-    return f"shares 1/{pull:g}, 1/{push:g}", 1 / pull, 1 / push
+        return text, {"PULL_SHARE": 2.0, "PUSH_SHARE": 0.0}
+    parts = [float(x) for x in text.split(":")]
+    if len(parts) not in (2, 3) or min(parts) <= 0:
+        raise ValueError(f"shares are P:Q or P:Q:A, positive numbers, not {text!r}")
+    names = ("PULL_SHARE", "PUSH_SHARE", "PULL_ARCS")
+    return f"shares {' '.join(f'1/{x:g}' for x in parts)}", {
+        name: 1 / x for name, x in zip(names, parts)
+    }
 
 
 def main():
@@ -68,7 +72,7 @@ def main():
     )
     a = p.parse_args()
     module = importlib.import_module("gravel.algorithms.sssp")
-    chosen = module.PULL_SHARE, module.PUSH_SHARE
+    chosen = {name: getattr(module, name) for name in ("PULL_SHARE", "PUSH_SHARE", "PULL_ARCS")}
     info = machine()
     where = info.get("gpu") if a.device == "cuda" else f"{info['threads']} CPU threads"
     rows = []
@@ -76,13 +80,15 @@ def main():
         G = weighted_graph(spec)
         source = int(np.argmax(G.out_degree))
         cpu_delta = default_delta(G, "cpu")
-        cases = [("default", None, chosen)]
-        cases += [(f"{f:g} x the CPU's", f * cpu_delta, chosen) for f in a.factors]
-        cases += [(label, None, pair) for label, *pair in a.shares]
-        for label, delta, (pull, push) in cases:
-            module.PULL_SHARE, module.PUSH_SHARE = pull, push
+        cases = [("default", None, {})]
+        cases += [(f"{f:g} x the CPU's", f * cpu_delta, {}) for f in a.factors]
+        cases += [(label, None, shares) for label, shares in a.shares]
+        for label, delta, shares in cases:
+            for name, share in shares.items():
+                setattr(module, name, share)
             ms, steps, sweeps, used = timed(G, source, delta, a.repeat, a.device)
-            module.PULL_SHARE, module.PUSH_SHARE = chosen
+            for name, share in chosen.items():
+                setattr(module, name, share)
             row = {"graph": spec, "device": a.device, "case": label, "delta": used, "ms": ms}
             rows.append(row | {"steps": steps, "pull_sweeps": sweeps})
             print(

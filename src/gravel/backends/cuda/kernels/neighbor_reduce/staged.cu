@@ -135,10 +135,10 @@ __device__ __forceinline__ void gravel_staged_warp_scan(int &begun, T &since, T 
 
 // A CTA per chunk, its warps a span at a time; a span begins a pair, so no warp waits on another. A
 // lane takes 16 consecutive edges: their ids in two 16-byte loads, their end bits, their x[u] from the
-// slice (combined with their weights, four 16-byte loads, where COMBINE is not 0); it reduces them by pair, a warp scan gives what came before it, and the lane of each pair's
-// last edge puts the pair's value in the warp's stage, from where the warp writes them side by side
-// at span_pair of its span on (a lane's own writes would scatter one value a lane over the span's
-// range: one L2 request a value).
+// slice (combined with their weights, four 16-byte loads, where COMBINE is not 0); it reduces them by
+// pair, a warp scan gives what came before it, and the lane of each pair's last edge puts the pair's
+// value in the warp's stage, from where the warp writes them side by side at span_pair of its span on
+// (a lane's own writes would scatter one value a lane over the span's range: one L2 request a value).
 // Edges of the span before the chunk's (another block's, whole pairs) count their pairs, whose values
 // another chunk writes.
 template <typename T, int COMBINE>
