@@ -68,7 +68,11 @@ def main():
     )
     p.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
     p.add_argument(
-        "--shares", nargs="*", default=(), type=shared, help='"P:Q" pull and push shares, or "off"'
+        "--shares",
+        nargs="*",
+        default=(),
+        type=shared,
+        help='"P:Q" pull and push shares (1/P, 1/Q), "P:Q:A" and PULL_ARCS 1/A, or "off"',
     )
     a = p.parse_args()
     module = importlib.import_module("gravel.algorithms.sssp")

@@ -59,3 +59,15 @@ def load_dataset(entry):
 def require_datasets():
     if not (DATASETS / "reference.json").is_file():
         pytest.skip(f"{DATASETS} is absent (the shared datasets sit beside the checkout in CI)")
+
+
+def small_pieces(dg, width, *, segment=64, piece=256):
+    """The staged layout of the DeviceGraph `dg` at `width` for 4-byte values, its merge cut into
+    pieces of `piece` pairs (a tile of many pieces folds through sums kept with the graph), put
+    where neighbor_reduce's staged sweeps find it."""
+    from gravel.layouts import staged
+
+    tile = staged.STAGED_TILE_BYTES // 4
+    in_off, in_idx, _ = dg.csc()
+    build = staged.staged_pull(in_off, in_idx, dg.n, width, tile=tile, segment=segment, piece=piece)
+    return dg.cached(("staged_pull", width, tile), lambda: build)

@@ -21,6 +21,8 @@ from gravel.operators import LoadBalance, pull, sweep_plan  # noqa: E402
 from gravel.operators import steps as steps_module  # noqa: E402
 from gravel.operators._functor import NR_REDUCE  # noqa: E402
 
+from .conftest import small_pieces  # noqa: E402
+
 # the modules whose names their operators shadow in gravel.operators
 advance_module = importlib.import_module("gravel.operators.advance")
 compute_module = importlib.import_module("gravel.operators.compute")
@@ -795,6 +797,11 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkey
                     reduce,
                     combine,
                 )
+                if reduce != "sum" and combine is not None:  # the plain sweep's arithmetic, exactly
+                    plain = ops.neighbor_reduce(
+                        dg, None, cupy.asarray(x), reduce, dtype=dtype, combine=combine
+                    ).get()
+                    assert np.array_equal(got, plain), (dtype, reduce, combine)
     assert bool(runs) == staged_path
     y = cupy.full(G.n, POISON, cupy.float64)
     ops.neighbor_reduce(
@@ -861,6 +868,25 @@ def test_apply_sums_equal_numpy(name, G, path, monkeypatch):
     assert totals.dtype == np.float64 and np.allclose(totals.get(), expect, rtol=1e-9)
     with pytest.raises(ValueError, match="apply"):
         ops.neighbor_reduce(dg, None, x, sums=["1.0"])
+
+
+def test_staged_merge_keeps_each_identity_apart():
+    """A min sweep with the identity inf after one with FLT_MAX (min's default) and back, on tiles
+    cut into pieces: a vertex without in-arcs gets its own sweep's identity, not the other's."""
+    rng = np.random.default_rng()
+    n, m = 3000, 40000
+    src, dst = rng.integers(0, n, m), 2 * rng.integers(0, n // 2, m)  # odd ids have no in-arcs
+    G = gravel.Graph.from_edges(src, dst, n=n, directed=True)
+    dg = DeviceGraph(G)
+    L = small_pieces(dg, 64)
+    assert L.pieces > L.tiles
+    x = rng.random(n).astype(np.float32)
+    for identity in (None, np.float32(np.inf), None, np.float32(np.inf)):
+        least = np.finfo(np.float32).max if identity is None else np.inf
+        expect = np.full(n, least, np.float32)
+        np.minimum.at(expect, dst, x[src])
+        got = ops.neighbor_reduce(dg, None, cupy.asarray(x), "min", identity=identity, blocking=64)
+        assert np.array_equal(got.get(), expect), identity
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])

@@ -116,6 +116,10 @@ def sssp(G, source, *, delta=None, device="auto"):
         to that least width where the weights span a wider range; wider buckets mean fewer phases
         but more re-relaxations.
     device : {"auto", "cpu", "cuda"}
+        On the GPU, wide frontiers are pulled over every in-list; on large graphs whose distances
+        stage (as PageRank's ranks: :func:`gravel.operators.plan_sweep`), the first call that
+        pulls builds the staged layout of the in-arcs and their weights (in that call's time),
+        kept with the graph for later calls.
 
     Returns
     -------
@@ -497,9 +501,10 @@ def _pull_sweeps(dg, params, tag, few):
     as a relaxation does (stamped with the sweep's tag: tag, tag + 1, ...). Runs until a sweep
     stamps at most `few` vertices (those below the split, and past it where the far pile is full);
     returns (their ids, the sweeps run). `params` gives the relaxation's parameters for a tag. The
-    sweep is planned as PageRank's ("auto": staged in shared memory on large graphs whose hubs are
-    not in front, the weights in the layout's order), and a staged one reads the distances as they
-    were when it began. One sync a sweep."""
+    sweep is planned as PageRank's ("auto": staged in shared memory, the weights in the layout's
+    order, where the distances outgrow half the L2, and from 2^20 vertices and 16 arcs a vertex
+    unless the hubs come first), and a staged one reads the distances as they were when it began.
+    One sync a sweep."""
     import cupy
 
     from ..operators import neighbor_reduce

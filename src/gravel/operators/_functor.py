@@ -160,19 +160,10 @@ class PendingCount:
 
 @functools.cache
 def dummy(dtype):
-    """A one-element device array for pointer arguments a kernel will not read: one per device and
-    type, kept (a fresh one cost an allocation and a memset at every launch that passed it)."""
+    """A one-element device array for pointer arguments a kernel will not read."""
     import cupy
 
-    return _dummy(cupy.cuda.Device().id, np.dtype(dtype))
-
-
-@functools.cache
-def _dummy(device_id, dtype):
-    import cupy
-
-    with cupy.cuda.Device(device_id):
-        return cupy.zeros(1, dtype=dtype)
+    return cupy.zeros(1, dtype=dtype)
 
 
 def items(frontier, n):

@@ -90,13 +90,13 @@ def neighbor_reduce(
 
     `value` is an expression over ``v, u, edge, weight`` (the edge u -> v) and the `params`, or a
     device array x of n values, which means ``x[u]``; with `combine` "+" or "*", ``x[u] + weight``
-    or ``x[u] * weight`` (the arc's weight, 1 on an unweighted graph): a generalized SpMV's
-    multiply, min-plus for shortest paths, that a staged sweep can take (the weights in its
-    layout's order, 4 bytes an arc, built on first use) where an expression cannot. `reduce` is
-    "sum", "min", "max", "any" or an expression over ``a`` and ``b`` (then `identity` is
-    required). "any" gives one of the values unlike the identity where there is one (a value
-    equal to it counts as none): a pull's short lists stop once each of their lanes has one (a
-    bottom-up BFS step) and fold the lanes' by min; long lists and pushes fold every value by
+    or ``x[u] * weight`` (x[u] taken as `dtype`; the arc's weight, 1 on an unweighted graph): a
+    generalized SpMV's multiply, min-plus for shortest paths, that a staged sweep can take (the
+    weights in its layout's order, 4 bytes an arc, built on first use) where an expression
+    cannot. `reduce` is "sum", "min", "max", "any" or an expression over ``a`` and ``b`` (then
+    `identity` is required). "any" gives one of the values unlike the identity where there is one
+    (a value equal to it counts as none): a pull's short lists stop once each of their lanes has
+    one (a bottom-up BFS step) and fold the lanes' by min; long lists and pushes fold every value by
     min.
 
     ``direction="pull"``: ``out[i]`` reduces over the in-edges (u -> v) of item v of `frontier`
@@ -132,8 +132,10 @@ def neighbor_reduce(
             raise ValueError(
                 f"a value array holds one value per vertex ({graph.n}), not shape {x.shape}"
             )
+        # x[u] as dtype, then combined: the staged sweep's arithmetic, which stages x as dtype
+        read = f"{VALUE_ARRAY}[u]" if combine is None else f"(({CTYPES[dt]}){VALUE_ARRAY}[u])"
         weighed = "" if combine is None else f" {combine} weight"
-        params, value = {**(params or {}), VALUE_ARRAY: x}, f"{VALUE_ARRAY}[u]{weighed}"
+        params, value = {**(params or {}), VALUE_ARRAY: x}, f"{read}{weighed}"
     elif combine is not None:
         raise ValueError("combine joins a value array's x[u] to the weight: pass an array")
     if reduce in _REDUCE:

@@ -273,9 +273,11 @@ def staged_sweep(graph, width, x, red, out, combine=None):
     L = staged_layout(graph, width, STAGED_TILE_BYTES // red.dtype.itemsize)
     weight = None if combine is None else staged_weights(graph, L)
     value = staged_gather(L, x, red, weight, COMBINE[combine])
-    # sums of tiles cut into pieces and their pieces done: the merge leaves them as it found them
+    # sums of tiles cut into pieces and their pieces done: the merge leaves them as it found them,
+    # the sums at this reduction's identity (which is part of the key: min's is FLT_MAX or inf)
+    identity = red.dtype.type(red.identity)
     total, done = graph.cached(
-        ("staged_merge", red.dtype, red.op, L.tiles),
+        ("staged_merge", red.dtype, red.op, identity.tobytes(), L.tiles),
         lambda: (
             cupy.full(graph.n, red.identity, dtype=red.dtype),
             cupy.zeros(L.tiles, cupy.uint32),
@@ -303,7 +305,7 @@ def staged_sweep(graph, width, x, red, out, combine=None):
             value,
             np.int32(L.tile),
             np.int64(graph.n),
-            red.dtype.type(red.identity),
+            identity,
             total,
             done,
             out,
