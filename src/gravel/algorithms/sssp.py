@@ -397,9 +397,7 @@ def _sssp_cuda(G, source, weights, delta):
     from ..operators import filter as keep_if
     from .bfs import _pull_pays
 
-    # the sweeps run on the graph itself (weights 1 where it has none), whose layouts it keeps
-    graph = G.to("cuda")
-    dg = graph if G.weighted else graph.with_weights(cupy.ones(G.nnz, cupy.float32))
+    dg = G.to("cuda")  # every kernel reads weight 1 where the graph has none
     n = G.n
     dist = cupy.full(n, cupy.inf, cupy.float32)
     dist[source] = 0
@@ -455,7 +453,7 @@ def _sssp_cuda(G, source, weights, delta):
                     # its relaxations cost more than a sweep: BFS's and BC's test (a sync)
                     pulls, _ = _pull_pays(dg, near.last, None, PULL_ARCS * dg.nnz, max_degree)
                     if pulls:
-                        ids, swept = _pull_sweeps(graph, relax_params, tag, int(PUSH_SHARE * n))
+                        ids, swept = _pull_sweeps(dg, relax_params, tag, int(PUSH_SHARE * n))
                         phases, tag, sweeps = phases + swept, tag + swept, sweeps + swept
                         near = FrontierQueue(n, capacity, ids)
                         continue
@@ -501,9 +499,8 @@ def _pull_sweeps(dg, params, tag, few):
     as a relaxation does (stamped with the sweep's tag: tag, tag + 1, ...). Runs until a sweep
     stamps at most `few` vertices (those below the split, and past it where the far pile is full);
     returns (their ids, the sweeps run). `params` gives the relaxation's parameters for a tag. The
-    sweep is planned as PageRank's ("auto": staged in shared memory, the weights in the layout's
-    order, where the distances outgrow half the L2, and from 2^20 vertices and 16 arcs a vertex
-    unless the hubs come first), and a staged one reads the distances as they were when it began.
+    sweep is planned as PageRank's (:func:`gravel.operators.plan_sweep`, "auto"); a staged one
+    gathers the weights in its layout's order and reads the distances as they were when it began.
     One sync a sweep."""
     import cupy
 
