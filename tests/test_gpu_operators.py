@@ -164,6 +164,39 @@ def test_advance_visits_every_edge_once(name, G, lb):
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize(
+    "lb",
+    [*STRATEGIES, LoadBalance.WARP_ALIGNED, LoadBalance.LINE_BALANCED],
+    ids=lambda s: getattr(s, "name", s),
+)
+def test_advance_counts_its_outputs_arcs(name, G, lb):
+    """count_arcs: the out-arcs of the vertices an advance emits (each once, by a claim), summed on
+    the device and read back with its length, are NumPy's degree sum over those vertices; without
+    it, none are counted; an output of edges refuses it."""
+    rng = np.random.default_rng()
+    dg = G.to("cuda")
+    for fname, ids in frontiers(G, rng):
+        _, dst, _, _ = reference_edges(G, ids)
+        for count in (True, False):
+            seen = cupy.full(G.n, -1, cupy.int32)
+            out = ops.advance(
+                dg,
+                Frontier.from_ids(G.n, ids),
+                "atomicCAS(&seen[dst], -1, src) == -1",
+                params={"seen": seen},
+                strategy=lb,
+                capacity=G.n,
+                count_arcs=count,
+            )
+            emitted = out.get()
+            assert np.array_equal(emitted, np.unique(dst)), (fname, "output")
+            want = int(G.out_degree[emitted].sum()) if count else None
+            assert out.arcs == want, (fname, count)
+    with pytest.raises(ValueError, match="count_arcs"):
+        ops.advance(dg, Frontier.from_ids(G.n, [0]), output="edge", count_arcs=True)
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 def test_advance_given_its_arcs_visits_every_edge_once(name, G):
     """`arcs`, the frontier's out-arcs as the caller counted them, stands in for merge path's
     read-back of the scan's total."""

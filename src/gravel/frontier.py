@@ -17,8 +17,10 @@ _BLOCK = 256
 
 
 class Frontier:
-    def __init__(self, n, *, ids=None, length=None, bitmap=None, every_vertex=False):
+    def __init__(self, n, *, ids=None, length=None, bitmap=None, every_vertex=False, arcs=None):
         self.n = int(n)
+        #: the out-arcs of its vertices where the operator that made it counted them, else None
+        self.arcs = arcs
         self._ids = ids
         # an int, None (counted from the bitmap when asked) or a count still on its way from the
         # device (operators' PendingCount: read when asked)

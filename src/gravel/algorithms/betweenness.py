@@ -332,17 +332,18 @@ def _bc_each(G, sources):
                         preamble=_VISIT,
                     )
                 else:
-                    levels.push(
-                        advance(
-                            dg,
-                            levels.last,
-                            visit,
-                            params=params,
-                            capacity=levels.room,
-                            preamble=_VISIT,
-                            arcs=arcs,
-                        )
+                    pushed = advance(
+                        dg,
+                        levels.last,
+                        visit,
+                        params=params,
+                        capacity=levels.room,
+                        preamble=_VISIT,
+                        arcs=arcs,
+                        count_arcs=True,
                     )
+                    levels.push(pushed)
+                    known = pushed.arcs  # read back with its length
             params = {"depth": depth, "sigma": sigma, "delta": delta}
             scatters += _backward(dg, levels, params, thin)
             compute(

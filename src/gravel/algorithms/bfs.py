@@ -278,6 +278,7 @@ def _bfs_cuda(G, source):
             else:
                 if over_bus:  # in address order: sharing lines and pages
                     frontier = frontier.sorted()
+                # its out-arcs read back with its length: the next test and push need no sum
                 frontier = advance(
                     dg,
                     frontier,
@@ -285,9 +286,10 @@ def _bfs_cuda(G, source):
                     params={"parent": parent, "depth": depth, "level": lv},
                     capacity=n_unvisited,
                     arcs=arcs,
+                    count_arcs=not over_bus,
                 )
             n_unvisited -= len(frontier)
-            arcs = None
+            arcs = frontier.arcs
         marks.append((level, t.lap()))
     return BFSResult(
         "bfs",

@@ -147,6 +147,7 @@ def advance(
     preamble="",
     lines=None,
     arcs=None,
+    count_arcs=False,
 ):
     """Visit every out-edge (src -> dst) of the frontier's vertices.
 
@@ -159,7 +160,9 @@ def advance(
     scan and no sync, except under merge-path load balancing. `lines` (a uint64 counter on the
     device) adds the 128-byte lines of ids the WARP_ALIGNED and LINE_BALANCED strategies read from
     `graph.indices` (over the bus, for a graph in host memory). `arcs`, the frontier's out-arcs
-    where the caller knows them, spares merge path's read-back of their count."""
+    where the caller knows them, spares merge path's read-back of their count. `count_arcs` (with
+    ``output="vertex"``): the output's own out-arcs are summed on the device and read back with its
+    length, as its ``arcs`` (what the next step's `arcs` and a direction test need)."""
     lists = Lists(graph.offsets, graph.indices, graph.weights)
     placement = getattr(graph, "placement", "device")
     strategy = LoadBalance.parse(strategy) or choose_load_balance(graph.n, graph.nnz, placement)
@@ -178,6 +181,7 @@ def advance(
         tier=getattr(graph, "hot", None),
         lines=lines,
         total=arcs,
+        count_arcs=count_arcs,
     )
 
 
@@ -197,15 +201,20 @@ def advance_lists(
     tier=None,
     lines=None,
     total=None,
+    count_arcs=False,
 ):
     """advance over the lists `lists` (:class:`Lists`) of which the frontier holds items; `n` is the
     size of the output frontier's id space; `every_list`: the frontier is every list, in order;
-    `total`: the frontier's out-arcs where the caller knows them (no read-back of the scan's).
+    `total`: the frontier's out-arcs where the caller knows them (no read-back of the scan's);
+    `count_arcs`: the output's out-arcs in `lists`, summed on the device, come back with its length
+    (:attr:`Frontier.arcs`).
     WARP_ALIGNED and LINE_BALANCED read the lists of `tier`
     (:class:`gravel.layouts.tiers.HotLists`) there, and count the other lines in `lines`."""
     import cupy
 
     out_kind = _output(output, (None, "vertex", "edge"))
+    if count_arcs and out_kind is not Output.VERTEX:
+        raise ValueError("count_arcs counts the out-arcs of an output of vertices")
     ids = frontier.ids
     nf = ids.size
     if strategy is LoadBalance.MERGE_PATH_CULL and visited is None:
@@ -224,7 +233,8 @@ def advance_lists(
     out_t = cupy.int64 if out_kind is Output.EDGE else cupy.int32
     cap = 0 if out_kind is Output.NONE else (total if capacity is None else int(capacity))
     out = cupy.empty(max(cap, 1), dtype=out_t)
-    length = counter()
+    counts = cupy.zeros(2 if count_arcs else 1, dtype=cupy.uint64)  # the length, then the arcs
+    length = counts[:1]
     source, extra = functor(params, {ADVANCE_OP: f"({op})"}, preamble)
     templates = (out_kind.value, CTYPES[np.dtype(out_t)])
     common = lists.args() + (ids, np.int64(nf), out, length, np.uint64(cap))
@@ -285,10 +295,20 @@ def advance_lists(
         k(runtime.blocks_for(nf, BLOCK, resident=8), BLOCK, common + extra)
     if out_kind is Output.NONE:
         return None
-    n_out = read_count(length)
+    arcs = None
+    if count_arcs and nf:
+        # one wave strides over the output, which holds at most min(cap, total) ids
+        most = cap if total is None else min(cap, total)
+        k = runtime.kernel("frontier/arc_sum.cu", "gravel_frontier_arc_sum")
+        grid = runtime.blocks_for(max(most, 1), BLOCK, resident=1)
+        k(grid, BLOCK, (lists.offsets, out, length, np.uint64(cap), counts[1:]))
+    if count_arcs:
+        n_out, arcs = (int(c) for c in counts.get())  # sync: the length and the arcs at once
+    else:
+        n_out = read_count(length)
     if n_out > cap:
         raise RuntimeError(f"advance produced {n_out} items, more than capacity={cap}")
-    return Frontier(n, ids=out, length=n_out)
+    return Frontier(n, ids=out, length=n_out, arcs=arcs)
 
 
 def advance_pull(
