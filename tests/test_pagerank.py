@@ -384,3 +384,13 @@ def test_gpu_arguments_and_rules():
     opts = gpu_options(G, seed=1)
     a = host(gravel.pagerank(R, device="cuda", **opts).rank)
     assert np.abs(a - gravel.pagerank(G, device="cpu", **opts).rank).sum() < 1e-4
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=60, max_m=300, weighted=True), parallel=st.booleans())
+def test_out_weights_are_each_vertexs_out_arc_weight_sum(G, parallel):
+    src, _ = G.edges()
+    want = np.bincount(src, weights=G.weights.astype(np.float64), minlength=G.n)
+    kernel = kernels.out_weights if parallel else kernels.kernels(0).out_weights
+    got = kernel(G.offsets, G.weights)
+    assert got.dtype == np.float64 and np.allclose(got, want, rtol=1e-12, atol=0)

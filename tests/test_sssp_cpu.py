@@ -110,6 +110,16 @@ def test_a_hub_longer_than_a_batch_is_a_batch_alone():
     assert kernels.batch_ends(ends, 10).tolist() == [3, 4, 5]  # 5 + 0 + 1, 100 alone, 1
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 2**31 - 1), max_size=300))
+def test_as_distances_is_float64_with_inf_where_unreached(values):
+    dist = np.array(values, np.int32)
+    unreached = np.iinfo(np.int32).max
+    out = kernels.as_distances(dist, unreached)
+    assert out.dtype == np.float64
+    assert np.array_equal(out, np.where(dist == unreached, np.inf, dist.astype(np.float64)))
+
+
 def filing(n, ring):
     """A bucket pool and filing of requests by hand, in bucket 0, as `relax` would leave them."""
     pool = kernels.bucket_pool(n, ring, n)

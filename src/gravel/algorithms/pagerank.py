@@ -215,13 +215,6 @@ def _uses_weights(G, weight):
     raise InvalidArgumentError(f"weight must be True, None or an attribute name, not {weight!r}")
 
 
-def _out_weight(G):
-    """Each vertex's out-weight (float64): the sum of its out-edges' weights, through the in-edge
-    lists (whose sources are the arcs' tails)."""
-    _, sources, w = G.csc()
-    return np.bincount(sources, weights=w, minlength=G.n)
-
-
 def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
     """Float64 power iteration, one pass per iteration (backends/cpu/pagerank.py, `iterate`): the
     pull sums the contributions x[u] / W(u) over each vertex's in-edges, writes the new ranks and
@@ -232,8 +225,9 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
     if n == 0:
         stats = {"error": None, "changes": []}
         return PageRankResult("pagerank", "cpu", 0.0, 0, kind, stats, rank=np.zeros(0))
+    k = _k.kernels(G.nnz)
     in_off, in_idx, in_w = G.csc()
-    out = _out_weight(G) if weighted else G.out_degree
+    out = k.out_weights(G.offsets, G.weights) if weighted else G.out_degree
     rank = np.full(n, 1.0 / n) if vec.start is None else vec.start.copy()
     # x_new = teleport + alpha * lost * dangling + alpha * (x P); a uniform vector is a stride-0
     # view of its one value, so the pull reads no n-long array for it
@@ -244,7 +238,6 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
     dangling = np.broadcast_to(1.0 / n, n) if vec.dangling is None else vec.dangling
     new, contrib, nxt = np.empty(n), np.empty(n), np.empty(n)
     it, err, changes = 0, None, []
-    k = _k.kernels(G.nnz)
     edges = (in_off, in_idx, in_w if weighted else None)
     with Timer() as t:
         lost = k.contributions(rank, out, contrib)

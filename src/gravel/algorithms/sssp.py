@@ -295,9 +295,12 @@ def _sssp_cpu(G, source, weights, delta):
             )
         else:
             phases = _sssp_cpu_phases(G, arcs, frontier, dist, pred, delta, pool, requests)
-    distance = dist.astype(np.float64)
-    if dtype is np.int32:
-        distance[dist == unreached] = np.inf
+    if dtype is np.float64:
+        distance = dist  # inf where unreached already
+    elif is_small(G.nnz):
+        distance = np.where(dist == unreached, np.inf, dist)  # no parallel kernel to compile
+    else:
+        distance = _k.as_distances(dist, unreached)
     return SSSPResult(
         "sssp",
         "cpu",
