@@ -3,13 +3,14 @@
 `iterate` runs an iteration in one pass: the pull also writes the next iteration's contributions
 and sums the dangling vertices' new rank and the L1 change. `contributions` and `pull` are the two
 passes of an iteration whose contributions go elsewhere in between (the distributed program
-all-gathers them: distributed/programs.py). The edge loop is where the time goes, and three
-things make it fast: edge positions and ids are read as unsigned integers, so that Numba emits no
-negative-index wraparound (a compare and a select on every access); the sum runs in four
-accumulators, so that consecutive additions do not wait for each other; and the loop prefetches
-the edge list AHEAD positions ahead, which the hardware prefetcher, its queue held by the random
-reads of the contributions, does not do early enough (docs/tuning.md, AHEAD). The per-vertex
-helpers are inlined into the parallel loop: called, they cost kron:18 a sixth of its iteration.
+all-gathers them: distributed/programs.py); `out_weights` gives a weighted run its divisors. The
+edge loop is where the time goes, and three things make it fast: edge positions and ids are read
+as unsigned integers, so that Numba emits no negative-index wraparound (a compare and a select on
+every access); the sum runs in four accumulators, so that consecutive additions do not wait for
+each other; and the loop prefetches the edge list AHEAD positions ahead, which the hardware
+prefetcher, its queue held by the random reads of the contributions, does not do early enough
+(docs/tuning.md, AHEAD). The per-vertex helpers are inlined into the parallel loop: called, they
+cost kron:18 a sixth of its iteration.
 """
 
 import numba
