@@ -64,10 +64,12 @@ def require_datasets():
 def small_pieces(dg, width, *, segment=64, piece=256):
     """The staged layout of the DeviceGraph `dg` at `width` for 4-byte values, its merge cut into
     pieces of `piece` pairs (a tile of many pieces folds through sums kept with the graph), put
-    where neighbor_reduce's staged sweeps find it."""
+    where neighbor_reduce's staged sweeps find it: staged_layout's own lookup must return it."""
     from gravel.layouts import staged
 
     tile = staged.STAGED_TILE_BYTES // 4
     in_off, in_idx, _ = dg.csc()
     build = staged.staged_pull(in_off, in_idx, dg.n, width, tile=tile, segment=segment, piece=piece)
-    return dg.cached(("staged_pull", width, tile), lambda: build)
+    placed = dg.cached(("staged_pull", width, tile), lambda: build)
+    assert staged.staged_layout(dg, width, tile) is placed, "the staged sweeps would not find it"
+    return placed
