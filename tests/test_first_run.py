@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.bfs import verify_bfs
-from gravel.backends.cpu import _serial, bc, cc, csr, tc
+from gravel.backends.cpu import _serial, bc, cc, csr, fill, tc
 from gravel.backends.cpu import sssp as sssp_kernels
 from gravel.io import _parse
 
@@ -155,6 +155,7 @@ def test_a_small_sssp_runs_no_parallel_kernel(monkeypatch):
 
     for name in ("arc_ends", "relax", "file_lowered", "next_frontier", "as_distances"):
         monkeypatch.setattr(sssp_kernels, name, refuse)
+    monkeypatch.setattr(fill, "fill", refuse)
     assert np.array_equal(gravel.sssp(G, 0, device="cpu").distance, small.distance)
 
 
@@ -198,3 +199,14 @@ def test_twins_are_cached_apart_from_their_kernels():
     assert serial.compress.py_func.__qualname__ == "compress_serial"
     assert not serial.compress.targetoptions.get("parallel")
     assert cc.compress.targetoptions.get("parallel")
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(0, 5000),
+    value=st.sampled_from([-1, 0, 2**31 - 1]),
+    dtype=st.sampled_from([np.int32, np.int64, np.float64]),
+)
+def test_parallel_full_is_numpys(n, value, dtype):
+    got = fill.full(n, value, dtype)
+    assert got.dtype == dtype and np.array_equal(got, np.full(n, value, dtype))

@@ -94,12 +94,14 @@ def bfs(G, source, *, device="auto"):
 
 def _bfs_cpu(G, source):
     from ..backends.cpu._serial import is_small
+    from ..backends.cpu.fill import full as filled
 
     n = G.n
-    parent = np.full(n, -1, np.int32)
-    depth = np.full(n, -1, np.int32)
+    small = is_small(G.nnz)
+    full = np.full if small else filled  # no parallel kernel to compile for a small graph
+    parent, depth = full(n, -1, np.int32), full(n, -1, np.int32)
     parent[source], depth[source] = source, 0
-    if is_small(G.nnz):
+    if small:
         return _bfs_cpu_serial(G, source, parent, depth)
     in_off, in_idx, _ = G.csc()
     frontier = np.array([source], np.int32)

@@ -275,13 +275,15 @@ def distance_type(G):
 
 def _sssp_cpu(G, source, weights, delta):
     from ..backends.cpu._serial import is_small  # Numba: loaded on a CPU run
+    from ..backends.cpu.fill import full as filled
 
     n = G.n
     dtype = distance_type(G)
     unreached = np.iinfo(np.int32).max if dtype is np.int32 else np.inf
-    dist = np.full(n, unreached, dtype)
+    full = np.full if is_small(G.nnz) else filled  # no parallel kernel to compile for a small graph
+    dist = full(n, unreached, dtype)
     dist[source] = 0
-    pred = np.full(n, -1, np.int32)
+    pred = full(n, -1, np.int32)
     room = min(max(BATCH_ARCS, G.max_out_degree), G.nnz)
     pool = _k.bucket_pool(n, int(G.weight_stats[1] / delta) + 2, room, dtype)
     requests = (np.empty(room, np.int32), np.empty(room, dtype), np.empty(room, np.int32))
