@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import gravel
@@ -87,6 +87,13 @@ def test_serial_bfs_gives_the_parallel_depths(G, data):
     assert small.strategy == "top-down, serial" and large.strategy == "direction-optimizing"
     assert np.array_equal(small.depth, large.depth)
     assert verify_bfs(G, source, small.depth, small.parent) == []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fill, "fill", refuse_parallel_fill)  # a small BFS's arrays come from np.full
+        assert np.array_equal(gravel.bfs(G, source, device="cpu").depth, small.depth)
+
+
+def refuse_parallel_fill(*args):
+    raise AssertionError("the parallel fill ran on a small graph")
 
 
 @settings(max_examples=40, deadline=None)
@@ -155,7 +162,7 @@ def test_a_small_sssp_runs_no_parallel_kernel(monkeypatch):
 
     for name in ("arc_ends", "relax", "file_lowered", "next_frontier", "as_distances"):
         monkeypatch.setattr(sssp_kernels, name, refuse)
-    monkeypatch.setattr(fill, "fill", refuse)
+    monkeypatch.setattr(fill, "fill", refuse_parallel_fill)
     assert np.array_equal(gravel.sssp(G, 0, device="cpu").distance, small.distance)
 
 
@@ -204,9 +211,10 @@ def test_twins_are_cached_apart_from_their_kernels():
 @settings(max_examples=30, deadline=None)
 @given(
     n=st.integers(0, 5000),
-    value=st.sampled_from([-1, 0, 2**31 - 1]),
+    value=st.sampled_from([-1, 0, 2**31 - 1, np.inf]),
     dtype=st.sampled_from([np.int32, np.int64, np.float64]),
 )
 def test_parallel_full_is_numpys(n, value, dtype):
+    assume(dtype is np.float64 or np.isfinite(value))  # SSSP fills float64 distances with inf
     got = fill.full(n, value, dtype)
     assert got.dtype == dtype and np.array_equal(got, np.full(n, value, dtype))
