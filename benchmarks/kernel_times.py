@@ -16,10 +16,10 @@ import statistics
 
 import numpy as np
 
-from gravel.algorithms._common import Timer
 from gravel.algorithms.catalog import CATALOG
 from gravel.bench import _runner, script_parser, write_record
 from gravel.cli import open_graph
+from gravel.results import Timer
 from gravel.transform import add_random_weights
 
 

@@ -41,11 +41,11 @@ import numpy as np
 
 import gravel
 from gravel import programs
-from gravel.algorithms._common import Timer
 from gravel.bench import machine, script_parser, write_record
 from gravel.cli import open_graph
 from gravel.placement import budget_for, format_bytes, parse_bytes
 from gravel.programs import cpu
+from gravel.results import Timer
 from gravel.transform import add_random_weights
 
 #: how each mode runs a program: programs.run's device and execution

@@ -171,10 +171,10 @@ def test_betweenness_one_source_on_every_thread(directed):
 def test_random_cc_parallel_kernels(G):
     """Afforest's parallel links and compress (graphs over SMALL_ARCS arcs) on small random graphs,
     against SciPy's components."""
-    from gravel.backends.cpu import _serial
+    from gravel.backends.cpu import serial
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_serial, "SMALL_ARCS", -1)
+        mp.setattr(serial, "SMALL_ARCS", -1)
         labels = gravel.connected_components(G, device="cpu").labels
     assert verify_cc(G, labels) == []
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import gravel
 from gravel.algorithms.coloring import verify_coloring
 from gravel.backends import cuda
-from gravel.backends.cpu import _serial
+from gravel.backends.cpu import serial
 from gravel.cli import main, open_graph
 
 from .conftest import DATASETS
@@ -100,7 +100,7 @@ def test_real_graphs(name, directed):
 
 
 def test_parallel_kernels(monkeypatch):
-    monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+    monkeypatch.setattr(serial, "SMALL_ARCS", -1)
     G = gravel.generate.kronecker(9, 8, seed=2)
     r = gravel.greedy_color(G, device="cpu")
     expect = nx.greedy_color(by_id(G), strategy="largest_first")

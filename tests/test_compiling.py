@@ -8,7 +8,7 @@ import numba
 import numpy as np
 
 from gravel import compiling
-from gravel.algorithms._common import Timer
+from gravel.results import Timer
 
 
 def fresh_kernel():

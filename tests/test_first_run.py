@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.bfs import verify_bfs
-from gravel.backends.cpu import _serial, bc, cc, csr, fill, tc
+from gravel.backends.cpu import bc, cc, csr, fill, serial, tc
 from gravel.backends.cpu import sssp as sssp_kernels
 from gravel.io import _parse
 
@@ -22,7 +22,7 @@ def run_both(monkeypatch, algorithm, G, **kw):
     """`algorithm` on G with the serial twins, then with the parallel kernels."""
     small = algorithm(G, device="cpu", **kw)
     with monkeypatch.context() as m:
-        m.setattr(_serial, "SMALL_ARCS", -1)
+        m.setattr(serial, "SMALL_ARCS", -1)
         large = algorithm(G, device="cpu", **kw)
     return small, large
 
@@ -202,9 +202,9 @@ def test_numpy_compaction_is_the_kernel_one(G, weights, dedupe, drop_loops):
 
 
 def test_twins_are_cached_apart_from_their_kernels():
-    serial = _serial.twins(cc.compress)
-    assert serial.compress.py_func.__qualname__ == "compress_serial"
-    assert not serial.compress.targetoptions.get("parallel")
+    twin = serial.twins(cc.compress)
+    assert twin.compress.py_func.__qualname__ == "compress_serial"
+    assert not twin.compress.targetoptions.get("parallel")
     assert cc.compress.targetoptions.get("parallel")
 
 

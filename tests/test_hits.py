@@ -14,7 +14,7 @@ import gravel
 from gravel.algorithms.hits import verify_hits
 from gravel.algorithms.pagerank import PowerIterationFailedConvergence
 from gravel.backends import cuda
-from gravel.backends.cpu import _serial
+from gravel.backends.cpu import serial
 from gravel.cli import main
 from gravel.transform import deduplicate
 
@@ -60,7 +60,7 @@ def test_random_graphs_match_networkx_power_iteration(G):
 def test_generated_graphs_match_networkx_svd(G, parallel, monkeypatch):
     """Both kernel sets: the serial twins (these graphs' size) and the parallel ones."""
     if parallel:
-        monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+        monkeypatch.setattr(serial, "SMALL_ARCS", -1)
     h, a = nx.hits(G.to_networkx(), tol=1e-12)
     r = gravel.hits(G, tol=1e-12, max_iter=1000, device="cpu")
     assert np.allclose(r.hubs, in_order(h, G.n), atol=1e-9)
@@ -110,7 +110,7 @@ def test_bad_nstart(nstart):
 )
 def test_scores_that_vanish_are_an_error(weights, nstart, parallel, monkeypatch):
     if parallel:
-        monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+        monkeypatch.setattr(serial, "SMALL_ARCS", -1)
     G = gravel.Graph.from_edges([0, 0, 1], [1, 2, 2], weights, directed=True)
     with pytest.raises(gravel.InvalidArgumentError, match="0 or NaN after iteration"):
         gravel.hits(G, nstart=nstart, tol=0.0, device="cpu")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.louvain import louvain_communities, verify_louvain
-from gravel.backends.cpu import _serial
+from gravel.backends.cpu import serial
 
 from .strategies import graphs
 
@@ -58,7 +58,7 @@ def test_generated_graphs_within_five_percent_of_networkx(spec):
 def test_coloured_cpu_moves_within_five_percent_of_networkx(spec, monkeypatch):
     """The CPU's moves by colour classes in parallel (levels over SMALL_ARCS arcs), weighted and
     not."""
-    monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+    monkeypatch.setattr(serial, "SMALL_ARCS", -1)
     G = gravel.transform.add_random_weights(gravel.generate.from_spec(spec).simple_undirected())
     for weight in (True, False):
         r = louvain_communities(G, weight=weight, seed=0, device="cpu")
@@ -75,7 +75,7 @@ def test_coloured_cpu_moves_on_random_graphs(G):
 
     G = G.simple_undirected()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_serial, "SMALL_ARCS", -1)
+        mp.setattr(serial, "SMALL_ARCS", -1)
         for weight, resolution in ((True, 1.0), (False, 1.0), (False, 2.5)):
             r = louvain_communities(G, weight=weight, resolution=resolution, seed=1, device="cpu")
             kw = {"modularity": r.modularity, "weight": weight, "quality": False}
@@ -265,7 +265,7 @@ def test_coloured_cpu_moves_never_lose_modularity_at_high_resolution():
 
     rng = np.random.default_rng(5)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_serial, "SMALL_ARCS", -1)
+        mp.setattr(serial, "SMALL_ARCS", -1)
         for _ in range(40):
             n, m = int(rng.integers(5, 40)), int(rng.integers(5, 150))
             G = gravel.Graph.from_edges(

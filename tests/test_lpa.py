@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.lpa import verify_lpa
-from gravel.backends.cpu import _serial
+from gravel.backends.cpu import serial
 from gravel.cli import main
 
 from .strategies import graphs
@@ -39,7 +39,7 @@ def test_random_graphs_match_networkx(G):
 def test_parallel_rounds_match_networkx(G):
     """The parallel kernel (graphs over SMALL_ARCS arcs): each class in parallel pieces."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_serial, "SMALL_ARCS", -1)
+        mp.setattr(serial, "SMALL_ARCS", -1)
         check_networkx_partition(G)
 
 
@@ -121,7 +121,7 @@ def test_modularity_kernels_match_networkx(G, data):
     g = G.to_networkx()
     parts = [set(np.flatnonzero(labels == c).tolist()) for c in np.unique(labels)]
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_serial, "SMALL_ARCS", -1)
+        mp.setattr(serial, "SMALL_ARCS", -1)
         for key, w in (("weight", G.weights), (None, None)):
             got = modularity(G.offsets, G.indices, labels, w, resolution=0.7)
             want = nx.community.modularity(g, parts, weight=key, resolution=0.7) if G.nnz else 0.0

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.mis import verify_mis
-from gravel.backends.cpu import _serial
+from gravel.backends.cpu import serial
 from gravel.cli import main, open_graph
 
 from .conftest import DATASETS
@@ -79,7 +79,7 @@ def test_real_graph():
 
 
 def test_parallel_kernels(monkeypatch):
-    monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+    monkeypatch.setattr(serial, "SMALL_ARCS", -1)
     G = gravel.generate.kronecker(9, 8, seed=2)
     check_mis(G, gravel.maximal_independent_set(G, seed=5, device="cpu"), 5)
 

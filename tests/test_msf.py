@@ -11,7 +11,7 @@ from hypothesis import given, settings
 import gravel
 from gravel.algorithms.msf import verify_msf
 from gravel.backends import cuda
-from gravel.backends.cpu import _serial
+from gravel.backends.cpu import serial
 from gravel.cli import main
 
 from .conftest import DATASETS
@@ -98,7 +98,7 @@ def test_real_weighted_road_graph():
 
 
 def test_parallel_kernels(monkeypatch):
-    monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+    monkeypatch.setattr(serial, "SMALL_ARCS", -1)
     G = gravel.transform.add_random_weights(gravel.generate.kronecker(9, 8, seed=6), 1, 5, seed=7)
     check_forest(G, gravel.minimum_spanning_forest(G, device="cpu"), lightest_nx(G))
 

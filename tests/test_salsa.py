@@ -7,7 +7,7 @@ from hypothesis import given, settings
 
 import gravel
 from gravel.algorithms.salsa import salsa, verify_salsa
-from gravel.backends.cpu import _serial
+from gravel.backends.cpu import serial
 
 from .strategies import graphs
 
@@ -27,7 +27,7 @@ def test_random_graphs_meet_the_definition(G):
 def test_parallel_kernels_meet_the_definition(G):
     """The parallel union and compress (graphs over SMALL_ARCS arcs) on small random graphs."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_serial, "SMALL_ARCS", -1)
+        mp.setattr(serial, "SMALL_ARCS", -1)
         r = salsa(G, device="cpu")
     assert verify_salsa(G, r.hubs, r.authorities) == []
 

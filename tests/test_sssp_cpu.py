@@ -11,7 +11,7 @@ from scipy.sparse.csgraph import dijkstra
 
 import gravel
 from gravel.algorithms.sssp import verify_sssp
-from gravel.backends.cpu import _serial
+from gravel.backends.cpu import serial
 from gravel.backends.cpu import sssp as kernels
 from gravel.transform import deduplicate
 
@@ -39,7 +39,7 @@ def random_graph(weights, directed, seed, n=300, m=2400):
 @pytest.fixture
 def parallel_phases(monkeypatch):
     """Every frontier relaxed by the parallel phase, in batches of at most 16 arcs."""
-    monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+    monkeypatch.setattr(serial, "SMALL_ARCS", -1)
     monkeypatch.setattr(sssp_module, "SERIAL_ARCS", 1)
     monkeypatch.setattr(sssp_module, "BATCH_ARCS", 16)
 
@@ -238,7 +238,7 @@ def test_delta_stepping_equals_scipy_on_random_graphs(G, scale, delta, source, p
         delta *= scale
     with pytest.MonkeyPatch.context() as mp:
         if parallel:  # every frontier in parallel chunks, batches of at most 16 arcs
-            mp.setattr(_serial, "SMALL_ARCS", -1)
+            mp.setattr(serial, "SMALL_ARCS", -1)
             mp.setattr(sssp_module, "SERIAL_ARCS", 1)
             mp.setattr(sssp_module, "BATCH_ARCS", 16)
         r = gravel.sssp(W, source, delta=delta, device="cpu")

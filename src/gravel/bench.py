@@ -97,7 +97,7 @@ def wall_seconds(fn):
 def run_times(fn, repeat, device="cpu"):
     """Seconds of each of `repeat` runs of fn after one warm-up (JIT compilation, caches, lazily
     built layouts): CUDA events around each run on "cuda", wall time on "cpu"."""
-    from .algorithms._common import Timer
+    from .results import Timer
 
     fn()
     times = []

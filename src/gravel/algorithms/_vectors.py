@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..arrays import host
+from ..dispatch import caller_id
 from ..errors import InvalidArgumentError, VertexNotFoundError
-from ._common import caller_id
 
 
 @dataclass(frozen=True)

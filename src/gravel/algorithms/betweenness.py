@@ -16,14 +16,17 @@ from .. import seeds
 from ..arguments import is_integer
 from ..arrays import xp
 from ..backends.cpu import bc as _k
+from ..dispatch import caller_id, choose_device, takes_graph, to_caller
 from ..errors import InvalidGraphError, VertexNotFoundError
+from ..results import Result, Timer
 from ..transform import deduplicate
-from ._common import Result, Timer, caller_id, choose_device, takes_graph, to_caller
 
 
 @dataclass
 class BCResult(Result):
     centrality: np.ndarray = None
+
+    vertex_arrays = ("centrality",)
     sources: np.ndarray = None
 
 
@@ -46,7 +49,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     sources : sequence, optional
         Use exactly these sources, scaled as a sample of ``k = len(sources)`` distinct vertices; a
         repeated vertex counts once. Caller ids or, on a labelled graph, labels
-        (:func:`gravel.algorithms._common.caller_id`). Overrides `k` and `seed`.
+        (:func:`gravel.dispatch.caller_id`). Overrides `k` and `seed`.
     device : {"auto", "cpu", "cuda"}
 
     Returns
@@ -82,7 +85,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     >>> gravel.betweenness_centrality(G, normalized=False, device="cpu").centrality.tolist()
     [0.0, 0.5, 0.0, 0.5]
     """
-    dev = choose_device(device, _IMPLEMENTATIONS, "betweenness_centrality")
+    dev = choose_device(device, IMPLEMENTATIONS, "betweenness_centrality")
     n = G.n
     if sources is not None:
         sources = _check_sources(G, sources)
@@ -96,7 +99,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
             raise InvalidGraphError(f"k={k} sources, but the graph has {n} vertices")
         sources = seeds.rng(seed).choice(n, size=k, replace=False).astype(np.int32)
     internal = sources if G.order is None else G.order[sources]
-    res = _IMPLEMENTATIONS[dev](_simple_arcs(G), internal)
+    res = IMPLEMENTATIONS[dev](_simple_arcs(G), internal)
     res.centrality = rescale(
         to_caller(G, res.centrality),
         n,
@@ -136,7 +139,7 @@ def _bc_cpu(G, sources):
     """Brandes with the sources split over the threads; with fewer sources than threads (on a
     graph past the serial kernels' size), every thread on each source in turn: the depths from
     the parallel BFS, then :func:`gravel.backends.cpu.bc.dependencies` level by level."""
-    from ..backends.cpu._serial import is_small
+    from ..backends.cpu.serial import is_small
     from .bfs import _bfs_cpu
 
     threads = numba.get_num_threads()
@@ -535,4 +538,5 @@ def verify_betweenness(G, centrality, sources=None, *, normalized=True):
     return [f"vertex {v}: centrality {float(centrality[v]):.6g}, expected {float(expect[v]):.6g}"]
 
 
-_IMPLEMENTATIONS = {"cpu": _bc_cpu, "cuda": _bc_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _bc_cpu, "cuda": _bc_cuda}

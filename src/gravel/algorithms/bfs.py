@@ -11,16 +11,9 @@ import numpy as np
 
 from ..arrays import host
 from ..backends.cpu import bfs as _k
-from ._common import (
-    Result,
-    Timer,
-    check_source,
-    choose_device,
-    chunks,
-    ids_to_caller,
-    takes_graph,
-    to_caller,
-)
+from ..backends.cpu import chunks
+from ..dispatch import check_source, choose_device, ids_to_caller, takes_graph, to_caller
+from ..results import Result, Timer
 
 ALPHA, BETA = 15, 18
 #: bottom-up steps on the GPU skip the vertices without in-edges when they are at least this share
@@ -38,6 +31,9 @@ class BFSResult(Result):
     the loop's start, compiling left out, :meth:`Timer.lap`; a few hundred nanoseconds a step).
     The first pair is (0, 0.0). The vertices of each level, the frontier it expanded, are
     :meth:`level_sizes`."""
+
+    vertex_arrays = ("depth", "parent")
+    id_arrays = ("parent",)
 
     depth: np.ndarray = None
     parent: np.ndarray = None
@@ -67,7 +63,7 @@ def bfs(G, source, *, device="auto"):
     source : int or label
         Start vertex: an id, or on a graph with labels a label that is not an integer
         (``bfs(G, "a")``); an integer is always an id
-        (:func:`gravel.algorithms._common.caller_id`).
+        (:func:`gravel.dispatch.caller_id`).
     device : {"auto", "cpu", "cuda"}
 
     Returns
@@ -87,14 +83,14 @@ def bfs(G, source, *, device="auto"):
     [0, 1, 2, 1, 2, 3]
     """
     s = check_source(G, source)
-    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "bfs")](G, s)
+    res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, "bfs")](G, s)
     res.depth, res.parent = to_caller(G, res.depth), ids_to_caller(G, to_caller(G, res.parent))
     return res
 
 
 def _bfs_cpu(G, source):
-    from ..backends.cpu._serial import is_small
     from ..backends.cpu.fill import full as filled
+    from ..backends.cpu.serial import is_small
 
     n = G.n
     small = is_small(G.nnz)
@@ -358,4 +354,5 @@ def verify_bfs(G, source, depth, parent):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _bfs_cpu, "cuda": _bfs_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _bfs_cpu, "cuda": _bfs_cuda}

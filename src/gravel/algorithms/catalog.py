@@ -52,17 +52,15 @@ class Algorithm:
         The module of ``gravel.algorithms`` that holds the function and ``verify_<module>``.
     function_name : str
         The public function, also exported by ``gravel``.
-    arrays : tuple of str
-        The per-vertex arrays of its result; the first is the one ``--output x.npy`` writes.
+    result : str
+        The name of its result class in `module`, whose ``vertex_arrays`` and ``id_arrays`` are
+        :attr:`arrays` and :attr:`id_arrays`.
     vertex_bytes : int
         Bytes per vertex one sweep must read or write beyond the graph (its arrays, say).
     takes_source : bool
         Whether the function's second argument is a source vertex.
     weighted : bool
         Whether it reads edge weights (4 more bytes per arc in its memory floor).
-    id_arrays : tuple of str
-        Those of `arrays` that hold vertex ids (-1 for none), which outputs map to a relabelled
-        graph's labels.
     options : tuple of str
         ``gravel run`` flags passed on to the function as keywords of the same name.
     timed : callable
@@ -74,9 +72,6 @@ class Algorithm:
     checked : tuple of str
         Attributes of the result beyond `arrays` that the verifier takes by keyword where the result
         has them (bc: its ``sources``).
-    devices : tuple of str
-        Where it has a path: ``"cpu"`` and ``"cuda"``, or ``"cpu"`` alone (GPU tests, the prebuilt
-        kernels and ``gravel bench --device cuda`` pass over it).
     undirected_only : bool
         Whether it refuses directed graphs (InvalidGraphError), as NetworkX does.
     """
@@ -84,21 +79,38 @@ class Algorithm:
     name: str
     module: str
     function_name: str
-    arrays: tuple[str, ...]
+    result: str
     vertex_bytes: int
     takes_source: bool = False
     weighted: bool = False
-    id_arrays: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     timed: Callable = lambda G: {}
     sweeps: Callable = lambda result: 1
     baselines: tuple[Baseline, ...] = ()
     checked: tuple[str, ...] = ()
-    devices: tuple[str, ...] = ("cpu", "cuda")
     undirected_only: bool = False
 
     def _module(self):
         return importlib.import_module(f"{__package__}.{self.module}")
+
+    @property
+    def arrays(self):
+        """The per-vertex arrays of its result (tuple of str); the first is the one ``--output
+        x.npy`` writes."""
+        return getattr(self._module(), self.result).vertex_arrays
+
+    @property
+    def id_arrays(self):
+        """Those of :attr:`arrays` that hold vertex ids (-1 for none), which outputs map to a
+        relabelled graph's labels."""
+        return getattr(self._module(), self.result).id_arrays
+
+    @property
+    def devices(self):
+        """Where it has a path (tuple of str): the keys of its module's ``IMPLEMENTATIONS``,
+        ``"cpu"`` and ``"cuda"``, or ``"cpu"`` alone (GPU tests, the prebuilt kernels and ``gravel
+        bench --device cuda`` pass over it)."""
+        return tuple(self._module().IMPLEMENTATIONS)
 
     @property
     def function(self):
@@ -236,8 +248,7 @@ _ALGORITHMS = (
         name="bfs",
         module="bfs",
         function_name="bfs",
-        arrays=("depth", "parent"),
-        id_arrays=("parent",),
+        result="BFSResult",
         takes_source=True,
         vertex_bytes=8,  # depth and parent
         baselines=(
@@ -249,8 +260,7 @@ _ALGORITHMS = (
         name="sssp",
         module="sssp",
         function_name="sssp",
-        arrays=("distance", "predecessor"),
-        id_arrays=("predecessor",),
+        result="SSSPResult",
         takes_source=True,
         weighted=True,
         vertex_bytes=8,
@@ -260,7 +270,7 @@ _ALGORITHMS = (
         name="pagerank",
         module="pagerank",
         function_name="pagerank",
-        arrays=("rank",),
+        result="PageRankResult",
         vertex_bytes=24,  # per iteration: contributions, rank in and rank out
         options=("alpha", "max_iter", "tol"),
         # unweighted, as GAP and Gunrock rank, as the cuSPARSE baseline runs and as the memory
@@ -273,7 +283,7 @@ _ALGORITHMS = (
         name="cc",
         module="cc",
         function_name="connected_components",
-        arrays=("labels",),
+        result="CCResult",
         vertex_bytes=4,
         baselines=(Baseline("scipy", "cpu", _scipy_components("weak")),),
     ),
@@ -281,7 +291,7 @@ _ALGORITHMS = (
         name="bc",
         module="betweenness",
         function_name="betweenness_centrality",
-        arrays=("centrality",),
+        result="BCResult",
         vertex_bytes=8,
         options=("k", "seed"),
         timed=_spread_sources,
@@ -292,19 +302,23 @@ _ALGORITHMS = (
         name="tc",
         module="triangles",
         function_name="triangles",
-        arrays=("triangles",),
+        result="TriangleResult",
         vertex_bytes=8,
         timed=lambda G: {"per_vertex": False},
         checked=("total",),
     ),
     Algorithm(
-        name="kcore", module="kcore", function_name="core_number", arrays=("core",), vertex_bytes=4
+        name="kcore",
+        module="kcore",
+        function_name="core_number",
+        result="CoreResult",
+        vertex_bytes=4,
     ),
     Algorithm(
         name="scc",
         module="scc",
         function_name="strongly_connected_components",
-        arrays=("labels",),
+        result="SCCResult",
         vertex_bytes=32,  # index, lowlink, component, stack, frame vertex and arc
         baselines=(Baseline("scipy", "cpu", _scipy_components("strong")),),
     ),
@@ -312,7 +326,7 @@ _ALGORITHMS = (
         name="hits",
         module="hits",
         function_name="hits",
-        arrays=("hubs", "authorities"),
+        result="HITSResult",
         vertex_bytes=40,  # per iteration: hubs read twice and written, authorities written and read
         options=("max_iter", "tol"),
         timed=lambda G: {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0},
@@ -322,7 +336,7 @@ _ALGORITHMS = (
         name="salsa",
         module="salsa",
         function_name="salsa",
-        arrays=("hubs", "authorities"),
+        result="SALSAResult",
         weighted=True,
         vertex_bytes=48,  # degrees both ways, two component labels, the two scores
         sweeps=lambda result: 2,  # the degrees, then the union-find over the arcs
@@ -331,7 +345,7 @@ _ALGORITHMS = (
         name="wtf",
         module="who_to_follow",
         function_name="who_to_follow",
-        arrays=("score",),
+        result="WhoToFollowResult",
         takes_source=True,
         weighted=True,
         vertex_bytes=24,  # personalized PageRank's per iteration; SALSA's bipartite graph is small
@@ -341,7 +355,7 @@ _ALGORITHMS = (
         name="lpa",
         module="lpa",
         function_name="label_propagation_communities",
-        arrays=("labels",),
+        result="LPAResult",
         vertex_bytes=12,  # per round: labels read and written, the tally touched
         sweeps=lambda result: result.iterations + 1,  # each round, then the last stopping check
         checked=("modularity",),
@@ -351,7 +365,7 @@ _ALGORITHMS = (
         name="louvain",
         module="louvain",
         function_name="louvain_communities",
-        arrays=("labels",),
+        result="LouvainResult",
         weighted=True,
         vertex_bytes=32,  # per pass: community read and written, its total, the link scratch
         sweeps=lambda result: result.iterations + 1,  # levels, then the refinement pass
@@ -363,8 +377,7 @@ _ALGORITHMS = (
         name="msf",
         module="msf",
         function_name="minimum_spanning_forest",
-        arrays=("parent",),
-        id_arrays=("parent",),
+        result="MSFResult",
         weighted=True,
         vertex_bytes=24,  # per round: component labels read, the lightest arc written and read
         sweeps=lambda result: result.iterations,
@@ -376,7 +389,7 @@ _ALGORITHMS = (
         name="mis",
         module="mis",
         function_name="maximal_independent_set",
-        arrays=("in_set",),
+        result="MISResult",
         vertex_bytes=9,  # per round: priorities and states read, states written
         options=("seed",),
         sweeps=lambda result: result.iterations,
@@ -386,7 +399,7 @@ _ALGORITHMS = (
         name="coloring",
         module="coloring",
         function_name="greedy_color",
-        arrays=("colors",),
+        result="ColoringResult",
         vertex_bytes=12,  # per round: priorities and colours read, colours written
         options=("seed",),
         sweeps=lambda result: result.iterations,
@@ -396,4 +409,10 @@ _ALGORITHMS = (
 #: every algorithm by its command-line name, in the order ``gravel bench`` runs them
 CATALOG = {a.name: a for a in _ALGORITHMS}
 #: the algorithms with a CUDA path, by name
-CUDA_CATALOG = {name: a for name, a in CATALOG.items() if "cuda" in a.devices}
+
+
+def __getattr__(name):
+    # CUDA_CATALOG, the algorithms with a CUDA path, imports every algorithm: built on first use
+    if name == "CUDA_CATALOG":
+        return {key: a for key, a in CATALOG.items() if "cuda" in a.devices}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,8 @@ import numpy as np
 
 from ..arrays import host
 from ..backends.cpu import cc as _k
-from ._common import Result, Timer, choose_device, ids_to_caller, takes_graph, to_caller
+from ..dispatch import choose_device, ids_to_caller, takes_graph, to_caller
+from ..results import Result, Timer
 
 SAMPLE_ROUNDS = 2
 
@@ -18,6 +19,8 @@ SAMPLE_ROUNDS = 2
 @dataclass
 class CCResult(Result):
     labels: np.ndarray = None
+
+    vertex_arrays = ("labels",)
 
     def summary(self):
         return super().summary() | {"components": int(np.unique(host(self.labels)).size)}
@@ -34,7 +37,7 @@ def connected_components(G, *, device="auto"):
     >>> gravel.connected_components(G, device="cpu").labels.tolist()
     [0, 0, 2, 2, 4]
     """
-    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "connected_components")](G)
+    res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, "connected_components")](G)
     if G.order is not None:
         # after reordering the smallest internal id is not the smallest caller id: relabel by min
         labels = ids_to_caller(G, to_caller(G, host(res.labels)))
@@ -202,4 +205,5 @@ def verify_cc(G, labels):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _cc_cpu, "cuda": _cc_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _cc_cpu, "cuda": _cc_cuda}

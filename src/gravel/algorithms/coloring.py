@@ -16,12 +16,15 @@ import numpy as np
 from .. import seeds
 from ..arrays import host
 from ..backends.cpu import coloring as _k
-from ._common import Result, Timer, choose_device, ids_to_caller, takes_graph, to_caller
+from ..dispatch import choose_device, ids_to_caller, takes_graph, to_caller
+from ..results import Result, Timer
 
 
 @dataclass
 class ColoringResult(Result):
     colors: np.ndarray = None
+
+    vertex_arrays = ("colors",)
 
     def summary(self):
         colors = host(self.colors)
@@ -66,9 +69,9 @@ def greedy_color(G, *, seed=None, device="auto"):
     pending vertices, in priority order; on the GPU every arc is read twice in all, and the rounds
     are the longest chain of vertices of decreasing priority.
     """
-    dev = choose_device(device, _IMPLEMENTATIONS, "greedy_color")
+    dev = choose_device(device, IMPLEMENTATIONS, "greedy_color")
     S = G.simple_undirected()
-    res = _IMPLEMENTATIONS[dev](S, largest_first(G, seed))
+    res = IMPLEMENTATIONS[dev](S, largest_first(G, seed))
     res.colors = to_caller(G, res.colors)
     return res
 
@@ -217,4 +220,5 @@ def verify_coloring(G, colors):
     return []
 
 
-_IMPLEMENTATIONS = {"cpu": _coloring_cpu, "cuda": _coloring_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _coloring_cpu, "cuda": _coloring_cuda}

@@ -15,15 +15,18 @@ import numpy as np
 
 from ..arguments import is_integer, is_real
 from ..backends.cpu import hits as _k
+from ..dispatch import choose_device, takes_graph, to_caller
 from ..errors import InvalidArgumentError, PowerIterationFailedConvergence
+from ..results import Result, Timer
 from ..transform import check_weights
-from ._common import Result, Timer, choose_device, takes_graph, to_caller
 from ._vectors import distribution
 
 
 @dataclass
 class HITSResult(Result):
     hubs: np.ndarray = None
+
+    vertex_arrays = ("hubs", "authorities")
     authorities: np.ndarray = None
 
 
@@ -85,7 +88,7 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
         raise InvalidArgumentError(f"tol must be a finite number >= 0, not {tol!r}")
     check_weights(G, name="hits")
     start = distribution(G, nstart, "nstart")
-    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "hits")](
+    res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, "hits")](
         G, int(max_iter), float(tol), start
     )
     if normalized:
@@ -201,4 +204,5 @@ def verify_hits(G, hubs, authorities, *, rtol=1e-5):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _hits_cpu, "cuda": _hits_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _hits_cpu, "cuda": _hits_cuda}

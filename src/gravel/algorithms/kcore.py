@@ -15,14 +15,17 @@ import numpy as np
 
 from ..arrays import host
 from ..backends.cpu import kcore as _k
+from ..dispatch import choose_device, takes_graph, to_caller
 from ..graph import Graph
+from ..results import Result, Timer
 from ..transform import deduplicate, drop_self_loops
-from ._common import Result, Timer, choose_device, takes_graph, to_caller
 
 
 @dataclass
 class CoreResult(Result):
     core: np.ndarray = None
+
+    vertex_arrays = ("core",)
 
     def summary(self):
         core = host(self.core)
@@ -66,7 +69,7 @@ def core_number(G, *, device="auto"):
     >>> gravel.core_number(D, device="cpu").core.tolist()
     [2, 2, 1]
     """
-    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "core_number")](core_graph(G))
+    res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, "core_number")](core_graph(G))
     res.core = to_caller(G, res.core)
     return res
 
@@ -164,4 +167,5 @@ def verify_kcore(G, core):
     )
 
 
-_IMPLEMENTATIONS = {"cpu": _core_cpu, "cuda": _core_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _core_cpu, "cuda": _core_cuda}

@@ -13,10 +13,12 @@ import numpy as np
 from .. import seeds
 from ..arguments import is_real
 from ..arrays import host
+from ..backends.cpu import chunks
 from ..backends.cpu import louvain as _k
+from ..dispatch import choose_device, takes_graph, to_caller
 from ..errors import InvalidArgumentError, InvalidGraphError
+from ..results import Timer
 from ..transform import check_weights
-from ._common import Timer, choose_device, chunks, takes_graph, to_caller
 from .coloring import colour_classes, jones_plassmann
 from .lpa import LPAResult, caller_ids, modularity
 
@@ -91,7 +93,7 @@ def louvain_communities(
     weighted = bool(weight) and G.weighted
     if weighted:
         check_weights(G, name=name)
-    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, name)](
+    res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, name)](
         G, weighted, float(resolution), float(threshold), seed
     )
     res.labels = to_caller(G, res.labels)
@@ -147,7 +149,7 @@ def _move(graph, community, rng, resolution, threshold):
     """Local moves over a level's graph (`community` updated in place; returns the moves):
     serially in a random order up to SMALL_ARCS arcs, else by the colour classes of a colouring
     in random priority, each class in parallel."""
-    from ..backends.cpu._serial import is_small  # Numba: loaded on a CPU run
+    from ..backends.cpu.serial import is_small  # Numba: loaded on a CPU run
 
     offsets, indices = graph[0], graph[1]
     size = offsets.size - 1
@@ -267,4 +269,5 @@ def _summed(G, weight):
     return g
 
 
-_IMPLEMENTATIONS = {"cpu": _louvain_cpu, "cuda": _louvain_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _louvain_cpu, "cuda": _louvain_cuda}

@@ -13,17 +13,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..arrays import host
+from ..backends.cpu import chunks
 from ..backends.cpu import csr as _csr
 from ..backends.cpu import lpa as _k
 from ..backends.cpu import modularity as _mod
+from ..dispatch import choose_device, takes_graph, to_caller
 from ..errors import InvalidGraphError
-from ._common import Result, Timer, choose_device, chunks, takes_graph, to_caller
+from ..results import Result, Timer
 from .coloring import colour_classes
 
 
 @dataclass
 class LPAResult(Result):
     labels: np.ndarray = None
+
+    vertex_arrays = ("labels",)
     modularity: float = 0.0
 
     def summary(self):
@@ -77,7 +81,7 @@ def label_propagation_communities(G, *, device="auto"):
     name = "label_propagation_communities"
     if G.directed:
         raise InvalidGraphError(f"{name} is not implemented for directed graphs")
-    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, name)](G)
+    res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, name)](G)
     res.labels = to_caller(G, res.labels)
     return res
 
@@ -255,4 +259,5 @@ def verify_lpa(G, labels, *, modularity=None):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _lpa_cpu, "cuda": _lpa_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _lpa_cpu, "cuda": _lpa_cuda}

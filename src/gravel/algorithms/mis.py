@@ -13,13 +13,16 @@ import numpy as np
 from .. import seeds
 from ..arrays import host, xp
 from ..backends.cpu import mis as _k
+from ..dispatch import choose_device, ids_to_caller, takes_graph, to_caller
 from ..errors import InvalidGraphError
-from ._common import Result, Timer, choose_device, ids_to_caller, takes_graph, to_caller
+from ..results import Result, Timer
 
 
 @dataclass
 class MISResult(Result):
     in_set: np.ndarray = None
+
+    vertex_arrays = ("in_set",)
     nodes: np.ndarray = None
 
     def summary(self):
@@ -68,10 +71,10 @@ def maximal_independent_set(G, *, seed=None, device="auto"):
     name = "maximal_independent_set"
     if G.directed:
         raise InvalidGraphError(f"{name} is not implemented for directed graphs")
-    dev = choose_device(device, _IMPLEMENTATIONS, name)
+    dev = choose_device(device, IMPLEMENTATIONS, name)
     callers = ids_to_caller(G, np.arange(G.n, dtype=np.int32))
     rank = seeds.rng(seed).permutation(G.n).astype(np.int32)[callers]
-    res = _IMPLEMENTATIONS[dev](G.simple_undirected(), rank)
+    res = IMPLEMENTATIONS[dev](G.simple_undirected(), rank)
     res.in_set = to_caller(G, res.in_set)
     res.nodes = xp(res.in_set).flatnonzero(res.in_set).astype(np.int32)
     return res
@@ -192,4 +195,5 @@ def to_caller_order(G, values):
     return values if G.order is None else values[ids_to_caller(G, np.arange(G.n, dtype=np.int32))]
 
 
-_IMPLEMENTATIONS = {"cpu": _mis_cpu, "cuda": _mis_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _mis_cpu, "cuda": _mis_cuda}

@@ -13,14 +13,18 @@ import numpy as np
 
 from ..arrays import host
 from ..backends.cpu import msf as _k
+from ..dispatch import choose_device, ids_to_caller, takes_graph, to_caller
 from ..errors import InvalidArgumentError, InvalidGraphError
+from ..results import Result, Timer
 from ..transform import check_weights
-from ._common import Result, Timer, choose_device, ids_to_caller, takes_graph, to_caller
 
 
 @dataclass
 class MSFResult(Result):
     src: np.ndarray = None
+
+    vertex_arrays = ("parent",)
+    id_arrays = ("parent",)
     dst: np.ndarray = None
     weight: np.ndarray = None
     total_weight: float = 0.0
@@ -93,8 +97,8 @@ def minimum_spanning_forest(G, weight=True, *, device="auto"):
         )
     if weighted:
         check_weights(G, negative=True, name=name)
-    dev = choose_device(device, _IMPLEMENTATIONS, name)
-    return _IMPLEMENTATIONS[dev](G, G.weights if weighted else np.ones(G.nnz, np.float32))
+    dev = choose_device(device, IMPLEMENTATIONS, name)
+    return IMPLEMENTATIONS[dev](G, G.weights if weighted else np.ones(G.nnz, np.float32))
 
 
 def _msf_cpu(G, weights):
@@ -273,4 +277,5 @@ def verify_msf(G, parent, *, total_weight=None, weight=True):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _msf_cpu, "cuda": _msf_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _msf_cpu, "cuda": _msf_cuda}

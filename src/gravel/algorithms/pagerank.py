@@ -21,14 +21,15 @@ import numpy as np
 from ..arguments import is_integer, is_real
 from ..arrays import host
 from ..backends.cpu import pagerank as _k
+from ..dispatch import choose_device, takes_graph, to_caller
 from ..errors import (
     InvalidArgumentError,
     InvalidGraphError,
     PowerIterationFailedConvergence,
     UnknownNameError,
 )
+from ..results import Result, Timer
 from ..transform import check_weights
-from ._common import Result, Timer, choose_device, takes_graph, to_caller
 from ._vectors import Vectors, distribution
 
 #: the default bound on the last iteration's L1 change: the result then lies within
@@ -43,6 +44,8 @@ class PageRankResult(Result):
     """PageRank's scores. ``stats["error"]`` is the L1 change of the last iteration,
     ``stats["changes"]`` the list of every iteration's (both paths compute it to test the stopping
     rule; :func:`gravel.plots.pagerank_convergence` plots it)."""
+
+    vertex_arrays = ("rank",)
 
     rank: np.ndarray = None
 
@@ -79,7 +82,7 @@ def pagerank(
     personalization : dict or array, optional
         Where the ``1 - alpha`` teleport goes: a dict from vertex to value (missing vertices get
         0), keyed by the caller's ids or, on a labelled graph, by labels as NetworkX keys it
-        (:func:`gravel.algorithms._common.caller_id`), or an array of n values over the caller's
+        (:func:`gravel.dispatch.caller_id`), or an array of n values over the caller's
         ids; non-negative, normalized to sum 1. Default uniform.
     max_iter : int, default 100
         Most iterations; 0 returns the starting vector (only with ``tol=0``).
@@ -165,7 +168,7 @@ def pagerank(
     if direction not in ("pull", "push"):
         raise UnknownNameError(f"direction must be 'pull' or 'push', not {direction!r}")
     weighted = _uses_weights(G, weight)
-    dev = choose_device(device, _IMPLEMENTATIONS, "pagerank")
+    dev = choose_device(device, IMPLEMENTATIONS, "pagerank")
     if (blocking != "auto" or direction == "push") and dev != "cuda":
         raise InvalidGraphError(
             "push and blocking=None or a width are options of the GPU path (device='cuda')"
@@ -181,7 +184,7 @@ def pagerank(
     args = (G, alpha, max_iter, threshold, weighted, vectors) + (
         (direction, blocking) if dev == "cuda" else ()
     )
-    res = _IMPLEMENTATIONS[dev](*args)
+    res = IMPLEMENTATIONS[dev](*args)
     res.rank = to_caller(G, res.rank)
     return res
 
@@ -451,4 +454,5 @@ def verify_pagerank(G, rank, alpha=0.85, tol=1e-6, *, weight=True):
     return [] if err < 2 * n * tol else [f"one more iteration moves the ranks by {err:.3g} (L1)"]
 
 
-_IMPLEMENTATIONS = {"cpu": _pagerank_cpu, "cuda": _pagerank_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _pagerank_cpu, "cuda": _pagerank_cuda}

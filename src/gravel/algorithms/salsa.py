@@ -17,14 +17,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..dispatch import choose_device, takes_graph, to_caller
 from ..errors import InvalidGraphError
+from ..results import Result, Timer
 from ..transform import check_weights
-from ._common import Result, Timer, choose_device, takes_graph, to_caller
 
 
 @dataclass
 class SALSAResult(Result):
     hubs: np.ndarray = None
+
+    vertex_arrays = ("hubs", "authorities")
     authorities: np.ndarray = None
 
 
@@ -68,7 +71,7 @@ def salsa(G, *, weight=True, device="auto"):
         check_weights(G, name="salsa")
     if 2 * G.n >= 2**31:
         raise InvalidGraphError(f"salsa: 2n = {2 * G.n} hub and authority copies need 32-bit ids")
-    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, "salsa")](G, weighted)
+    res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, "salsa")](G, weighted)
     res.hubs, res.authorities = to_caller(G, res.hubs), to_caller(G, res.authorities)
     return res
 
@@ -185,4 +188,5 @@ def verify_salsa(G, hubs, authorities, *, weight=True, rtol=1e-9):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _salsa_cpu, "cuda": _salsa_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _salsa_cpu, "cuda": _salsa_cuda}

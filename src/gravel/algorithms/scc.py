@@ -12,13 +12,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..arrays import host, xp
+from ..backends.cpu import chunks
 from ..backends.cpu import scc as _k
-from ._common import Result, Timer, choose_device, chunks, takes_graph, to_caller
+from ..dispatch import choose_device, takes_graph, to_caller
+from ..results import Result, Timer
 
 
 @dataclass
 class SCCResult(Result):
     labels: np.ndarray = None
+
+    vertex_arrays = ("labels",)
 
     def summary(self):
         labels = host(self.labels)
@@ -64,7 +68,7 @@ def strongly_connected_components(G, *, device="auto"):
     parallel arcs change nothing.
     """
     name = "strongly_connected_components"
-    res = _IMPLEMENTATIONS[choose_device(device, _IMPLEMENTATIONS, name)](G)
+    res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, name)](G)
     res.labels = smallest_member(to_caller(G, res.labels))
     return res
 
@@ -88,7 +92,7 @@ TRIM_STOP = 1 / 1024
 def _scc_cpu(G):
     """Tarjan's pass; above SMALL_ARCS arcs, after trimming and the forward-backward search of the
     busiest vertex's component in parallel (`_settle_in_parallel`), over what they left."""
-    from ..backends.cpu._serial import is_small  # Numba: loaded on a CPU run
+    from ..backends.cpu.serial import is_small  # Numba: loaded on a CPU run
 
     n = G.n
     index = np.full(n, -1, np.int32)
@@ -203,4 +207,5 @@ def verify_scc(G, labels):
     return []
 
 
-_IMPLEMENTATIONS = {"cpu": _scc_cpu, "cuda": _scc_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _scc_cpu, "cuda": _scc_cuda}

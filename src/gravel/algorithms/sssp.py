@@ -16,20 +16,12 @@ import numpy as np
 
 from ..arguments import is_integer, is_real
 from ..arrays import host
+from ..backends.cpu import chunks
 from ..backends.cpu import sssp as _k
+from ..dispatch import caller_id, check_source, choose_device, ids_to_caller, takes_graph, to_caller
 from ..errors import InvalidWeightError, VertexNotFoundError
+from ..results import Result, Timer
 from ..transform import check_weights
-from ._common import (
-    Result,
-    Timer,
-    caller_id,
-    check_source,
-    choose_device,
-    chunks,
-    ids_to_caller,
-    takes_graph,
-    to_caller,
-)
 
 #: most buckets a delta may ask for (largest weight / delta): a ring of them is allocated
 MAX_BUCKETS = 2**20
@@ -43,6 +35,9 @@ PULL_SHARE, PULL_ARCS, PUSH_SHARE = 1 / 64, 1 / 4, 1 / 4
 @dataclass
 class SSSPResult(Result):
     distance: np.ndarray = None
+
+    vertex_arrays = ("distance", "predecessor")
+    id_arrays = ("predecessor",)
     predecessor: np.ndarray = None
     source: int = None
 
@@ -107,7 +102,7 @@ def sssp(G, source, *, delta=None, device="auto"):
     source : int or label
         Start vertex: an id, or on a graph with labels a label that is not an integer
         (``bfs(G, "a")``); an integer is always an id
-        (:func:`gravel.algorithms._common.caller_id`). ``result.source`` is the id.
+        (:func:`gravel.dispatch.caller_id`). ``result.source`` is the id.
     delta : float, optional
         Bucket width, positive and finite, at least the largest weight / MAX_BUCKETS (2**20).
         Default: the mean edge weight times max(1/32, 1 / average degree) on the CPU and max(8,
@@ -167,13 +162,13 @@ def sssp(G, source, *, delta=None, device="auto"):
     check_weights(G, name="sssp")
     # unit weights as a zero-stride view: no array of m ones
     weights = G.weights if G.weighted else np.broadcast_to(np.float32(1), G.nnz)
-    dev = choose_device(device, _IMPLEMENTATIONS, "sssp")
+    dev = choose_device(device, IMPLEMENTATIONS, "sssp")
     heaviest = G.weight_stats[1]
     if delta is None:
         delta = max(default_delta(G, dev), heaviest / MAX_BUCKETS)
     else:
         _check_delta(delta, heaviest)
-    res = _IMPLEMENTATIONS[dev](G, s, weights, float(delta))
+    res = IMPLEMENTATIONS[dev](G, s, weights, float(delta))
     res.distance = to_caller(G, res.distance)
     res.predecessor = to_caller(G, ids_to_caller(G, res.predecessor))
     res.source = int(source)
@@ -274,8 +269,8 @@ def distance_type(G):
 
 
 def _sssp_cpu(G, source, weights, delta):
-    from ..backends.cpu._serial import is_small  # Numba: loaded on a CPU run
     from ..backends.cpu.fill import full as filled
+    from ..backends.cpu.serial import is_small  # Numba: loaded on a CPU run
 
     n = G.n
     dtype = distance_type(G)
@@ -653,4 +648,5 @@ def verify_sssp(G, source, distance, predecessor=None, *, rtol=1e-6):
     return []
 
 
-_IMPLEMENTATIONS = {"cpu": _sssp_cpu, "cuda": _sssp_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _sssp_cpu, "cuda": _sssp_cuda}

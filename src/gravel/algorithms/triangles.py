@@ -12,13 +12,16 @@ import numpy as np
 
 from ..arrays import entry_rows
 from ..backends.cpu import tc as _k
+from ..dispatch import choose_device, takes_graph, to_caller
+from ..results import Result, Timer
 from ..transform import orient_by_degree
-from ._common import Result, Timer, choose_device, takes_graph, to_caller
 
 
 @dataclass
 class TriangleResult(Result):
     triangles: np.ndarray = None
+
+    vertex_arrays = ("triangles",)
     total: int = 0
 
     def summary(self):
@@ -39,8 +42,8 @@ def triangles(G, *, per_vertex=True, device="auto"):
     >>> r.triangles.tolist(), r.total
     ([1, 1, 1, 0], 1)
     """
-    dev = choose_device(device, _IMPLEMENTATIONS, "triangles")
-    res = _IMPLEMENTATIONS[dev](G.simple_undirected(), per_vertex)
+    dev = choose_device(device, IMPLEMENTATIONS, "triangles")
+    res = IMPLEMENTATIONS[dev](G.simple_undirected(), per_vertex)
     if per_vertex:
         res.triangles = to_caller(G, res.triangles)
     return res
@@ -107,4 +110,5 @@ def verify_triangles(G, triangles, total=None):
     return problems
 
 
-_IMPLEMENTATIONS = {"cpu": _triangles_cpu, "cuda": _triangles_cuda}
+#: the paths by device; the catalog's ``devices`` are its keys
+IMPLEMENTATIONS = {"cpu": _triangles_cpu, "cuda": _triangles_cuda}

@@ -10,8 +10,13 @@ import numpy as np
 
 from ..arguments import is_integer
 from ..arrays import host
+from ..dispatch import caller_id, ids_to_caller, takes_graph
 from ..errors import InvalidArgumentError
-from ._common import Result, caller_id, ids_to_caller, takes_graph
+from ..results import Result
+
+#: its paths by device are PageRank's, which runs the walk that finds the circle (SALSA's step
+#: runs on the CPU); the catalog's ``devices`` are its keys
+from .pagerank import IMPLEMENTATIONS  # noqa: E402, F401
 
 
 @dataclass
@@ -19,6 +24,8 @@ class WhoToFollowResult(Result):
     """``recommended``: caller ids, best first; ``scores``: their SALSA authority scores;
     ``score``: every vertex's (0 for those not recommended); ``circle``: the circle of trust
     (caller ids, by personalized PageRank, best first)."""
+
+    vertex_arrays = ("score",)
 
     score: np.ndarray = None
     recommended: np.ndarray = None

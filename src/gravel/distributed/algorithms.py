@@ -11,8 +11,9 @@ import operator
 
 import numpy as np
 
-from ..algorithms._common import Timer, check_source, ids_to_caller, to_caller
+from ..dispatch import check_source, ids_to_caller, to_caller
 from ..errors import InvalidArgumentError, PowerIterationFailedConvergence, UnknownNameError
+from ..results import Timer
 from .exchange import Stats
 from .partition import PartitionedGraph, partition
 from .programs import DIRECTIONS, bfs_program, cc_program, pagerank_program, sssp_program

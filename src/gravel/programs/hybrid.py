@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..algorithms._common import Timer
 from ..placement import resolve_budget
+from ..results import Timer
 from .cpu import CpuEngine, _weights, kernels
 from .cuda import _ways, vertex_bytes
 from .split import (

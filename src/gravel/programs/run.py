@@ -12,9 +12,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..algorithms._common import Result, Timer, caller_id, choose_device
 from ..arguments import is_integer
+from ..dispatch import caller_id, choose_device
 from ..errors import InvalidArgumentError, UnknownNameError
+from ..results import Result, Timer
 from .expressions import ProgramError
 from .hybrid import EXECUTIONS
 from .program import Program

@@ -31,6 +31,19 @@ KERNELS = (
 )
 
 
+def chunks():
+    """How many pieces a parallel loop splits its work into (a few per thread, for balance).
+
+    Returns
+    -------
+    int
+        Four times Numba's thread count.
+    """
+    import numba  # only when a CPU kernel runs: importing gravel does not import Numba
+
+    return 4 * numba.get_num_threads()
+
+
 def __getattr__(name):
     if name not in KERNELS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,7 @@ import numba
 import numpy as np
 
 from . import atomics
-from ._serial import by_size
+from .serial import by_size
 
 
 @numba.njit(cache=True, inline="always")

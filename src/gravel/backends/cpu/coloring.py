@@ -8,7 +8,7 @@ marks the colours it sees in its own row of `seen` (n_threads x (max degree + 1)
 
 import numba
 
-from ._serial import by_size
+from .serial import by_size
 
 
 @numba.njit(parallel=True, cache=True)

@@ -4,7 +4,7 @@ and the scaling of both vectors with the change of the hubs (their maxima, then 
 import numba
 import numpy as np
 
-from ._serial import by_size
+from .serial import by_size
 
 
 @numba.njit(parallel=True, cache=True)

@@ -11,8 +11,8 @@ a threshold; `aggregate` makes each community a vertex, its internal weight a se
 import numba
 import numpy as np
 
-from ._serial import is_small
 from .lpa import _slot, class_piece, table_slots
+from .serial import is_small
 
 
 @numba.njit(cache=True)

@@ -11,7 +11,7 @@ table (twice its degree) of its piece: no n-entry tally per thread.
 import numba
 import numpy as np
 
-from ._serial import by_size
+from .serial import by_size
 
 
 @numba.njit(cache=True)

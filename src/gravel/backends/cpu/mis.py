@@ -9,7 +9,7 @@ never changes, so reads racing with writes see either the old or the final value
 
 import numba
 
-from ._serial import by_size
+from .serial import by_size
 
 PENDING, IN, OUT = 0, 1, 2
 

@@ -5,7 +5,7 @@ degree and to its community's inside weight. One pass each, in parallel over the
 import numba
 import numpy as np
 
-from ._serial import by_size
+from .serial import by_size
 
 
 @numba.njit(parallel=True, cache=True)

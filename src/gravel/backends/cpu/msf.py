@@ -10,8 +10,8 @@ round at least halves the components: at most log2(n) rounds of O(n + m).
 import numba
 import numpy as np
 
-from ._serial import by_size
 from .cc import _find  # union-find's root, shared with connected components
+from .serial import by_size
 
 
 @numba.njit(cache=True, inline="always")

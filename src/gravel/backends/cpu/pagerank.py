@@ -20,7 +20,7 @@ from numba import types, uint64
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ._serial import by_size
+from .serial import by_size
 
 #: how far ahead (in edges) the pull prefetches its edge list: 2 KB of int32 ids
 AHEAD = 512

@@ -4,8 +4,8 @@ each copy pointed at its root (its component's smallest copy)."""
 
 import numba
 
-from ._serial import by_size
 from .cc import _link
+from .serial import by_size
 
 
 @numba.njit(parallel=True, cache=True)

@@ -30,7 +30,7 @@ distances never decrease along predecessors while each lowering is strict."""
 import numba
 import numpy as np
 
-from . import _serial, atomics
+from . import atomics, serial
 
 
 def bucket_pool(n, ring, requests, dtype=np.float64):
@@ -362,7 +362,7 @@ def as_distances(dist, unreached):
 
 
 #: serial twins, for the serial phases
-_twins = _serial.twins(next_frontier, compact)
+_twins = serial.twins(next_frontier, compact)
 next_frontier_serial, compact_serial = _twins.next_frontier, _twins.compact
 
 

@@ -6,7 +6,7 @@ import numba
 import numpy as np
 
 from . import shares
-from ._serial import is_small
+from .serial import is_small
 
 #: oriented arcs a counting thread is given, on average at least: handing a share to a pool thread
 #: costs about as much as the lookups of a few thousand arcs

@@ -8,8 +8,8 @@ colours of NetworkX's sequential largest-first colouring; the dict lists the nod
 import numpy as np
 
 from gravel.algorithms import greedy_color as gravel_greedy_color
-from gravel.algorithms._common import to_caller
 from gravel.arrays import host
+from gravel.dispatch import to_caller
 
 from ..._algorithm import algorithm, device
 

@@ -1,18 +1,18 @@
-"""What every algorithm shares: device choice, source checks, id mapping, the result object."""
+"""What every run returns and how it is timed: the result object and the timer.
 
-import functools
+A :class:`Result` carries run statistics (device, time, iterations, strategy) beside the
+per-vertex arrays of its subclass, which each algorithm defines; the subclass names those arrays
+in ``vertex_arrays`` and, among them, the arrays of vertex ids in ``id_arrays``.
+"""
+
 import time
 from dataclasses import dataclass, field, fields
+from typing import ClassVar
 
 import numpy as np
 
-from ..arguments import is_integer
-from ..arrays import host, xp
-from ..compiling import compile_clock
-from ..errors import DeviceUnavailableError, UnknownNameError, VertexNotFoundError
-from ..graph import Graph
-
-DEVICES = ("auto", "cpu", "cuda")
+from .arrays import host
+from .compiling import compile_clock
 
 
 @dataclass
@@ -38,14 +38,17 @@ class Result:
         out.update(self.stats)
         return out
 
-    def _vertex_arrays(self):
-        """Names of the per-vertex arrays and of those among them that hold vertex ids: the
-        catalog's description of the algorithm, else (a vertex program) every 1-d array field."""
-        from .catalog import CATALOG
+    #: the per-vertex arrays of a subclass's result, the first one the array ``--output x.npy``
+    #: writes; left empty (a vertex program's result), every one-dimensional array field
+    vertex_arrays: ClassVar[tuple[str, ...]] = ()
+    #: those of ``vertex_arrays`` that hold vertex ids (-1 for none), which outputs map to a
+    #: relabelled graph's labels
+    id_arrays: ClassVar[tuple[str, ...]] = ()
 
-        for algo in CATALOG.values():
-            if algo.function_name == self.algorithm:
-                return algo.arrays, algo.id_arrays
+    def _vertex_arrays(self):
+        """Names of the per-vertex arrays and of those among them that hold vertex ids."""
+        if self.vertex_arrays:
+            return self.vertex_arrays, self.id_arrays
         names = tuple(
             f.name for f in fields(self) if getattr(getattr(self, f.name), "ndim", 0) == 1
         )
@@ -145,7 +148,7 @@ class Result:
         ImportError
             pyarrow is not installed.
         """
-        from ..io.arrow import require_pyarrow
+        from .io.arrow import require_pyarrow
 
         pa = require_pyarrow("to_arrow")
         columns = self.columns()  # ids: labels are put in below, with nulls for -1
@@ -169,7 +172,7 @@ class Result:
         on the result's GPU (through DLPack, no copy) where its arrays are CuPy arrays, else on
         the CPU (sharing NumPy's memory); a structured state gives one per field
         (``"state.rank"``). Needs PyTorch (:func:`gravel.tensors.to_torch`)."""
-        from ..tensors import to_torch
+        from .tensors import to_torch
 
         return to_torch({name: getattr(self, name) for name in self._vertex_arrays()[0]})
 
@@ -187,111 +190,6 @@ class Result:
         columns = iter(self.columns(G).values())
         vertex = next(columns)
         return dict(zip(vertex.tolist(), next(columns, vertex[:0]).tolist()))
-
-
-def takes_graph(func):
-    """`func`, refusing with a TypeError that names it a first argument that is not a gravel
-    Graph (a NetworkX graph, say), before anything reads it."""
-
-    @functools.wraps(func)
-    def checked(G, *args, **kwargs):
-        if not isinstance(G, Graph):
-            kind = f"{type(G).__module__}.{type(G).__qualname__}"
-            hint = ""
-            if type(G).__module__.startswith("networkx"):
-                hint = (
-                    " (Graph.from_networkx(G) converts it; or call NetworkX with backend='gravel')"
-                )
-            raise TypeError(f"{func.__name__} takes a gravel.Graph, not a {kind}{hint}")
-        return func(G, *args, **kwargs)
-
-    return checked
-
-
-def choose_device(device, implementations, name):
-    """Pick "cpu" or "cuda" for `device` among the backends `name` has."""
-    if device not in DEVICES:
-        raise UnknownNameError(f"unknown device {device!r} (expected auto, cpu or cuda)")
-    from ..backends import cuda
-
-    if device == "cpu":
-        return "cpu"
-    has_gpu = cuda.available()
-    if device == "auto" and not (has_gpu and "cuda" in implementations):
-        return "cpu"
-    if not has_gpu:
-        raise DeviceUnavailableError(f"device='cuda' but {cuda.why_unavailable()}")
-    if "cuda" not in implementations:
-        raise DeviceUnavailableError(f"{name} has no CUDA implementation in this version of gravel")
-    # the card's first use seeds CuPy's cache with the kernels built ahead of time, also for the
-    # paths that launch only CuPy's own kernels
-    from ..backends.cuda import runtime
-
-    runtime.props()
-    return "cuda"
-
-
-def check_source(G, source, name="source"):
-    """The internal id of the caller's vertex `source` (an id, or a label: :func:`caller_id`)."""
-    v = caller_id(G, source, name)
-    return v if G.order is None else int(G.order[v])
-
-
-def caller_id(G, vertex, name="source"):
-    """The caller's id (0..n-1) of `vertex`, named by an id or a label; VertexNotFoundError,
-    naming it, where it is neither.
-
-    An integer is always an id, on every graph. On a graph with :attr:`~gravel.Graph.labels`
-    (:meth:`~gravel.Graph.from_pandas`, :meth:`~gravel.Graph.from_networkx`,
-    ``load(..., relabel=True)``) a vertex may also be named by a label of another type (a string,
-    say): ``bfs(G, "a")``. Integer labels (a relabelled file's own ids) are not looked up: an
-    integer means the same vertex whether or not the graph has labels, as the command line, the
-    benchmarks and the verifiers, which speak ids, expect. Map an integer label with
-    ``int(np.flatnonzero(G.labels == label)[0])``, or use ``gravel run --relabel --source``, which
-    takes the file's ids."""
-    if is_integer(vertex):
-        if not 0 <= vertex < G.n:
-            ids = f"ids 0..{G.n - 1}" if G.n else "it has no vertices"
-            raise VertexNotFoundError(f"{name} vertex {vertex} is not in the graph ({ids})")
-        return int(vertex)
-    hit = None
-    if G.labels is not None and not isinstance(vertex, (bool, np.bool_)):
-        hit = _label_index(G.labels, vertex)
-    if hit is None:
-        what = "an integer vertex id" + ("" if G.labels is None else " or a label of the graph")
-        raise VertexNotFoundError(f"{name} must be {what}, not {vertex!r}")
-    return hit
-
-
-def _label_index(labels, vertex):
-    """The first position of `vertex` among `labels`, or None (O(n): once per call)."""
-    try:
-        hits = np.flatnonzero(labels == vertex)
-    except (TypeError, ValueError):  # a type the labels cannot compare to
-        return None
-    return int(hits[0]) if getattr(hits, "size", 0) else None
-
-
-def to_caller(G, values):
-    """Per-vertex array indexed by internal ids -> indexed by the caller's ids."""
-    return values if G.order is None else values[xp(values).asarray(G.order)]
-
-
-def ids_to_caller(G, ids):
-    """Vertex ids (a parent array, say) -> the caller's ids; negative entries stay."""
-    if G.order is None:
-        return ids
-    m = xp(ids)
-    inverse = m.empty(G.n, np.int32)
-    inverse[m.asarray(G.order)] = m.arange(G.n, dtype=np.int32)
-    return m.where(ids >= 0, inverse[m.maximum(ids, 0)], ids)
-
-
-def chunks():
-    """How many pieces a parallel loop splits its work into (a few per thread, for balance)."""
-    import numba  # only when a CPU kernel runs: importing gravel does not import Numba
-
-    return 4 * numba.get_num_threads()
 
 
 class Timer:
