@@ -1,8 +1,8 @@
-"""The GPU's per-source Brandes against BC_PULL_ABOVE (algorithms/betweenness.py): ms per source
-(CUDA events, median of --repeat runs after a warm-up) from `gravel bench`'s spread sources, at
-each value (infinity: the push-only forward), the default first and last to show the drift, every
-run's centrality checked against the default's. This is the benchmark for BC_PULL_ABOVE
-(docs/tuning.md).
+"""The GPU's per-source Brandes against BC_PULL_ABOVE (algorithms/betweenness/cuda.py): ms per
+source (CUDA events, median of --repeat runs after a warm-up) from `gravel bench`'s spread
+sources, at each value (infinity: the push-only forward), the default first and last to show the
+drift, every run's centrality checked against the default's. This is the benchmark for
+BC_PULL_ABOVE (docs/tuning.md).
 
     python benchmarks/bc_pull.py kron:22 urand:22 --json benchmarks/results/h200/bc_pull.json
 """
@@ -12,7 +12,8 @@ import statistics
 
 import numpy as np
 
-from gravel.algorithms import betweenness
+import gravel
+from gravel.algorithms.betweenness import cuda
 from gravel.algorithms.catalog import CATALOG
 from gravel.bench import run_times, script_parser, write_record
 from gravel.cli import open_graph
@@ -25,17 +26,17 @@ def main():
     p.add_argument("graphs", nargs="+", help="generator specs or files")
     p.add_argument("--values", type=float, nargs="*", default=VALUES, help="BC_PULL_ABOVE values")
     a = p.parse_args()
-    default = betweenness.BC_PULL_ABOVE
+    default = cuda.BC_PULL_ABOVE
     rows = []
     for spec in a.graphs:
         G, _ = open_graph(spec)
         sources = CATALOG["bc"].timed(G)["sources"]
         expect = None
         for above in (default, *a.values, default):
-            betweenness.BC_PULL_ABOVE = above
+            cuda.BC_PULL_ABOVE = above
 
             def run():
-                return betweenness.betweenness_centrality(G, sources=sources, device="cuda")
+                return gravel.betweenness_centrality(G, sources=sources, device="cuda")
 
             r = run()
             expect = r.centrality if expect is None else expect
@@ -56,7 +57,7 @@ def main():
                 f"{spec} BC_PULL_ABOVE={above:g}{tag}: {ms:.2f} ms/source, {pulled} levels pulled",
                 flush=True,
             )
-        betweenness.BC_PULL_ABOVE = default
+        cuda.BC_PULL_ABOVE = default
     if a.json:
         write_record(a.json, "benchmarks/bc_pull.py", rows)
 

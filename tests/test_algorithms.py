@@ -126,7 +126,7 @@ def test_betweenness_exact_matches_networkx():
 def test_betweenness_by_levels_kernel_matches_brandes(G, seed):
     """One source with every thread on it (backends/cpu/bc.dependencies, from the BFS depths)
     against the serial Brandes of the same source."""
-    from gravel.algorithms.betweenness import _simple_arcs
+    from gravel.algorithms.betweenness.api import _simple_arcs
     from gravel.algorithms.bfs import _bfs_cpu
     from gravel.backends.cpu import bc
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel import generate, transform
-from gravel.algorithms.betweenness import BC_PULL_ABOVE
+from gravel.algorithms.betweenness.cuda import BC_PULL_ABOVE
 from gravel.algorithms.bfs import verify_bfs
 from gravel.algorithms.cc import verify_cc
 from gravel.algorithms.sssp import verify_sssp
@@ -229,10 +229,10 @@ def test_bc_forward_pulls_agree_with_the_cpu(monkeypatch, G, above, filtered):
     """Forward levels pulled from the first on (BC_PULL_ABOVE 0), by the switch, or never, source
     by source, against the CPU's Brandes; the pulls over the unvisited only (PULL_FILTER_ABOVE 0)
     or over every candidate."""
-    from gravel.algorithms import betweenness
+    from gravel.algorithms.betweenness import cuda
 
-    monkeypatch.setattr(betweenness, "BC_PULL_ABOVE", above)
-    monkeypatch.setattr(betweenness, "PULL_FILTER_ABOVE", filtered)
+    monkeypatch.setattr(cuda, "BC_PULL_ABOVE", above)
+    monkeypatch.setattr(cuda, "PULL_FILTER_ABOVE", filtered)
     sources = np.unique(np.linspace(0, G.n - 1, 5).astype(int))
     r = gravel.betweenness_centrality(G, sources=sources, device="cuda")
     ref = gravel.betweenness_centrality(G, sources=sources, device="cpu").centrality

@@ -1,171 +1,10 @@
-"""Betweenness centrality (Brandes 2001), unweighted shortest paths.
+"""Brandes on the GPU: in batches of sparse-dense products, or source by source on the operators
+(a direction-optimizing forward BFS counting paths, then a backward pass level by level)."""
 
-Each source runs a BFS that counts shortest paths (sigma), then accumulates dependencies in reverse
-BFS order. Sources are split over CPU threads. Scaling follows
-``networkx.betweenness_centrality(G, k, normalized, endpoints=False)`` exactly, and so do the paths
-counted: those of the simple graph (a ``networkx.Graph`` or ``DiGraph``), where parallel arcs merge
-into one. A graph with parallel arcs is deduplicated first (:func:`gravel.transform.deduplicate`).
-"""
-
-from dataclasses import dataclass
-
-import numba
 import numpy as np
 
-from .. import seeds
-from ..arguments import is_integer
-from ..arrays import xp
-from ..backends.cpu import bc as _k
-from ..dispatch import caller_id, choose_device, takes_graph, to_caller
-from ..errors import InvalidGraphError, VertexNotFoundError
-from ..results import Result, Timer
-from ..transform import deduplicate
-
-
-@dataclass
-class BCResult(Result):
-    centrality: np.ndarray = None
-
-    vertex_arrays = ("centrality",)
-    sources: np.ndarray = None
-
-
-@takes_graph
-def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=None, device="auto"):
-    """Betweenness centrality of every vertex.
-
-    Parameters
-    ----------
-    G : Graph
-        Weights are ignored (hop counts). Parallel arcs count once, as in a ``networkx.DiGraph``
-        (``networkx.Graph`` when undirected); self loops lie on no shortest path.
-    k : int, optional
-        Use `k` sources sampled without replacement (with `seed`) instead of all n; ``1 <= k <=
-        n``.
-    normalized : bool, default True
-        Divide by the number of ordered pairs, as NetworkX does.
-    seed : int, sequence of ints or numpy.random.Generator, optional
-        Seed of the source sample.
-    sources : sequence, optional
-        Use exactly these sources, scaled as a sample of ``k = len(sources)`` distinct vertices; a
-        repeated vertex counts once. Caller ids or, on a labelled graph, labels
-        (:func:`gravel.dispatch.caller_id`). Overrides `k` and `seed`.
-    device : {"auto", "cpu", "cuda"}
-
-    Returns
-    -------
-    BCResult
-        ``centrality[v]`` (float64, caller ids) and the ``sources`` used (int32). As in NetworkX,
-        endpoints are excluded, and with a single sampled source its own value is NaN (0 / 0).
-
-    Raises
-    ------
-    InvalidGraphError
-        `k` is not an integer in ``[1, n]``, or `sources` is empty or not 1-D.
-    VertexNotFoundError
-        A source is neither a vertex id nor a label of G.
-
-    See Also
-    --------
-    gravel.transform.deduplicate : the simple graph whose paths are counted.
-
-    Notes
-    -----
-    O(k m) time for k sources (all n by default), O(n) memory per CPU thread. NetworkX's
-    ``MultiDiGraph`` semantics (each parallel arc a distinct path) are those of Brandes' algorithm
-    run on the raw arcs; gravel never uses them.
-
-    Examples
-    --------
-    >>> import gravel
-    >>> r = gravel.betweenness_centrality(gravel.generate.grid(1, 3), device="cpu")
-    >>> r.centrality.tolist()
-    [0.0, 1.0, 0.0]
-    >>> G = gravel.Graph.from_edges([0, 0, 1, 0, 3], [1, 1, 2, 3, 2])  # 0 -> 1 twice
-    >>> gravel.betweenness_centrality(G, normalized=False, device="cpu").centrality.tolist()
-    [0.0, 0.5, 0.0, 0.5]
-    """
-    dev = choose_device(device, IMPLEMENTATIONS, "betweenness_centrality")
-    n = G.n
-    if sources is not None:
-        sources = _check_sources(G, sources)
-        k = len(sources)
-    elif k is None:
-        sources = np.arange(n, dtype=np.int32)
-    else:
-        if not is_integer(k):
-            raise InvalidGraphError(f"k must be an integer number of sources, not {k!r}")
-        if not 0 < k <= n:
-            raise InvalidGraphError(f"k={k} sources, but the graph has {n} vertices")
-        sources = seeds.rng(seed).choice(n, size=k, replace=False).astype(np.int32)
-    internal = sources if G.order is None else G.order[sources]
-    res = IMPLEMENTATIONS[dev](_simple_arcs(G), internal)
-    res.centrality = rescale(
-        to_caller(G, res.centrality),
-        n,
-        xp(res.centrality).asarray(sources),
-        k,
-        normalized,
-        G.directed,
-    )
-    res.sources = sources
-    return res
-
-
-def _check_sources(G, sources):
-    """The distinct caller ids of `sources` (int32, sorted), refused unless each is a vertex: an
-    id, or on a labelled graph a label (:func:`caller_id`)."""
-    a = np.asarray(sources)
-    if a.ndim != 1:
-        raise InvalidGraphError(f"sources must be a 1-D array of vertices, not {a.ndim}-D")
-    if a.size == 0:
-        raise InvalidGraphError("sources is empty: betweenness needs at least one source")
-    if not np.issubdtype(a.dtype, np.integer):  # labels, or ids among them
-        a = np.array([caller_id(G, s, "source") for s in sources], np.int64)
-    bad = a[(a < 0) | (a >= G.n)]
-    if bad.size:
-        raise VertexNotFoundError(
-            f"source vertex {int(bad[0])} is not in the graph (ids 0..{G.n - 1})"
-        )
-    return np.unique(a).astype(np.int32)
-
-
-def _simple_arcs(G):
-    """G itself, or G with its parallel arcs merged where it has any."""
-    return deduplicate(G) if G.has_parallel_arcs else G
-
-
-def _bc_cpu(G, sources):
-    """Brandes with the sources split over the threads; with fewer sources than threads (on a
-    graph past the serial kernels' size), every thread on each source in turn: the depths from
-    the parallel BFS, then :func:`gravel.backends.cpu.bc.dependencies` level by level."""
-    from ..backends.cpu.serial import is_small
-    from .bfs import _bfs_cpu
-
-    threads = numba.get_num_threads()
-    by_levels = len(sources) < threads and not is_small(G.nnz)
-    with Timer() as t:
-        if not G.n:
-            raw = np.zeros(0)
-        elif by_levels:
-            in_off, in_idx, _ = G.csc()
-            raw = np.zeros(G.n)
-            work = np.empty(G.n), np.empty(G.n), np.empty(G.n, np.int32)  # sigma, delta, order
-            for s in sources:
-                depth = _bfs_cpu(G, int(s)).depth
-                _k.dependencies(G.offsets, G.indices, in_off, in_idx, s, depth, *work, raw)
-        else:
-            raw = _k.brandes(G.offsets, G.indices, sources, min(threads, len(sources)))
-    return BCResult(
-        "betweenness_centrality",
-        "cpu",
-        t.seconds,
-        len(sources),
-        "brandes, level-parallel" if by_levels else "brandes",
-        {"sources": len(sources)},
-        centrality=raw,
-    )
-
+from ...results import Timer
+from .result import BCResult
 
 # Forward step of Brandes on the GPU: claim dst for the next level, and add src's path count to
 # every dst on that level (the claimant and the later arrivals alike). A plain read skips the
@@ -207,7 +46,7 @@ def _bc_cuda(G, sources):
     """Brandes on the GPU: in batches of sources (:func:`_bc_batched`) when there are many and the
     graph is shallow (a BFS from the first source is at most BATCH_MAX_DEPTH deep), else source by
     source on the operators (:func:`_bc_each`)."""
-    from .bfs import bfs
+    from ..bfs import bfs
 
     if len(sources) >= BATCH_MIN_SOURCES and G.nnz < 2**31:  # cuSPARSE's int32 ids
         depth = bfs(G, int(sources[0]), device="cuda").depth
@@ -288,15 +127,15 @@ def _bc_each(G, sources):
     atomics), reading the few arcs left instead of the frontier's many."""
     import cupy
 
-    from ..frontier import Frontier, FrontierQueue
-    from ..operators import (
+    from ...frontier import Frontier, FrontierQueue
+    from ...operators import (
         THIN_BLOCKS_PER_SM,
         advance,
         advance_steps,
         compute,
         thin_frontier_limit,
     )
-    from .bfs import _pull_candidates, _pull_pays
+    from ..bfs import _pull_candidates, _pull_pays
 
     dg = G.to("cuda")
     n = G.n
@@ -388,7 +227,7 @@ def _backward(dg, levels, params, thin):
     over its in-arcs (on kron and urand, the deepest wide level has millions of out-arcs and a few
     thousand vertices below it). The arcs per level, counted once, spare each advance a sync.
     Returns the levels scattered."""
-    from ..operators import THIN_BLOCKS_PER_SM, advance, advance_replay
+    from ...operators import THIN_BLOCKS_PER_SM, advance, advance_replay
 
     out_arcs = in_arcs = None  # per level, counted at the first wide level
     scattered = 0
@@ -445,9 +284,9 @@ def _pull_levels(dg, levels, candidates, params):
     first where the visited pass PULL_FILTER_ABOVE of them. The vertices so claimed, split by
     depth, become the queue's segments, and an empty one ends it. Returns the levels pulled (one
     sync per launch, and the filter's where it runs)."""
-    from ..operators import filter as keep_if
-    from ..operators import neighbor_reduce_steps, split
-    from ..operators.compute import SPLIT_MAX
+    from ...operators import filter as keep_if
+    from ...operators import neighbor_reduce_steps, split
+    from ...operators.compute import SPLIT_MAX
 
     if levels.bounds[-1] > PULL_FILTER_ABOVE * len(candidates):  # the vertices visited so far
         candidates = keep_if(candidates, "depth[v] < 0", params=params)
@@ -469,74 +308,3 @@ def _pull_levels(dg, levels, candidates, params):
         for level in split(candidates, "depth[v] - level", len(part), lengths=part, params=at):
             levels.push(level)
     return len(sizes) - 1
-
-
-def rescale(raw, n, sources, k, normalized, directed):
-    """NetworkX's scaling with endpoints excluded (networkx.algorithms.centrality.betweenness)."""
-    N = n - 1
-    if N < 2:
-        return raw
-    K = N if k is None else k
-    if k is None:
-        scale = 1 / (K * (N - 1)) if normalized else N / (K * (1 if directed else 2))
-        return raw * scale
-    corr = 1 if directed else 2
-    if normalized:
-        s_src = 1 / ((K - 1) * (N - 1)) if K > 1 else np.nan
-        s_other = 1 / (K * (N - 1))
-    else:
-        s_src = N / ((K - 1) * corr) if K > 1 else np.nan
-        s_other = N / (K * corr)
-    out = raw * s_other
-    out[sources] = raw[sources] * s_src
-    return out
-
-
-def verify_betweenness(G, centrality, sources=None, *, normalized=True):
-    """Check normalized centrality (caller ids) from `sources` (every vertex if None or all of them)
-    against Brandes written out with SciPy, level by level: sigma by sparse products over each
-    level, dependencies back from the deepest level; parallel arcs count once (the simple graph's
-    paths), as gravel's do. Returns a list of problems."""
-    n = G.n
-    sources = np.arange(n) if sources is None else np.unique(np.asarray(sources, np.int64))
-    every = len(sources) == n
-    internal = sources if G.order is None else G.order[sources]
-    A = G.to_scipy()
-    A.sum_duplicates()  # parallel arcs merge: a neighbour is one step, whatever the arc count
-    A.data[:] = 1
-    raw = np.zeros(n)
-    for s in internal.tolist():
-        depth, sigma = np.full(n, -1), np.zeros(n)
-        depth[s], sigma[s] = 0, 1.0
-        levels = [np.array([s])]
-        while levels[-1].size:
-            x = np.zeros(n)
-            x[levels[-1]] = sigma[levels[-1]]
-            paths = A.T @ x
-            new = np.flatnonzero((paths > 0) & (depth < 0))
-            depth[new], sigma[new] = len(levels), paths[new]
-            levels.append(new)
-        delta = np.zeros(n)
-        for d in range(len(levels) - 2, 0, -1):
-            z = np.zeros(n)
-            z[levels[d]] = (1.0 + delta[levels[d]]) / sigma[levels[d]]
-            above = levels[d - 1]
-            delta[above] = sigma[above] * (A @ z)[above]
-        delta[s] = 0.0
-        raw += delta
-    expect = rescale(
-        to_caller(G, raw), n, sources, None if every else len(sources), normalized, G.directed
-    )
-    wrong = np.flatnonzero(
-        ~np.isclose(
-            np.asarray(centrality, np.float64), expect, rtol=1e-6, atol=1e-12, equal_nan=True
-        )
-    )
-    if not wrong.size:
-        return []
-    v = int(wrong[0])
-    return [f"vertex {v}: centrality {float(centrality[v]):.6g}, expected {float(expect[v]):.6g}"]
-
-
-#: the paths by device; the catalog's ``devices`` are its keys
-IMPLEMENTATIONS = {"cpu": _bc_cpu, "cuda": _bc_cuda}

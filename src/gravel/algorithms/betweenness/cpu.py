@@ -1,0 +1,40 @@
+"""Brandes on the CPU: the sources split over the threads, or every thread on one source."""
+
+import numba
+import numpy as np
+
+from ...backends.cpu import bc as _k
+from ...results import Timer
+from .result import BCResult
+
+
+def _bc_cpu(G, sources):
+    """Brandes with the sources split over the threads; with fewer sources than threads (on a
+    graph past the serial kernels' size), every thread on each source in turn: the depths from
+    the parallel BFS, then :func:`gravel.backends.cpu.bc.dependencies` level by level."""
+    from ...backends.cpu.serial import is_small
+    from ..bfs import _bfs_cpu
+
+    threads = numba.get_num_threads()
+    by_levels = len(sources) < threads and not is_small(G.nnz)
+    with Timer() as t:
+        if not G.n:
+            raw = np.zeros(0)
+        elif by_levels:
+            in_off, in_idx, _ = G.csc()
+            raw = np.zeros(G.n)
+            work = np.empty(G.n), np.empty(G.n), np.empty(G.n, np.int32)  # sigma, delta, order
+            for s in sources:
+                depth = _bfs_cpu(G, int(s)).depth
+                _k.dependencies(G.offsets, G.indices, in_off, in_idx, s, depth, *work, raw)
+        else:
+            raw = _k.brandes(G.offsets, G.indices, sources, min(threads, len(sources)))
+    return BCResult(
+        "betweenness_centrality",
+        "cpu",
+        t.seconds,
+        len(sources),
+        "brandes, level-parallel" if by_levels else "brandes",
+        {"sources": len(sources)},
+        centrality=raw,
+    )
