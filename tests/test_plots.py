@@ -70,7 +70,7 @@ def test_level_data_from_a_record():
 @pytest.mark.parametrize("serial", [True, False])
 def test_traversal_levels_of_a_cpu_bfs(serial, tmp_path, monkeypatch):
     if not serial:  # the direction-optimizing loop, on a graph small enough for a test
-        monkeypatch.setattr("gravel.backends.cpu._serial.SMALL_ARCS", 0)
+        monkeypatch.setattr("gravel.backends.cpu.serial.SMALL_ARCS", 0)
     G = generate.kronecker(10, 16, seed=1)
     s = int(np.argmax(G.out_degree))
     r = gravel.bfs(G, s, device="cpu")
