@@ -43,7 +43,7 @@ set -uo pipefail
 out=${OUT:-/tmp/gravel-gpu}
 mkdir -p "$out"
 export PYTHONPATH=src PYTHONUNBUFFERED=1 GRAVEL_CACHE_DIR=${GRAVEL_CACHE_DIR:-/tmp/gravel-cache}
-bench() { python3 -m gravel.cli bench "$@" --device cuda 2>&1 | grep -v generating; }
+bench() { python3 -m gravel bench "$@" --device cuda 2>&1 | grep -v generating; }
 # run NAME SCRIPT ARGS...: a benchmark script, its JSON to $out/NAME.json, its output to $out/NAME.log
 run() {
   local name=$1 script=$2
