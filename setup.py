@@ -1,5 +1,5 @@
 """Builds the built-in algorithms' CUDA kernels into the package when CuPy and a GPU are present
-(gravel.backends.cuda.prebuilt), so that a fresh install's first GPU run compiles nothing.
+(gravel.prebuild), so that a fresh install's first GPU run compiles nothing.
 
 Without CuPy (or with GRAVEL_PREBUILD=0) nothing is built and kernels compile at first use."""
 
@@ -27,7 +27,7 @@ class BuildWithKernels(build_py):
             return
         root = Path("src") if getattr(self, "editable_mode", False) else Path(self.build_lib)
         env = dict(os.environ, PYTHONPATH=str(Path("src").resolve()))
-        command = [sys.executable, "-m", "gravel.backends.cuda.prebuilt", "--out", root / PREBUILT]
+        command = [sys.executable, "-m", "gravel.prebuild", "--out", root / PREBUILT]
         if subprocess.run(command, env=env).returncode != 0:
             sys.stderr.write("gravel: building CUDA kernels failed: they compile at first use\n")
 

@@ -43,7 +43,7 @@ set -uo pipefail
 out=${OUT:-/tmp/gravel-gpu}
 mkdir -p "$out"
 export PYTHONPATH=src PYTHONUNBUFFERED=1 GRAVEL_CACHE_DIR=${GRAVEL_CACHE_DIR:-/tmp/gravel-cache}
-bench() { python3 -m gravel.cli bench "$@" --device cuda 2>&1 | grep -v generating; }
+bench() { python3 -m gravel bench "$@" --device cuda 2>&1 | grep -v generating; }
 # run NAME SCRIPT ARGS...: a benchmark script, its JSON to $out/NAME.json, its output to $out/NAME.log
 run() {
   local name=$1 script=$2
@@ -140,7 +140,7 @@ case "${1:-}" in
 esac
 # the built-in kernels, as an install builds them (kept in src/: later runs reuse them); the modes
 # above leave it out (a fresh machine spends minutes on it, and their benchmarks warm up anyway)
-python3 -m gravel.backends.cuda.prebuilt 2>&1 | tail -2
+python3 -m gravel.prebuild 2>&1 | tail -2
 python3 -m pytest -q -m gpu -p no:cacheprovider -n auto tests 2>&1 | tee "$out/gpu-tests.log" | tail -5
 if [ "${1:-}" = "--all" ]; then
   run operators operators.py --repeat 30

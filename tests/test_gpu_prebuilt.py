@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from gravel import generate, transform
+from gravel import generate, prebuild, transform
 from gravel.algorithms.catalog import CUDA_CATALOG
-from gravel.backends.cuda import prebuilt, runtime
+from gravel.backends.cuda import runtime
 from gravel.errors import PowerIterationFailedConvergence
 
 pytestmark = pytest.mark.gpu
@@ -33,7 +33,7 @@ def built():
     """The package's prebuilt kernels for this card, built as installing gravel builds them."""
     cc = cupy.cuda.Device().compute_capability
     # captures again where the capture is older than the algorithms (it lacks what they compile)
-    return prebuilt.build(cc, capture=True)
+    return prebuild.build(cc, capture=True)
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def built():
     ids=["kron-weighted", "urand-directed", "urand-sparse"],
 )
 def test_recorded_instances_cover_the_algorithms(G):
-    recorded = set(prebuilt.instances())
+    recorded = set(prebuild.instances())
     with runtime.recording() as seen:
         for algo in CUDA_CATALOG.values():
             if algo.undirected_only and G.directed:

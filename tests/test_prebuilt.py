@@ -1,10 +1,9 @@
 """Kernels built ahead of time are found by the hash of their whole source, so an edit to a kernel,
 a header or a functor never loads a stale cubin (issue 17)."""
 
-import json
-
 import pytest
 
+from gravel import prebuild
 from gravel.backends.cuda import prebuilt, runtime
 from gravel.operators import _functor as ops
 
@@ -14,8 +13,7 @@ def fake_build(root, code, expr, cooperative, cc=(9, 0)):
     folder.mkdir(parents=True, exist_ok=True)
     k = prebuilt.key(code, expr, cooperative)
     (folder / f"{k}.cubin").write_bytes(b"cubin")
-    (folder / "names.json").write_text(json.dumps({k: "_Z6loweredv"}))
-    prebuilt._names.cache_clear()
+    prebuilt.write_names(folder, {k: "_Z6loweredv"})
 
 
 def test_a_built_instance_is_found_for_its_card_only(tmp_path):
@@ -49,7 +47,7 @@ def test_a_missing_cubin_or_index_misses(tmp_path):
 
 
 def test_recorded_instances_name_kernel_files():
-    recorded = prebuilt.instances()
+    recorded = prebuild.instances()
     assert recorded, "instances.json is empty: run scripts/record-kernels.py on a GPU"
     for path, expr, prelude, cooperative in recorded:
         assert (runtime.KERNELS / path).is_file(), path
@@ -62,7 +60,7 @@ def test_recorded_instances_define_the_functor_macros_as_the_operators_do():
     an instance recorded before a macro changed would never be found (its hash is the old
     source's), and every first run would compile it."""
     heads = {m.split("(")[0]: m for m in vars(ops).values() if str(m).startswith("GRAVEL_")}
-    for path, expr, prelude, _ in prebuilt.instances():
+    for path, expr, prelude, _ in prebuild.instances():
         for line in prelude.splitlines():
             name = line.removeprefix("#define ").split("(")[0].split(" ")[0]
             if line.startswith("#define ") and "(" in heads.get(name, ""):
@@ -73,8 +71,8 @@ def test_recorded_instances_are_complete():
     """What a launch picks from the graph at hand (a pull's lanes per list, advance's load
     balancing) is recorded for every choice, so the list covers graphs unlike those it was recorded
     on (the six algorithms' pulls launched widths the recording graphs never gave them)."""
-    recorded = set(prebuilt.instances())
-    missing = prebuilt.complete(recorded) - recorded
+    recorded = set(prebuild.instances())
+    missing = prebuild.complete(recorded) - recorded
     assert not missing, "run scripts/record-kernels.py --complete: " + str(
         sorted(i[:2] for i in missing)
     )
@@ -84,16 +82,16 @@ def test_pull_lanes_are_every_width_the_pull_picks():
     from gravel.operators.pull import lanes_per_item
 
     degrees = [0.0, 1e-3, *(k / 64 for k in range(1, 64 * 80)), 1e3, 1e9]
-    assert sorted({lanes_per_item(d) for d in degrees}) == prebuilt.pull_lanes()
-    assert prebuilt.pull_lanes() == [1, 2, 4, 8, 16, 32]
+    assert sorted({lanes_per_item(d) for d in degrees}) == prebuild.pull_lanes()
+    assert prebuild.pull_lanes() == [1, 2, 4, 8, 16, 32]
 
 
 def test_complete_adds_the_other_widths_and_load_balancing():
     pull = ("neighbor_reduce/pull.cu", "gravel_neighbor_reduce_pull<long long, 32>", "#define F\n")
     push = ("advance/twc.cu", "gravel_advance_twc<1, int>", "#define G\n")
-    done = prebuilt.complete([(*pull, False), (*push, False)])
+    done = prebuild.complete([(*pull, False), (*push, False)])
     pulls = {e for p, e, pre, _ in done if p == pull[0] and pre == pull[2]}
-    assert pulls == {f"gravel_neighbor_reduce_pull<long long, {w}>" for w in prebuilt.pull_lanes()}
+    assert pulls == {f"gravel_neighbor_reduce_pull<long long, {w}>" for w in prebuild.pull_lanes()}
     merge = (
         "advance/merge_path.cu",
         "gravel_advance_merge_path<1, int, 256, 4>",
@@ -104,20 +102,20 @@ def test_complete_adds_the_other_widths_and_load_balancing():
         merge in done
         and ("advance/merge_path.cu", "gravel_merge_path_partition", "", False) in done
     )
-    assert prebuilt.complete(done) == done
+    assert prebuild.complete(done) == done
     for path, expr, _, _ in done:  # each names a kernel of its file
         assert expr.split("<")[0] in (runtime.KERNELS / path).read_text(), expr
 
 
 def test_a_capture_of_cupys_kernels_counts_only_for_the_current_algorithms(tmp_path, monkeypatch):
-    monkeypatch.setattr(prebuilt, "_capture_stamp", lambda: "now")
+    monkeypatch.setattr(prebuild, "_capture_stamp", lambda: "now")
     folder = prebuilt.arch_dir("90", tmp_path)
     (folder / "cupy").mkdir(parents=True)
-    assert not prebuilt.captured("90", tmp_path)  # captured before captures were stamped
+    assert not prebuild.captured("90", tmp_path)  # captured before captures were stamped
     (folder / "cupy.stamp").write_text("before")
-    assert not prebuilt.captured("90", tmp_path)
+    assert not prebuild.captured("90", tmp_path)
     (folder / "cupy.stamp").write_text("now")
-    assert prebuilt.captured("90", tmp_path)
+    assert prebuild.captured("90", tmp_path)
 
 
 def test_seeding_copies_what_the_cache_lacks_unless_turned_off(tmp_path, monkeypatch):

@@ -1,66 +1,128 @@
-"""Kernels built ahead of time, so that a fresh machine's first run loads them instead of compiling.
+"""Kernels built ahead of time: where their cubins lie and how the runtime finds one.
 
-``kernels/instances.json`` lists every kernel instance the built-in algorithms launch: a ``.cu``
-file, a name expression and the prelude put before the file (defines, the algorithm's functor).
-``scripts/record-kernels.py`` writes it by running :func:`exercise` on a GPU, with what the same
-launches pick on other graphs added (:func:`complete`: a pull's lanes per list, advance's load
-balancing), so that the list does not depend on the graphs it was recorded on. :func:`build`
-compiles each instance with NVRTC, as CuPy compiles it at first use, into ``prebuilt/sm_<cc>/``: a
-cubin named by the hash of the instance's full source, name and options, and ``names.json``, the
-lowered (mangled) names. CuPy compiles kernels of its own too (fills, reductions, ``where``): with
-``capture=True`` the build runs :func:`exercise` once more and keeps what CuPy wrote to its cache,
-in ``sm_<cc>/cupy/``, which :func:`seed_cupy_cache` copies into the user's CuPy cache on first use
-(its entries are named by CuPy's own hash of source, options, CuPy and NVRTC versions, so a
-mismatched one is never read); a stamp tells whether a capture is the current algorithms'
-(:func:`captured`). Installing gravel where CuPy and a GPU are present builds both
-(``setup.py``); ``python -m gravel.backends.cuda.prebuilt`` builds them by hand.
+:mod:`gravel.prebuild` compiles the built-in algorithms' kernel instances into
+``prebuilt/sm_<cc>/``: a cubin named by :func:`key`, the hash of the instance's full source, name,
+options and launch kind, and ``names.json``, the lowered (mangled) names by key. It also keeps the
+kernels CuPy compiled for the algorithms, in ``sm_<cc>/cupy/``, which :func:`seed_cupy_cache`
+copies into the user's CuPy cache on a device's first use (their entries are named by CuPy's own
+hash of source, options, CuPy and NVRTC versions, so a mismatched one is never read).
 
 At run time :func:`find` looks an instance up by its hash, so an edited kernel, header or functor
 never loads a stale cubin: it is compiled at first use instead.
 """
 
-import argparse
-import contextlib
 import functools
 import hashlib
 import json
-import multiprocessing
 import os
 import shutil
-import subprocess
-import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from . import runtime
-
-#: the instances the built-in algorithms launch: [path, expr, prelude, cooperative] each
-INSTANCES = runtime.KERNELS / "instances.json"
+#: options of every kernel module, ahead of time and at first use alike
+OPTIONS = ("-std=c++17",)
 #: where the cubins go, one folder per architecture
 PREBUILT = Path(__file__).parent / "prebuilt"
+#: set to "0" in the environment, the first GPU use seeds nothing (a capture's own run)
+SEED = "GRAVEL_SEED_CUPY_CACHE"
 
 
 def key(code, expr, cooperative):
-    """The hash that names an instance's cubin: its full source, name, options and launch kind."""
-    text = "\0".join((code, expr, str(bool(cooperative)), *runtime.OPTIONS))
+    """The hash that names an instance's cubin.
+
+    Parameters
+    ----------
+    code : str
+        The instance's full source, headers inlined and prelude included.
+    expr : str
+        The kernel's name expression (a template instance).
+    cooperative : bool
+        Whether it launches cooperatively.
+
+    Returns
+    -------
+    str
+        32 hexadecimal digits of the SHA-256 of the source, name, launch kind and :data:`OPTIONS`.
+    """
+    text = "\0".join((code, expr, str(bool(cooperative)), *OPTIONS))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def arch_dir(cc, root=PREBUILT):
-    """The folder of compute capability `cc` (``(9, 0)`` or ``"90"``)."""
+    """The folder of one architecture's cubins.
+
+    Parameters
+    ----------
+    cc : tuple of int or str
+        The compute capability, as ``(9, 0)`` or ``"90"``.
+    root : path-like, optional
+        The root folder of the cubins (the package's by default).
+
+    Returns
+    -------
+    pathlib.Path
+        ``root/sm_<cc>``, whether it exists or not.
+    """
     return Path(root) / f"sm_{''.join(map(str, cc))}"
 
 
-@functools.cache
-def _names(folder):
+def read_names(folder):
+    """The lowered names of the cubins in `folder`, read from its ``names.json``.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        An architecture's folder (:func:`arch_dir`).
+
+    Returns
+    -------
+    dict
+        Lowered names by :func:`key`; empty where the file is missing or unreadable.
+    """
     try:
         return json.loads((folder / "names.json").read_text())
     except (OSError, ValueError):
         return {}
 
 
+def write_names(folder, names):
+    """Replace `folder`'s ``names.json`` with `names` in one step, so that no reader sees it
+    half written, and forget what :func:`find` read of it before.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        An architecture's folder (:func:`arch_dir`), which must exist.
+    names : dict
+        Lowered names by :func:`key`.
+    """
+    tmp = folder / "names.json.tmp"
+    tmp.write_text(json.dumps(names, indent=0, sort_keys=True))
+    tmp.replace(folder / "names.json")
+    _names.cache_clear()
+
+
+@functools.cache
+def _names(folder):
+    return read_names(folder)
+
+
 def find(code, expr, cooperative, cc, root=PREBUILT):
-    """``(cubin path, lowered name)`` of the instance built ahead of time for `cc`, or None."""
+    """The instance built ahead of time for a card, if there is one.
+
+    Parameters
+    ----------
+    code, expr, cooperative
+        The instance, as :func:`key` takes it.
+    cc : tuple of int or str
+        The card's compute capability.
+    root : path-like, optional
+        The root folder of the cubins (the package's by default).
+
+    Returns
+    -------
+    tuple of (pathlib.Path, str) or None
+        The cubin's path and the kernel's lowered name; None where either is missing.
+    """
     folder = arch_dir(cc, root)
     k = key(code, expr, cooperative)
     lowered = _names(folder).get(k)
@@ -70,194 +132,20 @@ def find(code, expr, cooperative, cc, root=PREBUILT):
     return cubin, lowered
 
 
-def instances():
-    """The recorded instances, as ``(path, expr, prelude, cooperative)`` tuples."""
-    return [tuple(i) for i in json.loads(INSTANCES.read_text())]
-
-
-def pull_lanes():
-    """Every width of lane group a pull neighbor_reduce can take (``gravel_neighbor_reduce_pull<T,
-    lanes>``): :func:`gravel.operators.pull.lanes_per_item` over all mean degrees. It rounds up to
-    a power of two, so the powers of two up to past its cap give its every value."""
-    from ...operators.pull import lanes_per_item
-
-    return sorted({lanes_per_item(2.0**k) for k in range(-1, 16)})
-
-
-def _split(expr):
-    """``"f<a, b>"`` -> ``("f", ["a", "b"])``."""
-    name, _, args = expr.partition("<")
-    return name, [a.strip() for a in args[:-1].split(",")] if args else []
-
-
-def complete(recorded):
-    """`recorded` with what its launch sites pick on other graphs and frontiers, as a set: a pull
-    neighbor_reduce's lanes per list come from the mean list length (of the graph, or of a sweep's
-    bin), advance's load balancing ("auto": merge path or TWC) from the mean degree, and with merge
-    path its partition and the frontier's degree scan (one block, or by items and a CuPy scan, by
-    the frontier's size). The choice is a template argument or a kernel of its own; the prelude, the
-    functor, is the launch site's whatever it picks, so each recorded functor stands for all of
-    them. Recording on a few graphs then covers any graph, whatever widths those happen to pick."""
-    from ...operators.advance import BLOCK, MERGE_PATH_TILE
-
-    out = {tuple(i) for i in recorded}
-    lanes = pull_lanes()
-    helpers = [
-        ("advance/merge_path.cu", "gravel_merge_path_partition"),
-        ("frontier/degree_scan.cu", "gravel_degree_scan_block<1024>"),  # advance.degree_scan's
-        ("frontier/degree_scan.cu", "gravel_frontier_degrees"),
-    ]
-    for path, expr, prelude, cooperative in list(out):
-        name, args = _split(expr)
-        if name == "gravel_neighbor_reduce_pull":
-            out |= {(path, f"{name}<{args[0]}, {w}>", prelude, cooperative) for w in lanes}
-        elif name in ("gravel_advance_merge_path", "gravel_advance_twc"):
-            kind, ctype = args[:2]
-            merge = (
-                f"gravel_advance_merge_path<{kind}, {ctype}, {BLOCK}, {MERGE_PATH_TILE // BLOCK}>"
-            )
-            out.add(("advance/merge_path.cu", merge, prelude, cooperative))
-            out.add(
-                ("advance/twc.cu", f"gravel_advance_twc<{kind}, {ctype}>", prelude, cooperative)
-            )
-            out |= {(p, e, "", False) for p, e in helpers}
-    return out
-
-
-def _compile(job):
-    """One instance to ``(key, lowered name, cubin bytes)`` with NVRTC, with the options CuPy
-    gives a ``RawModule`` (its include paths, ``-ftz=true``, the architecture)."""
-    from cupy._core.core import assemble_cupy_compiler_options
-    from cupy.cuda.compiler import compile_using_nvrtc
-
-    path, expr, prelude, cooperative, arch = job
-    code = runtime.source(path, prelude)
-    options = assemble_cupy_compiler_options(runtime.OPTIONS) + ("-ftz=true",)
-    cubin, mapping = compile_using_nvrtc(code, options, arch, name_expressions=[expr])
-    return key(code, expr, cooperative), mapping[expr], cubin
-
-
-@contextlib.contextmanager
-def _locked(folder):
-    """Hold `folder`'s build lock: builds of one architecture from several processes at once (test
-    workers, parallel installs) take turns instead of writing over each other. Where there is no
-    fcntl (Windows), builds are not locked."""
-    try:
-        import fcntl
-    except ImportError:
-        yield
-        return
-    with open(folder / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
-def build(arch, root=PREBUILT, *, jobs=None, capture=False, log=sys.stderr):
-    """Compile every recorded instance for compute capability `arch` (``"90"``) into `root`,
-    `jobs` processes at a time (all cores by default); instances already built are kept. With
-    `capture` (on a GPU of that architecture), also keep the kernels CuPy compiles for the
-    algorithms, unless the current ones are kept already (:func:`captured`). Returns the folder."""
-    folder = arch_dir(arch, root)
-    folder.mkdir(parents=True, exist_ok=True)
-    with _locked(folder):
-        _names.cache_clear()
-        names = dict(_names(folder))
-        todo = []
-        for path, expr, prelude, cooperative in instances():
-            k = key(runtime.source(path, prelude), expr, cooperative)
-            if k not in names or not (folder / f"{k}.cubin").is_file():
-                todo.append((path, expr, prelude, cooperative, str(arch)))
-        print(f"gravel: building {len(todo)} CUDA kernels for sm_{arch} in {folder}", file=log)
-        if todo:
-            # spawned, not forked: a parent that has initialised CUDA cannot fork workers using it
-            spawn = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(jobs or os.cpu_count(), mp_context=spawn) as pool:
-                for k, lowered, cubin in pool.map(_compile, todo):
-                    (folder / f"{k}.cubin").write_bytes(cubin)
-                    names[k] = lowered
-            tmp = folder / "names.json.tmp"
-            tmp.write_text(json.dumps(names, indent=0, sort_keys=True))
-            tmp.replace(folder / "names.json")
-            _names.cache_clear()
-        if capture and not captured(arch, root):
-            print(f"gravel: capturing CuPy's kernels in {folder / 'cupy'}", file=log)
-            _capture(folder)
-    return folder
-
-
-#: options beyond the defaults and the benchmark's that launch other kernels
-VARIANTS = {
-    "pagerank": [
-        {"direction": "push"},
-        {"blocking": None},
-        {"blocking": 1024},
-        {"blocking": 1 << 14},
-        {"direction": "push", "blocking": 1 << 14},
-        {"weight": False},
-        {"personalization": {0: 1.0}, "dangling": {0: 1.0}},
-        {"stopping": "networkx"},
-    ],
-    "sssp": [{"delta": 1.0}],
-    "bc": [{"k": 2, "seed": 1}],
-    "tc": [{"per_vertex": False}],
-}
-
-
-def graph_builders(large):
-    """Builders of graphs that take each path: the bundled graph (which `gravel run` reads by
-    default), directed and undirected, with and without weights, and with `large` some past the
-    small ones' thresholds."""
-    from ...cli import open_graph
-    from ...generate import from_spec, uniform_random
-    from ...transform import add_random_weights
-
-    def weighted(make):
-        return lambda: add_random_weights(make())
-
-    small = [lambda: from_spec("kron:10"), lambda: uniform_random(10, directed=True)]
-    big = [lambda: from_spec("kron:16"), lambda: uniform_random(16, directed=True)]
-    return [
-        lambda: open_graph(None)[0],
-        lambda: from_spec("grid:64x64"),
-        *small,
-        *map(weighted, small),
-        *((*big, *map(weighted, big)) if large else ()),
-    ]
-
-
-def exercise(algorithms=None, graphs=None, *, large=False):
-    """Run each algorithm of the catalog that has a CUDA path (or those named) on the GPU with its
-    defaults, its benchmark options and :data:`VARIANTS`, on each graph of :func:`graph_builders`
-    (or those indexed by `graphs`) that it accepts (undirected-only ones skip directed graphs).
-    Betweenness runs its benchmark's few sources, not all, on large graphs."""
-    from ...algorithms.catalog import CUDA_CATALOG
-    from ...errors import PowerIterationFailedConvergence
-
-    builders = graph_builders(large)
-    for i in range(len(builders)) if graphs is None else graphs:
-        G = builders[i]()
-        for name in algorithms or CUDA_CATALOG:
-            algo = CUDA_CATALOG[name]
-            if algo.undirected_only and G.directed:
-                continue
-            runs = [algo.timed(G), *VARIANTS.get(name, [])]
-            if name != "bc" or G.n <= 1 << 12:
-                runs.append({})
-            for options in runs:
-                try:
-                    algo.call(G, 0, device="cuda", **options)
-                except PowerIterationFailedConvergence:
-                    pass  # HITS on the bipartite grid: it launched every kernel all the same
-
-
-#: set to "0" in the environment, the first GPU use seeds nothing (a capture's own run)
-SEED = "GRAVEL_SEED_CUPY_CACHE"
-
-
 def seed_cupy_cache(cc, root=PREBUILT):
-    """Copy the CuPy kernels captured at build time for `cc` into CuPy's cache (``CUPY_CACHE_DIR``,
-    else ``~/.cupy/kernel_cache``) where it lacks them. A kernel that vanishes meanwhile (a build
-    replacing the capture) is left to CuPy to compile."""
+    """Copy the CuPy kernels captured at build time for `cc` into CuPy's cache
+    (``CUPY_CACHE_DIR``, else ``~/.cupy/kernel_cache``) where it lacks them.
+
+    Nothing is copied where :data:`SEED` is ``"0"`` or nothing was captured; a kernel that
+    vanishes meanwhile (a build replacing the capture) is left to CuPy to compile.
+
+    Parameters
+    ----------
+    cc : tuple of int or str
+        The card's compute capability.
+    root : path-like, optional
+        The root folder of the cubins (the package's by default).
+    """
     captured = arch_dir(cc, root) / "cupy"
     if os.environ.get(SEED) == "0" or not captured.is_dir():
         return
@@ -271,70 +159,3 @@ def seed_cupy_cache(cc, root=PREBUILT):
         except FileNotFoundError:
             continue
         tmp.replace(cache / name)
-
-
-def _capture_stamp():
-    """What the CuPy kernels captured ahead of time depend on: the recorded instances, gravel's
-    Python sources (which CuPy routines the algorithms call) and CuPy's version, hashed."""
-    import cupy
-
-    h = hashlib.sha256(INSTANCES.read_bytes())
-    package = Path(__file__).parents[2]
-    for f in sorted(package.rglob("*.py")):
-        h.update(f"\0{f.relative_to(package)}\0".encode() + f.read_bytes())
-    h.update(cupy.__version__.encode())
-    return h.hexdigest()
-
-
-def captured(cc, root=PREBUILT):
-    """Were CuPy's kernels for `cc` captured from the algorithms as they are now? (A capture from
-    older algorithms lacks what the new ones compile: a first run would compile it.)"""
-    try:
-        stamp = (arch_dir(cc, root) / "cupy.stamp").read_text()
-    except OSError:
-        return False
-    return (arch_dir(cc, root) / "cupy").is_dir() and stamp == _capture_stamp()
-
-
-def _capture(folder):
-    """Run :func:`exercise` in a fresh process whose CuPy cache is empty (and seeded with nothing,
-    so that no older capture carries over), then swap its cache in as `folder`/cupy and stamp it
-    (:func:`captured`)."""
-    cache, fresh = folder / "cupy", folder / "cupy.new"
-    (folder / "cupy.stamp").unlink(missing_ok=True)
-    shutil.rmtree(fresh, ignore_errors=True)
-    fresh.mkdir()
-    env = dict(os.environ, CUPY_CACHE_DIR=str(fresh), **{SEED: "0"})
-    code = "from gravel.backends.cuda.prebuilt import exercise; exercise()"
-    subprocess.run([sys.executable, "-c", code], env=env, check=True)
-    shutil.rmtree(cache, ignore_errors=True)
-    fresh.replace(cache)
-    (folder / "cupy.stamp").write_text(_capture_stamp())
-
-
-def _device_arch():
-    import cupy
-
-    return cupy.cuda.Device().compute_capability
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m gravel.backends.cuda.prebuilt",
-        description="Build the built-in algorithms' CUDA kernels ahead of time.",
-    )
-    parser.add_argument(
-        "--arch",
-        action="append",
-        help="compute capability, such as 90 (repeatable; default: the current GPU's)",
-    )
-    parser.add_argument("--out", type=Path, default=PREBUILT, help="root folder of the cubins")
-    parser.add_argument("--jobs", type=int, default=None, help="compiler processes (all cores)")
-    args = parser.parse_args(argv)
-    here = _device_arch()
-    for arch in args.arch or [here]:
-        build(arch, args.out, jobs=args.jobs, capture=arch == here)
-
-
-if __name__ == "__main__":
-    main()

@@ -2,11 +2,11 @@
 
 Kernels live in ``kernels/<operator>/<strategy>.cu``. A module holds one kernel instance: a file,
 a name expression (a template instance) and a prelude (defines, the functor). The built-in
-algorithms' instances are built ahead of time (:mod:`.prebuilt`) and loaded from their cubins;
-any other is compiled by NVRTC through ``cupy.RawModule`` at first use, announced to
-:mod:`gravel.compiling`, and cached on disk by CuPy. Headers under ``kernels/`` are inlined into
-the source text so that editing one changes the source hash and recompiles (CuPy's cache does not
-hash ``-I`` headers)."""
+algorithms' instances are built ahead of time (:mod:`gravel.prebuild`) and loaded from their
+cubins (:mod:`.prebuilt`); any other is compiled by NVRTC through ``cupy.RawModule`` at first
+use, announced to :mod:`gravel.compiling`, and cached on disk by CuPy. Headers under ``kernels/``
+are inlined into the source text so that editing one changes the source hash and recompiles
+(CuPy's cache does not hash ``-I`` headers)."""
 
 import functools
 import os
@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ...compiling import cuda_compile
+from . import prebuilt
 
 KERNELS = Path(__file__).parent / "kernels"
 _INCLUDE = re.compile(r'^#include "([^"]+)"\s*$', re.M)
@@ -43,8 +44,6 @@ def props(device_id=None):
     """Properties of the current (or given) device, read once: the first use of a device, when
     CuPy's kernels captured ahead of time join CuPy's cache (:func:`.prebuilt.seed_cupy_cache`)."""
     import cupy
-
-    from . import prebuilt
 
     dev = cupy.cuda.Device(device_id)
     p = cupy.cuda.runtime.getDeviceProperties(dev.id)
@@ -107,9 +106,6 @@ def source(path, prelude=""):
     return prelude + "\n" + inline(path.read_text(), frozenset())
 
 
-#: options of every kernel module, ahead of time and at first use alike
-OPTIONS = ("-std=c++17",)
-
 #: NVRTC compilations in this process (kernels not built ahead of time)
 compiles = 0
 _recording = None
@@ -118,7 +114,7 @@ _recording = None
 @contextmanager
 def recording():
     """Yield the set that collects every kernel instance requested inside the block, as
-    ``(path, expr, prelude, cooperative)``: what :mod:`.prebuilt` builds ahead of time."""
+    ``(path, expr, prelude, cooperative)``: what :mod:`gravel.prebuild` builds ahead of time."""
     global _recording
     outer, _recording = _recording, set()
     try:
@@ -153,8 +149,6 @@ def _function(path, expr, prelude, device_id, cooperative):
     """The kernel from its prebuilt cubin if there is one for this card, else compiled now."""
     import cupy
 
-    from . import prebuilt
-
     code = source(path, prelude)
     built = prebuilt.find(code, expr, cooperative, props(device_id).cc)
     if built is not None:
@@ -165,7 +159,7 @@ def _function(path, expr, prelude, device_id, cooperative):
     with cuda_compile(path):
         module = cupy.RawModule(
             code=code,
-            options=OPTIONS,
+            options=prebuilt.OPTIONS,
             name_expressions=(expr,),
             enable_cooperative_groups=cooperative,
         )

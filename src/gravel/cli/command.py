@@ -1,0 +1,322 @@
+"""The ``gravel`` command's parser, and :func:`main`, which runs a subcommand and turns its errors
+into one line and an exit status."""
+
+import argparse
+import sys
+import warnings
+from contextlib import nullcontext
+
+from .. import __version__, config
+from ..algorithms.catalog import CATALOG
+from ..compiling import announce_compiling
+from ..errors import GravelError, InvalidArgumentError
+from ..placement import PLACEMENTS, parse_bytes, resolve_budget
+from ..programs import files as programs_files
+from ..reorder import METHODS
+from .bench import cmd_bench
+from .graphs import cmd_convert, cmd_generate, cmd_info
+from .plot import cmd_plot
+from .run import DISTRIBUTED, OPTION_FLAGS, cmd_run
+
+RELABEL_HELP = (
+    "number an edge list's ids 0..n-1 in increasing order (sparse ids); --source and outputs "
+    "keep the file's ids"
+)
+
+
+def placement_args(sp):
+    """Add ``--placement`` and ``--device-memory`` to a subcommand's parser.
+
+    Every ``G.to("cuda")`` the command makes reads them, through :mod:`gravel.config`.
+
+    Parameters
+    ----------
+    sp : argparse.ArgumentParser
+        The subcommand's parser.
+    """
+    sp.add_argument(
+        "--placement",
+        choices=PLACEMENTS,
+        default="auto",
+        help="where a graph's arrays live on the GPU: device memory, pinned host memory read over "
+        "the bus, managed memory, or tiered (the longest lists on the device); auto: device "
+        "where the graph fits, else tiered",
+    )
+    sp.add_argument(
+        "--device-memory",
+        metavar="SIZE",
+        help="device-memory budget, e.g. 8GB or 1.5GiB: emulates a smaller card (default: "
+        "GRAVEL_DEVICE_MEMORY, else the card's free memory)",
+    )
+
+
+def _algo_name(text):
+    """An ALGO argument: a catalog name or program:FILE."""
+    if text in CATALOG or text.startswith(programs_files.PREFIX):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"invalid choice: {text!r} (choose from {', '.join(sorted(CATALOG))} or program:FILE.py)"
+    )
+
+
+def build_parser():
+    """The parser of the ``gravel`` command and its subcommands.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The parser; each subcommand sets ``func``, the function that runs it.
+    """
+    p = argparse.ArgumentParser(
+        prog="gravel", description="Graph analytics on NVIDIA GPUs and CPUs."
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    for add in (_add_run, _add_info, _add_bench, _add_plot, _add_generate, _add_convert):
+        add(sub)
+    return p
+
+
+def _graph_args(sp, optional=False):
+    """GRAPH (optional: the bundled graph by default), --undirected and --relabel."""
+    default = "; default: a small real graph shipped with gravel" if optional else ""
+    sp.add_argument(
+        "graph",
+        nargs="?" if optional else None,
+        metavar="GRAPH",
+        help="graph file or generator spec (kron:SCALE[:EF], urand:SCALE[:DEG], "
+        "grid:RxC, rgg:SCALE[:DEG])" + default,
+    )
+    sp.add_argument("--undirected", action="store_true", help="read an edge list as undirected")
+    sp.add_argument("--relabel", action="store_true", help=RELABEL_HELP)
+
+
+def _with_source():
+    """The algorithms that take a source, as the help of --source names them."""
+    return "/".join(a.name for a in CATALOG.values() if a.takes_source)
+
+
+def _add_run(sub):
+    """`gravel run`'s parser."""
+    s = sub.add_parser("run", help="run an algorithm or a vertex program")
+    s.add_argument(
+        "algo",
+        type=_algo_name,
+        metavar="ALGO",
+        help="one of " + ", ".join(CATALOG) + ", or program:FILE.py (a file that defines "
+        "`program`, a gravel.programs.Program)",
+    )
+    _graph_args(s, optional=True)
+    s.add_argument(
+        "--source",
+        type=int,
+        help=f"source vertex of {_with_source()} (default: highest out-degree)",
+    )
+    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    placement_args(s)
+    for name, (kind, text) in OPTION_FLAGS.items():
+        users = "/".join(a.name for a in CATALOG.values() if name in a.options)
+        s.add_argument("--" + name.replace("_", "-"), type=kind, help=f"{users}: {text}")
+    s.add_argument("--seed", type=int, default=0, help="seed of generators and sampling")
+    s.add_argument(
+        "--parts",
+        type=int,
+        metavar="N",
+        help=f"cut the graph into N parts, one Dask worker process each ({', '.join(DISTRIBUTED)})",
+    )
+    s.add_argument(
+        "--gpus",
+        type=int,
+        metavar="N",
+        help="run on N GPUs, one Dask worker each building its own part of GRAPH, exchanging "
+        f"over NCCL ({', '.join(DISTRIBUTED)})",
+    )
+    s.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a vertex program's parameter (repeatable)",
+    )
+    s.add_argument(
+        "--execution",
+        choices=("single", "hybrid-seed", "hybrid"),
+        help="a vertex program's execution: on --device (single, the default), GraphMat's CPU-GPU "
+        "hybrid (hybrid-seed), or its edges split between CPU and GPU (hybrid)",
+    )
+    s.add_argument("--output", "-o", help="write the per-vertex result (.npy, .csv, .parquet)")
+    s.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="plot the run (.png, .svg, .pdf; needs matplotlib): bfs's levels, pagerank's "
+        "convergence, otherwise the degree distribution",
+    )
+    s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.set_defaults(func=cmd_run)
+
+
+def _add_info(sub):
+    """`gravel info`'s parser."""
+    s = sub.add_parser(
+        "info", help="size and degree statistics of a graph, and where its arrays go on the GPU"
+    )
+    _graph_args(s, optional=True)
+    placement_args(s)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_info)
+
+
+def _add_bench(sub):
+    """`gravel bench`'s parser."""
+    s = sub.add_parser("bench", help="time algorithms against baselines on one or more graphs")
+    s.add_argument(
+        "graphs", nargs="*", metavar="GRAPH", help="files or generator specs (default: bundled)"
+    )
+    s.add_argument(
+        "--algo",
+        action="append",
+        type=_algo_name,
+        metavar="ALGO",
+        help="repeatable, a catalog name or program:FILE.py (timed beside gravel's CPU path on "
+        "the GPU); default: every catalog algorithm",
+    )
+    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    placement_args(s)
+    s.add_argument(
+        "--repeat", type=int, default=5, help="timed runs after one warm-up (median reported)"
+    )
+    s.add_argument(
+        "--reorder",
+        choices=("auto",) + METHODS,
+        help="relabel each graph first (timed apart; results stay in the caller's ids)",
+    )
+    s.add_argument(
+        "--baselines",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="time SciPy, cuSPARSE and (for GPU runs) gravel's CPU path in the same run",
+    )
+    s.add_argument(
+        "--source", type=int, help=f"{_with_source()} source (default: highest out-degree)"
+    )
+    s.add_argument(
+        "--weights",
+        type=int,
+        default=255,
+        metavar="MAX",
+        help="unweighted graphs get random integer weights 1..MAX (default 255)",
+    )
+    s.add_argument("--undirected", action="store_true")
+    s.add_argument("--relabel", action="store_true", help=RELABEL_HELP)
+    s.add_argument("--json", help="write the results (with machine, date, git SHA) to this file")
+    s.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="bars of the times against the baselines (.png, .svg, .pdf; needs matplotlib)",
+    )
+    s.add_argument(
+        "--gpus",
+        type=int,
+        metavar="N",
+        help="time bfs, sssp, pagerank and cc on N GPUs (one Dask worker each, NCCL exchange)",
+    )
+    s.set_defaults(func=cmd_bench)
+
+
+def _add_plot(sub):
+    """`gravel plot`'s parser."""
+    s = sub.add_parser(
+        "plot",
+        help="plot a graph's degree distribution, a BFS's levels and PageRank's convergence",
+    )
+    _graph_args(s, optional=True)
+    s.add_argument(
+        "--out", default=".", metavar="DIR", help="folder of the plots (made if missing; default .)"
+    )
+    s.add_argument("--format", choices=("png", "svg", "pdf"), default="png")
+    s.add_argument("--source", type=int, help="BFS source (default: highest out-degree)")
+    s.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    s.set_defaults(func=cmd_plot)
+
+
+def _add_generate(sub):
+    """`gravel generate`'s parser."""
+    s = sub.add_parser("generate", help="write a generated graph to a file")
+    s.add_argument(
+        "spec", help="kron:SCALE[:EF], urand:SCALE[:DEG], grid:RxC[:diag], rgg:SCALE[:DEG]"
+    )
+    s.add_argument("-o", "--output", required=True)
+    s.add_argument("--seed", type=int, default=0)
+    s.set_defaults(func=cmd_generate)
+
+
+def _add_convert(sub):
+    """`gravel convert`'s parser."""
+    s = sub.add_parser("convert", help="convert between graph formats (by file suffix)")
+    s.add_argument("input")
+    s.add_argument("output")
+    s.add_argument("--undirected", action="store_true")
+    s.add_argument("--relabel", action="store_true", help=RELABEL_HELP)
+    s.set_defaults(func=cmd_convert)
+
+
+def main(argv=None):
+    """Run the command line.
+
+    Errors print one line on stderr, as do warnings; an interruption (Ctrl-C) prints one line, no
+    traceback, and the atomic writes leave no file.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0, 2 for an error (a GravelError or an OSError), 130 when interrupted.
+
+    Raises
+    ------
+    SystemExit
+        From argparse: ``--help``, ``--version``, or arguments it cannot parse (status 2).
+    """
+    args = build_parser().parse_args(argv)
+    with warnings.catch_warnings(), announce_compiling():
+        warnings.showwarning = _show_warning
+        try:
+            with _settings(args):
+                args.func(args)
+        except (GravelError, OSError) as e:
+            print(f"gravel: error: {_one_line(e)}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("gravel: interrupted", file=sys.stderr)
+            return 130
+    return 0
+
+
+def _settings(args):
+    """gravel.config for this command: its --placement and --device-memory (checked before any
+    work; a size that does not parse is an error naming it), where the command takes them."""
+    if not hasattr(args, "placement"):
+        return nullcontext()
+    if args.device_memory is None:
+        budget = resolve_budget()  # gravel.config's or GRAVEL_DEVICE_MEMORY: errors name them
+    else:
+        try:
+            budget = parse_bytes(args.device_memory)
+        except InvalidArgumentError as e:
+            raise InvalidArgumentError(f"--device-memory: {e}") from None
+    return config.using(placement=args.placement, device_memory=budget)
+
+
+def _one_line(e):
+    """An error as one line; an OSError as 'file: reason' (not '[Errno 2] ...')."""
+    if isinstance(e, OSError) and e.filename is not None and not isinstance(e, GravelError):
+        return f"{e.filename}: {e.strerror}"
+    return str(e)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """Warnings (a rebuilt cache, say) as one line, without the source line Python shows."""
+    print(f"gravel: warning: {message}", file=sys.stderr)

@@ -1,0 +1,118 @@
+"""What the commands print and write: summary tables and per-vertex result files (``--output``)."""
+
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import GravelError, UnknownNameError
+from ..io import atomic_write, check_writable
+
+OUTPUT_TYPES = (".npy", ".csv", ".parquet")
+
+
+def print_table(title, rows):
+    """Print a summary as a two-column table.
+
+    Parameters
+    ----------
+    title : str
+        The table's title.
+    rows : dict
+        Values by name: integers with thousands separators, floats to six digits.
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_header=False, title_justify="left")
+    for k, v in rows.items():
+        table.add_row(str(k), _cell(v))
+    Console().print(table)
+
+
+def _cell(v):
+    """A summary value as a table shows it: thousands separators, six digits of a float."""
+    if isinstance(v, float):
+        return f"{v:,.6g}"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}"
+    return str(v)
+
+
+def check_output(path):
+    """Refuse an output path before any work.
+
+    Parameters
+    ----------
+    path : path-like
+        Where ``--output`` would write.
+
+    Raises
+    ------
+    UnknownNameError
+        The suffix is none of :data:`OUTPUT_TYPES`.
+    GravelError
+        A ``.parquet`` path where pyarrow is not installed.
+    OSError
+        The folder is missing or read-only (:func:`gravel.io.check_writable`). Errors name `path`.
+    """
+    if Path(path).suffix.lower() not in OUTPUT_TYPES:
+        raise UnknownNameError(f"{path}: unknown output type (use .npy, .csv or .parquet)")
+    if Path(path).suffix.lower() == ".parquet":
+        import importlib.util
+
+        if importlib.util.find_spec("pyarrow") is None:
+            raise GravelError("writing .parquet needs pyarrow (pip install pyarrow)")
+    check_writable(path)
+
+
+def write_output(path, first, res, G):
+    """Write a per-vertex result, in one step (no partial file is left behind).
+
+    Parameters
+    ----------
+    path : path-like
+        The file; its suffix picks the format: ``.npy`` holds the array named `first`, ``.csv``
+        and ``.parquet`` every per-vertex array, a column each.
+    first : str
+        The column that ``.npy`` writes.
+    res : Result
+        The result, whose ``columns(G)`` gives the arrays (vertex ids in the file's ids; -1 stays).
+    G : Graph
+        The graph it was computed on.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    UnknownNameError, GravelError
+        As :func:`check_output` raises them: an unknown suffix, or ``.parquet`` without pyarrow.
+    """
+    path = Path(path)
+    columns = res.columns(G)
+    suffix = path.suffix.lower()
+    if suffix == ".npy":
+        with atomic_write(path) as f:
+            np.save(f, columns[first])
+    elif suffix == ".csv":
+        with atomic_write(path, "w") as f:
+            f.write(",".join(columns) + "\n")
+            np.savetxt(
+                f,
+                np.column_stack(list(columns.values())),
+                delimiter=",",
+                fmt=["%d" if c.dtype.kind in "iub" else "%.10g" for c in columns.values()],
+            )
+    elif suffix == ".parquet":
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise GravelError("writing .parquet needs pyarrow (pip install pyarrow)") from None
+        with atomic_write(path) as f:
+            pq.write_table(pa.table(columns), f)
+    else:
+        raise UnknownNameError(f"{path}: unknown output type (use .npy, .csv or .parquet)")
+    return path
