@@ -12,7 +12,7 @@ from hypothesis import given, settings
 import gravel
 from gravel.algorithms.scc import verify_scc
 from gravel.backends import cuda
-from gravel.backends.cpu import _serial
+from gravel.backends.cpu import serial
 from gravel.cli import main
 
 from .strategies import graphs
@@ -57,7 +57,7 @@ def test_generated_graphs_match_networkx(G):
 def test_parallel_steps_match_networkx(G):
     """Trimming and the forward-backward search (graphs over SMALL_ARCS arcs) before Tarjan."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_serial, "SMALL_ARCS", -1)
+        mp.setattr(serial, "SMALL_ARCS", -1)
         r = gravel.strongly_connected_components(G, device="cpu")
     assert r.strategy == "trim, forward-backward, tarjan"
     assert np.array_equal(r.labels, nx_labels(G))
@@ -72,7 +72,7 @@ def test_parallel_steps_on_generated_digraphs_match_scipy(spec, monkeypatch):
         src = np.repeat(np.arange(G.n), np.diff(G.offsets))
         keep = np.random.default_rng(7).random(G.nnz) < 0.5
         G = gravel.Graph.from_edges(src[keep], G.indices[keep], n=G.n)
-    monkeypatch.setattr(_serial, "SMALL_ARCS", -1)
+    monkeypatch.setattr(serial, "SMALL_ARCS", -1)
     r = gravel.strongly_connected_components(G, device="cpu")
     _, comp = connected_components(G.to_scipy(), directed=True, connection="strong")
     first = np.full(comp.max() + 1, G.n)
