@@ -12,7 +12,7 @@ from gravel.algorithms.sssp import verify_sssp
 from gravel.arrays import host
 from gravel.errors import InvalidWeightError
 
-from .test_semantics import (
+from .algorithms.test_betweenness import (
     multigraphs,
     nx_cores,
     nx_simple,
