@@ -1,12 +1,15 @@
-"""NetworkX's and SciPy's semantics on the awkward inputs (issue 17): betweenness on multigraphs,
-k-cores of directed graphs, SSSP predecessors and weights, and the edge cases of their arguments.
+"""Betweenness centrality on the CPU and the GPU: NetworkX's semantics on the awkward inputs
+(issue 17: multigraphs, given sources, the edge cases of its arguments), NetworkX on the shared
+datasets, the level-parallel kernel against Brandes, the GPU's batches, pulls and scatters against
+the CPU.
 
-Graphs are tiny and examples few, so that NetworkX's pure-Python references stay cheap."""
+Multigraphs are tiny and examples few, so that NetworkX's pure-Python references stay cheap."""
+
+import random
 
 import networkx as nx
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from networkx.algorithms.centrality.betweenness import (
@@ -14,33 +17,18 @@ from networkx.algorithms.centrality.betweenness import (
     _rescale,
     _single_source_shortest_path_basic,
 )
-from scipy.sparse.csgraph import dijkstra
 
 import gravel
-from gravel.algorithms.betweenness import verify_betweenness
-from gravel.algorithms.kcore import verify_kcore
-from gravel.algorithms.sssp import MAX_BUCKETS, verify_sssp
-from gravel.errors import InvalidGraphError, InvalidWeightError, VertexNotFoundError
+from gravel import generate
+from gravel.algorithms.betweenness import BC_PULL_ABOVE, verify_betweenness
+from gravel.arrays import host
+from gravel.errors import InvalidGraphError, VertexNotFoundError
 
+from ..conftest import load_dataset, reference
+from ..strategies import graphs
+from .helpers import as_array, multigraphs, nx_simple
 
-@st.composite
-def multigraphs(draw, max_n=9, max_m=40, directed=None):
-    """Arc lists on few vertices, so that parallel arcs, reciprocal arcs and loops are common."""
-    n = draw(st.integers(1, max_n))
-    if directed is None:
-        directed = draw(st.booleans())
-    arcs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=max_m))
-    src = np.array([a for a, _ in arcs], np.int64)
-    dst = np.array([b for _, b in arcs], np.int64)
-    return gravel.Graph.from_edges(src, dst, n=n, directed=directed), arcs
-
-
-def nx_simple(G, arcs):
-    """The networkx.DiGraph (networkx.Graph when undirected) of the same arcs."""
-    g = nx.DiGraph() if G.directed else nx.Graph()
-    g.add_nodes_from(range(G.n))
-    g.add_edges_from(arcs)
-    return g
+REF = reference()
 
 
 def nx_betweenness_from(g, sources, normalized):
@@ -149,171 +137,199 @@ def test_betweenness_sample_of_every_vertex_is_the_exact_answer():
     assert np.allclose(every, exact)
 
 
-# -- k-core --------------------------------------------------------------------------------------
-def nx_cores(G, arcs):
-    g = nx_simple(G, arcs)
-    g.remove_edges_from(list(nx.selfloop_edges(g)))  # NetworkX refuses loops; gravel ignores them
-    core = nx.core_number(g)
-    return np.array([core[v] for v in range(G.n)])
+# -- NetworkX on the shared datasets; the level-parallel kernel -----------------------------------
+@pytest.mark.parametrize("name", ["email-Eu-core.txt.gz", "CA-GrQc.txt.gz", "rome99.gr.gz"])
+def test_betweenness_sampled_matches_networkx(name):
+    entry = next(e for e in REF if e["file"] == name) if REF else pytest.skip("no datasets")
+    G, internal = load_dataset(entry)
+    g = G.to_networkx()
+    k = 40
+    labels = random.Random(7).sample(list(g), k)  # NetworkX's own sampling with seed=7
+    sources = [internal(x) if G.labels is not None else x for x in labels]
+    ours = gravel.betweenness_centrality(G, k, seed=7, device="cpu", sources=np.array(sources))
+    ref = as_array(nx.betweenness_centrality(g, k=k, seed=7), G)
+    assert np.allclose(ours.centrality, ref, rtol=1e-9, atol=1e-12)
 
 
-@settings(max_examples=40, deadline=None)
-@given(multigraphs(directed=True))
-def test_issue_17_directed_core_number_uses_in_plus_out_degree(case):
-    G, arcs = case
-    expect = nx_cores(G, arcs)
-    core = gravel.core_number(G, device="cpu").core
-    assert core.dtype == np.int32
-    assert np.array_equal(core, expect)
-    assert verify_kcore(G, expect) == []
-
-
-@settings(max_examples=20, deadline=None)
-@given(multigraphs(directed=False))
-def test_undirected_core_number_as_networkx_on_multigraphs(case):
-    G, arcs = case
-    assert np.array_equal(gravel.core_number(G, device="cpu").core, nx_cores(G, arcs))
-
-
-def test_issue_17_reciprocal_arcs_each_count():
-    # a directed triangle with every arc both ways: degree 4, as networkx.DiGraph.degree
-    src, dst = [0, 1, 2, 1, 2, 0, 0, 0], [1, 2, 0, 0, 1, 2, 0, 1]  # a loop and a parallel arc
-    G = gravel.Graph.from_edges(src, dst)
-    assert gravel.core_number(G, device="cpu").core.tolist() == [4, 4, 4]
-    assert verify_kcore(G, [4, 4, 4]) == []
-    assert verify_kcore(G, [2, 2, 2]) != []
-    S = gravel.transform.symmetrize(G)  # the undirected graph's cores, when those are wanted
-    assert gravel.core_number(S, device="cpu").core.tolist() == [2, 2, 2]
-
-
-def test_directed_core_number_of_a_reordered_graph():
-    G = gravel.Graph.from_edges([0, 1, 1, 2, 3], [1, 0, 2, 3, 2])
-    R = gravel.transform.relabel(G, np.array([2, 0, 3, 1]), transparent=True)
-    expect = nx_cores(G, list(zip([0, 1, 1, 2, 3], [1, 0, 2, 3, 2])))
-    assert np.array_equal(gravel.core_number(R, device="cpu").core, expect)
-    assert verify_kcore(R, expect) == []
-
-
-# -- SSSP ----------------------------------------------------------------------------------------
-#: weights that stress the arithmetic: zero (ties, zero cycles), tiny, huge but finite in float32
-AWKWARD_WEIGHTS = [0.0, 0.0, 1e-30, 0.5, 1.0, 3.0, 1e30, 3e38]
-
-
-@st.composite
-def weighted_multigraphs(draw, weights=AWKWARD_WEIGHTS, directed=None):
-    G, arcs = draw(multigraphs(directed=directed))
-    w = draw(st.lists(st.sampled_from(weights), min_size=len(arcs), max_size=len(arcs)))
-    W = gravel.Graph.from_edges(
-        np.array([a for a, _ in arcs], np.int64),
-        np.array([b for _, b in arcs], np.int64),
-        np.array(w, np.float32),
-        n=G.n,
-        directed=G.directed,
+def test_betweenness_exact_matches_networkx():
+    if not REF:
+        pytest.skip("no datasets")
+    G, _ = load_dataset(next(e for e in REF if e["file"] == "email-Eu-core.txt.gz"))
+    ref = as_array(nx.betweenness_centrality(G.to_networkx()), G)
+    assert np.allclose(
+        gravel.betweenness_centrality(G, device="cpu").centrality, ref, rtol=1e-9, atol=1e-12
     )
-    return W, arcs, w
-
-
-def scipy_dijkstra(G, arcs, w, source):
-    """SciPy's distances and predecessors on the lightest arc of each pair (explicit zeros are
-    arcs to SciPy)."""
-    lightest = {}
-    for (a, b), x in zip(arcs, w):
-        pairs = [(a, b)] if G.directed else [(a, b), (b, a)]
-        for key in pairs:
-            lightest[key] = min(lightest.get(key, np.inf), float(np.float32(x)))
-    rows = np.array([k[0] for k in lightest], np.int64)
-    cols = np.array([k[1] for k in lightest], np.int64)
-    A = sp.csr_array((np.array(list(lightest.values())), (rows, cols)), shape=(G.n, G.n))
-    return dijkstra(A, directed=True, indices=source, return_predecessors=True)
 
 
 @settings(max_examples=40, deadline=None)
-@given(weighted_multigraphs(), st.data())
-def test_issue_17_sssp_on_awkward_weights_equals_scipy(case, data):
-    G, arcs, w = case
-    s = data.draw(st.integers(0, G.n - 1))
-    expect, scipy_pred = scipy_dijkstra(G, arcs, w, s)
-    narrow = max(1.0, 2 * max(w, default=0) / MAX_BUCKETS)  # the narrowest allowed, nearly
-    for delta in (None, narrow, 1e38):
-        r = gravel.sssp(G, s, delta=delta, device="cpu")
-        assert r.distance.dtype == np.float64 and r.predecessor.dtype == np.int32
-        assert np.allclose(r.distance, expect, rtol=1e-12, atol=0)
-        assert np.array_equal(r.predecessor < 0, scipy_pred < 0)
-        assert verify_sssp(G, s, r.distance, r.predecessor) == []
-    for t in range(G.n):
-        path = r.path_to(t)
-        if np.isinf(expect[t]):
-            assert path == []
-            continue
-        assert path[0] == s and path[-1] == t and len(set(path)) == len(path)
-        assert np.array_equal(r.predecessor[path[1:]], path[:-1])
+@given(graphs(max_n=60, max_m=300), st.integers(0, 2**31 - 1))
+def test_betweenness_by_levels_kernel_matches_brandes(G, seed):
+    """One source with every thread on it (backends/cpu/bc.dependencies, from the BFS depths)
+    against the serial Brandes of the same source."""
+    from gravel.algorithms.betweenness import _simple_arcs
+    from gravel.algorithms.bfs import _bfs_cpu
+    from gravel.backends.cpu import bc
+
+    if G.n == 0:
+        return
+    S = _simple_arcs(G)
+    s = seed % S.n
+    in_off, in_idx, _ = S.csc()
+    got = np.zeros(S.n)
+    work = np.empty(S.n), np.empty(S.n), np.empty(S.n, np.int32)
+    depth = _bfs_cpu(S, s).depth
+    bc.dependencies(S.offsets, S.indices, in_off, in_idx, s, depth, *work, got)
+    ref = bc.brandes(S.offsets, S.indices, np.array([s], np.int32), 1)
+    assert np.allclose(got, ref, rtol=1e-12, atol=1e-12)
 
 
-def test_issue_17_sssp_tree_has_no_cycle_on_zero_weight_cycles():
-    # 1 <-> 2 <-> 3 at distance 1, every arc between them of weight 0
-    src, dst = [0, 1, 2, 2, 3, 3, 1], [1, 2, 1, 3, 2, 1, 3]
-    G = gravel.Graph.from_edges(src, dst, [1, 0, 0, 0, 0, 0, 0])
-    r = gravel.sssp(G, 0, device="cpu")
-    assert r.distance.tolist() == [0, 1, 1, 1]
-    assert r.predecessor[0] == -1 and r.predecessor[1] == 0
-    assert verify_sssp(G, 0, r.distance, r.predecessor) == []
-    assert r.path_to(3)[0] == 0
+@pytest.mark.parametrize("directed", [False, True])
+def test_betweenness_one_source_on_every_thread(directed):
+    """A source on a graph past the serial kernels' size, with more threads than sources, takes
+    the level-parallel path; with one thread, the serial Brandes: the two agree."""
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread: no level-parallel path")
+    G = gravel.generate.uniform_random(16, 17, seed=3, directed=directed)  # over 2**20 arcs
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(2)
+        levels = gravel.betweenness_centrality(G, sources=[77], device="cpu")
+        numba.set_num_threads(1)
+        serial = gravel.betweenness_centrality(G, sources=[77], device="cpu")
+    finally:
+        numba.set_num_threads(threads)
+    assert (levels.strategy, serial.strategy) == ("brandes, level-parallel", "brandes")
+    assert np.nanmax(levels.centrality) > 0  # the lone source's own entry is NaN, as NetworkX's
+    assert np.allclose(levels.centrality, serial.centrality, rtol=1e-12, atol=0, equal_nan=True)
 
 
-def test_issue_17_sssp_predecessors_in_caller_ids():
-    G = gravel.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [1.0, 1.0, 1.0, 5.0])
-    R = gravel.transform.relabel(G, np.array([2, 3, 0, 1]), transparent=True)
-    r = gravel.sssp(R, 0, device="cpu")
-    assert r.predecessor.tolist() == [-1, 0, 1, 2]
-    assert r.path_to(3) == [0, 1, 2, 3]
-    assert verify_sssp(R, 0, r.distance, r.predecessor) == []
+@pytest.mark.gpu
+@settings(max_examples=25, deadline=None)
+@given(multigraphs())
+def test_issue_17_betweenness_counts_parallel_arcs_once_on_the_gpu(case):
+    G, arcs = case
+    g = nx_simple(G, arcs)
+    expect = np.array([nx.betweenness_centrality(g)[v] for v in range(G.n)])
+    bc = gravel.betweenness_centrality(G, device="cuda")
+    assert bc.device == "cuda" and bc.centrality.dtype == np.float64
+    assert np.allclose(host(bc.centrality), expect, rtol=1e-9, atol=1e-12)
 
 
-def test_sssp_path_to_the_source_unreachable_and_missing_vertices():
-    G = gravel.Graph.from_edges([0, 1], [1, 2], n=4)
-    r = gravel.sssp(G, 1, device="cpu")
-    assert r.source == 1 and r.path_to(1) == [1] and r.path_to(2) == [1, 2]
-    assert r.path_to(0) == [] and r.path_to(3) == []
-    for bad in (4, -1, 1.0, True):
-        with pytest.raises(VertexNotFoundError):
-            r.path_to(bad)
+@pytest.mark.gpu
+def test_issue_17_betweenness_of_a_multigraph_on_the_device():
+    # a graph whose only copy is on the GPU: its parallel arcs are found there
+    G = gravel.Graph.from_edges([0, 0, 1, 0, 3, 3], [1, 1, 2, 3, 2, 2])
+    G.to("cuda")
+    D = gravel.transform.relabel(G, np.arange(4))
+    assert D.device_graph is not None
+    bc = gravel.betweenness_centrality(D, normalized=False, device="cuda").centrality
+    assert host(bc).tolist() == [0.0, 0.5, 0.0, 0.5]
 
 
-def test_verify_sssp_finds_bad_predecessors():
-    G = gravel.Graph.from_edges([0, 1, 0, 2, 3], [1, 2, 2, 3, 2], [1.0, 1.0, 5.0, 0.0, 0.0])
-    r = gravel.sssp(G, 0, device="cpu")
-    d, pred = r.distance, r.predecessor
-    assert d.tolist() == [0, 1, 2, 2] and verify_sssp(G, 0, d, pred) == []
-    for wrong in ([-1, 0, 0, 2], [0, 0, 1, 2], [-1, -1, 1, 2], [-1, 0, 3, 2], [-1, 0, 1, 0]):
-        assert verify_sssp(G, 0, d, np.array(wrong)) != [], wrong
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "G",
+    [
+        generate.kronecker(9, 8, seed=7),
+        generate.uniform_random(9, 6, seed=8, directed=True),
+        gravel.Graph.from_edges([0, 0, 1, 0, 3, 3, 2], [1, 1, 2, 3, 2, 2, 4]),  # parallel arcs
+    ],
+    ids=["kron", "urand-directed", "multigraph"],
+)
+def test_bc_batches_agree_with_the_cpu(G):
+    r = gravel.betweenness_centrality(G, device="cuda")
+    ref = gravel.betweenness_centrality(G, device="cpu").centrality
+    assert r.strategy == ("brandes, batched" if G.n >= 64 else "brandes")
+    assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.parametrize("delta", [1e-30, 2.0**-30])
-def test_issue_17_sssp_refuses_a_delta_too_narrow_for_its_buckets(delta):
-    G = gravel.Graph.from_edges([0, 1], [1, 2], [1.0, 1e30])
-    with pytest.raises(InvalidWeightError, match="too narrow"):
-        gravel.sssp(G, 0, delta=delta, device="cpu")
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "G",
+    [
+        generate.kronecker(10, 8, seed=5),
+        generate.uniform_random(10, 6, seed=6, directed=True),
+        generate.grid(20, 30),
+        gravel.Graph.from_edges([0, 0, 1, 0, 3, 3, 2], [1, 1, 2, 3, 2, 2, 4]),  # parallel arcs
+    ],
+    ids=["kron", "urand-directed", "grid", "multigraph"],
+)
+@pytest.mark.parametrize(
+    "above", [0.0, BC_PULL_ABOVE, float("inf")], ids=["pull", "switch", "push"]
+)
+@pytest.mark.parametrize("filtered", [0.0, float("inf")], ids=["unvisited", "candidates"])
+def test_bc_forward_pulls_agree_with_the_cpu(monkeypatch, G, above, filtered):
+    """Forward levels pulled from the first on (BC_PULL_ABOVE 0), by the switch, or never, source
+    by source, against the CPU's Brandes; the pulls over the unvisited only (PULL_FILTER_ABOVE 0)
+    or over every candidate."""
+    from gravel.algorithms import betweenness
+
+    monkeypatch.setattr(betweenness, "BC_PULL_ABOVE", above)
+    monkeypatch.setattr(betweenness, "PULL_FILTER_ABOVE", filtered)
+    sources = np.unique(np.linspace(0, G.n - 1, 5).astype(int))
+    r = gravel.betweenness_centrality(G, sources=sources, device="cuda")
+    ref = gravel.betweenness_centrality(G, sources=sources, device="cpu").centrality
+    assert r.strategy == "brandes"
+    if above == 0.0:
+        assert r.stats["pulled_levels"] > 0
+    if above == float("inf"):
+        assert r.stats["pulled_levels"] == 0
+    assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12, equal_nan=True)
 
 
-@pytest.mark.parametrize("delta", [0, -1.0, np.nan, np.inf, "1", True], ids=repr)
-def test_sssp_refuses_a_delta_that_is_not_a_width(delta):
-    with pytest.raises(InvalidWeightError, match="delta"):
-        gravel.sssp(gravel.generate.grid(2, 2), 0, delta=delta, device="cpu")
+@pytest.mark.gpu
+@pytest.mark.parametrize("thin", [0, 40, 1 << 20], ids=["none", "some", "all"])
+def test_bc_backward_mixes_replays_and_advances(monkeypatch, thin):
+    """Levels of at most `thin` vertices go back in replays, wider ones in advances of their own:
+    with 40, the levels from vertex 0 of this graph (1, 16, 187, 722, 98 vertices) take both."""
+    import gravel.operators
+
+    G = generate.uniform_random(10, 6, seed=9)
+    sizes = np.bincount(gravel.bfs(G, 0, device="cpu").depth + 1)[1:]
+    assert sizes.min() <= 40 < sizes.max()
+    monkeypatch.setattr(gravel.operators, "thin_frontier_limit", lambda graph: thin)
+    r = gravel.betweenness_centrality(G, sources=[0, 5, 700], device="cuda")
+    ref = gravel.betweenness_centrality(G, sources=[0, 5, 700], device="cpu").centrality
+    assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12)
 
 
-def test_issue_17_sssp_default_delta_on_a_wide_weight_range():
-    # the mean weight is tiny beside the largest: the default width is raised, not the ring
-    src = np.arange(2000)
-    w = np.full(2000, 1e-30, np.float32)
-    w[-1] = 3e38
-    G = gravel.Graph.from_edges(src, src + 1, w)
-    r = gravel.sssp(G, 0, device="cpu")
-    assert r.stats["delta"] >= 3e38 / MAX_BUCKETS
-    assert verify_sssp(G, 0, r.distance, r.predecessor) == []
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "G",
+    [
+        generate.kronecker(10, 8, seed=5),
+        generate.uniform_random(10, 6, seed=6, directed=True),
+        generate.uniform_random(10, 6, seed=9),
+    ],
+    ids=["kron", "urand-directed", "urand"],
+)
+def test_bc_backward_scatters_where_fewer_arcs(monkeypatch, G):
+    """Every level wide (no thin ones): a level with more out-arcs than the level below has in-arcs
+    is scattered from below over the in-arcs, a directed graph's CSC (the levels counted from the
+    CPU's BFS: five to twelve here); the result is the CPU's."""
+    import gravel.operators
+
+    monkeypatch.setattr(gravel.operators, "thin_frontier_limit", lambda graph: 0)
+    sources = np.unique(np.linspace(0, G.n - 1, 5).astype(int))
+    out_degree, in_degree = np.diff(G.offsets), np.bincount(G.indices, minlength=G.n)
+    expect = 0
+    for s in sources:
+        depth = gravel.bfs(G, int(s), device="cpu").depth
+        out_arcs = np.bincount(depth[depth >= 0], weights=out_degree[depth >= 0])
+        in_arcs = np.bincount(depth[depth >= 0], weights=in_degree[depth >= 0])
+        expect += int((out_arcs[1:-1] > in_arcs[2:]).sum())
+    r = gravel.betweenness_centrality(G, sources=sources, device="cuda")
+    ref = gravel.betweenness_centrality(G, sources=sources, device="cpu").centrality
+    assert expect > 0 and r.stats["scattered_levels"] == expect
+    assert np.allclose(r.centrality.get(), ref, rtol=1e-9, atol=1e-12, equal_nan=True)
 
 
-@pytest.mark.parametrize("w", [np.inf, 1e39], ids=["inf", "beyond-float32"])
-def test_sssp_refuses_infinite_weights(w):
-    G = gravel.Graph.from_edges([0, 1], [1, 2], [1.0, w])
-    with pytest.raises(InvalidWeightError, match="finite"):
-        gravel.sssp(G, 0, device="cpu")
+@pytest.mark.gpu
+def test_bc_on_a_deep_graph_goes_source_by_source():
+    G = generate.grid(2, 100)  # 100 levels from a corner
+    r = gravel.betweenness_centrality(G, device="cuda")
+    assert r.strategy == "brandes"
+    ref = gravel.betweenness_centrality(G, device="cpu").centrality
+    assert np.allclose(r.centrality.get(), ref)

@@ -1,5 +1,6 @@
-"""The CPU BFS's top-down step against a reference on random frontiers: every unvisited
-out-neighbour of the frontier claimed once, by a frontier vertex with an arc to it."""
+"""BFS: the published levels of the shared datasets; the CPU BFS's top-down step against a
+reference on random frontiers: every unvisited out-neighbour of the frontier claimed once, by a
+frontier vertex with an arc to it."""
 
 import numpy as np
 import pytest
@@ -7,9 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gravel
+from gravel.algorithms.bfs import verify_bfs
 from gravel.backends.cpu import bfs as kernels
 
+from ..conftest import dataset_ids, load_dataset, reference
 from ..strategies import graphs
+
+REF = reference()
 
 
 def check_step(G, frontier, visited, chunks):
@@ -51,3 +56,18 @@ def test_top_down_step_races_on_shared_neighbours(seed):
     rng = np.random.default_rng(seed)
     frontier = np.sort(rng.choice(G.n, G.n // 4, replace=False)).astype(np.int32)
     check_step(G, frontier, frontier, 64)
+
+
+@pytest.mark.parametrize("entry", REF, ids=dataset_ids(REF))
+def test_bfs_matches_published_levels(entry):
+    G, internal = load_dataset(entry)
+    c = entry["checks"]
+    s = internal(c["bfs_source_label"])
+    r = gravel.bfs(G, s, device="cpu")
+    reached = r.depth >= 0
+    assert reached.sum() == c["bfs_reached"]
+    assert r.depth.max() == c["bfs_max_depth"]
+    assert r.depth[reached].sum() == c["bfs_sum_depth"]
+    levels = np.bincount(r.depth[reached])[:64]
+    assert levels.tolist() == c["bfs_level_sizes"][: len(levels)]
+    assert verify_bfs(G, s, r.depth, r.parent) == []

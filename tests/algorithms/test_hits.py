@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from networkx.algorithms.link_analysis.hits_alg import _hits_python
 
 import gravel
+from gravel import generate
 from gravel.algorithms.hits import verify_hits
 from gravel.algorithms.pagerank import PowerIterationFailedConvergence
 from gravel.backends import cuda
@@ -19,6 +20,7 @@ from gravel.cli import main
 from gravel.transform import deduplicate
 
 from ..strategies import graphs
+from .helpers import both
 
 
 def in_order(d, n):
@@ -155,3 +157,11 @@ def test_numpy_scalars_are_numbers():
     ref = gravel.hits(G, tol=1e-6, device="cpu")
     r = gravel.hits(G, tol=np.float32(1e-6), max_iter=np.int64(100), device="cpu")
     np.testing.assert_array_equal(r.hubs, ref.hubs)
+
+
+@pytest.mark.gpu
+def test_hits_converges_on_the_gpu():
+    G = generate.kronecker(10, 8, seed=6)
+    gpu, cpu = both(gravel.hits, G)
+    assert abs(gpu.iterations - cpu.iterations) <= 1 and gpu.stats["error"] < 1e-8
+    assert np.allclose(gpu.hubs.get(), cpu.hubs, rtol=1e-6, atol=1e-12)

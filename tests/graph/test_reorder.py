@@ -3,9 +3,10 @@ import pytest
 from hypothesis import given, settings
 
 import gravel
-from gravel import generate, reorder
+from gravel import generate, reorder, transform
 from gravel.layouts import orders
 
+from ..conftest import GPU_GRAPHS, gpu_graph
 from ..strategies import graphs
 
 
@@ -161,3 +162,50 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
     assert reorder.reorder(D, "auto", sweeps=10**9) is D
     monkeypatch.setattr(sweep_plan, "STAGE_FROM", K.n + 1)  # plain as given: a hub sort pays
     assert reorder.worth_reordering(D, sweeps=int(pays * 1.1) + 1)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", GPU_GRAPHS)
+def test_reordering_a_graph_on_the_device_happens_there(name):
+    from gravel.reorder import reorder
+
+    G = gpu_graph(name)
+
+    on_host = reorder(G, "degree")
+    D = gravel.Graph(G.offsets, G.indices, G.weights, directed=G.directed)
+    D.to("cuda")
+    on_device = reorder(D, "degree")
+    assert on_device.device_graph is not None and on_device.device_graph.host is on_device
+    dev = on_device.device_graph
+    for a, b in (
+        (on_host.offsets, on_device.offsets),
+        (on_host.indices, on_device.indices),
+        (on_host.offsets, dev.offsets.get()),
+        (on_host.indices, dev.indices.get()),
+    ):
+        assert np.array_equal(a, b)
+    assert np.array_equal(on_host.order, on_device.order)
+    s = int(np.argmax(G.out_degree))
+    assert np.array_equal(
+        gravel.bfs(on_device, s, device="cuda").depth.get(), gravel.bfs(G, s, device="cpu").depth
+    )
+
+
+@pytest.mark.gpu
+@settings(max_examples=30, deadline=None)
+@given(graphs())
+def test_packing_factor_on_the_device_equals_numpy(G):
+    """The device count against the host's NumPy masks (which test_reorder checks against Algorithm
+    3 written out), by out- and in-degree, for several lines, hubs scrambled and sorted."""
+    from gravel.reorder import packing_factor, permutation
+
+    for H in (G, transform.relabel(G, permutation(G, "hub_sort"))) if G.n else (G,):
+        D = gravel.Graph(H.offsets, H.indices, directed=H.directed)
+        D.to("cuda")
+        for by in ("out", "in"):
+            for line_bytes, value_bytes in ((64, 4), (128, 4), (64, 8), (4, 4)):
+                expected = packing_factor(H, by, line_bytes=line_bytes, value_bytes=value_bytes)
+                assert (
+                    packing_factor(D, by, line_bytes=line_bytes, value_bytes=value_bytes)
+                    == expected
+                )

@@ -1,6 +1,6 @@
 """DeviceGraph views and the device transpose, run here over NumPy arrays standing in for CuPy's
-(a DeviceGraph computes with the module of its arrays); tests/test_gpu_graph.py runs them on the
-GPU."""
+(a DeviceGraph computes with the module of its arrays); tests/graph/test_gpu_graph.py runs them on
+the GPU."""
 
 import numpy as np
 import pytest

@@ -110,7 +110,7 @@ def test_truncated_gzip(tmp_path):
         gravel.load(p)
 
 
-# round trips of every written format: tests/test_files.py
+# round trips of every written format: tests/io/test_files.py
 
 
 def test_missing_file():
