@@ -1,9 +1,13 @@
+import functools
 import json
 import os
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+# assertions in the shared helpers report their operands, as those in the tests do
+pytest.register_assert_rewrite("tests.algorithms.helpers")
 
 DATASETS = Path(
     os.environ.get("GRAVEL_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets")
@@ -73,3 +77,20 @@ def small_pieces(dg, width, *, segment=64, piece=256):
     placed = dg.cached(("staged_pull", width, tile), lambda: build)
     assert staged.staged_layout(dg, width, tile) is placed, "the staged sweeps would not find it"
     return placed
+
+
+#: the graphs that GPU tests in several files (algorithms, reorder) compare with the CPU path on
+GPU_GRAPHS = ["kron", "grid", "urand-directed"]
+
+
+@functools.cache
+def gpu_graph(name):
+    """One of GPU_GRAPHS, built on its first use (so never where the GPU tests are skipped)."""
+    from gravel import generate, transform
+
+    if name == "kron":
+        return transform.add_random_weights(generate.kronecker(13, 16, seed=3), 1, 255, seed=2)
+    if name == "grid":
+        return generate.grid(60, 70)
+    assert name == "urand-directed", name
+    return generate.uniform_random(12, 8, seed=4, directed=True)

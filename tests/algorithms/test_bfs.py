@@ -1,0 +1,73 @@
+"""BFS: the published levels of the shared datasets; the CPU BFS's top-down step against a
+reference on random frontiers: every unvisited out-neighbour of the frontier claimed once, by a
+frontier vertex with an arc to it."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gravel
+from gravel.algorithms.bfs import verify_bfs
+from gravel.backends.cpu import bfs as kernels
+
+from ..conftest import dataset_ids, load_dataset, reference
+from ..strategies import graphs
+
+REF = reference()
+
+
+def check_step(G, frontier, visited, chunks):
+    """One top-down step from `frontier` with `visited` already claimed, checked."""
+    parent = np.full(G.n, -1, np.int32)
+    depth = np.full(G.n, -1, np.int32)
+    parent[visited], depth[visited] = visited, 0
+    out, arcs = kernels.top_down_step(G.offsets, G.indices, frontier, parent, depth, 7, chunks)
+    deg = np.diff(G.offsets)
+    assert arcs == int(deg[frontier].sum())
+    src = np.repeat(frontier, deg[frontier])
+    dst = np.concatenate([G.indices[G.offsets[u] : G.offsets[u + 1]] for u in frontier] or [[]])
+    fresh = np.setdiff1d(dst, visited).astype(np.int32)
+    assert np.array_equal(np.sort(out), fresh)  # each reached vertex once
+    assert np.all(depth[fresh] == 7) and np.all(depth[visited] == 0)
+    arcs_set = set(zip(src.tolist(), dst.tolist(), strict=True))
+    assert all((int(parent[v]), int(v)) in arcs_set for v in fresh)
+    untouched = np.setdiff1d(np.arange(G.n), np.union1d(fresh, visited))
+    assert np.all(parent[untouched] == -1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(G=graphs(max_n=60, max_m=400), data=st.data())
+def test_top_down_step_claims_each_reached_vertex_once(G, data):
+    if G.n == 0:
+        return
+    frontier = np.unique(data.draw(st.lists(st.integers(0, G.n - 1), min_size=1, max_size=G.n)))
+    rest = np.setdiff1d(np.arange(G.n), frontier)
+    more = data.draw(st.lists(st.sampled_from(rest.tolist()), max_size=10)) if rest.size else []
+    visited = np.union1d(frontier, more).astype(np.int32)
+    check_step(G, frontier.astype(np.int32), visited, data.draw(st.integers(1, 8)))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_top_down_step_races_on_shared_neighbours(seed):
+    """A big frontier whose lists overlap heavily: the chunks' threads race for the same
+    vertices, and each still ends with one parent."""
+    G = gravel.generate.kronecker(14, seed=seed)
+    rng = np.random.default_rng(seed)
+    frontier = np.sort(rng.choice(G.n, G.n // 4, replace=False)).astype(np.int32)
+    check_step(G, frontier, frontier, 64)
+
+
+@pytest.mark.parametrize("entry", REF, ids=dataset_ids(REF))
+def test_bfs_matches_published_levels(entry):
+    G, internal = load_dataset(entry)
+    c = entry["checks"]
+    s = internal(c["bfs_source_label"])
+    r = gravel.bfs(G, s, device="cpu")
+    reached = r.depth >= 0
+    assert reached.sum() == c["bfs_reached"]
+    assert r.depth.max() == c["bfs_max_depth"]
+    assert r.depth[reached].sum() == c["bfs_sum_depth"]
+    levels = np.bincount(r.depth[reached])[:64]
+    assert levels.tolist() == c["bfs_level_sizes"][: len(levels)]
+    assert verify_bfs(G, s, r.depth, r.parent) == []

@@ -1,0 +1,64 @@
+"""Connected components (Afforest) on the CPU and the GPU."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gravel
+from gravel.algorithms.cc import verify_cc
+
+from ..strategies import graphs
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs())
+def test_random_cc_parallel_kernels(G):
+    """Afforest's parallel links and compress (graphs over SMALL_ARCS arcs) on small random graphs,
+    against SciPy's components."""
+    from gravel.backends.cpu import serial
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(serial, "SMALL_ARCS", -1)
+        labels = gravel.connected_components(G, device="cpu").labels
+    assert verify_cc(G, labels) == []
+
+
+@pytest.mark.parametrize("small", [True, False], ids=["serial", "parallel"])
+def test_cc_compress_finds_every_root(small):
+    """compress on random forests whose parents have smaller ids (Afforest's trees), some paths
+    thousands deep, against NumPy's pointer jumping."""
+    from gravel.backends.cpu import cc as kernels
+
+    k = kernels.kernels(0 if small else 1 << 40)
+    rng = np.random.default_rng(11)
+    n = 200_000
+    for reach in (1, 3, n):  # each parent at most `reach` ids below its child
+        comp = np.arange(n, dtype=np.int32)
+        child = np.arange(1, n)
+        comp[1:] = child - rng.integers(1, np.minimum(child, reach) + 1)
+        roots = rng.random(n) < 1e-4  # a few more trees, each its own root
+        comp[roots] = np.flatnonzero(roots)
+        ref = comp.copy()
+        while not np.array_equal(ref, ref[ref]):
+            ref = ref[ref]
+        k.compress(comp)
+        assert np.array_equal(comp, ref)
+
+
+@pytest.mark.gpu
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=1024))
+def test_cc_names_the_sampled_label_most_vertices_carry_on_the_device(labels):
+    """Afforest's skipped component, found on the device: the label that most of the sample's carry
+    (ties: the first of them in the sample), as NumPy counts it."""
+    import cupy
+
+    from gravel.algorithms.cc import _most_common_cuda
+
+    x = np.array(labels, np.int32)
+    values, counts = np.unique(x, return_counts=True)
+    tied = values[counts == counts.max()]
+    got = _most_common_cuda(cupy.asarray(x))
+    assert got.shape == (1,) and got.dtype == np.int32
+    assert int(got.get()[0]) == min(tied, key=labels.index)
