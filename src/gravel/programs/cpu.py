@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from ..backends.cpu.binning import bin_counts, gather_reached
-from .program import VERTEX_NAMES
+from .program import VERTEX_NAMES, Active
 from .split import senders_below
 
 #: how the CPU push folds: "auto" (:func:`pays`), "blocked" or "unblocked" (set it to force one)
@@ -398,9 +398,7 @@ class CpuEngine:
         self.k["start"](*self._vertex(0), *self.st, self.active)
 
     def actives(self):
-        """The active vertices (an :class:`~gravel.programs.run.Active`), listed."""
-        from .run import Active
-
+        """The active vertices (an :class:`~gravel.programs.program.Active`), listed."""
         ids = np.flatnonzero(self.active).astype(np.int32)
         return Active(ids.size, None, ids)
 
