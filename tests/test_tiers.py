@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from gravel import generate, transform
 from gravel.layouts import tiers
 from gravel.layouts.tiers import hot_lists
-from gravel.placement import LINE_IDS, _line_saving_lists
+from gravel.placement.planner import LINE_IDS, _line_saving_lists
 
 from .strategies import graphs
 
