@@ -74,3 +74,15 @@ def test_graph_does_not_import_transform():
     for node in ast.walk(ast.parse((SRC / "graph.py").read_text())):
         if isinstance(node, ast.ImportFrom):
             assert "transform" not in (node.module or "") + str([a.name for a in node.names])
+
+
+def test_the_old_name_of_filter_frontier_warns():
+    """``gravel.operators.filter``, renamed filter_frontier (it shadowed the builtin), still
+    imports, with a DeprecationWarning; other unknown names raise AttributeError."""
+    import gravel.operators as ops
+
+    with pytest.warns(DeprecationWarning, match="filter_frontier"):
+        from gravel.operators import filter as old
+    assert old is ops.filter_frontier
+    with pytest.raises(AttributeError, match="no_such_operator"):
+        ops.no_such_operator

@@ -19,6 +19,8 @@ bus_load_balance : str, default "auto"
     How an advance reads lists over the bus (placements "host" and "tiered"): "auto" (whole lines,
     balanced by lines: ``"line_balanced"``) or another :class:`gravel.operators.LoadBalance` value,
     such as EMOGI's baselines ``"warp_aligned"`` (a warp per list) and ``"thread_mapped"`` (naive).
+
+How these four settings act on graphs larger than the GPU (EMOGI): :mod:`gravel.placement`.
 """
 
 from contextlib import contextmanager

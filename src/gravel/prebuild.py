@@ -47,7 +47,7 @@ def pull_lanes():
     """Every width of lane group a pull neighbor_reduce can take (``gravel_neighbor_reduce_pull<T,
     lanes>``).
 
-    :func:`gravel.operators.pull.lanes_per_item` rounds the mean degree up to a power of two, so
+    :func:`gravel.operators.sweeps.lanes_per_item` rounds the mean degree up to a power of two, so
     the powers of two up to past its cap give its every value.
 
     Returns
@@ -55,7 +55,7 @@ def pull_lanes():
     list of int
         The widths, in increasing order.
     """
-    from .operators.pull import lanes_per_item
+    from .operators.sweeps import lanes_per_item
 
     return sorted({lanes_per_item(2.0**k) for k in range(-1, 16)})
 

@@ -79,7 +79,7 @@ def test_recorded_instances_are_complete():
 
 
 def test_pull_lanes_are_every_width_the_pull_picks():
-    from gravel.operators.pull import lanes_per_item
+    from gravel.operators.sweeps import lanes_per_item
 
     degrees = [0.0, 1e-3, *(k / 64 for k in range(1, 64 * 80)), 1e3, 1e9]
     assert sorted({lanes_per_item(d) for d in degrees}) == prebuild.pull_lanes()

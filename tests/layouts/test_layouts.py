@@ -11,7 +11,7 @@ from gravel.backends.cuda.graph import DeviceGraph
 from gravel.layouts._segments import segment_edges
 from gravel.layouts.blocked import block_width, blocked_pull, blocked_push, pull_layout, push_layout
 from gravel.layouts.staged import STAGED_MAX, STAGED_STAGE, shared_width, staged_pull
-from gravel.operators import pull, sweep_plan
+from gravel.operators import sweep_plan, sweeps
 from gravel.operators.sweep_plan import SweepPlan, hub_front, plan_sweep
 from gravel.reorder import reorder
 
@@ -347,8 +347,8 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     monkeypatch.setattr(runtime, "free_bytes", lambda: 48 * as_given.nnz - 1)
     assert plan_sweep(as_given, "auto", stageable=True) == SweepPlan()
     assert plan_sweep(as_given, "auto") == SweepPlan()
-    assert pull.pull_shape(as_given) == pull.ONE_PASS
-    assert pull.pull_shape(hubs_first) == pull.pull_shape(tiny) == pull.STRIDING
+    assert sweeps.pull_shape(as_given) == sweeps.ONE_PASS
+    assert sweeps.pull_shape(hubs_first) == sweeps.pull_shape(tiny) == sweeps.STRIDING
     # under the L2's share, a sweep of 4-byte values stages from STAGE_FROM vertices and
     # STAGE_MIN_DEGREE arcs a vertex, hubs not first
     monkeypatch.setattr(runtime, "free_bytes", lambda: 1 << 40)

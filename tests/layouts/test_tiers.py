@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gravel import generate, transform
-from gravel.layouts import tiers
-from gravel.layouts.tiers import hot_lists
-from gravel.placement import LINE_IDS, _line_saving_lists
+from gravel.backends.cuda import tiers
+from gravel.backends.cuda.tiers import hot_lists
+from gravel.placement.planner import LINE_IDS, _line_saving_lists
 
 from ..strategies import graphs
 

@@ -17,7 +17,7 @@ from gravel import operators as ops  # noqa: E402
 from gravel.backends.cuda.graph import DeviceGraph  # noqa: E402
 from gravel.frontier import Frontier  # noqa: E402
 from gravel.layouts import staged  # noqa: E402
-from gravel.operators import LoadBalance, pull, sweep_plan  # noqa: E402
+from gravel.operators import LoadBalance, sweep_plan, sweeps  # noqa: E402
 from gravel.operators import steps as steps_module  # noqa: E402
 from gravel.operators._functor import NR_REDUCE  # noqa: E402
 
@@ -346,7 +346,7 @@ def test_filter_compact_and_cull():
     ids = rng.integers(0, n, 300_000).astype(np.int32)
     keep = cupy.asarray(rng.random(n) < 0.3)
     f = Frontier.from_ids(n, ids)
-    out = ops.filter(f, "keep[v]", params={"keep": keep})
+    out = ops.filter_frontier(f, "keep[v]", params={"keep": keep})
     assert np.array_equal(out.ids.get(), ids[keep.get()[ids]])  # exact and in order
     for repeat in range(2):
         visited = cupy.zeros((n + 31) // 32, cupy.uint32)
@@ -356,13 +356,13 @@ def test_filter_compact_and_cull():
         visited[:] = cupy.asarray(
             np.packbits(visited_host, bitorder="little").view(np.uint32)[: visited.size]
         )
-        culled = ops.filter(
+        culled = ops.filter_frontier(
             f, "keep[v]", params={"keep": keep}, mode="cull", visited=visited
         ).ids.get()
         expect = np.unique(ids[keep.get()[ids] & ~visited_host[ids]])
         assert np.array_equal(np.unique(culled), expect)  # nothing new is lost
         assert not np.isin(culled, pre).any()  # nothing visited survives
-    empty = ops.filter(Frontier.from_ids(n, []), "true")
+    empty = ops.filter_frontier(Frontier.from_ids(n, []), "true")
     assert len(empty) == 0
 
 
@@ -692,8 +692,8 @@ def test_push_over_every_vertex_equals_numpy(name, G, reduce, blocking, monkeypa
 def test_pull_launch_shapes_cover_every_item_once(name, G, shape, monkeypatch):
     """Every way the pull kernel's CTAs can cover the items (passes, a capped grid striding on)
     reduces every vertex once: sums over plain and blocked sweeps equal NumPy's."""
-    monkeypatch.setattr(pull, "pull_shape", lambda graph, bytes_per_vertex=4: shape)
-    monkeypatch.setattr(pull, "ROWS_SHAPE", shape)
+    monkeypatch.setattr(sweeps, "pull_shape", lambda graph, bytes_per_vertex=4: shape)
+    monkeypatch.setattr(sweeps, "ROWS_SHAPE", shape)
     dg = G.to("cuda")
     x = np.random.default_rng().random(G.n).astype(np.float32)
     in_off, in_idx, _ = G.csc()
@@ -720,8 +720,8 @@ def test_pull_launch_shapes_cover_every_item_once(name, G, shape, monkeypatch):
 def test_sweep_bins_reduce_every_vertex_once(name, G, bins, long_list, monkeypatch):
     """However a sweep bins the lists by length (a CTA for each list of long_list entries or more),
     every vertex is reduced once, and a fused update sees i == v as in a sweep without bins."""
-    monkeypatch.setattr(pull, "BINS", bins)
-    monkeypatch.setattr(pull, "LONG_LIST", long_list)
+    monkeypatch.setattr(sweeps, "BINS", bins)
+    monkeypatch.setattr(sweeps, "LONG_LIST", long_list)
     dg = DeviceGraph(G)  # bins of its own
     x = np.random.default_rng().random(G.n).astype(np.float32)
     in_off, in_idx, _ = G.csc()
@@ -953,7 +953,7 @@ def test_staged_gather_reduces_each_pair(name, G, width, pairs_share, monkeypatc
         for combine in (None, "+", "*"):
             vals = combined(x[block.astype(np.int64) * width + local], w, combine, dtype)
             for reduce, npf in (("sum", np.add), ("max", np.maximum)):
-                red = pull.Reduction(
+                red = sweeps.Reduction(
                     np.dtype(dtype),
                     nr._IDENTITY[reduce](np.dtype(dtype)),
                     None,
@@ -961,8 +961,8 @@ def test_staged_gather_reduces_each_pair(name, G, width, pairs_share, monkeypatc
                     {},
                     "",
                 )
-                got = pull.staged_gather(
-                    L, cupy.asarray(x), red, weights, pull.COMBINE[combine]
+                got = sweeps.staged_gather(
+                    L, cupy.asarray(x), red, weights, sweeps.COMBINE[combine]
                 ).get()
                 expect = npf.reduceat(vals, first) if L.edges else np.zeros(0)
                 # float32 sums of up to 9,000 values (times the weight), any order

@@ -200,8 +200,7 @@ def test_a_failed_pin_names_the_limit_and_the_fix(monkeypatch):
 def test_an_interrupted_placement_leaves_nothing_pinned(monkeypatch):
     import gc
 
-    from gravel.backends.cuda import pinned
-    from gravel.layouts import tiers
+    from gravel.backends.cuda import pinned, tiers
 
     def interrupt(*args):
         raise KeyboardInterrupt

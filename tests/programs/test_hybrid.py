@@ -95,11 +95,11 @@ def test_balance_and_resplit():
 def test_combine_folds_where_received_and_sets_where_not():
     G = gravel.generate.grid(1, 6)
     engine = CpuEngine(G, programs.sssp(), {"source": np.int64(0)})
-    engine.tt[0][:] = [5, 7, 0, 0, 3, 0]
+    engine.totals[0][:] = [5, 7, 0, 0, 3, 0]
     engine.received[:] = [True, True, False, False, True, False]
     fresh = engine.combine(np.array([1, 2, 4], np.int32), [np.array([9.0, 4.0, 1.0])])
     assert fresh.tolist() == [False, True, False]
-    assert engine.tt[0].tolist() == [5, 7, 4, 0, 1, 0]
+    assert engine.totals[0].tolist() == [5, 7, 4, 0, 1, 0]
     assert engine.received.tolist() == [True, True, True, False, True, False]
 
 

@@ -148,7 +148,7 @@ def test_empty_frontiers(blocking, width, pushing):
     engine.send(ids, 0)  # depths + 1: 1 from vertex 0, 0 from the unreached vertex 1
     reached = engine.reduce(ids, "push")
     # reduce "any": a push folds in sender order, so the first sender's value stays
-    assert reached.tolist() == [2] and engine.tt[0][2] == 1
+    assert reached.tolist() == [2] and engine.totals[0][2] == 1
 
 
 def test_rule():

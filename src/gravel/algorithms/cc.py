@@ -133,7 +133,7 @@ def _cc_cuda(G):
 
     from ..frontier import Frontier
     from ..operators import advance, compute
-    from ..operators import filter as keep_if
+    from ..operators import filter_frontier as keep_if
 
     dg = G.to("cuda")
     comp = cupy.arange(G.n, dtype=cupy.int32)

@@ -155,7 +155,7 @@ def _coloring_cuda(S, rank):
 
     from ..frontier import Frontier, FrontierQueue
     from ..operators import advance_steps, compute, neighbor_reduce
-    from ..operators import filter as keep_if
+    from ..operators import filter_frontier as keep_if
 
     n = S.n
     dg = S.to("cuda")

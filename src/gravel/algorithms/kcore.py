@@ -102,7 +102,7 @@ def _core_cuda(S):
 
     from ..frontier import Frontier, FrontierQueue
     from ..operators import THIN_BLOCKS_PER_SM, advance_steps, compute
-    from ..operators import filter as keep_if
+    from ..operators import filter_frontier as keep_if
 
     dg = S.to("cuda")
     n = S.n

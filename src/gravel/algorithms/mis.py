@@ -111,7 +111,7 @@ def priority_rounds(S, rank, value, reduce, dtype, apply, pending, params, pream
     import cupy
 
     from ..frontier import Frontier
-    from ..operators import filter as keep_if
+    from ..operators import filter_frontier as keep_if
     from ..operators import neighbor_reduce
 
     dg = S.to("cuda")

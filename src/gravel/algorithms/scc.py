@@ -146,7 +146,7 @@ def _scc_cuda(G):
 
     from ..frontier import Frontier
     from ..operators import advance, compute, neighbor_reduce
-    from ..operators import filter as keep_if
+    from ..operators import filter_frontier as keep_if
 
     n = G.n
     dg = G.to("cuda")

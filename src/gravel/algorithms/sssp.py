@@ -394,7 +394,7 @@ def _sssp_cuda(G, source, weights, delta):
 
     from ..frontier import Frontier, FrontierQueue
     from ..operators import advance, advance_steps
-    from ..operators import filter as keep_if
+    from ..operators import filter_frontier as keep_if
     from .bfs import _pull_pays
 
     dg = G.to("cuda")  # every kernel reads weight 1 where the graph has none

@@ -216,7 +216,7 @@ def _launch(name, offsets, ids, args):
     """Launch `name` over the rows of (offsets, ids), lanes per row from the mean list (the
     operators' pull rule)."""
     from ..backends.cuda import runtime
-    from ..operators.pull import lanes_per_item
+    from ..operators.sweeps import lanes_per_item
 
     rows = offsets.shape[0] - 1
     if rows == 0:

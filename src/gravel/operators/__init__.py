@@ -1,4 +1,5 @@
-"""Gunrock's operators on the GPU: advance, filter, compute, neighbor_reduce, intersect.
+"""Gunrock's operators on the GPU: advance, filter_frontier (Gunrock's filter), compute,
+neighbor_reduce, intersect.
 
 Each operator takes a DeviceGraph (``G.to("cuda")``) and frontiers, plus a user functor: a CUDA C++
 expression over named variables, as CuPy's ElementwiseKernel takes them, spliced into the operator's
@@ -10,13 +11,18 @@ names in the expression; ``preamble`` may define helper functions. Example (a BF
 
 User names must not repeat the functor's own names (src, dst, edge, weight, step; v, i; u) nor start
 with ``gravel_``. One module per operator family, mirroring kernels/: advance (push with load
-balancing, pull), steps (multi-step advances and replay), compute (filter, split, compute, sums),
-neighbor_reduce (pull, push; sweeps planned by sweep_plan, launched by pull) and intersect (pairs,
-or summed along every arc).
+balancing, pull), steps (multi-step advances and replay), compute (filter_frontier, split, compute,
+sums), neighbor_reduce (pull, push; a pull over every vertex is a sweep, planned by sweep_plan and
+launched by sweeps) and intersect (pairs, or summed along every arc).
+
+``filter``, the operator's old name (it shadowed the builtin), still imports, with a
+DeprecationWarning.
 """
 
+import warnings
+
 from .advance import LoadBalance, advance, advance_pull, choose_load_balance
-from .compute import compute, compute_sums, filter, split
+from .compute import compute, compute_sums, filter_frontier, split
 from .intersect import intersect, intersect_arcs
 from .neighbor_reduce import neighbor_reduce, neighbor_reduce_steps
 from .steps import (
@@ -41,7 +47,7 @@ __all__ = [
     "choose_load_balance",
     "compute",
     "compute_sums",
-    "filter",
+    "filter_frontier",
     "intersect",
     "intersect_arcs",
     "neighbor_reduce",
@@ -51,3 +57,15 @@ __all__ = [
     "steps_width",
     "thin_frontier_limit",
 ]
+
+
+def __getattr__(name):
+    """The deprecated ``filter``: :func:`filter_frontier`, with a DeprecationWarning."""
+    if name == "filter":
+        warnings.warn(
+            "gravel.operators.filter is deprecated: use gravel.operators.filter_frontier",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return filter_frontier
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -41,6 +41,7 @@ class LoadBalance(enum.Enum):
     MERGE_PATH = "merge_path"  #: one thread per output edge, sorted search in the scanned degrees
     MERGE_PATH_CULL = "merge_path_cull"  #: MERGE_PATH fused with exact culling (needs `visited`)
     #: a warp per list, whole 128-byte lines (EMOGI's merged + aligned): lists read over the bus
+    #: (why whole lines, and the other pieces of EMOGI: :mod:`gravel.placement`)
     WARP_ALIGNED = "warp_aligned"
     #: whole 128-byte lines, LINES_PER_WARP to a warp: hubs split, short lists packed
     LINE_BALANCED = "line_balanced"
@@ -105,7 +106,8 @@ def degree_scan(offsets, ids):
 
 def line_scan(offsets, ids, tier=None):
     """Exclusive scan of the 128-byte lines that hold the lists of the items `ids` (length n + 1,
-    int64), counted in `tier`'s arrays (:class:`gravel.layouts.tiers.HotLists`) for its lists."""
+    int64), counted in `tier`'s arrays (:class:`gravel.backends.cuda.tiers.HotLists`) for its
+    lists."""
     import cupy
 
     scan = cupy.empty(ids.size + 1, dtype=cupy.int64)
@@ -209,7 +211,7 @@ def advance_lists(
     `count_arcs`: the output's out-arcs in `lists`, summed on the device, come back with its length
     (:attr:`Frontier.arcs`).
     WARP_ALIGNED and LINE_BALANCED read the lists of `tier`
-    (:class:`gravel.layouts.tiers.HotLists`) there, and count the other lines in `lines`."""
+    (:class:`gravel.backends.cuda.tiers.HotLists`) there, and count the other lines in `lines`."""
     import cupy
 
     out_kind = _output(output, (None, "vertex", "edge"))

@@ -1,4 +1,5 @@
-"""Filter, split, compute and compute_sums: per-item operators over a frontier or every vertex."""
+"""filter_frontier, split, compute and compute_sums: per-item operators over a frontier or every
+vertex."""
 
 import numpy as np
 
@@ -19,12 +20,40 @@ from ._functor import (
 )
 
 
-def filter(frontier, predicate="true", *, params=None, mode="compact", visited=None, preamble=""):
-    """Keep the items ``v`` (at position ``i``) for which `predicate` holds.
+def filter_frontier(
+    frontier, predicate="true", *, params=None, mode="compact", visited=None, preamble=""
+):
+    """Gunrock's filter: keep the items ``v`` (at position ``i``) for which `predicate` holds.
 
-    ``mode="compact"``: exact and order-preserving (the predicate is evaluated once per item).
-    ``mode="cull"``: Gunrock's inexact culling with the `visited` bitmap and warp history hashes,
-    for idempotent traversals: items already visited are dropped; a few duplicates may remain."""
+    Parameters
+    ----------
+    frontier : Frontier
+        The items, a sparse frontier on the device.
+    predicate : str, default "true"
+        A CUDA C++ bool expression over ``v``, ``i`` and the names of `params`.
+    params : dict, optional
+        Device arrays and scalars the predicate reads, by name.
+    mode : {"compact", "cull"}, default "compact"
+        "compact": exact and order-preserving (the predicate is evaluated once per item). "cull":
+        Gunrock's inexact culling with the `visited` bitmap and warp history hashes, for
+        idempotent traversals: items already visited are dropped; a few duplicates may remain.
+    visited : device array of uint32, optional
+        The visited bitmap "cull" reads and sets; needed by it.
+    preamble : str, optional
+        CUDA C++ helper definitions the predicate may call.
+
+    Returns
+    -------
+    Frontier
+        The kept items, a sparse frontier.
+
+    Raises
+    ------
+    UnknownNameError
+        `mode` is neither "compact" nor "cull".
+    ValueError
+        "cull" without a `visited` bitmap.
+    """
     if mode == "cull":
         return _cull(frontier, predicate, params, visited, preamble)
     if mode != "compact":
@@ -58,10 +87,10 @@ SPLIT_MAX = 32
 def split(frontier, key, segments, *, lengths=None, params=None, preamble=""):
     """Split the items ``v`` (at position ``i``) by `key`, an int expression: those whose key is k
     (``0 <= k < segments``) make the kth frontier, in their original order; any other key drops the
-    item. Exact and atomic-free between blocks, like ``filter(mode="compact")``. `lengths`: the
-    segments' exact lengths where the caller knows them (a multi-step launch's counts), sparing the
-    one sync that reads them; wrong ones give segments over unwritten slots. Returns `segments`
-    sparse frontiers, back to back in one buffer."""
+    item. Exact and atomic-free between blocks, like ``filter_frontier(mode="compact")``.
+    `lengths`: the segments' exact lengths where the caller knows them (a multi-step launch's
+    counts), sparing the one sync that reads them; wrong ones give segments over unwritten slots.
+    Returns `segments` sparse frontiers, back to back in one buffer."""
     import cupy
 
     if not 0 < segments <= SPLIT_MAX:

@@ -4,7 +4,8 @@ edge"). A chunk is a run of whole lists (vertices first..stop) of about STREAM_C
 while the kernels of one chunk run, the next one is copied into the other buffer. A chunk's lists
 are a :class:`Lists` whose offsets are the graph's own: its ids and weights arrays are views that
 start `begin` entries before the buffer, so that a kernel indexes them by the graph's positions and
-reads only inside the chunk."""
+reads only inside the chunk. The map of the placements beyond device memory (EMOGI), streamed sweeps
+among them: :mod:`gravel.placement`."""
 
 from typing import NamedTuple
 

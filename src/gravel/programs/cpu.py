@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from ..backends.cpu.binning import bin_counts, gather_reached
-from .program import VERTEX_NAMES
+from .program import VERTEX_NAMES, Active
 from .split import senders_below
 
 #: how the CPU push folds: "auto" (:func:`pays`), "blocked" or "unblocked" (set it to force one)
@@ -304,7 +304,7 @@ class Push:
     the first time to ``touched`` from k on and returns the new end."""
 
     def __init__(self, k, program):
-        self.k = k
+        self.kernels = k
         self.fields = len(program.params) + len(program.state) + len(program.message)
         self.vertex_bytes = 1 + sum(f.dtype.itemsize for f in program.message)
         self.reached = None
@@ -324,7 +324,7 @@ class Push:
         if not pays(int(ends[-1]), n, self.vertex_bytes):
             width = -(-n // threads)
             found = np.empty(-(-n // width), np.int64)
-            self.k["push_owned"](ids, width, *lists, *arrays, self.reached, found)
+            self.kernels["push_owned"](ids, width, *lists, *arrays, self.reached, found)
             return gather_reached(self.reached, width, found, touched, k)
         width = bin_width(self.vertex_bytes)
         shift = width.bit_length() - 1
@@ -342,9 +342,9 @@ class Push:
             starts = np.r_[place[:: cuts.size - 1], flat.sum()]
             place = np.ascontiguousarray(place.reshape(bins, -1).T)
             pairs = self._buffers(int(starts[-1]), targets.dtype, totals[:-1])
-            self.k["bin_fill"](batch, cuts, shift, place, *lists, *sending, *pairs)
+            self.kernels["bin_fill"](batch, cuts, shift, place, *lists, *sending, *pairs)
             found = np.empty(bins, np.int64)
-            self.k["bin_fold"](starts, shift, *pairs, *totals, self.reached, found)
+            self.kernels["bin_fold"](starts, shift, *pairs, *totals, self.reached, found)
             k = gather_reached(self.reached, width, found, touched, k)
         return k
 
@@ -366,7 +366,7 @@ class CpuEngine:
 
     def __init__(self, G, program, values):
         n = G.n
-        self.program, self.n, self.k = program, n, kernels(program)
+        self.program, self.n, self.kernels = program, n, kernels(program)
         self.params = tuple(values.values())
         self.degrees = (G.out_degree, G.in_degree)
         self.lists = (G.offsets, G.indices)  # what common(a, b) intersects
@@ -378,9 +378,10 @@ class CpuEngine:
         self.ways = ways[program.direction][: 2 if G.directed else 1]
         #: the arcs a push from each vertex reads, along every way
         self.push_degree = sum(np.diff(push[0]) for push, _ in self.ways)
-        self.st = [np.zeros(n, f.dtype) for f in program.state]
-        self.ms = [np.zeros(n, f.dtype) for f in program.message]
-        self.tt = [np.zeros(n, f.dtype) for f in program.message]
+        #: the state, the messages and the totals, one array per field
+        self.states = [np.zeros(n, f.dtype) for f in program.state]
+        self.messages = [np.zeros(n, f.dtype) for f in program.message]
+        self.totals = [np.zeros(n, f.dtype) for f in program.message]
         self.received = np.zeros(n, np.bool_)
         self.active = np.zeros(n, np.bool_)
         self.everyone = np.ones(n, np.bool_)
@@ -392,15 +393,13 @@ class CpuEngine:
 
     def init(self, state):
         """Set the starting state (`state`, or the program's init) and the starting actives."""
-        self.k["init"](*self._vertex(0), *self.st)
-        for mine, given in zip(self.st, state or (), strict=False):
+        self.kernels["init"](*self._vertex(0), *self.states)
+        for mine, given in zip(self.states, state or (), strict=False):
             mine[:] = given
-        self.k["start"](*self._vertex(0), *self.st, self.active)
+        self.kernels["start"](*self._vertex(0), *self.states, self.active)
 
     def actives(self):
-        """The active vertices (an :class:`~gravel.programs.run.Active`), listed."""
-        from .run import Active
-
+        """The active vertices (an :class:`~gravel.programs.program.Active`), listed."""
         ids = np.flatnonzero(self.active).astype(np.int32)
         return Active(ids.size, None, ids)
 
@@ -415,19 +414,21 @@ class CpuEngine:
         self.apply(self.reduce(active.ids, direction), iteration)
 
     def send(self, active, iteration):
-        """Every sender's message into ``ms``."""
-        self.k["send"](self.senders(active), *self._vertex(iteration), *self.st, *self.ms)
+        """Every sender's message into ``messages``."""
+        self.kernels["send"](
+            self.senders(active), *self._vertex(iteration), *self.states, *self.messages
+        )
 
     def reduce(self, active, direction, first=None):
         """Fold the messages into the totals along every way: a pull over the rows from
         ``first[w]`` on of way w's in-lists, or a push from the senders from row ``first[w]`` on
         (`first` None: every row). Returns the vertices that may have received."""
         first = first or (0,) * len(self.ways)
-        arrays = (*self.params, *self.st, *self.ms, *self.tt, self.received)
+        arrays = (*self.params, *self.states, *self.messages, *self.totals, self.received)
         if direction == "pull":
             sending = self.everyone if self.program.senders == "all" else self.active
             for (_, (offsets, sources, (w, weighted))), lo in zip(self.ways, first, strict=True):
-                self.k["pull"](
+                self.kernels["pull"](
                     *self.lists, offsets, sources, w, weighted, sending, lo, self.n, *arrays
                 )
             return self.every
@@ -435,7 +436,7 @@ class CpuEngine:
         self.active[active] = False
         count = 0
         for ((offsets, targets, (w, weighted)), _), lo in zip(self.ways, first, strict=True):
-            count = self.k["push"](
+            count = self.kernels["push"](
                 senders[senders_below(senders, lo) :],
                 *self.lists,
                 offsets,
@@ -450,18 +451,20 @@ class CpuEngine:
 
     def combine(self, ids, values):
         """Fold totals reduced elsewhere (`values`, one array per message field, at the distinct
-        vertices `ids`) into ``tt``; returns which of `ids` had received nothing here."""
+        vertices `ids`) into ``totals``; returns which of `ids` had received nothing here."""
         fresh = np.empty(ids.size, np.bool_)
-        self.k["combine"](ids, *values, *self.tt, self.received, fresh)
+        self.kernels["combine"](ids, *values, *self.totals, self.received, fresh)
         return fresh
 
     def apply(self, reached, iteration):
         """The new state of the vertices of `reached` that received; their activity."""
         vertex = self._vertex(iteration)
-        self.k["apply"](reached, *vertex, *self.st, *self.tt, self.received, self.active)
+        self.kernels["apply"](
+            reached, *vertex, *self.states, *self.totals, self.received, self.active
+        )
 
     def state(self):
-        return self.st
+        return self.states
 
 
 def _weights(w):

@@ -18,6 +18,7 @@ import re
 import numpy as np
 
 from ..operators._functor import CTYPES
+from .program import Active
 
 #: the operator reduction for each named one
 _REDUCE = {"sum": "sum", "min": "min", "max": "max", "or": "max", "and": "min", "any": "any"}
@@ -241,8 +242,6 @@ class CudaEngine:
     def actives(self):
         """The active vertices' count and push arcs, read from the last flags' sums (the one sync
         of an iteration)."""
-        from .run import Active
-
         sums = [int(x) for x in self.sums.get()]
         self.way_arcs = sums[1 : 1 + len(self.ways)]
         if self.program.listens:

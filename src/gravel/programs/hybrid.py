@@ -148,13 +148,13 @@ class HybridEngine:
         else:
             counts = [senders_below(senders, rows.k) for rows in sets]
             ids = senders[: max(counts)]
-        messages = cpu.ms if ids is None else [m[ids] for m in cpu.ms]
+        messages = cpu.messages if ids is None else [m[ids] for m in cpu.messages]
         ways = [
             (rows.held, c)
             for rows, c in zip(sets, counts, strict=True)
             if rows.held is not None and rows.part_arcs and (pull or c)
         ]
-        self.part.launch(direction, ways, ids, messages, cpu.st)
+        self.part.launch(direction, ways, ids, messages, cpu.states)
         with Timer("cpu") as t:
             reached = cpu.reduce(active, direction, [rows.k for rows in sets])
         got, totals, part_s = self.part.finish()

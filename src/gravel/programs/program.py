@@ -58,6 +58,41 @@ class Field(NamedTuple):
         return f"{prefix}.{self.key}" if self.key else prefix
 
 
+class Active(NamedTuple):
+    """The vertices active after an iteration (or the start), as an engine's ``actives()`` gives
+    them to :func:`gravel.programs.run`.
+
+    Parameters
+    ----------
+    count : int
+        How many vertices are active.
+    arcs : int or None
+        The arcs a push from them reads along every way; None where the engine lists their ids
+        (the CPU's), to be summed from the ids only where the push/pull choice needs it.
+    ids : array of int32, optional
+        The active vertices' ids, where the engine lists them.
+    """
+
+    count: int
+    arcs: int | None
+    ids: object = None
+
+    def push_arcs(self, push_degree):
+        """The arcs a push from these vertices reads.
+
+        Parameters
+        ----------
+        push_degree : array
+            Each vertex's push degree (its arcs along every way).
+
+        Returns
+        -------
+        int
+            `arcs` where the engine gave it, else the push degrees of `ids` summed.
+        """
+        return int(push_degree[self.ids].sum()) if self.arcs is None else self.arcs
+
+
 def fields(dtype, what):
     """The fields of `dtype`, a scalar or flat structured NumPy dtype; `what` names it in errors."""
     try:

@@ -41,20 +41,6 @@ class Step(NamedTuple):
     cpu_s: float | None = None
 
 
-class Active(NamedTuple):
-    """The vertices active after an iteration (or the start): how many, the arcs a push from them
-    reads along every way (None where the engine lists their ids, the CPU's: summed from the ids
-    only where the push/pull choice needs it), and those ids."""
-
-    count: int
-    arcs: int | None
-    ids: object = None
-
-    def push_arcs(self, push_degree):
-        """The arcs a push from these vertices reads, given each vertex's push degree."""
-        return int(push_degree[self.ids].sum()) if self.arcs is None else self.arcs
-
-
 @dataclass
 class ProgramResult(Result):
     """``state``: the final state (a structured array for a structured dtype); ``steps``: one

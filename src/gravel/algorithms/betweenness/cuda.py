@@ -284,7 +284,7 @@ def _pull_levels(dg, levels, candidates, params):
     first where the visited pass PULL_FILTER_ABOVE of them. The vertices so claimed, split by
     depth, become the queue's segments, and an empty one ends it. Returns the levels pulled (one
     sync per launch, and the filter's where it runs)."""
-    from ...operators import filter as keep_if
+    from ...operators import filter_frontier as keep_if
     from ...operators import neighbor_reduce_steps, split
     from ...operators.compute import SPLIT_MAX
 

@@ -23,8 +23,7 @@ class DeviceGraph:
     def __init__(self, G, plan=None):
         import cupy
 
-        from ...layouts import tiers
-        from . import pinned
+        from . import pinned, tiers
         from .runtime import check_fits
 
         placement = "device" if plan is None else plan.placement
@@ -59,8 +58,9 @@ class DeviceGraph:
         return self
 
     #: where the lists live: "device", "managed", "host" (pinned, read over the bus) or "tiered"
+    #: (what each builds, and what reads it: :mod:`gravel.placement`)
     placement = "device"
-    #: for "tiered": the lists kept in device memory, a :class:`gravel.layouts.tiers.HotLists`
+    #: for "tiered": the lists kept in device memory, a :class:`gravel.backends.cuda.tiers.HotLists`
     hot = None
 
     def _set(self, offsets, indices, weights, *, directed, host, csc=None):

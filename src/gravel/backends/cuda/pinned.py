@@ -1,5 +1,6 @@
 """Graph arrays outside device memory: host memory that kernels read over the bus (EMOGI's
-zero-copy), and managed memory (EMOGI's UVM baseline).
+zero-copy), and managed memory (EMOGI's UVM baseline). The map of EMOGI's pieces (placements, bus
+reads, streamed sweeps, settings): :mod:`gravel.placement`.
 
 A host array is pinned where it is (``cudaHostRegister``, mapped; read-only for a memory-mapped
 ``.gravel`` file), with no second host copy, and seen by kernels as a CuPy array over its device

@@ -1,6 +1,7 @@
 // The bus ceiling of kernel reads: every 16-byte word of `words` (pinned host memory mapped into the
 // GPU, for the ceiling) read once by a grid-stride loop, their 32-bit xor folded into *out, so that no
 // load can be dropped and the result can be checked.
+// The map of gravel's reads over the bus (EMOGI): the docstring of gravel/placement/__init__.py.
 #include "common.cuh"
 
 __global__ void gravel_bus_read(const uint4 *__restrict__ words, long long n, unsigned int *__restrict__ out) {

@@ -1,28 +1,14 @@
-"""Where a graph's arrays live on the GPU, and the device-memory budget.
+"""The placement planner: where each of a graph's arrays goes on the GPU, decided with NumPy alone
+before anything is allocated (:mod:`gravel.placement`)."""
 
-EMOGI (DESIGN.md, "EMOGI") keeps the offsets and the vertex state in device memory and lets kernels
-read the neighbour lists straight from pinned host memory mapped into the GPU's address space.
-gravel's "tiered" placement goes past the paper: the longest lists, as many as the budget holds, are
-copied to the device, and only the rest are read over the bus.
-
-:func:`plan` decides, with NumPy alone and before anything is allocated, how many bytes of each
-array go where; the CUDA backend builds the device graph from the :class:`Plan` it returns. The
-budget (:func:`resolve_budget`) emulates a smaller card, as the paper throttled its GPU, so that
-every placement can be measured on graphs that would fit.
-"""
-
-import math
-import os
-import re
 from dataclasses import dataclass
-from decimal import Decimal
 from types import MappingProxyType
 
 import numpy as np
 
-from . import config
-from .arguments import is_integer
-from .errors import GraphTooLargeError, InvalidArgumentError, UnknownNameError
+from .. import config
+from ..errors import GraphTooLargeError, UnknownNameError
+from .budget import format_bytes, host_free_bytes, resolve_budget
 
 #: the placements ``G.to("cuda", placement=...)`` takes; "auto" resolves to "device" or "tiered"
 PLACEMENTS = ("auto", "device", "host", "managed", "tiered")
@@ -30,110 +16,6 @@ PLACEMENTS = ("auto", "device", "host", "managed", "tiered")
 #: device bytes set aside per vertex for an algorithm's state: the built-in algorithms' per-vertex
 #: arrays (BFS: depth, parent, two queues, unvisited list) take up to about 24; 32 leaves scratch
 STATE_BYTES_PER_VERTEX = 32
-
-#: the environment variable that sets the budget where ``gravel.config.device_memory`` is None
-BUDGET_ENV = "GRAVEL_DEVICE_MEMORY"
-
-_UNITS = {"b": 1} | {
-    p + s: base**i for i, p in enumerate("kmgt", start=1) for s, base in (("b", 1000), ("ib", 1024))
-}
-_SIZE = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+) *([a-z]*)", re.IGNORECASE | re.ASCII)
-_SIZE_HELP = (
-    "give bytes (8000000000) or a number and a unit: B, KB, MB, GB, TB (powers of 1000) or KiB, "
-    "MiB, GiB, TiB (powers of 1024), e.g. 8GB or 1.5GiB"
-)
-
-
-def parse_bytes(size):
-    """The number of bytes a size names.
-
-    Parameters
-    ----------
-    size : int or str
-        A whole number of bytes, or a string: digits, optionally with a decimal point, then a
-        unit, case-insensitive: ``B``; ``KB``, ``MB``, ``GB``, ``TB`` (powers of 1000); ``KiB``,
-        ``MiB``, ``GiB``, ``TiB`` (powers of 1024). Without a unit the string is a whole number of
-        bytes.
-
-    Returns
-    -------
-    int
-        Bytes, rounded down where a decimal size names a fraction of one.
-
-    Raises
-    ------
-    InvalidArgumentError
-        (a ValueError) naming `size`, when it is none of these: negative, a unit without the
-        ``B`` ("8G": powers of 1000 or 1024?), a fraction of a byte ("1.5B").
-
-    Examples
-    --------
-    >>> from gravel.placement import parse_bytes
-    >>> parse_bytes("8GB"), parse_bytes("1.5 GiB"), parse_bytes("512kib"), parse_bytes(4096)
-    (8000000000, 1610612736, 524288, 4096)
-    """
-    if is_integer(size) and size >= 0:
-        return int(size)
-    if isinstance(size, str) and (m := _SIZE.fullmatch(size.strip())):
-        number, unit = m.group(1), m.group(2).lower()
-        whole = "." not in number
-        if unit in _UNITS and (whole or unit != "b"):
-            return int(Decimal(number) * _UNITS[unit])
-        if not unit and whole:
-            return int(number)
-    raise InvalidArgumentError(f"{size!r} is not a size: {_SIZE_HELP}")
-
-
-def format_bytes(nbytes):
-    """`nbytes` for people: ``"512 B"``, ``"1.50 KiB"``, ``"12.0 GiB"`` (three significant
-    digits, powers of 1024)."""
-    if nbytes < 1024:
-        return f"{nbytes} B"
-    i = min(int(math.log(nbytes, 1024)), 4)
-    value = nbytes / 1024**i
-    digits = 2 if value < 10 else 1 if value < 100 else 0
-    return f"{value:.{digits}f} {'KMGT'[i - 1]}iB"
-
-
-def resolve_budget(budget=None):
-    """The device-memory budget in bytes, or None for none.
-
-    The first that is set: `budget`, ``gravel.config.device_memory``, the environment variable
-    ``GRAVEL_DEVICE_MEMORY`` (empty counts as unset). None means the card's free memory is the
-    only limit. A value that is not a size (:func:`parse_bytes`) is an
-    :class:`~gravel.errors.InvalidArgumentError` naming where it came from.
-    """
-    sources = (
-        (budget, "budget"),
-        (config.device_memory, "gravel.config.device_memory"),
-        (os.environ.get(BUDGET_ENV) or None, BUDGET_ENV),
-    )
-    for value, where in sources:
-        if value is not None:
-            try:
-                return parse_bytes(value)
-            except InvalidArgumentError as e:
-                raise InvalidArgumentError(f"{where}: {e}") from None
-    return None
-
-
-def host_free_bytes():
-    """Host memory available to new data, in bytes: psutil's figure where psutil is installed,
-    else ``MemAvailable`` from /proc/meminfo, else the free pages ``os.sysconf`` counts."""
-    try:
-        import psutil
-    except ImportError:
-        pass
-    else:
-        return int(psutil.virtual_memory().available)
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
 @dataclass(frozen=True, eq=False)
@@ -319,8 +201,19 @@ def plan(G, placement="auto", budget=None, *, free_device=None, free_host=None, 
 
 
 def budget_for(G, arcs):
-    """The device budget under which a tiered plan of G keeps `arcs` arcs (ids, and weights where
-    G has them) on the device: its offsets, the tier's offsets and the vertex state besides.
+    """The device budget under which a tiered plan of G keeps `arcs` arcs on the device.
+
+    Parameters
+    ----------
+    G : Graph
+        Read for ``n``, ``offsets``, ``indices`` and ``weights``.
+    arcs : int
+        Arcs whose ids (and weights, where G has them) the budget holds.
+
+    Returns
+    -------
+    int
+        Bytes: those arcs, G's offsets, the tier's offsets and the vertex state.
 
     Examples
     --------
@@ -486,47 +379,3 @@ def _longest_lists(offsets, room):
         hot[ties] = True
         taken += ties.size * (d - 1)
     return hot, taken
-
-
-def render(plan):
-    """`plan` as a short table for people: the bytes of each array on the device and in pinned
-    host memory, then the vertex state set aside and what a sweep reads over the bus.
-
-    Examples
-    --------
-    >>> import gravel
-    >>> from gravel.placement import plan, render
-    >>> print(render(plan(gravel.generate.grid(3, 3), "host")))
-    placement host (asked: host), no device limit known
-    array               device   host (pinned)
-    offsets               80 B             0 B
-    indices                0 B            96 B
-    total                 80 B            96 B
-    vertex state: 288 B set aside on the device
-    lists on the device: none; a sweep reads 96 B over the bus
-    """
-    limit = "no device limit known" if plan.limit is None else "device limit "
-    if plan.limit is not None:
-        limit += format_bytes(plan.limit)
-    rows = [(name, plan.device[name], plan.host.get(name, 0)) for name in plan.device]
-    rows = [r for r in rows if r[0] == "offsets" or r[1] or r[2]]
-    rows.append(("total", plan.device_total, plan.host_total))
-    lines = [
-        f"placement {plan.placement} (asked: {plan.requested}), {limit}",
-        f"{'array':<12}{'device':>14}{'host (pinned)':>16}",
-    ]
-    lines += [f"{a:<12}{format_bytes(d):>14}{format_bytes(h):>16}" for a, d, h in rows]
-    lines.append(f"vertex state: {format_bytes(plan.state)} set aside on the device")
-    if plan.hot_arcs == plan.nnz:
-        lists = "all"
-    elif plan.hot_arcs == 0:
-        lists = "none"
-    else:
-        lists = (
-            f"{plan.hot_vertices:,} vertices', {plan.hot_arcs:,} of {plan.nnz:,} arcs "
-            f"({plan.hot_arcs / plan.nnz:.0%})"
-        )
-    lines.append(
-        f"lists on the device: {lists}; a sweep reads {format_bytes(plan.bus_bytes)} over the bus"
-    )
-    return "\n".join(lines)
