@@ -11,7 +11,7 @@ import pytest
 
 from gravel.backends.cuda import runtime
 from gravel.layouts.staged import KERNEL_DEFINES
-from gravel.operators import _functor as ops
+from gravel.operators import codegen as ops
 from gravel.operators.neighbor_reduce import SUMS_ARRAY
 from gravel.operators.steps import STEPS_BLOCK, STEPS_BLOCKS_PER_SM
 

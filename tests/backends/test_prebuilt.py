@@ -5,7 +5,7 @@ import pytest
 
 from gravel import prebuild
 from gravel.backends.cuda import prebuilt, runtime
-from gravel.operators import _functor as ops
+from gravel.operators import codegen as ops
 
 
 def fake_build(root, code, expr, cooperative, cc=(9, 0)):

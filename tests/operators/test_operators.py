@@ -19,7 +19,7 @@ from gravel.frontier import Frontier  # noqa: E402
 from gravel.layouts import staged  # noqa: E402
 from gravel.operators import LoadBalance, sweep_plan, sweeps  # noqa: E402
 from gravel.operators import steps as steps_module  # noqa: E402
-from gravel.operators._functor import NR_REDUCE  # noqa: E402
+from gravel.operators.codegen import NR_REDUCE  # noqa: E402
 
 from ..conftest import small_pieces  # noqa: E402
 

@@ -11,7 +11,7 @@ import numpy as np
 from ..backends.cuda import runtime
 from ..errors import UnknownNameError
 from ..frontier import Frontier
-from ._functor import (
+from .codegen import (
     ADVANCE_OP,
     BLOCK,
     CTYPES,

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..arrays import entry_rows
 from ..backends.cuda import runtime
-from ._functor import BLOCK, counter, read_count
+from .codegen import BLOCK, counter, read_count
 
 #: lists up to this long are "small": merged by one thread
 SMALL = 128

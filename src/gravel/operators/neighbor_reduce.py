@@ -14,7 +14,8 @@ from ..backends.cuda import runtime
 from ..errors import UnknownNameError
 from ..frontier import Frontier
 from ..layouts.blocked import push_layout
-from ._functor import (
+from .advance import advance_lists, choose_load_balance
+from .codegen import (
     CTYPES,
     NR_APPLY,
     NR_FIRST,
@@ -30,7 +31,6 @@ from ._functor import (
     items,
     sums_op,
 )
-from .advance import advance_lists, choose_load_balance
 from .steps import (
     PULL_STEPS_BLOCKS_PER_SM,
     PULL_STEPS_MAX,

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..backends.cuda import runtime
 from ..frontier import Frontier
-from ._functor import ADVANCE_OP, LONG_LIST, Lists, functor, pull_functor
+from .codegen import ADVANCE_OP, LONG_LIST, Lists, functor, pull_functor
 
 #: threads per block of the multi-step kernels, and the blocks per SM their launch bounds guarantee
 STEPS_BLOCK, STEPS_BLOCKS_PER_SM = 256, 4

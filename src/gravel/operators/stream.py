@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._functor import LONG_LIST, Lists
+from .codegen import LONG_LIST, Lists
 
 #: bytes of ids a chunk holds, at least (a list longer than that is a chunk of its own; tuned in
 #: docs/tuning.md, "Streamed sweeps")

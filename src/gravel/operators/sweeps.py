@@ -18,7 +18,7 @@ from ..layouts.staged import (
     staged_layout,
     staged_weights,
 )
-from ._functor import (
+from .codegen import (
     BLOCK,
     CTYPES,
     LONG_LIST,

@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from ..operators._functor import CTYPES
+from ..operators.codegen import CTYPES
 from .program import Active
 
 #: the operator reduction for each named one
