@@ -78,7 +78,7 @@ def main():
     ids = G.indices.nbytes
     for placement in a.placements:
         # a graph of the same arrays per placement: dropping it unpins them and frees the device
-        P = gravel.Graph(G.offsets, G.indices, directed=G.directed, _sorted=True, _checked=True)
+        P = gravel.Graph.from_csr(G.offsets, G.indices, directed=G.directed, trusted=True)
         start = time.perf_counter()
         dg = P.to("cuda", placement=placement)
         place_s = time.perf_counter() - start

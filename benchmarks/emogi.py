@@ -40,9 +40,7 @@ PR_ITERATIONS = 5
 
 def placed(G, placement, share):
     """A copy of G on the GPU with `placement`; "tiered" holds `share` of the ids on the device."""
-    copy = gravel.Graph(
-        G.offsets, G.indices, G.weights, directed=G.directed, _sorted=True, _checked=True
-    )
+    copy = gravel.Graph.from_csr(G.offsets, G.indices, G.weights, directed=G.directed, trusted=True)
     budget = budget_for(G, share * G.nnz) if placement == "tiered" else None
     copy.to("cuda", placement=placement, budget=budget)
     return copy

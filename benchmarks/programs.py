@@ -60,9 +60,7 @@ MODES = {
 def host_copy(G):
     """G with its arrays on the host and no device copy yet, so that a budget decides where its
     lists go on the GPU."""
-    return gravel.Graph(
-        G.offsets, G.indices, G.weights, directed=G.directed, _sorted=True, _checked=True
-    )
+    return gravel.Graph.from_csr(G.offsets, G.indices, G.weights, directed=G.directed, trusted=True)
 
 
 def free_device_memory():

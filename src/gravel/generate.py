@@ -15,7 +15,7 @@ from .backends.cpu import csr as _csr
 from .backends.cpu import generate as _gen
 from .errors import InvalidArgumentError, InvalidGraphError, UnknownNameError
 from .graph import Graph
-from .io._files import progress as progress_bar
+from .io import progress as progress_bar
 
 #: Graph500 initiator probabilities (D = 1 - A - B - C = 0.05).
 KRONECKER_ABC = (0.57, 0.19, 0.19)
@@ -38,7 +38,7 @@ def _gpu_graph(kind, scale, m, seed, directed, abc=(0.0, 0.0, 0.0)):
     from .backends.cuda import generate as _gpu
 
     offsets, indices = _gpu.build_csr(kind, scale, m, seed, not directed, abc)
-    return Graph(offsets, indices, directed=directed, _sorted=True, _checked=True)
+    return Graph.from_csr(offsets, indices, directed=directed, trusted=True)
 
 
 def _simple_graph(name, edges, m, n, directed, show_progress):
@@ -59,7 +59,7 @@ def _simple_graph(name, edges, m, n, directed, show_progress):
         offsets, indices, _ = _csr.stream_csr(
             blocks, m, n, not directed, dedupe=True, drop_loops=True
         )
-    return Graph(offsets, indices, directed=directed, _sorted=True, _checked=True)
+    return Graph.from_csr(offsets, indices, directed=directed, trusted=True)
 
 
 def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None, device="auto"):

@@ -14,7 +14,8 @@ from .arrays import host, xp
 from .backends.cpu import csr as _csr  # loaded on first use: importing gravel never imports Numba
 from .errors import GraphTooLargeError, InvalidGraphError, VertexNotFoundError
 
-_MAX_VERTICES = 2**31 - 1
+#: the most vertices a graph may have: ids are int32
+MAX_VERTICES = 2**31 - 1
 
 
 def _check_mirrored(offsets, indices, weights):
@@ -85,7 +86,8 @@ class Graph:
     directed : bool, default True
         For an undirected graph the arrays must already hold every edge both ways, as often and
         with the same weights: checked (a hash of the arcs against one of their mirrors, O(m))
-        unless gravel built the arrays, InvalidGraphError naming an arc otherwise.
+        unless the arrays are trusted (:meth:`from_csr`), InvalidGraphError naming an arc
+        otherwise.
     labels : array, optional
         Original id of each vertex, when the ids were relabelled on load.
     order : array of int, optional
@@ -96,27 +98,74 @@ class Graph:
     :meth:`from_scipy` or :meth:`from_networkx`.
     """
 
-    def __init__(
-        self,
+    def __init__(self, offsets, indices, weights=None, *, directed=True, labels=None, order=None):
+        self._build(offsets, indices, weights, directed, labels, order, sort=True, check=True)
+
+    @classmethod
+    def from_csr(
+        cls,
         offsets,
         indices,
         weights=None,
         *,
         directed=True,
+        trusted=False,
+        sorted_rows=None,
         labels=None,
         order=None,
-        _sorted=False,
-        _checked=False,
     ):
+        """A graph of CSR arrays: checked and sorted as :class:`Graph` does, unless `trusted`.
+
+        Parameters
+        ----------
+        offsets, indices, weights, directed, labels, order
+            As for :class:`Graph`.
+        trusted : bool, default False
+            The caller guarantees what would be checked: `offsets` start at 0 and never decrease,
+            every id is in ``[0, n)``, each row is sorted (unless ``sorted_rows=False``) and an
+            undirected graph lists each edge both ways, as often and with the same weights. The
+            O(n + m) checks and the sort are skipped, and wrong arrays go unnoticed (wrong results,
+            or reads out of bounds): for arrays made from a valid graph, such as a generator's or a
+            relabelling's. Parallel arcs and self loops are kept either way.
+        sorted_rows : bool, optional
+            Whether each row lists its ids in increasing order already (not checked): the sort,
+            and the copies of `indices` and `weights` it makes, are skipped. Default: `trusted`.
+
+        Returns
+        -------
+        Graph
+            Arrays that have its dtypes (int64, int32, float32) and need no sort are kept without
+            a copy, and made read-only.
+
+        Raises
+        ------
+        InvalidGraphError
+            Arrays of the wrong shapes, ids that are not integers, more than MAX_VERTICES vertices;
+            unless `trusted`, offsets, ids or an undirected graph's mirror at fault.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> offsets, indices = np.array([0, 2, 3, 3]), np.array([1, 2, 2], np.int32)
+        >>> G = Graph.from_csr(offsets, indices, trusted=True)
+        >>> G.n, G.nnz, G.has_arcs([0, 2], [2, 0]).tolist()
+        (3, 3, [True, False])
+        """
+        G = cls.__new__(cls)
+        sort = not (trusted if sorted_rows is None else sorted_rows)
+        G._build(offsets, indices, weights, directed, labels, order, sort=sort, check=not trusted)
+        return G
+
+    def _build(self, offsets, indices, weights, directed, labels, order, *, sort, check):
+        """The constructors' body: `sort` the rows, `check` the offsets, ids and mirror."""
         offsets = np.ascontiguousarray(offsets, dtype=np.int64)
         indices = np.asarray(indices)
         if offsets.ndim != 1 or offsets.shape[0] < 1:
             raise InvalidGraphError("offsets must be a 1-D array of length n + 1")
         n = offsets.shape[0] - 1
-        if n > _MAX_VERTICES:
+        if n > MAX_VERTICES:
             raise InvalidGraphError(f"{n} vertices: gravel supports fewer than 2**31")
-        # _checked: arrays derived from a valid graph (a relabelling) skip the O(n + m) checks
-        if not _checked and (offsets[0] != 0 or (n and not np.all(offsets[1:] >= offsets[:-1]))):
+        if check and (offsets[0] != 0 or (n and not np.all(offsets[1:] >= offsets[:-1]))):
             raise InvalidGraphError("offsets must start at 0 and never decrease")
         if indices.ndim != 1 or indices.shape[0] != offsets[-1]:
             raise InvalidGraphError(
@@ -131,7 +180,7 @@ class Graph:
             if whole is None or not whole.all():
                 bad = indices.ravel()[0] if whole is None else indices[~whole][0]
                 raise InvalidGraphError(f"indices must be integer vertex ids, not {bad.item()!r}")
-        if not _checked and indices.size and (indices.min() < 0 or indices.max() >= n):
+        if check and indices.size and (indices.min() < 0 or indices.max() >= n):
             bad = indices[(indices < 0) | (indices >= n)][0]
             raise InvalidGraphError(f"vertex id {bad} out of range [0, {n})")
         indices = np.ascontiguousarray(indices, dtype=np.int32)
@@ -139,11 +188,11 @@ class Graph:
             weights = np.ascontiguousarray(weights, dtype=np.float32)
             if weights.shape != indices.shape:
                 raise InvalidGraphError("weights must have one entry per arc")
-        if not _sorted:
+        if sort:
             indices = indices.copy()
             weights = None if weights is None else weights.copy()
             _csr.sort_rows(offsets, indices, weights)
-        if not _checked and not directed and indices.size:
+        if check and not directed and indices.size:
             _check_mirrored(offsets, indices, weights)
         self._arrays = (
             _readonly(offsets),
@@ -165,11 +214,23 @@ class Graph:
             raise InvalidGraphError("order must hold one internal id per vertex")
 
     @classmethod
-    def _on_device(cls, dg, *, labels=None, order=None):
-        """A Graph whose arrays live on the GPU (the DeviceGraph `dg`, built by gravel from a valid
-        graph): the host copies are made on first use, so that work on the device never waits for
-        them (copying a reordered CSR back would take most of the reordering's time:
-        docs/tuning.md)."""
+    def from_device(cls, dg, *, labels=None, order=None):
+        """A graph whose arrays live on the GPU; its host copies are made on first use, so that
+        work on the device never waits for them (copying a reordered CSR back would take most of
+        the reordering's time: docs/tuning.md).
+
+        Parameters
+        ----------
+        dg : gravel.backends.cuda.graph.DeviceGraph
+            Made by gravel from a valid graph, and trusted as :meth:`from_csr` trusts: it becomes
+            the graph's :attr:`device_graph`, and the graph its ``host``.
+        labels, order : array, optional
+            As for :class:`Graph`.
+
+        Returns
+        -------
+        Graph
+        """
         self = cls.__new__(cls)
         self._arrays = None
         self._n, self._nnz, self._weighted = dg.n, dg.nnz, dg.weights is not None
@@ -234,7 +295,7 @@ class Graph:
             raise InvalidGraphError(f"n must be an integer number of vertices >= 0, not {n!r}")
         elif top >= n:
             raise InvalidGraphError(f"vertex id {top} out of range for n={n}")
-        if n > _MAX_VERTICES:
+        if n > MAX_VERTICES:
             raise InvalidGraphError(f"{n} vertices: gravel supports fewer than 2**31")
         _check_room(n)
         if weights is not None:
@@ -246,9 +307,7 @@ class Graph:
         edges = [src.astype(np.int32, copy=False), dst.astype(np.int32, copy=False), weights]
         offsets, indices, w = _csr.build_csr(edges, int(n), not directed, dedupe=dedupe)
         # ids checked above, both ways of each edge built: no check of the arrays again
-        return cls(
-            offsets, indices, w, directed=directed, labels=labels, _sorted=True, _checked=True
-        )
+        return cls.from_csr(offsets, indices, w, directed=directed, labels=labels, trusted=True)
 
     @classmethod
     def from_dlpack(cls, src, dst, weights=None, *, n=None, directed=True, dedupe=False):
@@ -282,8 +341,10 @@ class Graph:
         a = sp.csr_array(matrix, copy=True)
         a.sort_indices()
         w = a.data if weighted else None
-        # SciPy's indices are in range; an undirected graph's mirror is checked by the constructor
-        return cls(a.indptr, a.indices, w, directed=directed, _sorted=True, _checked=directed)
+        # SciPy's indices are in range; an undirected graph's mirror is checked
+        return cls.from_csr(
+            a.indptr, a.indices, w, directed=directed, trusted=directed, sorted_rows=True
+        )
 
     @classmethod
     def from_networkx(cls, graph, *, weight="weight"):
@@ -538,15 +599,8 @@ class Graph:
             off, idx, _ = _csr.clean_rows(
                 self.offsets, self.indices, None, dedupe=True, drop_loops=True
             )
-        return Graph(
-            off,
-            idx,
-            None,
-            directed=False,
-            labels=self.labels,
-            order=self.order,
-            _sorted=True,
-            _checked=True,
+        return Graph.from_csr(
+            off, idx, directed=False, labels=self.labels, order=self.order, trusted=True
         )
 
     def simple_undirected(self):
@@ -591,6 +645,6 @@ def _as_ids(a, name):
     lo, hi = a.min(), a.max()
     if lo < 0:
         raise InvalidGraphError(f"{name} holds a negative vertex id ({lo})")
-    if hi > _MAX_VERTICES - 1:
+    if hi > MAX_VERTICES - 1:
         raise InvalidGraphError(f"{name} holds vertex id {hi}, beyond the int32 range")
     return a.astype(np.int32, copy=False)

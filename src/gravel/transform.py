@@ -22,9 +22,7 @@ def symmetrize(G):
     offsets, indices, weights = _csr.stream_csr(
         blocks, G.nnz, G.n, True, weighted=G.weights is not None
     )
-    return Graph(
-        offsets, indices, weights, directed=False, labels=G.labels, _sorted=True, _checked=True
-    )
+    return Graph.from_csr(offsets, indices, weights, directed=False, labels=G.labels, trusted=True)
 
 
 def deduplicate(G):
@@ -43,15 +41,8 @@ def _cleaned(G, *, dedupe, drop_loops):
     off, idx, w = _csr.clean_rows(
         G.offsets, G.indices, G.weights, dedupe=dedupe, drop_loops=drop_loops
     )
-    return Graph(
-        off,
-        idx,
-        w,
-        directed=G.directed,
-        labels=G.labels,
-        order=G.order,
-        _sorted=True,
-        _checked=True,
+    return Graph.from_csr(
+        off, idx, w, directed=G.directed, labels=G.labels, order=G.order, trusted=True
     )
 
 
@@ -83,16 +74,9 @@ def add_random_weights(G, low=1, high=64, *, seed=0):
         hi = np.maximum(src, dst).astype(np.uint64)
         key = lo * np.uint64(G.n) + hi
         salt = np.uint64(rng.integers(0, 2**63))
-        w = (low + _mix64(key ^ salt) % np.uint64(high - low + 1)).astype(np.float32)
-    return Graph(
-        G.offsets,
-        G.indices,
-        w,
-        directed=G.directed,
-        labels=G.labels,
-        order=G.order,
-        _sorted=True,
-        _checked=True,
+        w = (low + mix64(key ^ salt) % np.uint64(high - low + 1)).astype(np.float32)
+    return Graph.from_csr(
+        G.offsets, G.indices, w, directed=G.directed, labels=G.labels, order=G.order, trusted=True
     )
 
 
@@ -125,17 +109,10 @@ def relabel(G, perm, *, transparent=False):
     if dg is not None:
         arrays = permute_csr(dg.offsets, dg.indices, dg.weights, dev_perm)
         dg = DeviceGraph.from_arrays(*arrays, directed=G.directed)
-        return Graph._on_device(dg, labels=labels, order=order)
+        return Graph.from_device(dg, labels=labels, order=order)
     offsets, indices, weights = _csr.permute(G.offsets, G.indices, G.weights, perm)
-    return Graph(
-        offsets,
-        indices,
-        weights,
-        directed=G.directed,
-        labels=labels,
-        order=order,
-        _sorted=True,
-        _checked=True,
+    return Graph.from_csr(
+        offsets, indices, weights, directed=G.directed, labels=labels, order=order, trusted=True
     )
 
 
@@ -184,22 +161,13 @@ def orient_by_degree(G):
     dg = G.device_graph
     if dg is None:
         off, idx = _tc.orient(G.offsets, G.indices, G.out_degree)
-        return Graph(
-            off,
-            idx,
-            None,
-            directed=True,
-            labels=G.labels,
-            order=G.order,
-            _sorted=True,
-            _checked=True,
-        )
+        return Graph.from_csr(off, idx, directed=True, labels=G.labels, order=G.order, trusted=True)
     if xp(dg.offsets) is np:  # a device graph over host arrays (the tests' stand-in)
         orient = _tc.orient
     else:
         from .backends.cuda.orient import orient
     off, idx = orient(dg.offsets, dg.indices, dg.out_degree)
-    return Graph._on_device(
+    return Graph.from_device(
         DeviceGraph.from_arrays(off, idx, directed=True), labels=G.labels, order=G.order
     )
 
@@ -277,8 +245,18 @@ def _caller_name(G, v):
     return v if G.labels is None else G.labels[v : v + 1].tolist()[0]
 
 
-def _mix64(x):
-    """splitmix64 finaliser on uint64 arrays: a cheap, well-mixed hash."""
+def mix64(x):
+    """splitmix64 finaliser on uint64 arrays: a cheap, well-mixed hash.
+
+    Parameters
+    ----------
+    x : numpy.ndarray of uint64
+
+    Returns
+    -------
+    numpy.ndarray of uint64
+        The hash of each entry: the keys of :func:`add_random_weights`' undirected weights.
+    """
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return x ^ (x >> np.uint64(31))

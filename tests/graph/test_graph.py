@@ -253,7 +253,7 @@ def test_relabel_where_the_graph_lives_copies_to_the_host_only_when_asked(G, rnd
 
     perm = np.array(rnd.sample(range(G.n), G.n), dtype=np.int32)
     expect = transform.relabel(G, perm, transparent=True)
-    D = gravel.Graph._on_device(
+    D = gravel.Graph.from_device(
         DeviceGraph.from_arrays(G.offsets, G.indices, G.weights, directed=G.directed)
     )
     H = transform.relabel(D, perm, transparent=True)

@@ -114,7 +114,7 @@ def test_auto_reorders_above_the_threshold_and_on_the_gpu_only_where_the_sweeps_
     # on the GPU (a device copy of NumPy arrays standing in), given the sweeps: saving against cost
     from gravel.backends.cuda.graph import DeviceGraph
 
-    D = gravel.Graph._on_device(DeviceGraph.from_arrays(K.offsets, K.indices, directed=False))
+    D = gravel.Graph.from_device(DeviceGraph.from_arrays(K.offsets, K.indices, directed=False))
     from types import SimpleNamespace
 
     from gravel.backends.cuda import runtime

@@ -17,7 +17,7 @@ from ..strategies import graphs
 def stand_in(G):
     """G's arrays as a DeviceGraph over NumPy arrays, and the Graph that lives on it only."""
     dg = DeviceGraph.from_arrays(G.offsets, G.indices, G.weights, directed=G.directed)
-    return dg, gravel.Graph._on_device(dg)
+    return dg, gravel.Graph.from_device(dg)
 
 
 def same(a, b):

@@ -31,9 +31,7 @@ def half_the_lists(G):
 
 def placed(G, placement):
     """A fresh copy of G on the GPU with `placement` (a Graph decides its placement once)."""
-    copy = gravel.Graph(
-        G.offsets, G.indices, G.weights, directed=G.directed, _sorted=True, _checked=True
-    )
+    copy = gravel.Graph.from_csr(G.offsets, G.indices, G.weights, directed=G.directed, trusted=True)
     budget = half_the_lists(G) if placement == "tiered" else None
     copy.to("cuda", placement=placement, budget=budget)
     return copy

@@ -165,7 +165,7 @@ def _lpa_cuda(G):
     offsets, indices = simple_graph(G)
     if n == 0:
         return LPAResult("label_propagation_communities", "cuda", labels=cupy.zeros(0, cupy.int32))
-    loops = Graph(offsets, indices, directed=False, _sorted=True, _checked=True)
+    loops = Graph.from_csr(offsets, indices, directed=False, trusted=True)
     loops.to("cuda")
     with Timer("cuda") as t:
         colour = _coloring_cuda(G.simple_undirected(), largest_first(G)).colors

@@ -162,12 +162,12 @@ def pagerank(
     >>> r.rank.round(3).tolist()
     [0.541, 0.345, 0.115]
     """
-    alpha, max_iter, tol = _check_numbers(alpha, max_iter, tol)
+    alpha, max_iter, tol = check_numbers(alpha, max_iter, tol)
     if stopping not in STOPPING:
         raise UnknownNameError(f"stopping must be 'absolute' or 'networkx', not {stopping!r}")
     if direction not in ("pull", "push"):
         raise UnknownNameError(f"direction must be 'pull' or 'push', not {direction!r}")
-    weighted = _uses_weights(G, weight)
+    weighted = uses_weights(G, weight)
     dev = choose_device(device, IMPLEMENTATIONS, "pagerank")
     if (blocking != "auto" or direction == "push") and dev != "cuda":
         raise InvalidGraphError(
@@ -189,10 +189,28 @@ def pagerank(
     return res
 
 
-def _check_numbers(alpha, max_iter, tol):
+def check_numbers(alpha, max_iter, tol):
     """alpha, max_iter and tol as float, int, float; InvalidArgumentError where one is out of its
-    domain (max_iter=0 cannot meet a tol above 0)."""
+    domain (max_iter=0 cannot meet a tol above 0).
 
+    Parameters
+    ----------
+    alpha : float
+        In [0, 1].
+    max_iter : int
+        At least 0.
+    tol : float
+        Finite and at least 0.
+
+    Returns
+    -------
+    tuple of (float, int, float)
+
+    Raises
+    ------
+    InvalidArgumentError
+        Naming the argument at fault and its value.
+    """
     if not is_real(alpha) or not 0 <= alpha <= 1:
         raise InvalidArgumentError(f"alpha must be a number in [0, 1], not {alpha!r}")
     if not is_real(tol) or not (math.isfinite(tol) and tol >= 0):
@@ -209,8 +227,24 @@ def _check_numbers(alpha, max_iter, tol):
     return float(alpha), int(max_iter), float(tol)
 
 
-def _uses_weights(G, weight):
-    """Does the iteration read G's weights? (`weight` True or a name: where G has them.)"""
+def uses_weights(G, weight):
+    """Does the iteration read G's weights? (`weight` True or a name: where G has them.)
+
+    Parameters
+    ----------
+    G : Graph
+    weight : bool, str or None
+        PageRank's `weight` argument.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    InvalidArgumentError
+        `weight` of another kind.
+    """
     if weight is None or weight is False:
         return False
     if weight is True or isinstance(weight, str):
@@ -443,7 +477,7 @@ def verify_pagerank(G, rank, alpha=0.85, tol=1e-6, *, weight=True):
         internal[G.order] = rank
         rank = internal
     src, dst = G.edges()
-    weighted = _uses_weights(G, weight)
+    weighted = uses_weights(G, weight)
     w = G.weights.astype(np.float64) if weighted else np.ones(len(dst))
     out = np.bincount(src, weights=w, minlength=n)
     share = np.divide(rank, out, out=np.zeros(n), where=out > 0)

@@ -167,7 +167,7 @@ def sssp(G, source, *, delta=None, device="auto"):
     if delta is None:
         delta = max(default_delta(G, dev), heaviest / MAX_BUCKETS)
     else:
-        _check_delta(delta, heaviest)
+        check_delta(delta, heaviest)
     res = IMPLEMENTATIONS[dev](G, s, weights, float(delta))
     res.distance = to_caller(G, res.distance)
     res.predecessor = to_caller(G, ids_to_caller(G, res.predecessor))
@@ -175,9 +175,22 @@ def sssp(G, source, *, delta=None, device="auto"):
     return res
 
 
-def _check_delta(delta, heaviest):
+def check_delta(delta, heaviest):
     """Refuse a bucket width that is not a positive finite number, or so narrow that the ring of
-    buckets (largest weight / delta of them) would pass MAX_BUCKETS."""
+    buckets (largest weight / delta of them) would pass MAX_BUCKETS.
+
+    Parameters
+    ----------
+    delta : float
+        The bucket width asked for.
+    heaviest : float
+        The graph's largest weight.
+
+    Raises
+    ------
+    InvalidWeightError
+        Naming `delta`, and the smallest width that would do where it is too narrow.
+    """
     if not is_real(delta):
         raise InvalidWeightError(f"delta must be a number, not {delta!r}")
     if not (np.isfinite(delta) and delta > 0):

@@ -187,7 +187,7 @@ def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True
     SSSPResult
         ``distance`` (float64, ``inf`` where unreachable) and ``predecessor`` in the caller's ids.
     """
-    from ..algorithms.sssp import MAX_BUCKETS, SSSPResult, _check_delta
+    from ..algorithms.sssp import MAX_BUCKETS, SSSPResult, check_delta
     from ..transform import check_weights
 
     s = check_source(G, source)
@@ -200,7 +200,7 @@ def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True
         mean, heaviest = (G.weight_stats[2], G.weight_stats[1]) if host else (1.0, 1.0)
         delta = max(parts_delta(G, mean), heaviest / MAX_BUCKETS)
     else:
-        _check_delta(delta, G.weight_stats[1] if host else 1.0)
+        check_delta(delta, G.weight_stats[1] if host else 1.0)
     _check_gather(G, cluster, gather)
     with _run(G, parts, cluster, gpus, gather, sssp_program, s, float(delta)) as run:
         dg, out, stats, t = run
@@ -251,16 +251,16 @@ def pagerank(
         DEFAULT_TOL,
         STOPPING,
         PageRankResult,
-        _check_numbers,
-        _uses_weights,
+        check_numbers,
+        uses_weights,
     )
     from ..transform import check_weights
 
     tol = DEFAULT_TOL if tol is None else tol
-    alpha, max_iter, tol = _check_numbers(alpha, max_iter, tol)
+    alpha, max_iter, tol = check_numbers(alpha, max_iter, tol)
     if stopping not in STOPPING:
         raise UnknownNameError(f"stopping must be 'absolute' or 'networkx', not {stopping!r}")
-    weighted = _uses_weights(G, weight)
+    weighted = uses_weights(G, weight)
     if weighted and not isinstance(G, PartitionedGraph) and hasattr(G, "csc"):
         check_weights(G, name="pagerank")
     if G.n == 0:

@@ -127,7 +127,7 @@ def _gpu_kind(kind):
 def _weights(offsets, targets, lo, n, high):
     """add_random_weights' weights (1..high, a function of the unordered pair) of these rows,
     COUNT_BLOCK arcs at a time, on the device that holds `offsets` and `targets`."""
-    from ..transform import _mix64
+    from ..transform import mix64
 
     m = xp(targets)
     salt = np.uint64(np.random.default_rng(0).integers(0, 2**63))
@@ -137,7 +137,7 @@ def _weights(offsets, targets, lo, n, high):
         rows = m.searchsorted(offsets, at, side="right") - 1 + lo
         u, v = np.minimum(rows, targets[at]), np.maximum(rows, targets[at])
         key = u.astype(np.uint64) * np.uint64(n) + v.astype(np.uint64)
-        out[at] = 1 + _mix64(key ^ salt) % np.uint64(high)
+        out[at] = 1 + mix64(key ^ salt) % np.uint64(high)
     return out
 
 

@@ -15,6 +15,7 @@ from ..graph import Graph
 from . import arrow, binary, dimacs, edgelist, gapbs, matrix_market
 from ._files import atomic_write, cache_path, read_bytes
 from ._files import check_writable as check_writable  # public: the CLI checks outputs first
+from ._files import progress as progress  # public: the generators show it too
 
 FORMATS = {
     "mtx": matrix_market,

@@ -1,7 +1,7 @@
 """Checks on the sizes a file's header declares, made before anything is allocated for them."""
 
 from ..errors import GraphFormatError, GraphTooLargeError
-from ..graph import _MAX_VERTICES, BUILD_BYTES_PER_VERTEX
+from ..graph import BUILD_BYTES_PER_VERTEX, MAX_VERTICES
 from ..placement import host_free_bytes
 
 
@@ -10,10 +10,10 @@ def check_vertex_count(n, path, line):
     alone would exceed the host memory available now; the error names the file, line and value."""
     if n < 0:
         raise GraphFormatError(f"negative vertex count {n}", path, line)
-    if n > _MAX_VERTICES:
+    if n > MAX_VERTICES:
         raise GraphFormatError(
             f"the header declares {n:,} vertices; gravel's ids are int32 (at most "
-            f"{_MAX_VERTICES:,})",
+            f"{MAX_VERTICES:,})",
             path,
             line,
         )

@@ -21,7 +21,24 @@ _CHUNK = 1 << 22
 
 
 def progress(total, desc, enabled=None, unit="B"):
-    """A tqdm bar on stderr that appears only if the work takes more than a second."""
+    """A tqdm bar on stderr that appears only if the work takes more than a second.
+
+    Parameters
+    ----------
+    total : int
+        Units of work, for the bar's length.
+    desc : str
+        The bar's label.
+    enabled : bool, optional
+        False hides the bar; None or True shows it once the work outlasts a second.
+    unit : str, default "B"
+        The unit counted (bytes, scaled as kB, MB, ...).
+
+    Returns
+    -------
+    tqdm.tqdm
+        A context manager; ``update(k)`` advances it by k units.
+    """
     return tqdm(
         total=total,
         desc=desc,

@@ -68,14 +68,14 @@ def read(path):
     # a checksummed file holds what gravel wrote from a valid graph: its ids and mirror stand
     whole = version >= 2
     try:
-        return Graph(
+        return Graph.from_csr(
             offsets,
             indices,
             weights,
             directed=directed,
             labels=labels,
-            _sorted=True,
-            _checked=whole,
+            trusted=whole,
+            sorted_rows=True,
         )
     except InvalidGraphError as e:
         raise GraphFormatError(f"not a valid graph: {e}", path) from None

@@ -65,12 +65,12 @@ def read(path, weighted=True, pairs=False):
     else:
         ordered = True
     try:
-        return Graph(
+        return Graph.from_csr(
             offsets,
             indices,
             weights if weighted else None,
             directed=directed,
-            _sorted=ordered,
+            sorted_rows=ordered,
         )
     except InvalidGraphError as e:
         raise GraphFormatError(f"not a valid graph: {e}", path) from None

@@ -44,7 +44,9 @@ def from_networkx(graph, edge_attrs=None):
             raise NotImplementedError(f"edge attribute {attr!r} holds non-numbers") from exc
         exact = bool(np.array_equal(weights.astype(np.float32), weights))
     # NetworkX's adjacency holds an undirected edge both ways: no mirror check needed
-    G = Graph(offsets, indices, weights, directed=graph.is_directed(), _checked=True)
+    G = Graph.from_csr(
+        offsets, indices, weights, directed=graph.is_directed(), trusted=True, sorted_rows=False
+    )
     return BackendGraph(G, labels, origin=graph, exact_weights=exact)
 
 

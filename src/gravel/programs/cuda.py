@@ -407,13 +407,8 @@ class CudaPart:
         offsets, targets, (weights, weighted) = lists
         offsets = share_offsets(offsets, k)
         m = int(offsets[-1])
-        share = Graph(
-            offsets,
-            targets[:m],
-            weights[:m] if weighted else None,
-            directed=False,
-            _sorted=True,
-            _checked=True,
+        share = Graph.from_csr(
+            offsets, targets[:m], weights[:m] if weighted else None, directed=False, trusted=True
         )
         return share.to("cuda", placement="device")
 
