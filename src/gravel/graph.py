@@ -9,40 +9,11 @@ from functools import cached_property
 
 import numpy as np
 
-from .arguments import is_integer
+from . import interop, tensors
+from .arguments import MAX_VERTICES, is_integer, vertex_ids
 from .arrays import host, xp
 from .backends.cpu import csr as _csr  # loaded on first use: importing gravel never imports Numba
 from .errors import GraphTooLargeError, InvalidGraphError, VertexNotFoundError
-
-#: the most vertices a graph may have: ids are int32
-MAX_VERTICES = 2**31 - 1
-
-
-def _check_mirrored(offsets, indices, weights):
-    """InvalidGraphError, naming an arc, unless every arc u -> v of an undirected graph's sorted
-    rows has its v -> u, as often and with the same weights (the CSR lists each edge both ways)."""
-    forward, back = _csr.mirror_sums(offsets, indices, weights)
-    if forward == back:  # a hash of the arcs against one of their mirrors: O(m), no sort
-        return
-    e = _csr.mirror_fault(offsets, indices, weights)
-    if e < 0:
-        return
-    u = int(np.searchsorted(offsets, e, side="right")) - 1
-    v = int(indices[e])
-    ours = np.flatnonzero(indices[offsets[u] : offsets[u + 1]] == v) + offsets[u]
-    theirs = np.flatnonzero(indices[offsets[v] : offsets[v + 1]] == u) + offsets[v]
-    if not theirs.size:
-        fault = f"has no {v} -> {u}"
-    elif theirs.size != ours.size:
-        fault = f"is listed {ours.size} times, {v} -> {u} {theirs.size} times"
-    else:
-        mine, back = sorted(weights[ours].tolist()), sorted(weights[theirs].tolist())
-        fault = f"has weights {mine}, {v} -> {u} {back}"
-    raise InvalidGraphError(
-        f"undirected graph: arc {u} -> {v} {fault} (an undirected CSR lists each edge both ways, "
-        "alike; or pass directed=True)"
-    )
-
 
 #: bytes a vertex takes at the peak of a CSR's build (int64 offsets and counts, int32 row ids and
 #: the build's cursors), measured
@@ -193,7 +164,7 @@ class Graph:
             weights = None if weights is None else weights.copy()
             _csr.sort_rows(offsets, indices, weights)
         if check and not directed and indices.size:
-            _check_mirrored(offsets, indices, weights)
+            _csr.check_mirrored(offsets, indices, weights)
         self._arrays = (
             _readonly(offsets),
             _readonly(indices),
@@ -285,7 +256,7 @@ class Graph:
         true: then parallel arcs merge as they are built, keeping the minimum weight (as
         :func:`gravel.transform.deduplicate` does afterwards).
         """
-        src, dst = _as_ids(src, "src"), _as_ids(dst, "dst")
+        src, dst = vertex_ids(src, "src"), vertex_ids(dst, "dst")
         if src.shape != dst.shape:
             raise InvalidGraphError(f"src has {src.size} entries but dst has {dst.size}")
         top = int(max(src.max(initial=-1), dst.max(initial=-1)))
@@ -309,124 +280,17 @@ class Graph:
         # ids checked above, both ways of each edge built: no check of the arrays again
         return cls.from_csr(offsets, indices, w, directed=directed, labels=labels, trusted=True)
 
-    @classmethod
-    def from_dlpack(cls, src, dst, weights=None, *, n=None, directed=True, dedupe=False):
-        """Build a graph from arc arrays of any library that speaks DLPack (NumPy, CuPy,
-        PyTorch, ...), as :meth:`from_edges` does. Device arrays are copied to the host once and
-        the graph is built there (:mod:`gravel.tensors`); host arrays are read without a copy."""
-        from .tensors import from_dlpack
+    # conversions: their bodies and documentation are in gravel.tensors and gravel.interop
+    from_dlpack = classmethod(tensors.from_dlpack)
+    from_pyg = classmethod(tensors.from_pyg)
+    from_scipy = classmethod(interop.from_scipy)
+    from_networkx = classmethod(interop.from_networkx)
+    from_pandas = classmethod(interop.from_pandas)
+    to_scipy = interop.to_scipy
+    to_networkx = interop.to_networkx
+    to_arrow = interop.to_arrow
 
-        return from_dlpack(cls, src, dst, weights, n=n, directed=directed, dedupe=dedupe)
-
-    @classmethod
-    def from_pyg(cls, edge_index, edge_weight=None, num_nodes=None):
-        """Build a directed graph from PyTorch Geometric's ``edge_index`` (shape (2, E): row 0 the
-        sources, row 1 the targets) and optional ``edge_weight``; `num_nodes` defaults to the
-        largest id + 1. Copies as :meth:`from_dlpack` does; needs no PyTorch for NumPy input."""
-        from .tensors import from_pyg
-
-        return from_pyg(cls, edge_index, edge_weight, num_nodes)
-
-    @classmethod
-    def from_scipy(cls, matrix, *, directed=True, weighted=True):
-        """Build a graph from a SciPy sparse matrix; entry (i, j) is the arc i -> j.
-
-        With ``directed=False`` the stored entries must be symmetric, values included (NaN
-        matching NaN; use :func:`gravel.transform.symmetrize` on a directed graph otherwise):
-        InvalidGraphError names an entry that is not."""
-        import scipy.sparse as sp
-
-        if not sp.issparse(matrix) or matrix.shape[0] != matrix.shape[1]:
-            raise InvalidGraphError("expected a square SciPy sparse matrix")
-        a = sp.csr_array(matrix, copy=True)
-        a.sort_indices()
-        w = a.data if weighted else None
-        # SciPy's indices are in range; an undirected graph's mirror is checked
-        return cls.from_csr(
-            a.indptr, a.indices, w, directed=directed, trusted=directed, sorted_rows=True
-        )
-
-    @classmethod
-    def from_networkx(cls, graph, *, weight="weight"):
-        """Build a graph from a NetworkX graph; nodes are numbered in ``graph.nodes`` order.
-
-        The node of each id is kept in :attr:`labels`. `weight` names the edge attribute to read
-        (``None``: unweighted; missing attributes count 1).
-        """
-        from .interop import from_networkx
-
-        return from_networkx(cls, graph, weight)
-
-    @classmethod
-    def from_pandas(
-        cls, df, source="source", target="target", weight=None, *, directed=True, relabel=True
-    ):
-        """Build a graph from an edge table, as NetworkX's ``from_pandas_edgelist`` reads one.
-
-        Parameters
-        ----------
-        df : pandas.DataFrame
-            One row per edge.
-        source, target : str, default "source", "target"
-            The columns of the edges' endpoints.
-        weight : str, optional
-            The column of edge weights (``None``: unweighted).
-        directed : bool, default True
-            Whether each row is an arc source -> target or an undirected edge.
-        relabel : bool, default True
-            Number the labels that occur (of any hashable type) 0..n-1, in sorted order where they
-            compare and in order of first appearance otherwise, keeping them in :attr:`labels`.
-            With ``relabel=False`` the columns must hold integer ids, kept as they are.
-
-        Returns
-        -------
-        Graph
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> df = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "w": [2.0, 3.0]})
-        >>> G = Graph.from_pandas(df, weight="w")
-        >>> G.labels.tolist(), G.nnz
-        (['a', 'b', 'c'], 2)
-
-        Raises
-        ------
-        KeyError
-            A named column is not in `df`.
-        """
-        from .interop import from_pandas
-
-        return from_pandas(cls, df, source, target, weight, directed=directed, relabel=relabel)
-
-    # -- converters --------------------------------------------------------------------------------
-    def to_scipy(self):
-        """The adjacency matrix as ``scipy.sparse.csr_array`` (weights, or ones when unweighted).
-
-        The arrays are copies: SciPy may sort or sum duplicates in place.
-        """
-        import scipy.sparse as sp
-
-        data = self.weights.copy() if self.weights is not None else np.ones(self.nnz, np.float32)
-        return sp.csr_array(
-            (data, self.indices.copy(), self.offsets.copy()), shape=(self.n, self.n)
-        )
-
-    def to_networkx(self):
-        """A ``networkx.DiGraph`` or ``networkx.Graph`` (parallel arcs merge; the last weight
-        wins)."""
-        from .interop import to_networkx
-
-        return to_networkx(self)
-
-    def to_arrow(self):
-        """Every stored arc as a ``pyarrow.Table`` with columns ``source``, ``target`` (labels where
-        the graph has them) and ``weight`` (weighted graphs), in CSR order; an undirected graph
-        lists each edge both ways. Needs pyarrow."""
-        from .io.arrow import edge_table
-
-        return edge_table(self)
-
+    # -- views -------------------------------------------------------------------------------------
     def edges(self):
         """Arrays ``(src, dst)`` of every stored arc, in CSR order."""
         return np.repeat(np.arange(self.n, dtype=np.int32), self.out_degree), self.indices
@@ -627,24 +491,3 @@ class Graph:
         )
 
     __hash__ = None
-
-
-def _as_ids(a, name):
-    a = np.asarray(a)
-    if a.ndim != 1:
-        raise InvalidGraphError(f"{name} must be 1-D")
-    if a.size == 0:
-        return a.astype(np.int32)
-    if not np.issubdtype(a.dtype, np.integer):
-        if (
-            not np.issubdtype(a.dtype, np.floating)
-            or not np.all(np.isfinite(a))
-            or np.any(a != np.floor(a))
-        ):
-            raise InvalidGraphError(f"{name} holds non-integer vertex ids")
-    lo, hi = a.min(), a.max()
-    if lo < 0:
-        raise InvalidGraphError(f"{name} holds a negative vertex id ({lo})")
-    if hi > MAX_VERTICES - 1:
-        raise InvalidGraphError(f"{name} holds vertex id {hi}, beyond the int32 range")
-    return a.astype(np.int32, copy=False)

@@ -1,14 +1,82 @@
-"""Graphs to and from NetworkX graphs and pandas edge tables: the bodies of
-:meth:`gravel.Graph.from_networkx`, :meth:`~gravel.Graph.from_pandas` and
-:meth:`~gravel.Graph.to_networkx`, which document them."""
+"""Graphs to and from SciPy sparse matrices, NetworkX graphs, pandas edge tables and pyarrow Tables.
+
+Each function here is a method of :class:`gravel.Graph`: ``Graph.from_scipy(matrix)``,
+``G.to_networkx()`` and so on, the ``from_`` ones with the class as `cls`. The libraries are
+imported when a conversion runs, never with gravel. Arrays of other libraries (DLPack, PyTorch
+Geometric) come in through :mod:`gravel.tensors`."""
 
 import numpy as np
 
 from .errors import InvalidGraphError
 
 
-def from_networkx(cls, graph, weight):
-    """A `cls` (Graph) from a NetworkX graph, nodes numbered in ``graph.nodes`` order."""
+def from_scipy(cls, matrix, *, directed=True, weighted=True):
+    """Build a graph from a SciPy sparse matrix; entry (i, j) is the arc i -> j.
+
+    Parameters
+    ----------
+    matrix : scipy.sparse matrix or array
+        Square; copied, never changed.
+    directed : bool, default True
+        With ``directed=False`` the stored entries must be symmetric, values included (NaN matching
+        NaN; use :func:`gravel.transform.symmetrize` on a directed graph otherwise).
+    weighted : bool, default True
+        Keep the stored values as weights.
+
+    Returns
+    -------
+    Graph
+        One arc per stored entry (explicit zeros included), its value the weight.
+
+    Raises
+    ------
+    InvalidGraphError
+        A matrix that is not square and sparse, or (``directed=False``) an entry whose mirror is
+        missing or different, named.
+    """
+    import scipy.sparse as sp
+
+    if not sp.issparse(matrix) or matrix.shape[0] != matrix.shape[1]:
+        raise InvalidGraphError("expected a square SciPy sparse matrix")
+    a = sp.csr_array(matrix, copy=True)
+    a.sort_indices()
+    w = a.data if weighted else None
+    # SciPy's indices are in range; an undirected graph's mirror is checked
+    return cls.from_csr(
+        a.indptr, a.indices, w, directed=directed, trusted=directed, sorted_rows=True
+    )
+
+
+def to_scipy(G):
+    """The adjacency matrix as ``scipy.sparse.csr_array``.
+
+    Returns
+    -------
+    scipy.sparse.csr_array
+        Shape (n, n), the weights as values (ones when unweighted). Its arrays are copies: SciPy
+        may sort or sum duplicates in place.
+    """
+    import scipy.sparse as sp
+
+    data = G.weights.copy() if G.weights is not None else np.ones(G.nnz, np.float32)
+    return sp.csr_array((data, G.indices.copy(), G.offsets.copy()), shape=(G.n, G.n))
+
+
+def from_networkx(cls, graph, *, weight="weight"):
+    """Build a graph from a NetworkX graph; nodes are numbered in ``graph.nodes`` order.
+
+    Parameters
+    ----------
+    graph : networkx.Graph or networkx.DiGraph
+    weight : str or None, default "weight"
+        The edge attribute to read (``None``: unweighted; missing attributes count 1).
+
+    Returns
+    -------
+    Graph
+        Directed as `graph` is; the node of each id is kept in :attr:`~gravel.Graph.labels`,
+        unless the nodes are 0..n-1 in order.
+    """
     nodes = list(graph.nodes)
     index = {v: i for i, v in enumerate(nodes)}
     edges = list(graph.edges(data=weight, default=1)) if weight else list(graph.edges)
@@ -19,8 +87,46 @@ def from_networkx(cls, graph, weight):
     return cls.from_edges(src, dst, w, n=len(nodes), directed=graph.is_directed(), labels=labels)
 
 
-def from_pandas(cls, df, source, target, weight, *, directed, relabel):
-    """A `cls` (Graph) from an edge table, as NetworkX's ``from_pandas_edgelist`` reads one."""
+def from_pandas(
+    cls, df, source="source", target="target", weight=None, *, directed=True, relabel=True
+):
+    """Build a graph from an edge table, as NetworkX's ``from_pandas_edgelist`` reads one.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per edge.
+    source, target : str, default "source", "target"
+        The columns of the edges' endpoints.
+    weight : str, optional
+        The column of edge weights (``None``: unweighted).
+    directed : bool, default True
+        Whether each row is an arc source -> target or an undirected edge.
+    relabel : bool, default True
+        Number the labels that occur (of any hashable type) 0..n-1, in sorted order where they
+        compare and in order of first appearance otherwise, keeping them in
+        :attr:`~gravel.Graph.labels`. With ``relabel=False`` the columns must hold integer ids,
+        kept as they are.
+
+    Returns
+    -------
+    Graph
+
+    Raises
+    ------
+    KeyError
+        A named column is not in `df`.
+    InvalidGraphError
+        An endpoint is missing (NaN or None), named by its column and row.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "w": [2.0, 3.0]})
+    >>> G = Graph.from_pandas(df, weight="w")
+    >>> G.labels.tolist(), G.nnz
+    (['a', 'b', 'c'], 2)
+    """
     import pandas as pd
 
     missing = [c for c in (source, target, weight) if c is not None and c not in df.columns]
@@ -51,7 +157,14 @@ def from_pandas(cls, df, source, target, weight, *, directed, relabel):
 
 
 def to_networkx(G):
-    """A ``networkx.DiGraph`` or ``networkx.Graph`` of the gravel graph `G`."""
+    """The graph as a NetworkX graph.
+
+    Returns
+    -------
+    networkx.DiGraph or networkx.Graph
+        Directed as `G` is, its nodes `G`'s labels (or ids); parallel arcs merge, the last weight
+        winning.
+    """
     import networkx as nx
 
     g = nx.DiGraph() if G.directed else nx.Graph()
@@ -69,3 +182,68 @@ def to_networkx(G):
 
 def _is_range(nodes):
     return all(isinstance(v, (int, np.integer)) and v == i for i, v in enumerate(nodes))
+
+
+def to_arrow(G):
+    """Every stored arc as a ``pyarrow.Table``, in CSR order (an undirected graph lists each edge
+    both ways).
+
+    Returns
+    -------
+    pyarrow.Table
+        Columns ``source`` and ``target`` (labels where the graph has them) and, for a weighted
+        graph, ``weight``.
+
+    Raises
+    ------
+    ImportError
+        pyarrow is not installed.
+    """
+    return edge_table(G)
+
+
+def edge_table(G, undirected_once=False):
+    """`G`'s arcs as a pyarrow Table, as :func:`to_arrow` makes it.
+
+    Parameters
+    ----------
+    G : Graph
+    undirected_once : bool, default False
+        List each edge of an undirected graph once, as ``source <= target`` (a Parquet file's
+        rows).
+
+    Returns
+    -------
+    pyarrow.Table
+    """
+    pa = require_pyarrow("to_arrow")
+    src, dst = G.edges()
+    w = G.weights
+    if undirected_once and not G.directed:
+        keep = src <= dst
+        src, dst, w = src[keep], dst[keep], None if w is None else w[keep]
+    if G.labels is not None:
+        src, dst = G.labels[src], G.labels[dst]
+    columns = {"source": src, "target": dst} | ({} if w is None else {"weight": w})
+    return pa.table(columns)
+
+
+def require_pyarrow(what):
+    """The pyarrow module, with its ``parquet`` submodule imported.
+
+    Parameters
+    ----------
+    what : str
+        What needs pyarrow, for the message.
+
+    Raises
+    ------
+    ImportError
+        pyarrow is not installed: a one-line hint of how to install it.
+    """
+    try:
+        import pyarrow
+        import pyarrow.parquet  # noqa: F401  (the submodule is not imported by pyarrow itself)
+    except ImportError:
+        raise ImportError(f"{what} needs pyarrow: pip install 'gravel[arrow]'") from None
+    return pyarrow

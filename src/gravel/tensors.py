@@ -55,6 +55,30 @@ def to_torch(arrays):
 
 
 def from_dlpack(cls, src, dst, weights=None, *, n=None, directed=True, dedupe=False):
+    """Build a graph from arc arrays of any library that speaks DLPack (NumPy, CuPy, PyTorch, ...),
+    as :meth:`gravel.Graph.from_edges` does.
+
+    Device arrays are copied to the host once and the graph is built there; host arrays are read
+    without a copy.
+
+    Parameters
+    ----------
+    src, dst : array
+        The arcs ``src[i] -> dst[i]`` (edges, when ``directed=False``).
+    weights : array, optional
+    n, directed, dedupe
+        As for :meth:`~gravel.Graph.from_edges`.
+
+    Returns
+    -------
+    Graph
+        On the host, whichever device the arrays were on (:meth:`~gravel.Graph.to` moves it).
+
+    Raises
+    ------
+    InvalidGraphError
+        An array DLPack cannot read, or ids :meth:`~gravel.Graph.from_edges` refuses.
+    """
     return cls.from_edges(
         to_host(src, "src"),
         to_host(dst, "dst"),
@@ -66,6 +90,28 @@ def from_dlpack(cls, src, dst, weights=None, *, n=None, directed=True, dedupe=Fa
 
 
 def from_pyg(cls, edge_index, edge_weight=None, num_nodes=None):
+    """Build a directed graph from PyTorch Geometric's ``edge_index`` and ``edge_weight``.
+
+    Copies as :meth:`~gravel.Graph.from_dlpack` does; needs no PyTorch for NumPy input.
+
+    Parameters
+    ----------
+    edge_index : array, shape (2, E)
+        Row 0 the sources, row 1 the targets.
+    edge_weight : array, shape (E,), optional
+    num_nodes : int, optional
+        Default: the largest id + 1.
+
+    Returns
+    -------
+    Graph
+        Directed, on the host.
+
+    Raises
+    ------
+    InvalidGraphError
+        `edge_index` of another shape, or arrays :meth:`~gravel.Graph.from_dlpack` refuses.
+    """
     shape = tuple(getattr(edge_index, "shape", ()))
     if len(shape) != 2 or shape[0] != 2:
         raise InvalidGraphError(f"edge_index must have shape (2, E), not {shape}")

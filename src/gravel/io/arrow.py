@@ -19,19 +19,10 @@ import json
 import numpy as np
 
 from ..errors import GraphFormatError
+from ..interop import edge_table, require_pyarrow
 
 #: key of gravel's entry in a Parquet file's schema metadata
 META = b"gravel"
-
-
-def require_pyarrow(what):
-    """The pyarrow module; ImportError with a one-line hint where it is not installed."""
-    try:
-        import pyarrow
-        import pyarrow.parquet  # noqa: F401  (the submodule is not imported by pyarrow itself)
-    except ImportError:
-        raise ImportError(f"{what} needs pyarrow: pip install 'gravel[arrow]'") from None
-    return pyarrow
 
 
 def edge_columns(schema, path=None):
@@ -139,17 +130,3 @@ def write(f, G):
     info = {"n": G.n if G.labels is None else None, "directed": G.directed}
     meta = {META: json.dumps(info).encode()}
     pa.parquet.write_table(table.replace_schema_metadata(meta), f)
-
-
-def edge_table(G, undirected_once=False):
-    """G's arcs as a pyarrow Table: ``source``, ``target`` (labels where G has them), ``weight``."""
-    pa = require_pyarrow("to_arrow")
-    src, dst = G.edges()
-    w = G.weights
-    if undirected_once and not G.directed:
-        keep = src <= dst
-        src, dst, w = src[keep], dst[keep], None if w is None else w[keep]
-    if G.labels is not None:
-        src, dst = G.labels[src], G.labels[dst]
-    columns = {"source": src, "target": dst} | ({} if w is None else {"weight": w})
-    return pa.table(columns)

@@ -6,6 +6,8 @@ it."""
 import numba
 import numpy as np
 
+from ...errors import InvalidGraphError
+
 #: graphs of up to this many arcs are built and sorted with NumPy's stable sorts, which need no
 #: compiling: the parallel kernels below take seconds to compile on their first call, longer than a
 #: small graph takes to build either way
@@ -507,6 +509,32 @@ def _same_weights(w, a, b, k):
         if not (x[i] == y[i] or (x[i] != x[i] and y[i] != y[i])):
             return False
     return True
+
+
+def check_mirrored(offsets, indices, weights):
+    """InvalidGraphError, naming an arc, unless every arc u -> v of an undirected graph's sorted
+    rows has its v -> u, as often and with the same weights (the CSR lists each edge both ways)."""
+    forward, back = mirror_sums(offsets, indices, weights)
+    if forward == back:  # a hash of the arcs against one of their mirrors: O(m), no sort
+        return
+    e = mirror_fault(offsets, indices, weights)
+    if e < 0:
+        return
+    u = int(np.searchsorted(offsets, e, side="right")) - 1
+    v = int(indices[e])
+    ours = np.flatnonzero(indices[offsets[u] : offsets[u + 1]] == v) + offsets[u]
+    theirs = np.flatnonzero(indices[offsets[v] : offsets[v + 1]] == u) + offsets[v]
+    if not theirs.size:
+        fault = f"has no {v} -> {u}"
+    elif theirs.size != ours.size:
+        fault = f"is listed {ours.size} times, {v} -> {u} {theirs.size} times"
+    else:
+        mine, back = sorted(weights[ours].tolist()), sorted(weights[theirs].tolist())
+        fault = f"has weights {mine}, {v} -> {u} {back}"
+    raise InvalidGraphError(
+        f"undirected graph: arc {u} -> {v} {fault} (an undirected CSR lists each edge both ways, "
+        "alike; or pass directed=True)"
+    )
 
 
 def mirror_sums(offsets, indices, weights, chunk=1 << 22):
