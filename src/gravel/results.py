@@ -148,7 +148,7 @@ class Result:
         ImportError
             pyarrow is not installed.
         """
-        from .io.arrow import require_pyarrow
+        from .interop import require_pyarrow
 
         pa = require_pyarrow("to_arrow")
         columns = self.columns()  # ids: labels are put in below, with nulls for -1
