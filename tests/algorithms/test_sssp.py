@@ -27,8 +27,10 @@ from .helpers import multigraphs
 
 REF = reference()
 
-# the module: gravel.algorithms.sssp is the function
-sssp_module = importlib.import_module("gravel.algorithms.sssp")
+# the package's modules: gravel.algorithms.sssp is the function
+sssp_cpu = importlib.import_module("gravel.algorithms.sssp.cpu")
+sssp_cuda = importlib.import_module("gravel.algorithms.sssp.cuda")
+sssp_delta = importlib.import_module("gravel.algorithms.sssp.delta")
 
 WEIGHTS = {
     "integers with zeros": lambda rng, m: rng.integers(0, 10, m),
@@ -50,8 +52,8 @@ def random_graph(weights, directed, seed, n=300, m=2400):
 def parallel_phases(monkeypatch):
     """Every frontier relaxed by the parallel phase, in batches of at most 16 arcs."""
     monkeypatch.setattr(serial, "SMALL_ARCS", -1)
-    monkeypatch.setattr(sssp_module, "SERIAL_ARCS", 1)
-    monkeypatch.setattr(sssp_module, "BATCH_ARCS", 16)
+    monkeypatch.setattr(sssp_cpu, "SERIAL_ARCS", 1)
+    monkeypatch.setattr(sssp_cpu, "BATCH_ARCS", 16)
 
 
 @pytest.mark.parametrize("weights", list(WEIGHTS))
@@ -105,7 +107,7 @@ def test_int32_and_float64_distances_agree(request, monkeypatch, serial):
         request.getfixturevalue("parallel_phases")
     G = random_graph("integers with zeros", True, 7)
     as_int = gravel.sssp(G, 0, device="cpu")
-    monkeypatch.setattr(sssp_module, "distance_type", lambda G: np.float64)
+    monkeypatch.setattr(sssp_cpu, "distance_type", lambda G: np.float64)
     as_float = gravel.sssp(G, 0, device="cpu")
     assert (as_int.stats["distances"], as_float.stats["distances"]) == ("int32", "float64")
     assert np.array_equal(as_int.distance, as_float.distance)
@@ -249,8 +251,8 @@ def test_delta_stepping_equals_scipy_on_random_graphs(G, scale, delta, source, p
     with pytest.MonkeyPatch.context() as mp:
         if parallel:  # every frontier in parallel chunks, batches of at most 16 arcs
             mp.setattr(serial, "SMALL_ARCS", -1)
-            mp.setattr(sssp_module, "SERIAL_ARCS", 1)
-            mp.setattr(sssp_module, "BATCH_ARCS", 16)
+            mp.setattr(sssp_cpu, "SERIAL_ARCS", 1)
+            mp.setattr(sssp_cpu, "BATCH_ARCS", 16)
         r = gravel.sssp(W, source, delta=delta, device="cpu")
     expect = dijkstra(deduplicate(W).to_scipy(), directed=True, indices=source)
     assert np.allclose(r.distance, expect, rtol=1e-12, atol=0)
@@ -261,7 +263,7 @@ def test_delta_stepping_equals_scipy_on_random_graphs(G, scale, delta, source, p
 @pytest.mark.filterwarnings("error")
 @pytest.mark.parametrize(("split", "expect"), [(2.5, 2.5), (3.4e38, 3.4e38), (4e38, np.inf)])
 def test_the_gpu_split_in_float32_is_inf_past_its_range_without_warning(split, expect):
-    assert sssp_module._float32(split) == np.float32(expect)
+    assert sssp_cuda._float32(split) == np.float32(expect)
 
 
 @pytest.mark.parametrize(
@@ -281,7 +283,7 @@ def test_gpu_default_delta_narrows_only_on_dense_random_graphs(spec, narrow):
     G = gravel.generate.from_spec(spec)
     G = gravel.transform.add_random_weights(G, low=1, high=255, seed=0)
     mean, degree = G.weight_stats[2], G.nnz / G.n
-    width = sssp_module.default_delta(G, "cuda")
+    width = sssp_delta.default_delta(G, "cuda")
     if narrow:
         assert width == pytest.approx(mean * 24 / degree)
     else:
@@ -550,9 +552,8 @@ def test_sssp_pull_sweeps_file_past_the_split_as_relaxations_do(
     from gravel import operators as ops
     from gravel.operators import sweep_plan
 
-    sssp_module = importlib.import_module("gravel.algorithms.sssp")
-    monkeypatch.setattr(sssp_module, "PULL_SHARE", 0.0)
-    monkeypatch.setattr(sssp_module, "PULL_ARCS", 0.0)
+    monkeypatch.setattr(sssp_cuda, "PULL_SHARE", 0.0)
+    monkeypatch.setattr(sssp_cuda, "PULL_ARCS", 0.0)
     staged = []
     if path == "staged":
         monkeypatch.setattr(sweep_plan, "AUTO_L2_SHARE", 0.0)
@@ -605,7 +606,7 @@ def test_sssp_keeps_pushing_wide_frontiers_of_short_lists(monkeypatch):
     on (the width to test doubles) and never sweeps; the distances stay right."""
     from gravel import generate
 
-    monkeypatch.setattr(importlib.import_module("gravel.algorithms.sssp"), "PULL_SHARE", 0.0)
+    monkeypatch.setattr(sssp_cuda, "PULL_SHARE", 0.0)
     grid = generate.grid(60, 60)
     r = gravel.sssp(grid, 0, device="cuda")
     assert r.stats["pull_sweeps"] == 0
