@@ -12,7 +12,8 @@ import numpy as np
 from . import interop, tensors
 from .arguments import MAX_VERTICES, is_integer, vertex_ids
 from .arrays import host, xp
-from .backends.cpu import csr as _csr  # loaded on first use: importing gravel never imports Numba
+from .backends.cpu import arcs as _arcs  # loaded on first use: importing gravel never imports Numba
+from .backends.cpu import csr as _csr
 from .errors import GraphTooLargeError, InvalidGraphError, VertexNotFoundError
 
 #: bytes a vertex takes at the peak of a CSR's build (int64 offsets and counts, int32 row ids and
@@ -164,7 +165,7 @@ class Graph:
             weights = None if weights is None else weights.copy()
             _csr.sort_rows(offsets, indices, weights)
         if check and not directed and indices.size:
-            _csr.check_mirrored(offsets, indices, weights)
+            _arcs.check_mirrored(offsets, indices, weights)
         self._arrays = (
             _readonly(offsets),
             _readonly(indices),
@@ -306,7 +307,7 @@ class Graph:
                     f"has_arcs: {name} {int(ids[bad][0])} is not a vertex (0..{self.n - 1})"
                 )
         flat = [np.ascontiguousarray(ids).ravel() for ids in (src, dst)]
-        return _csr.has_arcs(self.offsets, self.indices, *flat).reshape(src.shape)
+        return _arcs.has_arcs(self.offsets, self.indices, *flat).reshape(src.shape)
 
     def to(self, device, *, placement=None, budget=None):
         """This graph on `device`: ``"cpu"`` (itself) or ``"cuda"`` (a DeviceGraph, built once).
@@ -373,7 +374,7 @@ class Graph:
     @cached_property
     def self_loops(self):
         """Number of self loops."""
-        return int(_csr.count_loops(self.offsets, self.indices))
+        return int(_arcs.count_loops(self.offsets, self.indices))
 
     @property
     def m(self):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.algorithms.bfs import verify_bfs
-from gravel.backends.cpu import bc, cc, csr, fill, serial, tc
+from gravel.backends.cpu import arcs, bc, cc, csr, fill, serial, tc
 from gravel.backends.cpu import sssp as sssp_kernels
 from gravel.io import _parse
 
@@ -177,7 +177,7 @@ def test_brandes_threads_share_the_sources(G, threads):
 @settings(max_examples=40, deadline=None)
 @given(G=graphs(max_n=60, max_m=300))
 def test_numpy_loop_count_is_the_parallel_one(G):
-    assert csr.count_loops(G.offsets, G.indices) == csr._count_loops(G.offsets, G.indices)
+    assert arcs.count_loops(G.offsets, G.indices) == arcs._count_loops(G.offsets, G.indices)
 
 
 @settings(max_examples=60, deadline=None)

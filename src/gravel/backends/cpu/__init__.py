@@ -10,6 +10,7 @@ import sys
 
 #: the kernel modules of this package, loaded lazily
 KERNELS = (
+    "arcs",
     "bc",
     "bfs",
     "cc",

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cpu.csr import gather_rows
+from ..cpu.arcs import gather_rows
 
 #: hot arcs gathered per step by :func:`hot_lists`
 CHUNK_ARCS = 1 << 26
