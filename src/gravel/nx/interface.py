@@ -21,7 +21,7 @@ XFAIL = {
         ("community/tests/test_louvain.py", test): (
             "expects NetworkX's exact Louvain partition for a seed: gravel visits the vertices "
             "in another random order (NumPy's), so its partition differs (its modularity is "
-            "within 5 % of NetworkX's, tests/test_nx_backend.py)"
+            "within 5 % of NetworkX's, tests/nx/test_backend.py)"
         )
         for test in (
             "test_karate_club_partition",
