@@ -179,6 +179,29 @@ def test_private_names_stay_home(module):
     assert not wrong, f"{module} uses private names of other packages:\n" + "\n".join(wrong)
 
 
+def test_no_import_cycles():
+    """No module reaches itself through imports, lazy ones included (a lazy import closes a circle
+    as surely as a top-level one)."""
+    edges = {m: sorted({t for _, t, _ in imports(m) if t in MODULES and t != m}) for m in MODULES}
+    state, path = {}, []
+
+    def visit(m):
+        state[m] = "open"
+        path.append(m)
+        for t in edges[m]:
+            if state.get(t) == "open":
+                cycle = path[path.index(t) :] + [t]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if t not in state:
+                visit(t)
+        path.pop()
+        state[m] = "done"
+
+    for m in sorted(MODULES):
+        if m not in state:
+            visit(m)
+
+
 #: most lines a module may hold: past it, a module is two
 MAX_LINES = 500
 
