@@ -65,6 +65,13 @@ def require_datasets():
         pytest.skip(f"{DATASETS} is absent (the shared datasets sit beside the checkout in CI)")
 
 
+def fresh(G):
+    """A copy of G with no device copy yet (hypothesis may hand the same graph twice)."""
+    import gravel
+
+    return gravel.Graph(G.offsets, G.indices, G.weights, directed=G.directed, _sorted=True)
+
+
 def small_pieces(dg, width, *, segment=64, piece=256):
     """The staged layout of the DeviceGraph `dg` at `width` for 4-byte values, its merge cut into
     pieces of `piece` pairs (a tile of many pieces folds through sums kept with the graph), put
