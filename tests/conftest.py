@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 # assertions in the shared helpers report their operands, as those in the tests do
-pytest.register_assert_rewrite("tests.algorithms.helpers")
+pytest.register_assert_rewrite(
+    "tests.algorithms.helpers", "tests.distributed.helpers", "tests.programs.helpers"
+)
 
 DATASETS = Path(
     os.environ.get("GRAVEL_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets")
