@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 # assertions in the shared helpers report their operands, as those in the tests do
-pytest.register_assert_rewrite("tests.algorithms.helpers")
+pytest.register_assert_rewrite(
+    "tests.algorithms.helpers", "tests.distributed.helpers", "tests.programs.helpers"
+)
 
 DATASETS = Path(
     os.environ.get("GRAVEL_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets")
@@ -63,6 +65,15 @@ def load_dataset(entry):
 def require_datasets():
     if not (DATASETS / "reference.json").is_file():
         pytest.skip(f"{DATASETS} is absent (the shared datasets sit beside the checkout in CI)")
+
+
+def fresh(G):
+    """A copy of G with no device copy yet (hypothesis may hand the same graph twice)."""
+    import gravel
+
+    return gravel.Graph.from_csr(
+        G.offsets, G.indices, G.weights, directed=G.directed, sorted_rows=True
+    )
 
 
 def small_pieces(dg, width, *, segment=64, piece=256):

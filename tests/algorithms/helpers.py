@@ -25,6 +25,20 @@ def multigraphs(draw, max_n=9, max_m=40, directed=None):
     return gravel.Graph.from_edges(src, dst, n=n, directed=directed), arcs
 
 
+def nx_simple_undirected(G):
+    """NetworkX's simple undirected graph of G, self loops removed."""
+    g = nx.Graph(G.to_networkx())
+    g.remove_edges_from(list(nx.selfloop_edges(g)))
+    return g
+
+
+def nx_without_loops(G):
+    """NetworkX's simple graph of G (a DiGraph when G is directed), self loops removed."""
+    g = G.to_networkx()
+    g.remove_edges_from(list(nx.selfloop_edges(g)))
+    return g
+
+
 def nx_simple(G, arcs):
     """The networkx.DiGraph (networkx.Graph when undirected) of the same arcs."""
     g = nx.DiGraph() if G.directed else nx.Graph()

@@ -24,6 +24,7 @@ from gravel.algorithms.betweenness import verify_betweenness
 from gravel.algorithms.betweenness.cuda import BC_PULL_ABOVE
 from gravel.arrays import host
 from gravel.errors import InvalidGraphError, VertexNotFoundError
+from gravel.transform import deduplicate
 
 from ..conftest import load_dataset, reference
 from ..strategies import graphs
@@ -160,6 +161,15 @@ def test_betweenness_exact_matches_networkx():
     assert np.allclose(
         gravel.betweenness_centrality(G, device="cpu").centrality, ref, rtol=1e-9, atol=1e-12
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs())
+def test_random_betweenness_as_networkx(G):
+    h = nx.DiGraph(G.to_networkx()) if G.directed else nx.Graph(G.to_networkx())
+    D = deduplicate(G)  # NetworkX counts parallel arcs once
+    bc = gravel.betweenness_centrality(D, device="cpu").centrality
+    assert np.allclose(bc, as_array(nx.betweenness_centrality(h), G), atol=1e-12)
 
 
 @settings(max_examples=40, deadline=None)

@@ -71,3 +71,26 @@ def test_bfs_matches_published_levels(entry):
     levels = np.bincount(r.depth[reached])[:64]
     assert levels.tolist() == c["bfs_level_sizes"][: len(levels)]
     assert verify_bfs(G, s, r.depth, r.parent) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs())
+def test_random_bfs(G):
+    if G.n == 0:
+        return  # no source (the empty graph's BFS: test_bfs_on_the_empty_graph_has_no_source)
+    for s in {0, G.n - 1, G.n // 2}:
+        r = gravel.bfs(G, s, device="cpu")
+        assert verify_bfs(G, s, r.depth, r.parent) == []
+
+
+@pytest.mark.parametrize("bad", (-1, 4, 2.0, "0", True))
+def test_bfs_source_that_does_not_exist(bad):
+    G = gravel.generate.grid(2, 2)
+    with pytest.raises(gravel.VertexNotFoundError):
+        gravel.bfs(G, bad)
+
+
+def test_bfs_on_the_empty_graph_has_no_source():
+    G = gravel.Graph.from_edges([], [], n=0)
+    with pytest.raises(gravel.VertexNotFoundError):
+        gravel.bfs(G, 0)

@@ -8,7 +8,29 @@ from hypothesis import strategies as st
 import gravel
 from gravel.algorithms.cc import verify_cc
 
+from ..conftest import dataset_ids, load_dataset, reference
 from ..strategies import graphs
+
+REF = reference()
+
+
+@pytest.mark.parametrize("entry", REF, ids=dataset_ids(REF))
+def test_cc_matches_published(entry):
+    G, _ = load_dataset(entry)
+    comp = entry["computed"]
+    cc = gravel.connected_components(G, device="cpu")
+    assert cc.summary()["components"] == comp["wcc_count"]
+    assert np.bincount(cc.labels).max() == comp["largest_wcc_nodes"]
+    assert verify_cc(G, cc.labels) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs())
+def test_random_cc(G):
+    if G.n == 0:
+        assert gravel.connected_components(G, device="cpu").labels.size == 0
+        return
+    assert verify_cc(G, gravel.connected_components(G, device="cpu").labels) == []
 
 
 @settings(max_examples=40, deadline=None)

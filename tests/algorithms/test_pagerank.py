@@ -19,9 +19,11 @@ from gravel.arrays import host
 from gravel.backends.cpu import pagerank as kernels
 from gravel.cli import open_graph
 from gravel.reorder import reorder
+from gravel.transform import deduplicate
 
 from ..conftest import GPU_GRAPHS, dataset_ids, gpu_graph, load_dataset, reference
 from ..strategies import graphs
+from . import helpers
 
 REF = reference()
 SMALL = [e for e in REF if e["computed"]["n_vertices"] <= 40000]
@@ -187,6 +189,31 @@ def test_shared_datasets_match_networkx_and_converge(entry):
     assert np.abs(r.rank - tight_reference(G)).sum() < 1e-4
     assert abs(r.rank.sum() - 1) < 1e-9
     assert verify_pagerank(G, r.rank) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs())
+def test_random_pagerank_as_networkx(G):
+    if G.n == 0:
+        return  # the empty graph's ranks: test_empty_graph
+    pr = gravel.pagerank(G, tol=1e-10, max_iter=1000, stopping="networkx", device="cpu").rank
+    ref = helpers.as_array(
+        nx.pagerank(
+            nx.DiGraph(G.to_networkx()) if G.directed else G.to_networkx(),
+            weight=None,
+            tol=1e-10,
+            max_iter=1000,
+        ),
+        G,
+    )
+    # parallel arcs: NetworkX's simple graph merges them, so compare on the deduplicated graph
+    D = deduplicate(G)
+    assert np.allclose(
+        gravel.pagerank(D, tol=1e-10, max_iter=1000, stopping="networkx", device="cpu").rank,
+        ref,
+        atol=1e-8,
+    )
+    assert abs(pr.sum() - 1) < 1e-9
 
 
 def test_weighted_graph_with_a_zero_out_weight_vertex():

@@ -322,6 +322,12 @@ def test_random_sssp_against_networkx(G):
             assert np.array_equal(gravel.sssp(G, s, delta=delta, device="cpu").distance, expect)
 
 
+def test_sssp_source_that_does_not_exist():
+    G = gravel.generate.grid(2, 2)
+    with pytest.raises(gravel.VertexNotFoundError):
+        gravel.sssp(G, 10)
+
+
 def test_unweighted_sssp_equals_bfs_depth():
     G = gravel.generate.kronecker(10)
     d = gravel.sssp(G, 5, device="cpu").distance

@@ -136,7 +136,7 @@ def test_bench_writes_json(tmp_path, capsys):
 
 
 def test_bench_times_a_program_file_beside_the_catalog(tmp_path, capsys):
-    from ..programs.test_cli import BFS_FILE, write
+    from ..programs.helpers import BFS_FILE, write
 
     prog = write(tmp_path, BFS_FILE)
     out = tmp_path / "b.json"

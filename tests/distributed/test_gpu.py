@@ -26,7 +26,7 @@ from gravel.distributed.build import Source, build_program
 from gravel.errors import InvalidArgumentError
 
 from ..strategies import graphs
-from .test_distributed import check_bfs, check_cc, check_pagerank, check_sssp
+from .helpers import check_bfs, check_cc, check_pagerank, check_sssp
 
 # -- parts built on the workers ----------------------------------------------------------------
 

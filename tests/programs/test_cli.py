@@ -2,7 +2,6 @@
 against the built-in primitive; its parameters, outputs and errors."""
 
 import json
-import textwrap
 
 import numpy as np
 import pytest
@@ -10,17 +9,7 @@ import pytest
 import gravel
 from gravel.cli import main
 
-BFS_FILE = """
-from gravel.programs import Program
-
-program = Program(
-    "int32", "int32",
-    init="0 if v == source else -1", start="v == source",
-    send="state + 1", process="message", reduce="min",
-    apply="total if state < 0 else state",
-    params={"source": 0},
-)
-"""
+from .helpers import BFS_FILE, write
 
 STRUCTURED_FILE = """
 import gravel
@@ -34,12 +23,6 @@ def program():
         apply={"hops": "total if not state.seen else state.hops", "seen": "True"},
     )
 """
-
-
-def write(tmp_path, text, name="prog.py"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text))
-    return path
 
 
 def test_a_program_file_runs_like_the_builtin(tmp_path, capsys):

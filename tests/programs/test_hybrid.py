@@ -15,7 +15,7 @@ from gravel.programs.cuda import vertex_bytes
 from gravel.transform import add_random_weights
 
 from ..strategies import graphs
-from .test_programs import GRAPHS, ratings, with_loops
+from .helpers import GRAPHS, ratings, with_loops
 
 DIRECTIONS = ("auto", "pull", "push")
 HYBRID = ("hybrid-seed", "hybrid")

@@ -2,7 +2,6 @@
 pull, push and the switch, structured values, semirings, custom reduces, and bad programs."""
 
 import re
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -15,34 +14,14 @@ from gravel.programs import Program, ProgramError
 from gravel.transform import add_random_weights
 
 from ..strategies import graphs
+from .helpers import GRAPHS, LOWEST, PARENT_BFS, REACH, WIDEST, ratings, with_loops
 
 DIRECTIONS = ("auto", "pull", "push")
-
-
-def bundled():
-    with resources.as_file(resources.files("gravel") / "data" / "facebook_combined.txt.gz") as p:
-        return gravel.load(p, undirected=True, cache=False)
-
-
-GRAPHS = {
-    "kron8": lambda: gravel.generate.kronecker(8, 8, seed=1),
-    "kron8-directed": lambda: gravel.generate.kronecker(8, 8, seed=2, directed=True),
-    "grid": lambda: gravel.generate.grid(9, 13),
-    "facebook": bundled,
-}
 
 
 @pytest.fixture(scope="module", params=list(GRAPHS))
 def graph(request):
     return GRAPHS[request.param]()
-
-
-def with_loops(G):
-    """G with a self loop on every vertex: every vertex has an in-edge and an out-edge, where a
-    PageRank program's fixed point is gravel.pagerank's."""
-    src, dst = G.edges()
-    loops = np.arange(G.n)
-    return gravel.Graph.from_edges(np.r_[src, loops], np.r_[dst, loops], n=G.n, directed=G.directed)
 
 
 @pytest.mark.parametrize("direction", DIRECTIONS)
@@ -187,23 +166,6 @@ def test_listen_and_any_on_random_graphs(G):
         check_reached(G, programs.run(G, REACHED, direction=direction, device="cpu").state)
 
 
-#: BFS from vertex 0 keeping a parent: a structured state, a structured message reduced field by
-#: field (the smallest parent among the senders of the smallest depth)
-PARENT_BFS = Program(
-    [("depth", "int32"), ("parent", "int64")],
-    [("depth", "int32"), ("parent", "int64")],
-    init={"depth": "0 if v == 0 else -1", "parent": "-1"},
-    start="v == 0",
-    send={"depth": "state.depth + 1", "parent": "v"},
-    process={"depth": "message.depth", "parent": "message.parent"},
-    reduce="min",
-    apply={
-        "depth": "total.depth if state.depth < 0 else state.depth",
-        "parent": "total.parent if state.depth < 0 else state.parent",
-    },
-)
-
-
 def test_structured_state_and_message():
     """BFS keeping a parent: a structured state, a structured message reduced field by field."""
     G = gravel.generate.grid(4, 5)
@@ -215,40 +177,6 @@ def test_structured_state_and_message():
     child = np.arange(G.n)[depth > 0]
     assert G.has_arcs(parent[child], child).all()
     assert (depth[parent[child]] == depth[child] - 1).all()
-
-
-#: reachability from vertex 0 by a named semiring
-REACH = Program(
-    "bool",
-    "bool",
-    init="v == 0",
-    start="v == 0",
-    send="state",
-    semiring="or_and",
-    apply="state or total",
-)
-#: the widest path's width from vertex 0 (max-times: inf wherever 0 reaches)
-WIDEST = Program(
-    "float64",
-    "float64",
-    init="inf if v == 0 else 0.0",
-    start="v == 0",
-    send="state",
-    semiring="max_times",
-    apply="max(state, total)",
-)
-#: the lowest id each vertex is connected to, by a reduce of the user's own
-LOWEST = Program(
-    "int64",
-    "int64",
-    init="v",
-    send="state",
-    process="message",
-    reduce="a if a < b else b",
-    identity=2**62,
-    apply="min(state, total)",
-    direction="both",
-)
 
 
 def test_semirings_and_custom_reduce():
@@ -296,14 +224,6 @@ def test_random_graphs_triangles(G):
 
 
 # -- collaborative filtering -----------------------------------------------------------------------
-def ratings(users=40, items=25, m=300, seed=0):
-    """A bipartite graph: users 0.., items after them, ratings 1..5 as weights."""
-    rng = np.random.default_rng(seed)
-    u, i = rng.integers(0, users, m), rng.integers(users, users + items, m)
-    r = rng.integers(1, 6, m).astype(np.float32)
-    return gravel.Graph.from_edges(u, i, r, n=users + items, directed=False)
-
-
 def cf_reference(G, factors, iterations, rate, lam):
     """Gradient descent in NumPy: along every arc u -> v, v gains (r - p_u . p_v) p_u; a vertex
     that gained moves by rate * (gain - lam * p_v)."""

@@ -12,7 +12,7 @@ from gravel.programs import Program, cpu
 from gravel.transform import add_random_weights
 
 from ..strategies import graphs
-from .test_programs import GRAPHS, LOWEST, PARENT_BFS, REACH, WIDEST, ratings, with_loops
+from .helpers import GRAPHS, LOWEST, PARENT_BFS, REACH, WIDEST, ratings, with_loops
 
 #: (blocking, bin width): unblocked, blocked by the cache, and blocked with bins of 1, 3 (2 as a
 #: power of two) and 4 vertices
