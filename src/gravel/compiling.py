@@ -1,6 +1,6 @@
 """Kernels compiled at their first use in a process: Numba's on the CPU, NVRTC's on the GPU (where
 no kernel built ahead of time fits). The time they take is kept out of what an algorithm reports,
-and the command line says so when it takes a while.
+and gravel says so on stderr when it takes a while (:func:`watch`).
 
 Both announce themselves through Numba's event system: Numba's own ``numba:compile`` events, and
 ``gravel:cuda-compile`` (:func:`cuda_compile`) around every NVRTC compilation of a kernel module.
@@ -9,6 +9,7 @@ compiled code loads from Numba's cache at its first call in a process (a few ten
 that are no more the algorithm's than the compilation is).
 """
 
+import logging
 import sys
 import threading
 import time
@@ -19,8 +20,14 @@ KINDS = ("numba:compile", "gravel:cuda-compile")
 #: the event kinds whose time stays out of an algorithm's: compilation and loading compiled code
 CLOCKED = ("numba:compiler_lock", "gravel:cuda-compile")
 
-#: seconds of compiling after which the command line says it is compiling (once a process)
+#: seconds of compiling after which gravel says it is compiling
 ANNOUNCE_AFTER_S = 1.0
+#: seconds without a compilation that end a run of them: the next long run is announced again
+QUIET_AFTER_S = 2.0
+#: what gravel says when kernels compile for a while
+NOTICE = "gravel: compiling kernels (first use; cached for later runs)"
+
+logger = logging.getLogger(__name__)
 
 
 @contextmanager
@@ -38,6 +45,7 @@ def cuda_compile(what):
     command line see it."""
     from numba.core import event
 
+    watch()
     return event.trigger_event("gravel:cuda-compile", data=what)
 
 
@@ -47,49 +55,92 @@ def compile_clock():
     Numba's cache) inside the block."""
     from numba.core import event
 
+    watch()
     listener = event.TimingListener()
     with _listening(listener, CLOCKED):
         yield lambda: listener.duration if listener.done else 0.0
 
 
-@contextmanager
-def announce_compiling(file=None):
-    """Inside the block, say once "compiling kernels (first run)" on `file` (stderr) when
-    compilations have run for ANNOUNCE_AFTER_S seconds in all (many short NVRTC compilations add
-    up; a compiler holding the interpreter is caught when it returns)."""
+class _Announcer:
+    """A Numba event listener that says "compiling kernels" once a run of compilations has taken
+    ANNOUNCE_AFTER_S seconds (many short NVRTC compilations add up; a compiler holding the
+    interpreter is caught when it returns). A run ends when no compilation starts for
+    QUIET_AFTER_S seconds; the next long one is announced again. The ``gravel.compiling`` logger
+    records a long run's seconds."""
+
+    def __init__(self, file=None):
+        self.file = file
+        self.lock = threading.Lock()  # the timer's thread and the compiling one may both say it
+        self.depth, self.timer, self.said = 0, None, False
+        self.total = self.start = self.end = 0.0
+
+    def on_start(self, ev):
+        now = time.perf_counter()
+        self.depth += 1
+        if self.depth > 1:
+            return
+        if now - self.end > QUIET_AFTER_S:
+            self.said, self.total = False, 0.0
+        self.start = now
+        if not self.said:
+            self.timer = threading.Timer(max(ANNOUNCE_AFTER_S - self.total, 0.0), self.say)
+            self.timer.daemon = True
+            self.timer.start()
+
+    def on_end(self, ev):
+        self.depth -= 1
+        if self.depth:
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+        self.end = time.perf_counter()
+        self.total += self.end - self.start
+        if self.total >= ANNOUNCE_AFTER_S:
+            self.say()
+            logger.info("compiled kernels for %.1f s so far in this run", self.total)
+
+    def say(self):
+        from . import config
+
+        with self.lock:
+            if self.said:
+                return
+            self.said = True
+            if config.compile_notice:
+                print(NOTICE, file=self.file or sys.stderr, flush=True)
+
+
+#: the listener :func:`watch` installs for the whole process
+_WATCHER = []
+
+
+def watch():
+    """From now on in this process, say "compiling kernels" on stderr whenever kernels compile
+    for more than ANNOUNCE_AFTER_S seconds (:data:`gravel.config.compile_notice` turns it off).
+
+    Called where gravel first loads or compiles a kernel; calling it again does nothing.
+    """
+    if _WATCHER:
+        return
+    _WATCHER.append(announcer())
     from numba.core import event
 
-    class Announcer(event.Listener):
-        depth, timer, said, total, start = 0, None, False, 0.0, 0.0
-        lock = threading.Lock()  # the timer's thread and the compiling one may both say it
+    for kind in KINDS:
+        event.register(kind, _WATCHER[0])
 
-        def on_start(self, ev):
-            self.depth += 1
-            if self.depth == 1 and not self.said:
-                self.start = time.perf_counter()
-                self.timer = threading.Timer(max(ANNOUNCE_AFTER_S - self.total, 0.0), self.say)
-                self.timer.daemon = True
-                self.timer.start()
 
-        def on_end(self, ev):
-            self.depth -= 1
-            if self.depth == 0 and self.timer is not None:
-                self.timer.cancel()
-                self.total += time.perf_counter() - self.start
-                if self.total >= ANNOUNCE_AFTER_S:
-                    self.say()
+def announcer(file=None):
+    """A Numba event listener that announces long compilations on `file` (stderr by default).
 
-        def say(self):
-            with self.lock:
-                if self.said:
-                    return
-                self.said = True
-                print("gravel: compiling kernels (first run)", file=file or sys.stderr, flush=True)
+    Parameters
+    ----------
+    file : file object, optional
+        Where the notice goes; by default stderr, as it is when the notice is said.
 
-    announcer = Announcer()
-    with _listening(announcer, KINDS):
-        try:
-            yield
-        finally:
-            if announcer.timer is not None:
-                announcer.timer.cancel()
+    Returns
+    -------
+    numba.core.event.Listener
+    """
+    from numba.core import event
+
+    return type("Announcer", (_Announcer, event.Listener), {})(file)

@@ -20,17 +20,25 @@ bus_load_balance : str, default "auto"
     balanced by lines: ``"line_balanced"``) or another :class:`gravel.operators.LoadBalance` value,
     such as EMOGI's baselines ``"warp_aligned"`` (a warp per list) and ``"thread_mapped"`` (naive).
 
-How these four settings act on graphs larger than the GPU (EMOGI): :mod:`gravel.placement`.
+compile_notice : bool, default True
+    Whether gravel says "compiling kernels" on stderr when kernels compile for more than a second
+    at their first use (:func:`gravel.compiling.watch`); the ``gravel.compiling`` logger records
+    each such run's seconds either way. The environment variable ``GRAVEL_COMPILE_NOTICE=0`` sets
+    it to False.
+
+How the first four settings act on graphs larger than the GPU (EMOGI): :mod:`gravel.placement`.
 """
 
+import os
 from contextlib import contextmanager
 
 device_memory = None
 placement = "auto"
 tier = "lines"
 bus_load_balance = "auto"
+compile_notice = os.environ.get("GRAVEL_COMPILE_NOTICE", "1") != "0"
 
-_SETTINGS = ("device_memory", "placement", "tier", "bus_load_balance")
+_SETTINGS = ("device_memory", "placement", "tier", "bus_load_balance", "compile_notice")
 
 
 @contextmanager

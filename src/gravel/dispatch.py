@@ -12,8 +12,10 @@ import numpy as np
 
 from .arguments import is_integer
 from .arrays import xp
+from .compiling import compile_clock
 from .errors import DeviceUnavailableError, UnknownNameError, VertexNotFoundError
 from .graph import Graph
+from .results import Result
 
 #: the values of every ``device=`` argument
 DEVICES = ("auto", "cpu", "cuda")
@@ -21,7 +23,8 @@ DEVICES = ("auto", "cpu", "cuda")
 
 def takes_graph(func):
     """`func`, refusing with a TypeError that names it a first argument that is not a gravel
-    Graph (a NetworkX graph, say), before anything reads it."""
+    Graph (a NetworkX graph, say), before anything reads it, and giving the :class:`Result` it
+    returns the seconds the call spent compiling kernels (``compile_s``)."""
 
     @functools.wraps(func)
     def checked(G, *args, **kwargs):
@@ -33,7 +36,11 @@ def takes_graph(func):
                     " (Graph.from_networkx(G) converts it; or call NetworkX with backend='gravel')"
                 )
             raise TypeError(f"{func.__name__} takes a gravel.Graph, not a {kind}{hint}")
-        return func(G, *args, **kwargs)
+        with compile_clock() as compiled:
+            result = func(G, *args, **kwargs)
+        if isinstance(result, Result):
+            result.compile_s = compiled()
+        return result
 
     return checked
 

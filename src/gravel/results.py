@@ -25,6 +25,8 @@ class Result:
     iterations: int = 0
     strategy: str = ""
     stats: dict = field(default_factory=dict)
+    #: seconds the call spent compiling kernels at their first use, left out of ``time_s``
+    compile_s: float = 0.0
 
     def summary(self):
         """Scalar facts about the run, for ``--json`` and tables."""
@@ -34,6 +36,7 @@ class Result:
             "time_s": self.time_s,
             "iterations": self.iterations,
             "strategy": self.strategy,
+            "compile_s": self.compile_s,
         }
         out.update(self.stats)
         return out

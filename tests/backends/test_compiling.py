@@ -1,14 +1,21 @@
-"""Kernels compiled at first use: their time stays out of an algorithm's, and the command line says
-when it compiles for a while (issue 17)."""
+"""Kernels compiled at first use: their time stays out of an algorithm's and is reported apart
+(``compile_s``), and gravel says when it compiles for a while, in the library as on the command line
+(issues 17 and 50)."""
 
 import io
+import subprocess
+import sys
 import time
+from contextlib import ExitStack, contextmanager
 
 import numba
 import numpy as np
+from numba.core import event
 
+import gravel
 from gravel import compiling
-from gravel.results import Timer
+from gravel.dispatch import takes_graph
+from gravel.results import Result, Timer
 
 
 def fresh_kernel():
@@ -37,19 +44,29 @@ def test_issue_17_timer_leaves_compilation_out():
     assert again.compile_seconds == 0.0
 
 
-def test_issue_17_command_line_says_it_compiles(monkeypatch):
+@contextmanager
+def announcing(out):
+    """An announcer on `out` for the block, as :func:`gravel.compiling.watch` installs one."""
+    listener = compiling.announcer(out)
+    with ExitStack() as stack:
+        for kind in compiling.KINDS:
+            stack.enter_context(event.install_listener(kind, listener))
+        yield
+
+
+def test_issue_17_long_compilations_are_announced_once_a_run(monkeypatch):
     monkeypatch.setattr(compiling, "ANNOUNCE_AFTER_S", 0.0)
     out = io.StringIO()
-    with compiling.announce_compiling(out):
+    with announcing(out):
         fresh_kernel()(np.ones(10))
         fresh_kernel()(np.ones(10))
-    assert out.getvalue() == "gravel: compiling kernels (first run)\n"  # once
+    assert out.getvalue() == compiling.NOTICE + "\n"  # once
 
 
 def test_short_compilations_pass_unannounced(monkeypatch):
     monkeypatch.setattr(compiling, "ANNOUNCE_AFTER_S", 60.0)
     out = io.StringIO()
-    with compiling.announce_compiling(out):
+    with announcing(out):
         fresh_kernel()(np.ones(10))
     assert out.getvalue() == ""
 
@@ -58,11 +75,60 @@ def test_short_compilations_that_add_up_are_announced(monkeypatch):
     # NVRTC compiles one module at a time: sixty of a tenth of a second are a six-second wait
     monkeypatch.setattr(compiling, "ANNOUNCE_AFTER_S", 0.05)
     out = io.StringIO()
-    with compiling.announce_compiling(out):
+    with announcing(out):
         for _ in range(5):
             with compiling.cuda_compile("kernel.cu"):
                 time.sleep(0.02)
-    assert out.getvalue() == "gravel: compiling kernels (first run)\n"
+    assert out.getvalue() == compiling.NOTICE + "\n"
+
+
+def test_a_quiet_spell_starts_a_new_run(monkeypatch):
+    # a later first use (another algorithm, a new graph size) is announced again
+    monkeypatch.setattr(compiling, "ANNOUNCE_AFTER_S", 0.0)
+    monkeypatch.setattr(compiling, "QUIET_AFTER_S", 0.01)
+    out = io.StringIO()
+    with announcing(out):
+        fresh_kernel()(np.ones(10))
+        time.sleep(0.05)
+        fresh_kernel()(np.ones(10))
+    assert out.getvalue() == 2 * (compiling.NOTICE + "\n")
+
+
+def test_the_setting_silences_the_notice(monkeypatch):
+    monkeypatch.setattr(compiling, "ANNOUNCE_AFTER_S", 0.0)
+    out = io.StringIO()
+    with gravel.config.using(compile_notice=False), announcing(out):
+        fresh_kernel()(np.ones(10))
+    assert out.getvalue() == ""
+
+
+def test_the_library_announces_without_the_command_line():
+    code = (
+        "import sys, numba, numpy as np, gravel\n"
+        "from gravel import compiling\n"
+        "compiling.ANNOUNCE_AFTER_S = 0.0\n"
+        "gravel.bfs(gravel.generate.grid(2, 2), 0, device='cpu')\n"
+        "assert compiling._WATCHER, 'running a CPU kernel installed no watcher'\n"
+        "numba.njit(lambda a: a.sum() * 2.5)(np.ones(3))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert compiling.NOTICE in done.stderr
+
+
+def test_results_report_the_seconds_compiled_apart_from_the_time():
+    kernel = fresh_kernel()
+
+    @takes_graph
+    def algorithm(G):
+        with Timer() as t:
+            kernel(np.ones(10))
+        return Result("algorithm", "cpu", t.seconds)
+
+    r = algorithm(gravel.generate.grid(2, 2))
+    assert r.compile_s > 0.01 and r.time_s < r.compile_s
+    assert r.summary()["compile_s"] == r.compile_s
+    assert algorithm(gravel.generate.grid(2, 2)).compile_s == 0.0  # compiled once
 
 
 def test_timer_leaves_cuda_compilation_out():

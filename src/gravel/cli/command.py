@@ -8,7 +8,6 @@ from contextlib import nullcontext
 
 from .. import __version__, config
 from ..algorithms.catalog import CATALOG
-from ..compiling import announce_compiling
 from ..errors import GravelError, InvalidArgumentError
 from ..placement import PLACEMENTS, parse_bytes, resolve_budget
 from ..programs import files as programs_files
@@ -281,7 +280,7 @@ def main(argv=None):
         From argparse: ``--help``, ``--version``, or arguments it cannot parse (status 2).
     """
     args = build_parser().parse_args(argv)
-    with warnings.catch_warnings(), announce_compiling():
+    with warnings.catch_warnings():
         warnings.showwarning = _show_warning
         try:
             with _settings(args):

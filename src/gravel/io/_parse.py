@@ -10,6 +10,10 @@ a first run does not wait for the tokenizer to compile (SMALL_TEXT_BYTES, docs/t
 import numba
 import numpy as np
 
+from ..compiling import watch
+
+watch()  # this module compiles Numba kernels: long compilations are announced
+
 OK, BAD_NUMBER, NEGATIVE_ID, TOO_FEW, COLUMNS_CHANGE, BAD_PREFIX, NOT_INTEGER, EMPTY_FIELD = range(
     8
 )

@@ -15,8 +15,11 @@ import numba
 import numpy as np
 
 from ..backends.cpu.binning import bin_counts, gather_reached
+from ..compiling import watch
 from .program import VERTEX_NAMES, Active
 from .split import senders_below
+
+watch()  # this module compiles Numba kernels: long compilations are announced
 
 #: how the CPU push folds: "auto" (:func:`pays`), "blocked" or "unblocked" (set it to force one)
 push_blocking = "auto"

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..arguments import is_integer
-from ..dispatch import caller_id, choose_device
+from ..dispatch import caller_id, choose_device, takes_graph
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..results import Result, Timer
 from .expressions import ProgramError
@@ -64,6 +64,7 @@ class ProgramResult(Result):
         return out
 
 
+@takes_graph
 def run(
     G,
     program,

@@ -32,6 +32,26 @@ KERNELS = (
 )
 
 
+class _Watching:
+    """A module loader that, once the module has run (and imported Numba), has gravel announce long
+    compilations (:func:`gravel.compiling.watch`) before any of its kernels first compiles."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def __getattr__(self, name):
+        return getattr(self.loader, name)
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        from ...compiling import watch
+
+        self.loader.exec_module(module)
+        watch()
+
+
 def chunks():
     """How many pieces a parallel loop splits its work into (a few per thread, for balance).
 
@@ -53,7 +73,7 @@ def __getattr__(name):
     if module is None:
         # the standard library's recipe for lazy imports (importlib.util.LazyLoader)
         spec = importlib.util.find_spec(fullname)
-        spec.loader = importlib.util.LazyLoader(spec.loader)
+        spec.loader = importlib.util.LazyLoader(_Watching(spec.loader))
         module = importlib.util.module_from_spec(spec)
         sys.modules[fullname] = module
         spec.loader.exec_module(module)
