@@ -17,7 +17,34 @@ from .compiling import compile_clock
 
 @dataclass
 class Result:
-    """Base of every result: run statistics beside the per-vertex arrays of the subclass."""
+    """Base of every result: run statistics beside the per-vertex arrays of the subclass.
+
+    Each algorithm's subclass adds its per-vertex arrays as fields (NumPy arrays from the CPU
+    path, CuPy arrays from the GPU path, indexed by the caller's ids) and names them in
+    ``vertex_arrays``.
+
+    Attributes
+    ----------
+    algorithm : str
+        The algorithm that ran (``"bfs"``, say).
+    device : str
+        Where it ran: ``"cpu"`` or ``"cuda"`` (a hybrid vertex program: ``"cpu+cuda"``).
+    time_s : float, default 0.0
+        Seconds of the run, compiling left out (:class:`Timer`).
+    iterations : int, default 0
+        Iterations (or levels, or steps) the run took.
+    strategy : str, default ""
+        How it ran, where the algorithm has several ways (``"top-down, serial"``, say).
+    stats : dict, default {}
+        Further facts of the run, merged into :meth:`summary`.
+    vertex_arrays : tuple of str
+        Class attribute: the names of the per-vertex arrays, the first the one that
+        ``--output x.npy`` writes; empty (a vertex program's result): every one-dimensional
+        array field.
+    id_arrays : tuple of str
+        Class attribute: those of `vertex_arrays` that hold vertex ids (-1 for none), which
+        outputs map to a relabelled graph's labels.
+    """
 
     algorithm: str
     device: str
@@ -29,7 +56,23 @@ class Result:
     compile_s: float = 0.0
 
     def summary(self):
-        """Scalar facts about the run, for ``--json`` and tables."""
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict of str to object
+            ``algorithm``, ``device``, ``time_s``, ``iterations`` and ``strategy``, then the
+            entries of ``stats`` (which win on a clash); subclasses add their own (a BFS's
+            ``reached`` and ``max_depth``, say).
+
+        Examples
+        --------
+        >>> import gravel
+        >>> G = gravel.Graph.from_edges([0, 1], [1, 2])
+        >>> summary = gravel.bfs(G, 0, device="cpu").summary()
+        >>> summary["algorithm"], summary["device"], summary["reached"]
+        ('bfs', 'cpu', 3)
+        """
         out = {
             "algorithm": self.algorithm,
             "device": self.device,
@@ -70,6 +113,13 @@ class Result:
         Returns
         -------
         dict of str to numpy.ndarray
+            ``"vertex"`` (the ids 0..n-1, or the labels), then each per-vertex array, copied to
+            the host where it is a CuPy array.
+
+        Raises
+        ------
+        ValueError
+            `G` is given and its vertex count differs from the result's.
         """
         names, id_names = self._vertex_arrays()
         out = {name: host(getattr(self, name)) for name in names}
@@ -99,6 +149,14 @@ class Result:
         Returns
         -------
         pandas.DataFrame
+            One row per vertex; a vertex program's structured state gives one column per field.
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed.
+        ValueError
+            `G` is given and its vertex count differs from the result's.
 
         Examples
         --------
@@ -109,11 +167,6 @@ class Result:
         0       0      0       0
         1       1      1       0
         2       2      2       1
-
-        Raises
-        ------
-        ImportError
-            pandas is not installed.
         """
         try:
             import pandas as pd
@@ -139,17 +192,19 @@ class Result:
         -------
         pyarrow.Table
 
+        Raises
+        ------
+        ImportError
+            pyarrow is not installed.
+        ValueError
+            `G` is given and its vertex count differs from the result's.
+
         Examples
         --------
         >>> import gravel
         >>> G = gravel.Graph.from_edges([0, 1], [1, 2])
         >>> gravel.bfs(G, 0, device="cpu").to_arrow().column_names
         ['vertex', 'depth', 'parent']
-
-        Raises
-        ------
-        ImportError
-            pyarrow is not installed.
         """
         from .interop import require_pyarrow
 
@@ -171,17 +226,44 @@ class Result:
         return pa.table(table)
 
     def to_torch(self):
-        """The per-vertex arrays as PyTorch tensors, ``{name: tensor}`` over the caller's ids:
-        on the result's GPU (through DLPack, no copy) where its arrays are CuPy arrays, else on
-        the CPU (sharing NumPy's memory); a structured state gives one per field
-        (``"state.rank"``). Needs PyTorch (:func:`gravel.tensors.to_torch`)."""
+        """The per-vertex arrays as PyTorch tensors (:func:`gravel.tensors.to_torch`).
+
+        Returns
+        -------
+        dict of str to torch.Tensor
+            ``{name: tensor}`` over the caller's ids: on the result's GPU (through DLPack, no
+            copy) where its arrays are CuPy arrays, else on the CPU (sharing NumPy's memory; a
+            read-only array is copied); a structured state gives one per field
+            (``"state.rank"``).
+
+        Raises
+        ------
+        ImportError
+            PyTorch is not installed.
+        """
         from .tensors import to_torch
 
         return to_torch({name: getattr(self, name) for name in self._vertex_arrays()[0]})
 
     def to_dict(self, G=None):
-        """The first per-vertex array as a dict from vertex (label, with `G`) to value, as
-        NetworkX's algorithms return.
+        """The first per-vertex array as a dict from vertex to value, as NetworkX's algorithms
+        return.
+
+        Parameters
+        ----------
+        G : Graph, optional
+            The graph the result was computed on: where it has labels, the keys are labels
+            (see :meth:`columns`), else ids 0..n-1.
+
+        Returns
+        -------
+        dict
+            Vertex to value, as Python scalars; empty where the result has no per-vertex array.
+
+        Raises
+        ------
+        ValueError
+            `G` is given and its vertex count differs from the result's.
 
         Examples
         --------
@@ -197,10 +279,33 @@ class Result:
 
 class Timer:
     """Time of a block: wall time on the CPU, CUDA events around the block's GPU work on "cuda".
+
     The time of compiling kernels inside the block (Numba's at their first call in a process,
     NVRTC's where no kernel was built ahead of time) is left out of ``seconds`` and given as
     ``compile_seconds``: the device waits while the host compiles, so on "cuda" it is taken off the
-    events' interval."""
+    events' interval.
+
+    Parameters
+    ----------
+    device : str, default "cpu"
+        ``"cuda"``: time the block's GPU work with CUDA events (the exit waits for it); any
+        other value: wall time on the host.
+
+    Attributes
+    ----------
+    seconds : float
+        The block's time, compiling left out; set when the block ends.
+    compile_seconds : float
+        The time spent compiling kernels inside the block; 0.0 until the block ends.
+
+    Examples
+    --------
+    >>> from gravel.results import Timer
+    >>> with Timer("cpu") as t:
+    ...     total = sum(range(1000))
+    >>> t.seconds >= 0.0, t.compile_seconds
+    (True, 0.0)
+    """
 
     def __init__(self, device="cpu"):
         self.device = device
@@ -218,8 +323,16 @@ class Timer:
         return self
 
     def lap(self):
-        """Wall-clock seconds since the block began, compiling left out (on "cuda" the host's
-        clock too: a step's time where the host has just waited for the device)."""
+        """Wall-clock seconds since the block began, compiling left out.
+
+        On "cuda" too this is the host's clock: a step's time where the host has just waited for
+        the device. Call it inside the block.
+
+        Returns
+        -------
+        float
+            At least 0.0.
+        """
         return max(time.perf_counter() - self.start - self._compiled(), 0.0)
 
     def __exit__(self, *exc):

@@ -94,7 +94,20 @@ def _fold_into(program, value):
 
 
 def source(program):
-    """The Python source of the program's kernels (the key of the compiled cache)."""
+    """The Python source of the program's kernels (the key of the compiled cache).
+
+    Parameters
+    ----------
+    program : Program
+
+    Returns
+    -------
+    str
+        The Numba functions ``init``, ``start``, ``send``, ``pull``, ``push_owned``,
+        ``bin_fill``, ``bin_fold``, ``combine`` and ``apply``, with the program's expressions
+        written in; the field types (``T{i}``, ``M{i}``) and identities (``I{i}``) are left to
+        the globals :func:`kernels` gives them.
+    """
     ns, nm = len(program.state), len(program.message)
     st = "".join(f"st{i}, " for i in range(ns))
     ms = "".join(f"ms{i}, " for i in range(nm))
@@ -243,8 +256,19 @@ def _compiled(text, constants):
 
 
 def kernels(program):
-    """The program's kernels by name (compiled by Numba at their first call, then kept), and
-    ``push``, a :class:`Push` with scratch arrays of its own."""
+    """The program's kernels by name, and ``push``, a :class:`Push` with scratch arrays of its own.
+
+    Parameters
+    ----------
+    program : Program
+
+    Returns
+    -------
+    dict
+        The namespace :func:`source` ran in: its kernels by name (Numba functions, compiled at
+        their first call, then kept: programs of the same source and constants share them), and
+        ``"push"``, a new :class:`Push` over them.
+    """
     constants = [(f"T{i}", f.dtype.type) for i, f in enumerate(program.state)]
     constants += [(f"M{i}", f.dtype.type) for i, f in enumerate(program.message)]
     constants += [(f"I{i}", x) for i, x in enumerate(program.identity)]
@@ -254,14 +278,38 @@ def kernels(program):
 
 def bin_width(vertex_bytes):
     """A blocked push's vertices per bin: the largest power of two up to ``push_bin_width`` if
-    set, else whose totals (`vertex_bytes` a vertex) fit in PUSH_BIN_BYTES."""
+    set, else whose totals fit in PUSH_BIN_BYTES.
+
+    Parameters
+    ----------
+    vertex_bytes : int
+        The bytes a push folds into per vertex: the message fields and a received flag.
+
+    Returns
+    -------
+    int
+        A power of two, at least 1.
+
+    Examples
+    --------
+    >>> from gravel.programs.cpu import bin_width
+    >>> bin_width(9), bin_width(5)  # a float64 sum's totals, an int32's (256 KiB bins)
+    (16384, 32768)
+    """
     most = PUSH_BIN_BYTES // vertex_bytes if push_bin_width is None else push_bin_width
     return 1 << max(0, int(most).bit_length() - 1)
 
 
 @functools.cache
 def llc_bytes():
-    """The size of the CPU's last-level cache (sysfs; 32 MiB where it says nothing)."""
+    """The size of the CPU's last-level cache (sysfs; 32 MiB where it says nothing).
+
+    Returns
+    -------
+    int
+        Bytes: the largest data or unified cache that sysfs lists for CPU 0, read once per
+        process.
+    """
     sizes = [32 << 20]
     for index in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"):
         try:
@@ -274,8 +322,25 @@ def llc_bytes():
 
 
 def pays(arcs, n, vertex_bytes):
-    """Whether a push of `arcs` arcs into n vertices' totals (`vertex_bytes` each) is blocked:
-    ``push_blocking``, or under "auto" the rule of docs/tuning.md (propagation blocking)."""
+    """Whether a push of `arcs` arcs into n vertices' totals is blocked: as ``push_blocking``
+    says, or under "auto" by the rule of docs/tuning.md ("CPU push of vertex programs").
+
+    Parameters
+    ----------
+    arcs : int
+        The arcs the push reads.
+    n : int
+        The vertices whose totals it folds into.
+    vertex_bytes : int
+        The bytes of a vertex's totals and received flag.
+
+    Returns
+    -------
+    bool
+        Under "auto": the totals outgrow PUSH_LLC_SHARE of the last-level cache
+        (:func:`llc_bytes`) and the push brings at least PUSH_ARCS_PER_LINE arcs per 64-byte
+        line of totals. Else whether ``push_blocking`` is "blocked".
+    """
     if push_blocking == "auto":
         total = n * vertex_bytes
         return total > PUSH_LLC_SHARE * llc_bytes() and arcs >= PUSH_ARCS_PER_LINE * total / 64
@@ -302,9 +367,18 @@ class Push:
     totals that fits the cache. Senders go by batches of about PUSH_BATCH_ARCS arcs, which bounds
     the bins' memory. :func:`pays` chooses.
 
+    Parameters
+    ----------
+    k : dict
+        The program's kernels (:func:`kernels`).
+    program : Program
+
+    Notes
+    -----
     Called as the kernel it replaced: ``push(ids, g_off, g_idx, offsets, targets, weights,
     weighted, *params, *st, *ms, *tt, received, touched, k)``; appends the vertices reached for
-    the first time to ``touched`` from k on and returns the new end."""
+    the first time to ``touched`` from k on and returns the new end.
+    """
 
     def __init__(self, k, program):
         self.kernels = k
@@ -363,7 +437,25 @@ class Push:
 
 
 class CpuEngine:
-    """The phases of :func:`gravel.programs.run` on the CPU, over host arrays."""
+    """The phases of :func:`gravel.programs.run` on the CPU, over host arrays.
+
+    Parameters
+    ----------
+    G : Graph
+        Its host CSR, and CSC, are read.
+    program : Program
+    values : dict
+        The run's parameter values (:meth:`Program.bind <gravel.programs.Program.bind>`).
+
+    Attributes
+    ----------
+    can_push : bool
+        True: the CPU pushes with any reduce.
+    push_degree : numpy.ndarray
+        The arcs a push from each vertex reads, along every way.
+    states, messages, totals : list of numpy.ndarray
+        One array per field of the state, of the message and of the totals.
+    """
 
     can_push = True
 
@@ -395,37 +487,94 @@ class CpuEngine:
         return (self.n, iteration, *self.degrees, *self.params)
 
     def init(self, state):
-        """Set the starting state (`state`, or the program's init) and the starting actives."""
+        """Set the starting state (`state`, or the program's init) and the starting actives.
+
+        Parameters
+        ----------
+        state : list of numpy.ndarray or None
+            One host array per state field; None: the program's `init`.
+        """
         self.kernels["init"](*self._vertex(0), *self.states)
         for mine, given in zip(self.states, state or (), strict=False):
             mine[:] = given
         self.kernels["start"](*self._vertex(0), *self.states, self.active)
 
     def actives(self):
-        """The active vertices (an :class:`~gravel.programs.program.Active`), listed."""
+        """The active vertices, listed.
+
+        Returns
+        -------
+        Active
+            Their count and ids (int32, sorted); ``arcs`` None.
+        """
         ids = np.flatnonzero(self.active).astype(np.int32)
         return Active(ids.size, None, ids)
 
     def senders(self, active):
-        """The vertices that send this iteration: every vertex, or the (sorted) active ones."""
+        """The vertices that send this iteration: every vertex, or the (sorted) active ones.
+
+        Parameters
+        ----------
+        active : numpy.ndarray
+            The active vertices' ids (int32, sorted).
+
+        Returns
+        -------
+        numpy.ndarray
+            int32 ids: 0..n-1 where every vertex sends, else `active` itself.
+        """
         return self.every if self.program.senders == "all" else active
 
     def step(self, active, iteration, direction):
-        """One iteration from the active vertices (`active`, an Active): send, pull or push,
-        apply."""
+        """One iteration from the active vertices: send, pull or push, apply.
+
+        Parameters
+        ----------
+        active : Active
+            The active vertices (:meth:`actives`).
+        iteration : int
+            The iteration, 0 first.
+        direction : {"pull", "push"}
+        """
         self.send(active.ids, iteration)
         self.apply(self.reduce(active.ids, direction), iteration)
 
     def send(self, active, iteration):
-        """Every sender's message into ``messages``."""
+        """Every sender's message into ``messages``.
+
+        Parameters
+        ----------
+        active : numpy.ndarray
+            The active vertices' ids (int32, sorted): the senders, unless every vertex sends.
+        iteration : int
+            The iteration, 0 first.
+        """
         self.kernels["send"](
             self.senders(active), *self._vertex(iteration), *self.states, *self.messages
         )
 
     def reduce(self, active, direction, first=None):
-        """Fold the messages into the totals along every way: a pull over the rows from
-        ``first[w]`` on of way w's in-lists, or a push from the senders from row ``first[w]`` on
-        (`first` None: every row). Returns the vertices that may have received."""
+        """Fold the messages into the totals along every way.
+
+        Parameters
+        ----------
+        active : numpy.ndarray
+            The active vertices' ids (int32, sorted).
+        direction : {"pull", "push"}
+            A pull over the rows from ``first[w]`` on of way w's in-lists, or a push from the
+            senders from row ``first[w]`` on. A push also clears the active vertices' flags
+            (the apply sets them again where it reaches them).
+        first : sequence of int, optional
+            The first row of each way that the CPU takes (a hybrid run's split); None: every
+            row.
+
+        Returns
+        -------
+        numpy.ndarray
+            The vertices that may have received (int32): every vertex after a pull, those a
+            push reached for the first time after a push (a view of scratch space, valid until
+            the next push).
+        """
         first = first or (0,) * len(self.ways)
         arrays = (*self.params, *self.states, *self.messages, *self.totals, self.received)
         if direction == "pull":
@@ -453,20 +602,47 @@ class CpuEngine:
         return self.touched[:count]
 
     def combine(self, ids, values):
-        """Fold totals reduced elsewhere (`values`, one array per message field, at the distinct
-        vertices `ids`) into ``totals``; returns which of `ids` had received nothing here."""
+        """Fold totals reduced elsewhere into ``totals``.
+
+        Parameters
+        ----------
+        ids : numpy.ndarray
+            Distinct vertex ids (int32).
+        values : list of numpy.ndarray
+            One array per message field: the totals at `ids`.
+
+        Returns
+        -------
+        numpy.ndarray
+            bool, one per entry of `ids`: True where the vertex had received nothing here.
+        """
         fresh = np.empty(ids.size, np.bool_)
         self.kernels["combine"](ids, *values, *self.totals, self.received, fresh)
         return fresh
 
     def apply(self, reached, iteration):
-        """The new state of the vertices of `reached` that received; their activity."""
+        """The new state of the vertices of `reached` that received; their activity.
+
+        Parameters
+        ----------
+        reached : numpy.ndarray
+            Vertex ids (int32), each at most once: those that may have received.
+        iteration : int
+            The iteration, 0 first.
+        """
         vertex = self._vertex(iteration)
         self.kernels["apply"](
             reached, *vertex, *self.states, *self.totals, self.received, self.active
         )
 
     def state(self):
+        """The state.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            One array per state field: the engine's own, not copies.
+        """
         return self.states
 
 

@@ -83,9 +83,21 @@ class Spmv:
     the flags ``received`` of `arrays` from the messages ``ms{i}`` (and, pulling from active
     senders only, the sending flags ``active``). A pull writes each vertex's total in place (the
     reduction's apply); a push's totals come back as an array and are copied or folded. The
-    kernels' code is written once, here. `blocking`: how a pull of the message array itself over
-    every vertex sweeps (neighbor_reduce's; the engine's "auto", none for a hybrid part, whose
-    split lists change as the split moves)."""
+    kernels' code is written once, here.
+
+    Parameters
+    ----------
+    program : Program
+    n : int
+        The vertices.
+    arrays : dict
+        The engine's named device arrays and scalars, which the kernels read and write (``st{i}``,
+        ``ms{i}``, ``tt{i}``, ``active``, ``received``, the parameters ``p_k``, ...).
+    blocking : str, optional
+        How a pull of the message array itself over every vertex sweeps (``neighbor_reduce``'s
+        `blocking`): the engine's "auto"; None for a hybrid part, whose split lists change as
+        the split moves.
+    """
 
     def __init__(self, program, n, arrays, blocking=None):
         p = program
@@ -121,10 +133,20 @@ class Spmv:
             self.fields.append(code | {"dtype": wide, "identity": identity, "params": names})
 
     def __call__(self, ways, direction, listeners=None, arcs=None):
-        """Reduce along each of `ways`, (graph, senders' Frontier: a push's; None for a pull),
-        folding the ways' totals vertex by vertex. A pull reads the lists of `listeners` (a
-        Frontier; None: every vertex); a push from way w's senders reads ``arcs[w]`` arcs, where
-        the caller knows them."""
+        """Reduce along each of `ways`, folding the ways' totals vertex by vertex.
+
+        Parameters
+        ----------
+        ways : list of tuple
+            (graph, senders): a device graph, and a push's senders as a Frontier (None for a
+            pull, or where every vertex sends).
+        direction : {"pull", "push"}
+        listeners : Frontier, optional
+            The vertices whose lists a pull reads; None: every vertex.
+        arcs : list of int, optional
+            The arcs a push from way w's senders reads, ``arcs[w]``, where the caller knows
+            them.
+        """
         from ..operators import neighbor_reduce
 
         push = direction == "push"
@@ -168,7 +190,23 @@ class CudaEngine:
     vertices, the arcs a push from them reads along each way and the vertices that listen next (a
     sum each, in the same pass), and set the bits of the active vertices (where a push may list
     them) and of the listeners in bitmaps, from which a push's senders and a pull's listeners are
-    listed without a read-back of their number."""
+    listed without a read-back of their number.
+
+    Parameters
+    ----------
+    G : Graph
+        Copied to the GPU (``G.to("cuda")``) where it has no device copy.
+    program : Program
+    values : dict
+        The run's parameter values (:meth:`Program.bind <gravel.programs.Program.bind>`).
+
+    Attributes
+    ----------
+    can_push : bool
+        Whether a push can run: a named reduce (the atomics').
+    push_degree : cupy.ndarray
+        The arcs a push from each vertex reads, along every way (int64).
+    """
 
     def __init__(self, G, program, values):
         import cupy
@@ -223,6 +261,13 @@ class CudaEngine:
         self.sums = compute_sums(None, self.terms, op=op, params=params, n=self.n)
 
     def init(self, state):
+        """Set the starting state (`state`, or the program's init) and the starting actives.
+
+        Parameters
+        ----------
+        state : list of numpy.ndarray or None
+            One host array per state field; None: the program's `init`.
+        """
         import cupy
 
         at_v = self.program.code(_BASE, state="st{i}[v]")
@@ -241,7 +286,13 @@ class CudaEngine:
 
     def actives(self):
         """The active vertices' count and push arcs, read from the last flags' sums (the one sync
-        of an iteration)."""
+        of an iteration).
+
+        Returns
+        -------
+        Active
+            Their count and the arcs a push from them reads along every way; no ids.
+        """
         sums = [int(x) for x in self.sums.get()]
         self.way_arcs = sums[1 : 1 + len(self.ways)]
         if self.program.listens:
@@ -256,7 +307,16 @@ class CudaEngine:
         return Frontier(self.n, bitmap=self.arrays[bits], length=count).to_sparse()
 
     def step(self, active, iteration, direction):
-        """One iteration from the active vertices (`active`, an Active): send, SpMV, apply."""
+        """One iteration from the active vertices: send, SpMV, apply.
+
+        Parameters
+        ----------
+        active : Active
+            The active vertices (:meth:`actives`).
+        iteration : int
+            The iteration, 0 first.
+        direction : {"pull", "push"}
+        """
         push = direction == "push"
         senders = None  # every vertex
         if push and self.program.senders != "all":
@@ -272,6 +332,13 @@ class CudaEngine:
         self._flagged(self.apply, iteration)
 
     def state(self):
+        """The state, copied to the host.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            One array per state field.
+        """
         return [a.get() for a in self.st]
 
 
@@ -330,7 +397,17 @@ def _ways(dg, program, directed):
 def vertex_bytes(program):
     """Device bytes per vertex of a hybrid run's GPU part (:class:`CudaPart`): messages, totals,
     the state where process reads it, the flags, and the SpMV's temporaries (a way's totals and
-    marks, the compressed ids); at least what a placement plan sets aside for vertex state."""
+    marks, the compressed ids); at least what a placement plan sets aside for vertex state.
+
+    Parameters
+    ----------
+    program : Program
+
+    Returns
+    -------
+    int
+        Bytes per vertex, at least :data:`gravel.placement.STATE_BYTES_PER_VERTEX`.
+    """
     from ..placement import STATE_BYTES_PER_VERTEX
 
     wide = [_wide(f.dtype).itemsize for f in program.message]
@@ -346,7 +423,18 @@ class CudaPart:
     the SpMV runs over the lists the GPU holds without the host waiting for it, and the totals go
     back compressed (the vertices that received, their totals). Where process reads the state of
     the vertex reached, the state comes along; where it calls ``common``, the graph's lists are
-    read where ``G.to("cuda")`` placed them (in pinned host memory when split)."""
+    read where ``G.to("cuda")`` placed them (in pinned host memory when split).
+
+    Parameters
+    ----------
+    G : Graph
+    program : Program
+    values : dict
+        The run's parameter values (:meth:`Program.bind <gravel.programs.Program.bind>`).
+    whole : bool
+        True for "hybrid-seed": the SpMV reads the whole graph as ``G.to("cuda")`` places it
+        (:meth:`whole`); False: it reads the rows the split holds (:meth:`hold`).
+    """
 
     #: the GPU's share of the arcs until a pull iteration has measured both sides (a prior: the
     #: GPU's pull sweeps many times the arcs a second of the CPU's; the measure replaces it)
@@ -382,7 +470,13 @@ class CudaPart:
     def limit(self):
         """Device bytes the split may fill with the vertex arrays and lists: the budget
         (:func:`gravel.placement.resolve_budget`) less common's lists, and a share of the free
-        memory with the vertex arrays already taken."""
+        memory with the vertex arrays already taken.
+
+        Returns
+        -------
+        int
+            Bytes: the smaller of the two; the share of the free memory where no budget is set.
+        """
         from ..backends.cuda.runtime import free_bytes
         from ..placement import resolve_budget
 
@@ -393,14 +487,40 @@ class CudaPart:
 
     def whole(self, way, lists):
         """(push graph, pull graph) of way `way` over the whole graph, as ``G.to("cuda")`` places
-        it (the seed's scheme); `lists`, the CPU's, are not needed."""
+        it (the seed's scheme); `lists`, the CPU's, are not needed.
+
+        Parameters
+        ----------
+        way : int
+            The index of the way among the program's (the graph, its reverse, or both).
+        lists : tuple
+            The CPU's lists of that way; unused.
+
+        Returns
+        -------
+        tuple of DeviceGraph
+            The way's device graph, twice: a push reads its out-lists, a pull its in-lists.
+        """
         graph = _ways(self.G.to("cuda"), self.program, self.G.directed)[way]
         return graph, graph
 
     def hold(self, lists, k):
         """Rows ``[0, k)`` of the host `lists` (offsets, ids, (weights, weighted)) in device memory,
         as a graph whose CSR and CSC are both these lists: a push reads them as out-lists, a pull
-        as in-lists (the graph is marked undirected so that the device never transposes them)."""
+        as in-lists (the graph is marked undirected so that the device never transposes them).
+
+        Parameters
+        ----------
+        lists : tuple
+            ``(offsets, ids, (weights, weighted))``: a set of host lists.
+        k : int
+            The split row.
+
+        Returns
+        -------
+        DeviceGraph
+            n rows, those from k on empty, in device memory.
+        """
         from ..graph import Graph
         from .split import share_offsets
 
@@ -415,7 +535,21 @@ class CudaPart:
     def launch(self, direction, ways, ids, messages, state):
         """Start the SpMV along `ways`, (held graph, how many of `ids` it pushes from; None for a
         pull), and return without waiting for it. `messages`: one host array per field, the
-        values of the senders `ids` (None: every vertex, dense); `state`: the host state."""
+        values of the senders `ids` (None: every vertex, dense); `state`: the host state.
+
+        Parameters
+        ----------
+        direction : {"pull", "push"}
+        ways : list of tuple
+            (held graph, how many of `ids` it pushes from; None for a pull).
+        ids : numpy.ndarray or None
+            The senders (int32, sorted); None: every vertex sends.
+        messages : list of numpy.ndarray
+            One host array per message field: the senders' values, in the order of `ids` (or
+            one per vertex).
+        state : list of numpy.ndarray
+            The host state, one array per field; copied only where process reads it.
+        """
         import cupy
 
         from ..compiling import compile_clock
@@ -445,8 +579,17 @@ class CudaPart:
         self.compile_s = compiled()
 
     def finish(self):
-        """Wait for the SpMV: (the vertices that received, their totals per field, the GPU's
-        seconds from the messages' upload to the SpMV's end, compiling left out)."""
+        """Wait for the SpMV and bring its totals back, compressed.
+
+        Returns
+        -------
+        ids : numpy.ndarray
+            The vertices that received (int32, sorted).
+        totals : list of numpy.ndarray
+            Their totals, one host array per message field.
+        seconds : float
+            The GPU's seconds from the messages' upload to the SpMV's end, compiling left out.
+        """
         import cupy
 
         self.events[1].synchronize()

@@ -39,8 +39,46 @@ _INF = ("np.inf", "__int_as_float(0x7f800000)")
 
 
 class Expression:
-    """One expression of a program: `where` names the function (``"apply"``, say) for errors,
-    `names` are the names it may use (``"state.rank"`` for a field)."""
+    """One expression of a program, parsed and checked once.
+
+    Parameters
+    ----------
+    source : str
+        The expression (anything else is taken as its ``str``).
+    where : str
+        The function it is (``"apply"``, say), for the error messages.
+    names : iterable of str
+        The names it may use (``"state.rank"`` for a field); ``inf`` is always known.
+    graph_functions : bool, default False
+        Whether it may call the graph's functions (``common``), as ``process`` may.
+
+    Attributes
+    ----------
+    source : str
+    where : str
+    tree : ast.expr
+        The parsed expression.
+    names : set of str
+        The names it uses.
+
+    Raises
+    ------
+    ProgramError
+        `source` does not parse, or holds what the language does not allow: a name not in
+        `names`, a constant that is not a number or a bool (or an integer beyond 64 bits), a call
+        of another function (or with the wrong arguments), an operator, subscript or attribute
+        outside the language. The message names `where` and the offending part.
+
+    Examples
+    --------
+    >>> from gravel.programs.expressions import Expression
+    >>> e = Expression("min(state, total) + 1", "apply", ("state", "total"))
+    >>> code = {"state": "st0[v]", "total": "tt0[v]"}
+    >>> e.python(code)
+    '(min((st0[v]), (tt0[v])) + 1)'
+    >>> e.cuda(code)
+    '(((st0[v]) < (tt0[v]) ? (st0[v]) : (tt0[v])) + 1)'
+    """
 
     def __init__(self, source, where, names, graph_functions=False):
         self.source, self.where = str(source), where
@@ -91,11 +129,37 @@ class Expression:
             self._check(child, names)
 
     def python(self, code):
-        """The expression in Python for Numba; `code` maps each name used to its code."""
+        """The expression in Python, for Numba.
+
+        Parameters
+        ----------
+        code : dict of str to str
+            The Python code of each name the expression uses (:meth:`Program.code
+            <gravel.programs.Program.code>`).
+
+        Returns
+        -------
+        str
+            Every operation parenthesised; ``inf`` as ``np.inf``.
+        """
         return _write(self.tree, code, cuda=False)
 
     def cuda(self, code):
-        """The expression in CUDA C++; `code` maps each name used to its code."""
+        """The expression in CUDA C++.
+
+        Parameters
+        ----------
+        code : dict of str to str
+            The C++ code of each name the expression uses (:meth:`Program.code
+            <gravel.programs.Program.code>`).
+
+        Returns
+        -------
+        str
+            Every operation parenthesised: ``/`` in double precision, ``and``/``or``/``not`` as
+            ``&&``/``||``/``!``, conditional expressions, ``min``, ``max`` and ``abs`` as
+            ``?:``, integers beyond 32 bits with ``LL``, ``inf`` as a float infinity.
+        """
         return _write(self.tree, code, cuda=True)
 
 

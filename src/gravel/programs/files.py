@@ -16,9 +16,32 @@ PREFIX = "program:"
 
 
 def load_program(path):
-    """(program, params) defined by the Python file `path`.
+    """The vertex program, and its parameter values, that the Python file `path` defines.
 
-    Errors name the file: missing, not Python, raising while it runs, or without a ``program``."""
+    The file is run as a module of its own: ``program`` is a :class:`Program`, or a function of
+    no arguments that returns one; ``params``, optional, a dict.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A ``.py`` file.
+
+    Returns
+    -------
+    program : Program
+    params : dict
+        A copy of the file's ``params``; empty where it defines none.
+
+    Raises
+    ------
+    GravelError
+        `path` is not a file.
+    ProgramError
+        `path` is not a ``.py`` file, raises while it runs (or its ``program()`` does: the
+        error's type and message are kept), defines no ``program`` that is or returns a
+        :class:`Program`, or defines ``params`` that is not a dict. Every message names the
+        file.
+    """
     path = Path(path)
     if not path.is_file():
         raise GravelError(f"{path}: no such program file")

@@ -68,7 +68,28 @@ class HybridEngine:
     """The phases of :func:`gravel.programs.run` with the state on the CPU and the SpMV shared
     with a part (:class:`~gravel.programs.cuda.CudaPart` on "cuda", :class:`CpuPart` on "cpu").
 
-    `directions`: those the run may take, whose lists the split holds."""
+    Parameters
+    ----------
+    G : Graph
+    program : Program
+    values : dict
+        The run's parameter values (:meth:`Program.bind <gravel.programs.Program.bind>`).
+    execution : {"hybrid-seed", "hybrid"}
+        The whole SpMV on the part, or the lists split between the part and the CPU.
+    device : {"cpu", "cuda"}
+        Where the part runs.
+    directions : set of str
+        Those the run may take (``"pull"``, ``"push"``), whose lists the split holds.
+
+    Attributes
+    ----------
+    can_push : bool
+        Whether a push can run: the part's (a named reduce).
+    share : float
+        The part's share of the arcs (1.0 for "hybrid-seed").
+    cap : float
+        The largest share the part's memory holds.
+    """
 
     def __init__(self, G, program, values, *, execution, device, directions):
         self.program, self.n = program, G.n
@@ -122,22 +143,65 @@ class HybridEngine:
                 rows.held = self.part.hold(rows.lists, k) if rows.part_arcs else None
 
     def init(self, state):
+        """Set the starting state on the CPU (:meth:`CpuEngine.init
+        <gravel.programs.cpu.CpuEngine.init>`).
+
+        Parameters
+        ----------
+        state : list of numpy.ndarray or None
+            One host array per state field; None: the program's `init`.
+        """
         self.cpu.init(state)
 
     def actives(self):
+        """The active vertices, listed by the CPU.
+
+        Returns
+        -------
+        Active
+            Their count and ids (int32, sorted).
+        """
         return self.cpu.actives()
 
     @property
     def push_degree(self):
+        """The arcs a push from each vertex reads, along every way (the CPU's)."""
         return self.cpu.push_degree
 
     def state(self):
+        """The state, on the CPU.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            One array per state field: the CPU engine's own.
+        """
         return self.cpu.state()
 
     def step(self, active, iteration, direction):
         """One iteration: send on the CPU; the part's SpMV launched, the CPU's meanwhile; the
-        part's totals combined into the CPU's; apply. Returns (the part's share of the arcs,
-        its seconds, the CPU's seconds)."""
+        part's totals combined into the CPU's; apply.
+
+        After a pull (but the first over a new split) of a "hybrid" run, the split moves toward
+        the share at which both sides finish together (:func:`~gravel.programs.split.next_share`).
+
+        Parameters
+        ----------
+        active : Active
+            The active vertices (:meth:`actives`).
+        iteration : int
+            The iteration, 0 first.
+        direction : {"pull", "push"}
+
+        Returns
+        -------
+        gpu_share : float
+            The part's share of the iteration's arcs (0.0 where there were none).
+        gpu_s : float
+            The part's seconds.
+        cpu_s : float
+            The CPU's seconds of its share of the SpMV.
+        """
         cpu, pull, active = self.cpu, direction == "pull", active.ids
         cpu.send(active, iteration)
         senders = cpu.senders(active)
@@ -180,7 +244,18 @@ class HybridEngine:
 
 class CpuPart:
     """The GPU's side of a hybrid run played by the CPU: the same split and compressed vectors in
-    and out, its kernels over the rows it holds run at launch (device "cpu": for tests)."""
+    and out, its kernels over the rows it holds run at launch (device "cpu": for tests).
+
+    Parameters
+    ----------
+    G : Graph
+    program : Program
+    values : dict
+        The run's parameter values (:meth:`Program.bind <gravel.programs.Program.bind>`).
+    whole : bool
+        Accepted as :class:`~gravel.programs.cuda.CudaPart` takes it; unused (the engine calls
+        :meth:`whole` or :meth:`hold`).
+    """
 
     prior_share = 0.5
 
@@ -203,18 +278,52 @@ class CpuPart:
         self.out = None
 
     def limit(self):
+        """Bytes the split may fill: the device-memory budget, as on the GPU.
+
+        Returns
+        -------
+        int or None
+            :func:`gravel.placement.resolve_budget`'s: None where no budget is set.
+        """
         return resolve_budget()
 
     def whole(self, way, lists):
         """(push graph, pull graph) of way `way` over the whole graph, chosen as the GPU's are
         (:func:`~gravel.programs.cuda._ways` over the host lists: the graph or its reverse, a
-        push reading its out-lists and a pull its in-lists); `lists`, the CPU's, are not used."""
+        push reading its out-lists and a pull its in-lists); `lists`, the CPU's, are not used.
+
+        Parameters
+        ----------
+        way : int
+            The index of the way among the program's.
+        lists : tuple
+            The CPU's lists of that way; unused.
+
+        Returns
+        -------
+        tuple of _HostGraph
+            The way's host graph (the graph or its reverse), twice.
+        """
         graph = _ways(self.graph, self.program, self.graph.directed)[way]
         return graph, graph
 
     def hold(self, lists, k):
         """Rows ``[0, k)`` of `lists`, clipped as the GPU's copy is, as a graph whose out- and
-        in-lists are both these lists (as the GPU's copy is marked undirected)."""
+        in-lists are both these lists (as the GPU's copy is marked undirected).
+
+        Parameters
+        ----------
+        lists : tuple
+            ``(offsets, ids, (weights, weighted))``: a set of host lists.
+        k : int
+            The split row.
+
+        Returns
+        -------
+        _HostGraph
+            A host graph of n rows, those from k on empty; its ids and weights are views of
+            `lists`.
+        """
         offsets, targets, (weights, weighted) = lists
         offsets = share_offsets(offsets, k)
         m = int(offsets[-1])
@@ -222,6 +331,23 @@ class CpuPart:
         return _HostGraph(clipped, clipped, False, k)
 
     def launch(self, direction, ways, ids, messages, state):
+        """Run the SpMV along `ways` now (as :meth:`CudaPart.launch
+        <gravel.programs.cuda.CudaPart.launch>` starts it), keeping its totals for
+        :meth:`finish`.
+
+        Parameters
+        ----------
+        direction : {"pull", "push"}
+        ways : list of tuple
+            (held graph, how many of `ids` it pushes from; None for a pull).
+        ids : numpy.ndarray or None
+            The senders (int32, sorted); None: every vertex sends.
+        messages : list of numpy.ndarray
+            One array per message field: the senders' values, in the order of `ids` (or one per
+            vertex).
+        state : list of numpy.ndarray
+            The state, one array per field.
+        """
         with Timer("cpu") as t:
             if ids is None:
                 for mine, given in zip(self.ms, messages, strict=True):
@@ -265,6 +391,18 @@ class CpuPart:
         self.seconds = t.seconds
 
     def finish(self):
+        """The SpMV's totals, compressed, as :meth:`CudaPart.finish
+        <gravel.programs.cuda.CudaPart.finish>` gives them.
+
+        Returns
+        -------
+        ids : numpy.ndarray
+            The vertices that received (int32).
+        totals : list of numpy.ndarray
+            Their totals, one array per message field.
+        seconds : float
+            The seconds of :meth:`launch`, compiling left out.
+        """
         return (*self.out, self.seconds)
 
 

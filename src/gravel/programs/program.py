@@ -54,7 +54,27 @@ class Field(NamedTuple):
     dtype: np.dtype
 
     def name(self, prefix):
-        """How expressions name it: ``state`` for a scalar, ``state.rank`` for a field."""
+        """How expressions name it: ``state`` for a scalar, ``state.rank`` for a field.
+
+        Parameters
+        ----------
+        prefix : str
+            The value's name: ``"state"``, ``"old"``, ``"message"`` or ``"total"``.
+
+        Returns
+        -------
+        str
+            `prefix`, then ``.key`` where the field has a key.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gravel.programs.program import Field
+        >>> Field("rank", np.dtype("float64")).name("state")
+        'state.rank'
+        >>> Field("", np.dtype("int32")).name("total")
+        'total'
+        """
         return f"{prefix}.{self.key}" if self.key else prefix
 
 
@@ -94,7 +114,34 @@ class Active(NamedTuple):
 
 
 def fields(dtype, what):
-    """The fields of `dtype`, a scalar or flat structured NumPy dtype; `what` names it in errors."""
+    """The fields of `dtype`, a scalar or flat structured NumPy dtype.
+
+    Parameters
+    ----------
+    dtype : numpy.dtype or object
+        Anything :class:`numpy.dtype` takes: ``"int32"``, or ``[("rank", "float64"), ...]``.
+    what : str
+        What the dtype is (``"state"``, ``"message"``), for the error messages.
+
+    Returns
+    -------
+    dt : numpy.dtype
+        `dtype` as a NumPy dtype.
+    fields : list of Field
+        One :class:`Field` per field in order; a scalar dtype's one field has the key ``""``.
+
+    Raises
+    ------
+    ProgramError
+        `dtype` is not a NumPy dtype, a field's dtype is not one of :data:`DTYPES` (bool, int8,
+        uint8, int32, int64, float32, float64), or a field's name is not a Python identifier.
+
+    Examples
+    --------
+    >>> from gravel.programs.program import fields
+    >>> fields("int32", "state")
+    (dtype('int32'), [Field(key='', dtype=dtype('int32'))])
+    """
     try:
         dt = np.dtype(dtype)
     except TypeError as e:
@@ -162,7 +209,31 @@ class Program:
         The parameters that name a vertex (a BFS's ``source``): ``run`` refuses a value that is
         not a vertex of the graph, as the built-in primitives refuse their source.
 
-    Every expression is checked here: a bad one raises :class:`ProgramError` naming it.
+    Raises
+    ------
+    ProgramError
+        Every argument is checked here, each expression included, and a bad one is named: a
+        dtype that is not supported (:func:`fields`), an unknown `direction`, `senders` or
+        `semiring`, neither `process` and `reduce` nor a `semiring`, a parameter whose name is
+        not a plain identifier or whose default is not a number or a bool, a vertex parameter
+        without an integer default in `params`, an expression that does not parse or uses a name or
+        construct its function may not, a dict of expressions whose keys are not the value's
+        fields, or a `reduce` and `identity` that do not go together (a named reduce takes no
+        identity, an expression needs one and a scalar message, "any" a scalar message).
+
+    Examples
+    --------
+    Each vertex counts the arcs that reach it, in one iteration:
+
+    >>> import gravel
+    >>> from gravel.programs import Program, run
+    >>> count = Program(
+    ...     "int64", "int64", send="1", process="message", reduce="sum", apply="total",
+    ...     senders="all", active="False",
+    ... )
+    >>> G = gravel.Graph.from_edges([0, 0, 1], [1, 2, 2])
+    >>> run(G, count, device="cpu").state.tolist()
+    [0, 1, 2]
     """
 
     def __init__(
@@ -233,9 +304,34 @@ class Program:
         self.reduce, self.identity = self._reduction(reduce, identity)
 
     def replace(self, **changes):
-        """A new program: this one's arguments with `changes` (checked as the constructor checks
-        them). ``programs.connected_components().replace(listen="v >= cut", params={"cut": 0})``
-        keeps the vertices below `cut` out of the propagation."""
+        """A new program: this one's arguments with `changes`.
+
+        Parameters
+        ----------
+        **changes
+            Arguments of :class:`Program`, replacing this program's.
+
+        Returns
+        -------
+        Program
+            Checked as the constructor checks its arguments.
+
+        Raises
+        ------
+        ProgramError
+            The arguments, changed, are not a valid program.
+
+        Examples
+        --------
+        With `listen`, the vertices below `cut` stay out of the propagation (they keep their own
+        labels):
+
+        >>> import gravel
+        >>> from gravel import programs
+        >>> cc = programs.connected_components().replace(listen="v >= cut", params={"cut": 2})
+        >>> programs.run(gravel.generate.grid(2, 2), cc, device="cpu").state.tolist()
+        [0, 1, 0, 0]
+        """
         return Program(**(self.spec | changes))
 
     def _each(self, spec, out, where, names, graph_functions=False):
@@ -278,9 +374,23 @@ class Program:
         return Expression(reduce, "reduce", ("a", "b")), [_cast("identity", identity, dt)]
 
     def code(self, base, **patterns):
-        """The code of every name an expression may use, for a kernel writer: `base` maps the
-        vertex names, ``weight``, ``a`` and ``b``; parameter k is ``p_k``; `patterns` (state,
-        old, total, message) give how field i of each value is read (``"st{i}[v]"``, say)."""
+        """The code of every name an expression may use, for a kernel writer.
+
+        Parameters
+        ----------
+        base : dict of str to str
+            The code of the vertex names, ``weight``, ``u``, ``a`` and ``b``.
+        **patterns : str
+            Keyed by ``state``, ``old``, ``total`` or ``message``: how field i of that value is
+            read, a :meth:`str.format` pattern over ``i`` (``"st{i}[v]"``, say).
+
+        Returns
+        -------
+        dict of str to str
+            `base`, parameter k as ``p_k``, and each field of each value in `patterns` by its
+            name (``state.rank``): what :meth:`Expression.python` and :meth:`Expression.cuda`
+            take.
+        """
         code = dict(base) | {k: f"p_{k}" for k in self.params}
         values = {"state": self.state, "old": self.state, "total": self.message}
         values["message"] = self.message
@@ -294,8 +404,25 @@ class Program:
         return self.listen.source.strip() != "True"
 
     def process_uses(self, what):
-        """Whether process reads the state of the vertex reached (`what` ``"state"``) or calls
-        ``common`` (``"common"``): what a hybrid run's GPU needs beside the messages."""
+        """Whether process reads the state of the vertex reached, or calls ``common``: what a
+        hybrid run's GPU needs beside the messages.
+
+        Parameters
+        ----------
+        what : {"state", "common"}
+            ``"state"``: whether a process expression names a state field. Any other name:
+            whether one calls the function of that name.
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> from gravel import programs
+        >>> programs.triangles().process_uses("common"), programs.triangles().process_uses("state")
+        (True, False)
+        """
         if what == "state":
             return any(n.split(".")[0] == "state" for e in self.process for n in e.names)
         return any(
@@ -305,7 +432,32 @@ class Program:
         )
 
     def bind(self, params):
-        """The parameter values of a run: the defaults updated by `params`, cast to their types."""
+        """The parameter values of a run: the defaults updated by `params`, cast to their types.
+
+        Parameters
+        ----------
+        params : dict or None
+            Values of some of the program's parameters, by name.
+
+        Returns
+        -------
+        dict of str to numpy scalar
+            Every parameter of the program, in the order of its `params`, of its default's
+            dtype.
+
+        Raises
+        ------
+        ProgramError
+            `params` names a parameter the program does not have, or gives a value its dtype
+            cannot hold as it is (a fraction or an out-of-range number for an integer, a bool for
+            a number or the reverse, an overflow for a float, a non-number).
+
+        Examples
+        --------
+        >>> from gravel import programs
+        >>> programs.bfs().bind({"source": 3})
+        {'source': np.int64(3)}
+        """
         unknown = set(params or {}) - set(self.params)
         if unknown:
             raise ProgramError(

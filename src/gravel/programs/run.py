@@ -43,19 +43,53 @@ class Step(NamedTuple):
 
 @dataclass
 class ProgramResult(Result):
-    """``state``: the final state (a structured array for a structured dtype); ``steps``: one
-    :class:`Step` per iteration; ``converged``: no vertex was left active within `max_iter`."""
+    """What :func:`run` returns: the final state and a record of every iteration, beside the
+    statistics of every :class:`~gravel.results.Result`.
+
+    Attributes
+    ----------
+    state : numpy.ndarray
+        The final state, one value per vertex (a structured array for a structured dtype).
+    steps : list of Step
+        One :class:`Step` per iteration.
+    converged : bool
+        No vertex was left active within `max_iter`.
+    """
 
     state: np.ndarray = None
     steps: list = field(default_factory=list)
     converged: bool = False
 
     def summary(self):
+        """Scalar facts about the run (:meth:`Result.summary <gravel.results.Result.summary>`).
+
+        Returns
+        -------
+        dict of str to object
+            The facts of every result, then ``converged``.
+        """
         return super().summary() | {"converged": self.converged}
 
     def columns(self, G=None):
         """The vertex column and the state, a column per field of a structured state
-        (``state.rank``)."""
+        (``state.rank``).
+
+        Parameters
+        ----------
+        G : Graph, optional
+            The graph the program ran on: where it has labels, the vertex column holds them
+            (:meth:`Result.columns <gravel.results.Result.columns>`).
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+            ``"vertex"``, then ``"state"``, or ``"state.<field>"`` per field (each contiguous).
+
+        Raises
+        ------
+        ValueError
+            `G` is given and its vertex count differs from the result's.
+        """
         out = super().columns(G)
         names = self.state.dtype.names
         if names is not None:
@@ -83,7 +117,9 @@ def run(
     G : Graph
         Not reordered: expressions see vertex ids (``v``) as the caller's.
     program : Program
+        The vertex program (:mod:`gravel.programs.library` holds ready ones).
     max_iter : int, default 100
+        The most iterations to run (0: the starting state only).
     init : array, structured array or dict of arrays, optional
         The starting state (one value per vertex; a dict by field), instead of ``program.init``.
     params : dict, optional
@@ -91,7 +127,9 @@ def run(
     direction : {"auto", "pull", "push"}
         Every iteration pulled (SpMV), pushed (SpMSpV), or chosen by the senders' arcs
         (:data:`PULL_ABOVE`).
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where the run goes. "auto": the GPU where one can be used, else the CPU; but a hybrid
+        execution under "auto" asks for the GPU.
     execution : {"single", "hybrid-seed", "hybrid"}, default "single"
         "single": every phase on `device`. "hybrid-seed": GraphMat on CPU-GPU, the state, send
         and apply on the CPU and every SpMV on the GPU, compressed sparse vectors (ids and
@@ -109,6 +147,24 @@ def run(
         when `max_iter` stopped it) and ``time_s`` (compiling left out). A hybrid run's
         ``stats`` give the execution and the final split (``gpu_share``); its device is
         "cpu+cuda".
+
+    Raises
+    ------
+    ProgramError
+        `program` is not a :class:`Program`; `params` names an unknown parameter or gives a
+        value its type cannot hold; `init` gives other fields than the state's; or
+        ``direction="push"`` where the run cannot push (on the GPU, and in a hybrid run, a push
+        needs a named reduce).
+    InvalidArgumentError
+        `max_iter` is not an integer at least 0, `G` is reordered (``G.order``), or an array of
+        `init` does not hold one value per vertex.
+    UnknownNameError
+        `direction`, `execution` or `device` is unknown.
+    VertexNotFoundError
+        A vertex parameter (a BFS's ``source``), given or by default, is not a vertex of `G`.
+    DeviceUnavailableError
+        The run asks for the GPU (``device="cuda"``, or a hybrid execution under "auto") and
+        none can be used.
 
     Examples
     --------
