@@ -35,7 +35,19 @@ def _listening(listener, kinds):
 
 def cuda_compile(what):
     """Context manager around compiling the CUDA module `what` (its file), so that clocks and the
-    command line see it."""
+    command line see it.
+
+    Parameters
+    ----------
+    what : str
+        The module's file, the event's data.
+
+    Returns
+    -------
+    context manager
+        Numba's ``event.trigger_event("gravel:cuda-compile", data=what)``: a start event on entry
+        and an end event on exit.
+    """
     from numba.core import event
 
     return event.trigger_event("gravel:cuda-compile", data=what)
@@ -44,7 +56,22 @@ def cuda_compile(what):
 @contextmanager
 def compile_clock():
     """Yield a function that gives the seconds spent compiling kernels (or loading them from
-    Numba's cache) inside the block."""
+    Numba's cache) inside the block.
+
+    Yields
+    ------
+    callable
+        Called with no argument, it returns the seconds (float) of the events in `CLOCKED`
+        inside the block, 0.0 while none has ended.
+
+    Examples
+    --------
+    >>> from gravel.compiling import compile_clock
+    >>> with compile_clock() as compiling:
+    ...     pass
+    >>> compiling()
+    0.0
+    """
     from numba.core import event
 
     listener = event.TimingListener()
@@ -54,9 +81,23 @@ def compile_clock():
 
 @contextmanager
 def announce_compiling(file=None):
-    """Inside the block, say once "compiling kernels (first run)" on `file` (stderr) when
-    compilations have run for ANNOUNCE_AFTER_S seconds in all (many short NVRTC compilations add
-    up; a compiler holding the interpreter is caught when it returns)."""
+    """Inside the block, say once "compiling kernels (first run)" when compilations have run for
+    ANNOUNCE_AFTER_S seconds in all.
+
+    Parameters
+    ----------
+    file : file-like, optional
+        Where to say it; None (the default) is ``sys.stderr``.
+
+    Yields
+    ------
+    None
+
+    Notes
+    -----
+    Many short NVRTC compilations add up; a compiler holding the interpreter is caught when it
+    returns.
+    """
     from numba.core import event
 
     class Announcer(event.Listener):
