@@ -121,8 +121,9 @@ def streamed_lists(graph, lists):
     Yields
     ------
     Chunk
-        The next run of whole lists, in two device buffers used by turns: valid until the
-        chunk two after it is asked for.
+        The next run of whole lists, in one of two device buffers used by turns: the chunk two
+        after it reuses the buffer once the kernels launched before the next chunk was asked for
+        have run.
     """
     import cupy
 
