@@ -12,13 +12,46 @@ MAX_VERTICES = 2**31 - 1
 
 
 def is_integer(x):
-    """Whether `x` is an integer (``int`` or a NumPy integer); a bool is not one."""
+    """Whether `x` is an integer (``int`` or a NumPy integer); a bool is not one.
+
+    Parameters
+    ----------
+    x : object
+        The value to test.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.arguments import is_integer
+    >>> is_integer(3), is_integer(np.int64(3)), is_integer(True), is_integer(3.0)
+    (True, True, False, False)
+    """
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def is_real(x):
     """Whether `x` is a real number (:class:`numbers.Real`: Python's and NumPy's ints and floats);
-    a bool is not one."""
+    a bool is not one.
+
+    Parameters
+    ----------
+    x : object
+        The value to test.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from gravel.arguments import is_real
+    >>> is_real(0.5), is_real(2), is_real(False), is_real("1")
+    (True, True, False, False)
+    """
     return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
 
 

@@ -4,7 +4,25 @@ import numpy as np
 
 
 def xp(a):
-    """The array module of `a`: numpy, or cupy for device arrays."""
+    """The array module of `a`: numpy, or cupy for device arrays.
+
+    Parameters
+    ----------
+    a : object
+        An array; anything whose type is not CuPy's counts as host data.
+
+    Returns
+    -------
+    module
+        ``cupy`` where `a`'s type comes from CuPy (imported only then), else ``numpy``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.arrays import xp
+    >>> xp(np.zeros(3)) is np
+    True
+    """
     if type(a).__module__.startswith("cupy"):
         import cupy
 
@@ -13,16 +31,50 @@ def xp(a):
 
 
 def host(a):
-    """A NumPy copy of a device array (sync); NumPy arrays pass through."""
+    """A NumPy copy of a device array (sync); NumPy arrays pass through.
+
+    Parameters
+    ----------
+    a : numpy.ndarray or cupy.ndarray
+        The array.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``a.get()`` for a CuPy array (it waits for the device), else `a` itself, not a copy.
+    """
     return a.get() if xp(a) is not np else a
 
 
 def entry_rows(offsets, nnz):
-    """The row of each of a CSR's `nnz` entries (int64; ``nnz == offsets[-1]``), computed with the
-    module of `offsets`: NumPy repeats each row id by its length; CuPy, which cannot size a repeat
-    without reading the lengths back, counts each row's end at the entry where it ends and sums
-    those counts along the entries. Either is a pass over the entries, where a binary search of
-    the offsets for every entry read them log n times (docs/tuning.md, "Entry rows")."""
+    """The row of each of a CSR's `nnz` entries, computed with the module of `offsets`.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray or cupy.ndarray of int64
+        The CSR's row offsets, n + 1 of them.
+    nnz : int
+        The number of entries, ``offsets[-1]``.
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray of int64
+        `nnz` row ids, non-decreasing, on the device of `offsets`.
+
+    Notes
+    -----
+    NumPy repeats each row id by its length; CuPy, which cannot size a repeat without reading the
+    lengths back, counts each row's end at the entry where it ends and sums those counts along the
+    entries. Either is a pass over the entries, where a binary search of the offsets for every
+    entry read them log n times (docs/tuning.md, "Entry rows").
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.arrays import entry_rows
+    >>> entry_rows(np.array([0, 2, 2, 3], dtype=np.int64), 3)
+    array([0, 0, 2])
+    """
     m = xp(offsets)
     if m is np:
         return np.repeat(np.arange(offsets.size - 1, dtype=np.int64), np.diff(offsets))

@@ -42,7 +42,19 @@ def _listening(listener, kinds):
 
 def cuda_compile(what):
     """Context manager around compiling the CUDA module `what` (its file), so that clocks and the
-    command line see it."""
+    command line see it.
+
+    Parameters
+    ----------
+    what : str
+        The module's file, the event's data.
+
+    Returns
+    -------
+    context manager
+        Numba's ``event.trigger_event("gravel:cuda-compile", data=what)``: a start event on entry
+        and an end event on exit.
+    """
     from numba.core import event
 
     watch()
@@ -52,7 +64,22 @@ def cuda_compile(what):
 @contextmanager
 def compile_clock():
     """Yield a function that gives the seconds spent compiling kernels (or loading them from
-    Numba's cache) inside the block."""
+    Numba's cache) inside the block.
+
+    Yields
+    ------
+    callable
+        Called with no argument, it returns the seconds (float) of the events in `CLOCKED`
+        inside the block, 0.0 while none has ended.
+
+    Examples
+    --------
+    >>> from gravel.compiling import compile_clock
+    >>> with compile_clock() as compiling:
+    ...     pass
+    >>> compiling()
+    0.0
+    """
     from numba.core import event
 
     watch()

@@ -45,6 +45,21 @@ _SETTINGS = ("device_memory", "placement", "tier", "bus_load_balance", "compile_
 def using(**settings):
     """Give settings these values inside a ``with`` block, and their old values back after it.
 
+    Parameters
+    ----------
+    **settings
+        New values by name: ``device_memory``, ``placement``, ``tier``, ``bus_load_balance``.
+        They are not checked here, but where a graph goes to the GPU.
+
+    Yields
+    ------
+    None
+
+    Raises
+    ------
+    UnknownNameError
+        A name that is not one of the four settings (nothing is changed).
+
     Examples
     --------
     >>> import gravel

@@ -13,7 +13,24 @@ class InvalidGraphError(GravelError, ValueError):
 
 
 class GraphFormatError(InvalidGraphError):
-    """A graph file is malformed. The message names the file and, where it can, the line."""
+    """A graph file is malformed. The message names the file and, where it can, the line.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong.
+    path : str or os.PathLike, optional
+        The file, put before the message (``"<path>, line <line>: <message>"``).
+    line : int, optional
+        The 1-based line, named with `path` (and only with it).
+
+    Attributes
+    ----------
+    path : str, os.PathLike or None
+        The file, as given.
+    line : int or None
+        The line, as given.
+    """
 
     def __init__(self, message, path=None, line=None):
         where = ""

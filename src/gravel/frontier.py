@@ -17,6 +17,50 @@ _BLOCK = 256
 
 
 class Frontier:
+    """The active vertices of a traversal step on the GPU: a sparse queue of ids or a dense bitmap.
+
+    Operators make frontiers; build one with :meth:`from_ids` or :meth:`all`. Exactly one of `ids`
+    and `bitmap` is normally given.
+
+    Parameters
+    ----------
+    n : int
+        The graph's number of vertices.
+    ids : cupy.ndarray of int32, optional
+        A sparse frontier's queue; its first `length` slots hold the ids (the buffer may be
+        longer).
+    length : int, cupy.ndarray or PendingCount, optional
+        The number of ids: an int, or a count still on the device (read, with a sync, at the
+        first ``len()``). None for a dense frontier: counted from the bitmap when asked.
+    bitmap : cupy.ndarray of uint32, optional
+        A dense frontier: bit ``v % 32`` of word ``v // 32`` is set for each vertex v in it.
+    every_vertex : bool, default False
+        The ids are 0..n-1 in order: the degrees' scan is then the graph's offsets.
+    arcs : int, optional
+        The out-arcs of its vertices where the operator that made it counted them.
+
+    Attributes
+    ----------
+    n : int
+        The graph's number of vertices.
+    bitmap : cupy.ndarray of uint32 or None
+        The bitmap of a dense frontier.
+    arcs : int or None
+        As given.
+    every_vertex : bool
+        As given.
+
+    See Also
+    --------
+    FrontierQueue : frontiers back to back in one buffer.
+
+    Notes
+    -----
+    Sparse suits small frontiers (work proportional to their size); dense suits large ones and
+    pull steps (O(1) membership). The length of a sparse frontier lives on the host: operators
+    read the device counter (8 bytes), never the ids.
+    """
+
     def __init__(self, n, *, ids=None, length=None, bitmap=None, every_vertex=False, arcs=None):
         self.n = int(n)
         #: the out-arcs of its vertices where the operator that made it counted them, else None
@@ -32,7 +76,26 @@ class Frontier:
     # -- construction ------------------------------------------------------------------------------
     @classmethod
     def from_ids(cls, n, ids):
-        """A sparse frontier of the given vertex ids (host or device array)."""
+        """A sparse frontier of the given vertex ids (host or device array).
+
+        Parameters
+        ----------
+        n : int
+            The graph's number of vertices.
+        ids : array_like of int
+            The vertex ids, on the host or the device; copied to a contiguous int32 device array
+            where they are not one already. Neither sorted nor deduplicated.
+
+        Returns
+        -------
+        Frontier
+            A sparse frontier of ``len(ids)`` ids.
+
+        Raises
+        ------
+        VertexNotFoundError
+            An id outside [0, n).
+        """
         import cupy
 
         ids = cupy.ascontiguousarray(cupy.asarray(ids, dtype=cupy.int32))
@@ -44,6 +107,18 @@ class Frontier:
 
     @classmethod
     def all(cls, n):
+        """The sparse frontier of every vertex, 0..n-1 in order.
+
+        Parameters
+        ----------
+        n : int
+            The graph's number of vertices.
+
+        Returns
+        -------
+        Frontier
+            `n` ids on the device, with ``every_vertex`` set.
+        """
         import cupy
 
         return cls(n, ids=cupy.arange(n, dtype=cupy.int32), length=n, every_vertex=True)
@@ -51,6 +126,7 @@ class Frontier:
     # -- views -------------------------------------------------------------------------------------
     @property
     def is_dense(self):
+        """Whether the frontier is a bitmap (it has no queue of ids)."""
         return self.bitmap is not None and self._ids is None
 
     @property
@@ -69,19 +145,40 @@ class Frontier:
         return self._length
 
     def sorted(self):
-        """The same vertices as a sparse frontier in increasing order: an advance then reads the
-        lists in address order, so that neighbouring lists share lines and pages (what reads over
-        the bus need)."""
+        """The same vertices as a sparse frontier in increasing order.
+
+        An advance then reads the lists in address order, so that neighbouring lists share lines
+        and pages (what reads over the bus need).
+
+        Returns
+        -------
+        Frontier
+            A new sparse frontier of the sorted ids (a dense frontier is made sparse first).
+        """
         import cupy
 
         return Frontier(self.n, ids=cupy.sort(self.ids), length=len(self))
 
     def get(self):
-        """Sorted host copy of the ids (for tests and inspection)."""
+        """Sorted host copy of the ids (for tests and inspection).
+
+        Returns
+        -------
+        numpy.ndarray of int32
+            The ids in increasing order (duplicates kept); a sync.
+        """
         return np.sort(self.ids.get())
 
     # -- conversions -------------------------------------------------------------------------------
     def to_dense(self):
+        """The frontier as a bitmap.
+
+        Returns
+        -------
+        Frontier
+            `self` where it is dense already, else a new dense frontier; duplicate ids merge, and
+            its length is counted anew from the bitmap when asked.
+        """
         import cupy
 
         if self._ids is None:
@@ -96,6 +193,14 @@ class Frontier:
         return Frontier(self.n, bitmap=bitmap)  # duplicates may merge: the length is counted anew
 
     def to_sparse(self):
+        """The frontier as a queue of ids.
+
+        Returns
+        -------
+        Frontier
+            `self` where it is sparse already, else a new sparse frontier of the bitmap's
+            vertices (counting them is a sync).
+        """
         import cupy
 
         if self._ids is not None:
@@ -113,7 +218,13 @@ class Frontier:
         return Frontier(self.n, ids=out, length=count)
 
     def auto(self):
-        """Dense when the frontier holds more than DENSE_FRACTION of the vertices, else sparse."""
+        """Dense when the frontier holds more than DENSE_FRACTION of the vertices, else sparse.
+
+        Returns
+        -------
+        Frontier
+            :meth:`to_dense` or :meth:`to_sparse` of `self` (either may be `self`).
+        """
         dense = len(self) > DENSE_FRACTION * self.n
         return self.to_dense() if dense else self.to_sparse()
 
@@ -136,8 +247,35 @@ def _popcount(words):
 
 class FrontierQueue:
     """Frontiers back to back in one device buffer (GAP's sliding queue): segment i holds the ith
-    frontier appended. Multi-step advances append one segment per step without a host round trip,
-    and every segment stays readable (Brandes' backward pass walks them in reverse)."""
+    frontier appended.
+
+    Multi-step advances append one segment per step without a host round trip, and every segment
+    stays readable (Brandes' backward pass walks them in reverse). ``len(queue)`` is the number of
+    segments.
+
+    Parameters
+    ----------
+    n : int
+        The graph's number of vertices.
+    capacity : int
+        The buffer's size in ids (at least 1 is allocated).
+    first : Frontier or array_like of int
+        Segment 0: a sparse frontier's ids, or ids copied to the device as int32.
+
+    Attributes
+    ----------
+    n : int
+        The graph's number of vertices.
+    buffer : cupy.ndarray of int32
+        The segments back to back.
+    bounds : list of int
+        Segment i is ``buffer[bounds[i]:bounds[i + 1]]``.
+
+    Raises
+    ------
+    ValueError
+        `first` holds more than `capacity` ids.
+    """
 
     def __init__(self, n, capacity, first):
         import cupy
@@ -156,23 +294,49 @@ class FrontierQueue:
 
     @property
     def capacity(self):
+        """The buffer's size in ids."""
         return self.buffer.size
 
     @property
     def room(self):
+        """The ids that still fit after the last segment."""
         return self.capacity - self.bounds[-1]
 
     def segment(self, i):
-        """Segment i as a sparse frontier (a view, no copy)."""
+        """Segment i as a sparse frontier (a view, no copy).
+
+        Parameters
+        ----------
+        i : int
+            The segment, ``0 <= i < len(self)`` (a negative i does not count from the end).
+
+        Returns
+        -------
+        Frontier
+            A sparse frontier over ``buffer[bounds[i]:bounds[i + 1]]``.
+        """
         b, e = self.bounds[i], self.bounds[i + 1]
         return Frontier(self.n, ids=self.buffer[b:e], length=e - b)
 
     @property
     def last(self):
+        """The last segment as a sparse frontier (a view, no copy)."""
         return self.segment(len(self) - 1)
 
     def push(self, frontier):
-        """Append a frontier as a new segment (device copy, no sync)."""
+        """Append a frontier as a new segment (device copy, no sync).
+
+        Parameters
+        ----------
+        frontier : Frontier
+            Its ids are copied (a dense frontier is made sparse first); reading its length is a
+            sync where it is still on the device.
+
+        Raises
+        ------
+        ValueError
+            The frontier holds more ids than :attr:`room`.
+        """
         k = len(frontier)
         if k > self.room:
             raise ValueError(

@@ -66,8 +66,44 @@ def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None, d
     """Graph500 Kronecker graph: 2**scale vertices, edge_factor * 2**scale generated edges.
 
     Vertex ids are scrambled by a keyed bijection (from `seed`), as the Graph500 specification's
-    random permutation requires, so that the id order carries no locality. `device` ("auto",
-    "cpu" or "cuda") is where the graph is built; the graph is the same on either."""
+    random permutation requires, so that the id order carries no locality.
+
+    Parameters
+    ----------
+    scale : int
+        log2 of the number of vertices, 0..30.
+    edge_factor : int, default 16
+        Edges generated per vertex, at least 1 (self loops and duplicates then go, so the graph
+        has fewer).
+    seed : int, default 0
+        The generator's key: every edge is a hash of (seed, edge number).
+    directed : bool, default False
+        Keep each generated edge as one arc u -> v.
+    progress : bool, optional
+        False hides the progress bar of a build on the CPU; None or True shows it once the build
+        outlasts a second.
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where the graph is built; the graph is the same on either. "auto": the GPU from
+        GPU_MIN_EDGES generated edges where one is available.
+
+    Returns
+    -------
+    Graph
+        On the host; no self loops or duplicate arcs, initiator probabilities KRONECKER_ABC.
+
+    Raises
+    ------
+    InvalidGraphError
+        `scale` or `edge_factor` not an integer in range.
+    InvalidArgumentError
+        An unknown `device`, or ``"cuda"`` where no GPU can be used.
+
+    Examples
+    --------
+    >>> from gravel.generate import kronecker
+    >>> kronecker(4, 4, device="cpu", progress=False).n
+    16
+    """
     _check_scale(scale)
     _check_count(edge_factor, "edge factor", 1)
     n, m = 1 << scale, edge_factor << scale
@@ -85,7 +121,29 @@ def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None, d
 
 def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None, device="auto"):
     """GAP's uniform random graph: 2**scale vertices, degree * 2**scale edges with uniform
-    endpoints. `device` as for :func:`kronecker`."""
+    endpoints.
+
+    Parameters
+    ----------
+    scale : int
+        log2 of the number of vertices, 0..30.
+    degree : int, default 16
+        Edges generated per vertex, at least 1 (self loops and duplicates then go).
+    seed, directed, progress, device
+        As for :func:`kronecker`.
+
+    Returns
+    -------
+    Graph
+        On the host; no self loops or duplicate arcs.
+
+    Raises
+    ------
+    InvalidGraphError
+        `scale` or `degree` not an integer in range.
+    InvalidArgumentError
+        An unknown `device`, or ``"cuda"`` where no GPU can be used.
+    """
     _check_scale(scale)
     _check_count(degree, "degree", 1)
     n, m = 1 << scale, degree << scale
@@ -102,7 +160,34 @@ def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None, d
 
 
 def grid(rows, cols, *, diagonals=False):
-    """A rows x cols 2-D mesh (4-neighbour, or 8 with diagonals); vertex r*cols + c."""
+    """A rows x cols 2-D mesh (4-neighbour, or 8 with diagonals); vertex r*cols + c.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The mesh's sides, integers >= 0.
+    diagonals : bool, default False
+        Join each vertex to its diagonal neighbours too.
+
+    Returns
+    -------
+    Graph
+        Undirected and unweighted, ``rows * cols`` vertices.
+
+    Raises
+    ------
+    InvalidGraphError
+        `rows` or `cols` not an integer >= 0, or 2**31 vertices or more.
+
+    Examples
+    --------
+    >>> from gravel.generate import grid
+    >>> G = grid(2, 3)
+    >>> G.n, G.m, G.out_degree.tolist()
+    (6, 7, [2, 3, 2, 2, 3, 2])
+    >>> grid(2, 3, diagonals=True).m
+    11
+    """
     _check_count(rows, "rows", 0)
     _check_count(cols, "cols", 0)
     if rows * cols >= 2**31:
@@ -113,7 +198,27 @@ def grid(rows, cols, *, diagonals=False):
 
 def random_geometric(scale, degree=8, *, seed=0):
     """2**scale points uniform in the unit square, joined when closer than r = sqrt(degree / (pi
-    n)), so the expected average degree is about `degree` (a mesh-like graph with locality)."""
+    n)), so the expected average degree is about `degree` (a mesh-like graph with locality).
+
+    Parameters
+    ----------
+    scale : int
+        log2 of the number of points (vertices), 0..30.
+    degree : float, default 8
+        The expected average degree, a finite number > 0 (the radius is capped at 1).
+    seed : int, default 0
+        The points are a hash of (seed, point number).
+
+    Returns
+    -------
+    Graph
+        Undirected and unweighted, built on the host.
+
+    Raises
+    ------
+    InvalidGraphError
+        `scale` not an integer in 0..30, or `degree` not a finite number > 0.
+    """
     _check_scale(scale)
     real = is_real(degree)
     if not (real and math.isfinite(degree) and degree > 0):
@@ -126,7 +231,36 @@ def random_geometric(scale, degree=8, *, seed=0):
 
 def from_spec(spec, *, seed=0, progress=None, device="auto"):
     """Build the graph a spec names: ``kron:SCALE[:EDGEFACTOR]``, ``urand:SCALE[:DEGREE]``,
-    ``grid:RxC[:diag]`` or ``rgg:SCALE[:DEGREE]``; `device` as for :func:`kronecker`."""
+    ``grid:RxC[:diag]`` or ``rgg:SCALE[:DEGREE]``.
+
+    Parameters
+    ----------
+    spec : str
+        The spec; its numbers are integers (an rgg's degree too).
+    seed : int, default 0
+        As for :func:`kronecker` (a grid takes none).
+    progress, device
+        As for :func:`kronecker` ("kron" and "urand" only).
+
+    Returns
+    -------
+    Graph
+
+    Raises
+    ------
+    UnknownNameError
+        A spec of none of these forms, or whose numbers are not integers; also, for "kron" and
+        "urand", an unknown `device` or ``"cuda"`` without a usable GPU (their
+        InvalidArgumentError is a ValueError, caught with int()'s).
+    InvalidGraphError
+        Numbers the generator refuses (``kron:31``, say).
+
+    Examples
+    --------
+    >>> from gravel.generate import from_spec
+    >>> from_spec("grid:2x3")
+    <gravel.Graph n=6 m=7 undirected>
+    """
     kind, _, rest = spec.partition(":")
     args = rest.split(":") if rest else []
     makers = {"kron": kronecker, "urand": uniform_random, "rgg": random_geometric}
@@ -148,6 +282,25 @@ def from_spec(spec, *, seed=0, progress=None, device="auto"):
 
 
 def is_spec(text):
+    """Whether `text` looks like a generator spec rather than a file name.
+
+    Parameters
+    ----------
+    text : str or os.PathLike
+        A spec or a path.
+
+    Returns
+    -------
+    bool
+        True where ``str(text)`` starts with ``kron:``, ``urand:``, ``grid:`` or ``rgg:``; the
+        rest is checked by :func:`from_spec`.
+
+    Examples
+    --------
+    >>> from gravel.generate import is_spec
+    >>> is_spec("kron:20:16"), is_spec("graph.mtx")
+    (True, False)
+    """
     return str(text).split(":", 1)[0] in ("kron", "urand", "grid", "rgg") and ":" in str(text)
 
 

@@ -1,6 +1,6 @@
 """The Graph: CSR out-edges, lazily built CSC in-edges, optional float32 weights.
 
-Conventions (DESIGN.md section 3): vertex ids are int32, edge offsets int64, weights float32. Rows
+Conventions: vertex ids are int32, edge offsets int64, weights float32. Rows
 are sorted by destination. An undirected graph stores every edge in both directions (a self loop
 once), so its CSR is its own CSC. A Graph is immutable: its arrays are read-only and derived data is
 cached."""
@@ -252,10 +252,53 @@ class Graph:
     ):
         """Build a graph from arc arrays ``src[i] -> dst[i]`` (edges, when ``directed=False``).
 
-        `n` defaults to the largest id + 1. Self loops are kept (see
-        :func:`gravel.transform.drop_self_loops`), and so are duplicate arcs unless `dedupe` is
-        true: then parallel arcs merge as they are built, keeping the minimum weight (as
-        :func:`gravel.transform.deduplicate` does afterwards).
+        Self loops are kept (see :func:`gravel.transform.drop_self_loops`), and so are duplicate
+        arcs unless `dedupe` is true.
+
+        Parameters
+        ----------
+        src, dst : array_like of int, shape (m,)
+            The arcs' ends: integers, or floats that are whole numbers, in ``[0, n)``.
+        weights : array_like of float, shape (m,), optional
+            A weight per arc, stored as float32 (a value beyond float32's range becomes inf).
+        n : int, optional
+            The number of vertices, at least the largest id + 1; default the largest id + 1 (0
+            without arcs).
+        directed : bool, default True
+            False: each edge is stored both ways (a self loop once).
+        labels : array, optional
+            Original id of each vertex, as for :class:`Graph`.
+        dedupe : bool, default False
+            Merge parallel arcs as they are built, keeping the minimum weight (as
+            :func:`gravel.transform.deduplicate` does afterwards).
+
+        Returns
+        -------
+        Graph
+            Rows sorted; its arrays are new.
+
+        Raises
+        ------
+        InvalidGraphError
+            `src` or `dst` not 1-D, of different lengths, or holding ids that are not whole
+            numbers >= 0; `n` not an integer >= 0, or not above every id; more than MAX_VERTICES
+            vertices; `weights` not one per arc.
+        GraphTooLargeError
+            The per-vertex arrays of the build alone would not fit the host memory available,
+            found before any allocation.
+
+        See Also
+        --------
+        gravel.load, gravel.generate, from_scipy, from_networkx, from_pandas
+
+        Examples
+        --------
+        >>> from gravel import Graph
+        >>> G = Graph.from_edges([0, 1, 1], [1, 2, 2], directed=False, dedupe=True)
+        >>> G.n, G.m, G.nnz
+        (3, 2, 4)
+        >>> G.indices.tolist()
+        [1, 0, 2, 1]
         """
         src, dst = vertex_ids(src, "src"), vertex_ids(dst, "dst")
         if src.shape != dst.shape:
@@ -293,12 +336,49 @@ class Graph:
 
     # -- views -------------------------------------------------------------------------------------
     def edges(self):
-        """Arrays ``(src, dst)`` of every stored arc, in CSR order."""
+        """Arrays ``(src, dst)`` of every stored arc, in CSR order.
+
+        Returns
+        -------
+        src : numpy.ndarray of int32, shape (nnz,)
+            Each arc's source, a new array.
+        dst : numpy.ndarray of int32, shape (nnz,)
+            Each arc's destination: :attr:`indices` itself (read-only).
+
+        Examples
+        --------
+        >>> from gravel import Graph
+        >>> src, dst = Graph.from_edges([0, 0, 2], [2, 1, 0]).edges()
+        >>> src.tolist(), dst.tolist()
+        ([0, 0, 2], [1, 2, 0])
+        """
         return np.repeat(np.arange(self.n, dtype=np.int32), self.out_degree), self.indices
 
     def has_arcs(self, src, dst):
-        """Boolean array: is there an arc ``src[i] -> dst[i]``? (Binary search in the sorted
-        rows.) Raises VertexNotFoundError for an id outside 0..n-1."""
+        """Boolean array: is there an arc ``src[i] -> dst[i]``? (Binary search in the sorted rows.)
+
+        Parameters
+        ----------
+        src, dst : int or array_like of int
+            The arcs' ends, broadcast against each other.
+
+        Returns
+        -------
+        numpy.ndarray of bool
+            Of the broadcast shape.
+
+        Raises
+        ------
+        VertexNotFoundError
+            An id outside 0..n-1.
+
+        Examples
+        --------
+        >>> from gravel import Graph
+        >>> G = Graph.from_edges([0, 1], [1, 2])
+        >>> G.has_arcs(0, [1, 2]).tolist()
+        [True, False]
+        """
         src, dst = np.broadcast_arrays(np.asarray(src, np.int64), np.asarray(dst, np.int64))
         for name, ids in (("src", src), ("dst", dst)):
             bad = (ids < 0) | (ids >= self.n)
@@ -325,9 +405,31 @@ class Graph:
             ``gravel.config.device_memory``, then ``GRAVEL_DEVICE_MEMORY``, then the card's free
             memory. Ignored for ``"cpu"``.
 
-        The first call for ``"cuda"`` decides the placement; later calls return that DeviceGraph.
-        A graph that does not fit its placement raises GraphTooLargeError before anything is
-        allocated (:func:`gravel.placement.plan`).
+        Returns
+        -------
+        Graph or gravel.backends.cuda.graph.DeviceGraph
+            The graph itself for ``"cpu"``; for ``"cuda"`` its DeviceGraph, built by the first
+            call, which decides the placement: later calls return that DeviceGraph whatever their
+            `placement` and `budget`.
+
+        Raises
+        ------
+        UnknownNameError
+            An unknown `placement` or `device`.
+        DeviceUnavailableError
+            ``"cuda"`` where no usable GPU is present (the message says why).
+        InvalidArgumentError
+            A `budget` that is not a size.
+        GraphTooLargeError
+            A graph that does not fit its placement, before anything is allocated
+            (:func:`gravel.placement.plan`).
+
+        Examples
+        --------
+        >>> import gravel
+        >>> G = gravel.generate.grid(2, 3)
+        >>> G.to("cpu") is G
+        True
         """
         from . import config
         from .errors import UnknownNameError
@@ -373,7 +475,12 @@ class Graph:
 
     @cached_property
     def self_loops(self):
-        """Number of self loops."""
+        """Number of self loops, counted once.
+
+        Returns
+        -------
+        int
+        """
         return int(_arcs.count_loops(self.offsets, self.indices))
 
     @property
@@ -385,13 +492,22 @@ class Graph:
 
     @property
     def weighted(self):
+        """Whether the graph has arc weights."""
         return self._weighted
 
     @cached_property
     def weight_stats(self):
-        """(smallest, largest, mean) weight, as floats (NaN if a weight is NaN), found once: the
-        weights never change. (1, 1, 1) unweighted; (0, 0, 0) without arcs. Read where the weights
-        live: a graph built or relabelled on the GPU is scanned there, without host arrays."""
+        """The smallest, largest and mean weight, found once: the weights never change.
+
+        Read where the weights live: a graph built or relabelled on the GPU is scanned there,
+        without host arrays.
+
+        Returns
+        -------
+        tuple of float
+            ``(smallest, largest, mean)`` (NaN if a weight is NaN; the mean summed in float64);
+            (1, 1, 1) unweighted; (0, 0, 0) without arcs.
+        """
         if not self.weighted or self.nnz == 0:
             return (1.0, 1.0, 1.0) if self.nnz else (0.0, 0.0, 0.0)
         w = self._weights_where_they_live()
@@ -399,8 +515,13 @@ class Graph:
 
     @cached_property
     def whole_weights(self):
-        """Whether every weight is a whole number (True unweighted), found once, as weight_stats
-        is."""
+        """Whether every weight is a whole number, found once, as weight_stats is.
+
+        Returns
+        -------
+        bool
+            True also for an unweighted graph or one without arcs.
+        """
         if not self.weighted or self.nnz == 0:
             return True
         w = self._weights_where_they_live()
@@ -414,7 +535,12 @@ class Graph:
     @cached_property
     def has_parallel_arcs(self):
         """Whether some arc u -> v is stored more than once, found once (rows are sorted, so a
-        twin sits next to its arc): where the graph lives, one sync on the GPU."""
+        twin sits next to its arc): where the graph lives, one sync on the GPU.
+
+        Returns
+        -------
+        bool
+        """
         dg = self.device_graph
         where = dg if dg is not None else self
         offsets, indices = where.offsets, where.indices
@@ -428,15 +554,35 @@ class Graph:
 
     @cached_property
     def out_degree(self):
+        """Each vertex's number of out-arcs, found once.
+
+        Returns
+        -------
+        numpy.ndarray of int32, shape (n,)
+            Read-only; a self loop counts once, an undirected edge once at each end.
+        """
         return _readonly(np.diff(self.offsets).astype(np.int32))
 
     @cached_property
     def max_out_degree(self):
-        """The largest out-degree (0 without vertices), found once."""
+        """The largest out-degree, found once.
+
+        Returns
+        -------
+        int
+            0 without vertices.
+        """
         return int(self.out_degree.max(initial=0))
 
     @cached_property
     def in_degree(self):
+        """Each vertex's number of in-arcs, found once.
+
+        Returns
+        -------
+        numpy.ndarray of int32, shape (n,)
+            Read-only; :attr:`out_degree` itself for an undirected graph.
+        """
         if not self.directed:
             return self.out_degree
         return _readonly(np.bincount(self.indices, minlength=self.n).astype(np.int32))
@@ -450,7 +596,28 @@ class Graph:
         return _readonly(off), _readonly(idx), (None if w is None else _readonly(w))
 
     def csc(self):
-        """In-edges ``(offsets, sources, weights)``, built on first use and cached."""
+        """In-edges ``(offsets, sources, weights)``, built on first use and cached.
+
+        Returns
+        -------
+        offsets : numpy.ndarray of int64, shape (n + 1,)
+            Column offsets into `sources`.
+        sources : numpy.ndarray of int32, shape (nnz,)
+            The source of each in-arc, each column sorted.
+        weights : numpy.ndarray of float32, shape (nnz,), or None
+            The in-arcs' weights.
+
+        Notes
+        -----
+        An undirected graph's CSR is its own CSC: its own (read-only) arrays are returned.
+
+        Examples
+        --------
+        >>> from gravel import Graph
+        >>> offsets, sources, weights = Graph.from_edges([0, 1, 2], [2, 2, 0]).csc()
+        >>> offsets.tolist(), sources.tolist(), weights
+        ([0, 1, 1, 3], [2, 0, 1], None)
+        """
         return self._csc
 
     @cached_property
@@ -470,7 +637,24 @@ class Graph:
 
     def simple_undirected(self):
         """This graph symmetrised, unweighted, without self loops or duplicate edges: the graph
-        triangle counting and k-cores see. Built once and kept."""
+        triangle counting and k-cores see. Built once and kept.
+
+        Returns
+        -------
+        Graph
+            Undirected, with this graph's labels and order.
+
+        See Also
+        --------
+        gravel.transform.simple_undirected
+
+        Examples
+        --------
+        >>> from gravel import Graph
+        >>> S = Graph.from_edges([0, 1, 1, 2], [1, 0, 1, 0]).simple_undirected()
+        >>> S.directed, S.m, S.self_loops
+        (False, 2, 0)
+        """
         return self._simple_undirected
 
     def __repr__(self):

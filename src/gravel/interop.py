@@ -50,11 +50,22 @@ def from_scipy(cls, matrix, *, directed=True, weighted=True):
 def to_scipy(G):
     """The adjacency matrix as ``scipy.sparse.csr_array``.
 
+    Parameters
+    ----------
+    G : Graph
+        The graph (``G.to_scipy()`` passes itself).
+
     Returns
     -------
     scipy.sparse.csr_array
-        Shape (n, n), the weights as values (ones when unweighted). Its arrays are copies: SciPy
-        may sort or sum duplicates in place.
+        Shape (n, n), the weights as values (float32 ones when unweighted); parallel arcs stay
+        separate entries. Its arrays are copies: SciPy may sort or sum duplicates in place.
+
+    Examples
+    --------
+    >>> from gravel import Graph
+    >>> Graph.from_edges([0, 1], [1, 2], [0.5, 2.0]).to_scipy().toarray().tolist()
+    [[0.0, 0.5, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
     """
     import scipy.sparse as sp
 
@@ -122,6 +133,7 @@ def from_pandas(
     Examples
     --------
     >>> import pandas as pd
+    >>> from gravel import Graph
     >>> df = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "w": [2.0, 3.0]})
     >>> G = Graph.from_pandas(df, weight="w")
     >>> G.labels.tolist(), G.nnz
@@ -159,11 +171,23 @@ def from_pandas(
 def to_networkx(G):
     """The graph as a NetworkX graph.
 
+    Parameters
+    ----------
+    G : Graph
+        The graph (``G.to_networkx()`` passes itself).
+
     Returns
     -------
     networkx.DiGraph or networkx.Graph
         Directed as `G` is, its nodes `G`'s labels (or ids); parallel arcs merge, the last weight
-        winning.
+        winning. Weights are the edge attribute ``"weight"``.
+
+    Examples
+    --------
+    >>> from gravel import Graph
+    >>> g = Graph.from_edges([0, 1], [1, 2], directed=False).to_networkx()
+    >>> sorted(g.edges())
+    [(0, 1), (1, 2)]
     """
     import networkx as nx
 
@@ -187,6 +211,11 @@ def _is_range(nodes):
 def to_arrow(G):
     """Every stored arc as a ``pyarrow.Table``, in CSR order (an undirected graph lists each edge
     both ways).
+
+    Parameters
+    ----------
+    G : Graph
+        The graph (``G.to_arrow()`` passes itself).
 
     Returns
     -------
@@ -235,6 +264,11 @@ def require_pyarrow(what):
     ----------
     what : str
         What needs pyarrow, for the message.
+
+    Returns
+    -------
+    module
+        ``pyarrow``.
 
     Raises
     ------

@@ -14,7 +14,34 @@ from .errors import InvalidGraphError
 
 def to_host(a, name):
     """`a` as a NumPy array: NumPy as it is, a host DLPack array without a copy, a CuPy or
-    PyTorch device array copied once."""
+    PyTorch device array copied once.
+
+    Parameters
+    ----------
+    a : array_like or None
+        A NumPy, CuPy or PyTorch array, another array that speaks DLPack, or anything
+        ``numpy.asarray`` takes (a list, say). None passes through.
+    name : str
+        The argument's name, for the message.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        `a` itself for NumPy (or None); a copy for a device array; a view for a host DLPack
+        array; ``numpy.asarray(a)`` otherwise.
+
+    Raises
+    ------
+    InvalidGraphError
+        An array that speaks DLPack but that NumPy cannot read through it (a device other than
+        CuPy's or PyTorch's, say), naming `name`.
+
+    Examples
+    --------
+    >>> from gravel.tensors import to_host
+    >>> to_host([0, 1, 2], "src")
+    array([0, 1, 2])
+    """
     if a is None or isinstance(a, np.ndarray):
         return a
     if _is_cupy(a):
@@ -36,9 +63,25 @@ def _is_cupy(a):
 
 
 def to_torch(arrays):
-    """``{name: tensor}`` of the per-vertex `arrays` (a dict of NumPy or CuPy arrays): a CuPy array
-    becomes a tensor on its GPU through DLPack, a NumPy array a CPU tensor sharing its memory (a
-    read-only one is copied); a structured array gives a tensor per field, ``"name.field"``."""
+    """PyTorch tensors of per-vertex arrays, such as a result's.
+
+    Parameters
+    ----------
+    arrays : dict of str to numpy.ndarray or cupy.ndarray
+        The arrays by name.
+
+    Returns
+    -------
+    dict of str to torch.Tensor
+        ``{name: tensor}``: a CuPy array becomes a tensor on its GPU through DLPack, a NumPy
+        array a CPU tensor sharing its memory (a read-only or non-contiguous one is copied); a
+        structured array gives a tensor per field, ``"name.field"``.
+
+    Raises
+    ------
+    ImportError
+        PyTorch is not installed.
+    """
     try:
         import torch
     except ImportError:

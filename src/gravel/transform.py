@@ -14,7 +14,28 @@ from .graph import Graph
 
 
 def symmetrize(G):
-    """The undirected graph with an edge {u, v} for every arc u -> v (parallel edges kept)."""
+    """The undirected graph with an edge {u, v} for every arc u -> v (parallel edges kept).
+
+    Parameters
+    ----------
+    G : Graph
+        Directed or undirected.
+
+    Returns
+    -------
+    Graph
+        `G` itself where it is undirected already; else a new undirected graph with G's weights
+        and labels (not its order). Arcs u -> v and v -> u give two parallel edges
+        (:func:`deduplicate` merges them).
+
+    Examples
+    --------
+    >>> from gravel import Graph
+    >>> from gravel.transform import symmetrize
+    >>> S = symmetrize(Graph.from_edges([0, 1], [1, 2]))
+    >>> S.directed, S.m, S.nnz
+    (False, 2, 4)
+    """
     if not G.directed:
         return G
     # streamed from the rows: no edge list besides the new CSR
@@ -26,12 +47,47 @@ def symmetrize(G):
 
 
 def deduplicate(G):
-    """Merge parallel arcs, keeping the minimum weight."""
+    """Merge parallel arcs, keeping the minimum weight.
+
+    Parameters
+    ----------
+    G : Graph
+
+    Returns
+    -------
+    Graph
+        A new graph, directed as `G` is, with G's labels and order.
+
+    Examples
+    --------
+    >>> from gravel import Graph
+    >>> from gravel.transform import deduplicate
+    >>> G = Graph.from_edges([0, 0, 1], [1, 1, 1], [3.0, 2.0, 5.0])
+    >>> deduplicate(G).weights.tolist()
+    [2.0, 5.0]
+    """
     return _cleaned(G, dedupe=True, drop_loops=False)
 
 
 def drop_self_loops(G):
-    """Remove every arc u -> u."""
+    """Remove every arc u -> u.
+
+    Parameters
+    ----------
+    G : Graph
+
+    Returns
+    -------
+    Graph
+        A new graph, directed as `G` is, with G's labels and order.
+
+    Examples
+    --------
+    >>> from gravel import Graph
+    >>> from gravel.transform import drop_self_loops
+    >>> drop_self_loops(Graph.from_edges([0, 1], [1, 1])).nnz
+    1
+    """
     return _cleaned(G, dedupe=False, drop_loops=True)
 
 
@@ -48,7 +104,17 @@ def _cleaned(G, *, dedupe, drop_loops):
 
 def simple_undirected(G):
     """Symmetrised, deduplicated, loop-free, unweighted: the graph triangle counting and k-core see
-    (built once per graph and kept: :meth:`Graph.simple_undirected`)."""
+    (built once per graph and kept: :meth:`Graph.simple_undirected`).
+
+    Parameters
+    ----------
+    G : Graph
+
+    Returns
+    -------
+    Graph
+        ``G.simple_undirected()``: the same object on every call for one `G`.
+    """
     return G.simple_undirected()
 
 
@@ -56,6 +122,37 @@ def add_random_weights(G, low=1, high=64, *, seed=0):
     """Integer weights drawn uniformly from ``[low, high]`` (Gunrock's convention is 1..64).
 
     Both directions of an undirected edge get the same weight, so the graph stays symmetric.
+
+    Parameters
+    ----------
+    G : Graph
+        Its weights, if any, are replaced.
+    low, high : int, default 1, 64
+        The bounds, both included: integers with ``0 <= low <= high < 2**24`` (float32 holds
+        them exactly).
+    seed : None, int, sequence of int or numpy.random.Generator, default 0
+        The random generator's seed (:func:`gravel.seeds.rng`).
+
+    Returns
+    -------
+    Graph
+        G's arcs, labels and order with float32 weights. A directed graph's weights are drawn
+        arc by arc; an undirected one's are a hash of the unordered pair and a drawn salt.
+
+    Raises
+    ------
+    InvalidGraphError
+        A bound that is not an integer below 2**24, or ``not 0 <= low <= high``.
+    InvalidArgumentError
+        A `seed` that :func:`gravel.seeds.rng` refuses.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.transform import add_random_weights
+    >>> W = add_random_weights(gravel.generate.grid(2, 3), 1, 8, seed=1)
+    >>> bool(W.weights.min() >= 1 and W.weights.max() <= 8), W.whole_weights
+    (True, True)
     """
     for bound in (low, high):
         if not is_integer(bound) or bound >= 2**24:
@@ -85,7 +182,41 @@ def relabel(G, perm, *, transparent=False):
 
     With ``transparent=True`` the graph remembers the permutation (its ``order``), and algorithms
     keep returning results indexed by the caller's original ids; this is how reordering works. A
-    graph already on the GPU is permuted there, and the result keeps its device copy."""
+    graph already on the GPU is permuted there, and the result keeps its device copy.
+
+    Parameters
+    ----------
+    G : Graph
+    perm : array_like of int, shape (n,)
+        A permutation of range(n), on the host or (for a graph on the GPU) the device.
+    transparent : bool, default False
+        Keep the caller's ids: the result's ``order`` maps them to the new ids (composed with
+        G's own order). Otherwise the labels move with their vertices and there is no order.
+
+    Returns
+    -------
+    Graph
+        Directed and weighted as `G` is; rows sorted. On the GPU where G has a device copy (its
+        host arrays are copied on first use).
+
+    Raises
+    ------
+    InvalidGraphError
+        `perm` is not a permutation of range(n); or ``transparent=False`` for a graph that is
+        reordered already (it has an order).
+
+    See Also
+    --------
+    gravel.reorder : the reordering planner.
+
+    Examples
+    --------
+    >>> from gravel import Graph
+    >>> from gravel.transform import relabel
+    >>> src, dst = relabel(Graph.from_edges([0, 1], [1, 2]), [2, 1, 0]).edges()
+    >>> src.tolist(), dst.tolist()
+    ([1, 2], [0, 1])
+    """
     # checked and applied where the graph lives; the host keeps a copy for the caller's ids
     dg = G.device_graph
     m = np if dg is None else xp(dg.offsets)
@@ -128,7 +259,33 @@ def _is_permutation(perm):
 def permute_csr(offsets, indices, weights, perm):
     """A CSR with vertex v renamed perm[v], by whole-array operations of the inputs' module (one
     sort of (new row, new id) keys: the GPU's way; the host's Numba path permutes rows in parallel
-    instead). Parallel arcs keep their order."""
+    instead). Parallel arcs keep their order.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray or cupy.ndarray of int64, shape (n + 1,)
+    indices : numpy.ndarray or cupy.ndarray of int, shape (nnz,)
+    weights : numpy.ndarray or cupy.ndarray of float32, shape (nnz,), or None
+    perm : numpy.ndarray or cupy.ndarray of int, shape (n,)
+        A permutation of range(n) (not checked), on the device of the other arrays.
+
+    Returns
+    -------
+    offsets : int64 array, shape (n + 1,)
+    indices : int32 array, shape (nnz,)
+        Each row sorted by new id.
+    weights : float32 array or None
+        Moved with their arcs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.transform import permute_csr
+    >>> offsets, indices = np.array([0, 1, 2, 2]), np.array([1, 2], np.int32)
+    >>> offsets, indices, _ = permute_csr(offsets, indices, None, np.array([2, 1, 0]))
+    >>> offsets.tolist(), indices.tolist()
+    ([0, 0, 1, 2], [0, 1])
+    """
     m = xp(offsets)
     n, nnz = offsets.size - 1, indices.size
     deg = offsets[1:] - offsets[:-1]
@@ -151,10 +308,28 @@ def orient_by_degree(G):
     orient ``G.simple_undirected()``. A graph with a device copy is oriented on the GPU, and the
     result lives there (its host arrays are copied on first use).
 
+    Parameters
+    ----------
+    G : Graph
+        Undirected.
+
     Returns
     -------
     Graph
         Directed and unweighted, with G's ids, labels and order; rows sorted.
+
+    Raises
+    ------
+    InvalidGraphError
+        `G` is directed.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.transform import orient_by_degree
+    >>> O = orient_by_degree(gravel.generate.grid(2, 3))
+    >>> O.directed, O.nnz
+    (True, 7)
     """
     if G.directed:
         raise InvalidGraphError("orient_by_degree takes an undirected graph (symmetrize it first)")

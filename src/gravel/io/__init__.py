@@ -91,13 +91,44 @@ def load(
     progress : bool, optional
         Show progress bars for slow loads (default: when the load takes more than a second).
 
+    Returns
+    -------
+    Graph
+        On the host. A binary file's arrays (and a cached copy's) are memory-mapped, read-only.
+
     Raises
     ------
     GraphFormatError
-        The file is malformed; the message names the file and, where known, the line (for
-        Parquet, the column and row).
+        The file is malformed, missing or a directory; the message names the file and, where
+        known, the line (for Parquet, the column and row). Also an edge list's ids beyond int32,
+        or too sparse to keep as ids (load it with ``relabel=True``).
+    UnknownNameError
+        An unknown `format`.
+    InvalidGraphError
+        `undirected` or `relabel` for a format other than edge lists and Parquet.
+    GraphTooLargeError
+        A header that declares more vertices than the host memory can hold.
     ImportError
         A Parquet file, without pyarrow installed.
+
+    Warns
+    -----
+    UserWarning
+        A damaged cached copy (rebuilt), or a cached copy that could not be written.
+
+    See Also
+    --------
+    save
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import gravel
+    >>> path = os.path.join(tempfile.mkdtemp(), "grid.mtx")
+    >>> G = gravel.generate.grid(2, 3)
+    >>> _ = gravel.save(G, path)
+    >>> gravel.load(path, cache=False) == G
+    True
     """
     path = Path(path)
     if path.is_dir():
@@ -190,6 +221,36 @@ def save(G, path, *, format=None):
     (G's labels where it has them) and ``weight``, one row per edge, and keeps n and the direction
     in its metadata. A .sg holds the lists only (no weights), a .wsg the lists and int32 weights
     (whole-number weights only). The file appears only once it is complete.
+
+    Parameters
+    ----------
+    G : Graph
+    path : str or Path
+        The file; its suffix chooses the format (edge list where none matches), a ``.csv`` in
+        it makes an edge list comma-separated.
+    format : {"mtx", "edgelist", "gr", "gravel", "parquet", "sg", "wsg"}, optional
+        Overrides the format the suffix names.
+
+    Returns
+    -------
+    pathlib.Path
+        `path`.
+
+    Raises
+    ------
+    UnknownNameError
+        An unknown `format`.
+    GraphFormatError
+        A ``.gz`` suffix on a .sg or .wsg; a .wsg of a graph without whole-number weights in
+        the int32 range; a .gravel of labels that are Python objects.
+    ImportError
+        A Parquet file, without pyarrow installed (before the file is opened).
+    OSError
+        `path` cannot be written (its folder is missing or not writable, or it is a folder).
+
+    See Also
+    --------
+    load
     """
     path = Path(path)
     fmt = _format_of(path, format)

@@ -26,8 +26,32 @@ META = b"gravel"
 
 
 def edge_columns(schema, path=None):
-    """Names of the (source, target, weight or None) columns of an Arrow schema (see the module's
-    rule); GraphFormatError naming the file where the schema has no edges."""
+    """Names of the edge columns of an Arrow schema, by the module's rule.
+
+    Parameters
+    ----------
+    schema : pyarrow.Schema
+        A table's or Parquet file's schema.
+    path : str or os.PathLike, optional
+        The file, for the message.
+
+    Returns
+    -------
+    tuple of (str, str, str or None)
+        The source, target and weight columns (None: no weight column).
+
+    Raises
+    ------
+    GraphFormatError
+        The schema has neither ``source`` and ``target`` nor two integer columns.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from gravel.io.arrow import edge_columns
+    >>> edge_columns(pa.schema([("u", pa.int32()), ("v", pa.int64()), ("w", pa.float32())]))
+    ('u', 'v', 'w')
+    """
     import pyarrow as pa
 
     names = schema.names
@@ -48,8 +72,40 @@ def edge_columns(schema, path=None):
 
 
 def read(path, relabel=False, weighted=True):
-    """Returns (src, dst, weights or None, n or None, directed or None), as the text readers do;
-    with `relabel`, ids of any type (the caller numbers them)."""
+    """The edges of a Parquet file, as the text readers return them.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The Parquet file.
+    relabel : bool, default False
+        Accept ids of any type but floats (the caller numbers them); otherwise they must be
+        integers or whole floats >= 0.
+    weighted : bool, default True
+        Read the weight column where there is one.
+
+    Returns
+    -------
+    src, dst : numpy.ndarray
+        The columns' ids: integers (whole floats as int64), or, with `relabel`, values of any
+        other type.
+    weights : numpy.ndarray or None
+        The weight column as stored (integers or floats), or None.
+    n : int or None
+        The vertex count gravel's writer declared in the metadata (None for a labelled graph or
+        a file of other writers).
+    directed : bool or None
+        The direction gravel's writer declared, else None.
+
+    Raises
+    ------
+    GraphFormatError
+        A file pyarrow cannot read; no edge columns; a null; ids that are negative, not
+        integers (without `relabel`) or beyond the declared n; weights that are not numbers;
+        unreadable gravel metadata.
+    ImportError
+        pyarrow is not installed.
+    """
     pa = require_pyarrow(f"reading {path}")
     try:
         schema = pa.parquet.read_schema(path)
@@ -122,8 +178,23 @@ def _declared(schema, path):
 
 
 def write(f, G):
-    """One row per arc (an undirected graph's edges once, u <= v): ``source``, ``target`` (labels
-    where G has them) and ``weight`` if G is weighted."""
+    """Write `G` as a Parquet edge table.
+
+    One row per arc (an undirected graph's edges once, u <= v): ``source``, ``target`` (labels
+    where G has them) and ``weight`` if G is weighted; the schema's metadata holds the direction
+    and, for a graph without labels, n.
+
+    Parameters
+    ----------
+    f : str, os.PathLike or binary file
+        Where pyarrow writes the table.
+    G : Graph
+
+    Raises
+    ------
+    ImportError
+        pyarrow is not installed.
+    """
     pa = require_pyarrow("writing .parquet")
     table = edge_table(G, undirected_once=True)
     # a labelled graph's vertices are its labels: only an unlabelled one declares its ids' range

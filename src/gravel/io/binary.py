@@ -28,7 +28,18 @@ _HEADS = {1: 5, 2: 6}  # version: length of its header record
 
 
 def checksum(arrays):
-    """CRC-32 of the arrays' lengths, then of each array's bytes, in order (None: absent)."""
+    """CRC-32 of the arrays' lengths, then of each array's bytes, in order (None: absent).
+
+    Parameters
+    ----------
+    arrays : sequence of numpy.ndarray or None
+        The arrays; an absent one counts as length -1.
+
+    Returns
+    -------
+    int
+        The CRC-32, 0 .. 2**32 - 1.
+    """
     lengths = np.array([-1 if a is None else a.size for a in arrays], np.int64)
     crc = zlib.crc32(lengths.tobytes())
     for a in arrays:
@@ -38,8 +49,25 @@ def checksum(arrays):
 
 
 def read(path):
-    """The Graph stored at `path`; GraphFormatError naming `path` if the file is not one gravel
-    wrote or was changed since."""
+    """The Graph stored at `path`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A ``.gravel`` file.
+
+    Returns
+    -------
+    Graph
+        Its arrays memory-mapped from the file, read-only (a record off its alignment is
+        copied). A version 2 file's arrays are trusted once the checksum matches.
+
+    Raises
+    ------
+    GraphFormatError
+        The file is not one gravel wrote (bad header, unknown version, truncated), was changed
+        since (checksum mismatch) or, version 1, holds an invalid graph; naming `path`.
+    """
     try:
         with open(path, "rb") as f:
             mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
@@ -105,6 +133,21 @@ def _map_array(f, mapped):
 
 
 def write(f, G):
+    """Write `G` in gravel's binary format, version 2 with its checksum.
+
+    Parameters
+    ----------
+    f : binary file
+        Open for writing.
+    G : Graph
+        Its offsets, indices, weights and labels are stored, not its order.
+
+    Raises
+    ------
+    GraphFormatError
+        Labels of Python objects (``dtype=object``), which cannot be stored: relabel the graph
+        first.
+    """
     if G.labels is not None and G.labels.dtype == object:
         raise GraphFormatError("labels of Python objects cannot be stored; relabel the graph first")
     arrays = [

@@ -16,6 +16,37 @@ from ._files import split_header, write_rows
 
 
 def read(buf, path):
+    """The arcs of a DIMACS file's text.
+
+    Parameters
+    ----------
+    buf : numpy.ndarray of uint8
+        The whole file, decompressed (as :func:`gravel.io.load` reads it).
+    path : str or os.PathLike
+        The file, for the messages.
+
+    Returns
+    -------
+    src, dst : numpy.ndarray of int64
+        The arcs' ends, 0-based.
+    weights : numpy.ndarray of float64 or None
+        A weight per arc as written (an empty array for gravel's weighted file of no arcs); None
+        without a weight column.
+    n : int
+        The problem line's vertex count.
+    directed : bool
+        True for 'p sp', False for 'p tw' or a file gravel wrote undirected (one arc of
+        each pair is returned).
+
+    Raises
+    ------
+    GraphFormatError
+        No problem line or more than one, a malformed one, a problem type other than sp and
+        tw, a negative count, a line that does not parse, a count that differs from the
+        problem line's, an 'a' line without a weight, or a vertex outside 1..n.
+    GraphTooLargeError
+        A vertex count whose arrays would not fit the host memory available.
+    """
     from ._parse import check_count, parse  # Numba: loaded when a text file is read
 
     header, body, taken = split_header(
@@ -69,7 +100,15 @@ _OURS = re.compile(r"c gravel: (directed|undirected), (weighted|unweighted)$")
 
 def write(f, G):
     """A directed or weighted graph as 'p sp' with 'a' arcs (weight 1 when unweighted, every
-    stored arc when undirected); an undirected unweighted graph as 'p tw'."""
+    stored arc when undirected); an undirected unweighted graph as 'p tw'.
+
+    Parameters
+    ----------
+    f : text file
+        Open for writing.
+    G : Graph
+        Labels and order are not written.
+    """
     src, dst = G.edges()
     direction = "directed" if G.directed else "undirected"
     f.write(f"c gravel: {direction}, {'weighted' if G.weighted else 'unweighted'}\n")

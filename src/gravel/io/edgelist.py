@@ -21,7 +21,35 @@ _HEADER = re.compile(
 
 
 def read(buf, path):
-    """Returns (src, dst, weights or None, n or None, directed or None)."""
+    """The arcs of an edge list's text.
+
+    Parameters
+    ----------
+    buf : numpy.ndarray of uint8
+        The whole file, decompressed (as :func:`gravel.io.load` reads it).
+    path : str or os.PathLike
+        The file, for the messages.
+
+    Returns
+    -------
+    src, dst : numpy.ndarray of int64
+        The arcs' ends, the ids as written.
+    weights : numpy.ndarray of float64 or None
+        A weight per arc as written (an empty array for gravel's weighted file of no edges); None
+        without a weight column.
+    n : int or None
+        The vertex count gravel's header declares, else None.
+    directed : bool or None
+        The direction gravel's header declares, else None.
+
+    Raises
+    ------
+    GraphFormatError
+        A line that does not parse; with gravel's header, a vertex beyond its count, or a
+        weighted graph's lines without a weight column.
+    GraphTooLargeError
+        A vertex count whose arrays would not fit the host memory available.
+    """
     from ._parse import line_of_row, parse  # Numba: loaded when a text file is read
 
     first = bytes(buf[:200]).split(b"\n", 1)[0]
@@ -51,7 +79,17 @@ def read(buf, path):
 
 
 def write(f, G, sep=" "):
-    """One line per arc; an undirected graph lists each edge once (u <= v)."""
+    """One line per arc; an undirected graph lists each edge once (u <= v).
+
+    Parameters
+    ----------
+    f : text file
+        Open for writing.
+    G : Graph
+        Its ids are written (not its labels), after gravel's header line.
+    sep : str, default " "
+        Between the columns (``","`` for a ``.csv``).
+    """
     src, dst = G.edges()
     if not G.directed:
         keep = src <= dst

@@ -25,10 +25,33 @@ def _layout(directed, arcs, n, weighted):
 
 
 def read(path, weighted=True, pairs=False):
-    """The Graph of GAP's serialized file at `path` (the in-edges of a directed one are not read
-    or checked: gravel derives them from the out-edges); `weighted=False` drops a ``.wsg``'s
-    weights. The file's size tells the two forms apart, except without arcs, where `pairs` (a
-    ``.wsg``) decides. Peak memory is about twice the lists' bytes."""
+    """The Graph of GAP's serialized file at `path`.
+
+    The in-edges of a directed one are not read or checked: gravel derives them from the
+    out-edges. Peak memory is about twice the lists' bytes.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        A ``.sg`` or ``.wsg`` file, uncompressed.
+    weighted : bool, default True
+        False drops a ``.wsg``'s weights.
+    pairs : bool, default False
+        Whether the lists are (id, weight) pairs (a ``.wsg``): the file's size tells the two
+        forms apart, except without arcs, where this decides.
+
+    Returns
+    -------
+    Graph
+        Directed as the file says; the weights (int32 in the file) as float32. Its rows are
+        sorted (GAP's, found sorted, without a sort of their own).
+
+    Raises
+    ------
+    GraphFormatError
+        A file too short for its header, gzip-compressed, with an impossible header, of a size
+        that fits neither form, or holding an invalid graph.
+    """
     size = path.stat().st_size
     if size < HEADER:
         raise GraphFormatError(f"not a GAP serialized graph ({size} bytes, under its header)", path)
@@ -77,10 +100,26 @@ def read(path, weighted=True, pairs=False):
 
 
 def write(f, G, *, weighted):
-    """`G` in GAP's serialized form to the binary file `f`: with its weights (a ``.wsg``, which
-    holds int32 weights only) or without (a ``.sg``). Labels and id order are not kept. GAP's own
-    files are simple (its builder drops self loops and parallel edges), and its kernels assume so:
-    write ``G.simple_undirected()`` for them where G has loops."""
+    """`G` in GAP's serialized form to the binary file `f`.
+
+    GAP's own files are simple (its builder drops self loops and parallel edges), and its kernels
+    assume so: write ``G.simple_undirected()`` for them where G has loops.
+
+    Parameters
+    ----------
+    f : binary file
+        Open for writing.
+    G : Graph
+        Labels and id order are not kept; a directed graph's in-edges follow its out-edges.
+    weighted : bool
+        With its weights (a ``.wsg``, which holds int32 weights only) or without (a ``.sg``).
+
+    Raises
+    ------
+    GraphFormatError
+        `weighted` for a graph without weights, or with weights that are not whole numbers in
+        the int32 range.
+    """
     if weighted:
         if G.weights is None:
             raise GraphFormatError("a .wsg holds weights, and this graph has none: write a .sg")

@@ -11,7 +11,38 @@ SYMMETRIES = ("general", "symmetric")
 
 
 def read(buf, path):
-    """Returns (src, dst, weights or None, n, directed), ids 0-based."""
+    """The entries of a Matrix Market file's text.
+
+    Parameters
+    ----------
+    buf : numpy.ndarray of uint8
+        The whole file, decompressed (as :func:`gravel.io.load` reads it).
+    path : str or os.PathLike
+        The file, for the messages.
+
+    Returns
+    -------
+    src, dst : numpy.ndarray of int64
+        The arcs' ends, 0-based.
+    weights : numpy.ndarray of float64 or None
+        A weight per arc as written (an empty array for a valued matrix of no entries); None
+        without a weight column.
+    n : int
+        The matrix's size.
+    directed : bool
+        True for 'general', False for 'symmetric' (the entries as stored, one triangle).
+
+    Raises
+    ------
+    GraphFormatError
+        A missing or malformed banner; a layout other than coordinate; an unsupported field or
+        symmetry; a malformed size line, a matrix that is not square, a negative count; a line
+        that does not parse or a count that differs from the size line's; a value column where
+        the field says (or does not say) pattern; a non-integer value in an integer matrix; an
+        index outside 1..n.
+    GraphTooLargeError
+        A size whose arrays would not fit the host memory available.
+    """
     from ._parse import check_count, parse  # Numba: loaded when a text file is read
 
     header, body, taken = split_header(buf, lambda line: line.startswith(b"%") or not line.strip())
@@ -68,7 +99,18 @@ def read(buf, path):
 
 
 def write(f, G):
-    """Write G as Matrix Market; an undirected graph is written 'symmetric', lower triangle only."""
+    """Write G as Matrix Market; an undirected graph is written 'symmetric', lower triangle only.
+
+    The field is pattern unweighted, integer where every weight is a finite whole number, else
+    real.
+
+    Parameters
+    ----------
+    f : text file
+        Open for writing.
+    G : Graph
+        Its ids are written, 1-based (not its labels).
+    """
     src, dst = G.edges()
     keep = slice(None) if G.directed else src >= dst
     src, dst = src[keep], dst[keep]

@@ -48,7 +48,29 @@ class LoadBalance(enum.Enum):
 
     @classmethod
     def parse(cls, strategy):
-        """The strategy named by an enum member or its value; None for "auto"."""
+        """The strategy named by an enum member or its value; None for "auto".
+
+        Parameters
+        ----------
+        strategy : LoadBalance or str
+            A member, its value (``"merge_path"``, say) or ``"auto"``.
+
+        Returns
+        -------
+        LoadBalance or None
+            None for ``"auto"``: the caller chooses (:func:`choose_load_balance`).
+
+        Raises
+        ------
+        UnknownNameError
+            Any other value; the message lists the known ones.
+
+        Examples
+        --------
+        >>> from gravel.operators import LoadBalance
+        >>> LoadBalance.parse("twc"), LoadBalance.parse("auto")
+        (<LoadBalance.TWC: 'twc'>, None)
+        """
         if strategy == "auto":
             return None
         try:
@@ -84,7 +106,24 @@ def _output(output, allowed):
 
 
 def degree_scan(offsets, ids):
-    """Exclusive scan of the list lengths of the items `ids` (length n + 1, int64)."""
+    """Exclusive scan of the list lengths of the items `ids`.
+
+    Frontiers up to SCAN_IN_ONE_BLOCK items are scanned by one block, larger ones by a degree
+    kernel and CuPy's cumsum. Nothing is read back.
+
+    Parameters
+    ----------
+    offsets : cupy.ndarray of int64
+        The lists' offsets (a CSR's).
+    ids : cupy.ndarray of int32
+        The items (a sparse frontier's ids).
+
+    Returns
+    -------
+    cupy.ndarray of int64, shape (len(ids) + 1,)
+        ``scan[i]`` is the sum of the lengths of the lists of ``ids[:i]``; ``scan[-1]`` their
+        total.
+    """
     import cupy
 
     scan = cupy.empty(ids.size + 1, dtype=cupy.int64)
@@ -105,9 +144,23 @@ def degree_scan(offsets, ids):
 
 
 def line_scan(offsets, ids, tier=None):
-    """Exclusive scan of the 128-byte lines that hold the lists of the items `ids` (length n + 1,
-    int64), counted in `tier`'s arrays (:class:`gravel.backends.cuda.tiers.HotLists`) for its
-    lists."""
+    """Exclusive scan of the 128-byte lines that hold the lists of the items `ids`: the work of
+    the LINE_BALANCED advance. Nothing is read back.
+
+    Parameters
+    ----------
+    offsets : cupy.ndarray of int64
+        The lists' offsets.
+    ids : cupy.ndarray of int32
+        The items.
+    tier : gravel.backends.cuda.tiers.HotLists, optional
+        A tiered graph's device lists: the lists it holds are counted in its arrays.
+
+    Returns
+    -------
+    cupy.ndarray of int64, shape (len(ids) + 1,)
+        ``scan[i]`` is the number of lines of the lists of ``ids[:i]``.
+    """
     import cupy
 
     scan = cupy.empty(ids.size + 1, dtype=cupy.int64)
@@ -124,11 +177,40 @@ def line_scan(offsets, ids, tier=None):
 
 
 def choose_load_balance(lists, edges, placement="device"):
-    """Gunrock's rule, measured for gravel (docs/tuning.md): merge path over `lists` neighbour lists
-    of `edges` entries in all where they average at least 5, TWC otherwise; lists read over the bus
-    (`placement` "host" or "tiered") go in whole lines, balanced by lines, as EMOGI reads them with
-    hubs split, unless ``gravel.config.bus_load_balance`` says otherwise. Decided from the sizes
-    alone: no device sync."""
+    """The load balance of an advance, by Gunrock's rule measured for gravel (docs/tuning.md).
+
+    Merge path over `lists` neighbour lists of `edges` entries in all where they average at least
+    5, TWC otherwise; lists read over the bus (`placement` "host" or "tiered") go in whole lines,
+    balanced by lines, as EMOGI reads them with hubs split, unless
+    ``gravel.config.bus_load_balance`` says otherwise. Decided from the sizes alone: no device
+    sync.
+
+    Parameters
+    ----------
+    lists : int
+        The number of lists (:func:`advance` passes the graph's vertices).
+    edges : int
+        Their entries in all (the graph's arcs).
+    placement : str, default "device"
+        The graph's placement (:data:`gravel.placement.PLACEMENTS`).
+
+    Returns
+    -------
+    LoadBalance
+
+    Raises
+    ------
+    UnknownNameError
+        Over the bus, a ``gravel.config.bus_load_balance`` that names no strategy.
+
+    Examples
+    --------
+    >>> from gravel.operators import choose_load_balance
+    >>> choose_load_balance(10, 100), choose_load_balance(10, 20)
+    (<LoadBalance.MERGE_PATH: 'merge_path'>, <LoadBalance.TWC: 'twc'>)
+    >>> choose_load_balance(10, 20, "host")
+    <LoadBalance.LINE_BALANCED: 'line_balanced'>
+    """
     if placement in ("host", "tiered"):
         from .. import config
 
@@ -153,18 +235,76 @@ def advance(
 ):
     """Visit every out-edge (src -> dst) of the frontier's vertices.
 
-    `op` sees ``src, dst, edge, weight`` and the `params`; where it is true, ``dst``
-    (``output="vertex"``) or ``edge`` (``"edge"``) joins the output frontier. ``output=None``
-    returns None (a pure visit, with no host sync but merge path's, which `arcs` spares).
-    `strategy` is a :class:`LoadBalance` or its value, or "auto". `visited` (a uint32 bitmap) with
-    MERGE_PATH_CULL emits each destination once. `capacity` bounds the output size when the caller
-    knows one (n, for a functor that claims each vertex once): the frontier's degrees then need no
-    scan and no sync, except under merge-path load balancing. `lines` (a uint64 counter on the
-    device) adds the 128-byte lines of ids the WARP_ALIGNED and LINE_BALANCED strategies read from
-    `graph.indices` (over the bus, for a graph in host memory). `arcs`, the frontier's out-arcs
-    where the caller knows them, spares merge path's read-back of their count. `count_arcs` (with
-    ``output="vertex"``): the output's own out-arcs are summed on the device and read back with its
-    length, as its ``arcs`` (what the next step's `arcs` and a direction test need)."""
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU (``G.to("cuda")``).
+    frontier : Frontier
+        The vertices whose out-edges are visited (a dense one is made sparse).
+    op : str, default "true"
+        A CUDA C++ boolean expression over ``src, dst`` (int), ``edge`` (the arc's id, long
+        long), ``weight`` (float; 1 unweighted), ``step`` (0 here) and the `params`. Where it
+        is true, ``dst`` (``output="vertex"``) or ``edge`` (``"edge"``) joins the output.
+    params : dict of str to (cupy.ndarray or numpy.generic), optional
+        User parameters, by name: a CuPy array is a pointer, a NumPy scalar a value.
+    output : {"vertex", "edge", None}, default "vertex"
+        What the output frontier holds; None returns None (a pure visit, with no host sync but
+        merge path's, which `arcs` spares).
+    strategy : LoadBalance or str, default "auto"
+        The load balance, or "auto" (:func:`choose_load_balance` of the graph's sizes and
+        placement).
+    visited : cupy.ndarray of uint32, optional
+        A bitmap of vertices; with MERGE_PATH_CULL each destination whose bit this advance sets
+        is emitted once.
+    capacity : int, optional
+        A bound on the output's size when the caller knows one (n, for a functor that claims
+        each vertex once): the frontier's degrees then need no scan and no sync, except under
+        merge-path load balancing. Default: the frontier's out-arcs.
+    preamble : str, default ""
+        CUDA C++ source put before the kernel (helper functions).
+    lines : cupy.ndarray of uint64, shape (1,), optional
+        A counter to which the WARP_ALIGNED and LINE_BALANCED strategies add the 128-byte lines
+        of ids they read from ``graph.indices`` (over the bus, for a graph in host memory).
+    arcs : int, optional
+        The frontier's out-arcs where the caller knows them: spares merge path's read-back of
+        their count.
+    count_arcs : bool, default False
+        With ``output="vertex"``: the output's own out-arcs are summed on the device and read
+        back with its length, as its ``arcs`` (what the next step's `arcs` and a direction test
+        need).
+
+    Returns
+    -------
+    Frontier or None
+        A sparse frontier of `graph.n` ids: destinations (int32) or arc ids (int64), in no
+        particular order and repeated where several arcs emit one (unless `op` or
+        MERGE_PATH_CULL lets each through once). Its length is read back (a sync). None for
+        ``output=None``.
+
+    Raises
+    ------
+    UnknownNameError
+        An unknown `strategy` or `output`; a parameter of a dtype with no C type.
+    ValueError
+        `count_arcs` with an output other than vertices; MERGE_PATH_CULL without `visited`;
+        a parameter name that is not a C identifier.
+    TypeError
+        A parameter that is neither a CuPy array nor a NumPy scalar.
+    RuntimeError
+        More output than `capacity` (the items past it are lost).
+
+    See Also
+    --------
+    advance_pull : the pull over in-edges.
+    advance_steps : many advance steps in one launch.
+
+    Examples
+    --------
+    A BFS step (GPU)::
+
+        advance(dg, front, "atomicCAS(&depth[dst], -1, level) == -1",
+                params={"depth": depth, "level": np.int32(d)})
+    """
     lists = Lists(graph.offsets, graph.indices, graph.weights)
     placement = getattr(graph, "placement", "device")
     strategy = LoadBalance.parse(strategy) or choose_load_balance(graph.n, graph.nnz, placement)
@@ -205,13 +345,39 @@ def advance_lists(
     total=None,
     count_arcs=False,
 ):
-    """advance over the lists `lists` (:class:`Lists`) of which the frontier holds items; `n` is the
-    size of the output frontier's id space; `every_list`: the frontier is every list, in order;
-    `total`: the frontier's out-arcs where the caller knows them (no read-back of the scan's);
-    `count_arcs`: the output's out-arcs in `lists`, summed on the device, come back with its length
-    (:attr:`Frontier.arcs`).
-    WARP_ALIGNED and LINE_BALANCED read the lists of `tier`
-    (:class:`gravel.backends.cuda.tiers.HotLists`) there, and count the other lines in `lines`."""
+    """:func:`advance` over the lists `lists`, of which the frontier holds items.
+
+    Parameters
+    ----------
+    lists : Lists
+        The neighbour lists (a CSR on the device).
+    n : int
+        The size of the output frontier's id space.
+    frontier : Frontier
+        The items: indexes of `lists`.
+    op, params, output, visited, capacity, preamble, lines, count_arcs
+        As for :func:`advance` (`count_arcs` sums the output's out-arcs in `lists`, returned
+        as :attr:`Frontier.arcs`).
+    strategy : LoadBalance
+        The load balance, already chosen (no "auto").
+    every_list : bool, default False
+        The frontier is every list, in order: the offsets are the scan (no scan, no sync).
+    tier : gravel.backends.cuda.tiers.HotLists, optional
+        A tiered graph's device lists: WARP_ALIGNED and LINE_BALANCED read the lists it holds
+        there, and count only the other lines in `lines`.
+    total : int, optional
+        The frontier's out-arcs where the caller knows them (no read-back of the scan's).
+
+    Returns
+    -------
+    Frontier or None
+        As :func:`advance` returns it.
+
+    Raises
+    ------
+    UnknownNameError, ValueError, TypeError, RuntimeError
+        As :func:`advance` raises them.
+    """
     import cupy
 
     out_kind = _output(output, (None, "vertex", "edge"))
@@ -324,12 +490,51 @@ def advance_pull(
     output="vertex",
     preamble="",
 ):
-    """Pull step: each candidate vertex v (those of the `candidates` frontier, or every vertex when
-    it is None) for which `where` (an expression over ``v``) holds scans its in-edges (src -> v) for
-    a src in `frontier` and stops at the first for which `op` holds (``dst`` is v in the
-    expression); v then joins the output. ``output="bitmap"`` returns a dense frontier, counted as
-    it is made; its length is read when asked, waiting for this step only (a caller may launch the
-    next step first)."""
+    """Pull step: each candidate vertex v scans its in-edges (src -> v) for a src in `frontier`
+    and stops at the first for which `op` holds; v then joins the output.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its in-edges (``graph.csc()``) are read.
+    frontier : Frontier
+        The sources (made dense: membership is a bit test).
+    candidates : Frontier, optional
+        The vertices that pull; None: every vertex.
+    op : str, default "true"
+        A CUDA C++ boolean expression over ``src``, ``dst`` (v), ``edge`` (the in-arc's
+        position in the CSC), ``weight``, ``step`` and the `params`, tested on in-arcs from
+        the frontier.
+    where : str, optional
+        A CUDA C++ boolean expression over ``v`` and the `params`: a candidate for which it is
+        false does not pull. None: true.
+    params : dict of str to (cupy.ndarray or numpy.generic), optional
+        User parameters, as for :func:`advance`.
+    output : {"vertex", "edge", "bitmap", None}, default "vertex"
+        What the output holds: the vertices v (int32) or the in-arcs found (int64), each
+        once; "bitmap" returns a dense frontier, counted as it is made, its length read when
+        asked, waiting for this step only (a caller may launch the next step first).
+    preamble : str, default ""
+        CUDA C++ source put before the kernel.
+
+    Returns
+    -------
+    Frontier or None
+        Of `graph.n` vertices: sparse (its length read back: a sync) or, for "bitmap", dense.
+        None for ``output=None``.
+
+    Raises
+    ------
+    UnknownNameError
+        An unknown `output`; a parameter of a dtype with no C type.
+    ValueError, TypeError
+        User parameters that :func:`advance` refuses too.
+
+    See Also
+    --------
+    advance : the push over out-edges.
+    advance_pull_steps : many pull steps in one launch.
+    """
     import cupy
 
     front = frontier.to_dense().bitmap

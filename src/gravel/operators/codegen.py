@@ -60,7 +60,14 @@ class Lists(NamedTuple):
 
     def args(self):
         """The kernels' leading arguments: offsets, ids, weights (a stand-in when there are none)
-        and whether there are weights."""
+        and whether there are weights.
+
+        Returns
+        -------
+        tuple
+            ``(offsets, indices, weights, has_weights)``: the weights a one-element float32
+            stand-in where there are none, `has_weights` a NumPy int32 (1 or 0).
+        """
         import cupy
 
         w = self.weights if self.weights is not None else dummy(cupy.float32)
@@ -68,7 +75,30 @@ class Lists(NamedTuple):
 
 
 def ctype(x):
-    """The C type of an array's elements or of a NumPy scalar."""
+    """The C type of an array's elements or of a NumPy scalar.
+
+    Parameters
+    ----------
+    x : array or scalar
+        Anything with a ``dtype``, or a value NumPy gives one.
+
+    Returns
+    -------
+    str
+        The C type (``"int"``, ``"long long"``, ``"float"``, ...; see `CTYPES`).
+
+    Raises
+    ------
+    UnknownNameError
+        A dtype the kernels take no parameter of (float16, complex, ...).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.operators.codegen import ctype
+    >>> ctype(np.int32(1)), ctype(np.zeros(2, np.uint64))
+    ('int', 'unsigned long long')
+    """
     dt = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
     try:
         return CTYPES[np.dtype(dt)]
@@ -77,8 +107,35 @@ def ctype(x):
 
 
 def prelude(decls, macros, preamble=""):
-    """The source put before a kernel: the user parameters `decls`, (C type, name) pairs, then the
-    operator's `macros` and the user's `preamble`."""
+    """The source put before a kernel: the user parameters `decls`, then the operator's `macros`
+    and the user's `preamble`.
+
+    Parameters
+    ----------
+    decls : sequence of (str, str)
+        The user parameters as (C type, name) pairs, in the order of their kernel arguments.
+    macros : dict of str to str
+        Macro heads (``"GRAVEL_ADVANCE_OP(src, dst, edge, weight, step)"``) and their bodies.
+    preamble : str, default ""
+        User source: helper functions, say.
+
+    Returns
+    -------
+    str
+        ``#define`` lines for the parameters (``GRAVEL_USER_PARAMS``, ``GRAVEL_USER_ARGS``,
+        ``GRAVEL_USER_FN_PARAMS``) and the macros, then the preamble.
+
+    Examples
+    --------
+    >>> from gravel.operators.codegen import prelude
+    >>> macros = {"GRAVEL_FILTER_OP(v, i)": "(depth[v] < 0)"}
+    >>> print(prelude([("int*", "depth")], macros), end="")
+    #define GRAVEL_USER_PARAMS , int* gravel_p_depth
+    #define GRAVEL_USER_ARGS , gravel_p_depth
+    #define GRAVEL_USER_FN_PARAMS , int* depth
+    #define GRAVEL_FILTER_OP(v, i) (depth[v] < 0)
+    <BLANKLINE>
+    """
     lines = [
         f"#define GRAVEL_USER_PARAMS {''.join(f', {t} gravel_p_{n}' for t, n in decls)}",
         f"#define GRAVEL_USER_ARGS {''.join(f', gravel_p_{n}' for _, n in decls)}",
@@ -89,13 +146,51 @@ def prelude(decls, macros, preamble=""):
 
 
 def check_param_name(name):
-    """A user parameter's name becomes a C parameter's: it must be an ASCII identifier."""
+    """A user parameter's name becomes a C parameter's: it must be an ASCII identifier.
+
+    Parameters
+    ----------
+    name : object
+        The key of the `params` entry.
+
+    Raises
+    ------
+    ValueError
+        `name` is not a str that is an ASCII Python identifier.
+    """
     if not (isinstance(name, str) and name.isidentifier() and name.isascii()):
         raise ValueError(f"parameter name {name!r} is not a C identifier")
 
 
 def functor(params, macros, preamble=""):
-    """(prelude source, extra kernel arguments) for user parameters and operator macros."""
+    """The prelude source and the extra kernel arguments of user parameters and operator macros.
+
+    Parameters
+    ----------
+    params : dict of str to (cupy.ndarray or numpy.generic), or None
+        The user parameters: a CuPy array is seen as a pointer to its elements, a NumPy scalar
+        as a value of its type.
+    macros : dict of str to str
+        The operator's macros, as for :func:`prelude`.
+    preamble : str, default ""
+        User source put after the macros.
+
+    Returns
+    -------
+    source : str
+        The :func:`prelude` of the parameters.
+    args : tuple
+        The parameters' values, in order: the arguments after the kernel's own.
+
+    Raises
+    ------
+    ValueError
+        A name that is not a C identifier.
+    TypeError
+        A value that is neither a CuPy array nor a NumPy scalar (a Python int, say).
+    UnknownNameError
+        A dtype with no C type here.
+    """
     import cupy
 
     decls, args = [], []
@@ -115,34 +210,100 @@ def functor(params, macros, preamble=""):
 
 
 def pull_functor(candidates, n, op, where, params, preamble):
-    """(ids, count, all, prelude source, extra arguments) of a pull over `candidates` (every
-    vertex 0..n-1 if None): the `op` each in-arc tests and the `where` each candidate does."""
+    """The kernel arguments and source of a pull over `candidates`.
+
+    Parameters
+    ----------
+    candidates : Frontier or None
+        The vertices that pull; None: every vertex 0..n-1.
+    n : int
+        The number of vertices.
+    op : str
+        What each in-arc tests (``GRAVEL_ADVANCE_OP``).
+    where : str or None
+        What each candidate tests over ``v`` first; None: true.
+    params : dict or None
+        User parameters, as for :func:`functor`.
+    preamble : str
+        User source.
+
+    Returns
+    -------
+    tuple
+        ``(ids, count, all, source, args)``: :func:`items` of the candidates, then
+        :func:`functor`'s source and arguments.
+
+    Raises
+    ------
+    ValueError, TypeError, UnknownNameError
+        User parameters :func:`functor` refuses.
+    """
     macros = {ADVANCE_OP: f"({op})", PULL_WHERE: f"({where or 'true'})"}
     return items(candidates, n) + functor(params, macros, preamble)
 
 
 def sums_op(terms, into="gravel_s"):
-    """The statement that adds each of `terms` to its float64 sum in the array `into`."""
+    """The statement that adds each of `terms` to its float64 sum in the array `into`.
+
+    Parameters
+    ----------
+    terms : sequence of str
+        C expressions; term k is added to ``into[k]``.
+    into : str, default "gravel_s"
+        The array of sums.
+
+    Returns
+    -------
+    str
+        A C block statement.
+
+    Examples
+    --------
+    >>> from gravel.operators.codegen import sums_op
+    >>> sums_op(["x[v]", "1"])
+    '{ gravel_s[0] += (double)(x[v]); gravel_s[1] += (double)(1); }'
+    """
     adds = " ".join(f"{into}[{k}] += (double)({t});" for k, t in enumerate(terms))
     return f"{{ {adds} }}"
 
 
 def counter():
-    """A zeroed device counter (an output length)."""
+    """A zeroed device counter (an output length).
+
+    Returns
+    -------
+    cupy.ndarray of uint64, shape (1,)
+    """
     import cupy
 
     return cupy.zeros(1, dtype=cupy.uint64)
 
 
 def read_count(count):
-    """A counter's value on the host."""
+    """A counter's value on the host (a sync: 8 bytes read back).
+
+    Parameters
+    ----------
+    count : cupy.ndarray of uint64, shape (1,)
+        The counter.
+
+    Returns
+    -------
+    int
+    """
     return int(count.get()[0])  # sync: the output length, 8 bytes
 
 
 class PendingCount:
     """A counter's value, copied to pinned host memory as soon as the kernel that writes it is
     queued: ``int()`` waits for that kernel and the copy only, not for launches queued after them,
-    so that a loop may launch its next step before it reads this one's length."""
+    so that a loop may launch its next step before it reads this one's length.
+
+    Parameters
+    ----------
+    count : cupy.ndarray of uint64, shape (1,)
+        The counter, copied on the current stream once the kernels queued so far have run.
+    """
 
     def __init__(self, count):
         import cupy
@@ -160,15 +321,39 @@ class PendingCount:
 
 @functools.cache
 def dummy(dtype):
-    """A one-element device array for pointer arguments a kernel will not read."""
+    """A one-element device array for pointer arguments a kernel will not read.
+
+    Parameters
+    ----------
+    dtype : numpy dtype or type
+        Its element type.
+
+    Returns
+    -------
+    cupy.ndarray, shape (1,)
+        Zeroed, made once per dtype and shared.
+    """
     import cupy
 
     return cupy.zeros(1, dtype=dtype)
 
 
 def items(frontier, n):
-    """(ids, count, all) kernel arguments for the items of `frontier`, or every vertex 0..n-1 if
-    None."""
+    """The kernel arguments for the items of `frontier`, or every vertex 0..n-1 if None.
+
+    Parameters
+    ----------
+    frontier : Frontier or None
+        The items.
+    n : int
+        The number of vertices.
+
+    Returns
+    -------
+    tuple
+        ``(ids, count, all)``: the frontier's ids, its length (a sync where it is still on the
+        device) and 0; or, for None, a stand-in array, `n` and 1.
+    """
     import cupy
 
     if frontier is None:

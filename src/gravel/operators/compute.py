@@ -85,12 +85,39 @@ SPLIT_MAX = 32
 
 
 def split(frontier, key, segments, *, lengths=None, params=None, preamble=""):
-    """Split the items ``v`` (at position ``i``) by `key`, an int expression: those whose key is k
-    (``0 <= k < segments``) make the kth frontier, in their original order; any other key drops the
-    item. Exact and atomic-free between blocks, like ``filter_frontier(mode="compact")``.
-    `lengths`: the segments' exact lengths where the caller knows them (a multi-step launch's
-    counts), sparing the one sync that reads them; wrong ones give segments over unwritten slots.
-    Returns `segments` sparse frontiers, back to back in one buffer."""
+    """Split the items ``v`` (at position ``i``) by `key`: those whose key is k make the kth
+    frontier, in their original order; any other key drops the item.
+
+    Exact and atomic-free between blocks, like ``filter_frontier(mode="compact")``.
+
+    Parameters
+    ----------
+    frontier : Frontier
+        The items (a dense frontier is made sparse).
+    key : str
+        A CUDA C++ int expression over ``v``, ``i`` and the names of `params`; keys
+        ``0 <= k < segments`` keep the item.
+    segments : int
+        How many frontiers to make, 1 to SPLIT_MAX.
+    lengths : sequence of int, optional
+        The segments' exact lengths where the caller knows them (a multi-step launch's
+        counts), sparing the one sync that reads them; wrong ones give segments over unwritten
+        slots.
+    params : dict of str to (cupy.ndarray or numpy.generic), optional
+        Device arrays and scalars the key reads, by name.
+    preamble : str, default ""
+        CUDA C++ helper definitions the key may call.
+
+    Returns
+    -------
+    list of Frontier
+        `segments` sparse frontiers, back to back in one buffer (views of it).
+
+    Raises
+    ------
+    ValueError
+        `segments` outside 1..SPLIT_MAX, or `lengths` not one per segment.
+    """
     import cupy
 
     if not 0 < segments <= SPLIT_MAX:
@@ -144,7 +171,29 @@ def _cull(frontier, predicate, params, visited, preamble):
 
 def compute(frontier, op, *, params=None, n=None, preamble=""):
     """Run `op` (a statement over ``v`` and ``i``) on every frontier item, or on every vertex 0..n-1
-    when `frontier` is None."""
+    when `frontier` is None.
+
+    Asynchronous: the kernel is queued, nothing is read back (but a frontier's length still on
+    the device).
+
+    Parameters
+    ----------
+    frontier : Frontier or None
+        The items; None: every vertex 0..n-1 (``i`` is then ``v``).
+    op : str
+        A CUDA C++ statement over ``v`` (the item), ``i`` (its position) and the names of
+        `params`; it writes its results through the arrays of `params`.
+    params : dict of str to (cupy.ndarray or numpy.generic), optional
+        Device arrays and scalars, by name.
+    n : int, optional
+        The number of vertices, needed where `frontier` is None.
+    preamble : str, default ""
+        CUDA C++ helper definitions `op` may call.
+
+    See Also
+    --------
+    compute_sums : compute and sum in one pass.
+    """
     source, extra = functor(params, {COMPUTE_OP: f"{{ {op}; }}"}, preamble)
     k = runtime.kernel("compute/compute.cu", "gravel_compute", prelude=source)
     ids, count, all_ = items(frontier, n)
@@ -158,9 +207,30 @@ def compute(frontier, op, *, params=None, n=None, preamble=""):
 
 def compute_sums(frontier, terms, *, op=None, params=None, n=None, preamble=""):
     """Sums of the expressions `terms` (over ``v`` and ``i``) over every frontier item, or every
-    vertex 0..n-1 when `frontier` is None, in float64 and in one launch: a device array, one sum per
-    term, read back by the caller when it needs them (no sync here). `op`, a statement, runs on each
-    item first, in the terms' scope (they see its locals): compute and sums in one pass."""
+    vertex 0..n-1 when `frontier` is None, in float64 and in one launch.
+
+    Parameters
+    ----------
+    frontier : Frontier or None
+        The items; None: every vertex 0..n-1.
+    terms : sequence of str
+        CUDA C++ expressions over ``v``, ``i`` and the names of `params`, each summed as a
+        double.
+    op : str, optional
+        A statement run on each item first, in the terms' scope (they see its locals): compute
+        and sums in one pass.
+    params : dict of str to (cupy.ndarray or numpy.generic), optional
+        Device arrays and scalars, by name.
+    n : int, optional
+        The number of vertices, needed where `frontier` is None.
+    preamble : str, default ""
+        CUDA C++ helper definitions the terms and `op` may call.
+
+    Returns
+    -------
+    cupy.ndarray of float64, shape (len(terms),)
+        One sum per term, read back by the caller when it needs them (no sync here).
+    """
     import cupy
 
     body = sums_op(terms) if op is None else f"{{ {op}; {sums_op(terms)} }}"

@@ -23,8 +23,22 @@ EVERY_PAIR = np.uint64(0)
 
 
 def classify(degree, us, vs):
-    """Each pair's class (an index into CLASSES, uint8) from its lists' lengths `degree`, and how
-    many pairs each class holds (NumPy; one read-back). CuPy arrays: int32 lengths and ids."""
+    """Each pair's class, an index into CLASSES, from its lists' lengths.
+
+    Parameters
+    ----------
+    degree : cupy.ndarray of int32
+        Each vertex's list length.
+    us, vs : cupy.ndarray of int32
+        The pairs' vertices.
+
+    Returns
+    -------
+    classes : cupy.ndarray of uint8
+        Each pair's class.
+    sizes : numpy.ndarray of uint64, shape (len(CLASSES),)
+        How many pairs each class holds (one read-back).
+    """
     import cupy
 
     classes = cupy.empty(us.size, cupy.uint8)
@@ -42,7 +56,22 @@ def intersect(graph, us, vs):
     Pairs are split four ways: both lists short (one thread merges), one long and the other up to
     WARP_FROM (one thread binary-searches the shorter list's elements in the longer one), the
     shorter up to LARGE (a warp per pair searches them), both long (one block per pair); a class
-    that holds every pair reads them in order, unlisted. Returns (per-pair counts as int64, total).
+    that holds every pair reads them in order, unlisted.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its rows are sorted, as every Graph's are.
+    us, vs : array_like of int
+        The pairs, on the host or the device (copied to int32 device arrays where they are
+        not).
+
+    Returns
+    -------
+    counts : cupy.ndarray of int64
+        The common neighbours of each pair.
+    total : int
+        Their sum (read back: a sync).
     """
     import cupy
 
@@ -77,7 +106,18 @@ def intersect_arcs(graph):
     """The sum over every arc u -> v of |N(u) ∩ N(v)| (out-neighbour lists, sorted): the triangles
     of a graph oriented by rank. Where no list passes SMALL, a warp per row streams its neighbours'
     lists against the row held in shared memory (kernels/intersect/rows.cu); else every arc is a
-    pair of :func:`intersect`."""
+    pair of :func:`intersect`.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU (oriented: :func:`gravel.transform.orient_by_degree`).
+
+    Returns
+    -------
+    int
+        The sum; 0 without arcs.
+    """
     import cupy
 
     if not graph.nnz:

@@ -86,40 +86,98 @@ def neighbor_reduce(
     blocking=None,
     arcs=None,
 ):
-    """Reduce `value` over neighbour lists.
+    """Reduce `value` over neighbour lists: pulled over each vertex's in-edges, or pushed along
+    out-edges into their destinations.
 
-    `value` is an expression over ``v, u, edge, weight`` (the edge u -> v) and the `params`, or a
-    device array x of n values, which means ``x[u]``; with `combine` "+" or "*", ``x[u] + weight``
-    or ``x[u] * weight`` (x[u] taken as `dtype`; the arc's weight, 1 on an unweighted graph): a
-    generalized SpMV's multiply, min-plus for shortest paths, that a staged sweep can take (the
-    weights in its layout's order, 4 bytes an arc, built on first use) where an expression
-    cannot. `reduce` is "sum", "min", "max", "any" or an expression over ``a`` and ``b`` (then
-    `identity` is required). "any" gives one of the values unlike the identity where there is one
-    (a value equal to it counts as none): a pull's short lists stop once each of their lanes has
-    one (a bottom-up BFS step) and fold the lanes' by min; long lists and pushes fold every value by
-    min.
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU (``G.to("cuda")``).
+    frontier : Frontier or None
+        Pull: the vertices v whose in-edges (u -> v) are reduced, ``out[i]`` for item i; None:
+        every vertex, a sweep run by its plan (`blocking`). Push: the vertices u whose out-edges
+        (u -> v) fold into ``out[v]``; None: every vertex.
+    value : str or array
+        A CUDA C++ expression over ``v, u, edge, weight`` (the edge u -> v) and the `params`,
+        converted to `dtype`; or a device array x of n values, which means ``x[u]``.
+    reduce : {"sum", "min", "max", "any"} or str, default "sum"
+        The reduction, or an expression over ``a`` and ``b`` (pull only; then `identity` is
+        required). "any" gives one of the values unlike the identity where there is one (a
+        value equal to it counts as none): a pull's short lists stop once each of their lanes
+        has one (a bottom-up BFS step) and fold the lanes' by min; long lists and pushes fold
+        every value by min.
+    dtype : numpy dtype, default numpy.float32
+        The type of the values and of the output.
+    identity : scalar, optional
+        The reduction's identity, where each result starts. Default: 0 for "sum", the dtype's
+        largest value for "min" and "any", its lowest for "max".
+    combine : {None, "+", "*"}, default None
+        With a value array: ``x[u] + weight`` or ``x[u] * weight`` (x[u] taken as `dtype`; the
+        arc's weight, 1 on an unweighted graph): a generalized SpMV's multiply, min-plus for
+        shortest paths, that a staged sweep can take (the weights in its layout's order, 4
+        bytes an arc, built on first use) where an expression cannot.
+    direction : {"pull", "push"}, default "pull"
+        Pull: a reduction per vertex over its in-edges. Push: every out-edge (u -> v) of a
+        frontier item folds into ``out[v]`` with an atomic; `reduce` must be named. Blocked
+        (over every vertex), the edges come grouped by destination range, and the value's
+        ``edge`` is the position in that layout.
+    apply : str, optional
+        Pull only: a statement over ``v, i, acc`` and the params that replaces the write of
+        ``out[i] = acc`` (then no array is returned): the vertex update fused into the
+        reduction.
+    sums : sequence of str, optional
+        Pull only, with `apply`: expressions over the same names and the locals of `apply`,
+        summed in float64 over every applied item in the same pass. Each CTA adds its share
+        (shuffles, a barrier, an atomic), which on a plain sweep over a large graph, millions
+        of short CTAs, costs more than a :func:`compute_sums` pass of its own (docs/tuning.md).
+    params : dict of str to (cupy.ndarray or numpy.generic), optional
+        User parameters, by name: a CuPy array is a pointer, a NumPy scalar a value.
+    preamble : str, default ""
+        CUDA C++ source put before the kernels (helper functions).
+    blocking : None, "auto", "streamed", int or SweepPlan, optional
+        A pull over every vertex: the plan of the sweep (see
+        :func:`~gravel.operators.plan_sweep`). A width in vertices, or "auto", gives GraphCage's
+        cache-blocked sweep, a reduction per (source block, vertex) row and a merge in shared
+        memory, whose ``edge`` is the position in that layout. With a value array and a sum, min
+        or max in float32, float64 or int32, widths up to :func:`gravel.layouts.shared_width`
+        stage each block's slice of x in shared memory. Layouts are built on first use and kept
+        with the graph. A push whose plan is blocked or staged runs over the blocked push
+        layout, so that a block's atomics stay in its L2-sized slice.
+    arcs : int, optional
+        Push only: the frontier's out-arcs where the caller knows them, sparing the push its
+        read-back of their count.
 
-    ``direction="pull"``: ``out[i]`` reduces over the in-edges (u -> v) of item v of `frontier`
-    (every vertex when None). `apply`, a statement over ``v, i, acc`` and the params, replaces the
-    write of ``out[i] = acc`` (then nothing is returned): the vertex update fused into the
-    reduction. `sums`, expressions over the same names and the locals of `apply` (which it needs),
-    are summed in float64 over every applied item in the same pass: a device array of their sums is
-    then returned (no sync). Each CTA adds its share (shuffles, a barrier, an atomic), which on a
-    plain sweep over a large graph, millions of short CTAs, costs more than a :func:`compute_sums`
-    pass of its own (docs/tuning.md).
+    Returns
+    -------
+    cupy.ndarray or None
+        Pull without `apply`: an array of `dtype`, one result per item (n over every vertex).
+        Pull with `apply`: a float64 array of the `sums` (no sync), or None without them.
+        Push: an array of `dtype` of length n, the identity where nothing folded.
 
-    `blocking` (a pull over every vertex): None, "auto", a block width in vertices or a
-    :class:`~gravel.operators.sweep_plan.SweepPlan` (see :func:`~gravel.operators.plan_sweep`):
-    GraphCage's cache-blocked sweep, a reduction per (source block, vertex) row and a merge in
-    shared memory, whose ``edge`` is the position in that layout. With a value array and a sum, min
-    or max in float32, float64 or int32, widths up to :func:`gravel.layouts.shared_width` stage each
-    block's slice of x in shared memory. Layouts are built on first use and kept with the graph.
+    Raises
+    ------
+    UnknownNameError
+        An unknown `combine` or `direction`; a parameter of a dtype with no C type.
+    ValueError
+        A value array not of shape (n,); `combine` with an expression; a reduce expression
+        without `identity`; a push with `apply`, `sums` or a reduce expression; `sums` without
+        `apply`; `blocking` with a pull's frontier, or a blocked push with a frontier; a
+        `blocking` that :func:`~gravel.operators.plan_sweep` refuses; a parameter name that is
+        not a C identifier.
+    TypeError
+        A parameter that is neither a CuPy array nor a NumPy scalar.
 
-    ``direction="push"``: every out-edge (u -> v) of a frontier item u (every vertex when None)
-    folds into ``out[v]`` (length n) with an atomic; `reduce` must be named. Blocked (over
-    every vertex), the edges come grouped by destination range, and the value's ``edge`` is the
-    position in that layout. `arcs`, the frontier's out-arcs where the caller knows them, spares
-    the push its read-back of their count."""
+    See Also
+    --------
+    neighbor_reduce_steps : pull steps in one launch.
+    plan_sweep : how a sweep over every vertex runs.
+
+    Notes
+    -----
+    A pull over every vertex follows a :class:`~gravel.operators.sweep_plan.SweepPlan`: plain,
+    blocked through the L2, staged in shared memory, or streamed from host memory for a graph
+    whose lists live there.
+    """
     import cupy
 
     dt = np.dtype(dtype)
@@ -258,15 +316,57 @@ def neighbor_reduce_steps(
 ):
     """Pull :func:`neighbor_reduce` steps repeated in one cooperative launch, with a grid-wide
     barrier in between: a run of levels that each gather from the one before costs one launch and
-    one read-back. Each step, every vertex v of `candidates` (every vertex when None) for which
-    `where` holds reduces `value` over its in-edges (u -> v) by `reduce` ("sum", "min" or "max"),
-    then `apply`, an expression over ``v, acc`` that is true where it changed v, updates it. The
-    expressions also see ``step`` (0, 1, ... within this call) and the `params`, which they may
-    read and write: a step sees the writes of the steps before it. Stops after a step in which no
-    apply was true, or after `max_steps` steps.
+    one read-back.
 
-    Returns each step's count of true applies, as a list (the last one 0 unless max_steps ran
-    out)."""
+    Each step, every vertex v of `candidates` for which `where` holds reduces `value` over its
+    in-edges (u -> v) by `reduce`, then `apply` updates it. The expressions also see ``step``
+    (0, 1, ... within this call) and the `params`, which they may read and write: a step sees
+    the writes of the steps before it. Stops after a step in which no apply was true, or after
+    `max_steps` steps.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its in-edges are read.
+    candidates : Frontier or None
+        The vertices that pull; None: every vertex.
+    value : str
+        A CUDA C++ expression over ``v, u, edge, weight, step`` and the `params`, converted to
+        `dtype`.
+    apply : str
+        A CUDA C++ boolean expression over ``v, acc, step`` and the `params` that updates v and
+        is true where it changed v.
+    where : str, optional
+        A CUDA C++ boolean expression over ``v, step`` and the `params`: a vertex for which it
+        is false skips the step. None: true.
+    reduce : {"sum", "min", "max"}, default "sum"
+        The reduction.
+    dtype : numpy dtype, default numpy.float32
+        The type of the values.
+    identity : scalar, optional
+        Where each reduction starts; default as for :func:`neighbor_reduce`.
+    params : dict of str to (cupy.ndarray or numpy.generic), optional
+        User parameters, by name.
+    max_steps : int, default PULL_STEPS_MAX
+        The most steps this launch runs, at least 1; a caller launches again past them.
+    preamble : str, default ""
+        CUDA C++ source put before the kernel.
+
+    Returns
+    -------
+    list of int
+        Each step's count of true applies (the last one 0 unless `max_steps` ran out); one
+        read-back.
+
+    Raises
+    ------
+    UnknownNameError
+        An unknown `reduce`; a parameter of a dtype with no C type.
+    ValueError
+        `max_steps` below 1; a parameter name that is not a C identifier.
+    TypeError
+        A parameter that is neither a CuPy array nor a NumPy scalar.
+    """
     if reduce not in ("sum", "min", "max"):
         raise UnknownNameError(f"unknown reduce {reduce!r} (expected sum, min or max)")
     max_steps = check_steps(max_steps)

@@ -28,15 +28,37 @@ PULL_STEPS_MAX = 64
 
 def steps_width(blocks_per_sm=STEPS_BLOCKS_PER_SM):
     """Threads of one multi-step launch: a step's frontier up to this size takes one chunk per
-    block."""
+    block.
+
+    Parameters
+    ----------
+    blocks_per_sm : int, default STEPS_BLOCKS_PER_SM
+        Blocks of STEPS_BLOCK threads per SM.
+
+    Returns
+    -------
+    int
+        ``STEPS_BLOCK * blocks_per_sm`` times the device's SM count.
+    """
     return STEPS_BLOCK * blocks_per_sm * runtime.props().sm_count
 
 
 def thin_frontier_limit(graph):
     """The largest frontier a level-synchronous traversal (BFS, Brandes) runs in multi-step launches
-    of THIN_BLOCKS_PER_SM: a launch's width, on graphs whose every list fits one block, else 0
-    (there, measured on kron, steps neither won nor lost for BFS and lost for BC:
-    docs/tuning.md)."""
+    of THIN_BLOCKS_PER_SM.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its longest list is found once and kept with it.
+
+    Returns
+    -------
+    int
+        A launch's width (:func:`steps_width` of THIN_BLOCKS_PER_SM) on graphs whose every list
+        fits one block (STEPS_BLOCK entries), else 0 (there, measured on kron, steps neither won
+        nor lost for BFS and lost for BC: docs/tuning.md).
+    """
     longest = graph.cached("max_out_degree", lambda: int(graph.out_degree.max()) if graph.n else 0)
     return steps_width(THIN_BLOCKS_PER_SM) if longest <= STEPS_BLOCK else 0
 
@@ -75,15 +97,47 @@ def advance_steps(
 ):
     """Advance repeatedly in one cooperative launch: each step's output frontier is the next step's
     input, with a grid-wide barrier in between, so a run of thin levels costs one launch and one
-    host round trip instead of one per level. `queue` (a :class:`FrontierQueue`) supplies the input
-    as its last segment and receives every step's output as a new segment. The functor also sees
-    ``step`` (0, 1, ... within this call); a destination joins the output where it returns true.
+    host round trip instead of one per level.
 
-    Stops after a step whose output is empty or holds more than `limit` items (default: the launch's
-    thread count), after `max_steps` steps, or when fewer than `step_bound` entries of the queue
-    remain. `blocks_per_sm` (1 to STEPS_BLOCKS_PER_SM) sizes the launch: fewer blocks make the
-    grid-wide barrier cheaper, more hide latency on large frontiers. Returns the number of steps
-    run. Raises RuntimeError if an output overflowed the queue."""
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU.
+    queue : FrontierQueue
+        Supplies the input as its last segment and receives every step's output as a new
+        segment.
+    op : str, default "true"
+        As for :func:`~gravel.operators.advance`; the functor also sees ``step`` (0, 1, ...
+        within this call). A destination joins the output where it returns true.
+    params : dict of str to (cupy.ndarray or numpy.generic), optional
+        User parameters, by name.
+    limit : int, optional
+        Stop after a step whose output holds more than this many items; default the launch's
+        thread count (:func:`steps_width`).
+    max_steps : int, optional
+        Stop after this many steps; default no bound. Below 1: nothing runs.
+    step_bound : int, default 0
+        Stop when fewer than this many entries of the queue remain.
+    blocks_per_sm : int, default STEPS_BLOCKS_PER_SM
+        Sizes the launch, 1 to STEPS_BLOCKS_PER_SM: fewer blocks make the grid-wide barrier
+        cheaper, more hide latency on large frontiers.
+    preamble : str, default ""
+        CUDA C++ source put before the kernel.
+
+    Returns
+    -------
+    int
+        The number of steps run (segments appended to `queue`); 0 where the input is empty.
+        A run also stops after a step whose output is empty.
+
+    Raises
+    ------
+    RuntimeError
+        A step's output overflowed the queue.
+    ValueError
+        `blocks_per_sm` outside 1..STEPS_BLOCKS_PER_SM; a parameter name that is not a C
+        identifier.
+    """
     import cupy
 
     grid = _grid(blocks_per_sm)
@@ -148,7 +202,37 @@ def advance_replay(
 ):
     """Advance over the queue's segments first..last-1 (in reverse order if asked), one after the
     other in one cooperative launch, with no output; the functor sees the segment's index as
-    ``step``."""
+    ``step``.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU.
+    queue : FrontierQueue
+        The recorded frontiers (an :func:`advance_steps` run's, say).
+    op : str
+        As for :func:`~gravel.operators.advance`, its result ignored: a visit that writes
+        through the `params`.
+    first : int, default 0
+        The first segment.
+    last : int, optional
+        One past the last segment; default ``len(queue)``. Nothing runs where
+        ``last <= first``.
+    reverse : bool, default False
+        Walk the segments from last - 1 down to first (Brandes' backward pass).
+    params : dict of str to (cupy.ndarray or numpy.generic), optional
+        User parameters, by name.
+    blocks_per_sm : int, default STEPS_BLOCKS_PER_SM
+        Sizes the launch, as for :func:`advance_steps`.
+    preamble : str, default ""
+        CUDA C++ source put before the kernel.
+
+    Raises
+    ------
+    ValueError
+        `blocks_per_sm` outside 1..STEPS_BLOCKS_PER_SM; a parameter name that is not a C
+        identifier.
+    """
     import cupy
 
     grid = _grid(blocks_per_sm)
@@ -176,7 +260,22 @@ def advance_replay(
 
 
 def check_steps(max_steps):
-    """`max_steps` of a multi-step call as an int, at least 1."""
+    """`max_steps` of a multi-step call as an int, at least 1.
+
+    Parameters
+    ----------
+    max_steps : int
+        The argument, converted by int().
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        A value below 1.
+    """
     max_steps = int(max_steps)
     if max_steps < 1:
         raise ValueError(f"max_steps must be at least 1, not {max_steps}")
@@ -185,9 +284,27 @@ def check_steps(max_steps):
 
 def launch_pull_steps(k, graph, run, max_steps, extra):
     """Launch the pull-steps kernel `k` (PULL_STEPS_BLOCKS_PER_SM blocks an SM) over the graph's
-    in-lists with its `run` arguments, then the step counters it rotates, `max_steps` and the
-    steps' counts (common.cuh: gravel_step_counter), then the functor's `extra`. Returns each step's
-    count, as a list (one sync)."""
+    in-lists.
+
+    Parameters
+    ----------
+    k : kernel
+        A cooperative pull-steps kernel (:func:`gravel.backends.cuda.runtime.kernel`).
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its in-lists lead the arguments.
+    run : tuple
+        The kernel's own arguments, after the lists; then come the step counters it rotates,
+        `max_steps` and the steps' counts (common.cuh: gravel_step_counter).
+    max_steps : int
+        The most steps, at least 1.
+    extra : tuple
+        The functor's arguments, last.
+
+    Returns
+    -------
+    list of int
+        Each step's count (one sync).
+    """
     import cupy
 
     counts = cupy.zeros(3, dtype=cupy.uint64)
@@ -214,10 +331,36 @@ def advance_pull_steps(
     """:func:`~gravel.operators.advance_pull` repeated in one cooperative launch, each step's bitmap
     output the next step's frontier, with a grid-wide barrier in between: a run of bottom-up levels
     costs one launch and one read-back, where a launch per level waits on the host's preparation of
-    each. `candidates`, `op` and `where` are advance_pull's; the functor also sees ``step`` (0, 1,
-    ... within this call). Stops after a step that finds no vertex, or after `max_steps` steps.
+    each. Stops after a step that finds no vertex, or after `max_steps` steps.
 
-    Returns (each step's count, as a list; the last step's output, a bitmap Frontier)."""
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its in-edges are read.
+    frontier : Frontier
+        The first step's sources (made dense).
+    candidates, op, where
+        As for :func:`~gravel.operators.advance_pull`; the functor also sees ``step`` (0, 1,
+        ... within this call).
+    params : dict of str to (cupy.ndarray or numpy.generic), optional
+        User parameters, by name.
+    max_steps : int, default PULL_STEPS_MAX
+        The most steps, at least 1.
+    preamble : str, default ""
+        CUDA C++ source put before the kernel.
+
+    Returns
+    -------
+    counts : list of int
+        Each step's count of vertices found (one read-back).
+    last : Frontier
+        The last step's output, a dense frontier of its count.
+
+    Raises
+    ------
+    ValueError
+        `max_steps` below 1; a parameter name that is not a C identifier.
+    """
     import cupy
 
     max_steps = check_steps(max_steps)

@@ -33,7 +33,30 @@ class Chunk(NamedTuple):
 
 def chunk_bounds(offsets, nbytes, itemsize=4):
     """Vertex bounds [0, b1, ..., n] of chunks of whole lists: from each bound, the fewest lists
-    that hold `nbytes` of entries (the last chunk may hold fewer); host `offsets` of n + 1."""
+    that hold `nbytes` of entries (the last chunk may hold fewer).
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray of int64, shape (n + 1,)
+        The lists' offsets, on the host.
+    nbytes : int
+        The bytes of entries a chunk holds at least (a longer list is a chunk of its own).
+    itemsize : int, default 4
+        Bytes an entry (an int32 id).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The bounds, from 0 to n; chunk k holds the lists of vertices ``bounds[k]`` to
+        ``bounds[k + 1] - 1``. Just [0] without vertices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.operators.stream import chunk_bounds
+    >>> chunk_bounds(np.array([0, 3, 4, 8, 8, 10]), 16).tolist()
+    [0, 2, 3, 5]
+    """
     n = offsets.size - 1
     per = max(nbytes // itemsize, 1)
     bounds = [0]
@@ -79,11 +102,29 @@ def _rebased(buffer, begin, size):
 
 
 def streamed_lists(graph, lists):
-    """Yield the :class:`Chunk` s of the host-resident in-lists `lists` (:class:`Lists` of mapped
-    device views) of `graph` in order, each copied into device memory before the kernels that the
-    caller launches on the current stream read it. Call the next chunk only after launching this
-    one's kernels: the copy of a chunk waits for the kernels of the chunk two before it (their
-    buffer), and overlaps those of the one before."""
+    """Yield the :class:`Chunk` s of the host-resident in-lists `lists` of `graph` in order, each
+    copied into device memory before the kernels that the caller launches on the current stream
+    read it.
+
+    Call the next chunk only after launching this one's kernels: the copy of a chunk waits for
+    the kernels of the chunk two before it (their buffer), and overlaps those of the one before.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        A graph whose lists live in host memory (placement "host" or "tiered"); its chunk plan
+        is made once and kept with it.
+    lists : Lists
+        Its in-lists: device offsets, and ids and weights that are mapped device views of host
+        memory.
+
+    Yields
+    ------
+    Chunk
+        The next run of whole lists, in one of two device buffers used by turns: the chunk two
+        after it reuses the buffer once the kernels launched before the next chunk was asked for
+        have run.
+    """
     import cupy
 
     rt = cupy.cuda.runtime

@@ -1,12 +1,12 @@
 """The sweep plan: how a pull over every vertex runs, plain, cache-blocked or staged, and how wide.
 
-The one place that decides (GraphCage's cache blocking, DESIGN.md section 5): neighbor_reduce runs
-the plan it is given or asks for, and PageRank reports it. "auto" blocks where the vertex data
-outgrows AUTO_L2_SHARE of the L2: a sweep that can stage its values (a value array, a sum, min or
-max of a type with shared-memory atomics) by the shared-memory width, any other by the L2 width
-unless the hubs come first (:func:`hub_front`), where the plain sweep's gathers already hit. A
-sweep of 4-byte values that can stage stages on smaller graphs too, from STAGE_FROM vertices and
-STAGE_MIN_DEGREE arcs a vertex, unless the hubs come first."""
+The one place that decides (GraphCage's cache blocking; docs/tuning.md, "plan_sweep"):
+neighbor_reduce runs the plan it is given or asks for, and PageRank reports it. "auto" blocks where
+the vertex data outgrows AUTO_L2_SHARE of the L2: a sweep that can stage its values (a value array,
+a sum, min or max of a type with shared-memory atomics) by the shared-memory width, any other by
+the L2 width unless the hubs come first (:func:`hub_front`), where the plain sweep's gathers already
+hit. A sweep of 4-byte values that can stage stages on smaller graphs too, from STAGE_FROM vertices
+and STAGE_MIN_DEGREE arcs a vertex, unless the hubs come first."""
 
 from dataclasses import dataclass
 
@@ -54,13 +54,37 @@ class SweepPlan:
 
 
 def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
-    """The plan of a sweep over every vertex of the DeviceGraph `graph` that `blocking` asks for:
-    None (plain), "auto", a width in vertices (staged where the sweep is `stageable` and the width
-    is at most :func:`gravel.layouts.shared_width`, else blocked through the L2), "streamed" or a
-    SweepPlan. "auto" follows the module's rule (its docstring). It never blocks a graph whose lists
-    live outside device memory: it streams those in host memory (AUTO_STREAM) and sweeps the others
+    """The plan of a sweep over every vertex of the DeviceGraph `graph` that `blocking` asks for.
+
+    "auto" follows the module's rule (its docstring). It never blocks a graph whose lists live
+    outside device memory: it streams those in host memory (AUTO_STREAM) and sweeps the others
     plainly, as it does a graph whose blocked layout could not be built in the free device
-    memory."""
+    memory.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU.
+    blocking : None, "auto", "streamed", int or SweepPlan, default "auto"
+        None (plain), "auto", a width in vertices (staged where the sweep is `stageable` and the
+        width is at most :func:`gravel.layouts.shared_width`, else blocked through the L2),
+        "streamed" (a graph whose lists are in host memory) or a SweepPlan, returned as it is.
+    bytes_per_vertex : int, default 4
+        The bytes of vertex data a sweep gathers (its values' size).
+    stageable : bool, default False
+        Whether the sweep can stage its values in shared memory (a value array, a sum, min or
+        max of a type with shared-memory atomics).
+
+    Returns
+    -------
+    SweepPlan
+
+    Raises
+    ------
+    ValueError
+        "streamed" for a graph whose lists are in device memory; any other string, or a width
+        below 1.
+    """
     over_bus = getattr(graph, "placement", "device") in ("host", "tiered")
     if isinstance(blocking, SweepPlan):
         return blocking
@@ -103,13 +127,36 @@ def _stages_in_the_l2(graph):
 
 
 def fits_l2_share(graph, bytes_per_vertex=4):
-    """Does the graph's vertex data (`bytes_per_vertex` a vertex) fit AUTO_L2_SHARE of the L2?"""
+    """Does the graph's vertex data (`bytes_per_vertex` a vertex) fit AUTO_L2_SHARE of the L2?
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU (its vertex count is read).
+    bytes_per_vertex : int, default 4
+        Bytes of vertex data a vertex.
+
+    Returns
+    -------
+    bool
+    """
     return graph.n * bytes_per_vertex <= AUTO_L2_SHARE * runtime.props().l2_bytes
 
 
 def hub_front(graph):
     """Do the first 1/HUB_FRONT_PART of the ids source over HUB_FRONT_SHARE of the edges (hubs
-    first, as after a degree sort)? One read of the offsets, kept with the graph."""
+    first, as after a degree sort)? One read of the offsets, kept with the graph.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU.
+
+    Returns
+    -------
+    bool
+        False for a graph without arcs.
+    """
 
     def find():
         head = int(graph.offsets[graph.n // HUB_FRONT_PART])

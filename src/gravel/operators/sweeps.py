@@ -60,11 +60,22 @@ class Reduction:
 
     @property
     def ctype(self):
+        """The C type of the values (``"float"``, say)."""
         return CTYPES[self.dtype]
 
     def functor(self, *, rows=False):
-        """(prelude, extra arguments); `rows`: for passes that write partial results, without the
-        vertex update and its sums."""
+        """The functor's prelude source and extra kernel arguments.
+
+        Parameters
+        ----------
+        rows : bool, default False
+            For passes that write partial results: without the vertex update and its sums.
+
+        Returns
+        -------
+        tuple of (str, tuple)
+            :func:`~gravel.operators.codegen.functor` of the params and macros.
+        """
         macros = self.macros
         if rows:
             macros = {k: v for k, v in macros.items() if k not in (NR_APPLY, NR_SUMS)}
@@ -73,12 +84,42 @@ class Reduction:
 
 def lanes_per_item(mean_degree):
     """Lanes that share one neighbour list: the power of two nearest above the mean degree, at most
-    a warp (cuSPARSE's CSR-vector rule)."""
+    a warp (cuSPARSE's CSR-vector rule).
+
+    Parameters
+    ----------
+    mean_degree : float
+        The lists' mean length.
+
+    Returns
+    -------
+    int
+        1, 2, 4, 8, 16 or 32.
+
+    Examples
+    --------
+    >>> from gravel.operators.sweeps import lanes_per_item
+    >>> lanes_per_item(0.5), lanes_per_item(5.2), lanes_per_item(100.0)
+    (1, 8, 32)
+    """
     return int(min(32, max(1, 1 << int(np.ceil(np.log2(max(mean_degree, 1.0)))))))
 
 
 def pull_shape(graph, bytes_per_vertex=4):
-    """The pull kernel's launch shape for a sweep over every vertex of `graph` (see STRIDING)."""
+    """The pull kernel's launch shape for a sweep over every vertex of `graph` (see STRIDING).
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its in-lists are read.
+    bytes_per_vertex : int, default 4
+        Bytes of the values a sweep gathers, a vertex.
+
+    Returns
+    -------
+    tuple of (int, int or None)
+        STRIDING where the gathered values fit the L2 or the hubs come first, else ONE_PASS.
+    """
     fits = graph.n * bytes_per_vertex <= runtime.props().l2_bytes
     return STRIDING if fits or hub_front(graph) else ONE_PASS
 
@@ -97,10 +138,34 @@ def pull_items(
     shape=STRIDING,
     lanes=None,
 ):
-    """The pull kernel over `count` items of `lists` (ids, or every list when `all_items`), `lanes`
-    per list (default: from the mean list). `by_item`: results by position (a layout's rows), else
-    by vertex; `bin_of_sweep`: the items are a bin of a sweep. `fn`: (prelude, extra) of the
-    functor."""
+    """The pull kernel over `count` items of `lists`, `lanes` per list.
+
+    Parameters
+    ----------
+    lists : Lists
+        The lists pulled (in-lists, or a layout's rows).
+    red : Reduction
+        The call's reduction.
+    out : cupy.ndarray
+        One result per vertex, of the reduction's dtype (a stand-in where the reduction's apply
+        writes instead).
+    fn : tuple of (str, tuple)
+        The functor's prelude and extra arguments (:meth:`Reduction.functor`).
+    ids : cupy.ndarray of int32
+        The items (a stand-in when `all_items`).
+    count : int
+        How many items; nothing is launched for 0.
+    all_items : bool, default False
+        The items are every list, 0..count-1.
+    by_item : bool, default False
+        Results by position (a layout's rows), else by vertex.
+    bin_of_sweep : bool, default False
+        The items are a bin of a sweep.
+    shape : tuple of (int, int or None), default STRIDING
+        The launch's (passes, resident).
+    lanes : int, optional
+        Lanes per list; default :func:`lanes_per_item` of the mean list.
+    """
     if not count:
         return
     source, extra = fn
@@ -126,8 +191,19 @@ def pull_items(
 
 
 def list_bins(graph):
-    """The bins of a sweep over the graph's in-lists, found once and kept with the graph: a list of
-    (items, lanes), items None for every item; lanes None for the long lists' CTAs."""
+    """The bins of a sweep over the graph's in-lists, found once and kept with the graph.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its in-lists are read.
+
+    Returns
+    -------
+    list of (cupy.ndarray or None, int or None)
+        ``(items, lanes)`` by bin of BINS: items None for every item (where one bin holds them
+        all); lanes None for the long lists' CTAs.
+    """
     import cupy
 
     def find():
@@ -148,7 +224,22 @@ def list_bins(graph):
 
 
 def pull_long(lists, red, out, fn, ids):
-    """The pull over the long lists of the vertices `ids` of a sweep, a CTA each (pull_long.cu)."""
+    """The pull over the long lists of the vertices `ids` of a sweep, a CTA each (pull_long.cu).
+
+    Parameters
+    ----------
+    lists : Lists
+        The in-lists.
+    red : Reduction
+        The call's reduction.
+    out : cupy.ndarray
+        One result per vertex, of the reduction's dtype (a stand-in where the reduction's apply
+        writes instead).
+    fn : tuple of (str, tuple)
+        The functor's prelude and extra arguments.
+    ids : cupy.ndarray of int32
+        The vertices, one CTA each.
+    """
     source, extra = fn
     k = runtime.kernel(
         "neighbor_reduce/pull_long.cu",
@@ -161,7 +252,18 @@ def pull_long(lists, red, out, fn, ids):
 
 def streamed_sweep(graph, red, out):
     """Pull over every vertex's in-edges, chunk by chunk as the copy engines bring the lists from
-    host memory (:func:`gravel.operators.stream.streamed_lists`)."""
+    host memory (:func:`gravel.operators.stream.streamed_lists`).
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        A graph whose lists live in host memory.
+    red : Reduction
+        The call's reduction.
+    out : cupy.ndarray
+        One result per vertex, of the reduction's dtype (a stand-in where the reduction's apply
+        writes instead).
+    """
     from .stream import streamed_lists
 
     fn = red.functor()
@@ -184,7 +286,18 @@ def streamed_sweep(graph, red, out):
 
 
 def plain_sweep(graph, red, out):
-    """Pull over every vertex's in-edges, bin by bin (list_bins)."""
+    """Pull over every vertex's in-edges, bin by bin (list_bins).
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its in-lists are read.
+    red : Reduction
+        The call's reduction.
+    out : cupy.ndarray
+        One result per vertex, of the reduction's dtype (a stand-in where the reduction's apply
+        writes instead).
+    """
     lists = Lists(*graph.csc())
     shape = pull_shape(graph, red.dtype.itemsize)
     fn = red.functor()
@@ -220,7 +333,21 @@ def plain_sweep(graph, red, out):
 def blocked_sweep(graph, width, red, out):
     """GraphCage's blocked sweep: the rows pass (the pull kernel over the layout's rows, each
     writing its partial result) and the merge of each vertex's partials by tiles in shared
-    memory."""
+    memory.
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its in-lists are read.
+    width : int
+        Source vertices a block; the layout (:func:`gravel.layouts.blocked.pull_layout`) is built
+        on first use and kept with the graph.
+    red : Reduction
+        The call's reduction.
+    out : cupy.ndarray
+        One result per vertex, of the reduction's dtype (a stand-in where the reduction's apply
+        writes instead).
+    """
     import cupy
 
     L = pull_layout(graph, width)
@@ -267,7 +394,30 @@ def staged_sweep(graph, width, x, red, out, combine=None):
     """The staged sweep (:class:`gravel.layouts.StagedPull`): the gather of each edge's x[u] through
     its block's slice in shared memory (combined with the arc's weight where `combine` is "+" or
     "*"), reduced to one value per (block, destination) pair or copied per edge, then the merge of
-    the pairs by destination tiles (the vertex update fused there)."""
+    the pairs by destination tiles (the vertex update fused there).
+
+    Parameters
+    ----------
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its in-lists are read.
+    width : int
+        Source vertices a block, at most :func:`gravel.layouts.shared_width`; the layout is built
+        on first use and kept with the graph.
+    x : cupy.ndarray
+        The values, one per vertex, of the reduction's dtype.
+    red : Reduction
+        The call's reduction.
+    out : cupy.ndarray
+        One result per vertex, of the reduction's dtype (a stand-in where the reduction's apply
+        writes instead).
+    combine : {None, "+", "*"}, default None
+        How x[u] meets the arc's weight (:data:`COMBINE`).
+
+    Raises
+    ------
+    ValueError
+        From :func:`staged_gather`: a layout of another span.
+    """
     import cupy
 
     L = staged_layout(graph, width, STAGED_TILE_BYTES // red.dtype.itemsize)
@@ -316,10 +466,32 @@ def staged_sweep(graph, width, x, red, out, combine=None):
 
 
 def staged_gather(L, x, red, weight=None, combine=0):
-    """The staged sweep's first pass over layout `L`: x[u] of each edge (combined with its `weight`,
-    in the layout's order, by staged.cu's COMBINE `combine` where that is not 0), reduced by the
-    reduction's operator over each pair, or copied where each edge is its own pair; one value per
-    pair."""
+    """The staged sweep's first pass over layout `L`: x[u] of each edge, reduced by the
+    reduction's operator over each pair, or copied where each edge is its own pair.
+
+    Parameters
+    ----------
+    L : gravel.layouts.StagedPull
+        The staged layout.
+    x : cupy.ndarray
+        The values, one per vertex, of the reduction's dtype.
+    red : Reduction
+        The call's reduction.
+    weight : cupy.ndarray of float32, optional
+        The arcs' weights in the layout's order, where `combine` is not 0.
+    combine : int, default 0
+        staged.cu's COMBINE: 0 x[u] alone, 1 ``x[u] + weight``, 2 ``x[u] * weight``.
+
+    Returns
+    -------
+    cupy.ndarray
+        One value per pair of the layout, of the reduction's dtype.
+
+    Raises
+    ------
+    ValueError
+        A layout whose span is not STAGED_SPAN.
+    """
     import cupy
 
     value = cupy.empty(L.pairs, dtype=red.dtype)

@@ -93,7 +93,22 @@ class Plan:
         return None if self.hot is None else int(np.count_nonzero(self.hot))
 
     def summary(self):
-        """The plan as a dict for JSON: bytes as ints, `hot` as its count."""
+        """The plan as a dict for JSON: bytes as ints, `hot` as its count.
+
+        Returns
+        -------
+        dict
+            Keys "placement", "requested", "limit", "device" and "host" (dicts of bytes per
+            array), "state", "hot_vertices" (None unless "tiered"), "hot_arcs", "bus_bytes".
+
+        Examples
+        --------
+        >>> import gravel
+        >>> from gravel.placement import plan
+        >>> summary = plan(gravel.generate.grid(2, 3), "host").summary()
+        >>> summary["placement"], summary["device"]["offsets"], summary["bus_bytes"]
+        ('host', 56, 56)
+        """
         return {
             "placement": self.placement,
             "requested": self.requested,
