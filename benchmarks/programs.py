@@ -22,7 +22,7 @@ clocks, compiling left out (CUDA events on the GPU; wall time around a hybrid it
 waits for the GPU). The CPU alone runs once after its warm-up (--cpu-repeat).
 
 CPU push (--cpu-push; no GPU needed): the CPU's push with propagation blocking ("blocked") against
-without ("unblocked"), and as `gravel.programs.cpu`'s rule chooses ("auto"), run one after the
+without ("unblocked"), and as `gravel.programs.push`'s rule chooses ("auto"), run one after the
 other in each of --repeat rounds after a warm-up round, medians. Whole runs, every iteration
 pushed: PageRank (--iterations, every vertex sends: a dense frontier) and BFS from the
 highest-degree vertex (sparse frontiers, then dense ones). Then single pushes from random
@@ -44,7 +44,7 @@ from gravel import programs
 from gravel.bench import machine, script_parser, write_record
 from gravel.cli import open_graph
 from gravel.placement import budget_for, format_bytes, parse_bytes
-from gravel.programs import cpu
+from gravel.programs import cpu, push
 from gravel.results import Timer
 from gravel.transform import add_random_weights
 
@@ -139,13 +139,13 @@ SUMS = programs.Program(
 @contextmanager
 def pushing(mode, bin_bytes=None):
     """The CPU push forced to `mode` ("auto", "blocked", "unblocked"), bins of `bin_bytes`."""
-    old = cpu.push_blocking, cpu.PUSH_BIN_BYTES
-    cpu.push_blocking = mode
-    cpu.PUSH_BIN_BYTES = bin_bytes or old[1]
+    old = push.push_blocking, push.PUSH_BIN_BYTES
+    push.push_blocking = mode
+    push.PUSH_BIN_BYTES = bin_bytes or old[1]
     try:
         yield
     finally:
-        cpu.push_blocking, cpu.PUSH_BIN_BYTES = old
+        push.push_blocking, push.PUSH_BIN_BYTES = old
 
 
 def alternated(variants, fn, repeat):

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 
 import gravel
 from gravel import programs
-from gravel.programs import Program, cpu
+from gravel.programs import Program, cpu, push
 from gravel.transform import add_random_weights
 
 from ..strategies import graphs
@@ -56,8 +56,8 @@ def pushing(monkeypatch):
     """A function forcing the CPU push to (blocking, bin width)."""
 
     def force(blocking, width):
-        monkeypatch.setattr(cpu, "push_blocking", blocking)
-        monkeypatch.setattr(cpu, "push_bin_width", width)
+        monkeypatch.setattr(push, "push_blocking", blocking)
+        monkeypatch.setattr(push, "push_bin_width", width)
 
     return force
 
@@ -106,7 +106,7 @@ def test_many_batches(pushing, monkeypatch):
     G = with_loops(GRAPHS["kron8-directed"]())
     prog = programs.pagerank(tol=0.0)
     one = states(G, prog, {"max_iter": 4}, pushing, PUSHES[:1])
-    monkeypatch.setattr(cpu, "PUSH_BATCH_ARCS", 7)
+    monkeypatch.setattr(push, "PUSH_BATCH_ARCS", 7)
     assert_same(one | states(G, prog, {"max_iter": 4}, pushing, PUSHES[1:]))
 
 
@@ -115,7 +115,7 @@ def test_many_batches(pushing, monkeypatch):
 def test_random_graphs(G):
     """Hypothesis graphs (empty ones, isolated vertices, loops, multi-arcs): blocked with bins of
     1 and 3 (rounded to 2) vertices equals unblocked."""
-    old = cpu.push_blocking, cpu.push_bin_width
+    old = push.push_blocking, push.push_bin_width
     try:
         for prog, params in (
             (programs.sssp(), {"source": 0}),
@@ -126,12 +126,12 @@ def test_random_graphs(G):
                 continue
             got = {}
             for blocking, width in (("unblocked", None), ("blocked", 1), ("blocked", 3)):
-                cpu.push_blocking, cpu.push_bin_width = blocking, width
+                push.push_blocking, push.push_bin_width = blocking, width
                 r = programs.run(G, prog, params=params, direction="push", max_iter=6, device="cpu")
                 got[blocking, width] = r.state
             assert_same(got)
     finally:
-        cpu.push_blocking, cpu.push_bin_width = old
+        push.push_blocking, push.push_bin_width = old
 
 
 @pytest.mark.parametrize(("blocking", "width"), PUSHES)
@@ -153,9 +153,9 @@ def test_empty_frontiers(blocking, width, pushing):
 
 def test_rule():
     """Blocked only where the totals outgrow the last-level cache and the arcs are many."""
-    big = 4 * cpu.llc_bytes() // 9  # float64 totals and a flag: 9 bytes a vertex, 4 LLCs of them
-    assert not cpu.pays(10**9, 1000, 9)
-    assert cpu.pays(big, big, 9)
-    assert not cpu.pays(big // 64, big, 9)
-    assert cpu.bin_width(9) & (cpu.bin_width(9) - 1) == 0
-    assert cpu.bin_width(9) * 9 <= cpu.PUSH_BIN_BYTES < cpu.bin_width(9) * 18
+    big = 4 * push.llc_bytes() // 9  # float64 totals and a flag: 9 bytes a vertex, 4 LLCs of them
+    assert not push.pays(10**9, 1000, 9)
+    assert push.pays(big, big, 9)
+    assert not push.pays(big // 64, big, 9)
+    assert push.bin_width(9) & (push.bin_width(9) - 1) == 0
+    assert push.bin_width(9) * 9 <= push.PUSH_BIN_BYTES < push.bin_width(9) * 18
