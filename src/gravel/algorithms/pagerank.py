@@ -41,15 +41,31 @@ STOPPING = ("absolute", "networkx")
 
 @dataclass
 class PageRankResult(Result):
-    """PageRank's scores. ``stats["error"]`` is the L1 change of the last iteration,
-    ``stats["changes"]`` the list of every iteration's (both paths compute it to test the stopping
-    rule; :func:`gravel.plots.pagerank_convergence` plots it)."""
+    """PageRank's scores, as :func:`pagerank` returns them.
+
+    Attributes
+    ----------
+    rank : numpy.ndarray or cupy.ndarray
+        Per vertex, over the caller's ids, summing to 1: float64 on the CPU, a float32 CuPy array
+        on the GPU.
+    stats : dict
+        ``"error"``: the L1 change of the last iteration (None where none ran); ``"changes"``: the
+        list of every iteration's (both paths compute it to test the stopping rule;
+        :func:`gravel.plots.pagerank_convergence` plots it).
+    """
 
     vertex_arrays = ("rank",)
 
     rank: np.ndarray = None
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries but ``changes`` (a list).
+        """
         out = super().summary()
         out.pop("changes", None)  # a list, not a fact of the summary
         return out
@@ -118,7 +134,8 @@ def pagerank(
         through the copy engines, None reads them over the bus. The blocked layout is built on the
         first sweep and kept with the graph's device copy; the result's ``strategy`` says how the
         sweep ran. The CPU path takes only "auto".
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU.
 
     Returns
     -------
@@ -138,6 +155,19 @@ def pagerank(
         A negative or non-finite weight (with `weight` on).
     PowerIterationFailedConvergence
         No convergence within `max_iter` iterations (``tol > 0``).
+    UnknownNameError
+        `stopping`, `direction` or `device` is not one of its values.
+    InvalidGraphError
+        ``direction="push"`` or a `blocking` other than "auto" off the GPU.
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
+    --------
+    networkx.pagerank
+    gravel.who_to_follow : personalized PageRank, then SALSA.
 
     Notes
     -----
@@ -467,9 +497,33 @@ def _update_pass(totals, apply, params, sums, n):
 
 
 def verify_pagerank(G, rank, alpha=0.85, tol=1e-6, *, weight=True):
-    """One serial push step from `rank` (over the caller's ids, uniform teleport and dangling
-    vectors) must leave it (almost) unchanged, as GAP's PRVerifier checks: the L1 change below
-    ``2 * n * tol``."""
+    """Check PageRank scores as GAP's PRVerifier does: one serial push step from `rank`, with
+    uniform teleport and dangling vectors, must leave it (almost) unchanged: the L1 change below
+    ``2 * n * tol``.
+
+    Parameters
+    ----------
+    G : Graph
+    rank : array_like
+        The scores, over the caller's ids (host or device).
+    alpha : float, default 0.85
+        The damping factor of the run.
+    tol : float, default 1e-6
+        The L1 change allowed is ``2 * n * tol``.
+    weight : True, str or None, default True
+        As :func:`pagerank` takes it.
+
+    Returns
+    -------
+    list of str
+        The problem found, as a sentence; empty if the scores pass. The step's vectors are
+        uniform, so the scores of a run with other vectors are not its fixed point.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `weight` is not True, False, None or a string.
+    """
     n = G.n
     rank = np.asarray(host(rank), np.float64)
     if G.order is not None:
