@@ -24,13 +24,29 @@ SERIAL_LIMIT = 1024
 
 @dataclass
 class BFSResult(Result):
-    """A BFS's depths and parents. ``stats["level_times"]`` records the loop's progress: a list of
-    (level, seconds) pairs, one wherever the loop already waits for a step to finish (a step may
-    cover several levels: a serial run of thin levels on the CPU, a multi-step launch on the GPU):
-    every vertex up to `level` hops away was found `seconds` into the run (the host's clock from
-    the loop's start, compiling left out, :meth:`Timer.lap`; a few hundred nanoseconds a step).
-    The first pair is (0, 0.0). The vertices of each level, the frontier it expanded, are
-    :meth:`level_sizes`."""
+    """A BFS's depths and parents, as :func:`bfs` returns them.
+
+    Attributes
+    ----------
+    depth : numpy.ndarray or cupy.ndarray
+        int32 per vertex, over the caller's ids: hops from the source, -1 where unreachable (a
+        CuPy array from the GPU path).
+    parent : numpy.ndarray or cupy.ndarray
+        int32 per vertex, over the caller's ids: the vertex it was reached from; the source is its
+        own parent, -1 where unreachable.
+    stats : dict
+        ``"bottom_up_steps"``: the pull steps run; on the GPU also ``"multi_step_launches"``;
+        ``"level_times"``: the loop's progress, a list of (level, seconds) pairs, one wherever the
+        loop already waits for a step to finish (a step may cover several levels: a serial run of
+        thin levels on the CPU, a multi-step launch on the GPU): every vertex up to `level` hops
+        away was found `seconds` into the run (the host's clock from the loop's start, compiling
+        left out, :meth:`gravel.results.Timer.lap`; a few hundred nanoseconds a step). The first
+        pair is (0, 0.0).
+
+    See Also
+    --------
+    level_sizes : the vertices of each level, the frontier it expanded.
+    """
 
     vertex_arrays = ("depth", "parent")
     id_arrays = ("parent",)
@@ -39,6 +55,15 @@ class BFSResult(Result):
     parent: np.ndarray = None
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries but ``level_times`` (a list), with
+            ``reached``: the vertices of depth 0 or more, and ``max_depth``: the largest depth
+            (-1 on a graph without vertices).
+        """
         depth = host(self.depth)
         out = super().summary() | {
             "reached": int((depth >= 0).sum()),
@@ -48,32 +73,76 @@ class BFSResult(Result):
         return out
 
     def level_sizes(self):
-        """The number of vertices at each depth 0, 1, ..., max_depth: level l's frontier."""
+        """The number of vertices at each depth 0, 1, ..., max_depth: level l's frontier.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 counts on the host, entry l for depth l; empty on a graph without vertices.
+
+        Examples
+        --------
+        >>> import gravel
+        >>> r = gravel.bfs(gravel.generate.grid(2, 3), 0, device="cpu")
+        >>> r.level_sizes().tolist()
+        [1, 2, 2, 1]
+        """
         depth = host(self.depth)
         return np.bincount(depth[depth >= 0], minlength=1 if depth.size else 0)
 
 
 @takes_graph
 def bfs(G, source, *, device="auto"):
-    """Breadth-first search from `source`.
+    """Breadth-first search from `source`: the depth of every vertex and a BFS parent tree.
+
+    Direction-optimizing: top-down steps push from the frontier; once the frontier's out-edges
+    outnumber the unexplored edges / ALPHA (15), bottom-up steps let every unvisited vertex look
+    for a parent among its in-neighbours in the frontier.
 
     Parameters
     ----------
     G : Graph
+        Directed or undirected; weights are ignored (hop counts).
     source : int or label
         Start vertex: an id, or on a graph with labels a label that is not an integer
         (``bfs(G, "a")``); an integer is always an id
         (:func:`gravel.dispatch.caller_id`).
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU.
 
     Returns
     -------
     BFSResult
         ``depth[v]``: hops from `source` (-1 if unreachable); ``parent[v]``: the vertex v was
-        reached from (the source is its own parent, -1 if unreachable). Any valid BFS tree may be
+        reached from (the source is its own parent, -1 if unreachable); both int32 over the
+        caller's ids, NumPy arrays on the CPU and CuPy arrays on the GPU. Any valid BFS tree may be
         returned. ``stats["level_times"]``: (level, seconds) at each step's end and
         ``level_sizes()``: the vertices per level (:class:`BFSResult`; plotted by
         :func:`gravel.plots.traversal_levels`).
+
+    Raises
+    ------
+    VertexNotFoundError
+        `source` is neither a vertex id nor a label of G.
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
+    --------
+    gravel.sssp : weighted distances from a source.
+    scipy.sparse.csgraph.breadth_first_order
+
+    Notes
+    -----
+    After Beamer, Asanovic and Patterson (SC'12), as in the GAP Benchmark Suite's bfs.cc; on the
+    CPU, top-down steps resume once the frontier shrinks below n / BETA (18), while the GPU keeps
+    pulling to the end. Graphs of up to SMALL_ARCS arcs run top-down in one serial kernel
+    (docs/tuning.md). Where the GPU reads the lists over the bus (placement "host" or "tiered")
+    every step pushes, as in EMOGI.
 
     Examples
     --------
@@ -81,6 +150,8 @@ def bfs(G, source, *, device="auto"):
     >>> r = gravel.bfs(gravel.generate.grid(2, 3), 0, device="cpu")
     >>> r.depth.tolist()
     [0, 1, 2, 1, 2, 3]
+    >>> r.parent.tolist()
+    [0, 0, 1, 0, 1, 2]
     """
     s = check_source(G, source)
     res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, "bfs")](G, s)
@@ -176,8 +247,9 @@ def _bfs_cuda(G, source):
     scan); once the frontier's edges exceed the unexplored ones / alpha, pull steps let every
     unvisited vertex scan its in-edges for a parent in the frontier bitmap, with early exit, and
     emit the next bitmap, many steps in one cooperative launch
-    (:func:`gravel.operators.advance_pull_steps`; DESIGN.md section 5: on the GPU, switching back
-    never paid); vertices without in-edges are left out of them (_pull_candidates). On graphs
+    (:func:`gravel.operators.advance_pull_steps`; it never switches back, which never paid on the
+    GPU: docs/tuning.md, "BFS's direction switch"); vertices without in-edges are left out of them
+    (_pull_candidates). On graphs
     without hubs, runs of frontiers too small to ever pass the switch test go to one multi-step
     launch (the thousands of thin levels of road graphs and meshes;
     :func:`gravel.operators.thin_frontier_limit`). The switch tests the frontier's degrees only
@@ -331,8 +403,30 @@ def _pull_candidates(dg):
 
 
 def verify_bfs(G, source, depth, parent):
-    """GAP-style check of a BFS result (caller ids): depths match a serial BFS, and every reached
-    non-source vertex's parent is an in-neighbour one level closer. Returns a list of problems."""
+    """GAP-style check of a BFS result: depths match a serial BFS, and every reached non-source
+    vertex's parent is an in-neighbour one level closer.
+
+    Parameters
+    ----------
+    G : Graph
+        The graph searched.
+    source : int
+        The source's id.
+    depth : numpy.ndarray
+        The result's depths, on the host (-1 where unreachable).
+    parent : numpy.ndarray
+        The result's parents, on the host (the source its own, -1 where unreachable).
+
+    Returns
+    -------
+    list of str
+        The problems found, each a sentence; empty if the result is right.
+
+    Notes
+    -----
+    The serial BFS is SciPy's ``breadth_first_order`` on G's stored ids, which are the caller's
+    only where G has not been reordered (``G.order`` is None).
+    """
     from scipy.sparse.csgraph import breadth_first_order
 
     problems = []

@@ -69,6 +69,7 @@ class Algorithm:
         ``sweeps(result)``: how many times the run went over the edges (GTEPS and the floor count
         each).
     baselines : tuple of Baseline
+        The other libraries' ways to compute the same thing, timed beside it by the bench.
     checked : tuple of str
         Attributes of the result beyond `arrays` that the verifier takes by keyword where the result
         has them (bc: its ``sources``).
@@ -124,19 +125,75 @@ class Algorithm:
         return getattr(self._module(), f"verify_{self.module}", None)
 
     def call(self, G, source=None, **options):
-        """Run the function on G (from `source` if it takes one; otherwise `source` is ignored)."""
+        """Run the function on G (from `source` if it takes one; otherwise `source` is ignored).
+
+        Parameters
+        ----------
+        G : Graph
+        source : int or label, optional
+            The source vertex, passed as the function's second argument where
+            :attr:`takes_source`.
+        **options
+            Keywords for the function (``max_iter=20``, ``device="cpu"``, say).
+
+        Returns
+        -------
+        Result
+            What the function returns (a subclass of :class:`gravel.results.Result`).
+
+        Examples
+        --------
+        >>> import gravel
+        >>> from gravel.algorithms.catalog import CATALOG
+        >>> r = CATALOG["bfs"].call(gravel.generate.grid(1, 3), 0, device="cpu")
+        >>> r.depth.tolist()
+        [0, 1, 2]
+        """
         if self.takes_source:
             return self.function(G, source, **options)
         return self.function(G, **options)
 
     def floor_bytes(self, G):
         """Fewest bytes one sweep must move: the CSR (offsets and indices), the weights if read, and
-        its per-vertex arrays, each read or written once."""
+        its per-vertex arrays, each read or written once.
+
+        Parameters
+        ----------
+        G : Graph
+
+        Returns
+        -------
+        int
+            ``8 (n + 1) + 4 m`` (``8 m`` where :attr:`weighted`) ``+ vertex_bytes * n``.
+
+        Examples
+        --------
+        >>> import gravel
+        >>> from gravel.algorithms.catalog import CATALOG
+        >>> CATALOG["bfs"].floor_bytes(gravel.generate.grid(1, 3))  # 32 + 4 * 4 + 8 * 3
+        72
+        """
         arc_bytes = 8 if self.weighted else 4
         return 8 * (G.n + 1) + arc_bytes * G.nnz + self.vertex_bytes * G.n
 
     def verify(self, G, result, source=None):
-        """Problems the verifier finds in `result` (host or device arrays, caller's ids)."""
+        """Problems the verifier finds in `result`.
+
+        Parameters
+        ----------
+        G : Graph
+            The graph the result was computed on.
+        result : Result
+            What :meth:`call` returned: its :attr:`arrays` (host or device arrays, over the
+            caller's ids) and the attributes named in `checked` go to the verifier.
+        source : int, optional
+            The source's id, for an algorithm that :attr:`takes_source`.
+
+        Returns
+        -------
+        list of str
+            The problems found, each a sentence; empty if the result is right.
+        """
         from ..arrays import host
 
         head = (G, source) if self.takes_source else (G,)

@@ -18,17 +18,74 @@ SAMPLE_ROUNDS = 2
 
 @dataclass
 class CCResult(Result):
+    """Connected components as labels, as :func:`connected_components` returns them.
+
+    Attributes
+    ----------
+    labels : numpy.ndarray or cupy.ndarray
+        int32 per vertex, over the caller's ids: the smallest vertex id of its component.
+    """
+
     labels: np.ndarray = None
 
     vertex_arrays = ("labels",)
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries, with ``components``: how many.
+        """
         return super().summary() | {"components": int(np.unique(host(self.labels)).size)}
 
 
 @takes_graph
 def connected_components(G, *, device="auto"):
     """Label every vertex with the smallest vertex id of its (weakly) connected component.
+
+    Afforest (Sutton et al., IPDPS'18), as in the GAP Benchmark Suite: each vertex is linked with
+    its first two neighbours, a sample names the component most vertices already share, and only
+    the vertices outside it have their remaining edges linked.
+
+    Parameters
+    ----------
+    G : Graph
+        Directed or undirected; a directed graph's components are its weakly connected ones (arcs
+        count both ways). Weights are ignored.
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU. The GPU links with
+        ECL-CC's lock-free union-find.
+
+    Returns
+    -------
+    CCResult
+        ``labels[v]`` (int32, over the caller's ids): the smallest caller id in v's component.
+        A NumPy array on the CPU; a CuPy array on the GPU, but a NumPy one where G is reordered
+        (``G.order``), whose labels are remapped on the host. ``summary()["components"]``: how
+        many.
+
+    Raises
+    ------
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
+    --------
+    gravel.strongly_connected_components
+    scipy.sparse.csgraph.connected_components
+
+    Notes
+    -----
+    Two sampling rounds (SAMPLE_ROUNDS, GAP's default) come first. Sampling pays because the big
+    component holds almost all of the edges, which the linking after it never touches: on kron:22
+    on an H200, 7.9 ms of union-find over every edge became 2.0-2.5 ms (docs/tuning.md,
+    SAMPLE_ROUNDS).
 
     Examples
     --------
@@ -193,7 +250,25 @@ def _cc_cuda(G):
 
 
 def verify_cc(G, labels):
-    """Same partition as SciPy's connected_components, and each label is its component's minimum."""
+    """Check connected-component labels: the same partition as SciPy's weak
+    ``connected_components``, each component labelled with its smallest vertex id.
+
+    Parameters
+    ----------
+    G : Graph
+    labels : numpy.ndarray
+        The result's labels, on the host.
+
+    Returns
+    -------
+    list of str
+        The problems found, each a sentence; empty if the labels are right.
+
+    Notes
+    -----
+    SciPy's components are found on G's stored ids, which are the caller's only where G has not
+    been reordered (``G.order`` is None).
+    """
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
     k, ref = scipy_cc(G.to_scipy(), directed=True, connection="weak")

@@ -22,11 +22,28 @@ from ..results import Result, Timer
 
 @dataclass
 class ColoringResult(Result):
+    """A vertex colouring, as :func:`greedy_color` returns it.
+
+    Attributes
+    ----------
+    colors : numpy.ndarray or cupy.ndarray
+        int32 per vertex, over the caller's ids: its colour, 0, 1, ... (a CuPy array from the GPU
+        path).
+    """
+
     colors: np.ndarray = None
 
     vertex_arrays = ("colors",)
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries, with ``colors``: how many colours
+            are used.
+        """
         colors = host(self.colors)
         return super().summary() | {"colors": int(colors.max(initial=-1)) + 1}
 
@@ -44,20 +61,30 @@ def greedy_color(G, *, seed=None, device="auto"):
     seed : int, sequence of ints or numpy.random.Generator, optional
         None breaks ties between equal degrees by caller id (NetworkX's order); an int, by a
         random order drawn from it (NumPy's ``default_rng``).
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU. Both give the same
+        colours.
 
     Returns
     -------
     ColoringResult
-        ``colors[v]`` (int32, caller ids): v's colour, 0, 1, ...; ``summary()["colors"]``: how
-        many; ``iterations``: the rounds run.
+        ``colors[v]`` (int32, caller ids; CuPy on the GPU): v's colour, 0, 1, ...;
+        ``summary()["colors"]``: how many; ``iterations``: the rounds run.
 
-    Examples
+    Raises
+    ------
+    InvalidArgumentError
+        `seed` is not None, an integer >= 0, a sequence of them or a NumPy generator.
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
     --------
-    >>> import gravel
-    >>> G = gravel.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], directed=False)
-    >>> gravel.greedy_color(G, device="cpu").colors.tolist()
-    [1, 2, 0, 1]
+    networkx.greedy_color
 
     Notes
     -----
@@ -68,6 +95,13 @@ def greedy_color(G, *, seed=None, device="auto"):
     below c, so at most max degree + 1 colours are used. On the CPU each round reads the arcs of the
     pending vertices, in priority order; on the GPU every arc is read twice in all, and the rounds
     are the longest chain of vertices of decreasing priority.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> G = gravel.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], directed=False)
+    >>> gravel.greedy_color(G, device="cpu").colors.tolist()
+    [1, 2, 0, 1]
     """
     dev = choose_device(device, IMPLEMENTATIONS, "greedy_color")
     S = G.simple_undirected()
@@ -78,7 +112,33 @@ def greedy_color(G, *, seed=None, device="auto"):
 
 def largest_first(G, seed=None):
     """Each internal vertex's priority (0 first): largest degree first (a self loop adds 2), ties
-    by caller id (`seed` None) or by a random order drawn from `seed`."""
+    by caller id (`seed` None) or by a random order drawn from `seed`.
+
+    Parameters
+    ----------
+    G : Graph
+        Degrees are those of its simple undirected graph, plus 2 for a self loop (NetworkX's).
+    seed : int, sequence of ints or numpy.random.Generator, optional
+        None breaks ties by caller id; else by a random permutation drawn from it.
+
+    Returns
+    -------
+    numpy.ndarray
+        int32 over G's internal ids: distinct priorities 0..n-1, 0 the first coloured.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `seed` is not None, an integer >= 0, a sequence of them or a NumPy generator.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.algorithms.coloring import largest_first
+    >>> G = gravel.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], directed=False)
+    >>> largest_first(G).tolist()  # vertex 2 (degree 3) first, then 0 and 1 by id
+    [1, 2, 0, 3]
+    """
     n = G.n
     ids = np.arange(n, dtype=np.int32)
     callers = ids_to_caller(G, ids)
@@ -98,8 +158,37 @@ def _coloring_cpu(S, rank):
 
 
 def jones_plassmann(offsets, indices, rank):
-    """The greedy colouring in priority order (`rank`: distinct, 0 first) of a CSR graph without
-    self loops, by Jones-Plassmann rounds on the CPU: (colours, rounds)."""
+    """The greedy colouring in priority order of a CSR graph without self loops, by
+    Jones-Plassmann rounds on the CPU.
+
+    Each round colours, in parallel, the pending vertices whose neighbours of higher priority are
+    all coloured, each with the smallest colour those neighbours lack. Needs Numba.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray
+        int64 row offsets (n + 1) of a symmetric CSR without self loops.
+    indices : numpy.ndarray
+        int32 neighbour ids.
+    rank : numpy.ndarray
+        int32 priority of each vertex: distinct, 0 first (:func:`largest_first`, say).
+
+    Returns
+    -------
+    colour : numpy.ndarray
+        int32 per vertex: its colour, 0, 1, ...
+    rounds : int
+        The rounds run.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.algorithms.coloring import jones_plassmann, largest_first
+    >>> G = gravel.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], directed=False)
+    >>> colour, rounds = jones_plassmann(G.offsets, G.indices, largest_first(G))
+    >>> colour.tolist()
+    [1, 2, 0, 1]
+    """
     import numba  # only when the kernel runs: importing gravel does not import Numba
 
     n = offsets.shape[0] - 1
@@ -117,8 +206,28 @@ def jones_plassmann(offsets, indices, rank):
 
 
 def colour_classes(colour):
-    """The vertices grouped by colour: (members, starts), class c being
-    members[starts[c]:starts[c + 1]]."""
+    """The vertices grouped by colour.
+
+    Parameters
+    ----------
+    colour : numpy.ndarray
+        Non-negative integer colour of each vertex.
+
+    Returns
+    -------
+    members : numpy.ndarray
+        int64 vertex ids by colour, ascending inside a colour (a stable sort).
+    starts : numpy.ndarray
+        int64, max colour + 2 entries: class c is ``members[starts[c]:starts[c + 1]]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.algorithms.coloring import colour_classes
+    >>> members, starts = colour_classes(np.array([1, 0, 1, 2]))
+    >>> members.tolist(), starts.tolist()
+    ([1, 0, 2, 3], [0, 1, 3, 4])
+    """
     members = np.argsort(colour, kind="stable")
     return members, np.searchsorted(colour[members], np.arange(colour.max(initial=-1) + 2))
 
@@ -193,9 +302,21 @@ def _coloring_cuda(S, rank):
 
 
 def verify_coloring(G, colors):
-    """Check that `colors` (per vertex, caller ids) are non-negative integers, that no edge of G
-    (self loops aside) joins two vertices of one colour, and that every vertex of colour c has
-    neighbours of each colour below c, as any greedy colouring does. Returns a list of problems."""
+    """Check a colouring: non-negative integers, no edge of G (self loops aside) joining two
+    vertices of one colour, and every vertex of colour c with neighbours of each colour below c, as
+    any greedy colouring has.
+
+    Parameters
+    ----------
+    G : Graph
+    colors : array_like
+        The colour of each vertex, over the caller's ids, on the host.
+
+    Returns
+    -------
+    list of str
+        The first problem found, as a sentence; empty if the colouring passes.
+    """
     colors = np.asarray(colors)
     n = G.n
     if colors.shape != (n,) or colors.dtype.kind not in "iu" or (n and colors.min() < 0):

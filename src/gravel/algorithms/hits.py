@@ -24,6 +24,18 @@ from ._vectors import distribution
 
 @dataclass
 class HITSResult(Result):
+    """HITS hub and authority scores, as :func:`hits` returns them.
+
+    Attributes
+    ----------
+    hubs : numpy.ndarray or cupy.ndarray
+        float64 per vertex, over the caller's ids (a CuPy array from the GPU path).
+    authorities : numpy.ndarray or cupy.ndarray
+        float64 per vertex, over the caller's ids.
+    stats : dict
+        ``"error"``: the L1 change of the hubs in the last iteration.
+    """
+
     hubs: np.ndarray = None
 
     vertex_arrays = ("hubs", "authorities")
@@ -33,6 +45,10 @@ class HITSResult(Result):
 @takes_graph
 def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="auto"):
     """Hub and authority scores of every vertex.
+
+    Power iteration from uniform hubs, as NetworkX's reference ``_hits_python``: each iteration
+    pulls the authorities a = A^T h over the in-lists, then the hubs h = A a over the out-lists,
+    and scales both to a maximum of 1.
 
     Parameters
     ----------
@@ -45,16 +61,52 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
         Stop when the L1 change of the hubs (each scaled to a maximum of 1) is below `tol`.
         ``tol=0`` runs exactly `max_iter` iterations (for benchmarks) and never raises.
     nstart : dict or array, optional
-        Starting hub values, by the caller's vertex ids (normalised to sum 1); uniform if None.
+        Starting hub values: a dict keyed by the caller's vertex ids (or, on a labelled graph,
+        labels; missing vertices get 0), or an array over the caller's ids; normalised to sum 1.
+        Uniform if None.
     normalized : bool, default True
         Scale the hubs and the authorities to sum to 1; else each has a maximum of 1.
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU. Both iterate in float64.
 
     Returns
     -------
     HITSResult
         ``hubs`` and ``authorities`` (float64, caller ids; CuPy arrays on the GPU); ``iterations``
         and the last change in ``stats["error"]``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `max_iter` below 1, `tol` negative or not finite, or `nstart` of the wrong length, with
+        negative values or a zero sum; on the CPU, scores that became all 0 or NaN (weights of 0,
+        an `nstart` only on vertices without out-arcs).
+    VertexNotFoundError
+        An `nstart` key that is neither a vertex id nor a label of G.
+    InvalidWeightError
+        A weight is negative, NaN or infinite, naming its arc.
+    PowerIterationFailedConvergence
+        The change stayed at or above `tol` for `max_iter` iterations (``tol > 0``).
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
+    --------
+    gravel.salsa : the random-walk cousin of HITS.
+    networkx.hits
+
+    Notes
+    -----
+    After Kleinberg (JACM 1999). ``networkx.hits`` computes the same vectors with ARPACK's SVD
+    (the leading singular vectors of A). Each iteration reads every arc twice:
+    O(max_iter * (n + m)). The iteration converges at the rate of the ratio of the two largest
+    eigenvalues of A^T A; where the largest is repeated (two alike components, say) the scores are
+    one of its eigenvectors, which may differ from NetworkX's. A graph without arcs has uniform
+    scores (NetworkX gives NaN).
 
     Examples
     --------
@@ -63,24 +115,6 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True, *, device="a
     >>> r = gravel.hits(G, device="cpu")
     >>> r.hubs.round(3).tolist(), r.authorities.round(3).tolist()
     ([0.618, 0.382, 0.0], [0.0, 0.382, 0.618])
-
-    Notes
-    -----
-    Each iteration reads every arc twice: O(max_iter * (n + m)). The iteration converges at the
-    rate of the ratio of the two largest eigenvalues of A^T A; where the largest is repeated (two
-    alike components, say) the scores are one of its eigenvectors, which may differ from
-    NetworkX's. A graph without arcs has uniform scores (NetworkX gives NaN).
-
-    Raises
-    ------
-    InvalidArgumentError
-        `max_iter` below 1, `tol` negative or not finite, or `nstart` of the wrong length, with
-        negative values or a zero sum; on the CPU, scores that became all 0 or NaN (weights of 0,
-        an `nstart` only on vertices without out-arcs).
-    InvalidWeightError
-        A weight is negative, NaN or infinite, naming its arc.
-    PowerIterationFailedConvergence
-        The change stayed at or above `tol` for `max_iter` iterations (``tol > 0``).
     """
     if not is_integer(max_iter) or max_iter < 1:
         raise InvalidArgumentError(f"max_iter must be an integer of at least 1, not {max_iter!r}")
@@ -174,10 +208,26 @@ def _hits_cuda(G, max_iter, tol, start):
 
 
 def verify_hits(G, hubs, authorities, *, rtol=1e-5):
-    """Check the eigenvector property with SciPy: the authorities `a` satisfy A^T A a = s^2 a and
-    the hubs are A a, up to a factor, where s is A's largest singular value (dense SVD on small
-    graphs, ARPACK's ``svds`` on large ones). Scores must be finite and non-negative. Returns a
-    list of problems."""
+    """Check HITS scores by the eigenvector property, with SciPy: the authorities `a` satisfy
+    A^T A a = s^2 a and the hubs are A a, up to a factor, where s is A's largest singular value
+    (dense SVD up to 512 vertices, ARPACK's ``svds`` above). Scores must be finite and
+    non-negative.
+
+    Parameters
+    ----------
+    G : Graph
+    hubs : array_like
+        The hub scores, over the caller's ids, on the host.
+    authorities : array_like
+        The authority scores, likewise.
+    rtol : float, default 1e-5
+        Relative tolerance of both checks (scaled by sqrt(n)).
+
+    Returns
+    -------
+    list of str
+        The problems found, each a sentence; empty if the scores pass.
+    """
     from scipy.sparse.linalg import svds
 
     hubs, a = np.asarray(hubs, np.float64), np.asarray(authorities, np.float64)

@@ -23,11 +23,27 @@ from ..transform import deduplicate, drop_self_loops
 
 @dataclass
 class CoreResult(Result):
+    """Core numbers, as :func:`core_number` returns them.
+
+    Attributes
+    ----------
+    core : numpy.ndarray or cupy.ndarray
+        int32 per vertex, over the caller's ids: its core number (a CuPy array from the GPU path).
+    """
+
     core: np.ndarray = None
 
     vertex_arrays = ("core",)
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries, with ``degeneracy``: the largest core
+            number (0 without vertices), and ``max_core_size``: the vertices that have it.
+        """
         core = host(self.core)
         top = int(core.max(initial=0))
         return super().summary() | {"degeneracy": top, "max_core_size": int((core == top).sum())}
@@ -42,12 +58,22 @@ def core_number(G, *, device="auto"):
     G : Graph
         Weights are ignored, parallel arcs count once and self loops not at all. On a directed graph
         a vertex's degree is its in-degree plus its out-degree, as NetworkX's ``DiGraph.degree``.
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU.
 
     Returns
     -------
     CoreResult
-        ``core[v]`` (int32, caller ids).
+        ``core[v]`` (int32, caller ids; a CuPy array on the GPU).
+
+    Raises
+    ------
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
 
     See Also
     --------
@@ -77,7 +103,26 @@ def core_number(G, *, device="auto"):
 def core_graph(G):
     """The undirected multigraph, on G's internal ids, whose degrees are NetworkX's degrees of G:
     G's simple undirected graph if G is undirected; else an edge {u, v} for each arc u -> v of
-    the simple, loop-free digraph (reciprocal arcs give two parallel edges)."""
+    the simple, loop-free digraph (reciprocal arcs give two parallel edges).
+
+    Parameters
+    ----------
+    G : Graph
+
+    Returns
+    -------
+    Graph
+        Undirected and unweighted, built on the host for a directed G; the graph whose peeling
+        gives :func:`core_number`.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.algorithms.kcore import core_graph
+    >>> D = gravel.Graph.from_edges([0, 1, 1], [1, 0, 2])
+    >>> core_graph(D).out_degree.tolist()  # 0 <-> 1 counts twice
+    [2, 3, 1]
+    """
     if not G.directed:
         return G.simple_undirected()
     src, dst = drop_self_loops(deduplicate(G)).edges()
@@ -135,10 +180,21 @@ def _core_cuda(S):
 
 
 def verify_kcore(G, core):
-    """Check core numbers (caller ids) against a serial peeling written out with a heap: repeatedly
-    remove a vertex of least remaining degree; its core is the largest such degree seen so far.
-    Degrees are NetworkX's (in + out on a directed graph: :func:`core_graph`). Returns a list of
-    problems."""
+    """Check core numbers against a serial peeling written out with a heap: repeatedly remove a
+    vertex of least remaining degree; its core is the largest such degree seen so far. Degrees are
+    NetworkX's (in + out on a directed graph: :func:`core_graph`).
+
+    Parameters
+    ----------
+    G : Graph
+    core : array_like
+        The core numbers, over the caller's ids, on the host.
+
+    Returns
+    -------
+    list of str
+        The first vertex whose core differs, as a sentence; empty if none does.
+    """
     import heapq
 
     S = core_graph(G)

@@ -27,7 +27,16 @@ NX_SEEDS = 5
 
 
 class LouvainResult(LPAResult):
-    """Communities as labels, and their modularity (as label propagation's)."""
+    """Communities as labels, and their modularity (as label propagation's), as
+    :func:`louvain_communities` returns them.
+
+    Attributes
+    ----------
+    labels : numpy.ndarray
+        int32 per vertex, over the caller's ids: the smallest caller id of its community.
+    modularity : float
+        The partition's modularity (weighted where the run used weights, at its `resolution`).
+    """
 
 
 @takes_graph
@@ -35,6 +44,10 @@ def louvain_communities(
     G, *, weight=True, resolution=1.0, threshold=1e-7, seed=None, device="auto"
 ):
     """Label every vertex with its community, found by Louvain modularity optimisation.
+
+    Blondel et al.'s method, level by level: vertices move to the neighbouring community of
+    largest modularity gain until a pass gains no more than `threshold`, then each community
+    becomes a vertex of the next level's graph.
 
     Parameters
     ----------
@@ -44,20 +57,56 @@ def louvain_communities(
     weight : bool, default True
         Use the edge weights where G has them (non-negative and finite); else every edge weighs 1.
     resolution : float, default 1.0
-        Above 1, smaller communities; below 1, larger ones.
+        Above 1, smaller communities; below 1, larger ones. Finite and at least 0.
     threshold : float, default 1e-7
-        A pass, or a level, that raises the modularity by no more than this ends.
+        A pass, or a level, that raises the modularity by no more than this ends. Finite and at
+        least 0.
     seed : int, sequence of ints or numpy.random.Generator, optional
         Seeds the order in which the CPU visits the vertices (each level shuffles them). The GPU
-        moves every vertex at once (louvain_parallel.py) and needs no seed.
-    device : {"auto", "cpu", "cuda"}
-        "auto" is the GPU where one is available.
+        moves every vertex at once (:func:`gravel.algorithms.louvain_parallel.parallel_louvain`)
+        and needs no seed.
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        "auto" is the GPU where one is available, else the CPU.
 
     Returns
     -------
     LouvainResult
-        ``labels[v]`` (int32, caller ids): the smallest caller id of v's community.
-        ``modularity``: the partition's (weighted, at `resolution`); ``iterations``: the levels.
+        ``labels[v]`` (int32, caller ids; a NumPy array on either device): the smallest caller id
+        of v's community. ``modularity``: the partition's (weighted, at `resolution`);
+        ``iterations``: the levels.
+
+    Raises
+    ------
+    InvalidGraphError
+        G is directed.
+    InvalidArgumentError
+        `resolution` or `threshold` is not a finite number >= 0; on the CPU, a `seed` that is not
+        None, an integer >= 0, a sequence of them or a NumPy generator.
+    InvalidWeightError
+        A weight is negative, NaN or infinite (weights in use).
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
+    --------
+    gravel.label_propagation_communities
+    networkx.community.louvain_communities
+
+    Notes
+    -----
+    Blondel, Guillaume, Lambiotte and Lefebvre, J. Stat. Mech. 2008; the visit order is NetworkX's,
+    from `seed`. It stops when a level moves nothing or raises the modularity by no more than
+    `threshold`. Each pass reads every arc once, and a level's graph is at most as large as the one
+    before: O(passes * (n + m)) in all. On the CPU a level of up to SMALL_ARCS arcs moves its
+    vertices serially; a bigger one is coloured (Jones-Plassmann, random priorities) and each
+    colour class's vertices choose their moves in parallel, seeing the totals as the class began;
+    a move is kept only if it still raises the modularity once the class's earlier moves are
+    counted. Any partition Louvain finds depends on the visit order; the tests hold its modularity
+    within 5 % of NetworkX's on the same graph.
 
     Examples
     --------
@@ -66,23 +115,6 @@ def louvain_communities(
     >>> r = gravel.louvain_communities(G, seed=1, device="cpu")
     >>> r.labels.tolist(), round(r.modularity, 3)
     ([0, 0, 0, 3, 3, 3], 0.357)
-
-    Notes
-    -----
-    Each pass reads every arc once, and a level's graph is at most as large as the one before:
-    O(passes * (n + m)) in all. On the CPU a level of up to SMALL_ARCS arcs moves its vertices
-    serially; a bigger one is coloured (Jones-Plassmann, random priorities) and each colour
-    class's vertices choose their moves in parallel, seeing the totals as the class began; a move
-    is kept only if it still raises the modularity once the class's earlier moves are counted.
-    Any partition Louvain finds depends on the visit order; the tests hold its modularity within
-    5 % of NetworkX's on the same graph.
-
-    Raises
-    ------
-    InvalidGraphError
-        G is directed.
-    InvalidWeightError
-        A weight is negative, NaN or infinite (weights in use).
     """
     name = "louvain_communities"
     if G.directed:
@@ -202,11 +234,31 @@ def _result(G, labels, q, device, seconds, levels, method, weighted):
 
 
 def verify_louvain(G, labels, *, modularity=None, weight=True, resolution=1.0, quality=True):
-    """Check that `labels` (caller ids) label each community by its smallest caller id, that
-    `modularity` is the partition's (``networkx.community.modularity``) and that it is within 5 %
-    of the modularity NetworkX's Louvain reaches on G (the median over NX_SEEDS seeds: its answer
-    depends on the visit order as much as ours; needs NetworkX; not checked where `quality` is
-    False). Returns a list of problems."""
+    """Check Louvain's communities: each labelled by its smallest caller id, `modularity` the
+    partition's (``networkx.community.modularity``) and within 5 % of the modularity NetworkX's
+    Louvain reaches on G (the median over NX_SEEDS seeds: its answer depends on the visit order as
+    much as ours). Needs NetworkX.
+
+    Parameters
+    ----------
+    G : Graph
+        Undirected.
+    labels : array_like
+        The community label of each vertex, over the caller's ids, on the host.
+    modularity : float, optional
+        The modularity the run reported; not compared if None.
+    weight : bool, default True
+        Weigh the edges by G's weights where it has them (parallel edges add up); else 1 each.
+    resolution : float, default 1.0
+        The run's resolution.
+    quality : bool, default True
+        Compare with NetworkX's own Louvain (five runs of it); False skips that comparison.
+
+    Returns
+    -------
+    list of str
+        The problems found, each a sentence; empty if the communities pass.
+    """
     import networkx as nx
 
     labels = np.asarray(labels)

@@ -37,8 +37,40 @@ HALVINGS = 3
 
 
 def parallel_louvain(xp, G, weighted, resolution, threshold):
-    """(community of each vertex as an `xp` int64 array of ids below G.n, levels) of Louvain on
-    G, undirected."""
+    """Louvain on the undirected G with every vertex moving at once, over the array module `xp`.
+
+    Parameters
+    ----------
+    xp : module
+        ``cupy`` on the GPU; ``numpy`` runs the same steps on the host.
+    G : Graph
+        Undirected; its CSR is read with `xp` (copied to the device by CuPy).
+    weighted : bool
+        Weigh the edges by G's weights (which the caller has checked); else 1 each.
+    resolution : float
+        The modularity's resolution.
+    threshold : float
+        A level whose modularity gain is at most this ends the levels; a pass gaining at most
+        max(`threshold`, TOLERANCE * |Q|) counts as idle, and two idle passes in a row end a
+        level.
+
+    Returns
+    -------
+    labels : numpy.ndarray or cupy.ndarray
+        int64 per vertex, over G's internal ids: its community, an id below G.n.
+    levels : int
+        The levels that moved vertices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import gravel
+    >>> from gravel.algorithms.louvain_parallel import parallel_louvain
+    >>> G = gravel.Graph.from_edges([0, 0, 1, 3, 3, 4, 2], [1, 2, 2, 4, 5, 5, 3], directed=False)
+    >>> labels, levels = parallel_louvain(np, G, False, 1.0, 1e-7)
+    >>> labels.tolist(), levels
+    ([0, 0, 0, 1, 1, 1], 1)
+    """
     offsets = xp.asarray(G.offsets)
     indices = xp.asarray(G.indices).astype(xp.int64)
     w = xp.asarray(G.weights, dtype=xp.float64) if weighted else xp.ones(G.nnz)

@@ -25,12 +25,32 @@ from .coloring import colour_classes
 
 @dataclass
 class LPAResult(Result):
+    """Communities as labels, and their modularity, as :func:`label_propagation_communities`
+    returns them.
+
+    Attributes
+    ----------
+    labels : numpy.ndarray or cupy.ndarray
+        int32 per vertex, over the caller's ids: a caller id that names its community (a CuPy
+        array from the GPU path).
+    modularity : float
+        The communities' unweighted modularity (Newman and Girvan 2004).
+    """
+
     labels: np.ndarray = None
 
     vertex_arrays = ("labels",)
     modularity: float = 0.0
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries, with ``communities``: how many, and
+            ``modularity``.
+        """
         return super().summary() | {
             "communities": int(np.unique(host(self.labels)).size),
             "modularity": self.modularity,
@@ -46,22 +66,32 @@ def label_propagation_communities(G, *, device="auto"):
     G : Graph
         Undirected. Weights are ignored, parallel edges count once and a self loop counts the
         vertex's own label once, as in a ``networkx.Graph``.
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU. Both give the same
+        labels.
 
     Returns
     -------
     LPAResult
-        ``labels[v]`` (int32, caller ids): a caller id that names v's community; ``set(labels)``
-        has one entry per set NetworkX yields. ``modularity`` (float): the unweighted modularity
-        of the communities; ``iterations``: the rounds run.
+        ``labels[v]`` (int32, caller ids; a CuPy array on the GPU): a caller id that names v's
+        community; ``set(labels)`` has one entry per set NetworkX yields. ``modularity`` (float):
+        the unweighted modularity of the communities; ``iterations``: the rounds run.
 
-    Examples
+    Raises
+    ------
+    InvalidGraphError
+        G is directed.
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
     --------
-    >>> import gravel
-    >>> G = gravel.Graph.from_edges([0, 0, 1, 3, 3, 4], [1, 2, 2, 4, 5, 5], directed=False)
-    >>> r = gravel.label_propagation_communities(G, device="cpu")
-    >>> r.labels.tolist(), round(r.modularity, 3)
-    ([2, 2, 2, 5, 5, 5], 0.5)
+    gravel.louvain_communities
+    networkx.community.label_propagation_communities
 
     Notes
     -----
@@ -72,11 +102,16 @@ def label_propagation_communities(G, *, device="auto"):
     round that changes no label is that check here). Each round reads every arc once, a class's
     vertices in parallel, tallying their neighbours' labels in small hash tables: expected
     O((rounds + 1) (n + m)). A graph without edges has modularity 0 (NetworkX divides by zero).
+    The method is the semi-synchronous one of Cordasco and Gargano (BASNA 2010), NetworkX's
+    deterministic variant.
 
-    Raises
-    ------
-    InvalidGraphError
-        G is directed.
+    Examples
+    --------
+    >>> import gravel
+    >>> G = gravel.Graph.from_edges([0, 0, 1, 3, 3, 4], [1, 2, 2, 4, 5, 5], directed=False)
+    >>> r = gravel.label_propagation_communities(G, device="cpu")
+    >>> r.labels.tolist(), round(r.modularity, 3)
+    ([2, 2, 2, 5, 5, 5], 0.5)
     """
     name = "label_propagation_communities"
     if G.directed:
@@ -87,13 +122,48 @@ def label_propagation_communities(G, *, device="auto"):
 
 
 def simple_graph(G):
-    """G's rows without parallel arcs, self loops kept: the ``networkx.Graph`` that G stands for."""
+    """G's rows without parallel arcs, self loops kept: the ``networkx.Graph`` that G stands for.
+
+    Parameters
+    ----------
+    G : Graph
+        Undirected.
+
+    Returns
+    -------
+    offsets : numpy.ndarray
+        int64 row offsets, n + 1, over G's internal ids.
+    indices : numpy.ndarray
+        int32 neighbours, each row's distinct ones.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.algorithms.lpa import degrees, simple_graph
+    >>> G = gravel.Graph.from_edges([0, 0, 1, 1], [1, 1, 2, 1], directed=False)
+    >>> offsets, indices = simple_graph(G)
+    >>> indices.tolist()
+    [1, 0, 1, 2, 1]
+    >>> degrees(offsets, indices).tolist()  # the loop at 1 adds 2
+    [1.0, 4.0, 1.0]
+    """
     offsets, indices, _ = _csr.clean_rows(G.offsets, G.indices, None, dedupe=True, drop_loops=False)
     return offsets, indices
 
 
 def caller_ids(G):
-    """The caller's id of each internal vertex."""
+    """The caller's id of each internal vertex.
+
+    Parameters
+    ----------
+    G : Graph
+
+    Returns
+    -------
+    numpy.ndarray
+        int32, entry i the caller's id of internal vertex i: ``0..n-1`` in order where G is not
+        reordered.
+    """
     if G.order is None:
         return np.arange(G.n, dtype=np.int32)
     ids = np.empty(G.n, np.int32)
@@ -102,14 +172,56 @@ def caller_ids(G):
 
 
 def degrees(offsets, indices, weights=None):
-    """Each vertex's degree (float64) as NetworkX counts it (weighted: the sum of its edges'
-    weights): a self loop adds 2 (twice its weight)."""
+    """Each vertex's degree as NetworkX counts it (weighted: the sum of its edges' weights): a
+    self loop adds 2 (twice its weight).
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray
+        int64 row offsets of an undirected CSR graph.
+    indices : numpy.ndarray
+        int32 neighbour ids.
+    weights : numpy.ndarray, optional
+        The entries' weights; None counts each edge 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 per vertex.
+    """
     return _mod.kernels(indices.shape[0]).degrees(offsets, indices, weights)
 
 
 def modularity(offsets, indices, labels, weights=None, resolution=1.0):
     """Modularity of the partition `labels` of an undirected CSR graph (weighted where `weights`
-    are given), as ``networkx.community.modularity`` defines it; 0 without edges."""
+    are given), as ``networkx.community.modularity`` defines it; 0 without edges.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray
+        int64 row offsets of an undirected CSR graph.
+    indices : numpy.ndarray
+        int32 neighbour ids.
+    labels : numpy.ndarray
+        Each vertex's community: a non-negative integer below n.
+    weights : numpy.ndarray, optional
+        The entries' weights; None counts each edge 1.
+    resolution : float, default 1.0
+        NetworkX's `resolution` (gamma).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import gravel
+    >>> from gravel.algorithms.lpa import modularity
+    >>> G = gravel.Graph.from_edges([0, 0, 1, 3, 3, 4, 2], [1, 2, 2, 4, 5, 5, 3], directed=False)
+    >>> round(modularity(G.offsets, G.indices, np.array([0, 0, 0, 3, 3, 3])), 3)
+    0.357
+    """
     degree = degrees(offsets, indices, weights)
     two_m = float(degree.sum())
     if two_m == 0:
@@ -223,10 +335,25 @@ def _lpa_cuda(G):
 
 
 def verify_lpa(G, labels, *, modularity=None):
-    """Check that `labels` (caller ids) meet NetworkX's stopping rule (every vertex with a
-    neighbour has a label among its neighbours' most frequent), that `modularity` is the
-    partition's (``networkx.community.modularity``) and that it is within 5 % of the modularity
-    of NetworkX's own label propagation on G (needs NetworkX). Returns a list of problems."""
+    """Check label propagation's communities: NetworkX's stopping rule holds (every vertex with a
+    neighbour has a label among its neighbours' most frequent), `modularity` is the partition's
+    (``networkx.community.modularity``), and it is within 5 % of the modularity of NetworkX's own
+    label propagation on G. Needs NetworkX.
+
+    Parameters
+    ----------
+    G : Graph
+        Undirected.
+    labels : array_like
+        The label of each vertex, over the caller's ids, on the host: vertex ids.
+    modularity : float, optional
+        The modularity the run reported; not compared if None.
+
+    Returns
+    -------
+    list of str
+        The problems found, each a sentence; empty if the communities pass.
+    """
     import networkx as nx
 
     labels = np.asarray(labels)

@@ -20,12 +20,29 @@ from ..results import Result, Timer
 
 @dataclass
 class MISResult(Result):
+    """A maximal independent set, as :func:`maximal_independent_set` returns it.
+
+    Attributes
+    ----------
+    in_set : numpy.ndarray or cupy.ndarray
+        bool per vertex, over the caller's ids: membership (a CuPy array from the GPU path).
+    nodes : numpy.ndarray or cupy.ndarray
+        int32: the members' caller ids, ascending.
+    """
+
     in_set: np.ndarray = None
 
     vertex_arrays = ("in_set",)
     nodes: np.ndarray = None
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries, with ``size``: the members.
+        """
         return super().summary() | {"size": int(np.count_nonzero(host(self.in_set)))}
 
 
@@ -40,21 +57,32 @@ def maximal_independent_set(G, *, seed=None, device="auto"):
     seed : int, sequence of ints or numpy.random.Generator, optional
         Seed of the random priorities (NumPy's ``default_rng``); the same seed gives the same set.
         None draws fresh ones.
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU. A seed gives the same
+        set on either, whatever the thread count.
 
     Returns
     -------
     MISResult
         ``in_set`` (bool, per vertex, caller ids): membership; ``nodes`` (int32): the members'
-        ids, ascending; ``iterations``: the rounds run.
+        ids, ascending (CuPy arrays on the GPU); ``iterations``: the rounds run.
 
-    Examples
+    Raises
+    ------
+    InvalidGraphError
+        G is directed.
+    InvalidArgumentError
+        `seed` is not None, an integer >= 0, a sequence of them or a NumPy generator.
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
     --------
-    >>> import gravel
-    >>> G = gravel.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4], directed=False)
-    >>> r = gravel.maximal_independent_set(G, seed=1, device="cpu")
-    >>> r.nodes.tolist()
-    [1, 3]
+    networkx.maximal_independent_set
 
     Notes
     -----
@@ -63,10 +91,13 @@ def maximal_independent_set(G, *, seed=None, device="auto"):
     O((n + m) log^2 n) work at worst. The set is maximal, not maximum; NetworkX draws its own
     random order, so the two sets differ.
 
-    Raises
-    ------
-    InvalidGraphError
-        G is directed.
+    Examples
+    --------
+    >>> import gravel
+    >>> G = gravel.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4], directed=False)
+    >>> r = gravel.maximal_independent_set(G, seed=1, device="cpu")
+    >>> r.nodes.tolist()
+    [1, 3]
     """
     name = "maximal_independent_set"
     if G.directed:
@@ -103,11 +134,41 @@ def _mis_cpu(S, rank):
 def priority_rounds(S, rank, value, reduce, dtype, apply, pending, params, preamble=""):
     """Rounds in priority order on the GPU (maximal independent set): each round a
     neighbor_reduce of `value` with `reduce` (identity 0) over the pending vertices, whose `apply`
-    decides those it can, then a filter keeps those for which `pending` holds. `params` (device
-    arrays and scalars, with ``rank``, the priorities, added) and `preamble` go to both. A decision
-    is final once written and a read racing with the write only delays a vertex, so the answer is
-    the sequential one in priority order. The pending vertices go in that order, so a round's later
-    warps may already see its earlier decisions. Returns (rounds, seconds)."""
+    decides those it can, then a filter keeps those for which `pending` holds.
+
+    A decision is final once written and a read racing with the write only delays a vertex, so the
+    answer is the sequential one in priority order. The pending vertices go in that order, so a
+    round's later warps may already see its earlier decisions.
+
+    Parameters
+    ----------
+    S : Graph
+        The simple undirected graph (:meth:`gravel.Graph.simple_undirected`); its device copy is
+        made or reused.
+    rank : numpy.ndarray or cupy.ndarray
+        int32 priority of each internal vertex, distinct, 0 first.
+    value : str
+        CUDA expression of the reduce, over ``u`` (the neighbour), ``v`` and the parameters.
+    reduce : str
+        The reduction (``"max"``, ``"sum"``, ...; :func:`gravel.operators.neighbor_reduce`).
+    dtype : numpy.dtype
+        Type of the reduced value.
+    apply : str
+        CUDA statement over ``v`` and the reduced value ``acc`` that decides the vertex.
+    pending : str
+        CUDA condition over ``v`` that holds while the vertex is undecided.
+    params : dict
+        Device arrays and scalars the expressions read; ``rank`` (the priorities) is added.
+    preamble : str, default ""
+        CUDA source (device functions) compiled before both kernels.
+
+    Returns
+    -------
+    rounds : int
+        The rounds run.
+    seconds : float
+        Their time on the GPU (:class:`gravel.results.Timer`).
+    """
     import cupy
 
     from ..frontier import Frontier
@@ -169,8 +230,20 @@ def _mis_cuda(S, rank):
 
 
 def verify_mis(G, in_set):
-    """Check that `in_set` (per vertex, caller ids; bool or 0/1) marks an independent set of G
-    (self loops aside) that no vertex can join. Returns a list of problems."""
+    """Check that `in_set` marks an independent set of G (self loops aside) that no vertex can
+    join.
+
+    Parameters
+    ----------
+    G : Graph
+    in_set : array_like
+        bool or 0/1 per vertex, over the caller's ids, on the host.
+
+    Returns
+    -------
+    list of str
+        The first problem found, as a sentence; empty if the set passes.
+    """
     in_set = np.asarray(in_set)
     n = G.n
     if in_set.shape != (n,) or not np.isin(in_set, (0, 1)).all():
@@ -191,7 +264,20 @@ def verify_mis(G, in_set):
 
 
 def to_caller_order(G, values):
-    """Per-vertex array indexed by the caller's ids -> indexed by internal ids."""
+    """Per-vertex array indexed by the caller's ids -> indexed by internal ids (the inverse of
+    :func:`gravel.dispatch.to_caller`).
+
+    Parameters
+    ----------
+    G : Graph
+    values : numpy.ndarray
+        n values over the caller's ids.
+
+    Returns
+    -------
+    numpy.ndarray
+        The same values over G's internal ids: `values` itself where G is not reordered.
+    """
     return values if G.order is None else values[ids_to_caller(G, np.arange(G.n, dtype=np.int32))]
 
 

@@ -21,6 +21,22 @@ from ..transform import check_weights
 
 @dataclass
 class MSFResult(Result):
+    """A minimum spanning forest, as :func:`minimum_spanning_forest` returns it: its edges and
+    the rooted forest (CuPy arrays from the GPU path).
+
+    Attributes
+    ----------
+    src, dst : numpy.ndarray or cupy.ndarray
+        int32 caller ids of each forest edge's ends, ``src < dst``; edges by weight, then ends.
+    weight : numpy.ndarray or cupy.ndarray
+        Each forest edge's weight (G's weight type; float32 if unweighted).
+    total_weight : float
+        Their sum.
+    parent : numpy.ndarray or cupy.ndarray
+        int32 per vertex, over the caller's ids: its parent in the forest rooted at each tree's
+        smallest id, -1 at roots.
+    """
+
     src: np.ndarray = None
 
     vertex_arrays = ("parent",)
@@ -31,6 +47,14 @@ class MSFResult(Result):
     parent: np.ndarray = None
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries, with ``edges`` and ``trees`` (the
+            forest's) and ``total_weight``.
+        """
         parent = host(self.parent)
         return super().summary() | {
             "edges": int(host(self.src).size),
@@ -43,6 +67,9 @@ class MSFResult(Result):
 def minimum_spanning_forest(G, weight=True, *, device="auto"):
     """The edges of a minimum spanning forest of G: a minimum spanning tree of each component.
 
+    Boruvka's algorithm: every round each component takes its lightest edge to another component,
+    which at least halves the components.
+
     Parameters
     ----------
     G : Graph
@@ -50,7 +77,9 @@ def minimum_spanning_forest(G, weight=True, *, device="auto"):
     weight : True, str or None, default True
         True (or an attribute name, as NetworkX's ``weight="weight"``: a Graph holds one weight
         array) uses G's weights where it has them; None or False gives every edge weight 1.
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU. Both find the same
+        forest.
 
     Returns
     -------
@@ -60,6 +89,33 @@ def minimum_spanning_forest(G, weight=True, *, device="auto"):
         on the GPU, like ``parent``).
         ``total_weight`` (float): their sum. ``parent`` (int32, per vertex): the forest rooted at
         each tree's smallest id, -1 at roots. ``iterations``: the Boruvka rounds.
+
+    Raises
+    ------
+    InvalidGraphError
+        G is directed.
+    InvalidArgumentError
+        `weight` is not True, False, None or a string.
+    InvalidWeightError
+        A weight is NaN (NetworkX's ``ignore_nan=False``) or infinite; the message names the arc.
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
+    --------
+    networkx.minimum_spanning_edges
+    scipy.sparse.csgraph.minimum_spanning_tree
+
+    Notes
+    -----
+    Boruvka (1926), as parallel MST codes run it. Ties between equal weights are broken by the
+    edge's ends, a strict order under which the minimum forest is unique: both devices find it.
+    Negative weights are fine, as for NetworkX. Each round reads every arc once: O((n + m) log n).
+    Where weights tie, the forest may differ from NetworkX's Kruskal forest; its weight does not.
 
     Examples
     --------
@@ -71,18 +127,6 @@ def minimum_spanning_forest(G, weight=True, *, device="auto"):
     ([3, 0, 1], [4, 1, 2], [-1.0, 1.0, 2.0], 2.0)
     >>> r.parent.tolist()
     [-1, 0, 1, -1, 3]
-
-    Notes
-    -----
-    Negative weights are fine, as for NetworkX. Each round reads every arc once: O((n + m) log n).
-    Where weights tie, the forest may differ from NetworkX's Kruskal forest; its weight does not.
-
-    Raises
-    ------
-    InvalidGraphError
-        G is directed.
-    InvalidWeightError
-        A weight is NaN (NetworkX's ``ignore_nan=False``) or infinite; the message names the arc.
     """
     name = "minimum_spanning_forest"
     if G.directed:
@@ -218,8 +262,32 @@ def _msf_cuda(G, weights):
 
 
 def lightest_edges(G, weighted=True):
-    """``(keys, weights)``: each vertex pair u * n + v with an arc u -> v (u != v, caller ids)
-    and the lightest weight among its arcs (1 if unweighted or not `weighted`), sorted by key."""
+    """Each vertex pair joined by an arc, with the lightest weight among its arcs.
+
+    Parameters
+    ----------
+    G : Graph
+    weighted : bool, default True
+        Use G's weights where it has them; else every arc weighs 1.
+
+    Returns
+    -------
+    keys : numpy.ndarray
+        int64 ``u * n + v`` for each pair with an arc u -> v (u != v, caller ids), ascending.
+    weights : numpy.ndarray
+        The lightest weight among each pair's arcs (G's weight type; float32 ones if unweighted
+        or not `weighted`).
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.algorithms.msf import lightest_edges
+    >>> src, dst, w = [0, 0, 1, 2], [1, 1, 2, 2], [3.0, 1.0, 2.0, 5.0]
+    >>> G = gravel.Graph.from_edges(src, dst, w, directed=False)
+    >>> keys, weights = lightest_edges(G)  # n = 3: 0 - 1 is keys 1 and 3, the loop none
+    >>> keys.tolist(), weights.tolist()
+    ([1, 3, 5, 7], [1.0, 1.0, 2.0, 2.0])
+    """
     n = G.n
     callers = ids_to_caller(G, np.arange(n, dtype=np.int32)).astype(np.int64)
     src, dst = G.edges()
@@ -235,10 +303,26 @@ def lightest_edges(G, weighted=True):
 
 
 def verify_msf(G, parent, *, total_weight=None, weight=True):
-    """Check that `parent` (caller ids, -1 at roots) is a forest of G's edges with one tree per
-    component of G, that its weight (the lightest of parallel edges; 1 each with `weight` None
-    or False) is NetworkX's ``minimum_spanning_tree`` weight and, if given, `total_weight`'s.
-    Returns a list of problems."""
+    """Check a minimum spanning forest: `parent` is a forest of G's edges with one tree per
+    component of G, and its weight (the lightest of parallel edges) is NetworkX's
+    ``minimum_spanning_tree`` weight and, if given, `total_weight`. Needs NetworkX.
+
+    Parameters
+    ----------
+    G : Graph
+        Undirected.
+    parent : array_like
+        Each vertex's parent in the forest, over the caller's ids, -1 at roots, on the host.
+    total_weight : float, optional
+        The total weight the run reported; not compared if None.
+    weight : True, str or None, default True
+        As :func:`minimum_spanning_forest` takes it: None or False weighs every edge 1.
+
+    Returns
+    -------
+    list of str
+        The problems found, each a sentence; empty if the forest passes.
+    """
     import networkx as nx
 
     n = G.n

@@ -1,17 +1,6 @@
-"""PageRank by power iteration, pulling over in-edges.
-
-The iteration is NetworkX's (``networkx.pagerank``): each vertex u passes ``alpha * x[u]`` along its
-out-edges, in proportion to their weights (equal shares when unweighted); the rank of dangling
-vertices (zero out-weight) goes where the `dangling` vector says (by default where the teleport
-goes), and ``1 - alpha`` teleports by the `personalization` vector (uniform by default):
-
-    x_new = alpha * (x P + (sum of x over dangling vertices) * d) + (1 - alpha) * p
-
-By default the iteration stops when the L1 change ``sum(|x_new - x|)`` falls below `tol` itself, a
-bound that does not loosen as the graph grows; NetworkX's rule (below ``n * tol``) is available as
-``stopping="networkx"``. The CPU path iterates in float64; the GPU path keeps float32 ranks and
-sums in float64 (``_pagerank_cuda``).
-"""
+"""PageRank by power iteration, pulling over in-edges: NetworkX's iteration (:func:`pagerank` gives
+it), stopped by default by a bound on the L1 change that does not loosen as the graph grows. The
+CPU path iterates in float64; the GPU path keeps float32 ranks and sums in float64."""
 
 import math
 from dataclasses import dataclass
@@ -41,15 +30,21 @@ STOPPING = ("absolute", "networkx")
 
 @dataclass
 class PageRankResult(Result):
-    """PageRank's scores. ``stats["error"]`` is the L1 change of the last iteration,
-    ``stats["changes"]`` the list of every iteration's (both paths compute it to test the stopping
-    rule; :func:`gravel.plots.pagerank_convergence` plots it)."""
+    """PageRank's ``rank`` (caller ids; float64, float32 on the GPU). ``stats["error"]`` is the L1
+    change of the last iteration, ``stats["changes"]`` the list of every iteration's (both paths
+    compute it to test the stopping rule; :func:`gravel.plots.pagerank_convergence` plots it)."""
 
     vertex_arrays = ("rank",)
 
     rank: np.ndarray = None
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables, less ``changes`` (a list).
+
+        Returns
+        -------
+        dict
+        """
         out = super().summary()
         out.pop("changes", None)  # a list, not a fact of the summary
         return out
@@ -112,13 +107,13 @@ def pagerank(
         the L2); ``"auto"`` blocks where the ranks outgrow half the L2, the unweighted pull by the
         shared-memory width, a weighted pull and the push by a quarter of the L2 unless the hubs
         come first; the unweighted pull stages on smaller graphs too, from
-        :data:`gravel.operators.sweep_plan.STAGE_FROM` vertices and STAGE_MIN_DEGREE arcs a
-        vertex, unless the hubs come first. A pull over lists in host memory (placement "host" or
-        "tiered") is not blocked: ``"auto"`` and ``"streamed"`` copy them to the device in chunks
-        through the copy engines, None reads them over the bus. The blocked layout is built on the
-        first sweep and kept with the graph's device copy; the result's ``strategy`` says how the
-        sweep ran. The CPU path takes only "auto".
-    device : {"auto", "cpu", "cuda"}
+        :data:`gravel.operators.sweep_plan.STAGE_FROM` vertices and STAGE_MIN_DEGREE arcs a vertex,
+        unless the hubs come first. A pull over lists in host memory (placement "host" or "tiered")
+        is not blocked: ``"auto"`` and ``"streamed"`` copy them to the device in chunks through the
+        copy engines, None reads them over the bus. The blocked layout is built on the first sweep
+        and kept with the graph's device copy; the result's ``strategy`` says how the sweep ran. The
+        CPU path takes only "auto".
+    device : {"auto", "cpu", "cuda"}, default "auto"
 
     Returns
     -------
@@ -138,6 +133,10 @@ def pagerank(
         A negative or non-finite weight (with `weight` on).
     PowerIterationFailedConvergence
         No convergence within `max_iter` iterations (``tol > 0``).
+    UnknownNameError
+        `stopping`, `direction` or `device` is not one of its values.
+    InvalidGraphError
+        ``direction="push"`` or a `blocking` other than "auto" off the GPU.
 
     Notes
     -----
@@ -145,21 +144,19 @@ def pagerank(
     ``x[u] * w(u, v) / W(u)`` along each arc (W(u) the sum of u's out-weights, or its out-degree),
     s is the rank of the dangling vertices, d the `dangling` vector and p the personalization.
     Iteration stops when ``sum(|x_new - x|) < tol`` (``< n * tol`` with ``stopping="networkx"``)
-    and returns x_new. The distance to the fixed point is then at most about
-    ``alpha / (1 - alpha)`` times the last change: below 6e-6 (L1) at the default `tol`, within at
-    most ``log(tol / 2) / log(alpha)`` iterations (about 90 at the defaults). NetworkX's
-    rule, a mean change, loosens with n: on a million vertices it stops after a few iterations, far
-    from converged. Each iteration reads every edge once: O(n + m) time.
+    and returns x_new. The distance to the fixed point is then at most about ``alpha / (1 - alpha)``
+    times the last change: below 6e-6 (L1) at the default `tol`, within at most
+    ``log(tol / 2) / log(alpha)`` iterations (about 90 at the defaults). NetworkX's rule, a mean
+    change, loosens with n: on a million vertices it stops after a few iterations, far from
+    converged. Each iteration reads every edge once: O(n + m) time.
 
     Examples
     --------
     >>> import gravel
-    >>> r = gravel.pagerank(gravel.generate.grid(1, 2), device="cpu")
-    >>> r.rank.round(3).tolist()
+    >>> gravel.pagerank(gravel.generate.grid(1, 2), device="cpu").rank.round(3).tolist()
     [0.5, 0.5]
     >>> G = gravel.Graph.from_edges([0, 0], [1, 2], [3.0, 1.0])
-    >>> r = gravel.pagerank(G, personalization={0: 1}, device="cpu")
-    >>> r.rank.round(3).tolist()
+    >>> gravel.pagerank(G, personalization={0: 1}, device="cpu").rank.round(3).tolist()
     [0.541, 0.345, 0.115]
     """
     alpha, max_iter, tol = check_numbers(alpha, max_iter, tol)
@@ -441,10 +438,9 @@ def _pull_sweep(dg, plan):
 
 def _push_sweep(dg, plan):
     """sweep(x, apply, params, sums) by pushing: every out-edge u -> v adds x[u] (or x's
-    expression, as _pull_sweep takes it) into v's
-    sum atomically (neighbor_reduce, blocked by destination range as the plan says, so that a
-    block's atomics stay in its L2-sized slice of the sums), then one pass over the vertices runs
-    `apply` on each sum and sums its terms."""
+    expression, as _pull_sweep takes it) into v's sum atomically (neighbor_reduce, blocked by
+    destination range as the plan says, so that a block's atomics stay in its L2-sized slice of the
+    sums), then one pass over the vertices runs `apply` on each sum and sums its terms."""
     from ..operators import neighbor_reduce
 
     def push(x, apply, params, sums):
@@ -467,9 +463,20 @@ def _update_pass(totals, apply, params, sums, n):
 
 
 def verify_pagerank(G, rank, alpha=0.85, tol=1e-6, *, weight=True):
-    """One serial push step from `rank` (over the caller's ids, uniform teleport and dangling
-    vectors) must leave it (almost) unchanged, as GAP's PRVerifier checks: the L1 change below
-    ``2 * n * tol``."""
+    """One serial push step from `rank` (caller's ids; uniform teleport and dangling vectors) must
+    leave it (almost) unchanged, as GAP's PRVerifier checks: the L1 change below ``2 * n * tol``.
+
+    Parameters
+    ----------
+    G : Graph
+    rank : array_like
+    alpha, tol : float
+    weight : True, str or None
+
+    Returns
+    -------
+    list of str
+    """
     n = G.n
     rank = np.asarray(host(rank), np.float64)
     if G.order is not None:

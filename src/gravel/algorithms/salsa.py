@@ -25,6 +25,18 @@ from ..transform import check_weights
 
 @dataclass
 class SALSAResult(Result):
+    """SALSA hub and authority scores, as :func:`salsa` returns them.
+
+    Attributes
+    ----------
+    hubs : numpy.ndarray or cupy.ndarray
+        float64 per vertex, over the caller's ids (a CuPy array from the GPU path): summing to 1
+        over the vertices with out-arcs, 0 elsewhere.
+    authorities : numpy.ndarray or cupy.ndarray
+        float64 per vertex, over the caller's ids: summing to 1 over the vertices with in-arcs, 0
+        elsewhere.
+    """
+
     hubs: np.ndarray = None
 
     vertex_arrays = ("hubs", "authorities")
@@ -42,14 +54,44 @@ def salsa(G, *, weight=True, device="auto"):
         Weights, where G has them and `weight` is true, weigh the arcs (the walk takes an arc
         with probability proportional to its weight); parallel arcs add up.
     weight : bool, default True
-    device : {"auto", "cpu", "cuda"}
+        Use G's weights where it has them; else every arc weighs 1.
+    device : {"auto", "cpu", "cuda"}, default "auto"
         The same closed form on either; "auto" is the GPU where one is available.
 
     Returns
     -------
     SALSAResult
-        ``hubs`` and ``authorities`` (float64, caller ids), each summing to 1 over the vertices
-        with out-arcs (in-arcs); 0 elsewhere, and everywhere on a graph without arcs.
+        ``hubs`` and ``authorities`` (float64, caller ids; CuPy arrays on the GPU), each summing
+        to 1 over the vertices with out-arcs (in-arcs); 0 elsewhere, and everywhere on a graph
+        without arcs.
+
+    Raises
+    ------
+    InvalidWeightError
+        A weight is negative, NaN or infinite (weights in use).
+    InvalidGraphError
+        G has 2**30 vertices or more (its 2n copies need 32-bit ids).
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
+    --------
+    gravel.hits
+    gravel.who_to_follow : ranks with SALSA's authorities.
+
+    Notes
+    -----
+    Lempel and Moran (WWW 2000). An authority's score is the stationary probability of the walk
+    that goes back along a random in-arc to a hub and forward along a random out-arc of that hub,
+    started uniformly over the authorities; a hub's, of the walk the other way round. A walk keeps
+    to a connected component C of the hub-authority graph and settles there in proportion to the
+    degrees, so ``a[v] = |A_C| / |A| * indeg(v) / indeg(C)`` and
+    ``h[u] = |H_C| / |H| * outdeg(u) / outdeg(C)``: one pass and a union-find over the arcs,
+    where a power iteration would take as many passes as the walk needs to mix.
 
     Examples
     --------
@@ -58,13 +100,6 @@ def salsa(G, *, weight=True, device="auto"):
     >>> r = gravel.salsa(G, device="cpu")
     >>> r.authorities.round(3).tolist(), r.hubs.round(3).tolist()
     ([0.0, 0.222, 0.444, 0.0, 0.333], [0.444, 0.222, 0.0, 0.333, 0.0])
-
-    Raises
-    ------
-    InvalidWeightError
-        A weight is negative, NaN or infinite (weights in use).
-    InvalidGraphError
-        G has 2**30 vertices or more (its 2n copies need 32-bit ids).
     """
     weighted = bool(weight) and G.weighted
     if weighted:
@@ -155,7 +190,25 @@ def verify_salsa(G, hubs, authorities, *, weight=True, rtol=1e-9):
     point of one step back to the hubs and forward again (a = A^T D_out^-1 A D_in^-1 a, where A
     weighs the arcs), the hubs of the step the other way round (h = A D_in^-1 A^T D_out^-1 h), and
     each connected component of the hub-authority graph holds the share of each side's vertices
-    it started with. Returns a list of problems."""
+    it started with.
+
+    Parameters
+    ----------
+    G : Graph
+    hubs : array_like
+        The hub scores, over the caller's ids, on the host.
+    authorities : array_like
+        The authority scores, likewise.
+    weight : bool, default True
+        Weigh the arcs by G's weights where it has them (parallel arcs add up); else 1 each.
+    rtol : float, default 1e-9
+        Relative tolerance of the fixed-point check.
+
+    Returns
+    -------
+    list of str
+        The problems found, each a sentence; empty if the scores pass.
+    """
     from scipy.sparse import bmat, csr_matrix
     from scipy.sparse.csgraph import connected_components as scipy_cc
 

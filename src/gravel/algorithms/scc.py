@@ -20,11 +20,29 @@ from ..results import Result, Timer
 
 @dataclass
 class SCCResult(Result):
+    """Strongly connected components as labels, as :func:`strongly_connected_components`
+    returns them.
+
+    Attributes
+    ----------
+    labels : numpy.ndarray or cupy.ndarray
+        int32 per vertex, over the caller's ids: the smallest id of its component (a CuPy array
+        from the GPU path).
+    """
+
     labels: np.ndarray = None
 
     vertex_arrays = ("labels",)
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries, with ``components``: how many, and
+            ``largest_component``: the vertices of the largest (0 without vertices).
+        """
         labels = host(self.labels)
         sizes = np.unique(labels, return_counts=True)[1]
         return super().summary() | {
@@ -42,20 +60,30 @@ def strongly_connected_components(G, *, device="auto"):
     G : Graph
         Weights are ignored. An undirected graph's edges run both ways, so its strongly connected
         components are its connected components (NetworkX refuses undirected graphs).
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU. The GPU trims and
+        colours on the operators.
 
     Returns
     -------
     SCCResult
-        ``labels[v]`` (int32, caller ids): the smallest id of v's component. ``set(labels)`` has
-        one entry per set that ``networkx.strongly_connected_components`` yields.
+        ``labels[v]`` (int32, caller ids; a CuPy array on the GPU): the smallest id of v's
+        component. ``set(labels)`` has one entry per set that
+        ``networkx.strongly_connected_components`` yields.
 
-    Examples
+    Raises
+    ------
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
     --------
-    >>> import gravel
-    >>> G = gravel.Graph.from_edges([0, 1, 2, 2, 3], [1, 2, 0, 3, 4], n=6)
-    >>> gravel.strongly_connected_components(G, device="cpu").labels.tolist()
-    [0, 0, 0, 3, 4, 5]
+    gravel.connected_components
+    scipy.sparse.csgraph.connected_components
 
     Notes
     -----
@@ -65,7 +93,16 @@ def strongly_connected_components(G, *, device="auto"):
     (G's in-arcs are then built and kept with G, as ``G.csc()``). On the GPU each round costs
     O(n + m) per propagation step, and a round settles at least the component of the largest
     remaining id: chains of components in decreasing id order take many rounds. Self loops and
-    parallel arcs change nothing.
+    parallel arcs change nothing. Tarjan's algorithm (SIAM J. Comput. 1972) runs with an explicit
+    stack, so with no recursion limit; the GPU trims and colours after Orzan (2004) and Slota,
+    Rajamanickam and Madduri (IPDPS'14).
+
+    Examples
+    --------
+    >>> import gravel
+    >>> G = gravel.Graph.from_edges([0, 1, 2, 2, 3], [1, 2, 0, 3, 4], n=6)
+    >>> gravel.strongly_connected_components(G, device="cpu").labels.tolist()
+    [0, 0, 0, 3, 4, 5]
     """
     name = "strongly_connected_components"
     res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, name)](G)
@@ -76,7 +113,25 @@ def strongly_connected_components(G, *, device="auto"):
 def smallest_member(comp):
     """Component numbers (caller ids) -> each vertex's label: the smallest id of its component.
     On the host one serial O(n) pass (the numbers are non-negative: below 2n on the CPU path); on
-    the GPU a sort."""
+    the GPU a sort.
+
+    Parameters
+    ----------
+    comp : numpy.ndarray or cupy.ndarray
+        Each vertex's component number, over the caller's ids: non-negative integers.
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray
+        int32 per vertex, in `comp`'s array module: the smallest vertex id with its number.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.algorithms.scc import smallest_member
+    >>> smallest_member(np.array([7, 7, 2, 7, 2])).tolist()
+    [0, 0, 2, 0, 2]
+    """
     m = xp(comp)
     if m is np:
         return _k.first_members(comp, int(comp.max(initial=-1)) + 1)
@@ -191,8 +246,20 @@ def _scc_cuda(G):
 
 
 def verify_scc(G, labels):
-    """Same partition as SciPy's strongly connected components (Pearce's algorithm), each labelled
-    with its smallest vertex id. Returns a list of problems."""
+    """Check strongly connected components: the same partition as SciPy's (Pearce's algorithm),
+    each labelled with its smallest vertex id.
+
+    Parameters
+    ----------
+    G : Graph
+    labels : array_like
+        The label of each vertex, over the caller's ids, on the host.
+
+    Returns
+    -------
+    list of str
+        The first vertex whose label differs, as a sentence; empty if none does.
+    """
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
     k, ref = scipy_cc(G.to_scipy(), directed=True, connection="strong")

@@ -19,12 +19,30 @@ from ..transform import orient_by_degree
 
 @dataclass
 class TriangleResult(Result):
+    """Triangle counts, as :func:`triangles` returns them.
+
+    Attributes
+    ----------
+    triangles : numpy.ndarray or cupy.ndarray or None
+        int64 per vertex, over the caller's ids: the triangles through it (a CuPy array from the
+        GPU path); None where only the total was asked for.
+    total : int
+        The triangles in the whole graph.
+    """
+
     triangles: np.ndarray = None
 
     vertex_arrays = ("triangles",)
     total: int = 0
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries, with ``triangles``: the total.
+        """
         return super().summary() | {"triangles": self.total}
 
 
@@ -32,7 +50,39 @@ class TriangleResult(Result):
 def triangles(G, *, per_vertex=True, device="auto"):
     """Number of triangles through each vertex (as ``networkx.triangles``) and in the whole graph.
 
-    With ``per_vertex=False`` only ``total`` is computed (less memory and time).
+    Forward algorithm: every edge is oriented from the lower to the higher (degree, id) rank, so
+    each triangle is found exactly once, in the out-lists of the two ends of an oriented edge.
+
+    Parameters
+    ----------
+    G : Graph
+        Counted on its simple undirected graph: a directed graph is symmetrised first (as SNAP
+        does); weights are ignored, and self loops and parallel edges never form triangles.
+    per_vertex : bool, default True
+        Count the triangles through each vertex; with False only ``total`` is computed (less
+        memory and time).
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU. The CPU marks the first
+        end's list and looks up the second's; the GPU intersects them.
+
+    Returns
+    -------
+    TriangleResult
+        ``triangles[v]`` (int64, caller ids; a CuPy array on the GPU; None with
+        ``per_vertex=False``) and ``total`` (int).
+
+    Raises
+    ------
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
+    --------
+    networkx.triangles
 
     Examples
     --------
@@ -94,9 +144,23 @@ def _triangles_cuda(S, per_vertex):
 
 
 def verify_triangles(G, triangles, total=None):
-    """Check per-vertex counts (caller ids; None when only the total was asked for) and the total
-    against SciPy: the triangles through v are half of row v of (A @ A) * A on the simple undirected
-    graph. Returns a list of problems."""
+    """Check triangle counts against SciPy: the triangles through v are half of row v of
+    (A @ A) * A on the simple undirected graph.
+
+    Parameters
+    ----------
+    G : Graph
+    triangles : array_like or None
+        The count through each vertex, over the caller's ids, on the host; None where only the
+        total was asked for.
+    total : int, optional
+        The total the run reported; not compared if None.
+
+    Returns
+    -------
+    list of str
+        The problems found, each a sentence; empty if the counts pass.
+    """
     S = G.simple_undirected()
     A = S.to_scipy()
     A.data[:] = 1

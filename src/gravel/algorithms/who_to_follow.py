@@ -21,9 +21,21 @@ from .pagerank import IMPLEMENTATIONS  # noqa: E402, F401
 
 @dataclass
 class WhoToFollowResult(Result):
-    """``recommended``: caller ids, best first; ``scores``: their SALSA authority scores;
-    ``score``: every vertex's (0 for those not recommended); ``circle``: the circle of trust
-    (caller ids, by personalized PageRank, best first)."""
+    """Recommendations, as :func:`who_to_follow` returns them (NumPy arrays on either device).
+
+    Attributes
+    ----------
+    recommended : numpy.ndarray
+        int32 caller ids, best first.
+    scores : numpy.ndarray
+        float64: their SALSA authority scores.
+    score : numpy.ndarray
+        float64 per vertex, over the caller's ids: every vertex's (0 for those not recommended).
+    circle : numpy.ndarray
+        int32: the circle of trust (caller ids, by personalized PageRank, best first).
+    stats : dict
+        ``"circle"``: the circle's size; ``"authorities"``: the vertices its members follow.
+    """
 
     vertex_arrays = ("score",)
 
@@ -43,20 +55,52 @@ def who_to_follow(G, source, *, count=10, trust=100, alpha=0.85, device="auto"):
     G : Graph
         Weights, where G has them, weigh PageRank's and SALSA's walks.
     source : int or label
-        The user to recommend to.
+        The user to recommend to: an id, or on a graph with labels a label that is not an integer
+        (:func:`gravel.dispatch.caller_id`).
     count : int, default 10
         Most recommendations.
     trust : int, default 100
-        Size of the circle of trust: the vertices of highest PageRank personalized to `user`
+        Size of the circle of trust: the vertices of highest PageRank personalized to `source`
         (the user among them; ties by id).
     alpha : float, default 0.85
         PageRank's damping.
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
         Where the personalized PageRank runs (SALSA on the small bipartite graph runs on the CPU).
 
     Returns
     -------
     WhoToFollowResult
+        ``recommended`` (int32 caller ids, best first, at most `count`; neither the user nor whom
+        the user follows, nor a vertex of score 0) and their ``scores``; ``score`` over every
+        vertex; ``circle``. ``device``, ``time_s`` and ``iterations`` are the personalized
+        PageRank's.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `count` or `trust` is not an integer >= 1, or `alpha` is not in [0, 1].
+    VertexNotFoundError
+        `source` is neither a vertex id nor a label of G.
+    InvalidWeightError
+        A weight is negative, NaN or infinite.
+    PowerIterationFailedConvergence
+        The personalized PageRank did not converge in 100 iterations.
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
+
+    See Also
+    --------
+    gravel.pagerank, gravel.salsa
+
+    Notes
+    -----
+    Gupta et al., WWW 2013 (Twitter's WTF), as Gunrock's application runs it: the circle's members
+    (hubs) and the vertices they follow (authorities) form a bipartite graph, and SALSA's authority
+    scores on it rank the accounts.
 
     Examples
     --------
@@ -118,9 +162,22 @@ def _out_arcs(G, vertices):
 
 
 def verify_who_to_follow(G, source, score):
-    """Check the per-vertex `score` (caller ids): finite, non-negative, at most 1 in all, and 0 on
-    the user, on whom the user follows and on vertices nobody follows. Returns a list of
-    problems."""
+    """Check who-to-follow scores: finite, non-negative, at most 1 in all, and 0 on the user, on
+    whom the user follows and on vertices nobody follows.
+
+    Parameters
+    ----------
+    G : Graph
+    source : int
+        The user's caller id.
+    score : array_like
+        The score of each vertex, over the caller's ids, on the host.
+
+    Returns
+    -------
+    list of str
+        The first problem found, as a sentence; empty if the scores pass.
+    """
     score = np.asarray(score, np.float64)
     if score.shape != (G.n,) or not np.all(np.isfinite(score)) or np.any(score < 0):
         return [f"score must be {G.n} finite non-negative values"]

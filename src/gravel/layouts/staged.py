@@ -52,7 +52,26 @@ KERNEL_DEFINES = {
 def shared_width(bytes_per_vertex=4, *, smem_bytes=None):
     """Vertices per block of the staged layout: the values one CTA can hold in shared memory (the
     running card's opt-in maximum per block unless given) beside the stages of the gather's warps,
-    at most STAGED_MAX."""
+    at most STAGED_MAX.
+
+    Parameters
+    ----------
+    bytes_per_vertex : int, default 4
+        Bytes of each staged value (4 for float32).
+    smem_bytes : int, optional
+        Shared memory of one CTA; None reads the current GPU's opt-in maximum (which needs one).
+
+    Returns
+    -------
+    int
+        Between 1 and STAGED_MAX (65,536).
+
+    Examples
+    --------
+    >>> from gravel.layouts import shared_width
+    >>> shared_width(smem_bytes=227 * 1024)  # an H100 or H200: about 54 K floats
+    54016
+    """
     if smem_bytes is None:
         from ..backends.cuda import runtime
 
@@ -74,7 +93,46 @@ class StagedPull:
     block's first edge or a span's. The merge's CTAs take pieces: piece p is segments
     ``piece_first[p]`` to ``piece_first[p + 1]``, all into tile ``piece_tile[p]``, which has
     ``tile_pieces[t]`` pieces (at least one); segment s is pairs ``seg_start[s]`` to ``seg_end[s]``
-    of one block's run into that tile."""
+    of one block's run into that tile. The arrays are NumPy or CuPy arrays, as the builder was
+    given.
+
+    Attributes
+    ----------
+    n : int
+        The graph's vertices.
+    width : int
+        Sources per block.
+    blocks : int
+        ``ceil(n / width)``, at least 1.
+    edges : int
+        The in-edges.
+    span : int
+        Edges per span of the gather (a multiple of 32).
+    local : array
+        uint16 per edge, padded to whole spans: its source less its block's first vertex.
+    ends : array
+        uint32 words: bit e marks the last edge of its pair.
+    span_pair : array
+        int64 per span: the pair that begins it.
+    chunk_edges : array
+        int64 bounds of the gather's chunks, one more than the chunks.
+    chunk_block : array
+        int32 per chunk: its block.
+    target : array
+        uint16 per pair: its destination less its tile's first vertex.
+    tile : int
+        Destinations per tile of the merge.
+    tiles : int
+        ``ceil(n / tile)``.
+    seg_start, seg_end : array
+        int64 per segment of the merge: its first pair and the pair past its last.
+    piece_first : array
+        int64 bounds of the merge's pieces in segments, one more than the pieces.
+    piece_tile : array
+        int32 per piece: its tile.
+    tile_pieces : array
+        int32 per tile: its pieces, at least one.
+    """
 
     n: int
     width: int
@@ -97,10 +155,13 @@ class StagedPull:
 
     @property
     def pairs(self):
+        """The number of pairs (int): each block's runs of edges into one destination, cut at
+        spans; the edges where :attr:`copies`."""
         return self.target.size
 
     @property
     def pieces(self):
+        """The number of the merge's pieces (int)."""
         return self.piece_tile.size
 
     @property
@@ -128,7 +189,51 @@ def staged_pull(
     runs, each cut moved on to the next span), merge segments of up to `segment` pairs (a block's
     run of pairs into a tile cut likewise) and pieces of whole segments of one tile, a new one each
     time `piece` more pairs have begun. Where the pairs outnumber `pairs_share` (default
-    STAGED_PAIRS_SHARE) of the edges, each edge is its own pair."""
+    STAGED_PAIRS_SHARE) of the edges, each edge is its own pair.
+
+    Parameters
+    ----------
+    in_offsets : numpy.ndarray or cupy.ndarray
+        int64 offsets (n + 1) of the in-edges' CSR; its array module builds the layout.
+    in_sources : numpy.ndarray or cupy.ndarray
+        int32 source of each in-edge, row by row.
+    n : int
+        The graph's vertices.
+    width : int
+        Sources per block, 1 to STAGED_MAX (:func:`shared_width`).
+    tile : int, default STAGED_TILE_BYTES // 4 (4,096)
+        Destinations per tile of the merge, 1 to STAGED_MAX.
+    chunk : int, default STAGED_CHUNK (8)
+        Edges per chunk of the gather, in block widths.
+    segment : int, default STAGED_SEGMENT (4,096)
+        Most pairs of a merge segment, 1 to `piece`.
+    piece : int, default STAGED_PIECE (131,072)
+        Pairs after which a tile's next segment begins a new piece.
+    span : int, default STAGED_SPAN (512)
+        Edges per span of the gather: a positive multiple of 32.
+    pairs_share : float, optional
+        Pairs per edge above which each edge is its own pair; None is STAGED_PAIRS_SHARE (0.8).
+
+    Returns
+    -------
+    StagedPull
+
+    Raises
+    ------
+    ValueError
+        `width` or `tile` outside 1 to STAGED_MAX, `segment` outside 1 to `piece`, `span` not a
+        positive multiple of 32, or the blocks times n overflow the 64-bit sort keys.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.layouts import staged_pull
+    >>> G = gravel.Graph.from_edges([0, 1, 2, 3], [2, 2, 0, 0])
+    >>> offsets, sources, _ = G.csc()
+    >>> L = staged_pull(offsets, sources, G.n, 2, tile=2)  # 0, 1 -> 2 and 2, 3 -> 0: two pairs
+    >>> L.pairs, L.copies, L.local[: L.edges].tolist(), int(L.ends[0])  # ends: bits 1 and 3
+    (2, False, [0, 1, 0, 1], 10)
+    """
     m = xp(in_offsets)
     for name, size in (("block width", width), ("tile", tile)):
         if not 1 <= size <= STAGED_MAX:
@@ -234,7 +339,25 @@ BUILD_BYTES_PER_EDGE = 48
 def staged_weights(dg, L):
     """The in-arcs' weights (1 where the graph has none) in the edge order of `L`, the staged
     layout of the DeviceGraph `dg`, padded as its ids are: what the gather combines with x[u].
-    Built on first use (the layout's edge order sorted out once more) and kept with the graph."""
+    Built on first use (the layout's edge order sorted out once more) and kept with the graph.
+
+    Parameters
+    ----------
+    dg : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the device.
+    L : StagedPull
+        Its staged layout (:func:`staged_layout`).
+
+    Returns
+    -------
+    cupy.ndarray
+        float32, ``L.local.size`` entries: the weight of each edge, 0 in the padding.
+
+    Raises
+    ------
+    GraphTooLargeError
+        The build's BUILD_BYTES_PER_EDGE (48) bytes an edge do not fit in free device memory.
+    """
     from ..backends.cuda import runtime
 
     def build():
@@ -254,7 +377,29 @@ def staged_weights(dg, L):
 
 
 def staged_layout(dg, width, tile):
-    """The staged layout of a DeviceGraph's in-edges, built on first use and kept with the graph."""
+    """The staged layout of a DeviceGraph's in-edges, built on first use and kept with the graph.
+
+    Parameters
+    ----------
+    dg : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the device; the layout is kept in its cache, one per (width, tile).
+    width : int
+        Sources per block (:func:`shared_width`).
+    tile : int
+        Destinations per tile of the merge.
+
+    Returns
+    -------
+    StagedPull
+        Of CuPy arrays.
+
+    Raises
+    ------
+    GraphTooLargeError
+        The build's BUILD_BYTES_PER_EDGE (48) bytes an edge do not fit in free device memory.
+    ValueError
+        `width` or `tile` outside 1 to STAGED_MAX (:func:`staged_pull`).
+    """
     from ..backends.cuda import runtime
 
     def build():

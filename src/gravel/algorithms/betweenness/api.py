@@ -33,20 +33,30 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
         Use exactly these sources, scaled as a sample of ``k = len(sources)`` distinct vertices; a
         repeated vertex counts once. Caller ids or, on a labelled graph, labels
         (:func:`gravel.dispatch.caller_id`). Overrides `k` and `seed`.
-    device : {"auto", "cpu", "cuda"}
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU.
 
     Returns
     -------
     BCResult
-        ``centrality[v]`` (float64, caller ids) and the ``sources`` used (int32). As in NetworkX,
-        endpoints are excluded, and with a single sampled source its own value is NaN (0 / 0).
+        ``centrality[v]`` (float64, caller ids; a CuPy array on the GPU) and the ``sources`` used
+        (int32, on the host). As in NetworkX, endpoints are excluded, and with a single sampled
+        source its own value is NaN (0 / 0).
 
     Raises
     ------
     InvalidGraphError
         `k` is not an integer in ``[1, n]``, or `sources` is empty or not 1-D.
+    InvalidArgumentError
+        `seed` is not None, an integer >= 0, a sequence of them or a NumPy generator.
     VertexNotFoundError
         A source is neither a vertex id nor a label of G.
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
 
     See Also
     --------

@@ -10,7 +10,18 @@ from ...results import Result
 @dataclass
 class BCResult(Result):
     """What :func:`betweenness_centrality` returns: ``centrality`` per vertex and the ``sources``
-    used."""
+    used.
+
+    Attributes
+    ----------
+    centrality : numpy.ndarray or cupy.ndarray
+        float64 per vertex, over the caller's ids (a CuPy array from the GPU path).
+    sources : numpy.ndarray
+        int32 caller ids of the sources used, on the host.
+    stats : dict
+        ``"sources"``: how many; on the GPU, how the work was split (``"batch"``, or
+        ``"pulled_levels"`` and ``"scattered_levels"``).
+    """
 
     vertex_arrays = ("centrality",)
 
@@ -19,7 +30,38 @@ class BCResult(Result):
 
 
 def rescale(raw, n, sources, k, normalized, directed):
-    """NetworkX's scaling with endpoints excluded (networkx.algorithms.centrality.betweenness)."""
+    """NetworkX's scaling of Brandes' raw sums, endpoints excluded
+    (``networkx.algorithms.centrality.betweenness``).
+
+    Parameters
+    ----------
+    raw : numpy.ndarray or cupy.ndarray
+        float64 per vertex: the dependencies summed over the sources (an undirected graph's pairs
+        counted both ways).
+    n : int
+        The graph's vertices.
+    sources : numpy.ndarray or cupy.ndarray
+        The sources' ids, in `raw`'s array module (read only where `k` is given).
+    k : int or None
+        How many sources were sampled; None where every vertex was a source.
+    normalized : bool
+        Divide by the number of ordered pairs, as NetworkX does.
+    directed : bool
+        Whether the graph is directed.
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray
+        The scaled centrality; `raw` itself where n < 3. With a sample, the sources' own values are
+        scaled by k - 1 in place of k (NaN with a single source, 0 / 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.algorithms.betweenness import rescale
+    >>> rescale(np.array([0.0, 2.0, 0.0]), 3, None, None, True, False).tolist()  # path 0 - 1 - 2
+    [0.0, 1.0, 0.0]
+    """
     N = n - 1
     if N < 2:
         return raw

@@ -7,10 +7,25 @@ from .result import rescale
 
 
 def verify_betweenness(G, centrality, sources=None, *, normalized=True):
-    """Check normalized centrality (caller ids) from `sources` (every vertex if None or all of them)
-    against Brandes written out with SciPy, level by level: sigma by sparse products over each
-    level, dependencies back from the deepest level; parallel arcs count once (the simple graph's
-    paths), as gravel's do. Returns a list of problems."""
+    """Check centrality against Brandes written out with SciPy, level by level: sigma by sparse
+    products over each level, dependencies back from the deepest level; parallel arcs count once
+    (the simple graph's paths), as gravel's do.
+
+    Parameters
+    ----------
+    G : Graph
+    centrality : array_like
+        The centrality of each vertex, over the caller's ids, on the host.
+    sources : array_like, optional
+        The sources' caller ids; every vertex if None (or if they are all of them).
+    normalized : bool, default True
+        Whether the run normalized, as :func:`betweenness_centrality` takes it.
+
+    Returns
+    -------
+    list of str
+        The first vertex whose centrality differs, as a sentence; empty if none does.
+    """
     n = G.n
     sources = np.arange(n) if sources is None else np.unique(np.asarray(sources, np.int64))
     every = len(sources) == n

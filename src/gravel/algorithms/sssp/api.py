@@ -27,7 +27,7 @@ def sssp(G, source, *, delta=None, device="auto"):
         weights. Parallel arcs: the lightest counts.
     source : int or label
         Start vertex: an id, or on a graph with labels a label that is not an integer
-        (``bfs(G, "a")``); an integer is always an id
+        (``sssp(G, "a")``); an integer is always an id
         (:func:`gravel.dispatch.caller_id`). ``result.source`` is the id.
     delta : float, optional
         Bucket width, positive and finite, at least the largest weight / MAX_BUCKETS (2**20).
@@ -36,11 +36,12 @@ def sssp(G, source, *, delta=None, device="auto"):
         24 or more: no vertex of more than 8 times the average degree, few closed wedges), raised
         to that least width where the weights span a wider range; wider buckets mean fewer phases
         but more re-relaxations.
-    device : {"auto", "cpu", "cuda"}
-        On the GPU, wide frontiers are pulled over every in-list; on large graphs whose distances
-        stage (as PageRank's ranks: :func:`gravel.operators.plan_sweep`), the first call that
-        pulls builds the staged layout of the in-arcs and their weights (in that call's time),
-        kept with the graph for later calls.
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU. On the GPU, wide
+        frontiers are pulled over every in-list; on large graphs whose distances stage (as
+        PageRank's ranks: :func:`gravel.operators.plan_sweep`), the first call that pulls builds
+        the staged layout of the in-arcs and their weights (in that call's time), kept with the
+        graph for later calls.
 
     Returns
     -------
@@ -58,6 +59,12 @@ def sssp(G, source, *, delta=None, device="auto"):
         longer than float32's range (about 3.4e38): use ``device="cpu"``.
     VertexNotFoundError
         `source` is not a vertex of G.
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
+    TypeError
+        G is not a :class:`gravel.Graph` (a NetworkX graph, say).
 
     See Also
     --------

@@ -27,8 +27,30 @@ def distance_type(G):
     """The CPU kernels' distance type: int32 (half the bytes of each random read of a distance,
     half the pages the relaxations touch) where every weight is a whole number and n times the
     largest stays below INT_DISTANCES_BELOW, so that every tentative distance (a simple path's
-    length, or one arc past it) is exact; else float64. The sums are exact either way, so the
-    distances are the same."""
+    length, or one arc past it) is exact; else float64.
+
+    The sums are exact either way, so the distances are the same; :func:`sssp` returns float64
+    distances on the CPU whichever type its kernels held them in (``stats["distances"]``).
+
+    Parameters
+    ----------
+    G : Graph
+        An unweighted graph has whole weights (1).
+
+    Returns
+    -------
+    type
+        ``numpy.int32`` or ``numpy.float64``.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.algorithms.sssp import distance_type
+    >>> distance_type(gravel.Graph.from_edges([0, 1], [1, 2], [1.0, 2.0])).__name__
+    'int32'
+    >>> distance_type(gravel.Graph.from_edges([0, 1], [1, 2], [1.5, 2.0])).__name__
+    'float64'
+    """
     heaviest = G.weight_stats[1]
     if G.whole_weights and max(G.n, 1) * heaviest < INT_DISTANCES_BELOW:
         return np.int32

@@ -51,12 +51,40 @@ WEDGE_SAMPLES = 128
 
 
 def default_delta(G, device="cpu"):
-    """Bucket width from the mean weight and the average degree. The GPU's is wider: a relaxation
-    step there costs little next to each bucket's host round trips. Except on dense random graphs
-    (no hubs, no local structure: urand): there a vertex has many in-arcs of like length, a wide
-    bucket lowers it again and again, and a width of DENSE_DEGREE / degree mean weights pays. A
-    geometric graph as dense (rgg) advances as a wavefront, and narrow buckets only add phases
-    (docs/tuning.md, default_delta)."""
+    """Bucket width from the mean weight and the average degree.
+
+    The GPU's is wider: a relaxation step there costs little next to each bucket's host round
+    trips. Except on dense random graphs (no hubs, no local structure: urand): there a vertex has
+    many in-arcs of like length, a wide bucket lowers it again and again, and a width of
+    DENSE_DEGREE / degree mean weights pays. A geometric graph as dense (rgg) advances as a
+    wavefront, and narrow buckets only add phases (docs/tuning.md, default_delta).
+
+    Parameters
+    ----------
+    G : Graph
+    device : {"cpu", "cuda"}, default "cpu"
+        The path the width is for; anything but "cuda" gets the CPU's.
+
+    Returns
+    -------
+    float
+        The mean weight times max(1/32, 1 / average degree) for the CPU. For the GPU, times
+        DENSE_DEGREE / average degree on graphs of average degree DENSE_DEGREE (24) or more whose
+        largest out-degree is at most HUB_RATIO (8) times the average and whose sampled share of
+        closed wedges is below LOCAL_CLUSTERING (0.1); else times max(8, 256 / average degree).
+        1.0 on a graph without arcs. :func:`sssp` raises it to the largest weight / MAX_BUCKETS
+        where that is wider.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.algorithms.sssp import default_delta
+    >>> G = gravel.Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0])
+    >>> default_delta(G)  # mean weight 2, average degree 1
+    2.0
+    >>> default_delta(G, "cuda")  # 2 * max(8, 256 / 1)
+    512.0
+    """
     if G.nnz == 0:
         return 1.0
     mean = G.weight_stats[2] or 1.0

@@ -13,7 +13,23 @@ from ...results import Result
 @dataclass
 class SSSPResult(Result):
     """What :func:`sssp` returns: ``distance`` and ``predecessor`` per vertex and the
-    ``source``."""
+    ``source``.
+
+    Attributes
+    ----------
+    distance : numpy.ndarray or cupy.ndarray
+        Per vertex, over the caller's ids: the length of a shortest path from the source, ``inf``
+        where unreachable; float64 on the CPU, a float32 CuPy array on the GPU.
+    predecessor : numpy.ndarray or cupy.ndarray
+        int32 per vertex, over the caller's ids: the vertex before it on a shortest path, -1 for
+        the source and unreachable vertices.
+    source : int
+        The source's caller id.
+    stats : dict
+        ``"delta"``: the bucket width used; on the CPU ``"distances"``: the type its kernels held
+        the distances in (:func:`distance_type`); on the GPU ``"predecessors"``: how the tree was
+        found, and ``"pull_sweeps"``: the pull sweeps run.
+    """
 
     vertex_arrays = ("distance", "predecessor")
     id_arrays = ("predecessor",)
@@ -63,6 +79,14 @@ class SSSPResult(Result):
         return path[::-1]
 
     def summary(self):
+        """Scalar facts about the run, for ``--json`` and tables.
+
+        Returns
+        -------
+        dict
+            :meth:`gravel.results.Result.summary`'s entries, with ``reached``: the vertices at a
+            finite distance, and ``max_distance``: the largest finite distance.
+        """
         d = host(self.distance)
         finite = np.isfinite(d)
         return super().summary() | {

@@ -6,10 +6,29 @@ from ...dispatch import to_caller
 
 
 def verify_sssp(G, source, distance, predecessor=None, *, rtol=1e-6):
-    """Compare distances (caller ids) with SciPy's Dijkstra (parallel arcs: minimum weight), and
-    check a predecessor tree if given: -1 for the source and unreachable vertices; for every other
-    vertex v an arc p -> v with distance[p] + w equal to distance[v] (to float32 rounding), and a
-    chain of predecessors that ends at the source. Returns a list of problems."""
+    """Check shortest paths: compare distances with SciPy's Dijkstra (parallel arcs: minimum
+    weight), and check a predecessor tree if given: -1 for the source and unreachable vertices; for
+    every other vertex v an arc p -> v with distance[p] + w equal to distance[v] (to float32
+    rounding), and a chain of predecessors that ends at the source.
+
+    Parameters
+    ----------
+    G : Graph
+    source : int
+        The source's caller id.
+    distance : array_like
+        The distance of each vertex, over the caller's ids, on the host (``inf`` where
+        unreachable).
+    predecessor : array_like, optional
+        The predecessor of each vertex, likewise; not checked if None.
+    rtol : float, default 1e-6
+        Relative tolerance of the distances (float32 rounding is allowed on top for the tree).
+
+    Returns
+    -------
+    list of str
+        The first problem found, as a sentence; empty if the paths pass.
+    """
     from scipy.sparse.csgraph import dijkstra
 
     from ...transform import deduplicate
