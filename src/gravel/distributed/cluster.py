@@ -74,15 +74,52 @@ def _set_env(env):
 
 
 def alive(client):
-    """The addresses of the cluster's workers, sorted."""
+    """The addresses of the cluster's workers, sorted.
+
+    Parameters
+    ----------
+    client : distributed.Client
+        A client of the cluster.
+
+    Returns
+    -------
+    list of str
+        The workers' addresses that the scheduler knows now, sorted.
+    """
     return sorted(client.scheduler_info(n_workers=-1)["workers"])
 
 
 def gather(client, futures, workers, describe, *, fetch=True):
-    """The futures' results (with `fetch`; else only their errors raised, the results left on
-    the workers), each task pinned to ``workers[i]``. The first task's error is raised as soon as
-    it is seen, and WorkerLostError, naming the worker by ``describe(address)`` and its part,
-    where one of the workers leaves during the wait."""
+    """Wait for the futures of tasks pinned to workers, and bring their results here.
+
+    Parameters
+    ----------
+    client : distributed.Client
+        The client that holds the futures.
+    futures : list of distributed.Future
+        Task i pinned to ``workers[i]``.
+    workers : list of str
+        The address of each task's worker, in the order of `futures`.
+    describe : callable
+        Of a worker's address: the worker as the error names it.
+    fetch : bool, default True
+        Bring the results here; False only raises the tasks' errors and leaves the results on
+        the workers.
+
+    Returns
+    -------
+    list or None
+        The futures' results in order, with `fetch`; else None.
+
+    Raises
+    ------
+    WorkerLostError
+        One of the workers left during the wait; it names the worker by ``describe(address)``
+        and its part.
+    Exception
+        The first failed task's own error, raised as soon as it is seen (checked every
+        ``POLL_S`` seconds: a part that failed may leave its peers waiting forever).
+    """
     import distributed
 
     while True:
@@ -168,7 +205,21 @@ class Owner:
 
 
 def wait_ended(pids, seconds):
-    """Wait up to `seconds` for the processes `pids` to end; the ones still running."""
+    """Wait up to `seconds` for the processes `pids` to end.
+
+    Parameters
+    ----------
+    pids : iterable of int
+        Process ids (of this host).
+    seconds : float
+        How long to wait at most, checking every 0.1 s.
+
+    Returns
+    -------
+    list of int
+        The ones still running (a zombie, ended but not yet reaped, does not count); empty where
+        all ended.
+    """
     deadline = time.monotonic() + seconds
     left = [p for p in pids if _running(p)]
     while left and time.monotonic() < deadline:
@@ -204,7 +255,25 @@ class Cluster(Owner):
         Use an existing Dask client (or connect to this scheduler address) instead; its workers
         are used in the order of their addresses and are left running by :meth:`close`.
     **cluster_kwargs
-        Passed to ``LocalCluster``.
+        Passed to ``LocalCluster``, over gravel's (``n_workers``, one thread a worker, worker
+        processes, a free dashboard port, ``NCCL_NVLS_ENABLE=0`` in the workers' environment).
+
+    Attributes
+    ----------
+    client : distributed.Client
+    workers : list of str
+        The workers' addresses, sorted: part k goes to ``workers[k % len(workers)]``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Neither `parts` nor `client`, or `parts` is not a positive integer.
+    GravelError
+        The Dask cluster has no workers.
+
+    See Also
+    --------
+    GPUCluster : Workers, one per GPU, joined by NCCL.
 
     Examples
     --------
@@ -240,13 +309,43 @@ class Cluster(Owner):
         return alive(self.client)
 
     def worker_of(self, index):
-        """The address of the worker that holds part `index` (parts go round the workers)."""
+        """The address of the worker that holds part `index` (parts go round the workers).
+
+        Parameters
+        ----------
+        index : int
+            A part.
+
+        Returns
+        -------
+        str
+            ``workers[index % len(workers)]``.
+        """
         return self.workers[index % len(self.workers)]
 
     def load(self, G, parts=None, bounds=None):
-        """Partition `G` (a Graph, or a PartitionedGraph) and scatter part k to worker
-        ``k % workers``, pinned there; returns a :class:`DistributedGraph`. `parts` defaults to
-        the number of workers."""
+        """Partition `G` and scatter part k to worker ``k % workers``, pinned there.
+
+        Parameters
+        ----------
+        G : Graph or PartitionedGraph
+            A Graph is cut here (:func:`~gravel.distributed.split`); a PartitionedGraph's parts
+            are sent as they are (`parts` and `bounds` are then ignored).
+        parts : int, optional
+            How many parts. Default: the number of workers.
+        bounds : array_like of int64, optional
+            The parts' vertex bounds, as :func:`~gravel.distributed.split` takes them.
+
+        Returns
+        -------
+        DistributedGraph
+            The parts on the workers, until :meth:`DistributedGraph.free`.
+
+        Raises
+        ------
+        InvalidArgumentError
+            `parts` or `bounds` that :func:`~gravel.distributed.split` refuses.
+        """
         from .partition import PartitionedGraph
 
         if isinstance(G, PartitionedGraph):
@@ -261,7 +360,40 @@ class Cluster(Owner):
 
     def run(self, dg, program, *args, stats=None, keep=False):
         """Each part's result of ``program(part, *args)`` run on the part's worker, in part
-        order; with `keep`, futures of the results, left on the workers."""
+        order.
+
+        The driver steps every part's program to its next collective, routes what the parts
+        yielded (:func:`~gravel.distributed.exchange.route`) and sends each part its share with
+        the next step.
+
+        Parameters
+        ----------
+        dg : DistributedGraph
+            A graph this cluster holds.
+        program : callable
+            A distributed program (:mod:`gravel.distributed.exchange`).
+        *args
+            Passed to `program` after the part.
+        stats : Stats, optional
+            Counts the exchange (supersteps, bytes, the seconds spent routing); a fresh one
+            where None.
+        keep : bool, default False
+            Leave each part's result on its worker.
+
+        Returns
+        -------
+        list
+            Each part's result, in part order; with `keep`, futures (``distributed.Future``) of
+            the results, left on the workers.
+
+        Raises
+        ------
+        WorkerLostError
+            A worker holding a part left the cluster during the run.
+        Exception
+            Any error a part's program raised. Either way the run is abandoned: its tasks are
+            cancelled and its state dropped from the workers.
+        """
         c, run = self.client, uuid.uuid4().hex[:12]
         name = getattr(program, "__name__", "program")
         stats = Stats() if stats is None else stats
@@ -328,7 +460,21 @@ class Cluster(Owner):
 
 class DistributedGraph:
     """A partitioned graph whose parts live on a :class:`Cluster`'s workers (futures). Same
-    attributes as :class:`PartitionedGraph`: n, nnz, directed, weighted, order, bounds, nparts."""
+    attributes as :class:`PartitionedGraph`: n, nnz, directed, weighted, order, bounds, nparts.
+
+    Made by :meth:`Cluster.load`.
+
+    Parameters
+    ----------
+    cluster : Cluster
+        The cluster whose workers hold the parts.
+    futures : list of distributed.Future
+        Part k's future, in part order.
+    first : Part
+        A part, for the attributes all parts share: bounds, n, directed.
+    meta : Graph or PartitionedGraph
+        The graph cut, for nnz, weighted and order.
+    """
 
     def __init__(self, cluster, futures, first, meta):
         self.cluster, self.futures, self._nparts = cluster, futures, len(futures)
@@ -337,9 +483,36 @@ class DistributedGraph:
 
     @property
     def nparts(self):
+        """How many parts (kept after :meth:`free`)."""
         return self._nparts
 
     def run(self, program, *args, stats=None, keep=False):
+        """Each part's result of ``program(part, *args)``, run on the cluster
+        (:meth:`Cluster.run`).
+
+        Parameters
+        ----------
+        program : callable
+            A distributed program (:mod:`gravel.distributed.exchange`).
+        *args
+            Passed to `program` after the part.
+        stats : Stats, optional
+            Counts the exchange.
+        keep : bool, default False
+            Leave each part's result on its worker.
+
+        Returns
+        -------
+        list
+            Each part's result, or with `keep` futures of the results, in part order.
+
+        Raises
+        ------
+        GravelError
+            The graph was freed.
+        WorkerLostError
+            A worker holding a part left the cluster during the run.
+        """
         if not self.futures:
             raise GravelError("this DistributedGraph was freed")
         return self.cluster.run(self, program, *args, stats=stats, keep=keep)
