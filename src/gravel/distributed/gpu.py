@@ -36,7 +36,13 @@ BLOCK = 256
 
 
 def device_count():
-    """GPUs this process can see (0 without CuPy or a GPU)."""
+    """GPUs this process can see.
+
+    Returns
+    -------
+    int
+        CUDA's device count; 0 without CuPy or a usable GPU.
+    """
     from ..backends import cuda
 
     if not cuda.available():
@@ -47,8 +53,33 @@ def device_count():
 
 
 def check_gpus(gpus, count=None):
-    """`gpus` checked against the GPUs present (`count`, default :func:`device_count`): an error
-    before any work where it is not a positive integer or more than there are."""
+    """`gpus` checked against the GPUs present: an error before any work where it is not a
+    positive integer or more than there are.
+
+    Parameters
+    ----------
+    gpus : int
+        GPUs asked for.
+    count : int, optional
+        GPUs present. Default: :func:`device_count`.
+
+    Returns
+    -------
+    int
+        `gpus`, as an int.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `gpus` is not an integer, is below 1, or is more than `count` (the message says why
+        CUDA is unavailable where there are none).
+
+    Examples
+    --------
+    >>> from gravel.distributed.gpu import check_gpus
+    >>> check_gpus(2, count=4)
+    2
+    """
     gpus = _check_parts(gpus)
     count = device_count() if count is None else count
     if gpus > count:
@@ -60,9 +91,34 @@ def check_gpus(gpus, count=None):
 
 
 def worker_gpus(gpus, visible=None):
-    """The GPU each of `gpus` workers sees, worker k taking the k-th visible GPU: the entries of
-    `visible` (``CUDA_VISIBLE_DEVICES`` as this process has it), or 0, 1, ... when it is unset.
-    Part k lives on worker k."""
+    """The GPU each of `gpus` workers sees, worker k taking the k-th visible GPU. Part k lives on
+    worker k.
+
+    Parameters
+    ----------
+    gpus : int
+        How many workers.
+    visible : str, optional
+        A ``CUDA_VISIBLE_DEVICES`` value: GPU ids (or UUIDs) separated by commas. Default: this
+        process's ``CUDA_VISIBLE_DEVICES``.
+
+    Returns
+    -------
+    list of str
+        The first `gpus` entries of `visible`, or ``"0"``, ``"1"``, ... when it is unset or
+        empty.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `visible` names fewer than `gpus` GPUs.
+
+    Examples
+    --------
+    >>> from gravel.distributed.gpu import worker_gpus
+    >>> worker_gpus(2, "3,5,7"), worker_gpus(2, "")
+    (['3', '5'], ['0', '1'])
+    """
     visible = os.environ.get("CUDA_VISIBLE_DEVICES") if visible is None else visible
     ids = [v.strip() for v in visible.split(",") if v.strip()] if visible else None
     if ids is None:
@@ -108,7 +164,20 @@ def _comm(key):
 
 
 def to_device(part):
-    """A part with its arrays in this process's GPU (the bounds stay on the host)."""
+    """A part with its arrays in this process's GPU (the bounds stay on the host).
+
+    Parameters
+    ----------
+    part : Part
+        A part in host memory.
+
+    Returns
+    -------
+    Part
+        A copy whose offsets (int64), ids (int32) and weights (float32, or None) are CuPy
+        arrays on the current device; an undirected part's in-edges are its out-edges' arrays,
+        copied once.
+    """
     import cupy
 
     def dev(a, dtype):
@@ -181,10 +250,39 @@ class DeviceKernels:
 
     @staticmethod
     def pagerank(in_arcs):
+        """PageRank's kernels for a part: ``contributions(rank, out_weight, contrib)`` and
+        ``pull(offsets, ids, weights, contrib, base, alpha, rank, new_rank)``.
+
+        Parameters
+        ----------
+        in_arcs : int
+            The part's in-arcs (the host's kernels pick by size; the GPU's are the same for all).
+
+        Returns
+        -------
+        type
+            A class of the two kernels as static methods: ``contributions`` writes
+            ``rank / out_weight`` (0 where the out-weight is 0) to `contrib` and returns the
+            dangling rank; ``pull`` writes ``base + alpha *`` the (weighted) sum of `contrib`
+            over each row's list to `new_rank` and returns the L1 change from `rank`.
+        """
         return _PageRank
 
     @staticmethod
     def neighbour_min(offsets, ids, labels, out):
+        """``out[v] = min(out[v], smallest label among v's listed neighbours)``, on the GPU.
+
+        Parameters
+        ----------
+        offsets : cupy.ndarray of int64
+            The part's CSR (or CSC) offsets over its local vertices.
+        ids : cupy.ndarray of int32
+            The lists' global ids.
+        labels : cupy.ndarray of int32
+            Every vertex's label (all-gathered), indexed by global id.
+        out : cupy.ndarray of int32
+            The part's labels, lowered in place.
+        """
         _launch("gravel_part_min_label", offsets, ids, (offsets, ids, labels, out))
 
 
@@ -257,7 +355,34 @@ class GPUCluster(Owner):
         k-th visible GPU (an error, before anything starts, where there are fewer GPUs).
     client : distributed.Client or str, optional
         Use the workers of an existing Dask cluster instead (each must see one GPU): the same
-        code then spans several machines.
+        code then spans several machines. Its workers are ordered by GPU id, then address, and
+        are restarted (not shut down) after a failed run.
+
+    Attributes
+    ----------
+    client : distributed.Client
+    workers : list of str
+        The workers' addresses: part k lives on ``workers[k]``.
+    gpu_of : dict of str to str
+        Each worker's ``CUDA_VISIBLE_DEVICES``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Neither `gpus` nor `client`, or `gpus` is not a positive integer or more than the GPUs
+        visible here.
+    GravelError
+        The Dask cluster has no workers.
+
+    See Also
+    --------
+    Cluster : CPU workers, the exchange routed through the driver.
+
+    Notes
+    -----
+    A worker lost mid-run strands its peers inside NCCL, so a failed run takes the workers down
+    with it (a cluster started here is closed, a given one restarted) and raises one error
+    naming the worker and its GPU.
 
     Examples
     --------
@@ -295,10 +420,22 @@ class GPUCluster(Owner):
 
     @property
     def gpus(self):
+        """How many workers (GPUs)."""
         return len(self.workers)
 
     def describe(self, worker):
-        """A worker as errors name it: its name, address and GPU."""
+        """A worker as errors name it: its address and GPU.
+
+        Parameters
+        ----------
+        worker : str
+            A worker's address.
+
+        Returns
+        -------
+        str
+            ``"worker ADDRESS (GPU ID)"``, the id ``?`` for a worker this cluster does not know.
+        """
         return f"worker {worker} (GPU {self.gpu_of.get(worker, '?')})"
 
     def _each(self, calls, what, *, fetch=True):
@@ -346,11 +483,29 @@ class GPUCluster(Owner):
             pass
 
     def load(self, graph, *, seed=0, weights=None):
-        """Part k of `graph` on worker k's GPU; returns a :class:`GPUGraph`.
+        """Part k of `graph` on worker k's GPU.
 
-        `graph` is a :class:`~.build.Source`, a generator spec or file name (each worker builds
-        or reads its own part; `seed` and `weights` as Source takes them), or a Graph held here
-        (cut here and sent, part by part)."""
+        Parameters
+        ----------
+        graph : Source, str, os.PathLike or Graph
+            A :class:`~.build.Source`, a generator spec or file name (each worker builds or reads
+            its own part), or a Graph held here (cut here and sent, part by part).
+        seed : int, default 0
+            The generator's seed, for a spec or file name (as :class:`~.build.Source` takes it).
+        weights : int, optional
+            Random integer weights 1..weights for an unweighted graph, for a spec or file name.
+
+        Returns
+        -------
+        GPUGraph
+            One part per worker, edge-balanced, until :meth:`GPUGraph.free`.
+
+        Raises
+        ------
+        WorkerLostError
+            A worker left during the build; the workers are taken down (see the Notes of
+            :class:`GPUCluster`).
+        """
         from .build import Source
 
         if isinstance(graph, (str, os.PathLike)):
@@ -375,8 +530,36 @@ class GPUCluster(Owner):
         return self._each([(fn, (f,)) for f in futures], fn.__name__.strip("_"))
 
     def run(self, dg, program, *args, stats=None, keep=False):
-        """Each part's result of ``program(part, *args)``, run on its GPU over NCCL; with `keep`,
-        futures of the results, left in the workers' GPUs."""
+        """Each part's result of ``program(part, *args)``, run on its GPU over NCCL: one task per
+        worker drives its part's program to the end (:func:`~.exchange.drive`).
+
+        Parameters
+        ----------
+        dg : GPUGraph
+            A graph this cluster holds.
+        program : callable
+            A distributed program (:mod:`gravel.distributed.exchange`).
+        *args
+            Passed to `program` after the part.
+        stats : Stats, optional
+            Gets the supersteps, every part's bytes sent, the slowest part's seconds in
+            collectives (``exchange_s``) and in the whole run (``worker_s``); a fresh one where
+            None.
+        keep : bool, default False
+            Leave each part's result in its worker's GPU.
+
+        Returns
+        -------
+        list
+            Each part's result, in part order, its arrays copied to the host (NumPy); with
+            `keep`, futures of the results, left in the workers' GPUs.
+
+        Raises
+        ------
+        WorkerLostError
+            A worker left during the run; the workers are taken down (see the Notes of
+            :class:`GPUCluster`), as after any part's error, which is raised.
+        """
         calls = [(_run, (self.key, f, program, args, keep)) for f in dg.futures]
         if keep:
             runs = self._each(calls, "run", fetch=False)
@@ -421,7 +604,29 @@ def _number(text):
 
 class GPUGraph:
     """A partitioned graph whose part k is in worker k's GPU (futures on a :class:`GPUCluster`).
-    Same attributes as :class:`~.partition.PartitionedGraph`, and ``device == "cuda"``."""
+    Same attributes as :class:`~.partition.PartitionedGraph`, and ``device == "cuda"``.
+
+    Made by :meth:`GPUCluster.load`.
+
+    Parameters
+    ----------
+    cluster : GPUCluster
+        The cluster whose workers hold the parts.
+    futures : list of distributed.Future
+        Part k's future, in part order.
+    facts : list of tuple
+        Per part: bounds, n, directed, weighted, out-arcs, and its vertex of highest out-degree
+        (global id) with that degree.
+    order : numpy.ndarray, optional
+        The graph's permutation where it was reordered.
+    nnz : int, optional
+        Arcs of the whole graph. Default: the sum of the parts' out-arcs.
+
+    Attributes
+    ----------
+    hub : int
+        The vertex of highest out-degree (internal id): the default source of traversals.
+    """
 
     device = "cuda"
     labels = None
@@ -441,9 +646,36 @@ class GPUGraph:
 
     @property
     def nparts(self):
+        """How many parts (0 after :meth:`free`)."""
         return len(self.futures)
 
     def run(self, program, *args, stats=None, keep=False):
+        """Each part's result of ``program(part, *args)``, run on the GPUs
+        (:meth:`GPUCluster.run`).
+
+        Parameters
+        ----------
+        program : callable
+            A distributed program (:mod:`gravel.distributed.exchange`).
+        *args
+            Passed to `program` after the part.
+        stats : Stats, optional
+            Counts the exchange.
+        keep : bool, default False
+            Leave each part's result in its worker's GPU.
+
+        Returns
+        -------
+        list
+            Each part's result, or with `keep` futures of the results, in part order.
+
+        Raises
+        ------
+        GravelError
+            The graph was freed.
+        WorkerLostError
+            A worker left during the run.
+        """
         if not self.futures:
             raise GravelError("this GPUGraph was freed")
         return self.cluster.run(self, program, *args, stats=stats, keep=keep)
