@@ -26,8 +26,29 @@ from .algorithms.catalog import CATALOG, PAGERANK_ITERATIONS
 
 
 def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
-    """Bytes per second of a large memory copy (read + write counted), the fastest of `repeat`: host
-    memory, or device memory timed with CUDA events."""
+    """Bytes per second of a large memory copy (read + write counted), the fastest of `repeat`.
+
+    Parameters
+    ----------
+    device : {"cpu", "cuda"}, default "cpu"
+        Host memory (NumPy, wall time), or device memory (CuPy, timed with CUDA events).
+    nbytes : int, default 2**29
+        Bytes copied per run (512 MiB).
+    repeat : int, default 5
+        Timed runs, after one warm-up (:func:`run_times`).
+
+    Returns
+    -------
+    float
+        ``2 * nbytes`` over the fastest run's seconds: the bandwidth the bench's memory floor is
+        measured against.
+
+    Examples
+    --------
+    >>> from gravel.bench import copy_bandwidth
+    >>> copy_bandwidth("cpu", nbytes=1 << 20) > 0
+    True
+    """
     m = np
     if device == "cuda":
         import cupy as m
@@ -37,8 +58,21 @@ def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
 
 
 def bus_read(words):
-    """The 32-bit xor of a uint32 device array (its size a multiple of 4) by the bus-ceiling kernel
-    (kernels/bus/read.cu), read in 16-byte words."""
+    """The 32-bit xor of a uint32 device array by the bus-ceiling kernel (kernels/bus/read.cu),
+    read in 16-byte words.
+
+    Parameters
+    ----------
+    words : cupy.ndarray of uint32
+        The array, its size a multiple of 4 (the words past the last multiple are not read);
+        pinned host memory mapped into the GPU, for the ceiling.
+
+    Returns
+    -------
+    cupy.ndarray of uint32
+        One element: the xor of every word read, so that no load can be dropped and the result
+        can be checked.
+    """
     import cupy
 
     from .backends.cuda import runtime
@@ -53,9 +87,22 @@ def bus_read(words):
 
 
 def bus_ceilings(nbytes=1 << 30, repeat=5):
-    """Bytes per second over the bus from pinned host memory, the median of `repeat` runs: kernel
-    reads of mapped memory (16-byte words, every SM: what zero-copy traversal can reach) and the
-    copy engines (one host-to-device copy: what a streamed sweep can reach)."""
+    """Bytes per second over the bus from pinned host memory, the median of `repeat` runs.
+
+    Parameters
+    ----------
+    nbytes : int, default 2**30
+        Bytes pinned and read per run (1 GiB).
+    repeat : int, default 5
+        Timed runs of each, after one warm-up, with CUDA events.
+
+    Returns
+    -------
+    dict of str to float
+        ``"mapped_reads"``: kernel reads of mapped memory (16-byte words, every SM:
+        :func:`bus_read`, what zero-copy traversal can reach); ``"copy_engine"``: one
+        host-to-device copy (what a streamed sweep can reach).
+    """
     import cupy
 
     from .backends.cuda.pinned import mapped
@@ -84,7 +131,19 @@ def _runner(algo, G, source, device):
 
 def wall_seconds(fn):
     """Wall time of one call of fn, the device idle before and after (a one-off step: a layout's
-    build, a reordering)."""
+    build, a reordering).
+
+    Parameters
+    ----------
+    fn : callable
+        Of no arguments; its value is dropped.
+
+    Returns
+    -------
+    float
+        Seconds, from a synchronize of the current device before the call to one after it
+        (needs CuPy).
+    """
     import cupy
 
     cupy.cuda.Device().synchronize()
@@ -96,7 +155,29 @@ def wall_seconds(fn):
 
 def run_times(fn, repeat, device="cpu"):
     """Seconds of each of `repeat` runs of fn after one warm-up (JIT compilation, caches, lazily
-    built layouts): CUDA events around each run on "cuda", wall time on "cpu"."""
+    built layouts).
+
+    Parameters
+    ----------
+    fn : callable
+        Of no arguments.
+    repeat : int
+        Timed runs.
+    device : {"cpu", "cuda"}, default "cpu"
+        CUDA events around each run on "cuda", wall time on "cpu" (:class:`gravel.results.Timer`:
+        compiling inside a run is left out).
+
+    Returns
+    -------
+    list of float
+        Each timed run's seconds, in order.
+
+    Examples
+    --------
+    >>> from gravel.bench import run_times
+    >>> len(run_times(lambda: sum(range(1000)), 3))
+    3
+    """
     from .results import Timer
 
     fn()
@@ -109,14 +190,43 @@ def run_times(fn, repeat, device="cpu"):
 
 
 def median_ms(fn, repeat=7, device="cuda"):
-    """Milliseconds of fn: the median of run_times (`repeat` runs after a warm-up)."""
+    """Milliseconds of fn: the median of :func:`run_times` (`repeat` runs after a warm-up).
+
+    Parameters
+    ----------
+    fn : callable
+        Of no arguments.
+    repeat : int, default 7
+        Timed runs.
+    device : {"cuda", "cpu"}, default "cuda"
+        How runs are timed, as :func:`run_times` takes it.
+
+    Returns
+    -------
+    float
+        The median run's milliseconds.
+    """
     return 1e3 * statistics.median(run_times(fn, repeat, device))
 
 
 def pagerank_per_iteration(G, iterations=PAGERANK_ITERATIONS, **options):
     """Seconds per PageRank iteration on the GPU: `iterations` fixed ones (its own CUDA-event
-    timer), median of 3 runs after a warm-up that also builds lazy layouts; `options` go to
-    pagerank."""
+    timer), median of 3 runs after a warm-up that also builds lazy layouts.
+
+    Parameters
+    ----------
+    G : Graph
+        The graph.
+    iterations : int, default 20
+        Iterations per run (``tol=0``: exactly these).
+    **options
+        Passed to :func:`gravel.pagerank` (``blocking``, ``direction``, ``weight``, ...).
+
+    Returns
+    -------
+    float
+        The median run's ``time_s`` over `iterations`.
+    """
     runs = [
         algorithms.pagerank(G, max_iter=iterations, tol=0.0, device="cuda", **options)
         for _ in range(4)
@@ -141,10 +251,44 @@ CPU_BASELINE_RUNS = 3
 
 
 def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baselines=True):
-    """Rows of results for one graph; `algos` are command-line names and `bandwidth(device)` gives
-    the copy bandwidth of a device. With `baselines`, each algorithm's baselines (CUDA ones beside
-    GPU runs only) and, for GPU runs, gravel's CPU path are timed in the same process. On
-    ``device="cuda"`` the algorithms without a CUDA path are passed over."""
+    """Rows of results for one graph. With `baselines`, each algorithm's baselines (CUDA ones
+    beside GPU runs only) and, for GPU runs, gravel's CPU path are timed in the same process. On
+    ``device="cuda"`` the algorithms without a CUDA path are passed over.
+
+    Parameters
+    ----------
+    G : Graph
+        The graph.
+    name : str
+        The graph's name in the rows.
+    algos : iterable of str
+        Algorithms by their command-line names (keys of ``gravel.algorithms.catalog.CATALOG``).
+    device : {"cpu", "cuda"}
+        Where gravel runs.
+    repeat : int
+        Timed runs of each, after one warm-up (the CPU path beside a GPU run: 3).
+    bandwidth : callable
+        ``bandwidth(device)`` gives the copy bandwidth of a device in bytes per second
+        (:func:`copy_bandwidth`), the memory floor's divisor.
+    source : int, optional
+        The source of the algorithms that take one. Default: the vertex of highest out-degree.
+    baselines : bool, default True
+        Time the baselines and the CPU path too.
+
+    Returns
+    -------
+    list of dict
+        One row per algorithm run: ``graph``, ``algo``, ``device``, ``n``, ``edges``,
+        ``time_s`` (median), ``min_s``, ``max_s``, ``iterations``, ``gteps``, ``floor_ratio``
+        and on the GPU ``launches`` and ``launches_per_iteration``; with `baselines`,
+        ``<baseline>_s`` and ``speedup_vs_<baseline>`` for each baseline (``cpu`` for the CPU
+        path).
+
+    Raises
+    ------
+    KeyError
+        A name of `algos` that is not in the catalog.
+    """
     if source is None:
         source = int(np.argmax(G.out_degree))
     rows = []
@@ -159,9 +303,36 @@ def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baseline
 
 
 def bench_program(G, name, title, program, params, device, repeat, baselines=True):
-    """The row of a vertex program on G (`params` updated with the graph's `source` where the
-    program takes one is the caller's job): its times and iterations, and, for a GPU run with
-    `baselines`, the same program on gravel's CPU path."""
+    """The row of a vertex program on G: its times and iterations, and, for a GPU run with
+    `baselines`, the same program on gravel's CPU path.
+
+    Parameters
+    ----------
+    G : Graph
+        The graph.
+    name : str
+        The graph's name in the row.
+    title : str
+        The row's ``algo``.
+    program : Program
+        The vertex program (:mod:`gravel.programs`).
+    params : dict
+        Its parameters, as :func:`gravel.programs.run` takes them (updating them with the
+        graph's `source` where the program takes one is the caller's job).
+    device : {"cpu", "cuda"}
+        Where it runs.
+    repeat : int
+        Timed runs, after one warm-up.
+    baselines : bool, default True
+        Beside a GPU run, time the CPU path too (3 runs).
+
+    Returns
+    -------
+    dict
+        ``graph``, ``algo``, ``device``, ``n``, ``edges``, ``time_s`` (median), ``min_s``,
+        ``max_s``, ``iterations``, on the GPU ``launches`` and ``launches_per_iteration``, and
+        with the CPU path ``cpu_s`` and ``speedup_vs_cpu``.
+    """
     from . import programs
 
     def runner(on):
@@ -223,7 +394,27 @@ def _time_baselines(algo, G, source, row, repeat):
 
 def script_parser(doc, *, repeat):
     """The argument parser of a benchmark script: its docstring's first paragraph as the
-    description, and the flags every script shares (--repeat, --json)."""
+    description, and the flags every script shares (--repeat, --json).
+
+    Parameters
+    ----------
+    doc : str
+        The script's docstring.
+    repeat : int
+        The default of ``--repeat`` (timed runs after a warm-up).
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        To which the script adds its own flags.
+
+    Examples
+    --------
+    >>> from gravel.bench import script_parser
+    >>> parser = script_parser("Time the sweeps.", repeat=5)
+    >>> parser.description, parser.parse_args(["--json", "sweeps.json"])
+    ('Time the sweeps.', Namespace(repeat=5, json='sweeps.json'))
+    """
     p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     p.add_argument("--repeat", type=int, default=repeat, help="timed runs after a warm-up (median)")
     p.add_argument("--json", help="write the rows, with the machine and date, to this file")
@@ -232,14 +423,41 @@ def script_parser(doc, *, repeat):
 
 def write_record(path, script, rows, **extra):
     """Write a benchmark script's `rows` to the JSON file `path`, with the machine (date, card, git
-    commit), the command line and any `extra` entries."""
+    commit), the command line and any `extra` entries.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file, overwritten.
+    script : str
+        The script's name: the first word of the recorded command line.
+    rows : list of dict
+        The results.
+    **extra
+        More top-level entries (between ``command`` and ``rows``; they replace ``machine`` or
+        ``command`` of the same name).
+
+    Notes
+    -----
+    The record is ``{"machine": machine(), "command": [script, *sys.argv[1:]], **extra, "rows":
+    rows}``, indented by one space.
+    """
     record = {"machine": machine(), "command": [script, *sys.argv[1:]]} | extra | {"rows": rows}
     with open(path, "w") as fh:
         json.dump(record, fh, indent=1)
 
 
 def machine():
-    """The date, host, CPU, card, driver, threads and git commit of this run."""
+    """The date, host, CPU, card, driver, threads and git commit of this run.
+
+    Returns
+    -------
+    dict
+        ``date`` (ISO, to the second), ``host``, ``cpu``, ``cores``; ``gpu`` (the card's name)
+        and ``driver`` (CUDA's driver version) where CUDA is available; ``threads`` (Numba's);
+        ``git``: the environment's ``GRAVEL_COMMIT``, else the short HEAD of the current
+        folder's repository (None outside one).
+    """
     info = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "host": platform.node(),
@@ -301,6 +519,14 @@ COLUMNS = [
 
 
 def print_table(rows):
+    """Print rows of :func:`bench_graph` and :func:`bench_program` as a table (rich), at least
+    190 characters wide.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The rows; the columns (``COLUMNS``) that are empty in every row are left out.
+    """
     from rich.console import Console
     from rich.table import Table
 
@@ -316,5 +542,21 @@ def print_table(rows):
 
 
 def write_json(path, rows, extra):
+    """Write a ``gravel bench`` record to the JSON file `path`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file, overwritten.
+    rows : list of dict
+        The results.
+    extra : dict
+        More top-level entries (the bandwidths, the graphs, the command line, ...).
+
+    Notes
+    -----
+    The record is ``{"schema": 1, "machine": machine(), **extra, "results": rows}``, indented by
+    one space: :func:`gravel.plots.bench_rows` reads it.
+    """
     with open(path, "w") as f:
         json.dump({"schema": 1, "machine": machine(), **extra, "results": rows}, f, indent=1)
