@@ -33,21 +33,14 @@ def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
     device : {"cpu", "cuda"}, default "cpu"
         Host memory (NumPy, wall time), or device memory (CuPy, timed with CUDA events).
     nbytes : int, default 2**29
-        Bytes copied per run (512 MiB).
+        Bytes copied per run.
     repeat : int, default 5
         Timed runs, after one warm-up (:func:`run_times`).
 
     Returns
     -------
     float
-        ``2 * nbytes`` over the fastest run's seconds: the bandwidth the bench's memory floor is
-        measured against.
-
-    Examples
-    --------
-    >>> from gravel.bench import copy_bandwidth
-    >>> copy_bandwidth("cpu", nbytes=1 << 20) > 0
-    True
+        ``2 * nbytes`` over the fastest run's seconds: the bench's memory floor divides by it.
     """
     m = np
     if device == "cuda":
@@ -64,14 +57,12 @@ def bus_read(words):
     Parameters
     ----------
     words : cupy.ndarray of uint32
-        The array, its size a multiple of 4 (the words past the last multiple are not read);
-        pinned host memory mapped into the GPU, for the ceiling.
+        Its size a multiple of 4; pinned host memory mapped into the GPU, for the ceiling.
 
     Returns
     -------
     cupy.ndarray of uint32
-        One element: the xor of every word read, so that no load can be dropped and the result
-        can be checked.
+        One element, the xor of every word: no load can be dropped, and the result can be checked.
     """
     import cupy
 
@@ -92,16 +83,16 @@ def bus_ceilings(nbytes=1 << 30, repeat=5):
     Parameters
     ----------
     nbytes : int, default 2**30
-        Bytes pinned and read per run (1 GiB).
+        Bytes pinned and read per run.
     repeat : int, default 5
-        Timed runs of each, after one warm-up, with CUDA events.
+        Timed runs of each (CUDA events), after one warm-up.
 
     Returns
     -------
     dict of str to float
-        ``"mapped_reads"``: kernel reads of mapped memory (16-byte words, every SM:
-        :func:`bus_read`, what zero-copy traversal can reach); ``"copy_engine"``: one
-        host-to-device copy (what a streamed sweep can reach).
+        ``"mapped_reads"``: kernel reads of mapped memory (16-byte words, every SM: what zero-copy
+        traversal can reach); ``"copy_engine"``: one host-to-device copy (what a streamed sweep can
+        reach).
     """
     import cupy
 
@@ -141,8 +132,7 @@ def wall_seconds(fn):
     Returns
     -------
     float
-        Seconds, from a synchronize of the current device before the call to one after it
-        (needs CuPy).
+        Seconds, between synchronizes of the current device (needs CuPy).
     """
     import cupy
 
@@ -155,7 +145,7 @@ def wall_seconds(fn):
 
 def run_times(fn, repeat, device="cpu"):
     """Seconds of each of `repeat` runs of fn after one warm-up (JIT compilation, caches, lazily
-    built layouts).
+    built layouts): CUDA events around each run on "cuda", wall time on "cpu".
 
     Parameters
     ----------
@@ -164,19 +154,11 @@ def run_times(fn, repeat, device="cpu"):
     repeat : int
         Timed runs.
     device : {"cpu", "cuda"}, default "cpu"
-        CUDA events around each run on "cuda", wall time on "cpu" (:class:`gravel.results.Timer`:
-        compiling inside a run is left out).
+        How runs are timed (:class:`gravel.results.Timer`: compiling inside a run is left out).
 
     Returns
     -------
     list of float
-        Each timed run's seconds, in order.
-
-    Examples
-    --------
-    >>> from gravel.bench import run_times
-    >>> len(run_times(lambda: sum(range(1000)), 3))
-    3
     """
     from .results import Timer
 
@@ -195,16 +177,12 @@ def median_ms(fn, repeat=7, device="cuda"):
     Parameters
     ----------
     fn : callable
-        Of no arguments.
     repeat : int, default 7
-        Timed runs.
     device : {"cuda", "cpu"}, default "cuda"
-        How runs are timed, as :func:`run_times` takes it.
 
     Returns
     -------
     float
-        The median run's milliseconds.
     """
     return 1e3 * statistics.median(run_times(fn, repeat, device))
 
@@ -216,16 +194,13 @@ def pagerank_per_iteration(G, iterations=PAGERANK_ITERATIONS, **options):
     Parameters
     ----------
     G : Graph
-        The graph.
     iterations : int, default 20
-        Iterations per run (``tol=0``: exactly these).
     **options
-        Passed to :func:`gravel.pagerank` (``blocking``, ``direction``, ``weight``, ...).
+        Passed to :func:`gravel.pagerank`.
 
     Returns
     -------
     float
-        The median run's ``time_s`` over `iterations`.
     """
     runs = [
         algorithms.pagerank(G, max_iter=iterations, tol=0.0, device="cuda", **options)
@@ -251,43 +226,33 @@ CPU_BASELINE_RUNS = 3
 
 
 def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baselines=True):
-    """Rows of results for one graph. With `baselines`, each algorithm's baselines (CUDA ones
-    beside GPU runs only) and, for GPU runs, gravel's CPU path are timed in the same process. On
+    """Rows of results for one graph. With `baselines`, each algorithm's baselines (CUDA ones beside
+    GPU runs only) and, for GPU runs, gravel's CPU path are timed in the same process. On
     ``device="cuda"`` the algorithms without a CUDA path are passed over.
 
     Parameters
     ----------
     G : Graph
-        The graph.
     name : str
         The graph's name in the rows.
     algos : iterable of str
-        Algorithms by their command-line names (keys of ``gravel.algorithms.catalog.CATALOG``).
+        Command-line names (keys of ``gravel.algorithms.catalog.CATALOG``; others: KeyError).
     device : {"cpu", "cuda"}
-        Where gravel runs.
     repeat : int
-        Timed runs of each, after one warm-up (the CPU path beside a GPU run: 3).
+        Timed runs of each after a warm-up (3 of the CPU path beside a GPU run).
     bandwidth : callable
-        ``bandwidth(device)`` gives the copy bandwidth of a device in bytes per second
-        (:func:`copy_bandwidth`), the memory floor's divisor.
+        ``bandwidth(device)`` gives the copy bandwidth of a device (:func:`copy_bandwidth`).
     source : int, optional
-        The source of the algorithms that take one. Default: the vertex of highest out-degree.
+        Default: the vertex of highest out-degree.
     baselines : bool, default True
-        Time the baselines and the CPU path too.
 
     Returns
     -------
     list of dict
-        One row per algorithm run: ``graph``, ``algo``, ``device``, ``n``, ``edges``,
-        ``time_s`` (median), ``min_s``, ``max_s``, ``iterations``, ``gteps``, ``floor_ratio``
-        and on the GPU ``launches`` and ``launches_per_iteration``; with `baselines`,
-        ``<baseline>_s`` and ``speedup_vs_<baseline>`` for each baseline (``cpu`` for the CPU
-        path).
-
-    Raises
-    ------
-    KeyError
-        A name of `algos` that is not in the catalog.
+        A row per algorithm: ``graph``, ``algo``, ``device``, ``n``, ``edges``, ``time_s``
+        (median), ``min_s``, ``max_s``, ``iterations``, ``gteps``, ``floor_ratio``, on the GPU
+        ``launches`` and ``launches_per_iteration``; with `baselines`, ``<name>_s`` and
+        ``speedup_vs_<name>`` per baseline (``cpu``: the CPU path).
     """
     if source is None:
         source = int(np.argmax(G.out_degree))
@@ -303,35 +268,28 @@ def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baseline
 
 
 def bench_program(G, name, title, program, params, device, repeat, baselines=True):
-    """The row of a vertex program on G: its times and iterations, and, for a GPU run with
+    """The row of a vertex program on G (`params` updated with the graph's `source` where the
+    program takes one is the caller's job): its times and iterations, and, for a GPU run with
     `baselines`, the same program on gravel's CPU path.
 
     Parameters
     ----------
     G : Graph
-        The graph.
-    name : str
-        The graph's name in the row.
-    title : str
-        The row's ``algo``.
-    program : Program
-        The vertex program (:mod:`gravel.programs`).
+    name, title : str
+        The graph's name and the row's ``algo``.
+    program : gravel.programs.Program
     params : dict
-        Its parameters, as :func:`gravel.programs.run` takes them (updating them with the
-        graph's `source` where the program takes one is the caller's job).
+        As :func:`gravel.programs.run` takes them.
     device : {"cpu", "cuda"}
-        Where it runs.
     repeat : int
-        Timed runs, after one warm-up.
+        Timed runs after a warm-up (3 of the CPU path).
     baselines : bool, default True
-        Beside a GPU run, time the CPU path too (3 runs).
 
     Returns
     -------
     dict
-        ``graph``, ``algo``, ``device``, ``n``, ``edges``, ``time_s`` (median), ``min_s``,
-        ``max_s``, ``iterations``, on the GPU ``launches`` and ``launches_per_iteration``, and
-        with the CPU path ``cpu_s`` and ``speedup_vs_cpu``.
+        As :func:`bench_graph`'s rows, without ``gteps`` and ``floor_ratio``; ``cpu_s`` and
+        ``speedup_vs_cpu`` where the CPU path ran.
     """
     from . import programs
 
@@ -401,19 +359,11 @@ def script_parser(doc, *, repeat):
     doc : str
         The script's docstring.
     repeat : int
-        The default of ``--repeat`` (timed runs after a warm-up).
+        The default of ``--repeat``.
 
     Returns
     -------
     argparse.ArgumentParser
-        To which the script adds its own flags.
-
-    Examples
-    --------
-    >>> from gravel.bench import script_parser
-    >>> parser = script_parser("Time the sweeps.", repeat=5)
-    >>> parser.description, parser.parse_args(["--json", "sweeps.json"])
-    ('Time the sweeps.', Namespace(repeat=5, json='sweeps.json'))
     """
     p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     p.add_argument("--repeat", type=int, default=repeat, help="timed runs after a warm-up (median)")
@@ -423,24 +373,17 @@ def script_parser(doc, *, repeat):
 
 def write_record(path, script, rows, **extra):
     """Write a benchmark script's `rows` to the JSON file `path`, with the machine (date, card, git
-    commit), the command line and any `extra` entries.
+    commit), the command line and any `extra` entries: ``{"machine": machine(), "command":
+    [script, *sys.argv[1:]], **extra, "rows": rows}``.
 
     Parameters
     ----------
     path : str or os.PathLike
-        The file, overwritten.
     script : str
-        The script's name: the first word of the recorded command line.
+        The script's name, first in the command line.
     rows : list of dict
-        The results.
     **extra
-        More top-level entries (between ``command`` and ``rows``; they replace ``machine`` or
-        ``command`` of the same name).
-
-    Notes
-    -----
-    The record is ``{"machine": machine(), "command": [script, *sys.argv[1:]], **extra, "rows":
-    rows}``, indented by one space.
+        More top-level entries.
     """
     record = {"machine": machine(), "command": [script, *sys.argv[1:]]} | extra | {"rows": rows}
     with open(path, "w") as fh:
@@ -453,10 +396,8 @@ def machine():
     Returns
     -------
     dict
-        ``date`` (ISO, to the second), ``host``, ``cpu``, ``cores``; ``gpu`` (the card's name)
-        and ``driver`` (CUDA's driver version) where CUDA is available; ``threads`` (Numba's);
-        ``git``: the environment's ``GRAVEL_COMMIT``, else the short HEAD of the current
-        folder's repository (None outside one).
+        ``date``, ``host``, ``cpu``, ``cores``, ``gpu`` and ``driver`` (where CUDA is available),
+        ``threads`` (Numba's) and ``git`` (``GRAVEL_COMMIT``, else the short HEAD, else None).
     """
     info = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
@@ -519,13 +460,11 @@ COLUMNS = [
 
 
 def print_table(rows):
-    """Print rows of :func:`bench_graph` and :func:`bench_program` as a table (rich), at least
-    190 characters wide.
+    """Print bench rows as a table (rich), leaving out the columns empty in every row.
 
     Parameters
     ----------
     rows : list of dict
-        The rows; the columns (``COLUMNS``) that are empty in every row are left out.
     """
     from rich.console import Console
     from rich.table import Table
@@ -542,21 +481,15 @@ def print_table(rows):
 
 
 def write_json(path, rows, extra):
-    """Write a ``gravel bench`` record to the JSON file `path`.
+    """Write a ``gravel bench`` record, ``{"schema": 1, "machine": machine(), **extra,
+    "results": rows}``, to the JSON file `path` (:func:`gravel.plots.bench_rows` reads it).
 
     Parameters
     ----------
     path : str or os.PathLike
-        The file, overwritten.
     rows : list of dict
-        The results.
     extra : dict
         More top-level entries (the bandwidths, the graphs, the command line, ...).
-
-    Notes
-    -----
-    The record is ``{"schema": 1, "machine": machine(), **extra, "results": rows}``, indented by
-    one space: :func:`gravel.plots.bench_rows` reads it.
     """
     with open(path, "w") as f:
         json.dump({"schema": 1, "machine": machine(), **extra, "results": rows}, f, indent=1)
