@@ -43,8 +43,7 @@ def check_path(path):
     UnknownNameError
         Another suffix.
     MissingDependencyError
-        matplotlib is not installed; the message names the extra (``pip install
-        'gravel[plot]'``).
+        matplotlib is not installed; the message names the extra.
     OSError
         `path` is a folder, or its folder is missing or not writable (the error names it).
     """
@@ -106,7 +105,6 @@ def degree_counts(G):
     Parameters
     ----------
     G : Graph
-        The graph.
 
     Returns
     -------
@@ -120,9 +118,6 @@ def degree_counts(G):
     >>> from gravel.plots import degree_counts
     >>> degree_counts(gravel.generate.grid(2, 3))["degree"].tolist()
     [0, 0, 4, 2]
-    >>> counts = degree_counts(gravel.Graph.from_edges([0, 0, 1], [1, 2, 2]))
-    >>> counts["out"].tolist(), counts["in"].tolist()
-    ([1, 1, 1], [1, 1, 1])
     """
     if not G.directed:
         return {"degree": np.bincount(host(G.out_degree), minlength=1)}
@@ -140,7 +135,6 @@ def degree_distribution(G, path, *, title=None):
     Parameters
     ----------
     G : Graph
-        The graph.
     path : str or os.PathLike
         The file written (PNG, SVG or PDF by its suffix), through a temporary file.
     title : str, optional
@@ -156,9 +150,7 @@ def degree_distribution(G, path, *, title=None):
     MissingDependencyError
         matplotlib is not installed.
     UnknownNameError
-        `path` has another suffix (found after drawing: :func:`check_path` refuses it before).
-    OSError
-        The file cannot be written.
+        `path` has another suffix (found after drawing: :func:`check_path` finds it before).
     """
     counts = degree_counts(G)
     fig, (ax,) = _figure()
@@ -182,8 +174,7 @@ def level_data(result):
 
     Parameters
     ----------
-    result : BFSResult
-        A :class:`gravel.algorithms.bfs.BFSResult`.
+    result : gravel.algorithms.bfs.BFSResult
 
     Returns
     -------
@@ -230,8 +221,7 @@ def traversal_levels(result, path, *, title=None):
 
     Parameters
     ----------
-    result : BFSResult
-        A :class:`gravel.algorithms.bfs.BFSResult`.
+    result : gravel.algorithms.bfs.BFSResult
     path : str or os.PathLike
         The file written (PNG, SVG or PDF by its suffix), through a temporary file.
     title : str, optional
@@ -249,9 +239,7 @@ def traversal_levels(result, path, *, title=None):
     MissingDependencyError
         matplotlib is not installed.
     UnknownNameError
-        `path` has another suffix (found after drawing: :func:`check_path` refuses it before).
-    OSError
-        The file cannot be written.
+        `path` has another suffix (found after drawing: :func:`check_path` finds it before).
     """
     data = level_data(result)
     fig, (top, bottom) = _figure(2, sharex=True)
@@ -295,9 +283,8 @@ def convergence_data(result):
 
     Parameters
     ----------
-    result : Result
-        A result whose ``stats["changes"]`` lists them
-        (:class:`gravel.algorithms.pagerank.PageRankResult`).
+    result : gravel.algorithms.pagerank.PageRankResult
+        Or another result whose ``stats["changes"]`` lists them.
 
     Returns
     -------
@@ -331,8 +318,8 @@ def pagerank_convergence(result, path, *, title=None):
 
     Parameters
     ----------
-    result : PageRankResult
-        A result with ``stats["changes"]``.
+    result : gravel.algorithms.pagerank.PageRankResult
+        With ``stats["changes"]``.
     path : str or os.PathLike
         The file written (PNG, SVG or PDF by its suffix), through a temporary file.
     title : str, optional
@@ -350,9 +337,7 @@ def pagerank_convergence(result, path, *, title=None):
     MissingDependencyError
         matplotlib is not installed.
     UnknownNameError
-        `path` has another suffix (found after drawing: :func:`check_path` refuses it before).
-    OSError
-        The file cannot be written.
+        `path` has another suffix (found after drawing: :func:`check_path` finds it before).
     """
     data = convergence_data(result)
     fig, (ax,) = _figure()
@@ -387,10 +372,6 @@ def bench_rows(record):
     ------
     InvalidArgumentError
         The record holds no list of rows with ``time_s`` in each.
-    OSError
-        The file cannot be read.
-    json.JSONDecodeError
-        The file is not JSON (a ValueError).
 
     Examples
     --------
@@ -484,9 +465,7 @@ def bench_bars(record, path, *, title=None):
     MissingDependencyError
         matplotlib is not installed.
     UnknownNameError
-        `path` has another suffix (found after drawing: :func:`check_path` refuses it before).
-    OSError
-        The file cannot be written.
+        `path` has another suffix (found after drawing: :func:`check_path` finds it before).
     """
     data = bench_data(record)
     labels, series = data["labels"], data["series"]
