@@ -79,46 +79,39 @@ def alive(client):
     Parameters
     ----------
     client : distributed.Client
-        A client of the cluster.
 
     Returns
     -------
     list of str
-        The workers' addresses that the scheduler knows now, sorted.
     """
     return sorted(client.scheduler_info(n_workers=-1)["workers"])
 
 
 def gather(client, futures, workers, describe, *, fetch=True):
-    """Wait for the futures of tasks pinned to workers, and bring their results here.
+    """The futures' results (with `fetch`; else only their errors raised, the results left on
+    the workers), each task pinned to ``workers[i]``.
 
     Parameters
     ----------
     client : distributed.Client
-        The client that holds the futures.
     futures : list of distributed.Future
-        Task i pinned to ``workers[i]``.
     workers : list of str
-        The address of each task's worker, in the order of `futures`.
+        Each task's worker, in the order of `futures`.
     describe : callable
-        Of a worker's address: the worker as the error names it.
+        ``describe(address)``: the worker as an error names it.
     fetch : bool, default True
-        Bring the results here; False only raises the tasks' errors and leaves the results on
-        the workers.
 
     Returns
     -------
     list or None
-        The futures' results in order, with `fetch`; else None.
+        The results in order with `fetch`, else None.
 
     Raises
     ------
     WorkerLostError
-        One of the workers left during the wait; it names the worker by ``describe(address)``
-        and its part.
+        A worker left during the wait; it names the worker by ``describe(address)`` and its part.
     Exception
-        The first failed task's own error, raised as soon as it is seen (checked every
-        ``POLL_S`` seconds: a part that failed may leave its peers waiting forever).
+        The first task's error, raised as soon as it is seen (checked every ``POLL_S`` seconds).
     """
     import distributed
 
@@ -210,15 +203,12 @@ def wait_ended(pids, seconds):
     Parameters
     ----------
     pids : iterable of int
-        Process ids (of this host).
     seconds : float
-        How long to wait at most, checking every 0.1 s.
 
     Returns
     -------
     list of int
-        The ones still running (a zombie, ended but not yet reaped, does not count); empty where
-        all ended.
+        The ones still running (a zombie, ended but not yet reaped, does not count).
     """
     deadline = time.monotonic() + seconds
     left = [p for p in pids if _running(p)]
@@ -255,8 +245,7 @@ class Cluster(Owner):
         Use an existing Dask client (or connect to this scheduler address) instead; its workers
         are used in the order of their addresses and are left running by :meth:`close`.
     **cluster_kwargs
-        Passed to ``LocalCluster``, over gravel's (``n_workers``, one thread a worker, worker
-        processes, a free dashboard port, ``NCCL_NVLS_ENABLE=0`` in the workers' environment).
+        Passed to ``LocalCluster``, over gravel's own (``n_workers``, one thread a worker, ...).
 
     Attributes
     ----------
@@ -270,10 +259,6 @@ class Cluster(Owner):
         Neither `parts` nor `client`, or `parts` is not a positive integer.
     GravelError
         The Dask cluster has no workers.
-
-    See Also
-    --------
-    GPUCluster : Workers, one per GPU, joined by NCCL.
 
     Examples
     --------
@@ -314,12 +299,10 @@ class Cluster(Owner):
         Parameters
         ----------
         index : int
-            A part.
 
         Returns
         -------
         str
-            ``workers[index % len(workers)]``.
         """
         return self.workers[index % len(self.workers)]
 
@@ -329,17 +312,15 @@ class Cluster(Owner):
         Parameters
         ----------
         G : Graph or PartitionedGraph
-            A Graph is cut here (:func:`~gravel.distributed.split`); a PartitionedGraph's parts
-            are sent as they are (`parts` and `bounds` are then ignored).
+            A Graph is cut here (:func:`~gravel.distributed.split`, with `parts` and `bounds`); a
+            PartitionedGraph's parts are sent as they are.
         parts : int, optional
-            How many parts. Default: the number of workers.
+            Default: the number of workers.
         bounds : array_like of int64, optional
-            The parts' vertex bounds, as :func:`~gravel.distributed.split` takes them.
 
         Returns
         -------
         DistributedGraph
-            The parts on the workers, until :meth:`DistributedGraph.free`.
 
         Raises
         ------
@@ -360,7 +341,7 @@ class Cluster(Owner):
 
     def run(self, dg, program, *args, stats=None, keep=False):
         """Each part's result of ``program(part, *args)`` run on the part's worker, in part
-        order.
+        order; with `keep`, futures of the results, left on the workers.
 
         The driver steps every part's program to its next collective, routes what the parts
         yielded (:func:`~gravel.distributed.exchange.route`) and sends each part its share with
@@ -369,30 +350,24 @@ class Cluster(Owner):
         Parameters
         ----------
         dg : DistributedGraph
-            A graph this cluster holds.
         program : callable
             A distributed program (:mod:`gravel.distributed.exchange`).
         *args
             Passed to `program` after the part.
         stats : Stats, optional
-            Counts the exchange (supersteps, bytes, the seconds spent routing); a fresh one
-            where None.
+            Counts the exchange; a fresh one where None.
         keep : bool, default False
-            Leave each part's result on its worker.
 
         Returns
         -------
         list
-            Each part's result, in part order; with `keep`, futures (``distributed.Future``) of
-            the results, left on the workers.
 
         Raises
         ------
         WorkerLostError
             A worker holding a part left the cluster during the run.
         Exception
-            Any error a part's program raised. Either way the run is abandoned: its tasks are
-            cancelled and its state dropped from the workers.
+            A part's error. Either way the run's tasks are cancelled and its state dropped.
         """
         c, run = self.client, uuid.uuid4().hex[:12]
         name = getattr(program, "__name__", "program")
@@ -459,19 +434,17 @@ class Cluster(Owner):
 
 
 class DistributedGraph:
-    """A partitioned graph whose parts live on a :class:`Cluster`'s workers (futures). Same
-    attributes as :class:`PartitionedGraph`: n, nnz, directed, weighted, order, bounds, nparts.
-
-    Made by :meth:`Cluster.load`.
+    """A partitioned graph whose parts live on a :class:`Cluster`'s workers (futures), made by
+    :meth:`Cluster.load`. Same attributes as :class:`PartitionedGraph`: n, nnz, directed,
+    weighted, order, bounds, nparts.
 
     Parameters
     ----------
     cluster : Cluster
-        The cluster whose workers hold the parts.
     futures : list of distributed.Future
-        Part k's future, in part order.
+        Part k's at k.
     first : Part
-        A part, for the attributes all parts share: bounds, n, directed.
+        A part, for bounds, n and directed.
     meta : Graph or PartitionedGraph
         The graph cut, for nnz, weighted and order.
     """
@@ -487,31 +460,23 @@ class DistributedGraph:
         return self._nparts
 
     def run(self, program, *args, stats=None, keep=False):
-        """Each part's result of ``program(part, *args)``, run on the cluster
-        (:meth:`Cluster.run`).
+        """Each part's result of ``program(part, *args)``, as :meth:`Cluster.run` gives it.
 
         Parameters
         ----------
         program : callable
-            A distributed program (:mod:`gravel.distributed.exchange`).
         *args
-            Passed to `program` after the part.
         stats : Stats, optional
-            Counts the exchange.
         keep : bool, default False
-            Leave each part's result on its worker.
 
         Returns
         -------
         list
-            Each part's result, or with `keep` futures of the results, in part order.
 
         Raises
         ------
         GravelError
             The graph was freed.
-        WorkerLostError
-            A worker holding a part left the cluster during the run.
         """
         if not self.futures:
             raise GravelError("this DistributedGraph was freed")
