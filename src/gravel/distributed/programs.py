@@ -26,15 +26,12 @@ def kernels(part):
     Parameters
     ----------
     part : Part
-        A part in host memory (NumPy arrays) or on a GPU (CuPy arrays).
 
     Returns
     -------
     type
-        gravel's Numba kernels for a part in host memory, or
-        :class:`~gravel.distributed.gpu.DeviceKernels` for one on a GPU; its
-        ``contributions_dtype`` is the dtype PageRank's contributions are all-gathered in
-        (float64 on the CPU, float32 on GPUs).
+        gravel's Numba kernels, or :class:`~gravel.distributed.gpu.DeviceKernels` on a GPU;
+        ``contributions_dtype``: PageRank's contributions' (float64, float32 on GPUs).
     """
     if xp(part.out_offsets) is np:
         return _HostKernels
@@ -75,13 +72,6 @@ def rows_of(offsets):
     -------
     numpy.ndarray or cupy.ndarray of int32
         ``offsets[-1]`` local rows, non-decreasing, on the device of `offsets`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gravel.distributed.programs import rows_of
-    >>> rows_of(np.array([0, 2, 2, 5])).tolist()
-    [0, 0, 2, 2, 2]
     """
     m = xp(offsets)
     total = int(offsets[-1])
@@ -96,7 +86,7 @@ def arcs(offsets, frontier):
     offsets : numpy.ndarray or cupy.ndarray of int64
         The CSR's offsets over the part's local vertices.
     frontier : numpy.ndarray or cupy.ndarray of int
-        Local vertex ids, on the device of `offsets`.
+        Local vertex ids.
 
     Returns
     -------
@@ -256,7 +246,6 @@ def bfs_program(part, source, direction="auto"):
     Parameters
     ----------
     part : Part
-        This part, in host memory or on a GPU.
     source : int
         The source, a global (internal) id.
     direction : {"auto", "top-down", "bottom-up"}, default "auto"
@@ -279,12 +268,9 @@ def bfs_program(part, source, direction="auto"):
 
     Examples
     --------
-    >>> import gravel
-    >>> from gravel.distributed import split
-    >>> from gravel.distributed.exchange import run_in_process
-    >>> from gravel.distributed.programs import bfs_program
-    >>> parts = split(gravel.generate.grid(2, 3), 2)
-    >>> [depth.tolist() for depth, _, _ in run_in_process(parts, bfs_program, 0, "top-down")]
+    >>> import gravel, gravel.distributed.exchange as ex
+    >>> parts = gravel.distributed.split(gravel.generate.grid(2, 3), 2)
+    >>> [depth.tolist() for depth, _, _ in ex.run_in_process(parts, bfs_program, 0, "top-down")]
     [[0, 1, 2], [1, 2, 3]]
     """
     m, lo, hi = xp(part.out_offsets), part.lo, part.hi
@@ -349,7 +335,7 @@ def sssp_program(part, source, delta):
     Parameters
     ----------
     part : Part
-        This part, in host memory or on a GPU; unit weights where it has none.
+        Unit weights where it has none.
     source : int
         The source, a global (internal) id.
     delta : float
@@ -422,11 +408,8 @@ def pagerank_program(part, alpha, max_iter, threshold, weighted):
     Parameters
     ----------
     part : Part
-        This part, in host memory or on a GPU.
     alpha : float
-        Damping factor.
     max_iter : int
-        Most iterations.
     threshold : float
         Stop once an iteration's L1 change (over the whole graph) is below it.
     weighted : bool
@@ -441,14 +424,11 @@ def pagerank_program(part, alpha, max_iter, threshold, weighted):
     Returns
     -------
     rank : array of float64
-        Per local vertex.
     iterations : int
-        The iterations run.
     change : float or None
         The last iteration's L1 change (None where none ran).
     converged : bool
-        Whether the change fell below `threshold` (True after `max_iter` iterations only where
-        `threshold` is 0).
+        Whether the change fell below `threshold` (or, after `max_iter`, `threshold` is 0).
     """
     m, n, size = xp(part.out_offsets), part.n, part.size
     if weighted:
@@ -487,7 +467,6 @@ def cc_program(part):
     Parameters
     ----------
     part : Part
-        This part, in host memory or on a GPU.
 
     Yields
     ------
@@ -500,16 +479,6 @@ def cc_program(part):
         Per local vertex, the smallest global id of its component.
     rounds : int
         The rounds of propagation run (the last one changed no label).
-
-    Examples
-    --------
-    >>> import gravel
-    >>> from gravel.distributed import split
-    >>> from gravel.distributed.exchange import run_in_process
-    >>> from gravel.distributed.programs import cc_program
-    >>> G = gravel.Graph.from_edges([0, 3], [1, 2], n=5, directed=False)
-    >>> [labels.tolist() for labels, _ in run_in_process(split(G, 2), cc_program)]
-    [[0, 0], [2, 2, 4]]
     """
     m, k = xp(part.out_offsets), kernels(part)
     labels = m.arange(part.lo, part.hi, dtype=m.int32)
