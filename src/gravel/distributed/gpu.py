@@ -36,12 +36,11 @@ BLOCK = 256
 
 
 def device_count():
-    """GPUs this process can see.
+    """GPUs this process can see (0 without CuPy or a GPU).
 
     Returns
     -------
     int
-        CUDA's device count; 0 without CuPy or a usable GPU.
     """
     from ..backends import cuda
 
@@ -53,26 +52,23 @@ def device_count():
 
 
 def check_gpus(gpus, count=None):
-    """`gpus` checked against the GPUs present: an error before any work where it is not a
-    positive integer or more than there are.
+    """`gpus` checked against the GPUs present (`count`, default :func:`device_count`): an error
+    before any work where it is not a positive integer or more than there are.
 
     Parameters
     ----------
     gpus : int
-        GPUs asked for.
     count : int, optional
-        GPUs present. Default: :func:`device_count`.
 
     Returns
     -------
     int
-        `gpus`, as an int.
 
     Raises
     ------
     InvalidArgumentError
-        `gpus` is not an integer, is below 1, or is more than `count` (the message says why
-        CUDA is unavailable where there are none).
+        `gpus` is not a positive integer, or is more than `count` (the message says why CUDA is
+        unavailable where there are none).
 
     Examples
     --------
@@ -91,22 +87,19 @@ def check_gpus(gpus, count=None):
 
 
 def worker_gpus(gpus, visible=None):
-    """The GPU each of `gpus` workers sees, worker k taking the k-th visible GPU. Part k lives on
-    worker k.
+    """The GPU each of `gpus` workers sees, worker k taking the k-th visible GPU: the entries of
+    `visible` (``CUDA_VISIBLE_DEVICES`` as this process has it), or 0, 1, ... when it is unset.
+    Part k lives on worker k.
 
     Parameters
     ----------
     gpus : int
-        How many workers.
     visible : str, optional
-        A ``CUDA_VISIBLE_DEVICES`` value: GPU ids (or UUIDs) separated by commas. Default: this
-        process's ``CUDA_VISIBLE_DEVICES``.
+        GPU ids (or UUIDs) separated by commas.
 
     Returns
     -------
     list of str
-        The first `gpus` entries of `visible`, or ``"0"``, ``"1"``, ... when it is unset or
-        empty.
 
     Raises
     ------
@@ -169,14 +162,12 @@ def to_device(part):
     Parameters
     ----------
     part : Part
-        A part in host memory.
 
     Returns
     -------
     Part
-        A copy whose offsets (int64), ids (int32) and weights (float32, or None) are CuPy
-        arrays on the current device; an undirected part's in-edges are its out-edges' arrays,
-        copied once.
+        A copy with CuPy int64 offsets, int32 ids and float32 weights (or None); an undirected
+        part's in-edges are its out-edges' arrays, copied once.
     """
     import cupy
 
@@ -250,21 +241,18 @@ class DeviceKernels:
 
     @staticmethod
     def pagerank(in_arcs):
-        """PageRank's kernels for a part: ``contributions(rank, out_weight, contrib)`` and
-        ``pull(offsets, ids, weights, contrib, base, alpha, rank, new_rank)``.
+        """PageRank's kernels, ``contributions(rank, out_weight, contrib)`` (returns the dangling
+        rank) and ``pull(offsets, ids, weights, contrib, base, alpha, rank, new_rank)`` (returns the
+        L1 change), as static methods of a class.
 
         Parameters
         ----------
         in_arcs : int
-            The part's in-arcs (the host's kernels pick by size; the GPU's are the same for all).
+            The part's in-arcs (the host picks its kernels by size; the GPU's serve all).
 
         Returns
         -------
         type
-            A class of the two kernels as static methods: ``contributions`` writes
-            ``rank / out_weight`` (0 where the out-weight is 0) to `contrib` and returns the
-            dangling rank; ``pull`` writes ``base + alpha *`` the (weighted) sum of `contrib`
-            over each row's list to `new_rank` and returns the L1 change from `rank`.
         """
         return _PageRank
 
@@ -279,7 +267,7 @@ class DeviceKernels:
         ids : cupy.ndarray of int32
             The lists' global ids.
         labels : cupy.ndarray of int32
-            Every vertex's label (all-gathered), indexed by global id.
+            Every vertex's label, by global id.
         out : cupy.ndarray of int32
             The part's labels, lowered in place.
         """
@@ -355,12 +343,11 @@ class GPUCluster(Owner):
         k-th visible GPU (an error, before anything starts, where there are fewer GPUs).
     client : distributed.Client or str, optional
         Use the workers of an existing Dask cluster instead (each must see one GPU): the same
-        code then spans several machines. Its workers are ordered by GPU id, then address, and
-        are restarted (not shut down) after a failed run.
+        code then spans several machines. They are ordered by GPU id, then address, and
+        restarted (not shut down) after a failed run.
 
     Attributes
     ----------
-    client : distributed.Client
     workers : list of str
         The workers' addresses: part k lives on ``workers[k]``.
     gpu_of : dict of str to str
@@ -373,16 +360,6 @@ class GPUCluster(Owner):
         visible here.
     GravelError
         The Dask cluster has no workers.
-
-    See Also
-    --------
-    Cluster : CPU workers, the exchange routed through the driver.
-
-    Notes
-    -----
-    A worker lost mid-run strands its peers inside NCCL, so a failed run takes the workers down
-    with it (a cluster started here is closed, a given one restarted) and raises one error
-    naming the worker and its GPU.
 
     Examples
     --------
@@ -429,12 +406,10 @@ class GPUCluster(Owner):
         Parameters
         ----------
         worker : str
-            A worker's address.
 
         Returns
         -------
         str
-            ``"worker ADDRESS (GPU ID)"``, the id ``?`` for a worker this cluster does not know.
         """
         return f"worker {worker} (GPU {self.gpu_of.get(worker, '?')})"
 
@@ -491,20 +466,17 @@ class GPUCluster(Owner):
             A :class:`~.build.Source`, a generator spec or file name (each worker builds or reads
             its own part), or a Graph held here (cut here and sent, part by part).
         seed : int, default 0
-            The generator's seed, for a spec or file name (as :class:`~.build.Source` takes it).
         weights : int, optional
-            Random integer weights 1..weights for an unweighted graph, for a spec or file name.
+            For a spec or file name, as :class:`~.build.Source` takes them.
 
         Returns
         -------
         GPUGraph
-            One part per worker, edge-balanced, until :meth:`GPUGraph.free`.
 
         Raises
         ------
         WorkerLostError
-            A worker left during the build; the workers are taken down (see the Notes of
-            :class:`GPUCluster`).
+            A worker left during the build; the workers are taken down, as after any error.
         """
         from .build import Source
 
@@ -536,29 +508,26 @@ class GPUCluster(Owner):
         Parameters
         ----------
         dg : GPUGraph
-            A graph this cluster holds.
         program : callable
             A distributed program (:mod:`gravel.distributed.exchange`).
         *args
             Passed to `program` after the part.
         stats : Stats, optional
-            Gets the supersteps, every part's bytes sent, the slowest part's seconds in
-            collectives (``exchange_s``) and in the whole run (``worker_s``); a fresh one where
-            None.
+            Gets the supersteps, the bytes every part sent, and the slowest part's seconds in
+            collectives (``exchange_s``) and in all (``worker_s``).
         keep : bool, default False
-            Leave each part's result in its worker's GPU.
 
         Returns
         -------
         list
-            Each part's result, in part order, its arrays copied to the host (NumPy); with
-            `keep`, futures of the results, left in the workers' GPUs.
+            Each part's result, its arrays copied to the host; with `keep`, futures of the results,
+            left in the workers' GPUs.
 
         Raises
         ------
         WorkerLostError
-            A worker left during the run; the workers are taken down (see the Notes of
-            :class:`GPUCluster`), as after any part's error, which is raised.
+            A worker left during the run; the workers are taken down (a cluster started here is
+            closed, a given one restarted), as after any part's error, which is raised.
         """
         calls = [(_run, (self.key, f, program, args, keep)) for f in dg.futures]
         if keep:
@@ -603,29 +572,19 @@ def _number(text):
 
 
 class GPUGraph:
-    """A partitioned graph whose part k is in worker k's GPU (futures on a :class:`GPUCluster`).
-    Same attributes as :class:`~.partition.PartitionedGraph`, and ``device == "cuda"``.
-
-    Made by :meth:`GPUCluster.load`.
+    """A partitioned graph whose part k is in worker k's GPU (futures on a :class:`GPUCluster`),
+    made by :meth:`GPUCluster.load`. Same attributes as :class:`~.partition.PartitionedGraph`,
+    and ``device == "cuda"``.
 
     Parameters
     ----------
     cluster : GPUCluster
-        The cluster whose workers hold the parts.
     futures : list of distributed.Future
-        Part k's future, in part order.
     facts : list of tuple
-        Per part: bounds, n, directed, weighted, out-arcs, and its vertex of highest out-degree
-        (global id) with that degree.
+        Per part: bounds, n, directed, weighted, out-arcs, and (hub, its out-degree).
     order : numpy.ndarray, optional
-        The graph's permutation where it was reordered.
     nnz : int, optional
-        Arcs of the whole graph. Default: the sum of the parts' out-arcs.
-
-    Attributes
-    ----------
-    hub : int
-        The vertex of highest out-degree (internal id): the default source of traversals.
+        Default: the sum of the parts' out-arcs.
     """
 
     device = "cuda"
@@ -650,31 +609,23 @@ class GPUGraph:
         return len(self.futures)
 
     def run(self, program, *args, stats=None, keep=False):
-        """Each part's result of ``program(part, *args)``, run on the GPUs
-        (:meth:`GPUCluster.run`).
+        """Each part's result of ``program(part, *args)``, as :meth:`GPUCluster.run` gives it.
 
         Parameters
         ----------
         program : callable
-            A distributed program (:mod:`gravel.distributed.exchange`).
         *args
-            Passed to `program` after the part.
         stats : Stats, optional
-            Counts the exchange.
         keep : bool, default False
-            Leave each part's result in its worker's GPU.
 
         Returns
         -------
         list
-            Each part's result, or with `keep` futures of the results, in part order.
 
         Raises
         ------
         GravelError
             The graph was freed.
-        WorkerLostError
-            A worker left during the run.
         """
         if not self.futures:
             raise GravelError("this GPUGraph was freed")
