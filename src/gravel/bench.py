@@ -26,8 +26,22 @@ from .algorithms.catalog import CATALOG, PAGERANK_ITERATIONS
 
 
 def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
-    """Bytes per second of a large memory copy (read + write counted), the fastest of `repeat`: host
-    memory, or device memory timed with CUDA events."""
+    """Bytes per second of a large memory copy (read + write counted), the fastest of `repeat`.
+
+    Parameters
+    ----------
+    device : {"cpu", "cuda"}, default "cpu"
+        Host memory (NumPy, wall time), or device memory (CuPy, timed with CUDA events).
+    nbytes : int, default 2**29
+        Bytes copied per run.
+    repeat : int, default 5
+        Timed runs, after one warm-up (:func:`run_times`).
+
+    Returns
+    -------
+    float
+        ``2 * nbytes`` over the fastest run's seconds: the bench's memory floor divides by it.
+    """
     m = np
     if device == "cuda":
         import cupy as m
@@ -37,8 +51,19 @@ def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
 
 
 def bus_read(words):
-    """The 32-bit xor of a uint32 device array (its size a multiple of 4) by the bus-ceiling kernel
-    (kernels/bus/read.cu), read in 16-byte words."""
+    """The 32-bit xor of a uint32 device array by the bus-ceiling kernel (kernels/bus/read.cu),
+    read in 16-byte words.
+
+    Parameters
+    ----------
+    words : cupy.ndarray of uint32
+        Its size a multiple of 4; pinned host memory mapped into the GPU, for the ceiling.
+
+    Returns
+    -------
+    cupy.ndarray of uint32
+        One element, the xor of every word: no load can be dropped, and the result can be checked.
+    """
     import cupy
 
     from .backends.cuda import runtime
@@ -53,9 +78,22 @@ def bus_read(words):
 
 
 def bus_ceilings(nbytes=1 << 30, repeat=5):
-    """Bytes per second over the bus from pinned host memory, the median of `repeat` runs: kernel
-    reads of mapped memory (16-byte words, every SM: what zero-copy traversal can reach) and the
-    copy engines (one host-to-device copy: what a streamed sweep can reach)."""
+    """Bytes per second over the bus from pinned host memory, the median of `repeat` runs.
+
+    Parameters
+    ----------
+    nbytes : int, default 2**30
+        Bytes pinned and read per run.
+    repeat : int, default 5
+        Timed runs of each (CUDA events), after one warm-up.
+
+    Returns
+    -------
+    dict of str to float
+        ``"mapped_reads"``: kernel reads of mapped memory (16-byte words, every SM: what zero-copy
+        traversal can reach); ``"copy_engine"``: one host-to-device copy (what a streamed sweep can
+        reach).
+    """
     import cupy
 
     from .backends.cuda.pinned import mapped
@@ -84,7 +122,18 @@ def _runner(algo, G, source, device):
 
 def wall_seconds(fn):
     """Wall time of one call of fn, the device idle before and after (a one-off step: a layout's
-    build, a reordering)."""
+    build, a reordering).
+
+    Parameters
+    ----------
+    fn : callable
+        Of no arguments; its value is dropped.
+
+    Returns
+    -------
+    float
+        Seconds, between synchronizes of the current device (needs CuPy).
+    """
     import cupy
 
     cupy.cuda.Device().synchronize()
@@ -96,7 +145,21 @@ def wall_seconds(fn):
 
 def run_times(fn, repeat, device="cpu"):
     """Seconds of each of `repeat` runs of fn after one warm-up (JIT compilation, caches, lazily
-    built layouts): CUDA events around each run on "cuda", wall time on "cpu"."""
+    built layouts): CUDA events around each run on "cuda", wall time on "cpu".
+
+    Parameters
+    ----------
+    fn : callable
+        Of no arguments.
+    repeat : int
+        Timed runs.
+    device : {"cpu", "cuda"}, default "cpu"
+        How runs are timed (:class:`gravel.results.Timer`: compiling inside a run is left out).
+
+    Returns
+    -------
+    list of float
+    """
     from .results import Timer
 
     fn()
@@ -109,14 +172,36 @@ def run_times(fn, repeat, device="cpu"):
 
 
 def median_ms(fn, repeat=7, device="cuda"):
-    """Milliseconds of fn: the median of run_times (`repeat` runs after a warm-up)."""
+    """Milliseconds of fn: the median of :func:`run_times` (`repeat` runs after a warm-up).
+
+    Parameters
+    ----------
+    fn : callable
+    repeat : int, default 7
+    device : {"cuda", "cpu"}, default "cuda"
+
+    Returns
+    -------
+    float
+    """
     return 1e3 * statistics.median(run_times(fn, repeat, device))
 
 
 def pagerank_per_iteration(G, iterations=PAGERANK_ITERATIONS, **options):
     """Seconds per PageRank iteration on the GPU: `iterations` fixed ones (its own CUDA-event
-    timer), median of 3 runs after a warm-up that also builds lazy layouts; `options` go to
-    pagerank."""
+    timer), median of 3 runs after a warm-up that also builds lazy layouts.
+
+    Parameters
+    ----------
+    G : Graph
+    iterations : int, default 20
+    **options
+        Passed to :func:`gravel.pagerank`.
+
+    Returns
+    -------
+    float
+    """
     runs = [
         algorithms.pagerank(G, max_iter=iterations, tol=0.0, device="cuda", **options)
         for _ in range(4)
@@ -141,10 +226,34 @@ CPU_BASELINE_RUNS = 3
 
 
 def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baselines=True):
-    """Rows of results for one graph; `algos` are command-line names and `bandwidth(device)` gives
-    the copy bandwidth of a device. With `baselines`, each algorithm's baselines (CUDA ones beside
+    """Rows of results for one graph. With `baselines`, each algorithm's baselines (CUDA ones beside
     GPU runs only) and, for GPU runs, gravel's CPU path are timed in the same process. On
-    ``device="cuda"`` the algorithms without a CUDA path are passed over."""
+    ``device="cuda"`` the algorithms without a CUDA path are passed over.
+
+    Parameters
+    ----------
+    G : Graph
+    name : str
+        The graph's name in the rows.
+    algos : iterable of str
+        Command-line names (keys of ``gravel.algorithms.catalog.CATALOG``; others: KeyError).
+    device : {"cpu", "cuda"}
+    repeat : int
+        Timed runs of each after a warm-up (3 of the CPU path beside a GPU run).
+    bandwidth : callable
+        ``bandwidth(device)`` gives the copy bandwidth of a device (:func:`copy_bandwidth`).
+    source : int, optional
+        Default: the vertex of highest out-degree.
+    baselines : bool, default True
+
+    Returns
+    -------
+    list of dict
+        A row per algorithm: ``graph``, ``algo``, ``device``, ``n``, ``edges``, ``time_s``
+        (median), ``min_s``, ``max_s``, ``iterations``, ``gteps``, ``floor_ratio``, on the GPU
+        ``launches`` and ``launches_per_iteration``; with `baselines`, ``<name>_s`` and
+        ``speedup_vs_<name>`` per baseline (``cpu``: the CPU path).
+    """
     if source is None:
         source = int(np.argmax(G.out_degree))
     rows = []
@@ -161,7 +270,27 @@ def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baseline
 def bench_program(G, name, title, program, params, device, repeat, baselines=True):
     """The row of a vertex program on G (`params` updated with the graph's `source` where the
     program takes one is the caller's job): its times and iterations, and, for a GPU run with
-    `baselines`, the same program on gravel's CPU path."""
+    `baselines`, the same program on gravel's CPU path.
+
+    Parameters
+    ----------
+    G : Graph
+    name, title : str
+        The graph's name and the row's ``algo``.
+    program : gravel.programs.Program
+    params : dict
+        As :func:`gravel.programs.run` takes them.
+    device : {"cpu", "cuda"}
+    repeat : int
+        Timed runs after a warm-up (3 of the CPU path).
+    baselines : bool, default True
+
+    Returns
+    -------
+    dict
+        As :func:`bench_graph`'s rows, without ``gteps`` and ``floor_ratio``; ``cpu_s`` and
+        ``speedup_vs_cpu`` where the CPU path ran.
+    """
     from . import programs
 
     def runner(on):
@@ -223,7 +352,19 @@ def _time_baselines(algo, G, source, row, repeat):
 
 def script_parser(doc, *, repeat):
     """The argument parser of a benchmark script: its docstring's first paragraph as the
-    description, and the flags every script shares (--repeat, --json)."""
+    description, and the flags every script shares (--repeat, --json).
+
+    Parameters
+    ----------
+    doc : str
+        The script's docstring.
+    repeat : int
+        The default of ``--repeat``.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+    """
     p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     p.add_argument("--repeat", type=int, default=repeat, help="timed runs after a warm-up (median)")
     p.add_argument("--json", help="write the rows, with the machine and date, to this file")
@@ -232,14 +373,32 @@ def script_parser(doc, *, repeat):
 
 def write_record(path, script, rows, **extra):
     """Write a benchmark script's `rows` to the JSON file `path`, with the machine (date, card, git
-    commit), the command line and any `extra` entries."""
+    commit), the command line and any `extra` entries: ``{"machine": machine(), "command":
+    [script, *sys.argv[1:]], **extra, "rows": rows}``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    script : str
+        The script's name, first in the command line.
+    rows : list of dict
+    **extra
+        More top-level entries.
+    """
     record = {"machine": machine(), "command": [script, *sys.argv[1:]]} | extra | {"rows": rows}
     with open(path, "w") as fh:
         json.dump(record, fh, indent=1)
 
 
 def machine():
-    """The date, host, CPU, card, driver, threads and git commit of this run."""
+    """The date, host, CPU, card, driver, threads and git commit of this run.
+
+    Returns
+    -------
+    dict
+        ``date``, ``host``, ``cpu``, ``cores``, ``gpu`` and ``driver`` (where CUDA is available),
+        ``threads`` (Numba's) and ``git`` (``GRAVEL_COMMIT``, else the short HEAD, else None).
+    """
     info = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "host": platform.node(),
@@ -301,6 +460,12 @@ COLUMNS = [
 
 
 def print_table(rows):
+    """Print bench rows as a table (rich), leaving out the columns empty in every row.
+
+    Parameters
+    ----------
+    rows : list of dict
+    """
     from rich.console import Console
     from rich.table import Table
 
@@ -316,5 +481,15 @@ def print_table(rows):
 
 
 def write_json(path, rows, extra):
+    """Write a ``gravel bench`` record, ``{"schema": 1, "machine": machine(), **extra,
+    "results": rows}``, to the JSON file `path` (:func:`gravel.plots.bench_rows` reads it).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    rows : list of dict
+    extra : dict
+        More top-level entries (the bandwidths, the graphs, the command line, ...).
+    """
     with open(path, "w") as f:
         json.dump({"schema": 1, "machine": machine(), **extra, "results": rows}, f, indent=1)

@@ -31,7 +31,22 @@ _OWN_TIMES = ("time_s", "min_s", "max_s")
 
 def check_path(path):
     """Refuse a plot path before any work: an unknown suffix, a folder that is missing or
-    read-only, or matplotlib not installed (MissingDependencyError, naming the extra)."""
+    read-only, or matplotlib not installed.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Where a plot is to be written: a ``.png``, ``.svg`` or ``.pdf`` file (any case).
+
+    Raises
+    ------
+    UnknownNameError
+        Another suffix.
+    MissingDependencyError
+        matplotlib is not installed; the message names the extra.
+    OSError
+        `path` is a folder, or its folder is missing or not writable (the error names it).
+    """
     from .io import check_writable
 
     if Path(path).suffix.lower() not in FORMATS:
@@ -41,7 +56,18 @@ def check_path(path):
 
 
 def require_matplotlib():
-    """matplotlib's Figure class, or MissingDependencyError with the install hint."""
+    """matplotlib's Figure class, imported on first use.
+
+    Returns
+    -------
+    type
+        ``matplotlib.figure.Figure``.
+
+    Raises
+    ------
+    MissingDependencyError
+        matplotlib is not installed; the message gives the install hint.
+    """
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -74,8 +100,25 @@ def _save(fig, path):
 
 # -- degree distribution ---------------------------------------------------------------------------
 def degree_counts(G):
-    """How many vertices have each degree: ``{"out": np.bincount(out-degrees), "in": ...}`` for a
-    directed graph, ``{"degree": ...}`` for an undirected one (counts[d]: vertices of degree d)."""
+    """How many vertices have each degree.
+
+    Parameters
+    ----------
+    G : Graph
+
+    Returns
+    -------
+    dict of str to numpy.ndarray of int64
+        ``{"out": np.bincount(out-degrees), "in": ...}`` for a directed graph, ``{"degree":
+        ...}`` for an undirected one (counts[d]: vertices of degree d; at least one entry).
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.plots import degree_counts
+    >>> degree_counts(gravel.generate.grid(2, 3))["degree"].tolist()
+    [0, 0, 4, 2]
+    """
     if not G.directed:
         return {"degree": np.bincount(host(G.out_degree), minlength=1)}
     return {
@@ -87,7 +130,28 @@ def degree_counts(G):
 def degree_distribution(G, path, *, title=None):
     """Plot the degree distribution of `G` on log-log axes: the number of vertices of each degree,
     in- and out-degrees as two series (one for an undirected graph). Degree 0 cannot sit on a log
-    axis: its count is given in the legend. Returns :func:`degree_counts`, the data drawn."""
+    axis: its count is given in the legend.
+
+    Parameters
+    ----------
+    G : Graph
+    path : str or os.PathLike
+        The file written (PNG, SVG or PDF by its suffix), through a temporary file.
+    title : str, optional
+        Default: the degree distribution with the graph's vertices, edges and kind.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        :func:`degree_counts`, the data drawn.
+
+    Raises
+    ------
+    MissingDependencyError
+        matplotlib is not installed.
+    UnknownNameError
+        `path` has another suffix (found after drawing: :func:`check_path` finds it before).
+    """
     counts = degree_counts(G)
     fig, (ax,) = _figure()
     for name, c in counts.items():
@@ -106,11 +170,34 @@ def degree_distribution(G, path, *, title=None):
 
 # -- BFS levels ------------------------------------------------------------------------------------
 def level_data(result):
-    """Per level of a BFS (a :class:`gravel.algorithms.bfs.BFSResult`): ``level`` (0..L),
-    ``size`` (vertices at that depth: the frontier the next level expanded), ``seconds`` (the
-    level's time from ``stats["level_times"]``; NaN for level 0 and where the result has no record)
-    and ``shared`` (True where a step covered several levels and its time is split evenly over
-    them). The last level may be empty: the step that found nothing still ran."""
+    """Per level of a BFS: its frontier size and time.
+
+    Parameters
+    ----------
+    result : gravel.algorithms.bfs.BFSResult
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``level`` (0..L), ``size`` (vertices at that depth: the frontier the next level
+        expanded), ``seconds`` (the level's time from ``stats["level_times"]``; NaN for level 0
+        and where the result has no record) and ``shared`` (True where a step covered several
+        levels and its time is split evenly over them). The last level may be empty: the step
+        that found nothing still ran.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `result` is not a BFS's (it has no ``level_sizes``).
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.plots import level_data
+    >>> data = level_data(gravel.bfs(gravel.generate.grid(2, 3), 0, device="cpu"))
+    >>> data["level"].tolist(), data["size"].tolist()
+    ([0, 1, 2, 3, 4], [1, 2, 2, 1, 0])
+    """
     if not hasattr(result, "level_sizes"):
         raise InvalidArgumentError(f"a {result.algorithm} result has no BFS levels")
     sizes = result.level_sizes()
@@ -130,7 +217,30 @@ def level_data(result):
 
 def traversal_levels(result, path, *, title=None):
     """Plot a BFS's frontier size (log scale) and time per level (milliseconds; hollow markers
-    where a step covered several levels and its time is shared). Returns :func:`level_data`."""
+    where a step covered several levels and its time is shared).
+
+    Parameters
+    ----------
+    result : gravel.algorithms.bfs.BFSResult
+    path : str or os.PathLike
+        The file written (PNG, SVG or PDF by its suffix), through a temporary file.
+    title : str, optional
+        Default: the run's device, strategy and time.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        :func:`level_data`, the data drawn.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `result` is not a BFS's.
+    MissingDependencyError
+        matplotlib is not installed.
+    UnknownNameError
+        `path` has another suffix (found after drawing: :func:`check_path` finds it before).
+    """
     data = level_data(result)
     fig, (top, bottom) = _figure(2, sharex=True)
     level, size = data["level"], data["size"]
@@ -169,8 +279,31 @@ def traversal_levels(result, path, *, title=None):
 
 # -- PageRank convergence --------------------------------------------------------------------------
 def convergence_data(result):
-    """A power iteration's L1 change per iteration: ``{"iteration": 1..k, "change": ...}`` from a
-    result's ``stats["changes"]`` (:class:`gravel.algorithms.pagerank.PageRankResult`)."""
+    """A power iteration's L1 change per iteration.
+
+    Parameters
+    ----------
+    result : gravel.algorithms.pagerank.PageRankResult
+        Or another result whose ``stats["changes"]`` lists them.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``{"iteration": 1..k, "change": ...}``, the changes as float64.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The result records no change per iteration (a distributed PageRank's, say).
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.plots import convergence_data
+    >>> data = convergence_data(gravel.pagerank(gravel.generate.grid(1, 2), device="cpu"))
+    >>> data["iteration"].tolist(), data["change"].tolist()
+    ([1], [0.0])
+    """
     changes = result.stats.get("changes")
     if changes is None:
         raise InvalidArgumentError(
@@ -181,7 +314,31 @@ def convergence_data(result):
 
 
 def pagerank_convergence(result, path, *, title=None):
-    """Plot PageRank's L1 change per iteration on a log scale. Returns :func:`convergence_data`."""
+    """Plot PageRank's L1 change per iteration on a log scale.
+
+    Parameters
+    ----------
+    result : gravel.algorithms.pagerank.PageRankResult
+        With ``stats["changes"]``.
+    path : str or os.PathLike
+        The file written (PNG, SVG or PDF by its suffix), through a temporary file.
+    title : str, optional
+        Default: the algorithm, device, iterations and last change.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        :func:`convergence_data`, the data drawn.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The result records no change per iteration.
+    MissingDependencyError
+        matplotlib is not installed.
+    UnknownNameError
+        `path` has another suffix (found after drawing: :func:`check_path` finds it before).
+    """
     data = convergence_data(result)
     fig, (ax,) = _figure()
     change = data["change"]
@@ -198,8 +355,30 @@ def pagerank_convergence(result, path, *, title=None):
 
 # -- gravel bench ----------------------------------------------------------------------------------
 def bench_rows(record):
-    """The rows of a ``gravel bench`` record: its dict (``results``, or ``rows`` as the benchmark
-    scripts write), a list of rows, or the path of its JSON file."""
+    """The rows of a ``gravel bench`` record.
+
+    Parameters
+    ----------
+    record : dict, list of dict, str or pathlib.Path
+        The record's dict (its ``results``, or ``rows`` as the benchmark scripts write), a list
+        of rows, or the path of its JSON file.
+
+    Returns
+    -------
+    list of dict
+        The rows, each with a ``time_s``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        The record holds no list of rows with ``time_s`` in each.
+
+    Examples
+    --------
+    >>> from gravel.plots import bench_rows
+    >>> bench_rows({"schema": 1, "results": [{"algo": "bfs", "time_s": 0.002}]})
+    [{'algo': 'bfs', 'time_s': 0.002}]
+    """
     if isinstance(record, (str, Path)):
         with open(record) as f:
             record = json.load(f)
@@ -213,9 +392,34 @@ def bench_rows(record):
 
 
 def bench_data(record):
-    """What :func:`bench_bars` draws: ``labels`` (one per row: graph, algorithm, device),
-    ``series`` ({name: seconds per row, NaN where a row lacks it}, gravel's own time first, then
-    each baseline in the order the rows give them) and ``spread`` (gravel's min and max seconds)."""
+    """What :func:`bench_bars` draws.
+
+    Parameters
+    ----------
+    record : dict, list of dict, str or pathlib.Path
+        A ``gravel bench`` record, as :func:`bench_rows` takes it.
+
+    Returns
+    -------
+    dict
+        ``labels`` (one per row: graph, algorithm, device), ``series`` ({name: seconds per row,
+        NaN where a row lacks it}, gravel's own time first, then each baseline in the order the
+        rows give them: every ``<name>_s`` column but ``min_s`` and ``max_s``, named by
+        ``BASELINE_NAMES``) and ``spread`` (gravel's min and max seconds, one row each).
+
+    Raises
+    ------
+    InvalidArgumentError
+        As :func:`bench_rows` raises it.
+
+    Examples
+    --------
+    >>> from gravel.plots import bench_data
+    >>> row = {"graph": "kron:20", "algo": "bfs", "device": "cpu", "time_s": 0.02, "scipy_s": 0.1}
+    >>> data = bench_data([row])
+    >>> data["labels"][0].splitlines(), {name: s.tolist() for name, s in data["series"].items()}
+    (['kron:20', 'bfs (cpu)'], {'gravel': [0.02], 'SciPy': [0.1]})
+    """
     rows = bench_rows(record)
     names = ["time_s"]
     for r in rows:
@@ -238,7 +442,31 @@ def bench_data(record):
 def bench_bars(record, path, *, title=None):
     """Plot a ``gravel bench`` record as bars of time (milliseconds, log scale): per row, gravel's
     median (whiskers from its fastest to its slowest run) beside each baseline timed in the same
-    run. Returns :func:`bench_data`."""
+    run.
+
+    Parameters
+    ----------
+    record : dict, list of dict, str or pathlib.Path
+        A ``gravel bench`` record, as :func:`bench_rows` takes it.
+    path : str or os.PathLike
+        The file written (PNG, SVG or PDF by its suffix), through a temporary file.
+    title : str, optional
+        Default: "gravel bench: time against the baselines".
+
+    Returns
+    -------
+    dict
+        :func:`bench_data`, the data drawn.
+
+    Raises
+    ------
+    InvalidArgumentError
+        As :func:`bench_rows` raises it.
+    MissingDependencyError
+        matplotlib is not installed.
+    UnknownNameError
+        `path` has another suffix (found after drawing: :func:`check_path` finds it before).
+    """
     data = bench_data(record)
     labels, series = data["labels"], data["series"]
     Figure = require_matplotlib()

@@ -110,9 +110,12 @@ def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None, gather
     Parameters
     ----------
     G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
-        A Graph is partitioned for this call (:func:`gravel.distributed.partition`).
+        A Graph is partitioned for this call (:func:`gravel.distributed.partition`); a graph
+        already partitioned runs where its parts are (`parts`, `cluster` and `gpus` are then
+        ignored).
     source : int
-    direction : {"auto", "top-down", "bottom-up"}
+        The source vertex, in the caller's ids (on a Graph with labels, a label too).
+    direction : {"auto", "top-down", "bottom-up"}, default "auto"
         "auto": Beamer's switch, level by level, on the whole frontier (the rule and constants of
         :func:`gravel.bfs` on the CPU); or one direction for every level.
     parts : int, default 2
@@ -124,7 +127,8 @@ def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None, gather
         started for the call and shut down after it.
     gpus : int, optional
         Run on this many GPUs, one worker process and one part each, exchanging over NCCL (an
-        error, before any work, where there are fewer GPUs); `parts` is then ignored.
+        error, before any work, where there are fewer GPUs); `parts` is then ignored. With
+        ``cluster="in-process"`` the parts run in this process on the CPU all the same.
     gather : bool, default True
         Return each per-vertex array here, as one NumPy array in the caller's ids; False leaves
         it where the parts computed it, as :class:`~gravel.distributed.PartArrays` (each part's
@@ -134,9 +138,27 @@ def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None, gather
     Returns
     -------
     BFSResult
-        ``depth`` and ``parent`` in the caller's ids, as :func:`gravel.bfs` gives them (any valid
-        BFS tree). ``stats``: the exchange's (``exchange_bytes``, ``supersteps``, ...) and
+        ``depth`` and ``parent`` (int32) in the caller's ids, as :func:`gravel.bfs` gives them
+        (any valid BFS tree; -1 where unreached, the source its own parent); ``iterations``: the
+        largest depth. ``stats``: ``parts``, the exchange's (``supersteps``,
+        ``exchange_bytes``, ``exchange_s``, and on GPUs ``worker_s``) and
         ``bottom_up_levels``.
+
+    Raises
+    ------
+    VertexNotFoundError
+        `source` is not a vertex of `G`.
+    UnknownNameError
+        `direction` is not one of the three.
+    InvalidArgumentError
+        ``gather=False`` with a reordered graph, or with a Graph and no `cluster`; `parts` or
+        `gpus` not a positive integer, or more GPUs than there are.
+    WorkerLostError
+        A worker holding a part left the cluster during the run.
+
+    See Also
+    --------
+    gravel.bfs : The single-process BFS.
 
     Notes
     -----
@@ -144,6 +166,14 @@ def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None, gather
     in-arcs. A top-down level sends each target found to its owner (alltoall); a bottom-up level
     all-gathers the frontier (its ids, or a bitmap of every vertex where that is smaller) and each
     part searches its unvisited vertices' in-lists, with no further exchange.
+
+    Examples
+    --------
+    >>> import gravel, gravel.distributed
+    >>> G = gravel.generate.grid(2, 3)
+    >>> r = gravel.distributed.bfs(G, 0, parts=2, cluster="in-process")
+    >>> r.depth.tolist(), r.parent.tolist(), r.iterations
+    ([0, 1, 2, 1, 2, 3], [0, 0, 1, 0, 1, 2], 3)
     """
     from ..algorithms.bfs import BFSResult
 
@@ -169,23 +199,99 @@ def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None, gather
 
 
 def parts_delta(G, mean):
-    """SSSP's bucket width on parts: the mean weight times max(1, 16 / mean degree), 16 to 32
-    times the single process's on the CPU (sssp.default_delta, mean * max(1/32, 1/degree)) on
-    graphs of degree 16 and more: every bucket costs supersteps of exchange."""
+    """SSSP's bucket width on parts: the mean weight times max(1, 16 / mean degree).
+
+    Parameters
+    ----------
+    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
+        Read for its ``n`` and ``nnz`` (the mean degree, nnz / n).
+    mean : float
+        The mean weight; 0 or None counts as 1.
+
+    Returns
+    -------
+    float
+        The bucket width.
+
+    Notes
+    -----
+    The width is 16 to 32 times the single process's on the CPU
+    (``gravel.algorithms.sssp.default_delta``, mean * max(1/32, 1/degree)) on graphs of degree
+    16 and more: every bucket costs supersteps of exchange.
+
+    Examples
+    --------
+    >>> import gravel
+    >>> from gravel.distributed.algorithms import parts_delta
+    >>> G = gravel.generate.grid(2, 3)
+    >>> G.n, G.nnz, round(parts_delta(G, 1.0), 3)
+    (6, 14, 6.857)
+    """
     return (mean or 1.0) * max(1.0, 16.0 * G.n / max(G.nnz, 1))
 
 
 def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True):
     """Shortest-path distances and a shortest-path tree from `source` over `parts` parts (near-far
-    delta-stepping, one exchange of offers per superstep). Weights as :func:`gravel.sssp` takes
-    them (non-negative and finite; unit weights where the graph has none); `delta` as there
-    (default: gravel's CPU default). `parts`, `cluster`, `gpus` and `gather` as for
-    :func:`bfs`.
+    delta-stepping, one exchange of offers per superstep).
+
+    Weights as :func:`gravel.sssp` takes them: non-negative and finite; unit weights where the
+    graph has none.
+
+    Parameters
+    ----------
+    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
+        As for :func:`bfs`. The weights of a Graph are checked here; those of a graph already
+        partitioned are not.
+    source : int
+        The source vertex, in the caller's ids (on a Graph with labels, a label is found too,
+        but see Notes).
+    delta : float, optional
+        The bucket width, a positive finite number, checked as :func:`gravel.sssp` checks it
+        (against a largest weight of 1 on a graph already partitioned). Default:
+        :func:`parts_delta` of the mean weight, and at least the largest weight / ``2**20`` (the
+        most buckets a width may ask for); on a graph already partitioned the weights count as
+        1, and a weighted one needs `delta`.
+    parts, cluster, gpus, gather
+        As for :func:`bfs`.
 
     Returns
     -------
     SSSPResult
-        ``distance`` (float64, ``inf`` where unreachable) and ``predecessor`` in the caller's ids.
+        ``distance`` (float64, ``inf`` where unreachable) and ``predecessor`` (int32, -1 for the
+        source and where unreachable) in the caller's ids; ``source``; ``iterations``: the
+        supersteps that relaxed arcs. ``stats``: ``delta``, ``parts`` and the exchange's, as
+        for :func:`bfs`.
+
+    Raises
+    ------
+    VertexNotFoundError
+        `source` is not a vertex of `G`.
+    InvalidWeightError
+        A negative or non-finite weight (of a Graph), or a `delta` that is not a positive finite
+        number or is too narrow.
+    UnknownNameError
+        A weighted graph already partitioned, and no `delta`.
+    InvalidArgumentError
+        As for :func:`bfs`.
+    WorkerLostError
+        A worker holding a part left the cluster during the run.
+
+    See Also
+    --------
+    gravel.sssp : The single-process SSSP.
+
+    Notes
+    -----
+    The result's ``source`` is ``int(source)``: a label that is not a number fails there, after
+    the run.
+
+    Examples
+    --------
+    >>> import gravel, gravel.distributed
+    >>> G = gravel.Graph.from_edges([0, 1, 0], [1, 2, 2], [1.0, 2.0, 5.0])
+    >>> r = gravel.distributed.sssp(G, 0, parts=2, cluster="in-process")
+    >>> r.distance.tolist(), r.predecessor.tolist()
+    ([0.0, 1.0, 3.0], [-1, 0, 1])
     """
     from ..algorithms.sssp import MAX_BUCKETS, SSSPResult, check_delta
     from ..transform import check_weights
@@ -235,17 +341,59 @@ def pagerank(
 ):
     """PageRank over `parts` parts, iterated and stopped as :func:`gravel.pagerank` does (the
     L1 change below `tol`, or below ``n * tol`` with ``stopping="networkx"``); no
-    personalization yet. `parts`, `cluster`, `gpus` and `gather` as for :func:`bfs`.
+    personalization yet.
+
+    Parameters
+    ----------
+    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
+        As for :func:`bfs`.
+    alpha : float, default 0.85
+        Damping factor, in [0, 1].
+    max_iter : int, default 100
+        Most iterations; 0 returns the uniform starting vector (only with ``tol=0``).
+    tol : float, optional
+        Stop when the L1 change of an iteration is below `tol` (below ``n * tol`` with
+        ``stopping="networkx"``); ``tol=0`` runs exactly `max_iter` iterations and never raises.
+        Default 1e-6, as :func:`gravel.pagerank`.
+    weight : True, str or None, default True
+        True (or an attribute name) uses the graph's weights where it has them; None or False
+        ignores them.
+    stopping : {"absolute", "networkx"}, default "absolute"
+        The stopping rule.
+    parts, cluster, gpus, gather
+        As for :func:`bfs`.
 
     Returns
     -------
     PageRankResult
-        ``rank`` in the caller's ids.
+        ``rank`` (float64) in the caller's ids; ``iterations``: the iterations run.
+        ``stats``: ``error``, the L1 change of the last iteration (None when none ran),
+        ``parts`` and the exchange's, as for :func:`bfs`; no ``changes``.
 
     Raises
     ------
+    InvalidArgumentError
+        `alpha`, `max_iter` or `tol` out of range, ``max_iter=0`` with ``tol > 0``, `weight` of
+        another kind; else as for :func:`bfs`.
+    UnknownNameError
+        `stopping` is not one of the two.
+    InvalidWeightError
+        A negative or non-finite weight of a Graph (with `weight` on).
     PowerIterationFailedConvergence
         No convergence within `max_iter` iterations (``tol > 0``).
+    WorkerLostError
+        A worker holding a part left the cluster during the run.
+
+    See Also
+    --------
+    gravel.pagerank : The single-process PageRank.
+
+    Examples
+    --------
+    >>> import gravel, gravel.distributed
+    >>> r = gravel.distributed.pagerank(gravel.generate.grid(1, 2), cluster="in-process")
+    >>> r.rank.round(3).tolist()
+    [0.5, 0.5]
     """
     from ..algorithms.pagerank import (
         DEFAULT_TOL,
@@ -292,8 +440,39 @@ def pagerank(
 def connected_components(G, *, parts=2, cluster=None, gpus=None, gather=True):
     """Connected components (weakly, for directed graphs) over `parts` parts: every vertex
     labelled with the smallest caller id of its component, as
-    :func:`gravel.connected_components` labels them. `parts`, `cluster`, `gpus` and `gather` as
-    for :func:`bfs`."""
+    :func:`gravel.connected_components` labels them.
+
+    Parameters
+    ----------
+    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
+        As for :func:`bfs`.
+    parts, cluster, gpus, gather
+        As for :func:`bfs`.
+
+    Returns
+    -------
+    CCResult
+        ``labels`` (int32) in the caller's ids; ``iterations``: the rounds of label propagation.
+        ``stats``: ``parts`` and the exchange's, as for :func:`bfs`.
+
+    Raises
+    ------
+    InvalidArgumentError
+        As for :func:`bfs`.
+    WorkerLostError
+        A worker holding a part left the cluster during the run.
+
+    See Also
+    --------
+    gravel.connected_components : The single-process components.
+
+    Examples
+    --------
+    >>> import gravel, gravel.distributed
+    >>> G = gravel.Graph.from_edges([0, 3], [1, 2], n=5, directed=False)
+    >>> gravel.distributed.connected_components(G, cluster="in-process").labels.tolist()
+    [0, 0, 2, 2, 4]
+    """
     from ..algorithms.cc import CCResult
 
     _check_gather(G, cluster, gather)

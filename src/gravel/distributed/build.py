@@ -29,9 +29,31 @@ COUNT_BLOCK = 1 << 26
 
 @dataclass(frozen=True)
 class Source:
-    """Where parts come from: a generator spec or a graph file (with `load`'s keywords), with the
-    seed of generators and of `weights`: random integer weights 1..weights for an unweighted
-    graph (as ``gravel.transform.add_random_weights(G, 1, weights, seed=0)`` gives them)."""
+    """Where parts come from: a generator spec or a graph file (with `load`'s keywords), the seed
+    of generators, and `weights`: random integer weights 1..weights for an unweighted graph (as
+    ``gravel.transform.add_random_weights(G, 1, weights, seed=0)`` gives them).
+
+    Parameters
+    ----------
+    graph : str
+        A generator spec (``kron:SCALE[:EF]``, ``urand:SCALE[:DEG]``, whose edges each worker
+        makes itself, or another spec of :func:`gravel.generate.from_spec`) or a graph file's
+        path.
+    seed : int, default 0
+        The generator's seed. The weights' seed is 0 whatever `seed` is.
+    weights : int, optional
+        Give an unweighted graph random integer weights 1..weights; None leaves it as it is.
+    undirected : bool, default False
+        A file's edges as undirected (:func:`gravel.load`'s `undirected`).
+    relabel : bool, default False
+        A file's ids relabelled (:func:`gravel.load`'s `relabel`).
+
+    Examples
+    --------
+    >>> from gravel.distributed.build import Source
+    >>> Source("kron:6").edgewise, Source("grid:2x3").edgewise
+    (('kron', 6, 16), None)
+    """
 
     graph: str
     seed: int = 0
@@ -53,7 +75,23 @@ class Source:
         return kind, numbers[0], numbers[1] if len(numbers) == 2 else 16
 
     def whole(self):
-        """The whole graph, as the single-process path builds it (for other specs and files)."""
+        """The whole graph, as the single-process path builds it (for other specs and files).
+
+        Returns
+        -------
+        Graph
+            ``gravel.generate.from_spec(graph, seed=seed)`` for a spec, else
+            ``gravel.load(graph, undirected=undirected, relabel=relabel)``; with random weights
+            1..weights where `weights` is set and the graph has none.
+
+        Raises
+        ------
+        UnknownNameError
+            A generator spec that :func:`gravel.generate.from_spec` cannot read.
+        InvalidGraphError
+            A spec's numbers out of range, or a missing or malformed file
+            (:class:`~gravel.errors.GraphFormatError`).
+        """
         from ..io import load
 
         if generate.is_spec(self.graph):
@@ -143,8 +181,46 @@ def _weights(offsets, targets, lo, n, high):
 
 def build_program(rank, source, size, device="cpu"):
     """Part `rank` of `size` of `source`, made on its own worker (a distributed program: run it
-    with the exchange, one per rank). `device` is where the degree counts are summed: "cuda"
-    sums them on the GPU (over NCCL). Returns the part in host memory."""
+    with the exchange, one per rank).
+
+    Parameters
+    ----------
+    rank : int
+        Which part, ``0 .. size - 1``.
+    source : Source
+        What to build.
+    size : int
+        How many parts, at least 1.
+    device : {"cpu", "cuda"}, default "cpu"
+        Where the degree counts are summed and the rows made: "cuda" does both on the GPU (the
+        sum over NCCL).
+
+    Yields
+    ------
+    Collective
+        For a ``kron`` or ``urand`` spec, one allreduce (sum) of the degree counts of this
+        rank's share of the edges; nothing for other specs and files.
+
+    Returns
+    -------
+    Part
+        The part in host memory, cut by the same edge-balanced bounds on every rank: a generated
+        graph's rows (undirected) are those of ``gravel.generate.from_spec``'s graph; other specs
+        and files are built whole (:meth:`Source.whole`) on each rank, which keeps its own rows.
+
+    Raises
+    ------
+    InvalidArgumentError
+        `size` is not a positive integer.
+
+    Examples
+    --------
+    >>> from gravel.distributed.build import Source, build_program
+    >>> from gravel.distributed.exchange import run_in_process
+    >>> parts = run_in_process(range(2), build_program, Source("kron:6"), 2)
+    >>> [(part.lo, part.hi, part.out_arcs) for part in parts]
+    [(0, 38, 415), (38, 64, 351)]
+    """
     size = _check_parts(size)
     spec = source.edgewise
     if spec is None:

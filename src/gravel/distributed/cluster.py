@@ -74,15 +74,45 @@ def _set_env(env):
 
 
 def alive(client):
-    """The addresses of the cluster's workers, sorted."""
+    """The addresses of the cluster's workers, sorted.
+
+    Parameters
+    ----------
+    client : distributed.Client
+
+    Returns
+    -------
+    list of str
+    """
     return sorted(client.scheduler_info(n_workers=-1)["workers"])
 
 
 def gather(client, futures, workers, describe, *, fetch=True):
     """The futures' results (with `fetch`; else only their errors raised, the results left on
-    the workers), each task pinned to ``workers[i]``. The first task's error is raised as soon as
-    it is seen, and WorkerLostError, naming the worker by ``describe(address)`` and its part,
-    where one of the workers leaves during the wait."""
+    the workers), each task pinned to ``workers[i]``.
+
+    Parameters
+    ----------
+    client : distributed.Client
+    futures : list of distributed.Future
+    workers : list of str
+        Each task's worker, in the order of `futures`.
+    describe : callable
+        ``describe(address)``: the worker as an error names it.
+    fetch : bool, default True
+
+    Returns
+    -------
+    list or None
+        The results in order with `fetch`, else None.
+
+    Raises
+    ------
+    WorkerLostError
+        A worker left during the wait; it names the worker by ``describe(address)`` and its part.
+    Exception
+        The first task's error, raised as soon as it is seen (checked every ``POLL_S`` seconds).
+    """
     import distributed
 
     while True:
@@ -168,7 +198,18 @@ class Owner:
 
 
 def wait_ended(pids, seconds):
-    """Wait up to `seconds` for the processes `pids` to end; the ones still running."""
+    """Wait up to `seconds` for the processes `pids` to end.
+
+    Parameters
+    ----------
+    pids : iterable of int
+    seconds : float
+
+    Returns
+    -------
+    list of int
+        The ones still running (a zombie, ended but not yet reaped, does not count).
+    """
     deadline = time.monotonic() + seconds
     left = [p for p in pids if _running(p)]
     while left and time.monotonic() < deadline:
@@ -204,7 +245,20 @@ class Cluster(Owner):
         Use an existing Dask client (or connect to this scheduler address) instead; its workers
         are used in the order of their addresses and are left running by :meth:`close`.
     **cluster_kwargs
-        Passed to ``LocalCluster``.
+        Passed to ``LocalCluster``, over gravel's own (``n_workers``, one thread a worker, ...).
+
+    Attributes
+    ----------
+    client : distributed.Client
+    workers : list of str
+        The workers' addresses, sorted: part k goes to ``workers[k % len(workers)]``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Neither `parts` nor `client`, or `parts` is not a positive integer.
+    GravelError
+        The Dask cluster has no workers.
 
     Examples
     --------
@@ -240,13 +294,39 @@ class Cluster(Owner):
         return alive(self.client)
 
     def worker_of(self, index):
-        """The address of the worker that holds part `index` (parts go round the workers)."""
+        """The address of the worker that holds part `index` (parts go round the workers).
+
+        Parameters
+        ----------
+        index : int
+
+        Returns
+        -------
+        str
+        """
         return self.workers[index % len(self.workers)]
 
     def load(self, G, parts=None, bounds=None):
-        """Partition `G` (a Graph, or a PartitionedGraph) and scatter part k to worker
-        ``k % workers``, pinned there; returns a :class:`DistributedGraph`. `parts` defaults to
-        the number of workers."""
+        """Partition `G` and scatter part k to worker ``k % workers``, pinned there.
+
+        Parameters
+        ----------
+        G : Graph or PartitionedGraph
+            A Graph is cut here (:func:`~gravel.distributed.split`, with `parts` and `bounds`); a
+            PartitionedGraph's parts are sent as they are.
+        parts : int, optional
+            Default: the number of workers.
+        bounds : array_like of int64, optional
+
+        Returns
+        -------
+        DistributedGraph
+
+        Raises
+        ------
+        InvalidArgumentError
+            `parts` or `bounds` that :func:`~gravel.distributed.split` refuses.
+        """
         from .partition import PartitionedGraph
 
         if isinstance(G, PartitionedGraph):
@@ -261,7 +341,34 @@ class Cluster(Owner):
 
     def run(self, dg, program, *args, stats=None, keep=False):
         """Each part's result of ``program(part, *args)`` run on the part's worker, in part
-        order; with `keep`, futures of the results, left on the workers."""
+        order; with `keep`, futures of the results, left on the workers.
+
+        The driver steps every part's program to its next collective, routes what the parts
+        yielded (:func:`~gravel.distributed.exchange.route`) and sends each part its share with
+        the next step.
+
+        Parameters
+        ----------
+        dg : DistributedGraph
+        program : callable
+            A distributed program (:mod:`gravel.distributed.exchange`).
+        *args
+            Passed to `program` after the part.
+        stats : Stats, optional
+            Counts the exchange; a fresh one where None.
+        keep : bool, default False
+
+        Returns
+        -------
+        list
+
+        Raises
+        ------
+        WorkerLostError
+            A worker holding a part left the cluster during the run.
+        Exception
+            A part's error. Either way the run's tasks are cancelled and its state dropped.
+        """
         c, run = self.client, uuid.uuid4().hex[:12]
         name = getattr(program, "__name__", "program")
         stats = Stats() if stats is None else stats
@@ -327,8 +434,20 @@ class Cluster(Owner):
 
 
 class DistributedGraph:
-    """A partitioned graph whose parts live on a :class:`Cluster`'s workers (futures). Same
-    attributes as :class:`PartitionedGraph`: n, nnz, directed, weighted, order, bounds, nparts."""
+    """A partitioned graph whose parts live on a :class:`Cluster`'s workers (futures), made by
+    :meth:`Cluster.load`. Same attributes as :class:`PartitionedGraph`: n, nnz, directed,
+    weighted, order, bounds, nparts.
+
+    Parameters
+    ----------
+    cluster : Cluster
+    futures : list of distributed.Future
+        Part k's at k.
+    first : Part
+        A part, for bounds, n and directed.
+    meta : Graph or PartitionedGraph
+        The graph cut, for nnz, weighted and order.
+    """
 
     def __init__(self, cluster, futures, first, meta):
         self.cluster, self.futures, self._nparts = cluster, futures, len(futures)
@@ -337,9 +456,28 @@ class DistributedGraph:
 
     @property
     def nparts(self):
+        """How many parts (kept after :meth:`free`)."""
         return self._nparts
 
     def run(self, program, *args, stats=None, keep=False):
+        """Each part's result of ``program(part, *args)``, as :meth:`Cluster.run` gives it.
+
+        Parameters
+        ----------
+        program : callable
+        *args
+        stats : Stats, optional
+        keep : bool, default False
+
+        Returns
+        -------
+        list
+
+        Raises
+        ------
+        GravelError
+            The graph was freed.
+        """
         if not self.futures:
             raise GravelError("this DistributedGraph was freed")
         return self.cluster.run(self, program, *args, stats=stats, keep=keep)

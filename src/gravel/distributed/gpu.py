@@ -36,7 +36,12 @@ BLOCK = 256
 
 
 def device_count():
-    """GPUs this process can see (0 without CuPy or a GPU)."""
+    """GPUs this process can see (0 without CuPy or a GPU).
+
+    Returns
+    -------
+    int
+    """
     from ..backends import cuda
 
     if not cuda.available():
@@ -48,7 +53,29 @@ def device_count():
 
 def check_gpus(gpus, count=None):
     """`gpus` checked against the GPUs present (`count`, default :func:`device_count`): an error
-    before any work where it is not a positive integer or more than there are."""
+    before any work where it is not a positive integer or more than there are.
+
+    Parameters
+    ----------
+    gpus : int
+    count : int, optional
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InvalidArgumentError
+        `gpus` is not a positive integer, or is more than `count` (the message says why CUDA is
+        unavailable where there are none).
+
+    Examples
+    --------
+    >>> from gravel.distributed.gpu import check_gpus
+    >>> check_gpus(2, count=4)
+    2
+    """
     gpus = _check_parts(gpus)
     count = device_count() if count is None else count
     if gpus > count:
@@ -62,7 +89,29 @@ def check_gpus(gpus, count=None):
 def worker_gpus(gpus, visible=None):
     """The GPU each of `gpus` workers sees, worker k taking the k-th visible GPU: the entries of
     `visible` (``CUDA_VISIBLE_DEVICES`` as this process has it), or 0, 1, ... when it is unset.
-    Part k lives on worker k."""
+    Part k lives on worker k.
+
+    Parameters
+    ----------
+    gpus : int
+    visible : str, optional
+        GPU ids (or UUIDs) separated by commas.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    InvalidArgumentError
+        `visible` names fewer than `gpus` GPUs.
+
+    Examples
+    --------
+    >>> from gravel.distributed.gpu import worker_gpus
+    >>> worker_gpus(2, "3,5,7"), worker_gpus(2, "")
+    (['3', '5'], ['0', '1'])
+    """
     visible = os.environ.get("CUDA_VISIBLE_DEVICES") if visible is None else visible
     ids = [v.strip() for v in visible.split(",") if v.strip()] if visible else None
     if ids is None:
@@ -108,7 +157,18 @@ def _comm(key):
 
 
 def to_device(part):
-    """A part with its arrays in this process's GPU (the bounds stay on the host)."""
+    """A part with its arrays in this process's GPU (the bounds stay on the host).
+
+    Parameters
+    ----------
+    part : Part
+
+    Returns
+    -------
+    Part
+        A copy with CuPy int64 offsets, int32 ids and float32 weights (or None); an undirected
+        part's in-edges are its out-edges' arrays, copied once.
+    """
     import cupy
 
     def dev(a, dtype):
@@ -181,10 +241,36 @@ class DeviceKernels:
 
     @staticmethod
     def pagerank(in_arcs):
+        """PageRank's kernels, ``contributions(rank, out_weight, contrib)`` (returns the dangling
+        rank) and ``pull(offsets, ids, weights, contrib, base, alpha, rank, new_rank)`` (returns the
+        L1 change), as static methods of a class.
+
+        Parameters
+        ----------
+        in_arcs : int
+            The part's in-arcs (the host picks its kernels by size; the GPU's serve all).
+
+        Returns
+        -------
+        type
+        """
         return _PageRank
 
     @staticmethod
     def neighbour_min(offsets, ids, labels, out):
+        """``out[v] = min(out[v], smallest label among v's listed neighbours)``, on the GPU.
+
+        Parameters
+        ----------
+        offsets : cupy.ndarray of int64
+            The part's CSR (or CSC) offsets over its local vertices.
+        ids : cupy.ndarray of int32
+            The lists' global ids.
+        labels : cupy.ndarray of int32
+            Every vertex's label, by global id.
+        out : cupy.ndarray of int32
+            The part's labels, lowered in place.
+        """
         _launch("gravel_part_min_label", offsets, ids, (offsets, ids, labels, out))
 
 
@@ -257,7 +343,23 @@ class GPUCluster(Owner):
         k-th visible GPU (an error, before anything starts, where there are fewer GPUs).
     client : distributed.Client or str, optional
         Use the workers of an existing Dask cluster instead (each must see one GPU): the same
-        code then spans several machines.
+        code then spans several machines. They are ordered by GPU id, then address, and
+        restarted (not shut down) after a failed run.
+
+    Attributes
+    ----------
+    workers : list of str
+        The workers' addresses: part k lives on ``workers[k]``.
+    gpu_of : dict of str to str
+        Each worker's ``CUDA_VISIBLE_DEVICES``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Neither `gpus` nor `client`, or `gpus` is not a positive integer or more than the GPUs
+        visible here.
+    GravelError
+        The Dask cluster has no workers.
 
     Examples
     --------
@@ -295,10 +397,20 @@ class GPUCluster(Owner):
 
     @property
     def gpus(self):
+        """How many workers (GPUs)."""
         return len(self.workers)
 
     def describe(self, worker):
-        """A worker as errors name it: its name, address and GPU."""
+        """A worker as errors name it: its address and GPU.
+
+        Parameters
+        ----------
+        worker : str
+
+        Returns
+        -------
+        str
+        """
         return f"worker {worker} (GPU {self.gpu_of.get(worker, '?')})"
 
     def _each(self, calls, what, *, fetch=True):
@@ -346,11 +458,26 @@ class GPUCluster(Owner):
             pass
 
     def load(self, graph, *, seed=0, weights=None):
-        """Part k of `graph` on worker k's GPU; returns a :class:`GPUGraph`.
+        """Part k of `graph` on worker k's GPU.
 
-        `graph` is a :class:`~.build.Source`, a generator spec or file name (each worker builds
-        or reads its own part; `seed` and `weights` as Source takes them), or a Graph held here
-        (cut here and sent, part by part)."""
+        Parameters
+        ----------
+        graph : Source, str, os.PathLike or Graph
+            A :class:`~.build.Source`, a generator spec or file name (each worker builds or reads
+            its own part), or a Graph held here (cut here and sent, part by part).
+        seed : int, default 0
+        weights : int, optional
+            For a spec or file name, as :class:`~.build.Source` takes them.
+
+        Returns
+        -------
+        GPUGraph
+
+        Raises
+        ------
+        WorkerLostError
+            A worker left during the build; the workers are taken down, as after any error.
+        """
         from .build import Source
 
         if isinstance(graph, (str, os.PathLike)):
@@ -375,8 +502,33 @@ class GPUCluster(Owner):
         return self._each([(fn, (f,)) for f in futures], fn.__name__.strip("_"))
 
     def run(self, dg, program, *args, stats=None, keep=False):
-        """Each part's result of ``program(part, *args)``, run on its GPU over NCCL; with `keep`,
-        futures of the results, left in the workers' GPUs."""
+        """Each part's result of ``program(part, *args)``, run on its GPU over NCCL: one task per
+        worker drives its part's program to the end (:func:`~.exchange.drive`).
+
+        Parameters
+        ----------
+        dg : GPUGraph
+        program : callable
+            A distributed program (:mod:`gravel.distributed.exchange`).
+        *args
+            Passed to `program` after the part.
+        stats : Stats, optional
+            Gets the supersteps, the bytes every part sent, and the slowest part's seconds in
+            collectives (``exchange_s``) and in all (``worker_s``).
+        keep : bool, default False
+
+        Returns
+        -------
+        list
+            Each part's result, its arrays copied to the host; with `keep`, futures of the results,
+            left in the workers' GPUs.
+
+        Raises
+        ------
+        WorkerLostError
+            A worker left during the run; the workers are taken down (a cluster started here is
+            closed, a given one restarted), as after any part's error, which is raised.
+        """
         calls = [(_run, (self.key, f, program, args, keep)) for f in dg.futures]
         if keep:
             runs = self._each(calls, "run", fetch=False)
@@ -420,8 +572,20 @@ def _number(text):
 
 
 class GPUGraph:
-    """A partitioned graph whose part k is in worker k's GPU (futures on a :class:`GPUCluster`).
-    Same attributes as :class:`~.partition.PartitionedGraph`, and ``device == "cuda"``."""
+    """A partitioned graph whose part k is in worker k's GPU (futures on a :class:`GPUCluster`),
+    made by :meth:`GPUCluster.load`. Same attributes as :class:`~.partition.PartitionedGraph`,
+    and ``device == "cuda"``.
+
+    Parameters
+    ----------
+    cluster : GPUCluster
+    futures : list of distributed.Future
+    facts : list of tuple
+        Per part: bounds, n, directed, weighted, out-arcs, and (hub, its out-degree).
+    order : numpy.ndarray, optional
+    nnz : int, optional
+        Default: the sum of the parts' out-arcs.
+    """
 
     device = "cuda"
     labels = None
@@ -441,9 +605,28 @@ class GPUGraph:
 
     @property
     def nparts(self):
+        """How many parts (0 after :meth:`free`)."""
         return len(self.futures)
 
     def run(self, program, *args, stats=None, keep=False):
+        """Each part's result of ``program(part, *args)``, as :meth:`GPUCluster.run` gives it.
+
+        Parameters
+        ----------
+        program : callable
+        *args
+        stats : Stats, optional
+        keep : bool, default False
+
+        Returns
+        -------
+        list
+
+        Raises
+        ------
+        GravelError
+            The graph was freed.
+        """
         if not self.futures:
             raise GravelError("this GPUGraph was freed")
         return self.cluster.run(self, program, *args, stats=stats, keep=keep)

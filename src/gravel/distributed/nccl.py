@@ -20,8 +20,13 @@ from .exchange import Communicator, sent_bytes
 
 
 def unique_id():
-    """A new NCCL unique id, made by one worker and handed to the others as CuPy gives it (128
-    bytes; a tuple of 128 ints before CuPy 14)."""
+    """A new NCCL unique id, made by one worker and handed to the others.
+
+    Returns
+    -------
+    bytes or tuple of int
+        The id as CuPy gives it: 128 bytes (a tuple of 128 ints before CuPy 14).
+    """
     from cupy.cuda import nccl
 
     return nccl.get_unique_id()
@@ -55,6 +60,22 @@ class NcclCommunicator(Communicator):
     ``supersteps`` (collectives), ``exchange_bytes`` (this rank's payload bytes sent to the
     others, :func:`~.exchange.sent_bytes`) and ``exchange_s`` (seconds inside them,
     synchronized).
+
+    Parameters
+    ----------
+    uid : bytes or tuple of int
+        The NCCL unique id all ranks share (:func:`unique_id`).
+    rank : int
+        This rank, ``0 .. size - 1``: this worker's part.
+    size : int
+        How many ranks (GPUs).
+
+    Attributes
+    ----------
+    rank, size : int
+    comm : cupy.cuda.nccl.NcclCommunicator
+    supersteps, exchange_bytes : int
+    exchange_s : float
     """
 
     def __init__(self, uid, rank, size):
@@ -67,6 +88,7 @@ class NcclCommunicator(Communicator):
         self.reset_stats()
 
     def reset_stats(self):
+        """Set the counts (``supersteps``, ``exchange_bytes``, ``exchange_s``) back to zero."""
         self.supersteps, self.exchange_bytes, self.exchange_s = 0, 0, 0.0
 
     def close(self):
@@ -76,6 +98,19 @@ class NcclCommunicator(Communicator):
     # -- the collectives ---------------------------------------------------------------------
 
     def perform(self, collective):
+        """Perform a collective this part yielded, then synchronize the stream and count it.
+
+        Parameters
+        ----------
+        collective : Collective
+            What the part yielded.
+
+        Returns
+        -------
+        object
+            What the part receives, as :meth:`alltoall`, :meth:`allgather` or :meth:`allreduce`
+            give it.
+        """
         t = time.perf_counter()
         out = super().perform(collective)
         self._stream().synchronize()
@@ -85,6 +120,28 @@ class NcclCommunicator(Communicator):
         return out
 
     def alltoall(self, sends):
+        """Send ``sends[p]`` to rank p; receive what each rank sent to this one.
+
+        The per-peer lengths go round first (one allGather of a small int64 matrix), then every
+        payload column moves by grouped send/recv, received into one buffer per column.
+
+        Parameters
+        ----------
+        sends : sequence
+            One item per rank: an array, or a tuple of arrays (the columns), host or device;
+            column c has one dtype on every rank.
+
+        Returns
+        -------
+        list
+            Per rank, in rank order, the CuPy array (or tuple of arrays) it sent to this one:
+            views into one buffer per column.
+
+        Raises
+        ------
+        ValueError
+            `sends` does not hold one item per rank.
+        """
         if len(sends) != self.size:
             raise ValueError(f"alltoall: every part must send one item to each of {self.size}")
         tupled = isinstance(sends[0], tuple)
@@ -105,6 +162,18 @@ class NcclCommunicator(Communicator):
         return per_peer if tupled else [x[0] for x in per_peer]
 
     def allgather(self, data):
+        """Every rank's `data` concatenated in rank order (ranks may hold different lengths).
+
+        Parameters
+        ----------
+        data : array or tuple of arrays
+            This rank's share, host or device; a tuple is gathered column by column.
+
+        Returns
+        -------
+        cupy.ndarray or tuple of cupy.ndarray
+            The joined data, flattened, on this GPU.
+        """
         tupled = isinstance(data, tuple)
         cols = self._columns(data)
         lengths = self._gather_lengths(np.array([c.size for c in cols], np.int64))
@@ -119,6 +188,27 @@ class NcclCommunicator(Communicator):
         return tuple(out) if tupled else out[0]
 
     def allreduce(self, data, op):
+        """The element-wise reduction of every rank's `data` (ncclAllReduce).
+
+        Parameters
+        ----------
+        data : scalar or array
+            This rank's value, host or device, of an 8-, 32- or 64-bit integer or a 32- or
+            64-bit float dtype.
+        op : {"sum", "min", "max"}
+            The reduction.
+
+        Returns
+        -------
+        numpy.ndarray or cupy.ndarray
+            The reduction in the shape of `data`: on the host (NumPy) for host `data`, as
+            :func:`~.exchange.route` gives it, else on this GPU.
+
+        Raises
+        ------
+        TypeError
+            `data`'s dtype is not one NCCL reduces.
+        """
         cp = self._cupy
         on_host = not isinstance(data, cp.ndarray)
         x = cp.asarray(data)

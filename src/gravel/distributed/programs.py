@@ -21,7 +21,18 @@ DENSE_LEVEL = 32
 
 def kernels(part):
     """The part's device kernels: ``pagerank(in_arcs)`` (contributions and pull, as
-    gravel.backends.cpu.pagerank has them) and ``neighbour_min(offsets, ids, labels, out)``."""
+    gravel.backends.cpu.pagerank has them) and ``neighbour_min(offsets, ids, labels, out)``.
+
+    Parameters
+    ----------
+    part : Part
+
+    Returns
+    -------
+    type
+        gravel's Numba kernels, or :class:`~gravel.distributed.gpu.DeviceKernels` on a GPU;
+        ``contributions_dtype``: PageRank's contributions' (float64, float32 on GPUs).
+    """
     if xp(part.out_offsets) is np:
         return _HostKernels
     from .gpu import DeviceKernels
@@ -50,14 +61,48 @@ class _HostKernels:
 
 
 def rows_of(offsets):
-    """The local row of every arc of a CSR (int32)."""
+    """The local row of every arc of a CSR.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray or cupy.ndarray of int64
+        The CSR's offsets over the part's local vertices.
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray of int32
+        ``offsets[-1]`` local rows, non-decreasing, on the device of `offsets`.
+    """
     m = xp(offsets)
     total = int(offsets[-1])
     return m.searchsorted(offsets[1:], m.arange(total), side="right").astype(m.int32)
 
 
 def arcs(offsets, frontier):
-    """The arcs out of the local vertices `frontier`: (their positions, the local row of each)."""
+    """The arcs out of the local vertices `frontier`.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray or cupy.ndarray of int64
+        The CSR's offsets over the part's local vertices.
+    frontier : numpy.ndarray or cupy.ndarray of int
+        Local vertex ids.
+
+    Returns
+    -------
+    positions : numpy.ndarray or cupy.ndarray of int64
+        Each arc's position in the CSR's lists, list after list in the order of `frontier`.
+    rows : numpy.ndarray or cupy.ndarray
+        The local row (the entry of `frontier`) of each arc.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.distributed.programs import arcs
+    >>> at, rows = arcs(np.array([0, 2, 2, 5]), np.array([2, 0]))
+    >>> at.tolist(), rows.tolist()
+    ([2, 3, 4, 0, 1], [2, 2, 2, 0, 0])
+    """
     m = xp(offsets)
     start = offsets[frontier]
     deg = offsets[frontier + 1] - start
@@ -196,8 +241,38 @@ def bfs_program(part, source, direction="auto"):
     same choice (:func:`_bottom_up_next`). Top-down, each part expands its frontier and sends
     every target it found (with a parent) to the target's owner, which claims the unvisited ones.
     Bottom-up, the frontier goes to every part (:func:`_frontier_everywhere`) and each part
-    searches the in-lists of its unvisited vertices for a parent in it. Returns the part's
-    (depth, parent, bottom-up levels), parents in global ids."""
+    searches the in-lists of its unvisited vertices for a parent in it.
+
+    Parameters
+    ----------
+    part : Part
+    source : int
+        The source, a global (internal) id.
+    direction : {"auto", "top-down", "bottom-up"}, default "auto"
+        Beamer's switch, or one direction for every level.
+
+    Yields
+    ------
+    Collective
+        Per level an allreduce (sum) of the three counts, then an alltoall (top-down) or an
+        allgather (bottom-up).
+
+    Returns
+    -------
+    depth : array of int32
+        Per local vertex, its level (-1 where unreached).
+    parent : array of int32
+        Per local vertex, its parent's global id (the source its own; -1 where unreached).
+    bottom_up_levels : int
+        The levels that stepped bottom-up.
+
+    Examples
+    --------
+    >>> import gravel, gravel.distributed.exchange as ex
+    >>> parts = gravel.distributed.split(gravel.generate.grid(2, 3), 2)
+    >>> [depth.tolist() for depth, _, _ in ex.run_in_process(parts, bfs_program, 0, "top-down")]
+    [[0, 1, 2], [1, 2, 3]]
+    """
     m, lo, hi = xp(part.out_offsets), part.lo, part.hi
     depth = m.full(part.size, -1, m.int32)
     parent = m.full(part.size, -1, m.int32)
@@ -255,7 +330,32 @@ def sssp_program(part, source, delta):
     part relaxes the out-arcs of its improved vertices below the split, sends each target's best
     offer (distance, predecessor) to the target's owner, and the owners keep the offers that
     improve; when no part has a near vertex left, the split moves past the lowest distance still
-    waiting anywhere. Returns the part's (distance, predecessor, supersteps)."""
+    waiting anywhere.
+
+    Parameters
+    ----------
+    part : Part
+        Unit weights where it has none.
+    source : int
+        The source, a global (internal) id.
+    delta : float
+        The bucket width: the split starts at `delta` and moves in steps of it.
+
+    Yields
+    ------
+    Collective
+        Each superstep an allreduce (sum) of the near vertices; then an alltoall of the offers,
+        or, where no part has a near vertex, an allreduce (min) of the lowest distance waiting.
+
+    Returns
+    -------
+    distance : array of float64
+        Per local vertex (``inf`` where unreachable).
+    predecessor : array of int32
+        Per local vertex, its predecessor's global id (-1 for the source and where unreachable).
+    supersteps : int
+        The supersteps that relaxed arcs.
+    """
     m, lo, hi = xp(part.out_offsets), part.lo, part.hi
     dist = m.full(part.size, m.inf)
     pred = m.full(part.size, -1, m.int32)
@@ -303,8 +403,33 @@ def pagerank_program(part, alpha, max_iter, threshold, weighted):
     vertex (with each part's dangling mass and last L1 change) and pulls them over the part's
     in-edges. Ranks and sums are float64; the contributions are as wide as the kernels take them
     (float32 on GPUs: half the bytes all-gathered and gathered, the single GPU's precision). Every
-    part sums the same gathered figures, so all stop together. Returns the part's (rank,
-    iterations, L1 change, converged)."""
+    part sums the same gathered figures, so all stop together.
+
+    Parameters
+    ----------
+    part : Part
+    alpha : float
+    max_iter : int
+    threshold : float
+        Stop once an iteration's L1 change (over the whole graph) is below it.
+    weighted : bool
+        Pass rank along the out-edges in proportion to their weights.
+
+    Yields
+    ------
+    Collective
+        Each iteration, and once more at the end, an allgather of the contributions with the
+        part's dangling mass and last L1 change.
+
+    Returns
+    -------
+    rank : array of float64
+    iterations : int
+    change : float or None
+        The last iteration's L1 change (None where none ran).
+    converged : bool
+        Whether the change fell below `threshold` (or, after `max_iter`, `threshold` is 0).
+    """
     m, n, size = xp(part.out_offsets), part.n, part.size
     if weighted:
         out = m.bincount(rows_of(part.out_offsets), part.out_weights, minlength=size)
@@ -338,7 +463,23 @@ def cc_program(part):
     takes the smallest label among itself and its out- and in-neighbours, then the label of that
     label's vertex (pointer jumping, which shortens long chains geometrically). Stops when a
     round changes no label: every part sees the same gathered labels, so all stop together.
-    Returns the part's (labels, rounds)."""
+
+    Parameters
+    ----------
+    part : Part
+
+    Yields
+    ------
+    Collective
+        Each round, and once more at the end, an allgather of the part's labels.
+
+    Returns
+    -------
+    labels : array of int32
+        Per local vertex, the smallest global id of its component.
+    rounds : int
+        The rounds of propagation run (the last one changed no label).
+    """
     m, k = xp(part.out_offsets), kernels(part)
     labels = m.arange(part.lo, part.hi, dtype=m.int32)
     previous, rounds = None, 0

@@ -16,6 +16,28 @@ class PartArrays:
     :meth:`to_dask` joins them as one Dask array without moving them; :meth:`gather` (and
     ``numpy.asarray``) brings them here as one NumPy array.
 
+    Parameters
+    ----------
+    bounds : array_like of int64
+        Every part's first vertex, then n (the partition's bounds).
+    pieces : iterable
+        Slice k, per part: a NumPy array, or a ``distributed.Future`` of one (of a CuPy array on
+        GPU workers).
+    dtype : dtype
+        The values' dtype (:meth:`gather` casts to it).
+    client : distributed.Client, optional
+        The client holding the futures; None where the pieces are arrays here.
+    device : {"cpu", "cuda"}, default "cpu"
+        Where the pieces live: "cuda" for CuPy arrays on GPU workers.
+
+    Attributes
+    ----------
+    bounds : numpy.ndarray of int64
+    pieces : list
+    dtype : numpy.dtype
+    client : distributed.Client or None
+    device : str
+
     Examples
     --------
     >>> import gravel, gravel.distributed
@@ -25,6 +47,8 @@ class PartArrays:
     [(0, [0, 1, 2]), (3, [1, 2, 3])]
     >>> depth.gather().tolist()
     [0, 1, 2, 1, 2, 3]
+    >>> depth.to_dask().chunks
+    ((3, 3),)
     """
 
     def __init__(self, bounds, pieces, dtype, *, client=None, device="cpu"):
@@ -38,6 +62,7 @@ class PartArrays:
 
     @property
     def shape(self):
+        """``(n,)``: the whole array's shape."""
         return (int(self.bounds[-1]),)
 
     def __len__(self):
@@ -47,7 +72,13 @@ class PartArrays:
         return iter(zip(self.offsets, self.pieces, strict=True))
 
     def gather(self):
-        """The whole array here (NumPy), slices fetched from where they live."""
+        """The whole array here, slices fetched from where they live.
+
+        Returns
+        -------
+        numpy.ndarray
+            The n values in global id order, of `dtype` (device slices copied to the host).
+        """
         from ..arrays import host
 
         pieces = self.client.gather(self.pieces) if self.client is not None else self.pieces
@@ -58,8 +89,14 @@ class PartArrays:
         return out if dtype is None else out.astype(dtype)
 
     def to_dask(self):
-        """One ``dask.array`` of the slices, chunked by part (futures stay on their workers;
-        CuPy chunks for slices on GPUs)."""
+        """One Dask array of the slices, chunked by part (futures stay on their workers).
+
+        Returns
+        -------
+        dask.array.Array
+            Of shape ``(n,)`` and `dtype`, one chunk per part (an empty part an empty chunk);
+            CuPy chunks for slices on GPUs. Needs ``dask`` installed.
+        """
         import dask
         import dask.array as da
 
@@ -86,23 +123,57 @@ class PartArrays:
 
 
 class Outcome:
-    """Each part's result of a distributed program, read field by field: `out` as ``dg.run``
-    gave it, with ``keep=True`` futures of the results left on the workers of a graph on Dask
-    workers (one with ``futures``)."""
+    """Each part's result of a distributed program, read field by field.
+
+    Parameters
+    ----------
+    dg : PartitionedGraph, DistributedGraph or GPUGraph
+        The graph the program ran on.
+    out : list
+        Each part's result as ``dg.run`` gave it: with ``keep=True``, futures of the results left
+        on the workers of a graph on Dask workers (one with ``futures``).
+    keep : bool
+        Whether the run kept its results where they were computed (``gather=False``).
+    """
 
     def __init__(self, dg, out, *, keep):
         self.dg, self.out, self.keep = dg, out, keep
         self.client = dg.cluster.client if keep and hasattr(dg, "futures") else None
 
     def each(self, fn):
-        """``fn(result)`` of every part, computed where the result lives (small values)."""
+        """``fn(result)`` of every part, computed where the result lives (small values).
+
+        Parameters
+        ----------
+        fn : callable
+            Of one part's result (a tuple, for the algorithms' programs).
+
+        Returns
+        -------
+        list
+            ``fn`` of each part's result, in part order, brought here.
+        """
         if self.client is None:
             return [fn(r) for r in self.out]
         return self.client.gather(self._on_workers(fn))
 
     def array(self, k, dtype):
         """Field `k` of every part: joined here as one array, or (`keep`) left as
-        :class:`PartArrays`."""
+        :class:`PartArrays`.
+
+        Parameters
+        ----------
+        k : int
+            The field of each part's result (a tuple) that holds its per-vertex slice.
+        dtype : dtype
+            The array's dtype.
+
+        Returns
+        -------
+        numpy.ndarray or PartArrays
+            Without `keep`, the slices concatenated in part order (global ids), as `dtype`; with
+            it, a :class:`PartArrays` of the slices where they are.
+        """
         if not self.keep:
             return np.concatenate([r[k] for r in self.out]).astype(dtype, copy=False)
         if self.client is None:

@@ -13,8 +13,32 @@ PAGERANK_ITERATIONS = 20
 
 
 def runner(dg, algo, source=None, delta=None, direction="auto"):
-    """A call of `algo` on the distributed graph `dg`, returning its result (BFS in
-    `direction`)."""
+    """A call of `algo` on the distributed graph `dg`, returning its result.
+
+    Parameters
+    ----------
+    dg : PartitionedGraph, DistributedGraph or GPUGraph
+        The graph, already partitioned.
+    algo : {"bfs", "sssp", "pagerank", "cc"}
+        The algorithm, by the command line's name.
+    source : int, optional
+        The source of BFS and SSSP (they need one).
+    delta : float, optional
+        SSSP's bucket width (needed where `dg` is weighted).
+    direction : {"auto", "top-down", "bottom-up"}, default "auto"
+        BFS's direction.
+
+    Returns
+    -------
+    callable
+        Of no arguments, returning the algorithm's result; PageRank runs
+        ``PAGERANK_ITERATIONS`` (20) iterations, unweighted, with ``tol=0``.
+
+    Raises
+    ------
+    ValueError
+        `algo` does not run distributed.
+    """
     if algo == "bfs":
         return lambda: algorithms.bfs(dg, source, direction=direction)
     if algo == "sssp":
@@ -27,14 +51,74 @@ def runner(dg, algo, source=None, delta=None, direction="auto"):
 
 
 def delta_for(dg, max_weight=None):
-    """The bucket width of SSSP on parts (algorithms.parts_delta) for `dg`, whose weights are
-    integers uniform in 1..max_weight (or all 1)."""
+    """The bucket width of SSSP on parts (:func:`~gravel.distributed.algorithms.parts_delta`)
+    for `dg`, whose weights are integers uniform in 1..max_weight (or all 1).
+
+    Parameters
+    ----------
+    dg : PartitionedGraph, DistributedGraph or GPUGraph
+        The graph (its ``n`` and ``nnz``).
+    max_weight : int, optional
+        The largest weight; None where the graph is unweighted.
+
+    Returns
+    -------
+    float
+        The width for a mean weight of ``(1 + max_weight) / 2`` (or 1).
+
+    Examples
+    --------
+    >>> import gravel, gravel.distributed
+    >>> from gravel.distributed.timing import delta_for
+    >>> PG = gravel.distributed.partition(gravel.generate.grid(2, 3), 2)
+    >>> round(delta_for(PG), 3), round(delta_for(PG, 63), 3)
+    (6.857, 219.429)
+    """
     return algorithms.parts_delta(dg, 1.0 if max_weight is None else (1 + max_weight) / 2)
 
 
 def measure(dg, algo, *, name, repeat=5, source=None, delta=None, direction="auto"):
     """The row of `algo` on `dg`: median, min and max seconds (per iteration for PageRank), the
-    median seconds in exchange and the bytes exchanged (per iteration), after one warm-up run."""
+    median seconds in exchange and the bytes exchanged (per iteration), after one warm-up run.
+
+    Parameters
+    ----------
+    dg : PartitionedGraph, DistributedGraph or GPUGraph
+        The graph, already partitioned.
+    algo : {"bfs", "sssp", "pagerank", "cc"}
+        The algorithm, by the command line's name.
+    name : str
+        The graph's name in the row.
+    repeat : int, default 5
+        Timed runs after the warm-up.
+    source, delta, direction
+        As :func:`runner` takes them.
+
+    Returns
+    -------
+    dict
+        ``graph``, ``algo`` (``"pagerank/iteration"`` for PageRank), ``device`` (``"cuda x2"``,
+        say), ``parts``, ``n``, ``arcs``; ``time_s``, ``min_s``, ``max_s`` (on GPUs the slowest
+        part's time inside its worker, ``worker_s``; else the run's time on the driver),
+        ``exchange_s`` (median), ``exchange_bytes`` (of the first timed run) and ``wall_s``
+        (the median of the runs' times), per iteration for PageRank; ``iterations``,
+        ``supersteps``, ``strategy``, ``gteps`` (billions of arcs / median time) and
+        ``floor_ratio`` (NaN).
+
+    Raises
+    ------
+    ValueError
+        `algo` does not run distributed.
+
+    Examples
+    --------
+    >>> import gravel, gravel.distributed
+    >>> from gravel.distributed.timing import measure
+    >>> PG = gravel.distributed.partition(gravel.generate.grid(2, 3), 2)
+    >>> row = measure(PG, "pagerank", name="grid 2x3", repeat=2)
+    >>> row["algo"], row["device"], row["iterations"], row["supersteps"]
+    ('pagerank/iteration', 'cpu x2', 20, 21)
+    """
     run = runner(dg, algo, source, delta, direction)
     run()
     results = [run() for _ in range(repeat)]
