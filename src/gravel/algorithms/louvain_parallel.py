@@ -20,7 +20,7 @@ detection" (2015), and cuGraph:
   that gains with none of them is dropped.
 
 A level ends when no vertex gains by moving, after two passes in a row that gain no more than
-max(`threshold`, TOLERANCE * |Q|), or after MAX_PASSES; aggregation then makes each community a
+max(`threshold`, TOLERANCE * abs(Q)), or after MAX_PASSES; aggregation then makes each community a
 vertex, as in the serial method (backends/cpu/louvain.py). The levels above the first move whole
 communities, so after them a last level of passes on the input graph, from the final communities,
 lets single vertices move again (as the serial method does).
@@ -51,7 +51,7 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
         The modularity's resolution.
     threshold : float
         A level whose modularity gain is at most this ends the levels; a pass gaining at most
-        max(`threshold`, TOLERANCE * |Q|) counts as idle, and two idle passes in a row end a
+        max(`threshold`, TOLERANCE * abs(Q)) counts as idle, and two idle passes in a row end a
         level.
 
     Returns

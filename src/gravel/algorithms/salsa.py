@@ -6,8 +6,8 @@ to a hub and forward along a random out-arc of that hub, started uniformly over 
 (the vertices with in-arcs); a hub's, of the walk the other way round, started uniformly over the
 hubs (the vertices with out-arcs). Lempel and Moran show a walk keeps to a connected component of
 the hub-authority graph (a copy of each vertex on each side, an edge per arc) and, inside one,
-settles in proportion to the degrees: so a[v] = |A_C| / |A| * indeg(v) / indeg(C) for v's
-component C, and h[u] = |H_C| / |H| * outdeg(u) / outdeg(C). That closed form is exact and takes
+settles in proportion to the degrees: so ``a[v] = |A_C| / |A| * indeg(v) / indeg(C)`` for v's
+component C, and ``h[u] = |H_C| / |H| * outdeg(u) / outdeg(C)``. That closed form is exact and takes
 one pass and a parallel union-find over the arcs (backends/cpu/salsa.py), where a power iteration
 would take as many passes as the walk needs to mix; the verifier checks each side is its walk's
 fixed point.

@@ -51,7 +51,7 @@ def classify(degree, us, vs):
 
 
 def intersect(graph, us, vs):
-    """|N(u) ∩ N(v)| for every pair (us[i], vs[i]) of sorted out-neighbour lists.
+    """The size of N(u) ∩ N(v) for every pair (us[i], vs[i]) of sorted out-neighbour lists.
 
     Pairs are split four ways: both lists short (one thread merges), one long and the other up to
     WARP_FROM (one thread binary-searches the shorter list's elements in the longer one), the
@@ -103,10 +103,10 @@ def intersect(graph, us, vs):
 
 
 def intersect_arcs(graph):
-    """The sum over every arc u -> v of |N(u) ∩ N(v)| (out-neighbour lists, sorted): the triangles
-    of a graph oriented by rank. Where no list passes SMALL, a warp per row streams its neighbours'
-    lists against the row held in shared memory (kernels/intersect/rows.cu); else every arc is a
-    pair of :func:`intersect`.
+    """The sum over every arc u -> v of the size of N(u) ∩ N(v) (out-neighbour lists, sorted):
+    the triangles of a graph oriented by rank. Where no list passes SMALL, a warp per row streams
+    its neighbours' lists against the row held in shared memory (kernels/intersect/rows.cu); else
+    every arc is a pair of :func:`intersect`.
 
     Parameters
     ----------

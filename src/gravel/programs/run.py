@@ -3,8 +3,9 @@ active (GraphMat's loop, Algorithm 1 of the seed).
 
 Each iteration is a generalized SpMV, pulled over every vertex, when the senders' lists hold more
 than :data:`PULL_ABOVE` of the arcs, and an SpMSpV pushed from the senders otherwise
-(``direction=`` forces either). The device's engine (:mod:`.cpu`, :mod:`.cuda`, or both:
-:mod:`.hybrid`) runs the phases; this module owns the loop, the choice and the record.
+(``direction=`` forces either). The device's engine (:mod:`gravel.programs.cpu`,
+:mod:`gravel.programs.cuda`, or both: :mod:`.hybrid`) runs the phases; this module owns the
+loop, the choice and the record.
 """
 
 from dataclasses import dataclass, field
