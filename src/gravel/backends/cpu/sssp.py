@@ -354,7 +354,8 @@ def next_frontier(b, dist, pred, pool, most):
 def as_distances(dist, unreached):
     """int32 distances as float64, inf where `unreached`, in one parallel pass: the threads share
     the first touch of the new array's pages, which on a virtual machine costs more than the copy
-    (NumPy's astype and mask are two serial passes; docs/performance.md, work outside the timer)."""
+    (NumPy's astype and mask are two serial passes; docs/performance.md at 197cbaf, work outside
+    the timer)."""
     out = np.empty(dist.shape[0], np.float64)
     for v in numba.prange(dist.shape[0]):
         out[v] = np.inf if dist[v] == unreached else np.float64(dist[v])

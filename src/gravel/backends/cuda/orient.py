@@ -2,7 +2,7 @@
 the higher (degree, id) rank, by two passes of a warp per row (kernels/orient/warp_rows.cu): count
 each row's kept arcs, then place them behind the scan of those counts. Whole-array operations
 (each arc's row, the rank test, a scan over every arc and a masked copy) took most of urand:22's
-triangle count outside the intersection (docs/performance.md)."""
+triangle count outside the intersection (docs/performance.md at 197cbaf, issue 23's GPU cells)."""
 
 import numpy as np
 
