@@ -14,7 +14,7 @@ from ..backends.cuda import runtime
 from ..errors import UnknownNameError
 from ..frontier import Frontier
 from ..layouts.blocked import push_layout
-from .advance import advance_lists, choose_load_balance
+from .advance import advance_lists
 from .codegen import (
     CTYPES,
     NR_APPLY,
@@ -31,6 +31,7 @@ from .codegen import (
     items,
     sums_op,
 )
+from .load_balance import choose_load_balance
 from .steps import (
     PULL_STEPS_BLOCKS_PER_SM,
     PULL_STEPS_MAX,
