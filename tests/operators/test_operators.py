@@ -18,6 +18,7 @@ from gravel.backends.cuda.graph import DeviceGraph  # noqa: E402
 from gravel.frontier import Frontier  # noqa: E402
 from gravel.layouts import staged  # noqa: E402
 from gravel.operators import LoadBalance, load_balance, sweep_plan, sweeps  # noqa: E402
+from gravel.operators import staged_sweep as staged_sweep_module  # noqa: E402
 from gravel.operators import steps as steps_module  # noqa: E402
 from gravel.operators.codegen import NR_REDUCE  # noqa: E402
 
@@ -960,8 +961,8 @@ def test_staged_gather_reduces_each_pair(name, G, width, pairs_share, monkeypatc
                     {},
                     "",
                 )
-                got = sweeps.staged_gather(
-                    L, cupy.asarray(x), red, weights, sweeps.COMBINE[combine]
+                got = staged_sweep_module.staged_gather(
+                    L, cupy.asarray(x), red, weights, staged_sweep_module.COMBINE[combine]
                 ).get()
                 expect = npf.reduceat(vals, first) if L.edges else np.zeros(0)
                 # float32 sums of up to 9,000 values (times the weight), any order

@@ -13,8 +13,8 @@ User names must not repeat the functor's own names (src, dst, edge, weight, step
 with ``gravel_``. One module per operator family, mirroring kernels/: advance (push, pull) and
 load_balance (the push's strategies and their choice), steps (multi-step advances and replay),
 compute (filter_frontier, split, compute, sums), neighbor_reduce (pull, push; a pull over every
-vertex is a sweep, planned by sweep_plan and launched by sweeps) and intersect (pairs, or summed
-along every arc).
+vertex is a sweep, planned by sweep_plan and launched by sweeps, or staged_sweep for the staged one)
+and intersect (pairs, or summed along every arc).
 
 ``filter``, the operator's old name (it shadowed the builtin), still imports, with a
 DeprecationWarning.
