@@ -93,7 +93,7 @@ def complete(recorded):
     lanes = pull_lanes()
     helpers = [
         ("advance/merge_path.cu", "gravel_merge_path_partition"),
-        ("frontier/degree_scan.cu", "gravel_degree_scan_block<1024>"),  # advance.degree_scan's
+        ("frontier/degree_scan.cu", "gravel_degree_scan_block<1024>"),  # load_balance.degree_scan's
         ("frontier/degree_scan.cu", "gravel_frontier_degrees"),
     ]
     for path, expr, prelude, cooperative in list(out):

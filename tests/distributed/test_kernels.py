@@ -24,7 +24,7 @@ def _part(rows, mean, n, seed):
 def test_part_pull_rank_against_numpy(rows, mean, weighted):
     import cupy
 
-    from gravel.distributed.gpu import DeviceKernels
+    from gravel.distributed.device_kernels import DeviceKernels
 
     n = 3 * rows + 7
     rng, offsets, ids, weights = _part(rows, mean, n, rows)
@@ -49,7 +49,7 @@ def test_part_pull_rank_against_numpy(rows, mean, weighted):
 def test_part_min_label_against_numpy(rows, mean):
     import cupy
 
-    from gravel.distributed.gpu import DeviceKernels
+    from gravel.distributed.device_kernels import DeviceKernels
 
     n = 2 * rows + 5
     rng, offsets, ids, _ = _part(rows, mean, n, rows + 1)

@@ -17,14 +17,14 @@ from gravel import operators as ops  # noqa: E402
 from gravel.backends.cuda.graph import DeviceGraph  # noqa: E402
 from gravel.frontier import Frontier  # noqa: E402
 from gravel.layouts import staged  # noqa: E402
-from gravel.operators import LoadBalance, sweep_plan, sweeps  # noqa: E402
+from gravel.operators import LoadBalance, load_balance, sweep_plan, sweeps  # noqa: E402
+from gravel.operators import staged_sweep as staged_sweep_module  # noqa: E402
 from gravel.operators import steps as steps_module  # noqa: E402
 from gravel.operators.codegen import NR_REDUCE  # noqa: E402
 
 from ..conftest import small_pieces  # noqa: E402
 
 # the modules whose names their operators shadow in gravel.operators
-advance_module = importlib.import_module("gravel.operators.advance")
 compute_module = importlib.import_module("gravel.operators.compute")
 intersect_module = importlib.import_module("gravel.operators.intersect")
 nr = importlib.import_module("gravel.operators.neighbor_reduce")
@@ -961,8 +961,8 @@ def test_staged_gather_reduces_each_pair(name, G, width, pairs_share, monkeypatc
                     {},
                     "",
                 )
-                got = sweeps.staged_gather(
-                    L, cupy.asarray(x), red, weights, sweeps.COMBINE[combine]
+                got = staged_sweep_module.staged_gather(
+                    L, cupy.asarray(x), red, weights, staged_sweep_module.COMBINE[combine]
                 ).get()
                 expect = npf.reduceat(vals, first) if L.edges else np.zeros(0)
                 # float32 sums of up to 9,000 values (times the weight), any order
@@ -985,12 +985,12 @@ def test_degree_scan_in_one_block_and_with_cub(name, G):
     too."""
     rng = np.random.default_rng()
     dg = G.to("cuda")
-    limit = advance_module.SCAN_IN_ONE_BLOCK
+    limit = load_balance.SCAN_IN_ONE_BLOCK
     for size in (0, 1, 31, 1024, 1025, 5000, limit, limit + 1, 3 * limit):
         ids = rng.integers(0, G.n, size).astype(np.int32)
         expect = np.concatenate([[0], np.cumsum(G.out_degree[ids].astype(np.int64))])
         assert np.array_equal(
-            advance_module.degree_scan(dg.offsets, cupy.asarray(ids)).get(), expect
+            load_balance.degree_scan(dg.offsets, cupy.asarray(ids)).get(), expect
         ), size
 
 

@@ -11,26 +11,21 @@ collects the results.
 A worker lost mid-run strands its peers inside NCCL, so a failed run takes the workers down with
 it (a cluster started here is closed, a given one restarted) and raises one error naming the
 worker and its GPU; a new cluster runs again.
+
+This module is the driver's side; the tasks each worker runs are in :mod:`.gpu_worker`, the
+kernels of the per-part programs on the GPU in :mod:`.device_kernels`.
 """
 
 import logging
 import operator
 import os
-import time
 import uuid
-from dataclasses import replace
 
-import numpy as np
-
-from ..arrays import host
 from ..errors import GravelError, InvalidArgumentError
 from .cluster import WORKER_ENV, Owner, WorkerLostError, _set_env, gather
-from .exchange import Stats, drive
+from .exchange import Stats
+from .gpu_worker import _build, _connect, _facts, _facts_of, _run, to_device
 from .partition import _check_parts, split
-
-#: threads per block of the part pulls (kernels/neighbor_reduce/part.cu)
-BLOCK = 256
-
 
 # -- GPUs and their workers --------------------------------------------------------------------
 
@@ -132,184 +127,6 @@ def _release():
 
     cupy.get_default_memory_pool().free_all_blocks()
     cupy.get_default_pinned_memory_pool().free_all_blocks()
-
-
-# -- on each worker ----------------------------------------------------------------------------
-
-# In each worker process: cluster key -> this worker's NCCL communicator.
-_COMMS = {}
-
-
-def _connect(key, uid, rank, size):
-    from .nccl import NcclCommunicator
-
-    _COMMS[key] = NcclCommunicator(uid, rank, size)
-    return rank
-
-
-def _comm(key):
-    comm = _COMMS.get(key)
-    if comm is None:
-        raise GravelError(
-            "this worker has no NCCL communicator for the cluster (was it restarted?)"
-        )
-    return comm
-
-
-def to_device(part):
-    """A part with its arrays in this process's GPU (the bounds stay on the host).
-
-    Parameters
-    ----------
-    part : Part
-
-    Returns
-    -------
-    Part
-        A copy with CuPy int64 offsets, int32 ids and float32 weights (or None); an undirected
-        part's in-edges are its out-edges' arrays, copied once.
-    """
-    import cupy
-
-    def dev(a, dtype):
-        return None if a is None else cupy.asarray(a, dtype=dtype)
-
-    out = (dev(part.out_offsets, np.int64), dev(part.out_targets, np.int32))
-    out_w = dev(part.out_weights, np.float32)
-    if part.in_offsets is part.out_offsets:  # undirected: one copy serves both
-        ins = out + (out_w,)
-    else:
-        ins = (dev(part.in_offsets, np.int64), dev(part.in_sources, np.int32))
-        ins += (dev(part.in_weights, np.float32),)
-    return replace(
-        part,
-        out_offsets=out[0],
-        out_targets=out[1],
-        out_weights=out_w,
-        in_offsets=ins[0],
-        in_sources=ins[1],
-        in_weights=ins[2],
-    )
-
-
-def _build(key, source, rank, size):
-    from .build import build_program
-
-    return to_device(drive(build_program(rank, source, size, "cuda"), _comm(key)))
-
-
-def _facts(part):
-    """What the driver keeps of a part: bounds, n, directed, weighted, arcs, and the part's vertex
-    of highest out-degree (global id) with that degree."""
-    deg = part.out_offsets[1:] - part.out_offsets[:-1]
-    top = int(deg.argmax()) if part.size else 0
-    hub = (part.lo + top, int(deg[top])) if part.size else (0, -1)
-    return part.bounds, part.n, part.directed, part.weighted, part.out_arcs, hub
-
-
-def _host_tree(value):
-    if isinstance(value, tuple):
-        return tuple(_host_tree(v) for v in value)
-    return host(value) if hasattr(value, "shape") else value
-
-
-def _run(key, part, program, args, keep):
-    import cupy
-
-    comm = _comm(key)
-    comm.reset_stats()
-    t = time.perf_counter()
-    value = drive(program(part, *args), comm)
-    cupy.cuda.get_current_stream().synchronize()
-    seconds = time.perf_counter() - t
-    facts = {"seconds": seconds, "exchange_s": comm.exchange_s, "supersteps": comm.supersteps}
-    facts["exchange_bytes"] = comm.exchange_bytes
-    return (value if keep else _host_tree(value)), facts
-
-
-def _facts_of(ran):
-    """The facts of a run whose value stays on the worker."""
-    return ran[1]
-
-
-class DeviceKernels:
-    """The GPU's kernels of the per-part programs (programs.kernels): the pulls of
-    kernels/neighbor_reduce/part.cu over a part's lists of global ids."""
-
-    #: PageRank's contributions travel and are gathered in float32, as the single GPU's are
-    contributions_dtype = np.float32
-
-    @staticmethod
-    def pagerank(in_arcs):
-        """PageRank's kernels, ``contributions(rank, out_weight, contrib)`` (returns the dangling
-        rank) and ``pull(offsets, ids, weights, contrib, base, alpha, rank, new_rank)`` (returns the
-        L1 change), as static methods of a class.
-
-        Parameters
-        ----------
-        in_arcs : int
-            The part's in-arcs (the host picks its kernels by size; the GPU's serve all).
-
-        Returns
-        -------
-        type
-        """
-        return _PageRank
-
-    @staticmethod
-    def neighbour_min(offsets, ids, labels, out):
-        """``out[v] = min(out[v], smallest label among v's listed neighbours)``, on the GPU.
-
-        Parameters
-        ----------
-        offsets : cupy.ndarray of int64
-            The part's CSR (or CSC) offsets over its local vertices.
-        ids : cupy.ndarray of int32
-            The lists' global ids.
-        labels : cupy.ndarray of int32
-            Every vertex's label, by global id.
-        out : cupy.ndarray of int32
-            The part's labels, lowered in place.
-        """
-        _launch("gravel_part_min_label", offsets, ids, (offsets, ids, labels, out))
-
-
-class _PageRank:
-    @staticmethod
-    def contributions(rank, out_weight, contrib):
-        import cupy
-
-        has = out_weight > 0
-        contrib[...] = cupy.where(has, rank / cupy.where(has, out_weight, 1), 0.0)
-        return float(cupy.where(has, 0.0, rank).sum())
-
-    @staticmethod
-    def pull(offsets, ids, weights, contrib, base, alpha, rank, new_rank):
-        """new_rank = base + alpha * the (weighted; `weights` None: not) sum of contrib over each
-        row's list; returns the L1 change from rank. contrib is float32 (contributions_dtype)."""
-        import cupy
-
-        if contrib.dtype != cupy.float32:
-            raise TypeError(f"PageRank's contributions must be float32, not {contrib.dtype}")
-        err = cupy.zeros(rank.shape[0], cupy.float64)
-        w = cupy.zeros(1, cupy.float32) if weights is None else weights
-        args = (offsets, ids, w, np.int32(weights is not None), contrib, base, np.float64(alpha))
-        _launch("gravel_part_pull_rank", offsets, ids, (*args, rank, new_rank, err))
-        return float(err.sum())
-
-
-def _launch(name, offsets, ids, args):
-    """Launch `name` over the rows of (offsets, ids), lanes per row from the mean list (the
-    operators' pull rule)."""
-    from ..backends.cuda import runtime
-    from ..operators.sweeps import lanes_per_item
-
-    rows = offsets.shape[0] - 1
-    if rows == 0:
-        return
-    lanes = lanes_per_item(ids.shape[0] / rows)
-    k = runtime.kernel("neighbor_reduce/part.cu", name, templates=(lanes,))
-    k(-(-rows * lanes // BLOCK), BLOCK, (*args, np.int64(rows)))
 
 
 # -- the driver's side -------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The per-part programs of BFS, SSSP, PageRank and CC (see exchange.py), written once for both
 devices: `xp` is NumPy for a part in host memory and CuPy for a part on a GPU, and the few steps
 that array calls cannot say well (PageRank's pull, CC's neighbour minimum) come from the part's
-kernels (:func:`kernels`: gravel's Numba kernels on the CPU, gpu.py's on the GPU).
+kernels (:func:`kernels`: gravel's Numba kernels on the CPU, device_kernels.py's on the GPU).
 
 A collective's control values (frontier sizes, the SSSP split) are host scalars: the part needs
 them on the host to decide its next step anyway. Its payloads are arrays of the part's device.
@@ -30,12 +30,12 @@ def kernels(part):
     Returns
     -------
     type
-        gravel's Numba kernels, or :class:`~gravel.distributed.gpu.DeviceKernels` on a GPU;
+        gravel's Numba kernels, or :class:`~.device_kernels.DeviceKernels` on a GPU;
         ``contributions_dtype``: PageRank's contributions' (float64, float32 on GPUs).
     """
     if xp(part.out_offsets) is np:
         return _HostKernels
-    from .gpu import DeviceKernels
+    from .device_kernels import DeviceKernels
 
     return DeviceKernels
 

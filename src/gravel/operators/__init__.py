@@ -10,10 +10,11 @@ names in the expression; ``preamble`` may define helper functions. Example (a BF
             params={"depth": depth, "level": np.int32(d)})
 
 User names must not repeat the functor's own names (src, dst, edge, weight, step; v, i; u) nor start
-with ``gravel_``. One module per operator family, mirroring kernels/: advance (push with load
-balancing, pull), steps (multi-step advances and replay), compute (filter_frontier, split, compute,
-sums), neighbor_reduce (pull, push; a pull over every vertex is a sweep, planned by sweep_plan and
-launched by sweeps) and intersect (pairs, or summed along every arc).
+with ``gravel_``. One module per operator family, mirroring kernels/: advance (push, pull) and
+load_balance (the push's strategies and their choice), steps (multi-step advances and replay),
+compute (filter_frontier, split, compute, sums), neighbor_reduce (pull, push; a pull over every
+vertex is a sweep, planned by sweep_plan and launched by sweeps, or staged_sweep for the staged one)
+and intersect (pairs, or summed along every arc).
 
 ``filter``, the operator's old name (it shadowed the builtin), still imports, with a
 DeprecationWarning.
@@ -21,9 +22,10 @@ DeprecationWarning.
 
 import warnings
 
-from .advance import LoadBalance, advance, advance_pull, choose_load_balance
+from .advance import advance, advance_pull
 from .compute import compute, compute_sums, filter_frontier, split
 from .intersect import intersect, intersect_arcs
+from .load_balance import LoadBalance, choose_load_balance
 from .neighbor_reduce import neighbor_reduce, neighbor_reduce_steps
 from .steps import (
     THIN_BLOCKS_PER_SM,

@@ -2,10 +2,10 @@
 (atomics).
 
 A pull over every vertex follows a :class:`~gravel.operators.sweep_plan.SweepPlan`: plain, blocked
-through the L2 or staged in shared memory (the launches are in :mod:`gravel.operators.sweeps`). A
-push is an advance whose functor folds each edge's value into its destination atomically,
-load-balanced as advance is; blocked, it runs over the rows of the blocked push layout, so that a
-block's atomics stay in its L2-sized slice.
+through the L2 or staged in shared memory (the launches are in :mod:`gravel.operators.sweeps` and
+:mod:`gravel.operators.staged_sweep`). A push is an advance whose functor folds each edge's value
+into its destination atomically, load-balanced as advance is; blocked, it runs over the rows of the
+blocked push layout, so that a block's atomics stay in its L2-sized slice.
 """
 
 import numpy as np
@@ -14,7 +14,7 @@ from ..backends.cuda import runtime
 from ..errors import UnknownNameError
 from ..frontier import Frontier
 from ..layouts.blocked import push_layout
-from .advance import advance_lists, choose_load_balance
+from .advance import advance_lists
 from .codegen import (
     CTYPES,
     NR_APPLY,
@@ -31,6 +31,8 @@ from .codegen import (
     items,
     sums_op,
 )
+from .load_balance import choose_load_balance
+from .staged_sweep import COMBINE, staged_sweep
 from .steps import (
     PULL_STEPS_BLOCKS_PER_SM,
     PULL_STEPS_MAX,
@@ -40,12 +42,10 @@ from .steps import (
 )
 from .sweep_plan import plan_sweep
 from .sweeps import (
-    COMBINE,
     Reduction,
     blocked_sweep,
     plain_sweep,
     pull_items,
-    staged_sweep,
     streamed_sweep,
 )
 

@@ -39,7 +39,7 @@ Where each piece lives:
   lines, ``LINES_PER_WARP`` consecutive lines to a warp, every load issued before any is used, so
   that a hub's list spreads over many warps, short lists share one and each warp keeps many
   requests in flight. EMOGI's own ``WARP_ALIGNED`` (a warp per list, whole lines) and the naive
-  ``THREAD_MAPPED`` stay as baselines (:mod:`gravel.operators.advance`). BFS and SSSP step
+  ``THREAD_MAPPED`` stay as baselines (:mod:`gravel.operators.load_balance`). BFS and SSSP step
   top-down there, each frontier sorted so that neighbouring lists share lines and pages. Other
   kernels read the mapped lists as they read device memory, a request per load.
 - Streamed sweeps: a pull over every vertex of a "host" or "tiered" graph (neighbor_reduce,
