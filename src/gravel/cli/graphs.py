@@ -10,7 +10,7 @@ import numpy as np
 from .. import config, generate
 from ..errors import GravelError, UnknownNameError, VertexNotFoundError
 from ..io import check_writable, load, save
-from ..placement import plan, render, resolve_budget
+from ..placement import format_bytes, plan, render, resolve_budget
 from .output import print_table
 
 DEFAULT_GRAPH = "facebook_combined.txt.gz"  # SNAP ego-Facebook, 4,039 vertices, undirected
@@ -119,24 +119,29 @@ def run_source(algo, G, source):
 
 
 def cmd_info(args):
-    """``gravel info``: GRAPH's size and degree statistics, and where its arrays would go on the
-    GPU, as tables or (``--json``) one JSON line.
+    """``gravel info``: GRAPH's size and degree statistics and what it takes on the CPU, and, where
+    a GPU is present or ``--placement`` or ``--device-memory`` asks for it, where its arrays would
+    go on the GPU; as tables or (``--json``) one JSON line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        ``gravel info``'s arguments: GRAPH, ``--undirected``, ``--relabel``, ``--json`` (and the
-        placement flags, which :func:`main` applies).
+        ``gravel info``'s arguments: GRAPH, ``--undirected``, ``--relabel``, ``--json`` and the
+        placement flags (which :func:`main` applies; given, they ask for the GPU's plan).
     """
     t = time.perf_counter()
     G, name = open_graph(args.graph, undirected=args.undirected, relabel=args.relabel)
     info = _describe(G, name) | {"load_s": time.perf_counter() - t}
-    layout, note = _placement_plan(G)
+    cpu = _cpu_view(G)
+    asked = args.placement is not None or args.device_memory is not None
+    layout, note = _placement_plan(G, asked)
     if args.json:
-        print(json.dumps(info | {"plan": layout.summary()}))
-    else:
-        print_table(f"gravel info: {name}", info)
-        print(render(layout) + note)
+        gpu = {} if layout is None else {"plan": layout.summary()}
+        print(json.dumps(info | {"cpu": cpu} | gpu))
+        return
+    print_table(f"gravel info: {name}", info)
+    print(_cpu_text(cpu, G.directed))
+    print(note if layout is None else render(layout) + note)
 
 
 def _describe(G, name):
@@ -157,15 +162,47 @@ def _describe(G, name):
     }
 
 
-def _placement_plan(G):
-    """Where G's arrays would go on the GPU under this command's placement and budget, and, with
-    no GPU here, a note on the limit the plan assumed."""
+def _cpu_view(G):
+    """What G takes on the CPU: the threads of its kernels, the bytes of its CSR in host memory,
+    and those its in-arcs add when first used (none for an undirected graph: they are its CSR)."""
+    import numba
+
+    csr = sum(a.nbytes for a in (G.offsets, G.indices, G.weights) if a is not None)
+    return {
+        "threads": numba.get_num_threads(),
+        "csr_bytes": int(csr),
+        "in_arcs_bytes": int(csr) if G.directed else 0,
+    }
+
+
+def _cpu_text(cpu, directed):
+    """:func:`_cpu_view` as a line for people."""
+    in_arcs = (
+        f"its in-arcs {format_bytes(cpu['in_arcs_bytes'])} more once built (on first use)"
+        if directed
+        else "its in-arcs are the same arrays (undirected)"
+    )
+    return (
+        f"on the CPU: {cpu['threads']} threads; the CSR takes {format_bytes(cpu['csr_bytes'])} of "
+        f"host memory, {in_arcs}"
+    )
+
+
+def _placement_plan(G, asked):
+    """Where G's arrays would go on the GPU under this command's placement and budget, and a note:
+    with no GPU here, the limit the plan assumed. Without a GPU and not `asked`, no plan (None)
+    and a note saying how to ask."""
     from ..backends import cuda
 
     if cuda.available():
         from ..backends.cuda.runtime import free_bytes
 
         return plan(G, config.placement, free_device=free_bytes()), ""
+    if not asked:
+        return None, (
+            "no GPU here: gravel runs on the CPU (--placement or --device-memory shows where the "
+            "arrays would go on a GPU)"
+        )
     if resolve_budget() is None:
         note = "the budget defaults to the card's free memory; this plan assumes a card that holds "
         note += "the whole graph"
