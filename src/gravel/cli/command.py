@@ -322,5 +322,8 @@ def _one_line(e):
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    """Warnings (a rebuilt cache, say) as one line, without the source line Python shows."""
-    print(f"gravel: warning: {message}", file=sys.stderr)
+    """Warnings (a rebuilt cache, say) as one line, without the source line Python shows (on a
+    line of its own, below any progress bar)."""
+    from tqdm import tqdm
+
+    tqdm.write(f"gravel: warning: {message}", file=sys.stderr)

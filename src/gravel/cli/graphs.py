@@ -12,12 +12,14 @@ from ..errors import GravelError, UnknownNameError, VertexNotFoundError
 from ..io import check_writable, load, save
 from ..placement import format_bytes, plan, render, resolve_budget
 from .output import print_table
+from .progress import working
 
 DEFAULT_GRAPH = "facebook_combined.txt.gz"  # SNAP ego-Facebook, 4,039 vertices, undirected
 
 
 def open_graph(spec, *, undirected=False, relabel=False, seed=0):
-    """A Graph from a file, a generator spec, or the small real graph shipped with gravel.
+    """A Graph from a file, a generator spec, or the small real graph shipped with gravel; a load
+    or a generation that runs long says so on stderr (:func:`gravel.cli.progress.working`).
 
     Parameters
     ----------
@@ -46,11 +48,16 @@ def open_graph(spec, *, undirected=False, relabel=False, seed=0):
         The file cannot be opened.
     """
     if spec is None:
-        with resources.as_file(resources.files("gravel") / "data" / DEFAULT_GRAPH) as p:
+        with (
+            resources.as_file(resources.files("gravel") / "data" / DEFAULT_GRAPH) as p,
+            working(f"loading {DEFAULT_GRAPH}"),
+        ):
             return load(p, undirected=True, cache=False), f"{DEFAULT_GRAPH} (bundled)"
     if generate.is_spec(spec):
-        return generate.from_spec(spec, seed=seed), spec
-    return load(spec, undirected=undirected, relabel=relabel), spec
+        with working(f"generating {spec}"):
+            return generate.from_spec(spec, seed=seed), spec
+    with working(f"loading {spec}"):
+        return load(spec, undirected=undirected, relabel=relabel), spec
 
 
 def vertex_of(G, vertex_id):
@@ -227,8 +234,10 @@ def cmd_generate(args):
         The output's folder is missing or read-only (before the graph is built).
     """
     check_writable(args.output)
-    G = generate.from_spec(args.spec, seed=args.seed)
-    save(G, args.output)
+    with working(f"generating {args.spec}"):
+        G = generate.from_spec(args.spec, seed=args.seed)
+    with working(f"writing {args.output}"):
+        save(G, args.output)
     print(f"{args.spec}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")
 
 
@@ -249,5 +258,6 @@ def cmd_convert(args):
     """
     check_writable(args.output)
     G, _ = open_graph(args.input, undirected=args.undirected, relabel=args.relabel)
-    save(G, args.output)
+    with working(f"writing {args.output}"):
+        save(G, args.output)
     print(f"{args.input}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")
