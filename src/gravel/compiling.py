@@ -134,7 +134,11 @@ class _Announcer:
                 return
             self.said = True
             if config.compile_notice:
-                print(NOTICE, file=self.file or sys.stderr, flush=True)
+                from tqdm import tqdm
+
+                out = self.file or sys.stderr
+                tqdm.write(NOTICE, file=out)  # on a line of its own, below any progress bar
+                out.flush()
 
 
 #: the listener :func:`watch` installs for the whole process

@@ -170,7 +170,7 @@ def degree_distribution(G, path, *, title=None):
 
 # -- BFS levels ------------------------------------------------------------------------------------
 def level_data(result):
-    """Per level of a BFS: its frontier size and time.
+    """Per level of a BFS: its frontier size and, where a step covered it alone, its time.
 
     Parameters
     ----------
@@ -178,12 +178,14 @@ def level_data(result):
 
     Returns
     -------
-    dict of str to numpy.ndarray
+    dict
         ``level`` (0..L), ``size`` (vertices at that depth: the frontier the next level
-        expanded), ``seconds`` (the level's time from ``stats["level_times"]``; NaN for level 0
-        and where the result has no record) and ``shared`` (True where a step covered several
-        levels and its time is split evenly over them). The last level may be empty: the step
-        that found nothing still ran.
+        expanded), ``seconds`` (the level's own time from ``stats["level_times"]`` where a step
+        covered that level alone; NaN for level 0, where the result has no record, and for the
+        levels of a step that covered several), ``shared`` (True for the levels of a step that
+        covered several) and ``steps`` (those steps: (first level, last level, seconds) each;
+        their time is the whole step's, not split over its levels). The last level may be empty:
+        the step that found nothing still ran.
 
     Raises
     ------
@@ -208,16 +210,21 @@ def level_data(result):
     size[: len(sizes)] = sizes
     seconds = np.full(last + 1, np.nan)
     shared = np.zeros(last + 1, bool)
+    steps = []
     for (a, ta), (b, tb) in zip(marks, marks[1:]):
-        if b > a:
-            seconds[a + 1 : b + 1] = (tb - ta) / (b - a)
-            shared[a + 1 : b + 1] = b - a > 1
-    return {"level": level, "size": size, "seconds": seconds, "shared": shared}
+        if b == a + 1:
+            seconds[b] = tb - ta
+        elif b > a:
+            shared[a + 1 : b + 1] = True
+            steps.append((a + 1, b, tb - ta))
+    return {"level": level, "size": size, "seconds": seconds, "shared": shared, "steps": steps}
 
 
 def traversal_levels(result, path, *, title=None):
-    """Plot a BFS's frontier size (log scale) and time per level (milliseconds; hollow markers
-    where a step covered several levels and its time is shared).
+    """Plot a BFS's frontier size (log scale) and, below it, the time of each level that a step
+    ran alone (milliseconds), the levels that ran together in one step shaded and labelled with
+    that step's time. Without any level timed alone (a serial run of every level on the CPU, or
+    no record) the time panel is left out.
 
     Parameters
     ----------
@@ -229,7 +236,7 @@ def traversal_levels(result, path, *, title=None):
 
     Returns
     -------
-    dict of str to numpy.ndarray
+    dict
         :func:`level_data`, the data drawn.
 
     Raises
@@ -242,35 +249,40 @@ def traversal_levels(result, path, *, title=None):
         `path` has another suffix (found after drawing: :func:`check_path` finds it before).
     """
     data = level_data(result)
-    fig, (top, bottom) = _figure(2, sharex=True)
-    level, size = data["level"], data["size"]
+    level, size, ms = data["level"], data["size"], data["seconds"] * 1e3
+    timed = bool(np.isfinite(ms).any())
+    fig, axes = _figure(2 if timed else 1, sharex=True)
+    top = axes[0]
     top.bar(level, np.where(size > 0, size, np.nan), color="tab:blue")
     top.set_yscale("log")
     top.set_ylabel("frontier size (vertices)")
-    top.set_title(
-        title
-        or f"BFS levels ({result.device}, {result.strategy}; {result.time_s * 1e3:.3g} ms in all)"
-    )
-    ms = data["seconds"] * 1e3
-    if np.isfinite(ms).any():
-        own, shared = ~data["shared"] & np.isfinite(ms), data["shared"]
-        bottom.plot(level, ms, "-", color="tab:orange", lw=1)
-        if own.any():
-            bottom.plot(level[own], ms[own], "o", color="tab:orange", ms=4, label="one level")
-        if shared.any():
-            bottom.plot(
-                level[shared],
-                ms[shared],
-                "o",
-                mfc="none",
-                color="tab:orange",
-                ms=4,
-                label="share of a multi-level step",
-            )
-        bottom.legend()
-    else:
-        note = "no per-level times recorded"
-        bottom.text(0.5, 0.5, note, ha="center", transform=bottom.transAxes)
+    head = f"BFS levels ({result.device}, {result.strategy}; {result.time_s * 1e3:.3g} ms in all)"
+    if not timed:
+        why = ("none recorded", "one step ran them all")[min(len(data["steps"]), 1)]
+        if len(data["steps"]) > 1:
+            why = "the levels ran in steps of several"
+        head += "\nno time per level: " + why
+    top.set_title(title or head)
+    if not timed:
+        top.set_xlabel("level (hops from the source)")
+        _save(fig, path)
+        return data
+    bottom = axes[1]
+    bottom.plot(level, ms, "o-", color="tab:orange", ms=4, label="one level")
+    for j, (first, last, seconds) in enumerate(data["steps"]):
+        shade = "levels run as one step" if j == 0 else None
+        bottom.axvspan(first - 0.5, last + 0.5, color="0.85", lw=0, label=shade)
+        bottom.text(
+            (first + last) / 2,
+            0.95,
+            f"{seconds * 1e3:.3g} ms",
+            transform=bottom.get_xaxis_transform(),
+            ha="center",
+            va="top",
+            fontsize=7,
+            rotation=90 if last - first < 3 else 0,
+        )
+    bottom.legend()
     bottom.set_ylabel("time (ms)")
     bottom.set_xlabel("level (hops from the source)")
     _save(fig, path)

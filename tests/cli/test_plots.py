@@ -55,16 +55,70 @@ def test_degree_distribution_undirected_is_one_series_svg(tmp_path):
     assert counts["degree"][2:5].tolist() == [4, 10, 6]  # corners, sides, inside
 
 
-def test_level_data_from_a_record():
-    # levels 1 and 2 in one step of 3 ms (shared), level 3 alone in 1 ms, an empty level 4
+def level_record():
+    """Levels 1 and 2 in one step of 3 ms (shared), level 3 alone in 1 ms, an empty level 4."""
     r = BFSResult("bfs", "cpu", depth=np.array([0, 1, 1, 2, 3, -1]), parent=None)
     r.stats["level_times"] = [(0, 0.0), (2, 0.003), (3, 0.004), (4, 0.0045)]
-    d = plots.level_data(r)
+    return r
+
+
+def test_level_data_from_a_record():
+    d = plots.level_data(level_record())
     assert d["level"].tolist() == [0, 1, 2, 3, 4]
     assert d["size"].tolist() == [1, 2, 1, 1, 0]
-    assert np.isnan(d["seconds"][0])
-    assert np.allclose(d["seconds"][1:], [0.0015, 0.0015, 0.001, 0.0005])
+    # a level's own time only: a step of several levels keeps its time whole, not split
+    assert np.isnan(d["seconds"][:3]).all()
+    assert np.allclose(d["seconds"][3:], [0.001, 0.0005])
     assert d["shared"].tolist() == [False, True, True, False, False]
+    assert d["steps"] == [(1, 2, 0.003)]
+
+
+@pytest.fixture
+def figures(monkeypatch):
+    """The figures the plots save (their axes and data are checked, not their pixels)."""
+    from matplotlib.figure import Figure
+
+    saved, real = [], Figure.savefig
+
+    def keep(fig, *args, **kwargs):
+        saved.append(fig)
+        return real(fig, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    return saved
+
+
+def time_panel(fig):
+    """The BFS plot's time panel: the levels and milliseconds of its line, the shaded spans (x
+    from, x to); None where the figure has no time panel."""
+    if len(fig.axes) == 1:
+        return None
+    (line,) = fig.axes[1].get_lines()
+    spans = [p.get_x() for p in fig.axes[1].patches], [p.get_width() for p in fig.axes[1].patches]
+    return line.get_xdata(), line.get_ydata(), [(x, x + w) for x, w in zip(*spans)]
+
+
+def test_the_time_panel_shows_each_level_run_alone(figures, tmp_path):
+    data = plots.traversal_levels(level_record(), tmp_path / "l.png")
+    (fig,) = figures
+    level, ms, spans = time_panel(fig)
+    timed = np.isfinite(ms)
+    assert level[timed].tolist() == [3, 4] and np.allclose(ms[timed], [1.0, 0.5])
+    assert np.allclose(ms[timed], 1e3 * data["seconds"][3:])
+    assert spans == [(0.5, 2.5)]  # levels 1-2, one step: shaded, not drawn as two equal times
+
+
+def test_the_time_panel_is_left_out_without_a_level_run_alone(figures, tmp_path):
+    r = gravel.bfs(generate.grid(6, 6), 0, device="cpu")  # every level in one serial step
+    (_, (last, _)) = r.stats["level_times"]
+    data = plots.traversal_levels(r, tmp_path / "l.png")
+    (fig,) = figures
+    assert time_panel(fig) is None and len(fig.axes) == 1
+    assert np.isnan(data["seconds"]).all() and data["steps"][0][:2] == (1, last)
+    assert "no time per level" in fig.axes[0].get_title()
+    r.stats.pop("level_times")  # no record at all
+    plots.traversal_levels(r, tmp_path / "l.png")
+    assert len(figures[1].axes) == 1 and "none recorded" in figures[1].axes[0].get_title()
 
 
 @pytest.mark.parametrize("serial", [True, False])
@@ -84,7 +138,10 @@ def test_traversal_levels_of_a_cpu_bfs(serial, tmp_path, monkeypatch):
     marks = r.stats["level_times"]
     assert marks[0] == (0, 0.0) and marks[-1][0] == r.iterations
     assert all(a[0] < b[0] and a[1] <= b[1] for a, b in zip(marks, marks[1:]))
-    assert np.isclose(np.nansum(d["seconds"]), marks[-1][1])
+    steps = sum(seconds for _, _, seconds in d["steps"])
+    assert np.isclose(np.nansum(d["seconds"]) + steps, marks[-1][1])  # every step's time, once
+    own = {b: tb - ta for (a, ta), (b, tb) in zip(marks, marks[1:]) if b == a + 1}
+    assert {int(lv): s for lv, s in zip(d["level"], d["seconds"]) if np.isfinite(s)} == own
     assert "level_times" not in r.summary()  # lists stay out of the summary and --json
 
 

@@ -95,7 +95,7 @@ def test_cpu_checks_the_placement_and_ignores_the_rest(G):
 # -- the command line --------------------------------------------------------------------------
 @no_gpu
 def test_info_says_how_many_bytes_go_where(capsys):
-    assert main(["info", "grid:10x10"]) == 0
+    assert main(["info", "grid:10x10", "--placement", "auto"]) == 0  # asked: no GPU here
     out = capsys.readouterr().out
     assert "placement device (asked: auto), no device limit known" in out
     assert "offsets" in out and "indices" in out and "vertex state: 3.12 KiB" in out

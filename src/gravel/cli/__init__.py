@@ -13,7 +13,8 @@ The modules, one job each:
 - ``run``: ``gravel run``'s kinds of run and the summary each ends with;
 - ``bench``: ``gravel bench`` (the timing itself is :mod:`gravel.bench`'s);
 - ``plot``: ``gravel plot`` and ``--plot``;
-- ``output``: summary tables and ``--output`` files.
+- ``output``: summary tables and ``--output`` files;
+- ``progress``: what a long call shows on stderr while it runs, and lines flushed as they come.
 """
 
 from .command import main

@@ -16,12 +16,14 @@ from ..programs import files as programs_files
 from ..reorder import reorder
 from .graphs import open_graph, vertex_of
 from .plot import check_plot
+from .progress import say, working
 from .run import check_gpu_flags
 
 
 def cmd_bench(args):
     """``gravel bench [GRAPH...]``: time the algorithms (and ``program:FILE`` vertex programs) on
-    each graph against the baselines, print the table and write ``--json`` and ``--plot``.
+    each graph against the baselines, print each row as it is timed, then the table, and write
+    ``--json`` and ``--plot``.
 
     Parameters
     ----------
@@ -57,13 +59,16 @@ def cmd_bench(args):
     for spec in args.graphs or [None]:
         G, name, source, info = _bench_graph(spec, args)
         graphs[name] = info
-        rows += bench.bench_graph(
-            G, name, algos, args.device, args.repeat, bandwidth, source, args.baselines
-        )
+        for algo in algos:
+            with working(f"timing {algo} on {name}"):
+                done = bench.bench_graph(
+                    G, name, [algo], args.device, args.repeat, bandwidth, source, args.baselines
+                )
+            rows += show_rows(done)
         for title, program, params in loaded:
             at = {"source": source} if "source" in program.params else {}
-            rows.append(
-                bench.bench_program(
+            with working(f"timing program {title} on {name}"):
+                row = bench.bench_program(
                     G,
                     name,
                     f"program {title}",
@@ -73,7 +78,7 @@ def cmd_bench(args):
                     args.repeat,
                     args.baselines,
                 )
-            )
+            rows += show_rows([row])
     bench.print_table(rows)
     measured = {d: bandwidth(d) for d in sorted({r["device"] for r in rows})}
     print(
@@ -101,6 +106,50 @@ def cmd_bench(args):
         print(f"bars -> {args.plot}")
 
 
+#: the columns a row's line starts with, without their headings
+_NAMED = ("graph", "algo", "device")
+
+
+def row_line(row):
+    """A bench row as one line, as the table will show it: graph, algorithm and device, then each
+    of the table's columns that the row fills, with its heading.
+
+    Parameters
+    ----------
+    row : dict
+        A row of :mod:`gravel.bench` (``graph``, ``algo``, ``device``, ``time_s``, ...).
+
+    Returns
+    -------
+    str
+        E.g. ``grid:20x20  bfs (cpu): time (ms) 0.12, min..max 0.1..0.2, GTEPS 0.013, ...``.
+    """
+    from .. import bench
+
+    cells = [(head, cell(row)) for head, cell in bench.COLUMNS if head not in _NAMED]
+    shown = ", ".join(f"{head} {text}" for head, text in cells if text)
+    return f"{row['graph']}  {row['algo']} ({row['device']}): {shown}"
+
+
+def show_rows(rows):
+    """Print each row as a line on stdout as soon as it is timed, flushed (so that a redirected
+    output shows progress), before the table that ends the command.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Rows just timed.
+
+    Returns
+    -------
+    list of dict
+        `rows`, unchanged.
+    """
+    for row in rows:
+        say(row_line(row))
+    return rows
+
+
 def _bench_on_gpus(args):
     """`gravel bench GRAPH... --gpus N`: bfs, sssp, pagerank (per iteration) and cc on N GPUs,
     each worker building its own part; the time and the time in exchange of each."""
@@ -120,14 +169,16 @@ def _bench_on_gpus(args):
     with distributed.GPUCluster(args.gpus) as cluster:
         for spec in args.graphs:
             source = Source(spec, undirected=args.undirected, relabel=args.relabel, weights=weights)
-            dg = cluster.load(source)
+            with working(f"loading {spec} on {args.gpus} GPUs"):
+                dg = cluster.load(source)
             start = dg.hub if args.source is None else args.source
             delta = timing.delta_for(dg, weights if dg.weighted else None)
             for name in algos:
-                row = timing.measure(
-                    dg, name, name=spec, repeat=args.repeat, source=start, delta=delta
-                )
-                rows.append(row)
+                with working(f"timing {name} on {spec} ({args.gpus} GPUs)"):
+                    row = timing.measure(
+                        dg, name, name=spec, repeat=args.repeat, source=start, delta=delta
+                    )
+                rows += show_rows([row])
             dg.free()
     bench.print_table(rows)
     if args.json:
@@ -157,7 +208,8 @@ def _bench_graph(spec, args):
         source = int(np.argmax(G.out_degree))
     if args.reorder:
         t = time.perf_counter()
-        G = reorder(G, args.reorder)
+        with working(f"reordering {name} ({args.reorder})"):
+            G = reorder(G, args.reorder)
         info |= {
             "reorder": args.reorder,
             "reorder_s": time.perf_counter() - t,

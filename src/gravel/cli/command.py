@@ -26,7 +26,8 @@ RELABEL_HELP = (
 def placement_args(sp):
     """Add ``--placement`` and ``--device-memory`` to a subcommand's parser.
 
-    Every ``G.to("cuda")`` the command makes reads them, through :mod:`gravel.config`.
+    Every ``G.to("cuda")`` the command makes reads them, through :mod:`gravel.config`. Left out,
+    ``--placement`` is None (auto), so that ``gravel info`` can tell whether it was asked for.
 
     Parameters
     ----------
@@ -36,10 +37,9 @@ def placement_args(sp):
     sp.add_argument(
         "--placement",
         choices=PLACEMENTS,
-        default="auto",
         help="where a graph's arrays live on the GPU: device memory, pinned host memory read over "
-        "the bus, managed memory, or tiered (the longest lists on the device); auto: device "
-        "where the graph fits, else tiered",
+        "the bus, managed memory, or tiered (the longest lists on the device); auto (the "
+        "default): device where the graph fits, else tiered",
     )
     sp.add_argument(
         "--device-memory",
@@ -156,7 +156,12 @@ def _add_run(sub):
 def _add_info(sub):
     """`gravel info`'s parser."""
     s = sub.add_parser(
-        "info", help="size and degree statistics of a graph, and where its arrays go on the GPU"
+        "info",
+        help="size and degree statistics of a graph, what it takes on the CPU, and where its "
+        "arrays go on the GPU",
+        description="Size and degree statistics of GRAPH and what it takes on the CPU; where a GPU "
+        "is present, or --placement or --device-memory is given, where its arrays would go on "
+        "the GPU.",
     )
     _graph_args(s, optional=True)
     placement_args(s)
@@ -306,7 +311,7 @@ def _settings(args):
             budget = parse_bytes(args.device_memory)
         except InvalidArgumentError as e:
             raise InvalidArgumentError(f"--device-memory: {e}") from None
-    return config.using(placement=args.placement, device_memory=budget)
+    return config.using(placement=args.placement or "auto", device_memory=budget)
 
 
 def _one_line(e):
@@ -317,5 +322,8 @@ def _one_line(e):
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    """Warnings (a rebuilt cache, say) as one line, without the source line Python shows."""
-    print(f"gravel: warning: {message}", file=sys.stderr)
+    """Warnings (a rebuilt cache, say) as one line, without the source line Python shows (on a
+    line of its own, below any progress bar)."""
+    from tqdm import tqdm
+
+    tqdm.write(f"gravel: warning: {message}", file=sys.stderr)

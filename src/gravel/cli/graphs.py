@@ -10,14 +10,16 @@ import numpy as np
 from .. import config, generate
 from ..errors import GravelError, UnknownNameError, VertexNotFoundError
 from ..io import check_writable, load, save
-from ..placement import plan, render, resolve_budget
+from ..placement import format_bytes, plan, render, resolve_budget
 from .output import print_table
+from .progress import working
 
 DEFAULT_GRAPH = "facebook_combined.txt.gz"  # SNAP ego-Facebook, 4,039 vertices, undirected
 
 
 def open_graph(spec, *, undirected=False, relabel=False, seed=0):
-    """A Graph from a file, a generator spec, or the small real graph shipped with gravel.
+    """A Graph from a file, a generator spec, or the small real graph shipped with gravel; a load
+    or a generation that runs long says so on stderr (:func:`gravel.cli.progress.working`).
 
     Parameters
     ----------
@@ -46,11 +48,16 @@ def open_graph(spec, *, undirected=False, relabel=False, seed=0):
         The file cannot be opened.
     """
     if spec is None:
-        with resources.as_file(resources.files("gravel") / "data" / DEFAULT_GRAPH) as p:
+        with (
+            resources.as_file(resources.files("gravel") / "data" / DEFAULT_GRAPH) as p,
+            working(f"loading {DEFAULT_GRAPH}"),
+        ):
             return load(p, undirected=True, cache=False), f"{DEFAULT_GRAPH} (bundled)"
     if generate.is_spec(spec):
-        return generate.from_spec(spec, seed=seed), spec
-    return load(spec, undirected=undirected, relabel=relabel), spec
+        with working(f"generating {spec}"):
+            return generate.from_spec(spec, seed=seed), spec
+    with working(f"loading {spec}"):
+        return load(spec, undirected=undirected, relabel=relabel), spec
 
 
 def vertex_of(G, vertex_id):
@@ -119,24 +126,29 @@ def run_source(algo, G, source):
 
 
 def cmd_info(args):
-    """``gravel info``: GRAPH's size and degree statistics, and where its arrays would go on the
-    GPU, as tables or (``--json``) one JSON line.
+    """``gravel info``: GRAPH's size and degree statistics and what it takes on the CPU, and, where
+    a GPU is present or ``--placement`` or ``--device-memory`` asks for it, where its arrays would
+    go on the GPU; as tables or (``--json``) one JSON line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        ``gravel info``'s arguments: GRAPH, ``--undirected``, ``--relabel``, ``--json`` (and the
-        placement flags, which :func:`main` applies).
+        ``gravel info``'s arguments: GRAPH, ``--undirected``, ``--relabel``, ``--json`` and the
+        placement flags (which :func:`main` applies; given, they ask for the GPU's plan).
     """
     t = time.perf_counter()
     G, name = open_graph(args.graph, undirected=args.undirected, relabel=args.relabel)
     info = _describe(G, name) | {"load_s": time.perf_counter() - t}
-    layout, note = _placement_plan(G)
+    cpu = _cpu_view(G)
+    asked = args.placement is not None or args.device_memory is not None
+    layout, note = _placement_plan(G, asked)
     if args.json:
-        print(json.dumps(info | {"plan": layout.summary()}))
-    else:
-        print_table(f"gravel info: {name}", info)
-        print(render(layout) + note)
+        gpu = {} if layout is None else {"plan": layout.summary()}
+        print(json.dumps(info | {"cpu": cpu} | gpu))
+        return
+    print_table(f"gravel info: {name}", info)
+    print(_cpu_text(cpu, G.directed))
+    print(note if layout is None else render(layout) + note)
 
 
 def _describe(G, name):
@@ -157,15 +169,47 @@ def _describe(G, name):
     }
 
 
-def _placement_plan(G):
-    """Where G's arrays would go on the GPU under this command's placement and budget, and, with
-    no GPU here, a note on the limit the plan assumed."""
+def _cpu_view(G):
+    """What G takes on the CPU: the threads of its kernels, the bytes of its CSR in host memory,
+    and those its in-arcs add when first used (none for an undirected graph: they are its CSR)."""
+    import numba
+
+    csr = sum(a.nbytes for a in (G.offsets, G.indices, G.weights) if a is not None)
+    return {
+        "threads": numba.get_num_threads(),
+        "csr_bytes": int(csr),
+        "in_arcs_bytes": int(csr) if G.directed else 0,
+    }
+
+
+def _cpu_text(cpu, directed):
+    """:func:`_cpu_view` as a line for people."""
+    in_arcs = (
+        f"its in-arcs {format_bytes(cpu['in_arcs_bytes'])} more once built (on first use)"
+        if directed
+        else "its in-arcs are the same arrays (undirected)"
+    )
+    return (
+        f"on the CPU: {cpu['threads']} threads; the CSR takes {format_bytes(cpu['csr_bytes'])} of "
+        f"host memory, {in_arcs}"
+    )
+
+
+def _placement_plan(G, asked):
+    """Where G's arrays would go on the GPU under this command's placement and budget, and a note:
+    with no GPU here, the limit the plan assumed. Without a GPU and not `asked`, no plan (None)
+    and a note saying how to ask."""
     from ..backends import cuda
 
     if cuda.available():
         from ..backends.cuda.runtime import free_bytes
 
         return plan(G, config.placement, free_device=free_bytes()), ""
+    if not asked:
+        return None, (
+            "no GPU here: gravel runs on the CPU (--placement or --device-memory shows where the "
+            "arrays would go on a GPU)"
+        )
     if resolve_budget() is None:
         note = "the budget defaults to the card's free memory; this plan assumes a card that holds "
         note += "the whole graph"
@@ -190,8 +234,10 @@ def cmd_generate(args):
         The output's folder is missing or read-only (before the graph is built).
     """
     check_writable(args.output)
-    G = generate.from_spec(args.spec, seed=args.seed)
-    save(G, args.output)
+    with working(f"generating {args.spec}"):
+        G = generate.from_spec(args.spec, seed=args.seed)
+    with working(f"writing {args.output}"):
+        save(G, args.output)
     print(f"{args.spec}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")
 
 
@@ -212,5 +258,6 @@ def cmd_convert(args):
     """
     check_writable(args.output)
     G, _ = open_graph(args.input, undirected=args.undirected, relabel=args.relabel)
-    save(G, args.output)
+    with working(f"writing {args.output}"):
+        save(G, args.output)
     print(f"{args.input}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")

@@ -6,6 +6,7 @@ from pathlib import Path
 from .. import generate
 from ..algorithms.catalog import CATALOG
 from .graphs import DEFAULT_GRAPH, open_graph, run_source
+from .progress import working
 
 
 def check_plot(path):
@@ -93,9 +94,13 @@ def cmd_plot(args):
     written = {"degree distribution": paths["degrees"]}
     if G.nnz:
         source = run_source(CATALOG["bfs"], G, args.source)
-        plots.traversal_levels(algorithms.bfs(G, source, device=args.device), paths["bfs-levels"])
+        with working(f"running bfs on {name}"):
+            levels = algorithms.bfs(G, source, device=args.device)
+        plots.traversal_levels(levels, paths["bfs-levels"])
         written["BFS levels"] = paths["bfs-levels"]
-        plots.pagerank_convergence(algorithms.pagerank(G, device=args.device), paths["pagerank"])
+        with working(f"running pagerank on {name}"):
+            ranks = algorithms.pagerank(G, device=args.device)
+        plots.pagerank_convergence(ranks, paths["pagerank"])
         written["PageRank convergence"] = paths["pagerank"]
     for what, path in written.items():
         print(f"{name}: {what} -> {path}")

@@ -11,6 +11,7 @@ from ..programs import files as programs_files
 from .graphs import open_graph, run_source, vertex_of
 from .output import check_output, print_table, write_output
 from .plot import check_plot, plot_run
+from .progress import working
 
 #: what `gravel run --parts` runs, by the catalog's name: gravel.distributed's function
 DISTRIBUTED = {"bfs": "bfs", "sssp": "sssp", "pagerank": "pagerank", "cc": "connected_components"}
@@ -60,11 +61,12 @@ def cmd_run(args):
         return _run_on_gpus(algo, args)
     G, name, load_s = _open(args)
     if args.parts is not None:
-        res = _run_distributed(algo, G, args)
+        res, call_s = timed_call(f"running {algo.name} on {name}", _run_distributed, algo, G, args)
     else:
         options = {"device": args.device} | _algorithm_options(algo, args)
-        res = algo.call(G, run_source(algo, G, args.source), **options)
-    _report(args, algo.name, name, G, load_s, res, algo.arrays[0])
+        source = run_source(algo, G, args.source)
+        res, call_s = timed_call(f"running {algo.name} on {name}", algo.call, G, source, **options)
+    _report(args, algo.name, name, G, load_s, res, call_s, algo.arrays[0])
 
 
 def _check_outputs(args):
@@ -81,6 +83,31 @@ def _open(args):
         args.graph, undirected=args.undirected, relabel=args.relabel, seed=args.seed
     )
     return G, name, time.perf_counter() - t
+
+
+def timed_call(what, fn, *args, **kwargs):
+    """Call ``fn(*args, **kwargs)``, saying on stderr that `what` runs if it runs long.
+
+    Parameters
+    ----------
+    what : str
+        What the call does, for :func:`gravel.cli.progress.working`.
+    fn : callable
+        The call.
+    *args, **kwargs
+        Its arguments.
+
+    Returns
+    -------
+    result : object
+        What `fn` returned.
+    seconds : float
+        The call's wall time, all of it: compiling, copies, checks and the algorithm's own time.
+    """
+    t = time.perf_counter()
+    with working(what):
+        out = fn(*args, **kwargs)
+    return out, time.perf_counter() - t
 
 
 def _run_distributed(algo, G, args):
@@ -140,13 +167,12 @@ def _run_on_gpus(algo, args):
         raise UnknownNameError("--gpus needs GRAPH (a file or a generator spec)")
     source = Source(args.graph, seed=args.seed, undirected=args.undirected, relabel=args.relabel)
     with distributed.GPUCluster(args.gpus) as cluster:
-        t = time.perf_counter()
-        G = cluster.load(source)
-        load_s = time.perf_counter() - t
+        G, load_s = timed_call(f"loading {args.graph} on {args.gpus} GPUs", cluster.load, source)
         start = [] if not algo.takes_source else [G.hub if args.source is None else args.source]
         fn = getattr(distributed, DISTRIBUTED[algo.name])
-        res = fn(G, *start, **_algorithm_options(algo, args))
-    _report(args, algo.name, args.graph, G, load_s, res, algo.arrays[0])
+        what = f"running {algo.name} on {args.graph}"
+        res, call_s = timed_call(what, fn, G, *start, **_algorithm_options(algo, args))
+    _report(args, algo.name, args.graph, G, load_s, res, call_s, algo.arrays[0])
 
 
 def _run_program(args):
@@ -171,10 +197,20 @@ def _run_program(args):
         params["source"] = vertex_of(G, args.source)
     max_iter = {} if args.max_iter is None else {"max_iter": args.max_iter}
     execution = {} if args.execution is None else {"execution": args.execution}
-    res = programs.run(G, program, params=params, device=args.device, **max_iter, **execution)
     title = f"program {Path(args.algo[len(programs_files.PREFIX) :]).name}"
+    res, call_s = timed_call(
+        f"running {title} on {name}",
+        programs.run,
+        G,
+        program,
+        params=params,
+        device=args.device,
+        **max_iter,
+        **execution,
+    )
     fields = res.state.dtype.names
-    _report(args, title, name, G, load_s, res, f"state.{fields[0]}" if fields else "state")
+    first = f"state.{fields[0]}" if fields else "state"
+    _report(args, title, name, G, load_s, res, call_s, first)
 
 
 def _literal(value, item):
@@ -190,16 +226,22 @@ def _literal(value, item):
     raise InvalidArgumentError(f"--param {item!r}: the value must be a number or True/False")
 
 
-def _report(args, title, name, G, load_s, res, first):
+def _report(args, title, name, G, load_s, res, call_s, first):
     """Print a run's summary (or its JSON), write its per-vertex arrays to --output and its plot
-    to --plot."""
+    to --plot. The summary gives the algorithm's own time (``time_s``) and then the whole call's
+    (``call_s``: compiling, copies and checks too); the table leaves out a ``compile_s`` of 0."""
     summary = {
         "graph": str(name),
         "vertices": G.n,
         "edges": G.m,
         "directed": G.directed,
         "load_s": load_s,
-    } | res.summary()
+    }
+    for key, value in res.summary().items():
+        summary[key] = value
+        if key == "time_s":
+            summary["call_s"] = call_s
+    summary.setdefault("call_s", call_s)
     if args.output:
         summary["output"] = str(write_output(args.output, first, res, G))
     if args.plot:
@@ -207,6 +249,8 @@ def _report(args, title, name, G, load_s, res, first):
     if args.json:
         print(json.dumps(summary))
     else:
+        if not summary.get("compile_s"):
+            summary.pop("compile_s", None)
         print_table(f"gravel run {title}: {name}", summary)
 
 
