@@ -43,7 +43,16 @@ SECTIONS = (
     ("Graphs from files and generators", ("gravel.io", "gravel.generate", "gravel.transform")),
     (
         "The graph and its results",
-        ("gravel.graph", "gravel.interop", "gravel.tensors", "gravel.frontier", "gravel.results"),
+        (
+            "gravel.graph",
+            "gravel.views",
+            "gravel.stats",
+            "gravel.devices",
+            "gravel.interop",
+            "gravel.tensors",
+            "gravel.frontier",
+            "gravel.results",
+        ),
     ),
     ("Placement on the GPU", ("gravel.placement", "gravel.config")),
     ("Layouts", ("gravel.layouts",)),

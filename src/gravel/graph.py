@@ -9,12 +9,12 @@ from functools import cached_property
 
 import numpy as np
 
-from . import interop, tensors
+from . import devices, interop, stats, tensors, views
 from .arguments import MAX_VERTICES, is_integer, vertex_ids
-from .arrays import host, xp
+from .arrays import host
 from .backends.cpu import arcs as _arcs  # loaded on first use: importing gravel never imports Numba
 from .backends.cpu import csr as _csr
-from .errors import GraphTooLargeError, InvalidGraphError, VertexNotFoundError
+from .errors import GraphTooLargeError, InvalidGraphError
 
 #: bytes a vertex takes at the peak of a CSR's build (int64 offsets and counts, int32 row ids and
 #: the build's cursors), measured
@@ -334,133 +334,12 @@ class Graph:
     to_networkx = interop.to_networkx
     to_arrow = interop.to_arrow
 
-    # -- views -------------------------------------------------------------------------------------
-    def edges(self):
-        """Arrays ``(src, dst)`` of every stored arc, in CSR order.
-
-        Returns
-        -------
-        src : numpy.ndarray of int32, shape (nnz,)
-            Each arc's source, a new array.
-        dst : numpy.ndarray of int32, shape (nnz,)
-            Each arc's destination: :attr:`indices` itself (read-only).
-
-        Examples
-        --------
-        >>> from gravel import Graph
-        >>> src, dst = Graph.from_edges([0, 0, 2], [2, 1, 0]).edges()
-        >>> src.tolist(), dst.tolist()
-        ([0, 0, 2], [1, 2, 0])
-        """
-        return np.repeat(np.arange(self.n, dtype=np.int32), self.out_degree), self.indices
-
-    def has_arcs(self, src, dst):
-        """Boolean array: is there an arc ``src[i] -> dst[i]``? (Binary search in the sorted rows.)
-
-        Parameters
-        ----------
-        src, dst : int or array_like of int
-            The arcs' ends, broadcast against each other.
-
-        Returns
-        -------
-        numpy.ndarray of bool
-            Of the broadcast shape.
-
-        Raises
-        ------
-        VertexNotFoundError
-            An id outside 0..n-1.
-
-        Examples
-        --------
-        >>> from gravel import Graph
-        >>> G = Graph.from_edges([0, 1], [1, 2])
-        >>> G.has_arcs(0, [1, 2]).tolist()
-        [True, False]
-        """
-        src, dst = np.broadcast_arrays(np.asarray(src, np.int64), np.asarray(dst, np.int64))
-        for name, ids in (("src", src), ("dst", dst)):
-            bad = (ids < 0) | (ids >= self.n)
-            if bad.any():
-                raise VertexNotFoundError(
-                    f"has_arcs: {name} {int(ids[bad][0])} is not a vertex (0..{self.n - 1})"
-                )
-        flat = [np.ascontiguousarray(ids).ravel() for ids in (src, dst)]
-        return _arcs.has_arcs(self.offsets, self.indices, *flat).reshape(src.shape)
-
-    def to(self, device, *, placement=None, budget=None):
-        """This graph on `device`: ``"cpu"`` (itself) or ``"cuda"`` (a DeviceGraph, built once).
-
-        Parameters
-        ----------
-        device : {"cpu", "cuda"}
-        placement : {"auto", "device", "host", "managed", "tiered"}, optional
-            Where the arrays of a graph going to the GPU live (:class:`gravel.placement.Plan`);
-            default ``gravel.config.placement`` ("auto": device memory where the graph fits,
-            else the longest lists there and the rest in pinned host memory). Checked, then
-            ignored, for ``"cpu"``.
-        budget : int or str, optional
-            Device memory the graph may take, such as ``"8GB"``; default
-            ``gravel.config.device_memory``, then ``GRAVEL_DEVICE_MEMORY``, then the card's free
-            memory. Ignored for ``"cpu"``.
-
-        Returns
-        -------
-        Graph or gravel.backends.cuda.graph.DeviceGraph
-            The graph itself for ``"cpu"``; for ``"cuda"`` its DeviceGraph, built by the first
-            call, which decides the placement: later calls return that DeviceGraph whatever their
-            `placement` and `budget`.
-
-        Raises
-        ------
-        UnknownNameError
-            An unknown `placement` or `device`.
-        DeviceUnavailableError
-            ``"cuda"`` where no usable GPU is present (the message says why).
-        InvalidArgumentError
-            A `budget` that is not a size.
-        GraphTooLargeError
-            A graph that does not fit its placement, before anything is allocated
-            (:func:`gravel.placement.plan`).
-
-        Examples
-        --------
-        >>> import gravel
-        >>> G = gravel.generate.grid(2, 3)
-        >>> G.to("cpu") is G
-        True
-        """
-        from . import config
-        from .errors import UnknownNameError
-        from .placement import PLACEMENTS
-
-        placement = config.placement if placement is None else placement
-        if placement not in PLACEMENTS:
-            raise UnknownNameError(
-                f"unknown placement {placement!r} (expected {', '.join(PLACEMENTS)})"
-            )
-        if device == "cpu":
-            return self
-        if device != "cuda":
-            raise UnknownNameError(f"unknown device {device!r} (expected cpu or cuda)")
-        if self._device is None:
-            from .backends import cuda
-            from .errors import DeviceUnavailableError
-
-            if not cuda.available():
-                raise DeviceUnavailableError(f"Graph.to('cuda'): {cuda.why_unavailable()}")
-            from .backends.cuda.graph import DeviceGraph
-            from .backends.cuda.runtime import free_bytes
-            from .placement import plan, resolve_budget
-
-            budget = resolve_budget(budget)
-            layout = plan(self, placement, budget, free_device=free_bytes())
-            if layout.placement == "device" and budget is None:
-                self._device = DeviceGraph(self)
-            else:
-                self._device = DeviceGraph(self, plan=layout)
-        return self._device
+    # -- views and devices -------------------------------------------------------------------------
+    # the arcs' views and the graph on a device: their bodies and documentation are in gravel.views
+    # and gravel.devices
+    edges = views.edges
+    has_arcs = views.has_arcs
+    to = devices.to
 
     # -- sizes and degrees -------------------------------------------------------------------------
     @property
@@ -473,15 +352,8 @@ class Graph:
         """Number of stored arcs (an undirected edge counts twice, a self loop once)."""
         return self._nnz
 
-    @cached_property
-    def self_loops(self):
-        """Number of self loops, counted once.
-
-        Returns
-        -------
-        int
-        """
-        return int(_arcs.count_loops(self.offsets, self.indices))
+    # statistics found once: their bodies and documentation are in gravel.stats
+    self_loops = cached_property(stats.self_loops)
 
     @property
     def m(self):
@@ -495,62 +367,15 @@ class Graph:
         """Whether the graph has arc weights."""
         return self._weighted
 
-    @cached_property
-    def weight_stats(self):
-        """The smallest, largest and mean weight, found once: the weights never change.
-
-        Read where the weights live: a graph built or relabelled on the GPU is scanned there,
-        without host arrays.
-
-        Returns
-        -------
-        tuple of float
-            ``(smallest, largest, mean)`` (NaN if a weight is NaN; the mean summed in float64);
-            (1, 1, 1) unweighted; (0, 0, 0) without arcs.
-        """
-        if not self.weighted or self.nnz == 0:
-            return (1.0, 1.0, 1.0) if self.nnz else (0.0, 0.0, 0.0)
-        w = self._weights_where_they_live()
-        return float(w.min()), float(w.max()), float(w.mean(dtype=np.float64))
-
-    @cached_property
-    def whole_weights(self):
-        """Whether every weight is a whole number, found once, as weight_stats is.
-
-        Returns
-        -------
-        bool
-            True also for an unweighted graph or one without arcs.
-        """
-        if not self.weighted or self.nnz == 0:
-            return True
-        w = self._weights_where_they_live()
-        return bool((w == xp(w).floor(w)).all())
+    weight_stats = cached_property(stats.weight_stats)
+    whole_weights = cached_property(stats.whole_weights)
 
     def _weights_where_they_live(self):
         """The weights on the device for a graph built or relabelled there (no host arrays), else
         on the host: a scan of them makes no copy."""
         return self._device.weights if self._arrays is None else self.weights
 
-    @cached_property
-    def has_parallel_arcs(self):
-        """Whether some arc u -> v is stored more than once, found once (rows are sorted, so a
-        twin sits next to its arc): where the graph lives, one sync on the GPU.
-
-        Returns
-        -------
-        bool
-        """
-        dg = self.device_graph
-        where = dg if dg is not None else self
-        offsets, indices = where.offsets, where.indices
-        if indices.size < 2:
-            return False
-        twin = indices[1:] == indices[:-1]
-        # entries p - 1 and p lie in different rows where a row starts at p
-        starts = offsets[1:-1]
-        twin[starts[(starts > 0) & (starts < indices.size)] - 1] = False
-        return bool(xp(indices).any(twin))
+    has_parallel_arcs = cached_property(stats.has_parallel_arcs)
 
     @cached_property
     def out_degree(self):
@@ -595,30 +420,7 @@ class Graph:
         off, idx, w = _csr.transpose(self.offsets, self.indices, self.weights, self.n)
         return _readonly(off), _readonly(idx), (None if w is None else _readonly(w))
 
-    def csc(self):
-        """In-edges ``(offsets, sources, weights)``, built on first use and cached.
-
-        Returns
-        -------
-        offsets : numpy.ndarray of int64, shape (n + 1,)
-            Column offsets into `sources`.
-        sources : numpy.ndarray of int32, shape (nnz,)
-            The source of each in-arc, each column sorted.
-        weights : numpy.ndarray of float32, shape (nnz,), or None
-            The in-arcs' weights.
-
-        Notes
-        -----
-        An undirected graph's CSR is its own CSC: its own (read-only) arrays are returned.
-
-        Examples
-        --------
-        >>> from gravel import Graph
-        >>> offsets, sources, weights = Graph.from_edges([0, 1, 2], [2, 2, 0]).csc()
-        >>> offsets.tolist(), sources.tolist(), weights
-        ([0, 1, 1, 3], [2, 0, 1], None)
-        """
-        return self._csc
+    csc = views.csc  # its body and documentation are in gravel.views
 
     @cached_property
     def _simple_undirected(self):

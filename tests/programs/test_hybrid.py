@@ -11,7 +11,7 @@ import gravel
 from gravel import programs
 from gravel.programs import split
 from gravel.programs.cpu import CpuEngine
-from gravel.programs.cuda import vertex_bytes
+from gravel.programs.cuda_part import vertex_bytes
 from gravel.transform import add_random_weights
 
 from ..strategies import graphs

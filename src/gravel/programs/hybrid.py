@@ -26,7 +26,8 @@ import numpy as np
 from ..placement import resolve_budget
 from ..results import Timer
 from .cpu import CpuEngine, _weights, kernels
-from .cuda import _ways, vertex_bytes
+from .cuda import _ways
+from .cuda_part import vertex_bytes
 from .split import (
     balanced_share,
     cap_share,
@@ -66,7 +67,7 @@ class _Rows:
 
 class HybridEngine:
     """The phases of :func:`gravel.programs.run` with the state on the CPU and the SpMV shared
-    with a part (:class:`~gravel.programs.cuda.CudaPart` on "cuda", :class:`CpuPart` on "cpu").
+    with a part (:class:`~gravel.programs.cuda_part.CudaPart` on "cuda", :class:`CpuPart` on "cpu").
 
     Parameters
     ----------
@@ -96,7 +97,7 @@ class HybridEngine:
         self.cpu = CpuEngine(G, program, values)
         whole = execution == "hybrid-seed"
         if device == "cuda":
-            from .cuda import CudaPart
+            from .cuda_part import CudaPart
 
             self.part = CudaPart(G, program, values, whole=whole)
         else:
@@ -253,7 +254,7 @@ class CpuPart:
     values : dict
         The run's parameter values (:meth:`Program.bind <gravel.programs.Program.bind>`).
     whole : bool
-        Accepted as :class:`~gravel.programs.cuda.CudaPart` takes it; unused (the engine calls
+        Accepted as :class:`~gravel.programs.cuda_part.CudaPart` takes it; unused (the engine calls
         :meth:`whole` or :meth:`hold`).
     """
 
@@ -332,7 +333,7 @@ class CpuPart:
 
     def launch(self, direction, ways, ids, messages, state):
         """Run the SpMV along `ways` now (as :meth:`CudaPart.launch
-        <gravel.programs.cuda.CudaPart.launch>` starts it), keeping its totals for
+        <gravel.programs.cuda_part.CudaPart.launch>` starts it), keeping its totals for
         :meth:`finish`.
 
         Parameters
@@ -392,7 +393,7 @@ class CpuPart:
 
     def finish(self):
         """The SpMV's totals, compressed, as :meth:`CudaPart.finish
-        <gravel.programs.cuda.CudaPart.finish>` gives them.
+        <gravel.programs.cuda_part.CudaPart.finish>` gives them.
 
         Returns
         -------

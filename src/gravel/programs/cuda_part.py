@@ -1,0 +1,211 @@
+"""The GPU's part of a hybrid run (:mod:`.hybrid`): :class:`CudaPart` takes the senders' messages
+as a compressed sparse vector, runs the SpMV (:class:`.cuda.Spmv`) over the lists the GPU holds
+without the host waiting for it, and sends the totals back compressed; :func:`vertex_bytes` says
+what it holds per vertex, which the split's room is measured with.
+"""
+
+from .cuda import Spmv, _ways, _wide
+
+
+def vertex_bytes(program):
+    """Device bytes per vertex of a hybrid run's GPU part (:class:`CudaPart`): messages, totals,
+    the state where process reads it, the flags, and the SpMV's temporaries (a way's totals and
+    marks, the compressed ids); at least what a placement plan sets aside for vertex state.
+
+    Parameters
+    ----------
+    program : Program
+
+    Returns
+    -------
+    int
+        Bytes per vertex, at least :data:`gravel.placement.STATE_BYTES_PER_VERTEX`.
+    """
+    from ..placement import STATE_BYTES_PER_VERTEX
+
+    wide = [_wide(f.dtype).itemsize for f in program.message]
+    held = sum(f.dtype.itemsize for f in program.message) + sum(wide) + 1 + 4
+    if program.process_uses("state"):
+        held += sum(f.dtype.itemsize for f in program.state)
+    return max(held + max(wide) + 4 + 4, STATE_BYTES_PER_VERTEX)
+
+
+class CudaPart:
+    """The GPU's side of a hybrid run (:mod:`.hybrid`): the senders' messages arrive as a
+    compressed sparse vector (their ids and values; the values alone when every vertex sends),
+    the SpMV runs over the lists the GPU holds without the host waiting for it, and the totals go
+    back compressed (the vertices that received, their totals). Where process reads the state of
+    the vertex reached, the state comes along; where it calls ``common``, the graph's lists are
+    read where ``G.to("cuda")`` placed them (in pinned host memory when split).
+
+    Parameters
+    ----------
+    G : Graph
+    program : Program
+    values : dict
+        The run's parameter values (:meth:`Program.bind <gravel.programs.Program.bind>`).
+    whole : bool
+        True for "hybrid-seed": the SpMV reads the whole graph as ``G.to("cuda")`` places it
+        (:meth:`whole`); False: it reads the rows the split holds (:meth:`hold`).
+    """
+
+    #: the GPU's share of the arcs until a pull iteration has measured both sides (a prior: the
+    #: GPU's pull sweeps many times the arcs a second of the CPU's; the measure replaces it)
+    prior_share = 0.9
+    #: the share of the card's free memory a split may fill (the pool's rounding, launches' scratch)
+    free_share = 0.9
+
+    def __init__(self, G, program, values, *, whole):
+        import cupy
+
+        n = G.n
+        self.G, self.program, self.n, self.whole_graph = G, program, n, whole
+        self.can_push = isinstance(program.reduce, str)
+        self.vertex_bytes = vertex_bytes(program)
+        self.ms = [cupy.zeros(n, f.dtype) for f in program.message]
+        self.tt = [cupy.zeros(n, _wide(f.dtype)) for f in program.message]
+        reads_state = program.process_uses("state")
+        self.st = [cupy.zeros(n, f.dtype) for f in program.state] if reads_state else []
+        self.arrays = {f"st{i}": a for i, a in enumerate(self.st)}
+        self.arrays |= {f"ms{i}": a for i, a in enumerate(self.ms)}
+        self.arrays |= {f"tt{i}": a for i, a in enumerate(self.tt)}
+        self.arrays |= {"active": cupy.zeros(n, cupy.uint8), "received": cupy.zeros(n, cupy.int32)}
+        self.arrays |= {f"p_{k}": x for k, x in values.items()}
+        self.lists_bytes = 0  # device bytes of common's lists, besides the split's
+        if program.process_uses("common"):
+            dg = G.to("cuda") if whole else G.to("cuda", placement="host")
+            self.arrays |= {"g_off": dg.offsets, "g_idx": dg.indices}
+            self.lists_bytes = G.offsets.nbytes
+        self.spmv = Spmv(program, n, self.arrays)
+        self.events = (cupy.cuda.Event(), cupy.cuda.Event())
+        self.compile_s = 0.0
+
+    def limit(self):
+        """Device bytes the split may fill with the vertex arrays and lists: the budget
+        (:func:`gravel.placement.resolve_budget`) less common's lists, and a share of the free
+        memory with the vertex arrays already taken.
+
+        Returns
+        -------
+        int
+            Bytes: the smaller of the two; the share of the free memory where no budget is set.
+        """
+        from ..backends.cuda.runtime import free_bytes
+        from ..placement import resolve_budget
+
+        held = sum(a.nbytes for a in self.ms + self.tt + self.st) + 5 * self.n
+        free = int(self.free_share * (free_bytes() + held))
+        budget = resolve_budget()
+        return free if budget is None else min(budget - self.lists_bytes, free)
+
+    def whole(self, way, lists):
+        """(push graph, pull graph) of way `way` over the whole graph, as ``G.to("cuda")`` places
+        it (the seed's scheme); `lists`, the CPU's, are not needed.
+
+        Parameters
+        ----------
+        way : int
+            The index of the way among the program's (the graph, its reverse, or both).
+        lists : tuple
+            The CPU's lists of that way; unused.
+
+        Returns
+        -------
+        tuple of DeviceGraph
+            The way's device graph, twice: a push reads its out-lists, a pull its in-lists.
+        """
+        graph = _ways(self.G.to("cuda"), self.program, self.G.directed)[way]
+        return graph, graph
+
+    def hold(self, lists, k):
+        """Rows ``[0, k)`` of the host `lists` (offsets, ids, (weights, weighted)) in device memory,
+        as a graph whose CSR and CSC are both these lists: a push reads them as out-lists, a pull
+        as in-lists (the graph is marked undirected so that the device never transposes them).
+
+        Parameters
+        ----------
+        lists : tuple
+            ``(offsets, ids, (weights, weighted))``: a set of host lists.
+        k : int
+            The split row.
+
+        Returns
+        -------
+        DeviceGraph
+            n rows, those from k on empty, in device memory.
+        """
+        from ..graph import Graph
+        from .split import share_offsets
+
+        offsets, targets, (weights, weighted) = lists
+        offsets = share_offsets(offsets, k)
+        m = int(offsets[-1])
+        share = Graph.from_csr(
+            offsets, targets[:m], weights[:m] if weighted else None, directed=False, trusted=True
+        )
+        return share.to("cuda", placement="device")
+
+    def launch(self, direction, ways, ids, messages, state):
+        """Start the SpMV along `ways`, (held graph, how many of `ids` it pushes from; None for a
+        pull), and return without waiting for it. `messages`: one host array per field, the
+        values of the senders `ids` (None: every vertex, dense); `state`: the host state.
+
+        Parameters
+        ----------
+        direction : {"pull", "push"}
+        ways : list of tuple
+            (held graph, how many of `ids` it pushes from; None for a pull).
+        ids : numpy.ndarray or None
+            The senders (int32, sorted); None: every vertex sends.
+        messages : list of numpy.ndarray
+            One host array per message field: the senders' values, in the order of `ids` (or
+            one per vertex).
+        state : list of numpy.ndarray
+            The host state, one array per field; copied only where process reads it.
+        """
+        import cupy
+
+        from ..compiling import compile_clock
+        from ..frontier import Frontier
+
+        with compile_clock() as compiled:
+            self.events[0].record()
+            if ids is None:
+                for mine, given in zip(self.ms, messages, strict=True):
+                    mine.set(given)
+            else:
+                at = cupy.asarray(ids, dtype=cupy.int32)  # vertex ids: in range
+                for mine, given in zip(self.ms, messages, strict=True):
+                    mine[at] = cupy.asarray(given)
+                if direction == "pull":  # only the senders' messages count
+                    sending = self.arrays["active"]
+                    sending.fill(0)
+                    sending[at] = 1
+            for mine, given in zip(self.st, state, strict=False):
+                mine.set(given)
+            pull = direction == "pull"
+            self.spmv(
+                [(g, None if pull else Frontier(self.n, ids=at[:c], length=c)) for g, c in ways],
+                direction,
+            )
+            self.events[1].record()
+        self.compile_s = compiled()
+
+    def finish(self):
+        """Wait for the SpMV and bring its totals back, compressed.
+
+        Returns
+        -------
+        ids : numpy.ndarray
+            The vertices that received (int32, sorted).
+        totals : list of numpy.ndarray
+            Their totals, one host array per message field.
+        seconds : float
+            The GPU's seconds from the messages' upload to the SpMV's end, compiling left out.
+        """
+        import cupy
+
+        self.events[1].synchronize()
+        seconds = cupy.cuda.get_elapsed_time(*self.events) / 1e3
+        got = cupy.flatnonzero(self.arrays["received"] > 0).astype(cupy.int32)
+        return got.get(), [tt[got].get() for tt in self.tt], max(seconds - self.compile_s, 0.0)
