@@ -52,21 +52,23 @@ def brandes(offsets, indices, sources, threads):
     acc = np.zeros((threads, n))
     ns = sources.shape[0]
 
-    def share(t):
+    def share(t, stop):
         work = np.empty((2, n), np.int32), np.empty((2, n))  # dist, order; sigma, delta
-        _sources(
-            offsets, indices, sources[ns * t // threads : ns * (t + 1) // threads], *work, acc[t]
-        )
+        mine = sources[ns * t // threads : ns * (t + 1) // threads]
+        _sources(offsets, indices, mine, *work, acc[t], stop)
 
     shares.run(share, threads)
     return acc.sum(axis=0)
 
 
 @numba.njit(nogil=True, cache=True)
-def _sources(offsets, indices, sources, ints, floats, acc):
+def _sources(offsets, indices, sources, ints, floats, acc, stop):
     """Add the dependencies on each of `sources` to `acc`; `ints` and `floats` are (2, n) work
-    arrays, allocated by the caller so that nothing here compiles NumPy's allocators."""
+    arrays, allocated by the caller so that nothing here compiles NumPy's allocators. Returns
+    before the next source once `stop[0]` is set (an interrupted caller)."""
     for s in sources:
+        if stop[0]:
+            return
         _one_source(offsets, indices, s, ints[0], floats[0], floats[1], ints[1], acc)
 
 

@@ -66,18 +66,20 @@ def count(off, idx, threads, per_vertex):
     local = np.zeros((threads, n if per_vertex else 0), np.int64)
     totals = np.zeros(threads, np.int64)
 
-    def share(t):
-        totals[t] = _rows(off, idx, t, threads, np.zeros(n, np.uint8), local[t], per_vertex)
+    def share(t, stop):
+        mark = np.zeros(n, np.uint8)
+        totals[t] = _rows(off, idx, t, threads, mark, local[t], per_vertex, stop)
 
     shares.run(share, threads)
     return totals.sum(), local.sum(axis=0)
 
 
 @numba.njit(nogil=True, cache=True)
-def _rows(off, idx, t, threads, mark, mine, per_vertex):
+def _rows(off, idx, t, threads, mark, mine, per_vertex, stop):
     """Triangles at rows t, t + threads, ..., and each corner's count in `mine` when asked.
 
-    For each u, its out-list is marked in `mark` (bytes, all zero on entry and on exit); then for
+    Returns before the next row once `stop[0]` is set (an interrupted caller). For each u, its
+    out-list is marked in `mark` (bytes, all zero on entry and on exit); then for
     every v in N+(u), the w in N+(v) that are marked close a triangle. Branch-free lookups beat
     merging the two sorted lists, whose comparisons mispredict; byte marks read through unsigned
     ids (no negative-index fix-up) run the lookups 1.4x faster than int32 stamps (docs/tuning.md,
@@ -85,6 +87,8 @@ def _rows(off, idx, t, threads, mark, mine, per_vertex):
     n = off.shape[0] - 1
     c = 0
     for u in range(t, n, threads):
+        if stop[0]:  # an interrupted caller: the count is abandoned
+            return c
         a, b = off[u], off[u + 1]
         if b - a < 2:
             continue
