@@ -76,6 +76,10 @@ def test_issue_51_the_folder_is_private_and_a_copy_no_more_open_than_its_source(
     os.unlink(copy_of(cache))
     gravel.load(p)
     assert mode(copy_of(cache)) == 0o640
+    os.chmod(p, 0o444)  # read-only: the copy too, once written
+    os.unlink(copy_of(cache))
+    assert gravel.load(p) == gravel.load(p)
+    assert mode(copy_of(cache)) == 0o444
     # a folder of the user's own made by an older gravel, readable by all, is narrowed
     os.chmod(cache, 0o755)
     gravel.load(p)
