@@ -136,7 +136,7 @@ def test_failed_save_leaves_no_file(tmp_path, monkeypatch):
 def test_binary_cache_is_written_and_used(tmp_path, monkeypatch):
     p = write(tmp_path, "g.txt", "0 1\n1 2\n")
     G = gravel.load(p)
-    from gravel.io._files import cache_dir
+    from gravel.io._cache import cache_dir
 
     assert list(cache_dir().glob("*.gravel"))
     # a cache hit must not parse the text again

@@ -3,17 +3,19 @@ pyarrow), gravel's binary .gravel and the GAP Benchmark Suite's serialized .sg a
 
 Text files may be gzip-compressed (detected from their bytes). The first load of a text graph stores
 a binary copy in the cache directory ($GRAVEL_CACHE_DIR, default ~/.cache/gravel); later loads of
-the same, unchanged file read that copy instead."""
+the same, unchanged file read that copy instead: only the user's own, checked copy
+(:mod:`gravel.io._cache` says what it trusts)."""
 
-import warnings
+import errno
+import os
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import GraphFormatError, InvalidGraphError, UnknownNameError
 from ..graph import Graph
-from . import arrow, binary, dimacs, edgelist, gapbs, matrix_market
-from ._files import atomic_write, cache_path, read_bytes
+from . import _cache, arrow, binary, dimacs, edgelist, gapbs, matrix_market
+from ._files import atomic_write, read_bytes
 from ._files import check_writable as check_writable  # public: the CLI checks outputs first
 from ._files import progress as progress  # public: the generators show it too
 
@@ -87,7 +89,9 @@ def load(
     weighted : bool, default True
         Keep the weight column if the file has one.
     cache : bool, default True
-        Use (and fill) the binary cache for text files (Parquet files are read directly).
+        Use (and fill) the binary cache for text files (Parquet files are read directly): a
+        copy as private as the file, in a folder of the user's own, read only while the file
+        is unchanged and readable by the caller.
     progress : bool, optional
         Show progress bars for slow loads (default: when the load takes more than a second).
 
@@ -110,11 +114,15 @@ def load(
         A header that declares more vertices than the host memory can hold.
     ImportError
         A Parquet file, without pyarrow installed.
+    PermissionError
+        With `cache`, a text file the caller cannot read (its cached copy is not read either).
 
     Warns
     -----
     UserWarning
-        A damaged cached copy (rebuilt), or a cached copy that could not be written.
+        A damaged, planted or older-version cached copy (rebuilt), a cached copy that could not
+        be written, or a cache folder, copy or key not owned by the user or writable by others
+        (ignored; a copy or key so is replaced), naming it.
 
     See Also
     --------
@@ -149,13 +157,14 @@ def load(
         "dedupe": dedupe,
         "weighted": weighted,
     }
-    cached = cache_path(path, options) if cache and fmt != "parquet" else None
-    if cached is not None and cached.is_file():
-        try:
-            return binary.read(cached)
-        except GraphFormatError as e:
-            # the copy is rebuilt (and overwritten) below, so this warns once per damage
-            warnings.warn(f"rebuilding the binary cache of {path}: {e}", stacklevel=2)
+    entry = None
+    if cache and fmt != "parquet":
+        # a copy is the file's content: it goes to those who may read the file (root may anyway)
+        if not os.access(path, os.R_OK, effective_ids=os.access in os.supports_effective_ids):
+            raise PermissionError(errno.EACCES, "not readable by this user", str(path))
+        entry = _cache.entry(path, options)
+    if entry is not None and (G := _cache.read(entry, path)) is not None:
+        return G
     if fmt == "parquet":  # pyarrow reads the file itself, with its own threads
         src, dst, w, n, directed = arrow.read(path, relabel, weighted)
     else:
@@ -171,8 +180,8 @@ def load(
         dedupe,
         path,
     )
-    if cached is not None:
-        _store(G, cached)
+    if entry is not None:
+        _cache.write(entry, G)
     return G
 
 
@@ -202,15 +211,6 @@ def _build(src, dst, w, n, directed, relabel, dedupe, path):
         )
     # built once: parallel edges merge (minimum weight) while the rows are compacted
     return Graph.from_edges(src, dst, w, n=n, directed=directed, labels=labels, dedupe=dedupe)
-
-
-def _store(G, cached):
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_write(cached) as f:
-            binary.write(f, G)
-    except OSError as e:
-        warnings.warn(f"gravel: could not write the binary cache {cached}: {e}", stacklevel=3)
 
 
 def save(G, path, *, format=None):

@@ -1,5 +1,4 @@
-"""File plumbing shared by the readers and writers: gzip, progress, atomic writes, the binary
-cache."""
+"""File plumbing shared by the readers and writers: gzip, progress, atomic writes."""
 
 import contextlib
 import errno
@@ -155,12 +154,13 @@ def _running(pid):
 
 
 @contextlib.contextmanager
-def atomic_write(path, mode="wb"):
+def atomic_write(path, mode="wb", perm=0o666):
     """Write to a temporary file beside `path`, renamed over it only when the block succeeds.
 
-    The file is created with mode 0o666 less the umask, as any tool's output is (a temporary file
-    module would give 0600). Temporaries left by a killed write in the same folder are removed
-    first. Errors name `path`, never the temporary."""
+    The file is created with mode `perm` (0o666 by default) less the umask, as any tool's output
+    is (a temporary file module would give 0600); one with fewer bits than 0o600 gets them only
+    once written. Temporaries left by a killed write in the same folder are removed first. Errors
+    name `path`, never the temporary."""
     path = Path(path)
     check_writable(path)
     folder = path.parent
@@ -168,7 +168,7 @@ def atomic_write(path, mode="wb"):
     token = f"{_HOST}-{os.getpid()}-{secrets.token_hex(4)}"
     tmp = folder / f".{path.name}.{token}{_TMP_SUFFIX}"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, perm | 0o600)
     except OSError as e:
         raise type(e)(e.errno, e.strerror, str(path)) from None
     os.close(fd)
@@ -179,22 +179,13 @@ def atomic_write(path, mode="wb"):
         else:
             with open(tmp, mode) as f:
                 yield f
+        if perm | 0o600 != perm:  # created (perm | 0o600) less the umask: now perm less the umask
+            os.chmod(tmp, os.stat(tmp).st_mode & perm)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-
-
-def cache_dir():
-    return Path(os.environ.get("GRAVEL_CACHE_DIR") or Path.home() / ".cache" / "gravel")
-
-
-def cache_path(path, options):
-    """Where the binary copy of a text graph loaded with `options` lives."""
-    st = Path(path).stat()
-    key = f"{Path(path).resolve()}|{st.st_size}|{st.st_mtime_ns}|{sorted(options.items())}|v3"
-    return cache_dir() / (hashlib.sha1(key.encode()).hexdigest()[:24] + ".gravel")
 
 
 def write_rows(f, cols, fmt, chunk=1 << 20):

@@ -8,11 +8,19 @@ parsing text. The checksum (CRC-32 of the arrays' lengths and bytes, about 4 GB/
 every read, so a file changed after gravel wrote it is an error naming the file, never a different
 graph. Version 1 files (no checksum) are still read, with the graph's own checks only.
 
+A copy in the binary cache (:mod:`gravel.io._cache`) carries one more record after the arrays: a
+keyed checksum (HMAC-SHA256 under a key only its user can read, about 1 GB/s) of the header and
+the arrays. Read with its key, a file is accepted only in the current version with that record
+intact, checked in place of the CRC-32: a file planted or rewritten with a recomputed CRC-32, or
+as version 1, is refused.
+
 gravel replaces files whole (written beside, then renamed), so a graph mapped from a file keeps
 its arrays when the file is rewritten; a file changed in place by other tools while a graph maps
 it changes that graph (or, truncated, ends the process with SIGBUS).
 """
 
+import hashlib
+import hmac
 import mmap
 import zlib
 
@@ -48,13 +56,39 @@ def checksum(arrays):
     return crc
 
 
-def read(path):
+def keyed_checksum(arrays, key):
+    """HMAC-SHA256 under `key` of the arrays' lengths, then of each array's bytes, in order.
+
+    Parameters
+    ----------
+    arrays : sequence of numpy.ndarray or None
+        The arrays; an absent one counts as length -1.
+    key : bytes
+        The secret key.
+
+    Returns
+    -------
+    bytes
+        The 32-byte digest.
+    """
+    lengths = np.array([-1 if a is None else a.size for a in arrays], np.int64)
+    mac = hmac.new(key, lengths.tobytes(), hashlib.sha256)
+    for a in arrays:
+        if a is not None:
+            mac.update(np.ascontiguousarray(a).view(np.uint8).reshape(-1))
+    return mac.digest()
+
+
+def read(path, key=None):
     """The Graph stored at `path`.
 
     Parameters
     ----------
     path : str or os.PathLike
         A ``.gravel`` file.
+    key : bytes, optional
+        A cached copy's key: the file must then be of the current version and end in its keyed
+        checksum under `key` (:func:`keyed_checksum`), checked in place of the CRC-32.
 
     Returns
     -------
@@ -66,7 +100,8 @@ def read(path):
     ------
     GraphFormatError
         The file is not one gravel wrote (bad header, unknown version, truncated), was changed
-        since (checksum mismatch) or, version 1, holds an invalid graph; naming `path`.
+        since (checksum mismatch) or, version 1, holds an invalid graph; naming `path`. With
+        `key`: a version other than the current one, or a keyed checksum missing or not matching.
     """
     try:
         with open(path, "rb") as f:
@@ -84,11 +119,13 @@ def read(path):
             directed, weighted, labelled = (bool(x) for x in head[2:5])
             present = (True, True, weighted, labelled)
             arrays = [_map_array(f, mapped) if p else None for p in present]
+            if key is not None:
+                _check_keyed(path, f, mapped, version, [head, *arrays], key)
     except (ValueError, OSError, EOFError) as e:
         if isinstance(e, GraphFormatError):
             raise
         raise GraphFormatError(f"not a gravel binary graph, or truncated ({e})", path) from None
-    if version >= 2 and checksum(arrays) != int(head[5]):
+    if key is None and version >= 2 and checksum(arrays) != int(head[5]):
         raise GraphFormatError(
             "checksum mismatch: the file changed after gravel wrote it (damaged or edited)", path
         )
@@ -107,6 +144,26 @@ def read(path):
         )
     except InvalidGraphError as e:
         raise GraphFormatError(f"not a valid graph: {e}", path) from None
+
+
+def _check_keyed(path, f, mapped, version, arrays, key):
+    """Raise GraphFormatError naming `path` unless the file is of the current version and its
+    last record, at `f`, is the keyed checksum of `arrays` (the header and the graph's)."""
+    if version != VERSION:
+        raise GraphFormatError(
+            f"binary format version {version}: the cache holds version {VERSION} only", path
+        )
+    if f.tell() == len(mapped):
+        raise GraphFormatError("no keyed checksum: not a copy this user's gravel cached", path)
+    tag = _map_array(f, mapped)
+    if tag.dtype != np.uint8 or f.tell() != len(mapped):
+        raise GraphFormatError("not a gravel binary graph (bad keyed checksum record)", path)
+    if not hmac.compare_digest(tag.tobytes(), keyed_checksum(arrays, key)):
+        raise GraphFormatError(
+            "checksum mismatch: the file changed after gravel cached it (damaged, edited, or "
+            "not written by this user's gravel)",
+            path,
+        )
 
 
 def _map_array(f, mapped):
@@ -132,7 +189,7 @@ def _map_array(f, mapped):
     return a if a.flags.aligned else a.copy()
 
 
-def write(f, G):
+def write(f, G, key=None):
     """Write `G` in gravel's binary format, version 2 with its checksum.
 
     Parameters
@@ -141,6 +198,9 @@ def write(f, G):
         Open for writing.
     G : Graph
         Its offsets, indices, weights and labels are stored, not its order.
+    key : bytes, optional
+        A cached copy's key: a last record holds the keyed checksum (:func:`keyed_checksum`) of
+        the header and the arrays, which :func:`read` with the same key requires.
 
     Raises
     ------
@@ -165,6 +225,9 @@ def write(f, G):
         ],
         np.int64,
     )
-    for a in [head, *arrays]:
+    records = [head, *arrays]
+    if key is not None:
+        records.append(np.frombuffer(keyed_checksum(records, key), np.uint8))
+    for a in records:
         if a is not None:
             npformat.write_array(f, a, allow_pickle=False)
