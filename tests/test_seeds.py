@@ -18,7 +18,7 @@ CALLS = {
 }
 
 
-@pytest.mark.parametrize("seed", [-1, "x", 1.5, True, [1, -2], ()])
+@pytest.mark.parametrize("seed", [-1, "x", 1.5, True, [1, -2], (), 2**63, [7, 2**70]])
 @pytest.mark.parametrize("name", list(CALLS))
 def test_a_bad_seed_is_named(name, seed):
     with pytest.raises(gravel.InvalidArgumentError, match=re.escape(f"not {seed!r}")):
@@ -39,3 +39,11 @@ def test_a_generator_is_the_same_as_its_seed(name):
     assert same(result(7), result(np.random.default_rng(7)))
     assert same(result([7, 1]), result(np.random.default_rng([7, 1])))
     assert not same(result(7), result(8))  # the seed is used
+
+
+def test_issue_51_seeds_are_63_bits():
+    from gravel.seeds import check, rng
+
+    assert check(2**63 - 1) == 2**63 - 1 and rng([2**63 - 1, 0]) is not None
+    with pytest.raises(gravel.InvalidArgumentError, match=r"--seed must be .* < 2\*\*63"):
+        check(2**63, "--seed")

@@ -58,9 +58,12 @@ def test_errors_exit_2_with_one_line(argv, match, capsys, tmp_path, monkeypatch)
     assert not list(tmp_path.iterdir())
 
 
+EMPTY_LIST = "# gravel edge list: 0 vertices, directed, unweighted\n"  # no edges, declared
+
+
 def test_an_empty_graph_is_not_benchmarked(capsys, tmp_path):
     empty = tmp_path / "empty.txt"
-    empty.write_text("")
+    empty.write_text(EMPTY_LIST)  # a file with no header and no edges is refused (issue 51)
     assert main(["bench", str(empty), "--algo", "bfs", "--device", "cpu"]) == 2
     assert "empty.txt: the graph is empty, there is nothing to time" in capsys.readouterr().err
 
@@ -99,7 +102,7 @@ def test_generate_convert_info(tmp_path, capsys):
 
 def test_empty_graph_file(tmp_path, capsys):
     p = tmp_path / "empty.txt"
-    p.write_text("# nothing\n")
+    p.write_text(EMPTY_LIST)
     assert main(["run", "cc", str(p), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["components"] == 0
     assert main(["run", "bfs", str(p)]) == 2
@@ -334,3 +337,87 @@ def test_issue_17_a_rebuilt_cache_warns_in_one_line(tmp_path, monkeypatch, capsy
     assert (
         err.startswith("gravel: warning: rebuilding the binary cache of") and err.count("\n") == 1
     )
+
+
+@pytest.mark.parametrize(
+    "argv,match",
+    [
+        ([], "the following arguments are required: command"),
+        (["run", "nosuchalgo"], "argument ALGO: invalid choice: 'nosuchalgo'"),
+        (["run", "bfs", "--device", "gpu"], "argument --device: invalid choice: 'gpu'"),
+        (["run", "bfs", "--source", "x"], "argument --source: invalid int value: 'x'"),
+        (["info", "--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+        (["convert", "in.txt"], "the following arguments are required: output"),
+    ],
+)
+def test_issue_51_parser_mistakes_print_one_line(argv, match, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.startswith("gravel: error: ") and match in err
+    assert err.count("\n") == 1 and "usage" not in err and "--help)" in err
+
+
+def test_issue_51_help_still_prints_the_whole_usage(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["run", "--help"])
+    out = capsys.readouterr().out
+    assert e.value.code == 0 and out.startswith("usage: gravel run") and out.count("\n") > 20
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "bfs", "kron:5", "--device", "cpu"],
+        ["run", "mis", "grid:3x3", "--device", "cpu"],
+        ["generate", "kron:5", "-o", "g.gravel"],
+    ],
+)
+def test_issue_51_a_seed_beyond_63_bits_is_one_line(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv + ["--seed", str(2**63)]) == 2
+    err = capsys.readouterr().err
+    assert "--seed must be None, an integer >= 0 and < 2**63" in err and err.count("\n") == 1
+    assert not list(tmp_path.iterdir())
+    assert main(argv + ["--seed", str(2**63 - 1)]) == 0  # 63 bits: taken
+
+
+@pytest.mark.parametrize("command", ["convert", "generate"])
+@pytest.mark.parametrize("name", ["out.xyz", "out", "out.gz", "out.npy"])
+def test_issue_51_graph_outputs_of_unknown_suffix_are_refused(command, name, tmp_path, capsys):
+    out = tmp_path / name
+    argv = ["convert", "grid:3x3", str(out)] if command == "convert" else []
+    assert main(argv or ["generate", "grid:3x3", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{out}: unknown graph format (use .mtx" in err and err.count("\n") == 1
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", ["g.txt", "g.EL", "g.edges", "g.csv.gz", "g.mtx.gz", "g.sg"])
+def test_issue_51_graph_outputs_of_known_suffix_are_written(name, tmp_path, capsys):
+    out = tmp_path / name
+    assert main(["convert", "grid:3x3", str(out)]) == 0
+    if not name.endswith(".sg"):
+        assert gravel.load(out, cache=False) == gravel.generate.grid(3, 3)
+
+
+@pytest.mark.parametrize("flags", [[], ["--json"]])
+def test_issue_51_a_closed_pipe_ends_quietly(flags):
+    import os
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before gravel writes: `gravel info | head -0`
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "gravel", "info", "grid:3x3"] + flags,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            timeout=300,
+        )
+    finally:
+        os.close(write)
+    # stderr holds progress notices at most: no error, no BrokenPipeError from the last flush
+    assert done.returncode == 0, done.stderr
+    assert not any(w in done.stderr.lower() for w in (b"error", b"traceback", b"pipe")), done.stderr

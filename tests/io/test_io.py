@@ -1,5 +1,6 @@
 import gzip
 
+import numpy as np
 import pytest
 
 import gravel
@@ -89,6 +90,19 @@ def test_dimacs_and_pace(tmp_path):
             "# gravel edge list: 3 vertices, directed, weighted\n0 1\n1 2\n",
             r"u.txt, line 2: line 1 declares a weighted graph, the lines have no weight column",
         ),
+        # issue 51: a fourth column is refused, naming the line, in every text format
+        ("v.txt", "0 1 1.5 1700000000\n", r"v.txt, line 1: more than three columns"),
+        ("w.csv", "# SNAP\n0,1\n1,2,3,4\n", r"w.csv, line 3: more than three columns"),
+        ("x.gr", "p sp 2 1\na 1 2 1 9\n", r"x.gr, line 2: more than three columns"),
+        (
+            "y.mtx",
+            "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1 0\n",
+            r"y.mtx, line 3: more than three columns",
+        ),
+        # issue 51: no edges and no header: an error naming the file, not a graph of 0 vertices
+        ("empty.txt", "", r"empty.txt: no edges, and no header"),
+        ("comments.txt", "# FromNodeId ToNodeId\n\n", r"comments.txt: no edges"),
+        ("empty.csv.gz", "", r"empty.csv.gz: no edges"),
     ],
 )
 def test_malformed_files_name_file_and_line(tmp_path, name, text, match):
@@ -190,3 +204,36 @@ def test_load_builds_the_graph_once_merging_parallel_edges(tmp_path, monkeypatch
     assert G.nnz == 3 and K.nnz == 5 and K.weights.tolist() == [5, 2, 9, 7, 1]
     U = gravel.load(path, cache=False, undirected=True)
     assert U.indices.tolist() == [1, 0, 2, 1, 2] and U.weights.tolist() == [2, 2, 7, 7, 1]
+
+
+def test_issue_51_three_columns_and_declared_empty_lists_stay_valid(tmp_path):
+    G = gravel.load(write(tmp_path, "w.txt", "0 1 2.5\n1 2 1e3\n"), cache=False)
+    assert G.weights.tolist() == [2.5, 1000.0]
+    for empty in (gravel.Graph.from_edges([], [], n=0), gravel.Graph.from_edges([], [], n=3)):
+        path = gravel.save(empty, tmp_path / "e.txt")
+        assert gravel.load(path, cache=False) == empty
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "0 1 nan\n0 1 2\n0 1 3\n",
+        "0 1 3\n0 1 nan\n0 1 2\n",
+        "0 1 2\n0 1 3\n0 1 nan\n",
+    ],
+)
+def test_issue_51_a_nan_duplicate_never_wins_over_a_number(tmp_path, lines):
+    G = gravel.load(write(tmp_path, "dup.txt", lines + "1 2 nan\n1 2 nan\n"), cache=False)
+    assert G.weights[0] == 2.0  # the minimum of the numbers, whatever the order
+    assert np.isnan(G.weights[1])  # every copy NaN: NaN
+
+
+@pytest.mark.parametrize("compact", ["_compact_small", "_compact_in_place"])
+def test_issue_51_both_compactions_pass_over_nan(compact):
+    from gravel.backends.cpu import csr
+
+    offsets = np.array([0, 3, 5], np.int64)
+    indices = np.array([1, 1, 1, 0, 0], np.int32)
+    weights = np.array([np.nan, 4.0, 3.0, np.nan, np.nan], np.float32)
+    nnz = getattr(csr, compact)(offsets, indices, weights, True, False)
+    assert nnz == 2 and weights[0] == 3.0 and np.isnan(weights[1])

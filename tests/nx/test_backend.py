@@ -482,3 +482,15 @@ def test_conversion_equals_the_edge_list(n, seed, directed, labels):
     )
     assert got.labels == list(g)
     assert got.graph == want  # weights included
+
+
+# (functions that NetworkX decorates with not_implemented_for, connected_components say, ask the
+# graph is_directed() before any backend sees it: their AttributeError is NetworkX's own)
+@pytest.mark.parametrize("call", [nx.pagerank, nx.betweenness_centrality])
+def test_issue_51_a_gravel_graph_is_a_clear_type_error(call):
+    import gravel
+
+    with pytest.raises(TypeError, match=r"not a gravel\.Graph: .*G\.to_networkx\(\)"):
+        call(gravel.generate.grid(3, 3), backend="gravel")
+    with pytest.raises(TypeError, match="takes a NetworkX graph, not a builtins.dict"):
+        BackendInterface.convert_from_nx({0: {1: {}}})

@@ -2,11 +2,12 @@
 into one line and an exit status."""
 
 import argparse
+import os
 import sys
 import warnings
 from contextlib import nullcontext
 
-from .. import __version__, config
+from .. import __version__, config, seeds
 from ..algorithms.catalog import CATALOG
 from ..errors import GravelError, InvalidArgumentError
 from ..placement import PLACEMENTS, parse_bytes, resolve_budget
@@ -49,6 +50,15 @@ def placement_args(sp):
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser (its subcommands' too) whose mistakes print one line, ``gravel: error:
+    ...`` naming the help to read, and exit with status 2; ``--help`` still prints the usage."""
+
+    def error(self, message):
+        one_line = " ".join(str(message).split())
+        self.exit(2, f"gravel: error: {one_line} (see {self.prog} --help)\n")
+
+
 def _algo_name(text):
     """An ALGO argument: a catalog name or program:FILE."""
     if text in CATALOG or text.startswith(programs_files.PREFIX):
@@ -66,9 +76,7 @@ def build_parser():
     argparse.ArgumentParser
         The parser; each subcommand sets ``func``, the function that runs it.
     """
-    p = argparse.ArgumentParser(
-        prog="gravel", description="Graph analytics on NVIDIA GPUs and CPUs."
-    )
+    p = _Parser(prog="gravel", description="Graph analytics on NVIDIA GPUs and CPUs.")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     for add in (_add_run, _add_info, _add_bench, _add_plot, _add_generate, _add_convert):
@@ -266,8 +274,11 @@ def _add_convert(sub):
 def main(argv=None):
     """Run the command line.
 
-    Errors print one line on stderr, as do warnings; an interruption (Ctrl-C) prints one line, no
-    traceback, and the atomic writes leave no file.
+    Errors print one line on stderr, as do warnings and argparse's own (``gravel: error: ...``,
+    naming the ``--help`` to read); an interruption (Ctrl-C) prints one line, no traceback, and
+    the atomic writes leave no file. Output into a pipe its reader closed early (``gravel info G |
+    head -1``) ends the command quietly with status 0, as a reader that stops reading expects
+    (Python's documentation of SIGPIPE: what is left goes to os.devnull).
 
     Parameters
     ----------
@@ -277,19 +288,27 @@ def main(argv=None):
     Returns
     -------
     int
-        The exit status: 0, 2 for an error (a GravelError or an OSError), 130 when interrupted.
+        The exit status: 0 (a closed pipe too), 2 for an error (a GravelError or an OSError), 130
+        when interrupted.
 
     Raises
     ------
     SystemExit
-        From argparse: ``--help``, ``--version``, or arguments it cannot parse (status 2).
+        From argparse: ``--help``, ``--version``, or arguments it cannot parse (status 2, one
+        line).
     """
     args = build_parser().parse_args(argv)
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning
         try:
+            if getattr(args, "seed", None) is not None:
+                seeds.check(args.seed, "--seed")  # the generators' and the algorithms' rule
             with _settings(args):
                 args.func(args)
+            sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
+        except BrokenPipeError:
+            _quiet_stdout()
+            return 0
         except (GravelError, OSError) as e:
             print(f"gravel: error: {_one_line(e)}", file=sys.stderr)
             return 2
@@ -297,6 +316,17 @@ def main(argv=None):
             print("gravel: interrupted", file=sys.stderr)
             return 130
     return 0
+
+
+def _quiet_stdout():
+    """Standard output to os.devnull once its pipe is closed, so that Python's flush at exit has
+    nowhere to fail (and prints no BrokenPipeError)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass  # a stdout without a file descriptor (a test's capture): nothing is flushed at exit
 
 
 def _settings(args):

@@ -4,12 +4,13 @@ vertices, and the subcommands that read or write a graph alone (info, generate, 
 import json
 import time
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
 from .. import config, generate
 from ..errors import GravelError, UnknownNameError, VertexNotFoundError
-from ..io import check_writable, load, save
+from ..io import GRAPH_SUFFIXES, check_writable, load, save
 from ..placement import format_bytes, plan, render, resolve_budget
 from .output import print_table
 from .progress import working
@@ -229,11 +230,12 @@ def cmd_generate(args):
     Raises
     ------
     UnknownNameError, InvalidGraphError
-        SPEC names no generator, or its numbers are out of range.
+        SPEC names no generator, or its numbers are out of range; FILE's suffix names no format
+        gravel writes (before the graph is built).
     OSError
         The output's folder is missing or read-only (before the graph is built).
     """
-    check_writable(args.output)
+    _check_graph_output(args.output)
     with working(f"generating {args.spec}"):
         G = generate.from_spec(args.spec, seed=args.seed)
     with working(f"writing {args.output}"):
@@ -252,12 +254,29 @@ def cmd_convert(args):
     Raises
     ------
     GravelError
-        INPUT is not a graph gravel reads, or OUTPUT's suffix no format it writes.
+        INPUT is not a graph gravel reads.
+    UnknownNameError
+        OUTPUT's suffix names no format gravel writes (:data:`gravel.io.GRAPH_SUFFIXES`, a ``.gz``
+        after it), before INPUT is read: ``out.xyz`` is refused, not written as an edge list.
     OSError
         INPUT cannot be read, or OUTPUT's folder is missing or read-only (before INPUT is read).
     """
-    check_writable(args.output)
+    _check_graph_output(args.output)
     G, _ = open_graph(args.input, undirected=args.undirected, relabel=args.relabel)
     with working(f"writing {args.output}"):
         save(G, args.output)
     print(f"{args.input}: {G.n:,} vertices, {G.m:,} edges -> {args.output}")
+
+
+def _check_graph_output(path):
+    """Refuse, before any work, a graph output whose suffix (before a ``.gz``) names no format
+    gravel writes (as ``run --output`` refuses its own), or whose folder cannot be written."""
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    if suffixes[-1:] == [".gz"]:
+        suffixes.pop()
+    if not suffixes or suffixes[-1] not in GRAPH_SUFFIXES:
+        raise UnknownNameError(
+            f"{path}: unknown graph format (use {', '.join(GRAPH_SUFFIXES)}; .gz after a text "
+            "format compresses it)"
+        )
+    check_writable(path)

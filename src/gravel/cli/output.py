@@ -20,13 +20,25 @@ def print_table(title, rows):
     rows : dict
         Values by name: integers with thousands separators, floats to six digits.
     """
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title=title, show_header=False, title_justify="left")
     for k, v in rows.items():
         table.add_row(str(k), _cell(v))
-    Console().print(table)
+    _console().print(table)
+
+
+def _console():
+    """A rich Console whose closed pipe raises BrokenPipeError, which :func:`gravel.cli.main` ends
+    quietly with status 0 (rich's own handler exits with status 1)."""
+    from rich.console import Console
+
+    class PipedConsole(Console):
+        def on_broken_pipe(self):
+            self.quiet = True
+            raise BrokenPipeError("standard output closed")
+
+    return PipedConsole()
 
 
 def _cell(v):

@@ -37,6 +37,11 @@ _SUFFIX = {
     ".sg": "sg",
     ".wsg": "wsg",
 }
+#: the suffixes of edge lists (``.csv``: comma-separated) that the command line writes;
+#: :func:`save` writes an edge list under any suffix it does not know
+EDGE_LIST_SUFFIXES = (".txt", ".csv", ".el", ".edges", ".edgelist")
+#: every suffix the command line writes a graph under (before a ``.gz``); others are refused
+GRAPH_SUFFIXES = tuple(_SUFFIX) + EDGE_LIST_SUFFIXES
 #: formats written as bytes
 _BINARY = ("gravel", "parquet", "sg", "wsg")
 #: formats whose edges may be relabelled or read as undirected by the caller

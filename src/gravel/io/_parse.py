@@ -14,9 +14,17 @@ from ..compiling import watch
 
 watch()  # this module compiles Numba kernels: long compilations are announced
 
-OK, BAD_NUMBER, NEGATIVE_ID, TOO_FEW, COLUMNS_CHANGE, BAD_PREFIX, NOT_INTEGER, EMPTY_FIELD = range(
-    8
-)
+(
+    OK,
+    BAD_NUMBER,
+    NEGATIVE_ID,
+    TOO_FEW,
+    COLUMNS_CHANGE,
+    BAD_PREFIX,
+    NOT_INTEGER,
+    EMPTY_FIELD,
+    TOO_MANY,
+) = range(9)
 #: texts up to this many bytes try the NumPy reader first; larger ones go straight to Numba
 SMALL_TEXT_BYTES = 1 << 22
 
@@ -28,6 +36,8 @@ MESSAGES = {
     BAD_PREFIX: "unexpected line",
     NOT_INTEGER: "vertex id is not an integer",
     EMPTY_FIELD: "empty field (two commas with nothing between them)",
+    TOO_MANY: "more than three columns (source, target and weight): gravel reads no others, "
+    "remove them",
 }
 
 
@@ -106,7 +116,8 @@ def parse_lines(buf, comments, prefix, src, dst, w):
     """Fill src/dst/w from the data lines of buf.
 
     Lines that are empty or start with a byte in `comments` are skipped. When `prefix` is non-zero,
-    every data line must start with that byte and a separator (DIMACS "a u v w").
+    every data line must start with that byte and a separator (DIMACS "a u v w"). A line of more
+    than three columns is an error (TOO_MANY), not read in part.
     Returns (rows, columns, error code, 0-based line of the error).
     """
     end = buf.shape[0]
@@ -172,13 +183,12 @@ def parse_lines(buf, comments, prefix, src, dst, w):
                     return rows, ncols, BAD_NUMBER, line
                 w[rows] = x
             else:
-                # extra columns (timestamps in some SNAP files) are ignored
-                while p < end and not (_is_sep(buf[p]) or buf[p] == 10):
-                    p += 1
+                # a fourth column (a SNAP file's timestamp after its weight, say) is not read
+                # silently: the caller would take the graph for the file's whole content
+                return rows, ncols, TOO_MANY, line
             cols += 1
         if cols < 2:
             return rows, ncols, TOO_FEW, line
-        cols = min(cols, 3)
         if rows == 0:
             ncols = cols
         elif cols != ncols:

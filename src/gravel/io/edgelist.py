@@ -2,6 +2,9 @@
 optional weight column. Ids are kept as written (n = largest id + 1) unless the caller relabels
 them.
 
+A line holds two ids and at most a weight: a line of more columns is an error naming it, and a file
+with no edges an error unless gravel's header below declares its vertices.
+
 gravel's own edge lists start with the line ``# gravel edge list: N vertices, directed`` (or
 ``undirected``), then ``, weighted`` or ``, unweighted``; reading it back restores the vertex
 count (trailing isolated vertices included), the direction and (for a graph with no edges) the
@@ -45,8 +48,9 @@ def read(buf, path):
     Raises
     ------
     GraphFormatError
-        A line that does not parse; with gravel's header, a vertex beyond its count, or a
-        weighted graph's lines without a weight column.
+        A line that does not parse (one of more than three columns too); no edges without
+        gravel's header (an empty file, or comments alone); with gravel's header, a vertex beyond
+        its count, or a weighted graph's lines without a weight column.
     GraphTooLargeError
         A vertex count whose arrays would not fit the host memory available.
     """
@@ -58,6 +62,12 @@ def read(buf, path):
         check_vertex_count(int(header[1]), path, 1)
     src, dst, w = parse(buf, comments=b"#%", path=path)
     if header is None:
+        if not len(src):  # an empty file is more likely a mistake than a graph of no vertices
+            raise GraphFormatError(
+                "no edges, and no header to declare a graph without any (gravel writes one: "
+                "'# gravel edge list: N vertices, directed')",
+                path,
+            )
         return src, dst, w, None, None
     n = int(header[1])
     for ids in (src, dst):

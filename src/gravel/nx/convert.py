@@ -3,10 +3,40 @@
 from itertools import chain
 from operator import methodcaller
 
+import networkx as nx
 import numpy as np
 
 from ..graph import Graph
 from .graph import BackendGraph
+
+
+def require_networkx(graph):
+    """Refuse, with a TypeError that says what to pass, a graph argument the backend cannot take.
+
+    NetworkX hands gravel's functions (and their ``can_run``) any graph argument that names no
+    backend, a :class:`gravel.Graph` included, which has none of NetworkX's methods.
+
+    Parameters
+    ----------
+    graph : object
+        The graph argument of a NetworkX call.
+
+    Raises
+    ------
+    TypeError
+        `graph` is a :class:`gravel.Graph` (the message names ``G.to_networkx()`` and gravel's own
+        functions), or neither a NetworkX graph nor a converted one (a BackendGraph).
+    """
+    if isinstance(graph, Graph):
+        raise TypeError(
+            "NetworkX's functions take a NetworkX graph, not a gravel.Graph: call gravel's own "
+            "function (gravel.pagerank(G), say), or pass G.to_networkx() to NetworkX"
+        )
+    if not isinstance(graph, (nx.Graph, BackendGraph)):
+        raise TypeError(
+            f"the gravel backend takes a NetworkX graph, not a {type(graph).__module__}."
+            f"{type(graph).__qualname__}"
+        )
 
 
 def from_networkx(graph, edge_attrs=None):
@@ -18,9 +48,11 @@ def from_networkx(graph, edge_attrs=None):
     holds every edge both ways already. Node labels 0..n-1 in node order are the ids themselves.
 
     Raises NotImplementedError (NetworkX then falls back to its own code) for multigraphs,
-    several edge attributes, and weights that are not real numbers. Other attributes stay with
+    several edge attributes, and weights that are not real numbers; TypeError for what is no
+    NetworkX graph (:func:`require_networkx`). Other attributes stay with
     the NetworkX graph, which the result keeps a weak reference to.
     """
+    require_networkx(graph)
     if graph.is_multigraph():
         raise NotImplementedError("gravel does not hold multigraphs")
     if edge_attrs and len(edge_attrs) > 1:

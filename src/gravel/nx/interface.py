@@ -5,7 +5,7 @@ import networkx as nx
 from . import algorithms  # noqa: F401  (registers the functions)
 from ._algorithm import ALGORITHMS, bound
 from ._info import FUNCTIONS
-from .convert import edges_hold_data, from_networkx, to_networkx
+from .convert import edges_hold_data, from_networkx, require_networkx, to_networkx
 
 # Graphs with fewer edges run on NetworkX under automatic dispatch: converting and starting
 # gravel's kernels costs more than NetworkX's own run (docs/networkx.md has the figures).
@@ -74,6 +74,7 @@ class BackendInterface:
             return f"gravel has no {name}"
         arguments = bound(func, args, kwargs)
         G = arguments["G"]
+        require_networkx(G)  # a gravel.Graph reaches here unconverted: it names no backend
         if G.is_multigraph():
             return "gravel does not hold multigraphs"
         if isinstance(G, nx.Graph) and _reads_adjacency_its_own_way(G):

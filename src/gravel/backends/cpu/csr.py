@@ -210,8 +210,8 @@ def _sort_rows(offsets, indices, weights, threads):
 @numba.njit(cache=True)
 def _compact_in_place(offsets, indices, weights, dedupe, drop_loops):
     """Drop loops and/or duplicate arcs of sorted rows in place, keeping a duplicate's minimum
-    weight. Sequential: rows only shrink, so every write trails its read. Returns the new arc
-    count."""
+    weight (NaN only where every copy is NaN: a number always wins over NaN, whatever the order).
+    Sequential: rows only shrink, so every write trails its read. Returns the new arc count."""
     n = offsets.shape[0] - 1
     has_w = weights.shape[0] > 0
     q = 0
@@ -225,7 +225,7 @@ def _compact_in_place(offsets, indices, weights, dedupe, drop_loops):
             if drop_loops and v == u:
                 continue
             if dedupe and v == prev:
-                if has_w and weights[p] < weights[q - 1]:
+                if has_w and (weights[p] < weights[q - 1] or np.isnan(weights[q - 1])):
                     weights[q - 1] = weights[p]
                 continue
             prev = v
@@ -343,9 +343,8 @@ def _compact(offsets, indices, weights, dedupe, drop_loops):
 
 
 def _compact_small(offsets, indices, weights, dedupe, drop_loops):
-    """`_compact_in_place` by NumPy, nothing to compile. A duplicate run keeps its first weight
-    lowered by any smaller later one, as the kernel's comparisons do: NaN first stays NaN, a later
-    NaN is passed over (fmin)."""
+    """`_compact_in_place` by NumPy, nothing to compile. A duplicate run keeps its minimum weight,
+    NaN passed over (fmin: NaN only where the whole run is NaN), as the kernel does."""
     rows = _row_ids(offsets)
     first = np.ones(indices.shape[0], bool)
     if dedupe:
@@ -355,7 +354,6 @@ def _compact_small(offsets, indices, weights, dedupe, drop_loops):
     if dedupe and weights.shape[0]:
         starts = np.flatnonzero(first)
         lightest = np.fmin.reduceat(weights, starts)
-        lightest[np.isnan(weights[starts])] = np.nan
         weights[:nnz] = lightest[keep[starts]]
     elif weights.shape[0]:
         weights[:nnz] = weights[keep]
