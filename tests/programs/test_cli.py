@@ -11,6 +11,9 @@ from gravel.cli import main
 
 from .helpers import BFS_FILE, write
 
+#: what a run refuses a source 99 on grid:2x2 with
+NOT_IN_2X2 = "parameter 'source': vertex 99 is not in the graph (ids 0..3)"
+
 STRUCTURED_FILE = """
 import gravel
 
@@ -85,8 +88,14 @@ def test_a_structured_state_writes_a_column_per_field(tmp_path, capsys):
         (
             "from gravel import programs\nprogram = programs.bfs\n",
             ["--source", "99"],
-            "parameter 'source': vertex 99 is not in the graph (ids 0..3)",
+            NOT_IN_2X2,
         ),
+        # a source outside the graph, on every path (before, a `source` not declared a vertex
+        # ran from nowhere and exited 0)
+        (BFS_FILE, ["--source", "99"], NOT_IN_2X2),
+        (BFS_FILE, ["--param", "source=99"], NOT_IN_2X2),
+        (BFS_FILE + "params = {'source': 99}\n", [], NOT_IN_2X2),
+        (BFS_FILE.replace("params=", "vertices=(), params="), ["--source", "99"], NOT_IN_2X2),
         (
             "def program():\n    raise KeyError('lost')\n",
             [],

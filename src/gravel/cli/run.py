@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from ..algorithms.catalog import CATALOG
+from ..dispatch import caller_id
 from ..errors import InvalidArgumentError, UnknownNameError
 from ..programs import files as programs_files
 from .graphs import open_graph, run_source, vertex_of
@@ -194,7 +195,8 @@ def _run_program(args):
     if args.source is not None:
         if "source" not in program.params:
             raise UnknownNameError("--source applies to programs with a `source` parameter")
-        params["source"] = vertex_of(G, args.source)
+        # --source names a vertex, whether or not the program declares it one
+        params["source"] = caller_id(G, vertex_of(G, args.source), "parameter 'source':")
     max_iter = {} if args.max_iter is None else {"max_iter": args.max_iter}
     execution = {} if args.execution is None else {"execution": args.execution}
     title = f"program {Path(args.algo[len(programs_files.PREFIX) :]).name}"

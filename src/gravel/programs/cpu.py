@@ -13,9 +13,10 @@ import functools
 import numpy as np
 
 from ..compiling import watch
-from .program import VERTEX_NAMES, Active
+from .program import Active
 from .push import Push
 from .split import senders_below
+from .values import VERTEX_NAMES
 
 watch()  # this module compiles Numba kernels: long compilations are announced
 

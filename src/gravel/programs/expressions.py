@@ -10,7 +10,11 @@ else parses: no calls of other functions, no indexing, no attribute of anything 
 fields. ``/`` is true division on both devices.
 
 :class:`Expression` parses and checks once; :meth:`Expression.python` and :meth:`Expression.cuda`
-write it out with each name replaced by the code the kernel holds for it.
+write it out with each name replaced by the code the kernel holds for it. An expression is at
+most :data:`MAX_LENGTH` characters long and nests at most :data:`MAX_DEPTH` operations deep (the
+code written from it nests as deep, and Python's parser takes 200 levels of parentheses); the
+CUDA code written from it holds at most :data:`MAX_TERMS` names and numbers (it repeats the
+arguments of ``min``, ``max`` and ``abs``).
 """
 
 import ast
@@ -34,6 +38,17 @@ _ALLOWED = (
     "arithmetic (+ - * /), comparisons, and/or/not, 'x if c else y', min, max, abs, "
     "numbers, True, False, inf and the names listed"
 )
+#: the names the language itself holds, whatever the program: a program's parameters may not take
+#: them
+NAMES = ("inf", *_FUNCTIONS, *GRAPH_FUNCTIONS)
+#: the longest source an expression may have, in characters
+MAX_LENGTH = 10_000
+#: the deepest an expression's operations may nest, as the code written from it nests its
+#: parentheses (a comparison counts two levels, a ``min`` or ``max`` of k arguments k - 1: the CUDA
+#: code chains them)
+MAX_DEPTH = 150
+#: the most names and numbers the CUDA code of an expression may hold
+MAX_TERMS = 100_000
 #: infinity as each device writes it (a float: it widens to double where needed)
 _INF = ("np.inf", "__int_as_float(0x7f800000)")
 
@@ -67,7 +82,9 @@ class Expression:
         `source` does not parse, or holds what the language does not allow: a name not in
         `names`, a constant that is not a number or a bool (or an integer beyond 64 bits), a call
         of another function (or with the wrong arguments), an operator, subscript or attribute
-        outside the language. The message names `where` and the offending part.
+        outside the language; or it is longer than :data:`MAX_LENGTH` characters, nests deeper
+        than :data:`MAX_DEPTH` or writes more than :data:`MAX_TERMS` terms of CUDA. The message
+        names `where` and the offending part (the expression, shortened where it is long).
 
     Examples
     --------
@@ -83,16 +100,32 @@ class Expression:
     def __init__(self, source, where, names, graph_functions=False):
         self.source, self.where = str(source), where
         self.functions = _FUNCTIONS + (tuple(GRAPH_FUNCTIONS) if graph_functions else ())
+        if len(self.source) > MAX_LENGTH:
+            self._limit(f"is {len(self.source):,} characters long: the limit is {MAX_LENGTH:,}")
         try:
             self.tree = ast.parse(self.source.strip(), mode="eval").body
         except SyntaxError as e:
-            raise ProgramError(f"{where} = {self.source!r} does not parse: {e.msg}") from None
+            raise ProgramError(f"{where} = {_shown(self.source)} does not parse: {e.msg}") from None
+        except (RecursionError, MemoryError):  # Python's own parser gave up
+            self._limit(f"nests too deep for Python's parser: the limit is {MAX_DEPTH}")
+        depth = _depth(self.tree)
+        if depth > MAX_DEPTH:
+            self._limit(f"nests more than {MAX_DEPTH} operations deep: the limit is {MAX_DEPTH}")
         self.names = set()
         self._check(self.tree, frozenset(names))
+        terms = _terms(self.tree)
+        if terms > MAX_TERMS:
+            self._limit(
+                f"writes {terms:,} terms of CUDA (min, max and abs repeat their arguments): "
+                f"the limit is {MAX_TERMS:,}"
+            )
+
+    def _limit(self, why):
+        raise ProgramError(f"{self.where} = {_shown(self.source)} {why}") from None
 
     def _fail(self, node, why):
         part = ast.get_source_segment(self.source.strip(), node) or ast.dump(node)
-        raise ProgramError(f"{self.where} = {self.source!r}: {part!r} {why}")
+        raise ProgramError(f"{self.where} = {_shown(self.source)}: {_shown(part)} {why}")
 
     def _check(self, node, names):
         if isinstance(node, (ast.Name, ast.Attribute)):
@@ -161,6 +194,55 @@ class Expression:
             ``?:``, integers beyond 32 bits with ``LL``, ``inf`` as a float infinity.
         """
         return _write(self.tree, code, cuda=True)
+
+
+def _shown(text, most=120):
+    """`text` quoted, its middle left out where it is longer than `most` characters."""
+    if len(text) <= most:
+        return repr(text)
+    half = most // 2
+    return f"{text[:half]!r} ... {text[-half:]!r} ({len(text):,} characters)"
+
+
+def _depth(tree):
+    """How deep the operations of `tree` nest, walked without recursion (a parsed tree may be
+    deeper than Python's recursion limit); the walk stops past :data:`MAX_DEPTH`."""
+    deepest, stack = 0, [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Constant)):
+            continue
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("min", "max"):
+            depth += max(len(node.args) - 1, 1)  # CUDA nests a ?: per further argument
+        else:
+            depth += 2 if isinstance(node, ast.Compare) else 1  # a comparison: ((a < b) and ..)
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            break
+        kids = ast.iter_child_nodes(node)
+        stack.extend((child, depth) for child in kids if isinstance(child, ast.expr))
+    return deepest
+
+
+def _terms(node):
+    """The names and numbers of the CUDA code :func:`_write` makes of a checked `node`: ``min``
+    and ``max`` write their first arguments twice per further argument, ``abs`` its argument three
+    times, a chained comparison its middle operands twice."""
+    if isinstance(node, (ast.Name, ast.Attribute, ast.Constant)):
+        return 1
+    if isinstance(node, ast.Compare):
+        sides = [_terms(n) for n in (node.left, *node.comparators)]
+        return sum(sides) + sum(sides[1:-1])
+    if isinstance(node, ast.Call) and node.func.id in ("min", "max"):
+        out = _terms(node.args[0])
+        for a in node.args[1:]:
+            out = 2 * (out + _terms(a))
+            if out > MAX_TERMS:
+                break
+        return out
+    if isinstance(node, ast.Call):
+        return sum(_terms(a) for a in node.args) * (3 if node.func.id == "abs" else 1)
+    return sum(_terms(n) for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr))
 
 
 def _dotted(node):

@@ -19,14 +19,8 @@ import numpy as np
 
 from .expressions import Expression, ProgramError
 from .semirings import SEMIRINGS
+from .values import VERTEX_NAMES, _cast, _check_parameter_name, _default, fields
 
-#: the dtypes a field may have (both devices hold them)
-DTYPES = tuple(
-    np.dtype(t) for t in (np.bool_, np.int8, np.uint8, np.int32, np.int64, np.float32, np.float64)
-)
-#: what every vertex-level function sees beside the state: the vertex id, the vertex count, the
-#: iteration (0 first) and the vertex's degrees
-VERTEX_NAMES = ("v", "n", "iteration", "out_degree", "in_degree")
 DIRECTIONS = ("out", "in", "both")
 SENDERS = ("active", "all")
 #: the named reductions and their identities for a dtype
@@ -45,37 +39,6 @@ def _limits(dt):
     if dt == np.bool_:
         return np.iinfo(np.uint8)
     return np.finfo(dt) if dt.kind == "f" else np.iinfo(dt)
-
-
-class Field(NamedTuple):
-    """One scalar of a value: `key` its field name ("" for a scalar dtype), `dtype` its type."""
-
-    key: str
-    dtype: np.dtype
-
-    def name(self, prefix):
-        """How expressions name it: ``state`` for a scalar, ``state.rank`` for a field.
-
-        Parameters
-        ----------
-        prefix : str
-            The value's name: ``"state"``, ``"old"``, ``"message"`` or ``"total"``.
-
-        Returns
-        -------
-        str
-            `prefix`, then ``.key`` where the field has a key.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from gravel.programs.program import Field
-        >>> Field("rank", np.dtype("float64")).name("state")
-        'state.rank'
-        >>> Field("", np.dtype("int32")).name("total")
-        'total'
-        """
-        return f"{prefix}.{self.key}" if self.key else prefix
 
 
 class Active(NamedTuple):
@@ -111,53 +74,6 @@ class Active(NamedTuple):
             `arcs` where the engine gave it, else the push degrees of `ids` summed.
         """
         return int(push_degree[self.ids].sum()) if self.arcs is None else self.arcs
-
-
-def fields(dtype, what):
-    """The fields of `dtype`, a scalar or flat structured NumPy dtype.
-
-    Parameters
-    ----------
-    dtype : numpy.dtype or object
-        Anything :class:`numpy.dtype` takes: ``"int32"``, or ``[("rank", "float64"), ...]``.
-    what : str
-        What the dtype is (``"state"``, ``"message"``), for the error messages.
-
-    Returns
-    -------
-    dt : numpy.dtype
-        `dtype` as a NumPy dtype.
-    fields : list of Field
-        One :class:`Field` per field in order; a scalar dtype's one field has the key ``""``.
-
-    Raises
-    ------
-    ProgramError
-        `dtype` is not a NumPy dtype, a field's dtype is not one of :data:`DTYPES` (bool, int8,
-        uint8, int32, int64, float32, float64), or a field's name is not a Python identifier.
-
-    Examples
-    --------
-    >>> from gravel.programs.program import fields
-    >>> fields("int32", "state")
-    (dtype('int32'), [Field(key='', dtype=dtype('int32'))])
-    """
-    try:
-        dt = np.dtype(dtype)
-    except TypeError as e:
-        raise ProgramError(f"{what} dtype {dtype!r} is not a NumPy dtype: {e}") from None
-    if dt.names is None:
-        out = [Field("", dt)]
-    else:
-        out = [Field(k, dt.fields[k][0]) for k in dt.names]
-    supported = ", ".join(str(d) for d in DTYPES)
-    for f in out:
-        if f.dtype not in DTYPES:
-            where = f"{what} field {f.key!r}" if f.key else f"{what}"
-            raise ProgramError(f"{where} has dtype {f.dtype}: supported are {supported}")
-        if f.key and not f.key.isidentifier():
-            raise ProgramError(f"{what} field {f.key!r} is not a Python identifier")
-    return dt, out
 
 
 class Program:
@@ -204,22 +120,30 @@ class Program:
         A name of :data:`gravel.programs.SEMIRINGS`: its process and reduce.
     params : dict, optional
         Named scalars the expressions may use, with their defaults (numbers or booleans; a
-        default's type is the parameter's); ``run(params=...)`` sets them.
+        default's type is the parameter's); ``run(params=...)`` sets them. A name may be
+        neither a Python keyword nor a name of the language
+        (:data:`~gravel.programs.values.RESERVED`: ``v``, ``n``, ``iteration``, ``state``,
+        ``weight``, ``inf``, ``min``, ...).
     vertices : tuple of str, optional
         The parameters that name a vertex (a BFS's ``source``): ``run`` refuses a value that is
-        not a vertex of the graph, as the built-in primitives refuse their source.
+        not a vertex of the graph, as the built-in primitives refuse their source. Default:
+        ``("source",)`` where the program has an integer parameter ``source``, else none; give
+        ``()`` for a ``source`` that is not a vertex.
 
     Raises
     ------
     ProgramError
         Every argument is checked here, each expression included, and a bad one is named: a
-        dtype that is not supported (:func:`fields`), an unknown `direction`, `senders` or
-        `semiring`, neither `process` and `reduce` nor a `semiring`, a parameter whose name is
-        not a plain identifier or whose default is not a number or a bool, a vertex parameter
-        without an integer default in `params`, an expression that does not parse or uses a name or
-        construct its function may not, a dict of expressions whose keys are not the value's
-        fields, or a `reduce` and `identity` that do not go together (a named reduce takes no
-        identity, an expression needs one and a scalar message, "any" a scalar message).
+        dtype that is not supported (:func:`~gravel.programs.values.fields`), an unknown
+        `direction`, `senders` or `semiring`, neither `process` and `reduce` nor a `semiring`, a
+        parameter whose name is not a plain identifier, is a Python keyword or a name of the
+        language (:data:`~gravel.programs.values.RESERVED`: it would hide the language's value),
+        or whose default is not a number or a bool, a vertex parameter without an integer default
+        in `params`, an expression that does not parse, uses a name or construct its function may
+        not, or passes the limits of :class:`~gravel.programs.expressions.Expression` (length,
+        depth), a dict of expressions whose keys are not the value's fields, or a `reduce` and
+        `identity` that do not go together (a named reduce takes no identity, an expression needs
+        one and a scalar message, "any" a scalar message).
 
     Examples
     --------
@@ -254,7 +178,7 @@ class Program:
         listen=None,
         semiring=None,
         params=None,
-        vertices=(),
+        vertices=None,
     ):
         #: the arguments it was made from, for :meth:`replace`
         self.spec = dict(locals())
@@ -275,8 +199,10 @@ class Program:
             raise ProgramError("a program needs process and reduce, or a semiring")
         self.params = {k: _default(k, v) for k, v in (params or {}).items()}
         for k in self.params:
-            if not k.isidentifier() or k.startswith("gravel_") or "." in k:
-                raise ProgramError(f"parameter name {k!r} is not a plain identifier")
+            _check_parameter_name(k)
+        if vertices is None:
+            source = self.params.get("source")
+            vertices = ("source",) if source is not None and source.dtype.kind in "iu" else ()
         self.vertices = (vertices,) if isinstance(vertices, str) else tuple(vertices)
         for k in self.vertices:
             if k not in self.params or self.params[k].dtype.kind not in "iu":
@@ -467,29 +393,3 @@ class Program:
         return {
             k: _cast(f"parameter {k!r}", given.get(k, d), d.dtype) for k, d in self.params.items()
         }
-
-
-def _default(name, value):
-    """A parameter's default as a NumPy scalar: a number or a boolean."""
-    out = np.asarray(value)
-    if out.ndim or out.dtype.kind not in "biuf":
-        raise ProgramError(f"parameter {name!r} = {value!r}: a default must be a number or a bool")
-    return out[()]
-
-
-def _cast(what, value, dtype):
-    """`value` as `dtype`, refused where that would change it (a fraction or an out-of-range number
-    for an integer, an overflow to infinity for a float, a non-number); `what` names it in the
-    error ("parameter 'source'", "identity")."""
-    kind = np.asarray(value).dtype.kind if np.ndim(value) == 0 else "?"
-    if kind not in ("b", "i", "u", "f") or (kind == "b") != (dtype.kind == "b"):
-        raise ProgramError(f"{what} = {value!r}: expected a {dtype} value")
-    if dtype.kind in "iu":
-        limits = np.iinfo(dtype)
-        if not (
-            np.isfinite(value) and value == int(value) and limits.min <= int(value) <= limits.max
-        ):
-            raise ProgramError(f"{what} = {value!r} is not a {dtype} value")
-    if dtype.kind == "f" and np.isfinite(value) and abs(value) > float(np.finfo(dtype).max):
-        raise ProgramError(f"{what} = {value!r} is beyond {dtype}'s range")
-    return np.asarray(value).astype(dtype)[()]

@@ -185,7 +185,7 @@ def run(
         raise UnknownNameError(f"unknown execution {execution!r} (expected {EXECUTIONS})")
     if G.order is not None:
         raise InvalidArgumentError("programs run on graphs that are not reordered (G.order)")
-    values = program.bind(_vertex_params(G, program, params))
+    values = _check_vertices(G, program, program.bind(_vertex_params(G, program, params)))
     single = execution == "single"
     wanted = "cuda" if device == "auto" and not single else device
     dev = choose_device(wanted, ("cpu", "cuda"), "gravel.programs.run")
@@ -237,12 +237,23 @@ def run(
 
 
 def _vertex_params(G, program, params):
-    """`params` with each of the program's vertex parameters, given or by default, checked as a
-    vertex of G (an id, or a label of a labelled graph), VertexNotFoundError naming it otherwise."""
+    """`params` with each of the program's declared vertex parameters, given or by default, checked
+    as a vertex of G (an id, or a label of a labelled graph), VertexNotFoundError naming it
+    otherwise."""
     out = dict(params or {})
+    if program.spec["vertices"] is None:  # no declared ones: an integer `source` is cast first
+        return out
     for k in program.vertices:
         out[k] = caller_id(G, out.get(k, program.params[k]), f"parameter {k!r}:")
     return out
+
+
+def _check_vertices(G, program, values):
+    """`values`, the bound parameters, once each vertex parameter is an id of G (a `source` that
+    the program did not declare is one too): VertexNotFoundError naming it otherwise."""
+    for k in program.vertices:
+        caller_id(G, int(values[k]), f"parameter {k!r}:")
+    return values
 
 
 def _directions(program, direction):
