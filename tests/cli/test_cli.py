@@ -325,6 +325,30 @@ def test_issue_17_ctrl_c_exits_130_with_one_line(tmp_path, monkeypatch, capsys):
     assert err == "gravel: interrupted\n" and not list(tmp_path.iterdir())
 
 
+def test_issue_51_ctrl_c_inside_a_kernel_exits_130_with_one_line(monkeypatch, capsys):
+    """A KeyboardInterrupt raised while a compiled kernel runs reaches Python as a SystemError
+    caused by it (generation was cut off so: exit 1 and a 50-line traceback); other SystemErrors
+    stay errors."""
+    from gravel import generate
+
+    def interrupted(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise SystemError("kronecker_edges returned a result with an exception set") from e
+
+    monkeypatch.setattr(generate, "from_spec", interrupted)
+    assert main(["run", "bfs", "kron:10"]) == 130
+    assert capsys.readouterr().err.endswith("gravel: interrupted\n")
+
+    def broken(*args, **kwargs):
+        raise SystemError("a bug")
+
+    monkeypatch.setattr(generate, "from_spec", broken)
+    with pytest.raises(SystemError, match="a bug"):
+        main(["run", "bfs", "kron:10"])
+
+
 def test_issue_17_a_rebuilt_cache_warns_in_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GRAVEL_CACHE_DIR", str(tmp_path / "cache"))
     p = tmp_path / "g.txt"
