@@ -10,10 +10,11 @@ host memory of the CSR itself (backends/cuda/generate.py)."""
 
 import math
 
+from . import seeds
 from .arguments import is_integer, is_real
 from .backends.cpu import csr as _csr
 from .backends.cpu import generate as _gen
-from .errors import InvalidArgumentError, InvalidGraphError, UnknownNameError
+from .errors import GravelError, InvalidArgumentError, InvalidGraphError, UnknownNameError
 from .graph import Graph
 from .io import progress as progress_bar
 
@@ -96,7 +97,8 @@ def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None, d
     InvalidGraphError
         `scale` or `edge_factor` not an integer in range.
     InvalidArgumentError
-        An unknown `device`, or ``"cuda"`` where no GPU can be used.
+        An unknown `device`, ``"cuda"`` where no GPU can be used, or a `seed` that is not an
+        integer in 0..2**63-1.
 
     Examples
     --------
@@ -106,6 +108,7 @@ def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None, d
     """
     _check_scale(scale)
     _check_count(edge_factor, "edge factor", 1)
+    _check_seed(seed)
     n, m = 1 << scale, edge_factor << scale
     if _on_gpu(device, m):
         return _gpu_graph(1, scale, m, seed, directed, KRONECKER_ABC)
@@ -142,10 +145,12 @@ def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None, d
     InvalidGraphError
         `scale` or `degree` not an integer in range.
     InvalidArgumentError
-        An unknown `device`, or ``"cuda"`` where no GPU can be used.
+        An unknown `device`, ``"cuda"`` where no GPU can be used, or a `seed` that is not an
+        integer in 0..2**63-1.
     """
     _check_scale(scale)
     _check_count(degree, "degree", 1)
+    _check_seed(seed)
     n, m = 1 << scale, degree << scale
     if _on_gpu(device, m):
         return _gpu_graph(0, scale, m, seed, directed)
@@ -218,8 +223,11 @@ def random_geometric(scale, degree=8, *, seed=0):
     ------
     InvalidGraphError
         `scale` not an integer in 0..30, or `degree` not a finite number > 0.
+    InvalidArgumentError
+        A `seed` that is not an integer in 0..2**63-1.
     """
     _check_scale(scale)
+    _check_seed(seed)
     real = is_real(degree)
     if not (real and math.isfinite(degree) and degree > 0):
         raise InvalidGraphError(f"degree must be a number > 0, not {degree!r}")
@@ -249,11 +257,12 @@ def from_spec(spec, *, seed=0, progress=None, device="auto"):
     Raises
     ------
     UnknownNameError
-        A spec of none of these forms, or whose numbers are not integers; also, for "kron" and
-        "urand", an unknown `device` or ``"cuda"`` without a usable GPU (their
-        InvalidArgumentError is a ValueError, caught with int()'s).
+        A spec of none of these forms, or whose numbers are not integers.
     InvalidGraphError
         Numbers the generator refuses (``kron:31``, say).
+    InvalidArgumentError
+        For "kron" and "urand", an unknown `device` or ``"cuda"`` without a usable GPU; a `seed`
+        that is not an integer in 0..2**63-1.
 
     Examples
     --------
@@ -273,7 +282,7 @@ def from_spec(spec, *, seed=0, progress=None, device="auto"):
             r, c = (int(x) for x in args[0].lower().split("x"))
             return grid(r, c, diagonals=len(args) == 2)
     except ValueError as e:
-        if isinstance(e, InvalidGraphError):
+        if isinstance(e, GravelError):  # the generator's own refusal, which names the value
             raise
     raise UnknownNameError(
         f"unknown generator spec {spec!r}: expected kron:SCALE[:EDGEFACTOR], "
@@ -302,6 +311,15 @@ def is_spec(text):
     (True, False)
     """
     return str(text).split(":", 1)[0] in ("kron", "urand", "grid", "rgg") and ":" in str(text)
+
+
+def _check_seed(seed):
+    """InvalidArgumentError, naming `seed`, unless it is an integer in 0..2**63-1: the key the
+    generators' kernels hash (a negative, fractional or wider one would wrap, truncate or
+    overflow inside them)."""
+    if seed is None or not is_integer(seed):
+        raise InvalidArgumentError(f"seed must be an integer in 0..2**63-1, not {seed!r}")
+    seeds.check(seed)
 
 
 def _check_scale(scale):

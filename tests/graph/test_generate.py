@@ -155,3 +155,33 @@ def test_generator_device_is_checked():
     if not gravel.backends.cuda.available():
         with pytest.raises(gravel.errors.InvalidArgumentError, match="device='cuda'"):
             generate.uniform_random(4, device="cuda")
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, 2**63, True, None, "7"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda seed: generate.kronecker(4, seed=seed, device="cpu", progress=False),
+        lambda seed: generate.uniform_random(4, seed=seed, device="cpu", progress=False),
+        lambda seed: generate.random_geometric(4, seed=seed),
+    ],
+    ids=["kronecker", "uniform_random", "random_geometric"],
+)
+def test_issue_51_a_seed_the_kernels_cannot_take_is_refused(make, seed):
+    """Negative, fractional or wider than 63 bits: refused, naming the seed (they wrapped,
+    truncated or overflowed inside the kernels)."""
+    with pytest.raises(gravel.errors.InvalidArgumentError, match="seed"):
+        make(seed)
+
+
+def test_issue_51_the_largest_seed_is_taken():
+    G = generate.kronecker(4, seed=2**63 - 1, device="cpu", progress=False)
+    assert G.n == 16
+
+
+def test_issue_51_from_spec_names_a_bad_device_or_seed():
+    """The generator's own refusal reaches the caller (it was turned into "unknown spec")."""
+    with pytest.raises(gravel.errors.InvalidArgumentError, match="device must be"):
+        generate.from_spec("kron:4", device="gpu")
+    with pytest.raises(gravel.errors.InvalidArgumentError, match="seed"):
+        generate.from_spec("urand:4", seed=-1)
