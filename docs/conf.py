@@ -72,14 +72,22 @@ SECTIONS = (
 )
 
 
-def documented_modules():
-    """The dotted names of the modules the API reference documents."""
+def documented_paths():
+    """The source files of the modules the API reference documents (and tests/test_docstrings.py
+    holds to numpydoc): every module whose path has no private part, but for UNDOCUMENTED."""
     for path in sorted(SRC.rglob("*.py")):
         parts = path.relative_to(SRC).parts
         if parts[0] in UNDOCUMENTED:
             continue
         if any(p.startswith("_") and p != "__init__.py" for p in parts):
             continue
+        yield path
+
+
+def documented_modules():
+    """The dotted names of the modules the API reference documents."""
+    for path in documented_paths():
+        parts = path.relative_to(SRC).parts
         names = ["gravel", *parts[:-1]] + ([] if parts[-1] == "__init__.py" else [path.stem])
         yield ".".join(names)
 
@@ -114,4 +122,7 @@ def write_api_pages():
     (out / "index.rst").write_text("\n".join(index))
 
 
-write_api_pages()
+def setup(app):
+    """Sphinx's hook: the API pages are written when a build starts, not when this file is read
+    (tests/test_docstrings.py reads it for :func:`documented_paths`)."""
+    app.connect("builder-inited", lambda app: write_api_pages())

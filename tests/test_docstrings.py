@@ -2,28 +2,28 @@
 Parameters section where it takes arguments, Returns (or Yields) where it returns a value, and
 Raises where it raises. The API reference (docs/api) is generated from these docstrings.
 
-The documented API is every module of ``gravel`` whose path has no private part, but for the
-kernels of ``backends/`` (reached through the operators and algorithms), the command line's
-internals (``cli/``, ``prebuild``) and the NetworkX backend's functions (NetworkX documents them).
+The documented API is the modules docs/conf.py documents (``documented_paths``): every module of
+``gravel`` whose path has no private part, but for the kernels of ``backends/`` (reached through
+the operators and algorithms), the command line's internals (``cli/``, ``prebuild``) and the
+NetworkX backend's functions (NetworkX documents them).
 """
 
 import ast
+import importlib.util
 from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "gravel"
-UNDOCUMENTED = ("backends", "cli", "nx", "prebuild.py", "__main__.py")
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "gravel"
 
 
-def _modules():
-    for path in sorted(SRC.rglob("*.py")):
-        parts = path.relative_to(SRC).parts
-        if parts[0] in UNDOCUMENTED:
-            continue
-        if any(p.startswith("_") and p != "__init__.py" for p in parts):
-            continue
-        yield path
+def _docs_conf():
+    """docs/conf.py, whose documented_paths() says which modules the API reference documents."""
+    spec = importlib.util.spec_from_file_location("gravel_docs_conf", ROOT / "docs" / "conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    return conf
 
 
 def _own_nodes(node):
@@ -70,7 +70,7 @@ def problems(func, doc, owner=None):
 
 def definitions():
     """(id, node, docstring, problems) for every documented definition."""
-    for path in _modules():
+    for path in _docs_conf().documented_paths():
         rel = path.relative_to(SRC.parent)
         tree = ast.parse(path.read_text())
         for node in tree.body:

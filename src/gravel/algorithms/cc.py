@@ -83,9 +83,8 @@ def connected_components(G, *, device="auto"):
     Notes
     -----
     Two sampling rounds (SAMPLE_ROUNDS, GAP's default) come first. Sampling pays because the big
-    component holds almost all of the edges, which the linking after it never touches: on kron:22
-    on an H200, 7.9 ms of union-find over every edge became 2.0-2.5 ms (docs/tuning.md,
-    SAMPLE_ROUNDS).
+    component holds almost all of the edges, which the linking after it never touches; the
+    figures are in docs/tuning.md, SAMPLE_ROUNDS.
 
     Examples
     --------

@@ -16,7 +16,7 @@ from ..results import Result
 
 #: its paths by device are PageRank's, which runs the walk that finds the circle (SALSA's step
 #: runs on the CPU); the catalog's ``devices`` are its keys
-from .pagerank import IMPLEMENTATIONS  # noqa: E402, F401
+from .pagerank import IMPLEMENTATIONS  # noqa: F401
 
 
 @dataclass
