@@ -27,6 +27,7 @@ from .errors import (
     InvalidArgumentError,
     InvalidGraphError,
     InvalidWeightError,
+    NegativeCycleError,
     PinnedMemoryError,
     PowerIterationFailedConvergence,
     UnknownNameError,
@@ -42,6 +43,7 @@ _LAZY = {
     "generate": "gravel",
     "programs": "gravel",
     "distributed": "gravel",
+    "bellman_ford": "gravel.algorithms",
     "bfs": "gravel.algorithms",
     "sssp": "gravel.algorithms",
     "pagerank": "gravel.algorithms",
@@ -63,6 +65,7 @@ _LAZY = {
 if TYPE_CHECKING:
     from . import distributed, generate, programs
     from .algorithms import (
+        bellman_ford,
         betweenness_centrality,
         bfs,
         connected_components,
@@ -112,6 +115,7 @@ __all__ = [
     "placement",
     "check_weights",
     "bfs",
+    "bellman_ford",
     "sssp",
     "pagerank",
     "salsa",
@@ -133,6 +137,7 @@ __all__ = [
     "GraphFormatError",
     "VertexNotFoundError",
     "InvalidWeightError",
+    "NegativeCycleError",
     "UnknownNameError",
     "DeviceUnavailableError",
     "GraphTooLargeError",

@@ -56,6 +56,27 @@ class InvalidArgumentError(GravelError, ValueError):
     """An algorithm's argument outside its domain (alpha, max_iter, a per-vertex vector, ...)."""
 
 
+class NegativeCycleError(GravelError, ValueError):
+    """A cycle of negative total weight is reachable from the source: shortest paths are unbounded.
+
+    Parameters
+    ----------
+    message : str
+        What was found.
+    vertex : int, optional
+        A vertex on or behind the cycle (its walk from the source repeats a vertex).
+
+    Attributes
+    ----------
+    vertex : int or None
+        The vertex, as given.
+    """
+
+    def __init__(self, message, vertex=None):
+        super().__init__(message)
+        self.vertex = vertex
+
+
 class UnknownNameError(GravelError, ValueError):
     """An unknown algorithm, generator spec, strategy or file format."""
 

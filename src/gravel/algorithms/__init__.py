@@ -2,6 +2,7 @@
 verifier. What the command line and the benchmark know about each one is its description in
 :mod:`gravel.algorithms.catalog`."""
 
+from .bellman_ford import bellman_ford
 from .betweenness import betweenness_centrality
 from .bfs import bfs
 from .cc import connected_components
@@ -20,6 +21,7 @@ from .triangles import triangles
 from .who_to_follow import who_to_follow
 
 __all__ = [
+    "bellman_ford",
     "betweenness_centrality",
     "bfs",
     "connected_components",

@@ -14,7 +14,7 @@ from .api import IMPLEMENTATIONS, sssp
 from .cpu import distance_type
 from .delta import MAX_BUCKETS, check_delta, default_delta
 from .result import SSSPResult
-from .verify import verify_sssp
+from .verify import verify_sssp, verify_tree
 
 __all__ = [
     "IMPLEMENTATIONS",
@@ -25,4 +25,5 @@ __all__ = [
     "distance_type",
     "sssp",
     "verify_sssp",
+    "verify_tree",
 ]

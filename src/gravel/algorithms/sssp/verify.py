@@ -7,9 +7,7 @@ from ...dispatch import to_caller
 
 def verify_sssp(G, source, distance, predecessor=None, *, rtol=1e-6):
     """Check shortest paths: compare distances with SciPy's Dijkstra (parallel arcs: minimum
-    weight), and check a predecessor tree if given: -1 for the source and unreachable vertices; for
-    every other vertex v an arc p -> v with distance[p] + w equal to distance[v] (to float32
-    rounding), and a chain of predecessors that ends at the source.
+    weight), and check a predecessor tree if given (:func:`verify_tree`).
 
     Parameters
     ----------
@@ -31,17 +29,48 @@ def verify_sssp(G, source, distance, predecessor=None, *, rtol=1e-6):
     """
     from scipy.sparse.csgraph import dijkstra
 
+    return verify_tree(G, source, distance, predecessor, dijkstra, rtol=rtol)
+
+
+def verify_tree(G, source, distance, predecessor, reference, *, rtol=1e-6):
+    """Compare distances with a SciPy shortest-path function's, and check a predecessor tree if
+    given: -1 for the source and unreachable vertices; for every other vertex v an arc p -> v with
+    distance[p] + w equal to distance[v] (to float32 rounding), and a chain of predecessors that
+    ends at the source.
+
+    Parameters
+    ----------
+    G : Graph
+    source : int
+        The source's caller id.
+    distance : array_like
+        The distance of each vertex, over the caller's ids, on the host (``inf`` where
+        unreachable).
+    predecessor : array_like or None
+        The predecessor of each vertex, likewise; not checked if None.
+    reference : callable
+        ``scipy.sparse.csgraph.dijkstra`` or ``bellman_ford`` (called with ``directed=True`` and
+        ``indices``).
+    rtol : float, default 1e-6
+        Relative tolerance of the distances (float32 rounding is allowed on top for the tree).
+
+    Returns
+    -------
+    list of str
+        The first problem found, as a sentence; empty if the paths pass.
+    """
     from ...transform import deduplicate
 
     n = G.n
     order = np.arange(n) if G.order is None else G.order.astype(np.int64)
     # SciPy would sum parallel arcs; a path takes the lightest
     D = deduplicate(G)
-    expect = to_caller(G, dijkstra(D.to_scipy(), directed=True, indices=int(order[source])))
+    expect = to_caller(G, reference(D.to_scipy(), directed=True, indices=int(order[source])))
     distance = np.asarray(distance, np.float64)
     if not np.allclose(expect, distance, rtol=rtol, equal_nan=False):
         bad = int(np.flatnonzero(~np.isclose(expect, distance, rtol=rtol))[0])
-        return [f"distance of {bad} is {distance[bad]}, Dijkstra says {expect[bad]}"]
+        name = reference.__name__.replace("_", "-").title()
+        return [f"distance of {bad} is {distance[bad]}, {name} says {expect[bad]}"]
     if predecessor is None:
         return []
     pred = np.asarray(predecessor, np.int64)

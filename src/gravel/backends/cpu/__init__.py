@@ -12,6 +12,7 @@ import sys
 KERNELS = (
     "arcs",
     "bc",
+    "bellman_ford",
     "bfs",
     "cc",
     "coloring",
