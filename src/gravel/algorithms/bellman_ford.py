@@ -130,7 +130,7 @@ def _bellman_ford_cuda(G, source):
     with Timer() as t:
         while front.size:
             rounds += 1
-            u, v, arcs = _out_arcs(cupy, offsets, indices, front)
+            u, v, arcs = out_arcs(cupy, offsets, indices, front)
             w = 1.0 if weights is None else weights[arcs].astype(cupy.float64)
             d = dist[u] + w  # against the distances the round started from
             lower = d < dist[v]
@@ -150,8 +150,24 @@ def _bellman_ford_cuda(G, source):
     return res, -1
 
 
-def _out_arcs(xp, offsets, indices, front):
-    """(tail, head, arc index) of every out-arc of the vertices `front`, without a host loop."""
+def out_arcs(xp, offsets, indices, front):
+    """The out-arcs of the vertices `front`, in order (by position in `front`, then by arc),
+    gathered without a loop over the vertices.
+
+    Parameters
+    ----------
+    xp : module
+        numpy, or cupy where the arrays live on the GPU.
+    offsets, indices : array
+        A CSR's row offsets and column indices.
+    front : array of int64
+        Vertex ids.
+
+    Returns
+    -------
+    tuple of arrays
+        (tail, head, arc index), int64 each, one entry per arc.
+    """
     starts = offsets[front]
     counts = offsets[front + 1] - starts
     ends = xp.cumsum(counts)

@@ -68,11 +68,11 @@ class BackendGraph:
 
     @cached_property
     def reverse(self):
-        """The graph with every arc reversed (itself when undirected)."""
+        """The graph with every arc reversed, weights kept (itself when undirected)."""
         if not self.graph.directed:
             return self.graph
         src, dst = self.graph.edges()
-        return Graph.from_edges(dst, src, n=self.graph.n)
+        return Graph.from_edges(dst, src, self.graph.weights, n=self.graph.n)
 
     def origin(self):
         """The NetworkX graph this was converted from; NotImplementedError when it is gone."""

@@ -1,23 +1,106 @@
-"""shortest_path_length from one source (networkx.algorithms.shortest_paths.generic)."""
+"""shortest_path, shortest_path_length, has_path (networkx.algorithms.shortest_paths.generic): every
+call form, on the functions of unweighted.py and weighted.py as NetworkX dispatches them.
+
+With a source and a target and weights, NetworkX's shortest_path runs a bidirectional Dijkstra;
+gravel runs its one-source tree, which may take another path where several tie.
+"""
 
 import networkx as nx
 
-from ..._algorithm import algorithm
-from .weighted import weighted_lengths
+from gravel.algorithms import bfs
+from gravel.arrays import host
+
+from ..._algorithm import algorithm, device
+from . import unweighted as uw
+from . import weighted as wd
+from .trees import shortest_tree
 
 
-def _can_run(G, source, target, weight, method):
-    if source is None or target is not None:
-        return "gravel computes lengths from one source to every node only"
+def _can_run(G, source=None, target=None, weight=None, method="dijkstra"):
     if callable(weight):
         return "weight functions are not supported by gravel"
-    if method not in ("dijkstra", "bellman-ford"):
-        return f"method {method!r} is not supported by gravel"
     return True
+
+
+def _method(weight, method):
+    if method not in ("dijkstra", "bellman-ford"):
+        raise ValueError(f"method not supported: {method}")
+    return "unweighted" if weight is None else method
+
+
+def _into(G, target, weight, method):
+    """The tree of paths into `target` (NetworkX reverses a directed graph and runs one source)."""
+    t = G.id_of(target, nx.NodeNotFound(f"Source {target} not in G"))
+    if method == "unweighted":
+        return uw.hop_tree(G, t, reverse=True)
+    return shortest_tree(G, t, weight, method, reverse=True)
+
+
+@algorithm(can_run=_can_run)
+def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
+    method = _method(weight, method)
+    if source is None and target is None:
+        if method == "unweighted":
+            return uw.all_pairs_shortest_path(G)
+        if method == "dijkstra":
+            return wd.all_pairs_dijkstra_path(G, weight=weight)
+        return wd.all_pairs_bellman_ford_path(G, weight=weight)
+    if source is None:
+        return _into(G, target, weight, method).paths(G, towards_root=True)
+    if target is None:
+        if method == "unweighted":
+            return uw.single_source_shortest_path(G, source)
+        if method == "dijkstra":
+            return wd.single_source_dijkstra_path(G, source, weight=weight)
+        return wd.single_source_bellman_ford_path(G, source, weight=weight)
+    if method == "unweighted":
+        return uw.bidirectional_shortest_path(G, source, target)
+    if method == "dijkstra":
+        return _dijkstra_between(G, source, target, weight)
+    return wd.bellman_ford_path(G, source, target, weight)
+
+
+def _dijkstra_between(G, source, target, weight):
+    """(length, path) as NetworkX's bidirectional_dijkstra reports them and fails."""
+    for end, name in ((source, "Source"), (target, "Target")):
+        G.id_of(end, nx.NodeNotFound(f"{name} {end} is not in G"))
+    if source == target:
+        return 0, [source]
+    found = shortest_tree(G, G.index[source], weight).to(G, target)
+    if found is None:
+        raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+    return found
 
 
 @algorithm(can_run=_can_run)
 def shortest_path_length(G, source=None, target=None, weight=None, method="dijkstra"):
-    if source not in G:
-        raise nx.NodeNotFound(f"Source {source} is not in G")
-    return weighted_lengths(G, source, None, weight)
+    method = _method(weight, method)
+    if source is None and target is None:
+        if method == "unweighted":
+            return uw.all_pairs_shortest_path_length(G)
+        if method == "dijkstra":
+            return wd.all_pairs_dijkstra_path_length(G, weight=weight)
+        return wd.all_pairs_bellman_ford_path_length(G, weight=weight)
+    if source is None:
+        if method == "unweighted":
+            t = G.id_of(target, nx.NodeNotFound(f"Source {target} is not in G"))
+            return uw.hop_lengths(G, t, reverse=True)
+        return _into(G, target, weight, method).lengths_dict(G)
+    if target is None:
+        if method == "unweighted":
+            return uw.single_source_shortest_path_length(G, source)
+        if method == "dijkstra":
+            return wd.single_source_dijkstra_path_length(G, source, weight=weight)
+        return wd.single_source_bellman_ford_path_length(G, source, weight=weight)
+    if method == "unweighted":
+        return len(uw.bidirectional_shortest_path(G, source, target)) - 1
+    if method == "dijkstra":
+        return wd.dijkstra_path_length(G, source, target, weight)
+    return wd.bellman_ford_path_length(G, source, target, weight)
+
+
+@algorithm
+def has_path(G, source, target):
+    s = G.id_of(source, nx.NodeNotFound(f"Source {source} is not in G"))
+    t = G.id_of(target, nx.NodeNotFound(f"Target {target} is not in G"))
+    return bool(host(bfs(G.graph, s, device=device()).depth)[t] >= 0) if s != t else True

@@ -1,42 +1,173 @@
-"""single_source_dijkstra_path_length (networkx.algorithms.shortest_paths.weighted).
+"""Dijkstra and Bellman-Ford paths and lengths (networkx.algorithms.shortest_paths.weighted), and
+is_negatively_weighted (networkx.classes.function), on the trees of trees.py.
 
-gravel's SSSP (delta-stepping) adds float32 weights in float64 on the CPU, so distances equal
+Dijkstra runs gravel.sssp, Bellman-Ford gravel.bellman_ford (a negative cycle raises NetworkX's
+NetworkXUnbounded); unit weights take the BFS tree, whose paths are NetworkX's. Distances are
 NetworkX's where float32 holds every weight exactly; other weights run on NetworkX.
 """
 
 import networkx as nx
 import numpy as np
 
-from gravel.algorithms import sssp
-from gravel.arrays import host
-from gravel.errors import InvalidWeightError
-
-from ..._algorithm import algorithm, device
-from .unweighted import hop_lengths
+from ..._algorithm import algorithm
+from .trees import check_weights, shortest_tree, unit_weights
 
 
-def _can_run(G, source, cutoff, weight, **_):
+def _can_run(G, weight="weight", **_):
     if callable(weight):
         return "weight functions are not supported by gravel"
     return True
 
 
-def weighted_lengths(G, source, cutoff, weight):
-    """``{label: distance}`` within `cutoff`, nearest first; hop counts when `weight` is None."""
-    if weight is None:
-        return hop_lengths(G, source, cutoff)
-    s = G.id_of(source, nx.NodeNotFound(f"Node {source} not found in graph"))
-    if not G.exact_weights:
-        raise NotImplementedError("float32 does not hold these weights exactly")
-    try:
-        dist = host(sssp(G.graph, s, device=device()).distance)
-    except InvalidWeightError as exc:
-        raise NotImplementedError(str(exc)) from exc
-    reached = np.isfinite(dist) if cutoff is None else dist <= cutoff
-    ids = np.flatnonzero(reached)
-    return G.to_dict(dist, ids[np.argsort(dist[ids], kind="stable")])
+def _id(G, source, message="Node {} not found in graph"):
+    return G.id_of(source, nx.NodeNotFound(message.format(source)))
+
+
+def _tree(G, source, weight, method="dijkstra", cutoff=None):
+    return shortest_tree(G, _id(G, source), weight, method, cutoff=cutoff)
+
+
+def _to(G, tree, target, error):
+    """(length, path) to `target`, or `error` raised."""
+    found = tree.to(G, target)
+    if found is None:
+        raise error
+    return found
+
+
+# -- Dijkstra --------------------------------------------------------------------------------------
+@algorithm(can_run=_can_run)
+def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
+    _id(G, source)
+    if target == source:
+        return 0, [target]
+    tree = _tree(G, source, weight, cutoff=cutoff)
+    if target is None:
+        return tree.lengths_dict(G), tree.paths(G)
+    return _to(G, tree, target, nx.NetworkXNoPath(f"No path to {target}."))
+
+
+@algorithm(can_run=_can_run)
+def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
+    return _tree(G, source, weight, cutoff=cutoff).paths(G)
 
 
 @algorithm(can_run=_can_run)
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
-    return weighted_lengths(G, source, cutoff, weight)
+    return _tree(G, source, weight, cutoff=cutoff).lengths_dict(G)
+
+
+@algorithm(can_run=_can_run)
+def dijkstra_path(G, source, target, weight="weight"):
+    return single_source_dijkstra(G, source, target, weight=weight)[1]
+
+
+@algorithm(can_run=_can_run)
+def dijkstra_path_length(G, source, target, weight="weight"):
+    _id(G, source)
+    if source == target:
+        return 0
+    tree = _tree(G, source, weight)
+    no_path = nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return _to(G, tree, target, no_path)[0]
+
+
+def _all_pairs(G, method, cutoff, weight, parts):
+    """Check the weights once (NotImplementedError before the first source, where NetworkX can
+    still run the call), then one tree per source, lazily: ``parts(tree)`` of each."""
+    if not unit_weights(G, weight):
+        check_weights(G, method)
+    return (
+        (v, parts(shortest_tree(G, s, weight, method, cutoff=cutoff))) for v, s in G.index.items()
+    )
+
+
+@algorithm(can_run=_can_run)
+def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
+    return _all_pairs(G, "dijkstra", cutoff, weight, lambda t: (t.lengths_dict(G), t.paths(G)))
+
+
+@algorithm(can_run=_can_run)
+def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
+    return _all_pairs(G, "dijkstra", cutoff, weight, lambda t: t.lengths_dict(G))
+
+
+@algorithm(can_run=_can_run)
+def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
+    return _all_pairs(G, "dijkstra", cutoff, weight, lambda t: t.paths(G))
+
+
+# -- Bellman-Ford ----------------------------------------------------------------------------------
+def _bf_tree(G, source, weight):
+    s = _id(G, source, "Source {} not in G")
+    return shortest_tree(G, s, weight, "bellman-ford")
+
+
+@algorithm(can_run=_can_run)
+def single_source_bellman_ford(G, source, target=None, weight="weight"):
+    if source == target:
+        _id(G, source, "Node {} is not found in the graph")
+        return 0, [source]
+    tree = _bf_tree(G, source, weight)
+    if target is None:
+        return tree.lengths_dict(G), tree.paths(G)
+    no_path = nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return _to(G, tree, target, no_path)
+
+
+@algorithm(can_run=_can_run)
+def single_source_bellman_ford_path(G, source, weight="weight"):
+    return _bf_tree(G, source, weight).paths(G)
+
+
+@algorithm(can_run=_can_run)
+def single_source_bellman_ford_path_length(G, source, weight="weight"):
+    return _bf_tree(G, source, weight).lengths_dict(G)
+
+
+@algorithm(can_run=_can_run)
+def bellman_ford_path(G, source, target, weight="weight"):
+    return single_source_bellman_ford(G, source, target, weight=weight)[1]
+
+
+@algorithm(can_run=_can_run)
+def bellman_ford_path_length(G, source, target, weight="weight"):
+    if source == target:
+        _id(G, source)
+        return 0
+    no_path = nx.NetworkXNoPath(f"node {target} not reachable from {source}")
+    return _to(G, _bf_tree(G, source, weight), target, no_path)[0]
+
+
+@algorithm(can_run=_can_run)
+def all_pairs_bellman_ford_path_length(G, weight="weight"):
+    return _all_pairs(G, "bellman-ford", None, weight, lambda t: t.lengths_dict(G))
+
+
+@algorithm(can_run=_can_run)
+def all_pairs_bellman_ford_path(G, weight="weight"):
+    return _all_pairs(G, "bellman-ford", None, weight, lambda t: t.paths(G))
+
+
+# -- networkx.classes.function ---------------------------------------------------------------------
+def _can_run_negative(G, edge=None, weight="weight"):
+    if edge is not None and not (isinstance(edge, tuple) and len(edge) == 2):
+        return "gravel takes an edge as a pair (u, v)"
+    return True
+
+
+@algorithm(can_run=_can_run_negative)
+def is_negatively_weighted(G, edge=None, weight="weight"):
+    g = G.graph
+    check_weights(G, "bellman-ford")  # a weight float32 rounds might lose its sign
+    if edge is not None:
+        u, v = edge
+        arcs = np.arange(0)
+        if u in G and v in G:
+            s, t = G.index[u], G.index[v]
+            row = g.indices[g.offsets[s] : g.offsets[s + 1]]
+            arcs = g.offsets[s] + np.flatnonzero(row == t)
+        if not arcs.size:
+            raise nx.NetworkXError(f"Edge {edge!r} does not exist.")
+        return bool(g.weighted and g.weights[arcs[0]] < 0)
+    return bool(g.weighted and g.nnz and g.weight_stats[0] < 0)

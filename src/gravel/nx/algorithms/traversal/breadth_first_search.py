@@ -1,60 +1,124 @@
-"""bfs_edges, bfs_tree, bfs_layers, descendants_at_distance (networkx.algorithms.traversal).
+"""bfs_edges, bfs_tree, bfs_layers, bfs_predecessors, bfs_successors, generic_bfs_edges,
+descendants_at_distance (networkx.algorithms.traversal.breadth_first_search).
 
-gravel's BFS gives every vertex its depth; one pass per level then orders each level as
-NetworkX's queue discovers it: a vertex's parent is its first neighbour, in the previous level's
-order, and the level is sorted by (parent's position, vertex id). NetworkX visits neighbours in
-edge-insertion order, gravel in node order: where the two differ the tree is another valid BFS
-tree.
+A BFS level by level over the CSR, vectorised, on the device gravel runs on: each level gathers
+the out-arcs of the previous one in its order, and a vertex not yet seen is claimed by its first
+arc, so the level comes in NetworkX's queue order: by (parent's position, the parent's neighbour
+order). NetworkX visits neighbours in edge-insertion order, gravel in node order: where the two
+differ the tree is another valid BFS tree.
 """
 
 import networkx as nx
 import numpy as np
 
-from gravel.algorithms import bfs
+from gravel.algorithms.bellman_ford import out_arcs
 from gravel.arrays import host
+from gravel.dispatch import choose_device
 
 from ..._algorithm import algorithm, device, node_not_found
 
 
-def _depth(G, source, reverse=False):
-    """Hops from `source` (a label) to every vertex, -1 where unreachable, and the graph walked."""
-    s = G.id_of(source, node_not_found(source))
-    graph = G.reverse if reverse and G.is_directed() else G.graph
-    return host(bfs(graph, s, device=device()).depth), graph, s
+def csr_of(graph):
+    """(array module, offsets, indices) of a gravel Graph on the device the call runs on.
+
+    Parameters
+    ----------
+    graph : gravel.Graph
+
+    Returns
+    -------
+    tuple
+        numpy and the host CSR, or cupy and the graph's arrays on the GPU.
+    """
+    if choose_device(device(), ("cpu", "cuda"), "bfs") == "cuda":
+        import cupy
+
+        dg = graph.to("cuda")
+        return cupy, dg.offsets, dg.indices
+    return np, graph.offsets, graph.indices
 
 
-def _levels(graph, s, depth, depth_limit):
-    """Yield (parents, vertices) of each level after the source, in NetworkX's discovery order."""
-    offsets, indices = graph.offsets, graph.indices
-    front = np.array([s], np.int64)
+def levels(G, sources, reverse=False, depth_limit=None):
+    """Yield (parents, vertices) of each level after `sources`, in NetworkX's discovery order.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    sources : sequence of int
+        Vertex ids, the first level, in its order.
+    reverse : bool, default False
+        Walk the arcs backwards (a directed graph's predecessors).
+    depth_limit : int or float, optional
+        Levels deeper than this are not searched (NetworkX's ``depth_limit`` and ``cutoff``).
+
+    Yields
+    ------
+    tuple of numpy.ndarray
+        int64 ids on the host: each vertex of the level and the vertex it was found from.
+    """
+    graph = G.reverse if reverse else G.graph
+    xp, offsets, indices = csr_of(graph)
+    front = xp.asarray(np.asarray(sources, np.int64))
+    seen = xp.zeros(graph.n, bool)
+    seen[front] = True
     d = 0
     while front.size and (depth_limit is None or d < depth_limit):
-        starts, counts = offsets[front], offsets[front + 1] - offsets[front]
-        first = np.repeat(starts - np.cumsum(counts) + counts, counts)
-        arcs = first + np.arange(counts.sum())
-        src, dst = np.repeat(front, counts), indices[arcs]
-        keep = depth[dst] == d + 1
-        src, dst = src[keep], dst[keep]
-        # arcs are in (position of src, dst) order already: the first arc into each vertex wins
-        _, firsts = np.unique(dst, return_index=True)
+        src, dst, _ = out_arcs(xp, offsets, indices, front)
+        fresh = ~seen[dst]
+        src, dst = src[fresh], dst[fresh]
+        # arcs come in (position of src, neighbour) order: the first arc into a vertex claims it
+        _, firsts = xp.unique(dst, return_index=True)
         firsts.sort()
-        front = dst[firsts].astype(np.int64)
+        front = dst[firsts]
+        seen[front] = True
         if front.size:
-            yield src[firsts], front
+            yield host(src[firsts]), host(front)
         d += 1
 
 
-def _can_run_bfs(G, source, reverse, depth_limit, sort_neighbors):
+def discovery(G, sources, reverse=False, depth_limit=None):
+    """Every vertex reached from `sources` in NetworkX's discovery order, and its BFS parent.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    sources : sequence of int
+        Vertex ids, first in the order (parent -1).
+    reverse, depth_limit
+        As :func:`levels`.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        (ids, parents, depths), int64 each, in discovery order.
+    """
+    firsts = np.asarray(sources, np.int64)
+    found = [(np.full(firsts.size, -1), firsts)]
+    found += levels(G, firsts, reverse, depth_limit)
+    depths = np.repeat(np.arange(len(found)), [v.size for _, v in found])
+    return np.concatenate([v for _, v in found]), np.concatenate([p for p, _ in found]), depths
+
+
+def source_id(G, source):
+    """The id of a traversal's source, or NetworkX's error for a missing one."""
+    return G.id_of(source, node_not_found(source))
+
+
+def _can_run_bfs(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     if sort_neighbors is not None:
         return "sort_neighbors is not supported by gravel"
     return True
 
 
+def _edges(G, source, reverse=False, depth_limit=None):
+    """(parent, child) label pairs of the BFS tree, level by level."""
+    for parents, vertices in levels(G, [source_id(G, source)], reverse, depth_limit):
+        yield from zip(G.labels_of(parents), G.labels_of(vertices))
+
+
 @algorithm(can_run=_can_run_bfs)
 def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
-    depth, graph, s = _depth(G, source, reverse)
-    for parents, vertices in _levels(graph, s, depth, depth_limit):
-        yield from zip(G.labels_of(parents), G.labels_of(vertices))
+    yield from _edges(G, source, reverse and G.is_directed(), depth_limit)
 
 
 @algorithm(can_run=_can_run_bfs)
@@ -65,24 +129,56 @@ def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     return T
 
 
-def _can_run_layers(G, sources):
-    try:
-        if sources in G:
-            return True
-    except TypeError:  # unhashable: a list of sources
-        pass
-    return "several sources are not supported by gravel"
+@algorithm(can_run=_can_run_bfs)
+def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
+    for parent, child in _edges(G, source, depth_limit=depth_limit):
+        yield child, parent
 
 
-@algorithm(can_run=_can_run_layers)
+@algorithm(can_run=_can_run_bfs)
+def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
+    s = source_id(G, source)
+    found_none = True
+    for parents, vertices in levels(G, [s], depth_limit=depth_limit):
+        # a parent's children are consecutive: split the level where the parent changes
+        cut = np.flatnonzero(np.diff(parents)) + 1
+        for p, kids in zip(parents[np.r_[0, cut]].tolist(), np.split(vertices, cut)):
+            yield G.labels[p], G.labels_of(kids)
+            found_none = False
+    if found_none:  # NetworkX yields the source with no children when it finds none
+        yield source, []
+
+
+def _can_run_generic(G, source, neighbors=None, depth_limit=None):
+    if neighbors is not None:
+        return "a neighbors function is not supported by gravel"
+    return True
+
+
+@algorithm(can_run=_can_run_generic)
+def generic_bfs_edges(G, source, neighbors=None, depth_limit=None):
+    yield from _edges(G, source, depth_limit=depth_limit)
+
+
+@algorithm
 def bfs_layers(G, sources):
-    depth, graph, s = _depth(G, sources)
-    yield [sources]
-    for _, vertices in _levels(graph, s, depth, None):
+    if sources in G:
+        sources = [sources]
+    first = list(set(sources))  # NetworkX's first layer: its sources as a set lists them
+    for source in first:
+        if source not in G:
+            raise nx.NetworkXError(f"The node {source} is not in the graph.")
+    if not first:
+        return
+    yield first
+    for _, vertices in levels(G, [G.index[v] for v in first]):
         yield G.labels_of(vertices)
 
 
 @algorithm
 def descendants_at_distance(G, source, distance):
-    depth, _, _ = _depth(G, source)
-    return set(G.labels_of(np.flatnonzero(depth == distance)))
+    s = source_id(G, source)
+    if distance < 0:
+        return set()
+    ids, _, depths = discovery(G, [s], depth_limit=distance)
+    return set(G.labels_of(ids[depths == distance]))

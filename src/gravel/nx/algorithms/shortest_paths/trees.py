@@ -1,0 +1,159 @@
+"""Shortest-path trees from one vertex, as the backend's path functions read them.
+
+Unit weights (``weight=None``, or every weight 1) take the BFS tree in NetworkX's discovery order
+(traversal/breadth_first_search.py): NetworkX's Dijkstra and Bellman-Ford settle unit weights in
+that same order, so the paths are NetworkX's, with int lengths. Other weights take gravel.sssp
+(non-negative, NetworkX's Dijkstra) or gravel.bellman_ford (any sign), whose distances are sums of
+float32 weights in float64: NetworkX's own where float32 holds every weight exactly; other weights
+run on NetworkX. Where several shortest paths tie, these take any one.
+"""
+
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from gravel.algorithms import bellman_ford, sssp
+from gravel.arrays import host
+from gravel.dispatch import choose_device
+from gravel.errors import NegativeCycleError
+
+from ..._algorithm import device
+from ..traversal.breadth_first_search import discovery
+
+#: float32 sums of whole weights are exact below this (the GPU's SSSP holds float32 distances)
+EXACT_FLOAT32_SUMS = 2**24
+
+
+@dataclass
+class Tree:
+    """Vertices reached from a root: `ids` in the order NetworkX lists them, their distances
+    `lengths` (Python numbers, as `ids`), and `pred`, each vertex's tree parent (-1: root or
+    unreached)."""
+
+    ids: np.ndarray
+    lengths: list
+    pred: np.ndarray
+
+    def lengths_dict(self, G):
+        """``{label: length}`` in order."""
+        return dict(zip(G.labels_of(self.ids), self.lengths))
+
+    def paths(self, G, towards_root=False):
+        """``{label: path}`` in order: from the root, or to it where `towards_root`."""
+        labels, pred, known = G.labels, self.pred, {}
+        for v in self.ids.tolist():
+            chain = []
+            while v not in known and pred[v] >= 0:
+                chain.append(v)
+                v = int(pred[v])
+            path = known.setdefault(v, [labels[v]])
+            for x in reversed(chain):
+                path = [labels[x], *path] if towards_root else [*path, labels[x]]
+                known[x] = path
+        return {labels[v]: known[v] for v in self.ids.tolist()}
+
+    def to(self, G, target):
+        """(length, path) to `target` (a label), None where the tree does not reach it."""
+        at = np.flatnonzero(self.ids == G.index[target]) if target in G else ()
+        if not len(at):
+            return None
+        path = [int(self.ids[at[0]])]
+        while self.pred[path[-1]] >= 0:
+            path.append(int(self.pred[path[-1]]))
+        return self.lengths[at[0]], G.labels_of(path[::-1])
+
+
+def unit_weights(G, weight):
+    """Whether the call's weights are all 1 (``weight=None`` or every weight 1)."""
+    g = G.graph
+    return weight is None or not g.weighted or g.nnz == 0 or g.weight_stats[:2] == (1, 1)
+
+
+def check_weights(G, method="dijkstra"):
+    """Raise NotImplementedError (NetworkX then runs the call) for weights gravel cannot take as
+    NetworkX does: not held exactly by float32, NaN or infinite, or negative for Dijkstra.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    method : {"dijkstra", "bellman-ford"}
+
+    Raises
+    ------
+    NotImplementedError
+        Says which.
+    """
+    if not G.exact_weights:
+        raise NotImplementedError("float32 does not hold these weights exactly")
+    if not G.graph.weighted or not G.graph.nnz:
+        return
+    lo, hi, _ = G.graph.weight_stats
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise NotImplementedError("gravel takes finite weights only")
+    if lo < 0 and method != "bellman-ford":
+        raise NotImplementedError("gravel's Dijkstra takes non-negative weights only")
+
+
+def hop_tree(G, s, reverse=False, cutoff=None):
+    """The BFS tree of vertex id `s` within `cutoff` hops, in NetworkX's discovery order."""
+    ids, parents, depths = discovery(G, [s], reverse, cutoff)
+    pred = np.full(G.graph.n, -1, np.int64)
+    pred[ids] = parents
+    return Tree(ids, depths.tolist(), pred)
+
+
+def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None):
+    """The shortest-path tree of vertex id `s`, nearest first.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    s : int
+        The root's vertex id.
+    weight : str or None
+        The call's ``weight``; None or unit weights take :func:`hop_tree`.
+    method : {"dijkstra", "bellman-ford"}
+        Dijkstra refuses negative weights (NetworkX then runs); Bellman-Ford takes them.
+    reverse : bool, default False
+        Paths into `s` (a directed graph's arcs reversed).
+    cutoff : float, optional
+        Leave out vertices farther than this (Dijkstra's ``cutoff``).
+
+    Returns
+    -------
+    Tree
+
+    Raises
+    ------
+    NotImplementedError
+        Weights float32 does not hold exactly, or that the method cannot take: NetworkX runs.
+    networkx.NetworkXUnbounded
+        Bellman-Ford found a negative cycle reachable from `s`.
+    """
+    if unit_weights(G, weight):
+        if cutoff is not None:
+            cutoff = max(np.floor(cutoff), 0)  # the hops of a length <= cutoff; the root always
+        return hop_tree(G, s, reverse, cutoff)
+    check_weights(G, method)
+    graph = G.reverse if reverse else G.graph
+    try:
+        if method == "bellman-ford":
+            r = bellman_ford(graph, s, device=device())
+        else:
+            r = sssp(graph, s, device=_sssp_device(graph))
+    except NegativeCycleError as exc:
+        raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
+    dist = host(r.distance).astype(np.float64)
+    reached = np.isfinite(dist) if cutoff is None else dist <= cutoff
+    ids = np.flatnonzero(reached)
+    ids = ids[np.argsort(dist[ids], kind="stable")]
+    return Tree(ids, dist[ids].tolist(), host(r.predecessor).astype(np.int64))
+
+
+def _sssp_device(graph):
+    """The call's device for SSSP, but the CPU (float64 sums) where the GPU's float32 distances
+    could round: weights that are not whole, or paths that may pass EXACT_FLOAT32_SUMS."""
+    dev = choose_device(device(), ("cpu", "cuda"), "sssp")
+    exact = graph.whole_weights and graph.n * graph.weight_stats[1] < EXACT_FLOAT32_SUMS
+    return dev if exact else "cpu"
