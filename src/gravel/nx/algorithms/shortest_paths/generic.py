@@ -56,7 +56,7 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     if method == "unweighted":
         return uw.bidirectional_shortest_path(G, source, target)
     if method == "dijkstra":
-        return _dijkstra_between(G, source, target, weight)
+        return _dijkstra_between(G, source, target, weight)[1]
     return wd.bellman_ford_path(G, source, target, weight)
 
 
