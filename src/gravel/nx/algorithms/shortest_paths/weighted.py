@@ -111,7 +111,7 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
     tree = _bf_tree(G, source, weight)
     if target is None:
         return tree.lengths_dict(G), tree.paths(G)
-    no_path = nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    no_path = nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
     return _to(G, tree, target, no_path)
 
 

@@ -100,8 +100,9 @@ def discovery(G, sources, reverse=False, depth_limit=None):
 
 
 def source_id(G, source):
-    """The id of a traversal's source, or NetworkX's error for a missing one."""
-    return G.id_of(source, node_not_found(source))
+    """The id of a traversal's source, or the error NetworkX's neighbour lookup raises."""
+    kind = "digraph" if G.is_directed() else "graph"
+    return G.id_of(source, nx.NetworkXError(f"The node {source} is not in the {kind}."))
 
 
 def _can_run_bfs(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
@@ -177,7 +178,7 @@ def bfs_layers(G, sources):
 
 @algorithm
 def descendants_at_distance(G, source, distance):
-    s = source_id(G, source)
+    s = G.id_of(source, node_not_found(source))
     if distance < 0:
         return set()
     ids, _, depths = discovery(G, [s], depth_limit=distance)
