@@ -26,6 +26,7 @@ KERNELS = (
     "modularity",
     "msf",
     "pagerank",
+    "queue_bfs",
     "salsa",
     "scc",
     "sssp",

@@ -41,17 +41,29 @@ class Tree:
 
     def paths(self, G, towards_root=False):
         """``{label: path}`` in order: from the root, or to it where `towards_root`."""
-        labels, pred, known = G.labels, self.pred, {}
-        for v in self.ids.tolist():
-            chain = []
-            while v not in known and pred[v] >= 0:
-                chain.append(v)
-                v = int(pred[v])
-            path = known.setdefault(v, [labels[v]])
-            for x in reversed(chain):
-                path = [labels[x], *path] if towards_root else [*path, labels[x]]
-                known[x] = path
-        return {labels[v]: known[v] for v in self.ids.tolist()}
+        labels, pred, known = G.labels, self.pred.tolist(), {}
+        ids = self.ids.tolist()
+        for v in ids:
+            p = pred[v]
+            if p < 0:
+                known[v] = [labels[v]]
+                continue
+            if p not in known:  # a parent listed later (zero or negative weights)
+                self._walk_up(labels, pred, known, p, towards_root)
+            known[v] = [labels[v], *known[p]] if towards_root else known[p] + [labels[v]]
+        return {labels[v]: known[v] for v in ids}
+
+    @staticmethod
+    def _walk_up(labels, pred, known, p, towards_root):
+        """The paths of `p` and of its ancestors not yet in `known`."""
+        chain = []
+        while p not in known and pred[p] >= 0:
+            chain.append(p)
+            p = pred[p]
+        known.setdefault(p, [labels[p]])
+        for x in reversed(chain):
+            up = known[pred[x]]
+            known[x] = [labels[x], *up] if towards_root else up + [labels[x]]
 
     def to(self, G, target):
         """(length, path) to `target` (a label), None where the tree does not reach it."""

@@ -1,17 +1,16 @@
 """Unweighted shortest paths (networkx.algorithms.shortest_paths.unweighted): lengths from gravel's
-BFS, paths from the BFS tree in NetworkX's discovery order (trees.py), and NetworkX's
-bidirectional BFS replayed level by level.
+BFS on the device, paths from the BFS tree in NetworkX's discovery order (trees.py), and
+NetworkX's bidirectional BFS replayed on the host.
 """
 
 import networkx as nx
 import numpy as np
 
 from gravel.algorithms import bfs
-from gravel.algorithms.bellman_ford import out_arcs
 from gravel.arrays import host
+from gravel.backends.cpu import queue_bfs
 
 from ..._algorithm import algorithm, device
-from ..traversal.breadth_first_search import csr_of
 from .trees import hop_tree
 
 
@@ -74,41 +73,34 @@ def bidirectional_shortest_path(G, source, target):
 
 
 def bidirectional_path(G, s, t):
-    """NetworkX's bidirectional BFS between vertex ids: the smaller fringe grows by a level (the
-    forward one on a tie), each new vertex claimed by its first arc, until an arc reaches a vertex
-    the other side has seen; the path runs through that vertex. The ids, or None."""
+    """NetworkX's bidirectional BFS between vertex ids (backends/cpu/queue_bfs.py), on the host:
+    the path through the first vertex an arc reaches that the other side has seen, or None.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    s, t : int
+        Vertex ids.
+
+    Returns
+    -------
+    list of int or None
+    """
     if s == t:
         return [s]
-    xp, offsets, indices = csr_of(G.graph)
-    sides = [(offsets, indices), csr_of(G.reverse)[1:]]
-    unseen = -2
-    trees = [xp.full(G.graph.n, unseen, xp.int64) for _ in sides]  # each side's parents
-    trees[0][s], trees[1][t] = -1, -1
-    fringes = [xp.asarray([s]), xp.asarray([t])]
-    while fringes[0].size and fringes[1].size:
-        side = 0 if fringes[0].size <= fringes[1].size else 1
-        tree, other = trees[side], trees[1 - side]
-        src, dst, _ = out_arcs(xp, *sides[side], fringes[side])
-        hit = xp.flatnonzero(other[dst] != unseen)
-        meet = int(hit[0]) if hit.size else None
-        if meet is not None:  # the arcs up to the first that reaches the other side
-            src, dst = src[: meet + 1], dst[: meet + 1]
-            meet = int(dst[-1])
-        fresh = tree[dst] == unseen
-        src, dst = src[fresh], dst[fresh]
-        _, firsts = xp.unique(dst, return_index=True)
-        firsts.sort()
-        tree[dst[firsts]] = src[firsts]
-        fringes[side] = dst[firsts]
-        if meet is not None:
-            forward, backward = host(trees[0]), host(trees[1])
-            return _chain(forward, meet)[::-1] + _chain(backward, meet)[1:]
-    return None
+    g, r = G.graph, G.reverse
+    forward, backward = np.full(g.n, -2, np.int64), np.full(g.n, -2, np.int64)
+    meet = queue_bfs.bidirectional(
+        g.offsets, g.indices, r.offsets, r.indices, s, t, forward, backward
+    )
+    if meet < 0:
+        return None
+    return _chain(forward, meet)[::-1] + _chain(backward, meet)[1:]
 
 
 def _chain(parents, v):
     """`v` and its parents up to the root (parent -1)."""
-    out = [v]
+    out = [int(v)]
     while parents[out[-1]] >= 0:
         out.append(int(parents[out[-1]]))
     return out

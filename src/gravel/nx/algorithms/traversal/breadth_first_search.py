@@ -1,106 +1,69 @@
 """bfs_edges, bfs_tree, bfs_layers, bfs_predecessors, bfs_successors, generic_bfs_edges,
 descendants_at_distance (networkx.algorithms.traversal.breadth_first_search).
 
-A BFS level by level over the CSR, vectorised, on the device gravel runs on: each level gathers
-the out-arcs of the previous one in its order, and a vertex not yet seen is claimed by its first
-arc, so the level comes in NetworkX's queue order: by (parent's position, the parent's neighbour
-order). NetworkX visits neighbours in edge-insertion order, gravel in node order: where the two
-differ the tree is another valid BFS tree.
+BFS trees come in NetworkX's order from a serial queue over the CSR on the host
+(backends/cpu/queue_bfs.py): each vertex's neighbours in turn, a vertex claimed by the first arc
+that reaches it. That order is sequential by definition, so it is built there whichever device
+the call runs on; what needs no order (descendants_at_distance) runs gravel's BFS on the device.
+NetworkX visits neighbours in edge-insertion order, gravel in node order: where the two differ the
+tree is another valid BFS tree.
 """
 
 import networkx as nx
 import numpy as np
 
-from gravel.algorithms.bellman_ford import out_arcs
+from gravel.algorithms import bfs
 from gravel.arrays import host
-from gravel.dispatch import choose_device
+from gravel.backends.cpu import queue_bfs
 
 from ..._algorithm import algorithm, device, node_not_found
 
 
-def csr_of(graph):
-    """(array module, offsets, indices) of a gravel Graph on the device the call runs on.
-
-    Parameters
-    ----------
-    graph : gravel.Graph
-
-    Returns
-    -------
-    tuple
-        numpy and the host CSR, or cupy and the graph's arrays on the GPU.
-    """
-    if choose_device(device(), ("cpu", "cuda"), "bfs") == "cuda":
-        import cupy
-
-        dg = graph.to("cuda")
-        return cupy, dg.offsets, dg.indices
-    return np, graph.offsets, graph.indices
-
-
-def levels(G, sources, reverse=False, depth_limit=None):
-    """Yield (parents, vertices) of each level after `sources`, in NetworkX's discovery order.
+def discovery(G, sources, reverse=False, depth_limit=None):
+    """Every vertex reached from `sources` in NetworkX's discovery order, its BFS parent and depth.
 
     Parameters
     ----------
     G : BackendGraph
     sources : sequence of int
-        Vertex ids, the first level, in its order.
+        Distinct vertex ids, first in the order (parent -1, depth 0).
     reverse : bool, default False
         Walk the arcs backwards (a directed graph's predecessors).
     depth_limit : int or float, optional
-        Levels deeper than this are not searched (NetworkX's ``depth_limit`` and ``cutoff``).
-
-    Yields
-    ------
-    tuple of numpy.ndarray
-        int64 ids on the host: each vertex of the level and the vertex it was found from.
-    """
-    graph = G.reverse if reverse else G.graph
-    xp, offsets, indices = csr_of(graph)
-    front = xp.asarray(np.asarray(sources, np.int64))
-    seen = xp.zeros(graph.n, bool)
-    seen[front] = True
-    d = 0
-    while front.size and (depth_limit is None or d < depth_limit):
-        src, dst, _ = out_arcs(xp, offsets, indices, front)
-        fresh = ~seen[dst]
-        src, dst = src[fresh], dst[fresh]
-        # arcs come in (position of src, neighbour) order: the first arc into a vertex claims it
-        _, firsts = xp.unique(dst, return_index=True)
-        firsts.sort()
-        front = dst[firsts]
-        seen[front] = True
-        if front.size:
-            yield host(src[firsts]), host(front)
-        d += 1
-
-
-def discovery(G, sources, reverse=False, depth_limit=None):
-    """Every vertex reached from `sources` in NetworkX's discovery order, and its BFS parent.
-
-    Parameters
-    ----------
-    G : BackendGraph
-    sources : sequence of int
-        Vertex ids, first in the order (parent -1).
-    reverse, depth_limit
-        As :func:`levels`.
+        Vertices at this depth are not searched from (NetworkX's ``depth_limit``, and ``cutoff``
+        of its unweighted paths); None: no limit.
 
     Returns
     -------
     tuple of numpy.ndarray
         (ids, parents, depths), int64 each, in discovery order.
     """
-    firsts = np.asarray(sources, np.int64)
-    found = [(np.full(firsts.size, -1), firsts)]
-    found += levels(G, firsts, reverse, depth_limit)
-    depths = np.repeat(np.arange(len(found)), [v.size for _, v in found])
-    return np.concatenate([v for _, v in found]), np.concatenate([p for p, _ in found]), depths
+    graph = G.reverse if reverse else G.graph
+    n = graph.n
+    limit = n if depth_limit is None else int(np.clip(np.ceil(depth_limit), 0, n))
+    parent, depth = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
+    sources = np.asarray(sources, np.int64)
+    ids = queue_bfs.discovery(graph.offsets, graph.indices, sources, limit, parent, depth)
+    return ids, parent[ids], depth[ids]
 
 
 def source_id(G, source):
-    """The id of a traversal's source, or the error NetworkX's neighbour lookup raises."""
+    """The id of a traversal's source, or the error NetworkX's neighbour lookup raises.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    networkx.NetworkXError
+        `source` is not a node of G.
+    """
     kind = "digraph" if G.is_directed() else "graph"
     return G.id_of(source, nx.NetworkXError(f"The node {source} is not in the {kind}."))
 
@@ -111,10 +74,15 @@ def _can_run_bfs(G, source, reverse=False, depth_limit=None, sort_neighbors=None
     return True
 
 
+def _tree(G, source, reverse=False, depth_limit=None):
+    """(parents, children) ids of the BFS tree's edges, in NetworkX's order."""
+    ids, parents, _ = discovery(G, [source_id(G, source)], reverse, depth_limit)
+    return parents[1:], ids[1:]
+
+
 def _edges(G, source, reverse=False, depth_limit=None):
-    """(parent, child) label pairs of the BFS tree, level by level."""
-    for parents, vertices in levels(G, [source_id(G, source)], reverse, depth_limit):
-        yield from zip(G.labels_of(parents), G.labels_of(vertices))
+    parents, children = _tree(G, source, reverse, depth_limit)
+    return zip(G.labels_of(parents), G.labels_of(children))
 
 
 @algorithm(can_run=_can_run_bfs)
@@ -138,16 +106,14 @@ def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
 
 @algorithm(can_run=_can_run_bfs)
 def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
-    s = source_id(G, source)
-    found_none = True
-    for parents, vertices in levels(G, [s], depth_limit=depth_limit):
-        # a parent's children are consecutive: split the level where the parent changes
-        cut = np.flatnonzero(np.diff(parents)) + 1
-        for p, kids in zip(parents[np.r_[0, cut]].tolist(), np.split(vertices, cut)):
-            yield G.labels[p], G.labels_of(kids)
-            found_none = False
-    if found_none:  # NetworkX yields the source with no children when it finds none
+    parents, children = _tree(G, source, depth_limit=depth_limit)
+    if not children.size:  # NetworkX yields the source without children
         yield source, []
+        return
+    # a parent's children are consecutive: cut where the parent changes
+    cut = np.flatnonzero(np.diff(parents)) + 1
+    for p, kids in zip(parents[np.r_[0, cut]].tolist(), np.split(children, cut)):
+        yield G.labels[p], G.labels_of(kids)
 
 
 def _can_run_generic(G, source, neighbors=None, depth_limit=None):
@@ -171,15 +137,18 @@ def bfs_layers(G, sources):
             raise nx.NetworkXError(f"The node {source} is not in the graph.")
     if not first:
         return
+    ids, _, depths = discovery(G, [G.index[v] for v in first])
+    bounds = [*(np.flatnonzero(np.diff(depths)) + 1).tolist(), ids.size]
+    found = G.labels_of(ids)
     yield first
-    for _, vertices in levels(G, [G.index[v] for v in first]):
-        yield G.labels_of(vertices)
+    for start, end in zip(bounds, bounds[1:]):
+        yield found[start:end]
 
 
 @algorithm
 def descendants_at_distance(G, source, distance):
     s = G.id_of(source, node_not_found(source))
-    if distance < 0:
+    if distance < 0:  # -1 is the depth of the unreached
         return set()
-    ids, _, depths = discovery(G, [s], depth_limit=distance)
-    return set(G.labels_of(ids[depths == distance]))
+    depth = host(bfs(G.graph, s, device=device()).depth)
+    return set(G.labels_of(np.flatnonzero(depth == distance)))
