@@ -21,7 +21,8 @@ for group in core communities; do
       components.tests.test_connected components.tests.test_weakly_connected
       shortest_paths.tests.test_unweighted shortest_paths.tests.test_weighted
       shortest_paths.tests.test_generic centrality.tests.test_betweenness_centrality tests.test_cluster
-      tests.test_core components.tests.test_strongly_connected"
+      tests.test_core components.tests.test_strongly_connected
+      tests.test_dag tests.test_lowest_common_ancestors"
   else
     modules="community.tests.test_louvain community.tests.test_label_propagation coloring.tests"
   fi
