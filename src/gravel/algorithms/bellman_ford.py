@@ -130,12 +130,14 @@ def _bellman_ford_cuda(G, source):
     with Timer() as t:
         while front.size:
             rounds += 1
-            u, v, arcs = out_arcs(cupy, offsets, indices, front)
+            u, v, arcs = _out_arcs(cupy, offsets, indices, front)
             w = 1.0 if weights is None else weights[arcs].astype(cupy.float64)
             d = dist[u] + w  # against the distances the round started from
             lower = d < dist[v]
             u, v, d = u[lower], v[lower], d[lower]
-            if v.size and rounds >= n:
+            if not v.size:
+                break
+            if rounds >= n:
                 return None, int(v[0])  # a walk of n arcs beats every shorter one
             # the lightest offer to each vertex: sorted by (vertex, distance), the first of a run
             order = cupy.lexsort(cupy.stack([d, v.astype(cupy.float64)]))
@@ -150,7 +152,7 @@ def _bellman_ford_cuda(G, source):
     return res, -1
 
 
-def out_arcs(xp, offsets, indices, front):
+def _out_arcs(xp, offsets, indices, front):
     """The out-arcs of the vertices `front`, in order (by position in `front`, then by arc),
     gathered without a loop over the vertices.
 

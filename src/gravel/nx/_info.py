@@ -7,6 +7,9 @@ module imports nothing (no NumPy, CuPy or Numba, and compiles nothing).
 # the differences of the path and traversal functions (docs/networkx.md says more)
 _NODE_ORDER = "Neighbours are visited in node order, not in edge-insertion order."
 _WEIGHTS = "Weights must be numbers that float32 holds exactly; others run on NetworkX."
+_DIJKSTRA_LENGTHS = (
+    "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
+)
 _DIJKSTRA = (
     "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX. "
     "Where several shortest paths tie (other than on unit weights), the path may differ."
@@ -22,7 +25,7 @@ FUNCTIONS = {
     "all_pairs_bellman_ford_path_length": _WEIGHTS,
     "all_pairs_dijkstra": _DIJKSTRA,
     "all_pairs_dijkstra_path": _DIJKSTRA,
-    "all_pairs_dijkstra_path_length": _WEIGHTS.replace("numbers", "non-negative numbers"),
+    "all_pairs_dijkstra_path_length": _DIJKSTRA_LENGTHS,
     "all_pairs_shortest_path": _NODE_ORDER,
     "all_pairs_shortest_path_length": "",
     "ancestors": "",
@@ -42,7 +45,7 @@ FUNCTIONS = {
     "descendants": "",
     "descendants_at_distance": "",
     "dijkstra_path": _DIJKSTRA,
-    "dijkstra_path_length": _WEIGHTS.replace("numbers", "non-negative numbers"),
+    "dijkstra_path_length": _DIJKSTRA_LENGTHS,
     "generic_bfs_edges": (
         "Neighbours are visited in node order, not in edge-insertion order; a ``neighbors`` "
         "function runs on NetworkX."
@@ -53,8 +56,7 @@ FUNCTIONS = {
     ),
     "has_path": "",
     "is_connected": "",
-    "is_negatively_weighted": "Weights must be numbers that float32 holds exactly; others run "
-    "on NetworkX.",
+    "is_negatively_weighted": _WEIGHTS,
     "k_core": "",
     "label_propagation_communities": "",
     "lowest_common_ancestor": (
@@ -78,7 +80,7 @@ FUNCTIONS = {
     "single_source_bellman_ford_path_length": _WEIGHTS,
     "single_source_dijkstra": _DIJKSTRA,
     "single_source_dijkstra_path": _DIJKSTRA,
-    "single_source_dijkstra_path_length": _WEIGHTS.replace("numbers", "non-negative numbers"),
+    "single_source_dijkstra_path_length": _DIJKSTRA_LENGTHS,
     "single_source_shortest_path": _NODE_ORDER,
     "single_source_shortest_path_length": "",
     "single_target_shortest_path": _NODE_ORDER,
