@@ -53,12 +53,13 @@ EXACT = {
     "single_source_bellman_ford_path_length": lambda G: {"source": first(G)},
     "all_pairs_bellman_ford_path_length": lambda G: {},
     "is_negatively_weighted": lambda G: {},
-    # unit weights: NetworkX's Dijkstra and Bellman-Ford take BFS's paths
-    "single_source_dijkstra": lambda G: {"source": first(G), "weight": None},
-    "single_source_dijkstra_path": lambda G: {"source": first(G), "weight": None, "cutoff": 2},
-    "dijkstra_path": lambda G: {"source": first(G), "target": last(G), "weight": None},
-    "all_pairs_dijkstra": lambda G: {"weight": None},
-    "all_pairs_dijkstra_path": lambda G: {"weight": None},
+    # Dijkstra's paths (weights drawn: None or "weight"): NetworkX's heap replayed
+    "single_source_dijkstra": lambda G: {"source": first(G)},
+    "single_source_dijkstra_path": lambda G: {"source": first(G), "cutoff": 7},
+    "dijkstra_path": lambda G: {"source": first(G), "target": last(G)},
+    "all_pairs_dijkstra": lambda G: {},
+    "all_pairs_dijkstra_path": lambda G: {"cutoff": 8},
+    # unit weights: NetworkX's Bellman-Ford takes BFS's paths
     "single_source_bellman_ford": lambda G: {"source": first(G), "weight": None},
     "single_source_bellman_ford_path": lambda G: {"source": first(G), "weight": None},
     "bellman_ford_path": lambda G: {"source": first(G), "target": last(G), "weight": None},
@@ -94,6 +95,8 @@ def test_matches_networkx(name, data):
     if name.startswith(("bellman_ford", "single_source_bellman", "all_pairs_bellman")):
         G = data.draw(st.sampled_from([G, signed(G)]))
     args = EXACT[name](G)
+    if "dijkstra" in name and "weight" not in args:
+        args["weight"] = data.draw(st.sampled_from([None, "weight"]))
     assert same(called(name, G, **args), called(name, G, backend="gravel", **args))
 
 
@@ -107,7 +110,10 @@ def test_every_call_form_matches_networkx(name, form, data):
     method = data.draw(st.sampled_from(["dijkstra", "bellman-ford"]))
     args = ends(G, form) | {"weight": weight, "method": method}
     ours, theirs = called(name, G, backend="gravel", **args), called(name, G, **args)
-    if name == "shortest_path" and weight is not None and not isinstance(theirs, type):
+    # of several tied weighted paths, NetworkX's bidirectional Dijkstra and its Bellman-Ford may
+    # keep another than gravel
+    tied = method == "bellman-ford" or len(form) == 2
+    if name == "shortest_path" and weight is not None and tied and not isinstance(theirs, type):
         assert_same_lengths(G, theirs, ours, args.get("source"), args.get("target"))
     else:
         assert same(theirs, ours)
@@ -137,13 +143,8 @@ def assert_same_lengths(G, theirs, ours, source=None, target=None):
     assert path_weight(G, ours) == path_weight(G, theirs)
 
 
-# weighted paths: several may tie, so any of them of NetworkX's length
+# Bellman-Ford's weighted paths: several may tie, so any of them of NetworkX's length
 WEIGHTED_PATHS = {
-    "single_source_dijkstra": lambda G: {"source": first(G)},
-    "single_source_dijkstra_path": lambda G: {"source": first(G), "cutoff": 7},
-    "dijkstra_path": lambda G: {"source": first(G), "target": last(G)},
-    "all_pairs_dijkstra": lambda G: {},
-    "all_pairs_dijkstra_path": lambda G: {"cutoff": 8},
     "single_source_bellman_ford": lambda G: {"source": first(G)},
     "single_source_bellman_ford_path": lambda G: {"source": first(G)},
     "bellman_ford_path": lambda G: {"source": first(G), "target": last(G)},
@@ -156,7 +157,7 @@ WEIGHTED_PATHS = {
 @given(data=st.data())
 def test_weighted_paths_are_shortest_as_networkx_s(name, data):
     G = data.draw(nx_graphs())
-    if "bellman" in name and G.is_directed():
+    if G.is_directed():
         G = data.draw(st.sampled_from([G, signed(G)]))
     args = WEIGHTED_PATHS[name](G)
     theirs, ours = called(name, G, **args), called(name, G, backend="gravel", **args)
@@ -166,10 +167,46 @@ def test_weighted_paths_are_shortest_as_networkx_s(name, data):
     if isinstance(theirs, tuple):  # (lengths, paths), or (length, path) to a target
         assert ours[0] == theirs[0]
         theirs, ours = theirs[1], ours[1]
-    if name == "all_pairs_dijkstra":  # (source, (lengths, paths))
-        assert [(s, d) for s, (d, _) in ours] == [(s, d) for s, (d, _) in theirs]
-        theirs, ours = [(s, p) for s, (_, p) in theirs], [(s, p) for s, (_, p) in ours]
     assert_same_lengths(G, theirs, ours, args.get("source"), args.get("target"))
+
+
+@st.composite
+def tied_graphs(draw):
+    """Small graphs, edges in node order, weights 0..3: many shortest paths tie."""
+    G = draw(nx_graphs(max_n=9))
+    for *_, d in G.edges(data=True):
+        d["weight"] = draw(st.integers(0, 3))
+    return G
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=tied_graphs())
+def test_dijkstra_keeps_networkx_s_path_of_several_tied(G):
+    for name, args in [
+        ("single_source_dijkstra", {"source": first(G)}),
+        ("shortest_path", {"target": last(G), "weight": "weight"}),
+    ]:
+        assert same(called(name, G, **args), called(name, G, backend="gravel", **args))
+
+
+@pytest.mark.parametrize(
+    "edges",
+    [
+        [(0, 1, 2), (0, 2, 1), (0, 3, 0), (2, 1, 1), (3, 4, 0), (4, 1, 2)],
+        # a graph where gravel.sssp's tree reaches 4 over 0, 1, 2 and NetworkX's over 0, 3
+        [(0, 1, 1), (0, 3, 2), (1, 2, 1), (2, 1, 2), (2, 4, 3), (3, 4, 3), (4, 1, 1)],
+    ],
+)
+def test_dijkstra_keeps_networkx_s_path_of_several_tied_and_zero_weights(edges):
+    G = nx.DiGraph()
+    G.add_weighted_edges_from(edges)
+    for kwargs in ({}, {"cutoff": 1}):
+        ours = nx.single_source_dijkstra(G, 0, backend="gravel", **kwargs)
+        assert ours == nx.single_source_dijkstra(G, 0, **kwargs)
+        assert list(ours[0]) == list(nx.single_source_dijkstra(G, 0, **kwargs)[0])  # settle order
+    assert nx.shortest_path(G, target=1, weight="weight", backend="gravel") == nx.shortest_path(
+        G, target=1, weight="weight"
+    )
 
 
 @settings(max_examples=30, deadline=None)

@@ -12,7 +12,7 @@ _DIJKSTRA_LENGTHS = (
 )
 _DIJKSTRA = (
     "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX. "
-    "Where several shortest paths tie (other than on unit weights), the path may differ."
+    "Neighbours are visited in node order, not in edge-insertion order."
 )
 _BELLMAN_FORD = (
     "Weights must be numbers that float32 holds exactly; others run on NetworkX. Where several "
@@ -71,8 +71,8 @@ FUNCTIONS = {
     "number_connected_components": "",
     "pagerank": "Weights are held as float32.",
     "shortest_path": (
-        "Neighbours are visited in node order; with weights, one Dijkstra tree stands for "
-        "NetworkX's bidirectional Dijkstra. " + _BELLMAN_FORD
+        "Neighbours are visited in node order. With a source, a target and weights, one "
+        "Dijkstra tree stands for NetworkX's bidirectional Dijkstra. " + _BELLMAN_FORD
     ),
     "shortest_path_length": _WEIGHTS,
     "single_source_bellman_ford": _BELLMAN_FORD,

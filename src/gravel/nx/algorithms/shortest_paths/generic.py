@@ -33,7 +33,7 @@ def _into(G, target, weight, method):
     t = G.id_of(target, nx.NodeNotFound(f"Source {target} not in G"))
     if method == "unweighted":
         return uw.hop_tree(G, t, reverse=True)
-    return shortest_tree(G, t, weight, method, reverse=True)
+    return shortest_tree(G, t, weight, method, reverse=True, ordered=True)
 
 
 @algorithm(can_run=_can_run)
@@ -66,7 +66,7 @@ def _dijkstra_between(G, source, target, weight):
         G.id_of(end, nx.NodeNotFound(f"{name} {end} is not in G"))
     if source == target:
         return 0, [source]
-    found = shortest_tree(G, G.index[source], weight).to(G, target)
+    found = shortest_tree(G, G.index[source], weight, ordered=True).to(G, target)
     if found is None:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return found

@@ -5,7 +5,8 @@ Unit weights (``weight=None``, or every weight 1) take the BFS tree in NetworkX'
 that same order, so the paths are NetworkX's, with int lengths. Other weights take gravel.sssp
 (non-negative, NetworkX's Dijkstra) or gravel.bellman_ford (any sign), whose distances are sums of
 float32 weights in float64: NetworkX's own where float32 holds every weight exactly; other weights
-run on NetworkX. Where several shortest paths tie, these take any one.
+run on NetworkX. Dijkstra's paths replay NetworkX's heap on the host, so that of several tied
+paths they keep NetworkX's; Bellman-Ford's take any one.
 """
 
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ import numpy as np
 
 from gravel.algorithms import bellman_ford, sssp
 from gravel.arrays import host
+from gravel.backends.cpu import networkx_order
 from gravel.dispatch import choose_device
 from gravel.errors import NegativeCycleError
 
@@ -115,7 +117,7 @@ def hop_tree(G, s, reverse=False, cutoff=None):
     return Tree(ids, depths.tolist(), pred)
 
 
-def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None):
+def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None, ordered=False):
     """The shortest-path tree of vertex id `s`, nearest first.
 
     Parameters
@@ -131,6 +133,10 @@ def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None):
         Paths into `s` (a directed graph's arcs reversed).
     cutoff : float, optional
         Leave out vertices farther than this (Dijkstra's ``cutoff``).
+    ordered : bool, default False
+        Dijkstra's paths as NetworkX's own: its heap replayed on the host
+        (backends/cpu/networkx_order.py), which keeps the same one of several tied paths and
+        lists the vertices as NetworkX settles them; else gravel.sssp on the call's device.
 
     Returns
     -------
@@ -149,6 +155,8 @@ def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None):
         return hop_tree(G, s, reverse, cutoff)
     check_weights(G, method)
     graph = G.reverse if reverse else G.graph
+    if ordered and method == "dijkstra":
+        return _settled(graph, s, cutoff)
     try:
         if method == "bellman-ford":
             r = bellman_ford(graph, s, device=device())
@@ -169,3 +177,11 @@ def _sssp_device(graph):
     dev = choose_device(device(), ("cpu", "cuda"), "sssp")
     exact = graph.whole_weights and graph.n * graph.weight_stats[1] < EXACT_FLOAT32_SUMS
     return dev if exact else "cpu"
+
+
+def _settled(graph, s, cutoff):
+    """NetworkX's Dijkstra from `s`: the tree of the vertices in the order it settles them."""
+    dist, pred = np.full(graph.n, np.inf), np.full(graph.n, -1, np.int64)
+    limit = np.inf if cutoff is None else float(cutoff)
+    ids = networkx_order.dijkstra(graph.offsets, graph.indices, graph.weights, s, limit, dist, pred)
+    return Tree(ids, dist[ids].tolist(), pred)

@@ -8,7 +8,7 @@ import numpy as np
 
 from gravel.algorithms import bfs
 from gravel.arrays import host
-from gravel.backends.cpu import queue_bfs
+from gravel.backends.cpu import networkx_order
 
 from ..._algorithm import algorithm, device
 from .trees import hop_tree
@@ -73,8 +73,9 @@ def bidirectional_shortest_path(G, source, target):
 
 
 def bidirectional_path(G, s, t):
-    """NetworkX's bidirectional BFS between vertex ids (backends/cpu/queue_bfs.py), on the host:
-    the path through the first vertex an arc reaches that the other side has seen, or None.
+    """NetworkX's bidirectional BFS between vertex ids, replayed on the host
+    (backends/cpu/networkx_order.py): the path through the first vertex an arc reaches that the
+    other side has seen, or None.
 
     Parameters
     ----------
@@ -90,7 +91,7 @@ def bidirectional_path(G, s, t):
         return [s]
     g, r = G.graph, G.reverse
     forward, backward = np.full(g.n, -2, np.int64), np.full(g.n, -2, np.int64)
-    meet = queue_bfs.bidirectional(
+    meet = networkx_order.bidirectional(
         g.offsets, g.indices, r.offsets, r.indices, s, t, forward, backward
     )
     if meet < 0:

@@ -1,9 +1,11 @@
 """Dijkstra and Bellman-Ford paths and lengths (networkx.algorithms.shortest_paths.weighted), and
 is_negatively_weighted (networkx.classes.function), on the trees of trees.py.
 
-Dijkstra runs gravel.sssp, Bellman-Ford gravel.bellman_ford (a negative cycle raises NetworkX's
-NetworkXUnbounded); unit weights take the BFS tree, whose paths are NetworkX's. Distances are
-NetworkX's where float32 holds every weight exactly; other weights run on NetworkX.
+Dijkstra's lengths run gravel.sssp on the call's device, its paths NetworkX's heap replayed on the
+host (so that of several tied paths they are NetworkX's); Bellman-Ford runs gravel.bellman_ford (a
+negative cycle raises NetworkX's NetworkXUnbounded); unit weights take the BFS tree, whose paths
+are NetworkX's. Distances are NetworkX's where float32 holds every weight exactly; other weights
+run on NetworkX.
 """
 
 import networkx as nx
@@ -23,8 +25,9 @@ def _id(G, source, message="Node {} not found in graph"):
     return G.id_of(source, nx.NodeNotFound(message.format(source)))
 
 
-def _tree(G, source, weight, method="dijkstra", cutoff=None):
-    return shortest_tree(G, _id(G, source), weight, method, cutoff=cutoff)
+def _tree(G, source, weight, cutoff=None, ordered=True):
+    """Dijkstra's tree from `source`; `ordered`: NetworkX's paths (trees.py)."""
+    return shortest_tree(G, _id(G, source), weight, cutoff=cutoff, ordered=ordered)
 
 
 def _to(G, tree, target, error):
@@ -54,7 +57,7 @@ def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
 
 @algorithm(can_run=_can_run)
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
-    return _tree(G, source, weight, cutoff=cutoff).lengths_dict(G)
+    return _tree(G, source, weight, cutoff=cutoff, ordered=False).lengths_dict(G)
 
 
 @algorithm(can_run=_can_run)
@@ -67,19 +70,21 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     _id(G, source)
     if source == target:
         return 0
-    tree = _tree(G, source, weight)
+    tree = _tree(G, source, weight, ordered=False)
     no_path = nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
     return _to(G, tree, target, no_path)[0]
 
 
-def _all_pairs(G, method, cutoff, weight, parts):
+def _all_pairs(G, method, cutoff, weight, parts, ordered=True):
     """Check the weights once (NotImplementedError before the first source, where NetworkX can
     still run the call), then one tree per source, lazily: ``parts(tree)`` of each."""
     if not unit_weights(G, weight):
         check_weights(G, method)
-    return (
-        (v, parts(shortest_tree(G, s, weight, method, cutoff=cutoff))) for v, s in G.index.items()
-    )
+
+    def tree(s):
+        return shortest_tree(G, s, weight, method, cutoff=cutoff, ordered=ordered)
+
+    return ((v, parts(tree(s))) for v, s in G.index.items())
 
 
 @algorithm(can_run=_can_run)
@@ -89,7 +94,7 @@ def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
 
 @algorithm(can_run=_can_run)
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
-    return _all_pairs(G, "dijkstra", cutoff, weight, lambda t: t.lengths_dict(G))
+    return _all_pairs(G, "dijkstra", cutoff, weight, lambda t: t.lengths_dict(G), ordered=False)
 
 
 @algorithm(can_run=_can_run)

@@ -2,8 +2,8 @@
 descendants_at_distance (networkx.algorithms.traversal.breadth_first_search).
 
 BFS trees come in NetworkX's order from a serial queue over the CSR on the host
-(backends/cpu/queue_bfs.py): each vertex's neighbours in turn, a vertex claimed by the first arc
-that reaches it. That order is sequential by definition, so it is built there whichever device
+(backends/cpu/networkx_order.py): each vertex's neighbours in turn, a vertex claimed by the first
+arc that reaches it. That order is sequential by definition, so it is built there whichever device
 the call runs on; what needs no order (descendants_at_distance) runs gravel's BFS on the device.
 NetworkX visits neighbours in edge-insertion order, gravel in node order: where the two differ the
 tree is another valid BFS tree.
@@ -14,7 +14,7 @@ import numpy as np
 
 from gravel.algorithms import bfs
 from gravel.arrays import host
-from gravel.backends.cpu import queue_bfs
+from gravel.backends.cpu import networkx_order
 
 from ..._algorithm import algorithm, device, node_not_found
 
@@ -43,7 +43,7 @@ def discovery(G, sources, reverse=False, depth_limit=None):
     limit = n if depth_limit is None else int(np.clip(np.ceil(depth_limit), 0, n))
     parent, depth = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
     sources = np.asarray(sources, np.int64)
-    ids = queue_bfs.discovery(graph.offsets, graph.indices, sources, limit, parent, depth)
+    ids = networkx_order.discovery(graph.offsets, graph.indices, sources, limit, parent, depth)
     return ids, parent[ids], depth[ids]
 
 
