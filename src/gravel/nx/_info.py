@@ -70,10 +70,7 @@ FUNCTIONS = {
     "node_connected_component": "",
     "number_connected_components": "",
     "pagerank": "Weights are held as float32.",
-    "shortest_path": (
-        "Neighbours are visited in node order. With a source, a target and weights, one "
-        "Dijkstra tree stands for NetworkX's bidirectional Dijkstra. " + _BELLMAN_FORD
-    ),
+    "shortest_path": _NODE_ORDER + " With Bellman-Ford: " + _BELLMAN_FORD,
     "shortest_path_length": _WEIGHTS,
     "single_source_bellman_ford": _BELLMAN_FORD,
     "single_source_bellman_ford_path": _BELLMAN_FORD,

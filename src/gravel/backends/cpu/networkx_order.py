@@ -74,19 +74,30 @@ def bidirectional(offsets, indices, r_offsets, r_indices, s, t, forward, backwar
 
 
 @numba.njit(cache=True)
-def _sift_up(key, tie, node, i):
+def _push(heap, size, d, count, v):
+    """Push (d, count, v) on the heap `heap` = (key, tie, node) of `size` entries; returns size + 1.
+    Entries order by (key, tie), as NetworkX's heap of (distance, count, node) tuples."""
+    key, tie, node = heap
+    i = size
+    key[i], tie[i], node[i] = d, count, v
     while i:
         up = (i - 1) // 2
         if (key[up], tie[up]) <= (key[i], tie[i]):
-            return
+            break
         key[up], key[i] = key[i], key[up]
         tie[up], tie[i] = tie[i], tie[up]
         node[up], node[i] = node[i], node[up]
         i = up
+    return size + 1
 
 
 @numba.njit(cache=True)
-def _sift_down(key, tie, node, size):
+def _pop(heap, size):
+    """Pop the least entry of the heap of `size` entries; returns (distance, vertex, size - 1)."""
+    key, tie, node = heap
+    d, v = key[0], node[0]
+    size -= 1
+    key[0], tie[0], node[0] = key[size], tie[size], node[size]
     i = 0
     while True:
         low, left = i, 2 * i + 1
@@ -94,11 +105,16 @@ def _sift_down(key, tie, node, size):
             if c < size and (key[c], tie[c]) < (key[low], tie[low]):
                 low = c
         if low == i:
-            return
+            return d, v, size
         key[low], key[i] = key[i], key[low]
         tie[low], tie[i] = tie[i], tie[low]
         node[low], node[i] = node[i], node[low]
         i = low
+
+
+@numba.njit(cache=True)
+def _heap(room):
+    return np.empty(room), np.empty(room, np.int64), np.empty(room, np.int64)
 
 
 @numba.njit(cache=True)
@@ -110,16 +126,11 @@ def dijkstra(offsets, indices, weights, source, cutoff, dist, pred):
     seen = np.full(n, np.inf)
     done = np.zeros(n, np.bool_)
     order = np.empty(n, np.int64)
-    room = indices.shape[0] + 1
-    key, tie, node = np.empty(room), np.empty(room, np.int64), np.empty(room, np.int64)
-    key[0], tie[0], node[0] = 0.0, 0, source
+    heap = _heap(indices.shape[0] + 1)  # a push per arc at most, and the source's
     seen[source] = 0.0
-    size, pushes, settled = 1, 1, 0
+    size, pushes, settled = _push(heap, 0, 0.0, 0, source), 1, 0
     while size:
-        d, v = key[0], node[0]
-        size -= 1
-        key[0], tie[0], node[0] = key[size], tie[size], node[size]
-        _sift_down(key, tie, node, size)
+        d, v, size = _pop(heap, size)
         if done[v]:
             continue
         done[v] = True
@@ -133,8 +144,48 @@ def dijkstra(offsets, indices, weights, source, cutoff, dist, pred):
                 continue
             seen[u] = du
             pred[u] = v
-            key[size], tie[size], node[size] = du, pushes, u
-            _sift_up(key, tie, node, size)
-            size += 1
+            size = _push(heap, size, du, pushes, u)
             pushes += 1
     return order[:settled]
+
+
+@numba.njit(cache=True)
+def bidirectional_dijkstra(arcs, r_arcs, s, t, forward, backward):
+    """NetworkX's bidirectional Dijkstra from `s` to `t` (distinct) on non-negative weights: the two
+    searches settle in turn (forward first), each from its heap of (distance, count, node) under
+    one count; a relaxation reaching a vertex the other side has seen proposes the meeting vertex
+    of the shortest path so far, and the search ends when a vertex is settled by both. `arcs` and
+    `r_arcs`: (offsets, indices, weights) forward and reversed; `forward` and `backward` (-1
+    everywhere) receive each side's parents. Returns the meeting vertex, -1 where there is no
+    path."""
+    n = forward.shape[0]
+    seen = np.full((2, n), np.inf)
+    done = np.zeros((2, n), np.bool_)
+    heaps = (_heap(arcs[1].shape[0] + 1), _heap(r_arcs[1].shape[0] + 1))
+    sizes = np.zeros(2, np.int64)
+    seen[0, s], seen[1, t] = 0.0, 0.0
+    sizes[0] = _push(heaps[0], 0, 0.0, 0, s)
+    sizes[1] = _push(heaps[1], 0, 0.0, 1, t)
+    pushes, best, meet, side = 2, np.inf, -1, 1
+    while sizes[0] and sizes[1]:
+        side = 1 - side
+        offsets, indices, weights = arcs if side == 0 else r_arcs
+        tree = forward if side == 0 else backward
+        d, v, sizes[side] = _pop(heaps[side], sizes[side])
+        if done[side, v]:
+            continue
+        done[side, v] = True
+        if done[1 - side, v]:
+            return meet
+        for a in range(offsets[v], offsets[v + 1]):
+            w = indices[a]
+            dw = d + np.float64(weights[a])
+            if done[side, w] or not dw < seen[side, w]:
+                continue
+            seen[side, w] = dw
+            sizes[side] = _push(heaps[side], sizes[side], dw, pushes, w)
+            pushes += 1
+            tree[w] = v
+            if seen[1 - side, w] < np.inf and dw + seen[1 - side, w] < best:
+                best, meet = dw + seen[1 - side, w], w
+    return -1

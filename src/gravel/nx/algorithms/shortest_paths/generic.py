@@ -1,19 +1,22 @@
 """shortest_path, shortest_path_length, has_path (networkx.algorithms.shortest_paths.generic): every
 call form, on the functions of unweighted.py and weighted.py as NetworkX dispatches them.
 
-With a source and a target and weights, NetworkX's shortest_path runs a bidirectional Dijkstra;
-gravel runs its one-source tree, which may take another path where several tie.
+With a source, a target and weights, NetworkX's shortest_path runs its bidirectional Dijkstra,
+replayed here on the host, so that of several tied paths gravel's is NetworkX's.
 """
 
 import networkx as nx
+import numpy as np
 
 from gravel.algorithms import bfs
 from gravel.arrays import host
+from gravel.backends.cpu import networkx_order
 
 from ..._algorithm import algorithm, device
 from . import unweighted as uw
 from . import weighted as wd
-from .trees import shortest_tree
+from .trees import check_weights, shortest_tree
+from .unweighted import chain
 
 
 def _can_run(G, source=None, target=None, weight=None, method="dijkstra"):
@@ -56,20 +59,31 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     if method == "unweighted":
         return uw.bidirectional_shortest_path(G, source, target)
     if method == "dijkstra":
-        return _dijkstra_between(G, source, target, weight)[1]
+        return _dijkstra_between(G, source, target)
     return wd.bellman_ford_path(G, source, target, weight)
 
 
-def _dijkstra_between(G, source, target, weight):
-    """(length, path) as NetworkX's bidirectional_dijkstra reports them and fails."""
+def _dijkstra_between(G, source, target):
+    """The path NetworkX's bidirectional_dijkstra finds (its search replayed on the host,
+    backends/cpu/networkx_order.py), and its exceptions."""
     for end, name in ((source, "Source"), (target, "Target")):
         G.id_of(end, nx.NodeNotFound(f"{name} {end} is not in G"))
     if source == target:
-        return 0, [source]
-    found = shortest_tree(G, G.index[source], weight, ordered=True).to(G, target)
-    if found is None:
+        return [source]
+    check_weights(G)
+    g, r = G.graph, G.reverse
+    forward, backward = np.full(g.n, -1, np.int64), np.full(g.n, -1, np.int64)
+    arcs, r_arcs = ((h.offsets, h.indices, _weights(h)) for h in (g, r))
+    s, t = G.index[source], G.index[target]
+    meet = networkx_order.bidirectional_dijkstra(arcs, r_arcs, s, t, forward, backward)
+    if meet < 0:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
-    return found
+    return G.labels_of(chain(forward, meet)[::-1] + chain(backward, meet)[1:])
+
+
+def _weights(graph):
+    """A graph's weights, ones where it has none."""
+    return graph.weights if graph.weighted else np.ones(graph.nnz, np.float32)
 
 
 @algorithm(can_run=_can_run)

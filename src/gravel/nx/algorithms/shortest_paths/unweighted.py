@@ -96,11 +96,23 @@ def bidirectional_path(G, s, t):
     )
     if meet < 0:
         return None
-    return _chain(forward, meet)[::-1] + _chain(backward, meet)[1:]
+    return chain(forward, meet)[::-1] + chain(backward, meet)[1:]
 
 
-def _chain(parents, v):
-    """`v` and its parents up to the root (parent -1)."""
+def chain(parents, v):
+    """`v` and its parents up to the root (parent -1 or -2), ids.
+
+    Parameters
+    ----------
+    parents : numpy.ndarray
+        A search's parent of each vertex, negative for its root and for the unreached.
+    v : int
+        A vertex id the search reached.
+
+    Returns
+    -------
+    list of int
+    """
     out = [int(v)]
     while parents[out[-1]] >= 0:
         out.append(int(parents[out[-1]]))
