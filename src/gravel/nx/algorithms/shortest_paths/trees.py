@@ -43,26 +43,29 @@ class Tree:
 
     def paths(self, G, towards_root=False):
         """``{label: path}`` in order: from the root, or to it where `towards_root`."""
-        labels, pred, known = G.labels, self.pred.tolist(), {}
-        ids = self.ids.tolist()
-        for v in ids:
+        labels, pred = G.labels, self.pred.tolist()
+        known = [None] * len(pred)  # each vertex's path, by id
+        out = {}
+        for v in self.ids.tolist():
             p = pred[v]
             if p < 0:
-                known[v] = [labels[v]]
-                continue
-            if p not in known:  # a parent listed later (zero or negative weights)
-                self._walk_up(labels, pred, known, p, towards_root)
-            known[v] = [labels[v], *known[p]] if towards_root else known[p] + [labels[v]]
-        return {labels[v]: known[v] for v in ids}
+                path = [labels[v]]
+            else:
+                if known[p] is None:  # a parent listed later (zero or negative weights)
+                    self._walk_up(labels, pred, known, p, towards_root)
+                path = [labels[v], *known[p]] if towards_root else known[p] + [labels[v]]
+            known[v] = out[labels[v]] = path
+        return out
 
     @staticmethod
     def _walk_up(labels, pred, known, p, towards_root):
-        """The paths of `p` and of its ancestors not yet in `known`."""
+        """The paths of `p` and of its ancestors not yet `known`."""
         chain = []
-        while p not in known and pred[p] >= 0:
+        while known[p] is None and pred[p] >= 0:
             chain.append(p)
             p = pred[p]
-        known.setdefault(p, [labels[p]])
+        if known[p] is None:
+            known[p] = [labels[p]]
         for x in reversed(chain):
             up = known[pred[x]]
             known[x] = [labels[x], *up] if towards_root else up + [labels[x]]
