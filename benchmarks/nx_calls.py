@@ -9,7 +9,7 @@ graph with its attributes); ``"directed"``, each edge of the undirected graph on
 a hash, a tenth of them both ways; or ``"dag"``, each edge from the lower id to the higher.
 ``heavy`` marks calls whose NetworkX run grows faster than the edges (all sources, all pairs,
 quadratic layouts): NetworkX alone skips them on graphs above ``--nx-max-edges``. ``seeded``
-marks calls whose answer is a random draw: it is checked for validity, not compared.
+marks calls whose answer is a random draw: not compared (tests/nx checks its validity).
 """
 
 from dataclasses import dataclass, field
