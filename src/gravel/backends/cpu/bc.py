@@ -9,7 +9,7 @@ from . import shares
 
 
 @numba.njit(cache=True)
-def _one_source(offsets, indices, s, dist, sigma, delta, order, acc):
+def _one_source(offsets, indices, s, dist, sigma, delta, order, acc, arcs):
     n = dist.shape[0]
     for i in range(n):
         dist[i] = -1
@@ -30,19 +30,27 @@ def _one_source(offsets, indices, s, dist, sigma, delta, order, acc):
                 tail += 1
             if dist[v] == dist[u] + 1:
                 sigma[v] += sigma[u]
-    # dependencies in reverse BFS order: delta[u] = sum over successors v of s_u/s_v (1+delta_v)
-    for i in range(tail - 1, 0, -1):
+    # dependencies in reverse BFS order: delta[u] = sum over successors v of s_u/s_v (1+delta_v),
+    # each term also the arc u -> v's where `arcs` holds one entry per arc (else it is empty)
+    for i in range(tail - 1, -1, -1):
         v = order[i]
+        if i == 0 and arcs.shape[0] == 0:
+            break  # the source's own dependency counts for no vertex
         for p in range(offsets[v], offsets[v + 1]):
             w = indices[p]
             if dist[w] == dist[v] + 1:
-                delta[v] += sigma[v] / sigma[w] * (1.0 + delta[w])
-        acc[v] += delta[v]
+                c = sigma[v] / sigma[w] * (1.0 + delta[w])
+                delta[v] += c
+                if arcs.shape[0]:
+                    arcs[p] += c
+        if i:
+            acc[v] += delta[v]
     return tail
 
 
-def brandes(offsets, indices, sources, threads):
-    """Raw dependency sums over `sources` (ordered pairs, endpoints excluded).
+def brandes(offsets, indices, sources, threads, edges=False):
+    """Raw dependency sums over `sources` (ordered pairs, endpoints excluded), per vertex and,
+    with `edges`, per arc (else None).
 
     Each of `threads` shares (:func:`gravel.backends.cpu.shares.run`) runs the serial kernel
     `_sources` on its part of the sources, with arrays of its own; the per-share sums are added
@@ -50,31 +58,36 @@ def brandes(offsets, indices, sources, threads):
     0.56 s, and ran no faster on large graphs (docs/tuning.md, first run)."""
     n = offsets.shape[0] - 1
     acc = np.zeros((threads, n))
+    arcs = np.zeros((threads, indices.shape[0] if edges else 0))
     ns = sources.shape[0]
 
     def share(t, stop):
         work = np.empty((2, n), np.int32), np.empty((2, n))  # dist, order; sigma, delta
         mine = sources[ns * t // threads : ns * (t + 1) // threads]
-        _sources(offsets, indices, mine, *work, acc[t], stop)
+        _sources(offsets, indices, mine, *work, acc[t], arcs[t], stop)
 
     shares.run(share, threads)
-    return acc.sum(axis=0)
+    return acc.sum(axis=0), arcs.sum(axis=0) if edges else None
 
 
 @numba.njit(nogil=True, cache=True)
-def _sources(offsets, indices, sources, ints, floats, acc, stop):
-    """Add the dependencies on each of `sources` to `acc`; `ints` and `floats` are (2, n) work
+def _sources(offsets, indices, sources, ints, floats, acc, arcs, stop):
+    """Add the dependencies on each of `sources` to `acc` (and to `arcs`, per arc, unless it is
+    empty); `ints` and `floats` are (2, n) work
     arrays, allocated by the caller so that nothing here compiles NumPy's allocators. Returns
     before the next source once `stop[0]` is set (an interrupted caller)."""
     for s in sources:
         if stop[0]:
             return
-        _one_source(offsets, indices, s, ints[0], floats[0], floats[1], ints[1], acc)
+        _one_source(offsets, indices, s, ints[0], floats[0], floats[1], ints[1], acc, arcs)
 
 
 @numba.njit(parallel=True, cache=True)
-def dependencies(offsets, indices, in_offsets, in_indices, s, depth, sigma, delta, order, acc):
-    """Add the dependencies on source `s` to `acc`, every thread on this one source, given the
+def dependencies(
+    offsets, indices, in_offsets, in_indices, s, depth, sigma, delta, order, acc, arcs
+):
+    """Add the dependencies on source `s` to `acc` (and to `arcs`, per arc, unless it is empty),
+    every thread on this one source, given the
     BFS depths from it (`depth`, -1 where unreached). The reached vertices are sorted by depth;
     then each level's path counts are pulled from the level before (in-lists) and, deepest level
     first, each level's dependencies from the level after (out-lists): every vertex writes only
@@ -109,14 +122,19 @@ def dependencies(offsets, indices, in_offsets, in_indices, s, depth, sigma, delt
                 if depth[u] == d - 1:
                     paths += sigma[u]
             sigma[v] = paths
-    # the deepest level has no successors, the source's gets no dependency
-    for d in range(top - 1, 0, -1):
+    # the deepest level has no successors; the source's dependency counts for its arcs alone
+    last = 0 if arcs.shape[0] else 1
+    for d in range(top - 1, last - 1, -1):
         for i in numba.prange(start[d], start[d + 1]):
             v = order[i]
             share = 0.0
             for p in range(offsets[v], offsets[v + 1]):
                 w = indices[p]
                 if depth[w] == d + 1:
-                    share += (1.0 + delta[w]) / sigma[w]
+                    c = (1.0 + delta[w]) / sigma[w]
+                    share += c
+                    if arcs.shape[0]:
+                        arcs[p] += sigma[v] * c
             delta[v] = sigma[v] * share
-            acc[v] += delta[v]
+            if d:
+                acc[v] += delta[v]
