@@ -7,6 +7,7 @@ Euclidean norm of 1 where asked.
 """
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,6 +24,19 @@ from .eigenvector import (
     not_converged,
     pulled_product,
 )
+
+
+@dataclass
+class KatzResult(CentralityResult):
+    """What :func:`katz_centrality` returns: :class:`CentralityResult`'s fields and the damping.
+
+    Attributes
+    ----------
+    alpha : float
+        The damping used (the default's value where none was given).
+    """
+
+    alpha: float = None
 
 
 @takes_graph
@@ -70,9 +84,9 @@ def katz_centrality(
 
     Returns
     -------
-    CentralityResult
-        ``centrality`` (float64, caller ids; a CuPy array on the GPU), ``iterations`` and the
-        last change in ``stats["error"]``.
+    KatzResult
+        ``centrality`` (float64, caller ids; a CuPy array on the GPU), the ``alpha`` used,
+        ``iterations`` and the last change in ``stats["error"]``.
 
     Raises
     ------
@@ -129,6 +143,7 @@ def katz_centrality(
         G, float(alpha), b, int(max_iter), float(tol), start, bool(normalized), bool(weight)
     )
     res.centrality = to_caller(G, res.centrality)
+    res.alpha = float(alpha)
     return res
 
 
@@ -161,7 +176,7 @@ def _katz(G, alpha, beta, max_iter, tol, start, normalized, weighted, device, m)
                 raise not_converged("katz_centrality", max_iter, err, limit)
         if normalized:
             x /= float(m.sqrt((x * x).sum())) or 1.0
-    return CentralityResult(
+    return KatzResult(
         "katz_centrality", device, t.seconds, it, "power", {"error": err}, centrality=x
     )
 
