@@ -130,11 +130,10 @@ def _check_sources(G, sources):
 
 
 def _reversed(G):
-    """G with every arc reversed (G itself when undirected), for searches over in-lists."""
-    if not G.directed:
-        return G
-    in_off, in_idx, in_w = G.csc()
-    return Graph.from_csr(in_off, in_idx, in_w, directed=True, trusted=True)
+    """G's arcs reversed, over its internal ids (without its order: searches from internal ids
+    read internal distances)."""
+    in_off, in_idx, in_w = G.csc()  # an undirected graph's own lists
+    return Graph.from_csr(in_off, in_idx, in_w, directed=G.directed, trusted=True)
 
 
 def _weighted_sums(G, sources, device, m):

@@ -157,12 +157,15 @@ def _largest_in_sum(G, weight):
 
 
 def _katz(G, alpha, beta, max_iter, tol, start, normalized, weighted, device, m):
-    """The iteration on `device` with array module `m`."""
+    """The iteration on `device` with array module `m` (none without vertices)."""
+    if G.n == 0:
+        return KatzResult("katz_centrality", device, 0.0, 0, "power", {"error": 0.0}, m.zeros(0))
     product = pulled_product(G, weighted, device)
     beta = beta if isinstance(beta, float) else m.asarray(beta)
     x = m.zeros(G.n) if start is None else m.asarray(start, dtype=m.float64)
     limit = G.n * tol
-    with Timer(device) as t:
+    # a diverging iteration overflows to inf, which ends it below: no warning on the way
+    with Timer(device) as t, np.errstate(over="ignore", invalid="ignore"):
         for it in range(1, max_iter + 1):
             last = x
             x = alpha * product(last) + beta
