@@ -38,6 +38,8 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
         return {}, {}
     if max_iter <= 0:
         raise nx.PowerIterationFailedConvergence(max_iter)
+    if n == 1:  # ARPACK's
+        raise ValueError("`k` must be an integer satisfying `0 < k < min(A.shape)`.")
     if G.graph.nnz == 0:
         raise NotImplementedError("a graph without edges: NetworkX's SVD gives arbitrary scores")
     if not G.exact_weights:
