@@ -31,7 +31,10 @@ def _bc_cpu(G, sources, edges=False):
             arcs = arcs if edges else None
         else:
             shares = min(threads, len(sources))
-            raw, arcs = _k.brandes(G.offsets, G.indices, sources, shares, edges)
+            if edges:
+                raw, arcs = _k.brandes_arcs(G.offsets, G.indices, sources, shares)
+            else:
+                raw, arcs = _k.brandes(G.offsets, G.indices, sources, shares), None
     return BCResult(
         "betweenness_centrality",
         "cpu",

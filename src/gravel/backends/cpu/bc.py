@@ -48,14 +48,37 @@ def _one_source(offsets, indices, s, dist, sigma, delta, order, acc, arcs):
     return tail
 
 
-def brandes(offsets, indices, sources, threads, edges=False):
-    """Raw dependency sums over `sources` (ordered pairs, endpoints excluded), per vertex and,
-    with `edges`, per arc (else None).
+def brandes(offsets, indices, sources, threads):
+    """Raw dependency sums over `sources` (ordered pairs, endpoints excluded), per vertex.
 
     Each of `threads` shares (:func:`gravel.backends.cpu.shares.run`) runs the serial kernel
     `_sources` on its part of the sources, with arrays of its own; the per-share sums are added
     with NumPy. A parallel kernel splitting the sources alike took 1.8 s to compile, these two
     0.56 s, and ran no faster on large graphs (docs/tuning.md, first run)."""
+    return _brandes(offsets, indices, sources, threads, False)[0]
+
+
+def brandes_arcs(offsets, indices, sources, threads):
+    """:func:`brandes`'s sums per vertex, and per arc (in CSR order) the dependencies through it.
+
+    Parameters
+    ----------
+    offsets, indices : numpy.ndarray
+        The CSR.
+    sources : numpy.ndarray of int32
+        The sources.
+    threads : int
+        Shares of the sources, run side by side.
+
+    Returns
+    -------
+    vertices, arcs : numpy.ndarray of float64
+        n and nnz sums.
+    """
+    return _brandes(offsets, indices, sources, threads, True)
+
+
+def _brandes(offsets, indices, sources, threads, edges):
     n = offsets.shape[0] - 1
     acc = np.zeros((threads, n))
     arcs = np.zeros((threads, indices.shape[0] if edges else 0))
@@ -82,8 +105,40 @@ def _sources(offsets, indices, sources, ints, floats, acc, arcs, stop):
         _one_source(offsets, indices, s, ints[0], floats[0], floats[1], ints[1], acc, arcs)
 
 
-@numba.njit(parallel=True, cache=True)
 def dependencies(
+    offsets, indices, in_offsets, in_indices, s, depth, sigma, delta, order, acc, arcs=None
+):
+    """Add the dependencies on source `s` to `acc` (and to `arcs`, per arc in CSR order, where
+    given), every thread on this one source (:func:`_dependencies`).
+
+    Parameters
+    ----------
+    offsets, indices, in_offsets, in_indices : numpy.ndarray
+        The CSR and the CSC.
+    s : int
+        The source.
+    depth : numpy.ndarray of int32
+        BFS depths from `s`, -1 where unreached.
+    sigma, delta : numpy.ndarray of float64
+        n-long work arrays.
+    order : numpy.ndarray of int32
+        An n-long work array.
+    acc : numpy.ndarray of float64
+        The per-vertex sums, added to.
+    arcs : numpy.ndarray of float64, optional
+        The per-arc sums, added to.
+    """
+    arcs = _NO_ARCS if arcs is None else arcs
+    _dependencies(
+        offsets, indices, in_offsets, in_indices, s, depth, sigma, delta, order, acc, arcs
+    )
+
+
+_NO_ARCS = np.zeros(0)
+
+
+@numba.njit(parallel=True, cache=True)
+def _dependencies(
     offsets, indices, in_offsets, in_indices, s, depth, sigma, delta, order, acc, arcs
 ):
     """Add the dependencies on source `s` to `acc` (and to `arcs`, per arc, unless it is empty),
