@@ -70,6 +70,11 @@ def test_katz_matches_networkx(G, weight, normalized, alpha):
     assert got.alpha == alpha
 
 
+def test_katz_of_a_graph_without_vertices():
+    r = gravel.katz_centrality(gravel.Graph.from_edges([], [], n=0), device="cpu")
+    assert r.centrality.shape == (0,) and r.iterations == 0
+
+
 def test_katz_default_alpha_converges_and_verifies():
     G = gravel.generate.kronecker(8, 8, seed=1)
     r = gravel.katz_centrality(G, device="cpu")
