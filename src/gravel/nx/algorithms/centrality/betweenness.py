@@ -17,6 +17,7 @@ from gravel.algorithms.betweenness import rescale_edges
 from gravel.arrays import host
 
 from ..._algorithm import algorithm, device
+from ...convert import adjacency_lists
 from ..components.connected import component_labels
 
 
@@ -110,27 +111,42 @@ def _can_run_edges(G, k, normalized, weight, seed):
 
 
 def _edge_keys(G):
-    """The arcs NetworkX keys (an undirected edge once, from its first node in node order, as
-    ``G.edges()`` gives it), as a mask over the arcs and their label pairs."""
+    """The arcs NetworkX keys, as their positions among gravel's arcs and their label pairs: an
+    undirected edge once, from its first node in node order, as ``G.edges()`` gives them, and in
+    its order while the NetworkX graph is at hand (each row in its adjacency's order; gravel's
+    rows are sorted), else each row in node order."""
     src, dst = G.graph.edges()
-    keep = np.ones(len(dst), bool) if G.is_directed() else src <= dst
-    return keep, list(zip(G.labels_of(src[keep]), G.labels_of(dst[keep])))
+    at, theirs = np.arange(len(dst)), _adjacency_order(G)
+    if theirs is not None:  # gravel's k-th arc is NetworkX's order[k]: rows sorted by neighbour
+        dst = theirs
+        at[np.lexsort((dst, src))] = np.arange(len(dst))
+    keep = slice(None) if G.is_directed() else src <= dst
+    return at[keep], list(zip(G.labels_of(src[keep]), G.labels_of(dst[keep])))
+
+
+def _adjacency_order(G):
+    """Each arc's neighbour in the NetworkX graph's adjacency order (rows in node order), or None
+    where that graph is gone or holds other edges now."""
+    try:
+        graph = G.origin()
+    except NotImplementedError:
+        return None
+    if graph.number_of_edges() != G.graph.m or len(graph) != len(G):
+        return None
+    _, offsets, indices = adjacency_lists(graph, G.labels, G.index)
+    return indices if np.array_equal(offsets, G.graph.offsets) else None
 
 
 @algorithm(can_run=_can_run_edges)
 def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
     n = len(G)
     sources = _sources(G, k, seed)
-    keep, keys = _edge_keys(G)
+    at, keys = _edge_keys(G)
     if len(sources):  # gravel scales as a sample of len(sources): NetworkX's k, or n
         res = gravel_bc(
             G.graph, sources=sources, normalized=normalized, edges=True, device=device()
         )
-        arcs = host(res.edge_centrality)[keep]
+        arcs = host(res.edge_centrality)[at]
     else:  # k=0: NetworkX divides by 0
         arcs = rescale_edges(np.zeros(len(keys)), n, 0, normalized, G.is_directed())
-    scores = dict(zip(keys, arcs.tolist()))
-    try:  # NetworkX's order: its graph's edges, where that graph is still at hand
-        return {e: scores[e] for e in G.origin().edges()}
-    except (NotImplementedError, KeyError):
-        return scores
+    return dict(zip(keys, arcs.tolist()))
