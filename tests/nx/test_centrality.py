@@ -2,6 +2,8 @@
 (directed, undirected, weighted, self loops, isolated nodes, string labels), their exceptions and
 the calls gravel declines."""
 
+import random
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -77,17 +79,18 @@ def test_katz(G, weighted, normalized, with_start):
     check(nx.katz_centrality, G, weight="weight" if weighted else None, **kw)
 
 
-def simple_leading_singular_value(G):
-    """Whether A's largest singular value is simple (else its vectors, NetworkX's among them,
-    are not unique)."""
+def separated_leading_singular_value(G):
+    """Whether A's largest singular value is 5 % above the next: else its vectors are not unique
+    (NetworkX's among them), or gravel's power iteration may need more iterations than ARPACK
+    (the documented difference)."""
     s = np.append(np.linalg.svd(nx.to_numpy_array(G), compute_uv=False), 0.0)
-    return s[0] > 0 and s[0] - s[1] > 1e-3 * s[0]
+    return s[0] > 0 and s[1] < 0.95 * s[0]
 
 
 @SETTINGS
 @given(nx_graphs(), st.booleans())
 def test_hits(G, normalized):
-    assume(len(G) > 1 and G.number_of_edges() and simple_leading_singular_value(G))
+    assume(len(G) > 1 and G.number_of_edges() and separated_leading_singular_value(G))
     try:
         theirs = nx.hits(G, normalized=normalized)
     except nx.PowerIterationFailedConvergence:
@@ -114,10 +117,27 @@ def test_bipartite_betweenness(G, top):
     check(nx.bipartite.betweenness_centrality, G, nodes=nodes)
 
 
-def test_edge_betweenness_keys_follow_networkx_s_edges():
-    G = nx.Graph([(3, 1), (1, 2), (2, 0), (3, 0)])
-    ours = nx.edge_betweenness_centrality(G, backend="gravel")
-    assert list(ours) == list(G.edges())
+@pytest.mark.parametrize("directed", [False, True])
+def test_edge_betweenness_keys_follow_networkx_s_edges(directed):
+    """Keys in the order of NetworkX's edges (its adjacency's, unsorted), string labels too."""
+    G = nx.gnm_random_graph(40, 90, seed=4, directed=directed)
+    edges = list(G.edges())
+    random.Random(2).shuffle(edges)
+    H = nx.relabel_nodes(G.__class__(edges), {v: f"n{v}" for v in G})
+    ours = nx.edge_betweenness_centrality(H, backend="gravel")
+    assert list(ours) == list(H.edges())
+    assert ours == pytest.approx(nx.edge_betweenness_centrality(H))
+
+
+def test_edge_betweenness_of_a_graph_whose_networkx_graph_changed():
+    from gravel.nx.convert import from_networkx
+
+    G = nx.path_graph(5)
+    converted = from_networkx(G)
+    G.add_edge(0, 4)  # the conversion still holds the path: its keys come in node order
+    got = nx.edge_betweenness_centrality(converted)
+    assert list(got) == [(0, 1), (1, 2), (2, 3), (3, 4)]
+    assert got == pytest.approx(nx.edge_betweenness_centrality(nx.path_graph(5)))
 
 
 def test_hits_of_networkx_s_example():

@@ -31,8 +31,10 @@ FUNCTIONS = {
         "other calls run on NetworkX."
     ),
     "hits": (
-        "Power iteration in place of ARPACK's SVD, allowing ``min(n, 20)`` iterations per "
-        "``max_iter``; ``tol`` bounds the L1 change of the hubs, and ``tol<=0`` runs on NetworkX. "
+        "Power iteration in place of ARPACK's SVD, allowing 20 iterations per ``max_iter`` (it "
+        "may raise PowerIterationFailedConvergence where the two largest singular values are "
+        "within a few per cent and ARPACK converges); ``tol`` bounds the L1 change of the hubs, "
+        "and ``tol<=0`` runs on NetworkX. "
         "Where the largest singular value is repeated (an undirected bipartite graph, two alike "
         "components) the scores may be another of its vectors than NetworkX's. Graphs without "
         "edges, and weights float32 does not hold exactly, run on NetworkX."

@@ -2,7 +2,9 @@
 
 NetworkX takes the leading singular vectors of A with ARPACK's ``svds``; gravel iterates
 a = A^T h, h = A a to the same vectors. ARPACK's `max_iter` counts restarts, each of up to
-``min(n, ARPACK_VECTORS)`` Lanczos steps, so gravel allows that many power iterations per unit.
+ARPACK_VECTORS Lanczos steps, so gravel allows that many power iterations per unit. Lanczos
+converges faster where the two largest singular values are close (within a few per cent): there
+gravel may run out of iterations, and raise, where NetworkX converges.
 With ``normalized=False`` the authorities have a Euclidean norm of 1 and the hubs are A times
 them, as NetworkX's are (up to ARPACK's sign).
 """
@@ -19,7 +21,7 @@ from gravel.errors import InvalidArgumentError, InvalidWeightError, PowerIterati
 
 from ..._algorithm import algorithm, device, start_values_ok
 
-#: Lanczos vectors per ARPACK restart in ``svds(k=1)`` (``ncv = max(2k + 1, 20)``, at most n)
+#: Lanczos vectors per ARPACK restart in ``svds(k=1)`` (``ncv = max(2k + 1, 20)``)
 ARPACK_VECTORS = 20
 
 
@@ -47,7 +49,7 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
     start = None
     if nstart is not None and sum(nstart.values()) > 0:
         start = np.array([nstart[v] for v in G.labels], float)
-    steps = max_iter * min(n, ARPACK_VECTORS)
+    steps = max_iter * ARPACK_VECTORS
     try:
         res = gravel_hits(G.graph, steps, tol, start, normalized, device=device())
     except PowerIterationFailedConvergence as exc:
