@@ -11,7 +11,7 @@ FUNCTIONS = {
     "bfs_edges": "Neighbours are visited in node order, not in edge-insertion order.",
     "bfs_layers": "One source; several sources run on NetworkX.",
     "bfs_tree": "Neighbours are visited in node order, not in edge-insertion order.",
-    "bipartite_betweenness_centrality": "Through ``betweenness_centrality``, unweighted.",
+    "bipartite_betweenness_centrality": "",
     "closeness_centrality": (
         "Where ``distance`` is given, weights must be non-negative numbers that float32 holds "
         "exactly; others run on NetworkX."
