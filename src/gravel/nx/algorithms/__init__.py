@@ -1,6 +1,7 @@
 """The backend's functions, one module per NetworkX module (importing them registers them)."""
 
 from . import (
+    bipartite,
     centrality,
     cluster,
     coloring,
@@ -13,6 +14,7 @@ from . import (
 )
 
 __all__ = [
+    "bipartite",
     "centrality",
     "cluster",
     "coloring",
