@@ -293,7 +293,7 @@ class Cluster(Owner):
         else:
             pieces, meta = split(G, len(self.workers) if parts is None else parts, bounds), G
         workers = self._place(len(pieces))
-        self._check(workers, "before the load")
+        self._check(workers, "before the load", settle=True)
 
         def scatter():
             c = self.client
@@ -341,7 +341,7 @@ class Cluster(Owner):
         name = getattr(program, "__name__", "program")
         stats = Stats() if stats is None else stats
         workers = self._place(len(dg.futures))
-        self._check(workers, "since the graph was loaded")
+        self._check(workers, "since the graph was loaded", settle=True)
         gone = [i for i, f in enumerate(dg.futures) if f.status != "finished"]
         if gone:  # its worker restarted at the same address
             raise lost_error(self.describe, workers, workers[gone[0]], "since the graph was loaded")
