@@ -25,12 +25,14 @@ class WorkerLostError(GravelError, RuntimeError):
     """A worker holding a part left the cluster: the run is abandoned.
 
     The message names the worker (its address, and its GPU on the GPU path) and the part or
-    parts it held. It is raised within ``POLL_S`` (1 s) of the loss being visible: at once for
-    a worker process of a cluster gravel started here (whose process ids it watches), and for
-    other workers once Dask's scheduler removes the worker, which it does as soon as the
-    worker's connection closes (a process that ends) or, for a worker that goes silent with
-    its connection open (a machine gone), after Dask's ``distributed.scheduler.worker-ttl``.
-    A cluster started for the call is then closed, its worker processes ended.
+    parts it held. The bound: it is raised within ``POLL_S`` (1 s) of Dask's scheduler dropping
+    the worker, which it does as soon as the worker's connection closes (a process that ends,
+    however it ends; gravel also checks the process ids of the workers it started) or, for a
+    worker that goes silent with its connection open (a machine gone), after Dask's
+    ``distributed.scheduler.worker-ttl``. A cluster started for the call is closed first, its
+    worker processes ended (Dask's close, then up to ``cluster.WORKER_EXIT_S`` for processes
+    slow to end). From a SIGKILL to this error, the close included: 1 to 6 s on a 2-core CPU
+    shared with other work.
     """
 
 
@@ -95,8 +97,8 @@ def lost_error(describe, workers, address, when):
     )
 
 
-#: errors a wait meets when a worker goes under it: a closed connection, a cancelled future
-#: (its data forgotten with the worker), a task the scheduler gave up on
+#: errors a wait meets when a worker goes under it: a closed connection, a cancelled future (its
+#: data forgotten with the worker)
 _COMM_ERRORS = (OSError, concurrent.futures.CancelledError)
 
 
@@ -145,14 +147,22 @@ def watch(fn, lost, *, failed=None):
         if error is not None:
             raise error
     if "error" in box:
-        e, error = box["error"], lost()
+        e, error = box["error"], _quietly(lost)
         if error is None and isinstance(e, _COMM_ERRORS):
             time.sleep(POLL_S)  # the worker's end may reach the scheduler after the error
-            error = lost()
+            error = _quietly(lost)
         if error is not None:
             raise error from None
         raise e
     return box["value"]
+
+
+def _quietly(lost):
+    """``lost()``, or None where asking fails (the cluster going): the wait's own error stands."""
+    try:
+        return lost()
+    except Exception:
+        return None
 
 
 def gather(client, futures, workers, describe, *, fetch=True, lost=None):
