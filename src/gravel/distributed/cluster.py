@@ -4,6 +4,8 @@ Each part is scattered to one worker and pinned there; a program's state (its ge
 exchange.py) stays in that worker's process between steps. The driver steps every part's program
 to its next collective, gathers what the parts yielded, routes it (:func:`exchange.route`) and
 sends each part its share with the next step: the graph itself never comes back to the driver.
+Every wait on the workers is watched (:mod:`.liveness`): a worker lost at any point ends the call
+with a WorkerLostError naming it and its part, never a hang.
 """
 
 import itertools
