@@ -158,6 +158,38 @@ def test_a_worker_killed_at_each_stage(stage, monkeypatch, request):
     assert _workers_left(before) == []
 
 
+def _kill_first_spawned(before, killed):
+    """SIGKILL the first worker process started after `before` as soon as it appears (while it
+    still imports Dask: before it joins the cluster); note the time."""
+    deadline = time.monotonic() + HUNG_S
+    while time.monotonic() < deadline and not killed:
+        for p in psutil.Process().children(recursive=True):
+            try:
+                if p.pid not in before and "spawn_main" in " ".join(p.cmdline()):
+                    p.kill()
+                    killed.update(pid=p.pid, at=time.monotonic())
+                    return
+            except psutil.NoSuchProcess:
+                continue
+        time.sleep(0.005)
+
+
+@pytest.mark.slow
+def test_a_worker_killed_while_it_starts():
+    """Killed before its worker joins the cluster: Dask's nanny fails to start it, and the call
+    ends with a WorkerLostError that says so (no worker address or part exists yet)."""
+    G = gravel.generate.kronecker(8, 8, directed=True)
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    killed = {}
+    killer = threading.Thread(target=_kill_first_spawned, args=(before, killed), daemon=True)
+    killer.start()
+    with pytest.raises(gd.WorkerLostError, match="ended while the cluster started, before it"):
+        _within(HUNG_S, lambda: gd.connected_components(G, parts=2))
+    killer.join()
+    assert time.monotonic() - killed["at"] < BOUND_S
+    assert _workers_left(before) == []
+
+
 @pytest.mark.slow
 def test_a_graph_whose_worker_left_fails_at_once_on_a_given_cluster():
     """A worker lost between two runs: the next run names it at once; the cluster, given to the

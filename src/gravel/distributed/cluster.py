@@ -15,7 +15,16 @@ import uuid
 
 from ..errors import GravelError, InvalidArgumentError
 from .exchange import Finished, Stats, route, step
-from .liveness import Roster, WorkerLostError, _running, alive, gather, lost_error, watch
+from .liveness import (
+    Roster,
+    WorkerLostError,
+    _running,
+    alive,
+    gather,
+    lost_error,
+    start_local,
+    watch,
+)
 from .partition import _check_parts, split
 
 #: set in every worker's environment: NCCL's NVLink multicast stays off on the GPU machines
@@ -95,7 +104,7 @@ class Owner(Roster):
         self._local, self._own_client, self.client = None, False, None
         try:
             if client is None:
-                self._local = local()
+                self._local = start_local(local)
                 self.client = distributed.Client(self._local)
                 self.client.wait_for_workers(workers)
                 self._pid_of = self.client.run(os.getpid)
@@ -227,7 +236,7 @@ class Cluster(Owner):
         try:
             # workers started elsewhere too, before any NCCL use
             self.client.run(_set_env, WORKER_ENV)
-            self.workers = self._alive()
+            self.workers = alive(self.client)
         except Exception:  # a worker that ended under the call is named
             self._check(started, "while the cluster started", settle=True)
             raise
@@ -248,9 +257,6 @@ class Cluster(Owner):
         str
         """
         return f"worker {worker}"
-
-    def _alive(self):
-        return alive(self.client)
 
     def worker_of(self, index):
         """The address of the worker that holds part `index` (parts go round the workers).
@@ -379,7 +385,7 @@ class Cluster(Owner):
         except BaseException:
             c.cancel(futures)
             try:
-                present, pid = set(self._alive()), self._pid_of.get
+                present, pid = set(alive(self.client)), self._pid_of.get
                 live = [w for w in set(workers) if w in present and _running(pid(w, os.getpid()))]
                 c.run(_discard, run, workers=live)
             except Exception:  # the cluster itself is going: nothing left to clean

@@ -36,6 +36,40 @@ class WorkerLostError(GravelError, RuntimeError):
     """
 
 
+def start_local(local):
+    """``local()``, a local cluster's start, with a worker process that ended while it started
+    (Dask: "Nanny failed to start") raised as a :class:`WorkerLostError`.
+
+    Parameters
+    ----------
+    local : callable
+        Starts the cluster (``distributed.LocalCluster(...)``, say), and closes what it started
+        where it fails, as Dask's do.
+
+    Returns
+    -------
+    object
+        ``local()``'s cluster.
+
+    Raises
+    ------
+    WorkerLostError
+        A worker process failed to start or ended before it joined: no part was placed yet.
+    Exception
+        ``local()``'s other errors.
+    """
+    try:
+        return local()
+    except RuntimeError as e:
+        if "failed to start" not in str(e):
+            raise
+        why = f"{e} {e.__cause__}" if e.__cause__ is not None else str(e)
+        raise WorkerLostError(
+            f"a worker process ended while the cluster started, before it held a part "
+            f"(Dask: {why}); the run is abandoned"
+        ) from e
+
+
 def alive(client):
     """The addresses of the cluster's workers, sorted.
 
