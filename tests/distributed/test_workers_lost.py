@@ -191,6 +191,32 @@ def test_a_worker_killed_while_it_starts():
 
 
 @pytest.mark.slow
+def test_a_worker_killed_once_it_joined(monkeypatch):
+    """Killed once the cluster has its workers, before gravel asks for their process ids: the
+    same error where the question meets the closed connection; else the scheduler had dropped
+    the worker, Dask's nanny starts another, and the call goes on to the right result."""
+    from .helpers import check_cc
+
+    G = gravel.generate.kronecker(8, 8, directed=True)
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    killed, real = {}, distributed.Client.wait_for_workers
+
+    def wait_then_kill(self, *args, **kwargs):
+        out = real(self, *args, **kwargs)
+        if not killed:
+            _kill_part_one(self, killed)
+        return out
+
+    monkeypatch.setattr(distributed.Client, "wait_for_workers", wait_then_kill)
+    try:
+        check_cc(G, _within(HUNG_S, lambda: gd.connected_components(G, parts=2)))
+    except gd.WorkerLostError as e:
+        assert "ended while the cluster started, before it held a part" in str(e)
+    assert time.monotonic() - killed["at"] < BOUND_S
+    assert _workers_left(before) == []
+
+
+@pytest.mark.slow
 def test_a_graph_whose_worker_left_fails_at_once_on_a_given_cluster():
     """A worker lost between two runs: the next run names it at once; the cluster, given to the
     calls, is left to its owner, whose close has nothing more to report."""

@@ -24,6 +24,7 @@ from .liveness import (
     lost_error,
     start_local,
     watch,
+    worker_pids,
 )
 from .partition import _check_parts, split
 
@@ -107,7 +108,7 @@ class Owner(Roster):
                 self._local = start_local(local)
                 self.client = distributed.Client(self._local)
                 self.client.wait_for_workers(workers)
-                self._pid_of = self.client.run(os.getpid)
+                self._pid_of = worker_pids(self.client)
                 self._pids = tuple(self._pid_of.values())  # for `_drop` to wait on
             elif isinstance(client, str):
                 self.client, self._own_client = distributed.Client(client), True

@@ -65,8 +65,35 @@ def start_local(local):
             raise
         why = f"{e} {e.__cause__}" if e.__cause__ is not None else str(e)
         raise WorkerLostError(
-            f"a worker process ended while the cluster started, before it held a part "
-            f"(Dask: {why}); the run is abandoned"
+            f"a worker ended while the cluster started, before it held a part (Dask: {why}); "
+            "the run is abandoned"
+        ) from e
+
+
+def worker_pids(client):
+    """The process id of each worker, asked of a cluster started here once it has its workers.
+
+    Parameters
+    ----------
+    client : distributed.Client
+
+    Returns
+    -------
+    dict
+        Process ids by worker address.
+
+    Raises
+    ------
+    WorkerLostError
+        A worker ended under the question (its connection closed): no part was placed yet. One
+        that the scheduler dropped before it is not asked; Dask's nanny starts another.
+    """
+    try:
+        return client.run(os.getpid)
+    except OSError as e:
+        raise WorkerLostError(
+            f"a worker ended while the cluster started, before it held a part ({e}); "
+            "the run is abandoned"
         ) from e
 
 
