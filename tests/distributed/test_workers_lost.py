@@ -1,6 +1,7 @@
-"""A Dask worker killed (SIGKILL) at each stage of a run on real CPU workers: one WorkerLostError
-naming the worker and its part, within the documented time, and no worker process left behind;
-and distributed SSSP on a labelled graph."""
+"""A Dask worker killed (SIGKILL) at each stage of a run on real CPU workers (the cluster's start,
+the load, a step, the gather, the close; and while its process starts or joins): one
+WorkerLostError naming the worker and its part, within the documented time, and no worker process
+left behind. And distributed SSSP and BFS from a source named by its label."""
 
 import os
 import re
@@ -26,7 +27,7 @@ BOUND_S = 15.0
 #: seconds a test may take in all before it counts as hung
 HUNG_S = 60.0
 #: "stalled gather": the gather waits on after the kill, as one whose data went with the worker
-#: does while Dask reschedules the task that made it (the hang the QA run met)
+#: does while Dask reschedules the task that made it (a wait that never ends on its own)
 STAGES = ("start", "load", "compute", "gather", "stalled gather", "close")
 
 
