@@ -23,6 +23,7 @@ from .liveness import (
     gather,
     lost_error,
     start_local,
+    wait_ended,
     watch,
     worker_pids,
 )
@@ -75,7 +76,10 @@ def _take(run, index):
 
 def _discard(run):
     for key in [k for k in _RUNNING if k[0] == run]:
-        _RUNNING.pop(key)[0].close()
+        try:
+            _RUNNING.pop(key)[0].close()
+        except ValueError:  # mid-step in the task's thread: dropped here, it ends with the step
+            pass
     for key in [k for k in _KEPT if k[0] == run]:
         _KEPT.pop(key)
 
@@ -148,27 +152,6 @@ class Owner(Roster):
             self._drop()
         except Exception:
             pass
-
-
-def wait_ended(pids, seconds):
-    """Wait up to `seconds` for the processes `pids` to end.
-
-    Parameters
-    ----------
-    pids : iterable of int
-    seconds : float
-
-    Returns
-    -------
-    list of int
-        The ones still running (a zombie, ended but not yet reaped, does not count).
-    """
-    deadline = time.monotonic() + seconds
-    left = [p for p in pids if _running(p)]
-    while left and time.monotonic() < deadline:
-        time.sleep(0.1)
-        left = [p for p in left if _running(p)]
-    return left
 
 
 class Cluster(Owner):

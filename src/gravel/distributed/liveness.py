@@ -279,6 +279,27 @@ def gather(client, futures, workers, describe, *, fetch=True, lost=None):
     return watch(wait, lost, failed=failed)
 
 
+def wait_ended(pids, seconds):
+    """Wait up to `seconds` for the processes `pids` to end.
+
+    Parameters
+    ----------
+    pids : iterable of int
+    seconds : float
+
+    Returns
+    -------
+    list of int
+        The ones still running (a zombie, ended but not yet reaped, does not count).
+    """
+    deadline = time.monotonic() + seconds
+    left = [p for p in pids if _running(p)]
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = [p for p in left if _running(p)]
+    return left
+
+
 def _running(pid):
     """Whether process `pid` runs (a zombie, ended but not yet reaped, does not)."""
     try:
