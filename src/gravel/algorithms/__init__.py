@@ -8,6 +8,7 @@ from .cc import connected_components
 from .coloring import greedy_color
 from .hits import hits
 from .kcore import core_number
+from .layout import forceatlas2_layout
 from .louvain import louvain_communities
 from .lpa import label_propagation_communities
 from .mis import maximal_independent_set
@@ -24,6 +25,7 @@ __all__ = [
     "bfs",
     "connected_components",
     "core_number",
+    "forceatlas2_layout",
     "greedy_color",
     "label_propagation_communities",
     "louvain_communities",

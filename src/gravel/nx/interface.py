@@ -2,7 +2,7 @@
 
 import networkx as nx
 
-from . import algorithms  # noqa: F401  (registers the functions)
+from . import algorithms, classes, drawing, generators  # noqa: F401  (registers the functions)
 from ._algorithm import ALGORITHMS, bound
 from ._info import FUNCTIONS
 from .convert import edges_hold_data, from_networkx, require_networkx, to_networkx

@@ -7,9 +7,13 @@ from . import (
     community,
     components,
     core,
+    isolate,
     link_analysis,
+    mis,
+    operators,
     shortest_paths,
     traversal,
+    tree,
 )
 
 __all__ = [
@@ -19,7 +23,11 @@ __all__ = [
     "community",
     "components",
     "core",
+    "isolate",
     "link_analysis",
+    "mis",
+    "operators",
     "shortest_paths",
     "traversal",
+    "tree",
 ]
