@@ -115,7 +115,7 @@ def called(name, G, **kwargs):
 
 
 def test_every_function_is_registered_with_networkx_signature():
-    assert set(FUNCTIONS) == set(ALGORITHMS) == set(CASES)
+    assert set(FUNCTIONS) == set(ALGORITHMS) >= set(CASES)  # others: their own test files
     for name, func in ALGORITHMS.items():
         theirs = list(inspect.signature(nx_function(name)).parameters.values())
         assert list(func.signature.parameters.values()) == theirs[:-2], name  # less backend=

@@ -74,7 +74,7 @@ def from_networkx(graph, edge_attrs=None):
             weights = np.fromiter(map(methodcaller("get", attr, default), data), np.float64, nnz)
         except (TypeError, ValueError) as exc:
             raise NotImplementedError(f"edge attribute {attr!r} holds non-numbers") from exc
-        exact = bool(np.array_equal(weights.astype(np.float32), weights))
+        exact = bool(np.array_equal(weights.astype(np.float32), weights, equal_nan=True))
     # NetworkX's adjacency holds an undirected edge both ways: no mirror check needed
     G = Graph.from_csr(
         offsets, indices, weights, directed=graph.is_directed(), trusted=True, sorted_rows=False

@@ -6,7 +6,8 @@ a set in Python's hashing order; gravel ranks the vertices by a NumPy permutatio
 draws from NetworkX's random state (as Louvain does): both sets are maximal and independent, and
 both contain `nodes`, but for one seed they differ. The list holds `nodes` first (as NetworkX
 lists them), then the other members in priority order, the order a sequential greedy draw adds
-them.
+them. NetworkX raises NetworkXUnfeasible when its random first member has a self loop; gravel
+ignores self loops (a member may have one, as in NetworkX's later draws).
 """
 
 import networkx as nx
