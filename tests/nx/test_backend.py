@@ -204,7 +204,7 @@ def test_conversion_is_cached(monkeypatch):
         ("pagerank", nx.path_graph(3), {"tol": 0}, "tol=0"),
         ("core_number", nx.algorithms.approximation.kcomponents._AntiGraph(), {}, "adjacency"),
         ("louvain_communities", nx.DiGraph([(0, 1)]), {}, "directed"),
-        ("louvain_communities", nx.path_graph(3), {"max_level": 2}, "max_level"),
+        ("louvain_communities", nx.path_graph(3), {"max_level": 1.5}, "max_level"),
         ("louvain_communities", nx.path_graph(3), {"resolution": -1}, "resolution"),
         ("louvain_communities", nx.path_graph(3), {"threshold": float("nan")}, "threshold"),
         ("louvain_communities", nx.path_graph(3), {"seed": "abc"}, "seed"),
