@@ -395,9 +395,11 @@ def test_auto_dispatch_sends_refused_calls_back(caplog, monkeypatch):
     with nx.config(backend_priority=["gravel"]), caplog.at_level("DEBUG", "networkx"):
         assert nx.greedy_color(G, "smallest_last") == nx.greedy_color(G, "smallest_last")
         assert "largest_first" in caplog.text
-        parts = nx.community.louvain_communities(G, max_level=1, seed=1)
-        assert parts == nx.community.louvain_communities(G, max_level=1, seed=1, backend="networkx")
-        assert "max_level" in caplog.text
+        parts = nx.community.louvain_communities(G, resolution=-0.5, seed=1)
+        assert parts == nx.community.louvain_communities(
+            G, resolution=-0.5, seed=1, backend="networkx"
+        )
+        assert "resolution" in caplog.text
         G.add_edge(0, 1, weight=-1)
         parts = nx.community.louvain_communities(G, seed=1)
         assert parts == nx.community.louvain_communities(G, seed=1, backend="networkx")
