@@ -74,6 +74,7 @@ def louvain_communities(
 
 @algorithm(can_run=_can_run)
 def louvain_partitions(G, weight="weight", resolution=1, threshold=0.0000001, seed=None):
-    # the run happens at the first next(), as NetworkX's generator runs its first level then
-    for labels in _partitions(G, weight, resolution, threshold, seed):
-        yield list(components(G, host(labels)))
+    # run now, not at the first next(): a refusal (NotImplementedError) then reaches NetworkX's
+    # dispatch, which runs its own generator (NetworkX's louvain_communities consumes this one)
+    levels = _partitions(G, weight, resolution, threshold, seed)
+    return (list(components(G, host(labels))) for labels in levels)

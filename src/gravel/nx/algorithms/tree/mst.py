@@ -69,15 +69,25 @@ def _forest(G, minimum, ignore_nan):
     return host(r.src), host(r.dst)
 
 
-def _edges(G, minimum, weight, data, ignore_nan):
-    src, dst = _forest(G, minimum, ignore_nan)
+def _edges(G, minimum, data, ignore_nan):
+    """The forest's edges, found now (a refusal, NotImplementedError, then reaches NetworkX's
+    dispatch, which runs NetworkX's own code) and yielded later; NetworkX's generators raise
+    their NaN error when iterated, and so does this one."""
+    try:
+        src, dst = _forest(G, minimum, ignore_nan)
+    except ValueError as exc:
+        return _raising(exc)
     us, vs = G.labels_of(src), G.labels_of(dst)
     if not data:
-        yield from zip(us, vs)
-        return
+        return ((u, v) for u, v in zip(us, vs))
     adj = G.origin()._adj
-    for u, v in zip(us, vs):
-        yield u, v, adj[u][v]
+    return ((u, v, adj[u][v]) for u, v in zip(us, vs))
+
+
+def _raising(exc):
+    """A generator that raises `exc` at its first next()."""
+    raise exc
+    yield  # makes this a generator
 
 
 @algorithm
@@ -85,7 +95,7 @@ def minimum_spanning_edges(
     G, algorithm="kruskal", weight="weight", keys=True, data=True, ignore_nan=False
 ):
     _check_algorithm(algorithm)
-    return _edges(G, True, weight, data, ignore_nan)
+    return _edges(G, True, data, ignore_nan)
 
 
 @algorithm
@@ -93,12 +103,12 @@ def maximum_spanning_edges(
     G, algorithm="kruskal", weight="weight", keys=True, data=True, ignore_nan=False
 ):
     _check_algorithm(algorithm)
-    return _edges(G, False, weight, data, ignore_nan)
+    return _edges(G, False, data, ignore_nan)
 
 
 def _tree(G, minimum, algorithm, ignore_nan):
     _check_algorithm(algorithm)
-    edges = list(_edges(G, minimum, None, True, ignore_nan))
+    edges = list(_edges(G, minimum, True, ignore_nan))
     origin = G.origin()
     T = origin.__class__()
     T.graph.update(origin.graph)
