@@ -205,30 +205,47 @@ def test_spanning_forests_under_ties_weigh_networkx_s(minimum, G):
 
 @pytest.mark.parametrize("name", ["minimum_spanning_tree", "maximum_spanning_tree"])
 @settings(max_examples=30, deadline=None)
-@given(G=nx_graphs(directed=False))
-def test_spanning_trees_keep_the_caller_s_attributes(name, G):
-    G = bare(G)
+@given(G=nx_graphs(directed=False), data=st.booleans())
+def test_spanning_trees_keep_the_caller_s_attributes(name, G, data):
+    G = G if data else bare(G)
     G.graph["title"] = "g"
     for v in G:
         G.nodes[v]["colour"] = str(v)
-    T = getattr(nx, name)(G, backend="gravel")
+    T, theirs = getattr(nx, name)(G, backend="gravel"), getattr(nx, name)(G)
     assert type(T) is type(G) and T.graph == G.graph
     assert list(T.nodes(data=True)) == list(G.nodes(data=True))
     assert is_spanning_forest(G, T.edges)
+    assert T.size(weight="weight") == theirs.size(weight="weight")
     edges = list(nx.minimum_spanning_edges(G, backend="gravel"))
     assert all(d is G[u][v] for u, v, d in edges)  # the caller's own data dicts
 
 
-def test_spanning_calls_on_edge_data_run_on_networkx():
-    """NetworkX keeps every edge attribute for these calls: on a graph whose edges carry data the
-    conversion refuses (NetworkX's own code runs under automatic dispatch), unless data=False."""
-    G = nx.Graph([(0, 1, {"weight": 2.0}), (1, 2, {"weight": 1.0}), (0, 2, {"weight": 3.0})])
-    with pytest.raises(NotImplementedError):
-        nx.minimum_spanning_tree(G, backend="gravel")
-    with pytest.raises(NotImplementedError):
-        list(nx.minimum_spanning_edges(G, backend="gravel"))
-    assert list(nx.minimum_spanning_edges(G, data=False, backend="gravel")) == [(1, 2), (0, 1)]
-    assert list(nx.maximum_spanning_edges(G, data=False, backend="gravel")) == [(0, 2), (0, 1)]
+def test_calls_keeping_every_edge_attribute_read_theirs_and_leave_the_cache_right():
+    """NetworkX keeps every edge attribute for these calls, and caches the conversion as holding
+    them all: gravel reads the weight from the caller's graph and takes that conversion out of the
+    cache, so that later calls for another attribute convert again."""
+    G = nx.Graph(
+        [(0, 1, {"weight": 2.0, "cost": 9}), (1, 2, {"weight": 1.0}), (0, 2, {"weight": 3})]
+    )
+    T = nx.minimum_spanning_tree(G, backend="gravel")
+    assert sorted(T.edges(data="weight")) == [(0, 1, 2.0), (1, 2, 1.0)]
+    assert list(nx.minimum_spanning_edges(G, backend="gravel")) == [
+        (1, 2, {"weight": 1.0}),
+        (0, 1, {"weight": 2.0, "cost": 9}),
+    ]
+    assert sorted(nx.maximum_spanning_tree(G, weight="cost", backend="gravel").edges) == [
+        (0, 1),
+        (0, 2),
+    ]
+    for radius, distance in ((2.5, "weight"), (3, "weight"), (1.5, "cost"), (2, "cost")):
+        ours = nx.ego_graph(G, 0, radius, distance=distance, backend="gravel")
+        assert list(ours) == list(nx.ego_graph(G, 0, radius, distance=distance))
+    cached = G.__networkx_cache__.get("backends", {}).get("gravel", {})
+    assert not any(g.attributes_left for g in cached.values())
+    assert nx.single_source_dijkstra_path_length(G, 0, backend="gravel") == {0: 0, 1: 2, 2: 3}
+    assert nx.pagerank(G, weight="cost", backend="gravel") == pytest.approx(
+        nx.pagerank(G, weight="cost")
+    )
 
 
 def test_nan_weights():
@@ -288,7 +305,8 @@ def test_maximal_independent_set_size_is_networkx_s():
     distance=st.sampled_from([None, "weight"]),
 )
 def test_ego_graph_matches_networkx(G, radius, center, undirected, distance):
-    G = bare(G)
+    if undirected and distance and G.is_directed():
+        distance = None  # gravel declines weighted distances over reciprocal arcs
     for v in G:
         G.nodes[v]["size"] = 1
     n = next(iter(G))

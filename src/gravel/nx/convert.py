@@ -39,7 +39,7 @@ def require_networkx(graph):
         )
 
 
-def from_networkx(graph, edge_attrs=None):
+def from_networkx(graph, edge_attrs=None, *, attributes_left=False):
     """Convert a NetworkX graph; `edge_attrs` is NetworkX's ``{attribute: default}`` (at most one).
 
     The lists are read straight from the adjacency (``graph._adj``, as NetworkX's own converters
@@ -79,7 +79,37 @@ def from_networkx(graph, edge_attrs=None):
     G = Graph.from_csr(
         offsets, indices, weights, directed=graph.is_directed(), trusted=True, sorted_rows=False
     )
-    return BackendGraph(G, labels, origin=graph, exact_weights=exact)
+    return BackendGraph(
+        G, labels, origin=graph, exact_weights=exact, attributes_left=attributes_left
+    )
+
+
+def with_attribute(G, weight):
+    """`G`, or where its conversion left the edge attributes with the caller's graph (a call for
+    which NetworkX keeps them all, of a function that reads the one it needs), that graph converted
+    again with `weight` (default 1, as NetworkX's functions read it; none where `weight` is None).
+
+    NetworkX caches the partial conversion as holding every attribute and would hand it to later
+    calls for any of them: it is taken back out of the caller's graph's cache here.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    weight : str or None
+        The edge attribute the function reads.
+
+    Returns
+    -------
+    BackendGraph
+    """
+    if not G.attributes_left:
+        return G
+    origin = G.origin()
+    cache = getattr(origin, "__networkx_cache__", None) or {}
+    converted = cache.get("backends", {}).get("gravel", {})
+    for key in [k for k, v in converted.items() if v is G]:
+        del converted[key]
+    return from_networkx(origin, None if weight is None else {weight: 1})
 
 
 def _edge_data(rows):

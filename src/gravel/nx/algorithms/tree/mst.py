@@ -8,7 +8,7 @@ and its Prim and Boruvka by their own visits, so the forests may differ; their w
 Edges come by weight (heaviest first for the maximum), then ends: Kruskal's order under distinct
 weights. A maximum forest is the minimum one of the negated weights. The edge data and the tree's
 attributes are those of the caller's graph. NetworkX keeps every edge attribute for these calls,
-so a graph whose edges carry data runs on NetworkX (as ``k_core``), unless ``data=False``.
+and gravel reads `weight` from the caller's graph (:func:`gravel.nx.convert.with_attribute`).
 """
 
 import networkx as nx
@@ -19,6 +19,7 @@ from gravel.arrays import host
 from gravel.graph import Graph
 
 from ..._algorithm import algorithm, device
+from ...convert import with_attribute
 
 ALGORITHMS = ("boruvka", "kruskal", "prim")
 
@@ -90,24 +91,25 @@ def _raising(exc):
     yield  # makes this a generator
 
 
-@algorithm
+@algorithm(reads_attributes=True)
 def minimum_spanning_edges(
     G, algorithm="kruskal", weight="weight", keys=True, data=True, ignore_nan=False
 ):
     _check_algorithm(algorithm)
-    return _edges(G, True, data, ignore_nan)
+    return _edges(with_attribute(G, weight), True, data, ignore_nan)
 
 
-@algorithm
+@algorithm(reads_attributes=True)
 def maximum_spanning_edges(
     G, algorithm="kruskal", weight="weight", keys=True, data=True, ignore_nan=False
 ):
     _check_algorithm(algorithm)
-    return _edges(G, False, data, ignore_nan)
+    return _edges(with_attribute(G, weight), False, data, ignore_nan)
 
 
-def _tree(G, minimum, algorithm, ignore_nan):
+def _tree(G, minimum, weight, algorithm, ignore_nan):
     _check_algorithm(algorithm)
+    G = with_attribute(G, weight)
     edges = list(_edges(G, minimum, True, ignore_nan))
     origin = G.origin()
     T = origin.__class__()
@@ -117,11 +119,11 @@ def _tree(G, minimum, algorithm, ignore_nan):
     return T
 
 
-@algorithm
+@algorithm(reads_attributes=True)
 def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
-    return _tree(G, True, algorithm, ignore_nan)
+    return _tree(G, True, weight, algorithm, ignore_nan)
 
 
-@algorithm
+@algorithm(reads_attributes=True)
 def maximum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
-    return _tree(G, False, algorithm, ignore_nan)
+    return _tree(G, False, weight, algorithm, ignore_nan)
