@@ -21,7 +21,7 @@ from gravel.graph import Graph
 from ..._algorithm import algorithm, device
 from ...convert import with_attribute
 
-ALGORITHMS = ("boruvka", "kruskal", "prim")
+ALGORITHMS = ("boruvka", "borůvka", "kruskal", "prim")
 
 
 def _check_algorithm(algorithm):
