@@ -84,13 +84,20 @@ def from_networkx(graph, edge_attrs=None, *, attributes_left=False):
     )
 
 
+#: the key under which a NetworkX graph's ``__networkx_cache__`` keeps with_attribute's
+#: conversions, by attribute (NetworkX clears that cache when the graph changes)
+ATTRIBUTE_CACHE = "gravel:attributes"
+
+
 def with_attribute(G, weight):
     """`G`, or where its conversion left the edge attributes with the caller's graph (a call for
     which NetworkX keeps them all, of a function that reads the one it needs), that graph converted
-    again with `weight` (default 1, as NetworkX's functions read it; none where `weight` is None).
+    with `weight` (default 1, as NetworkX's functions read it; none where `weight` is None).
 
     NetworkX caches the partial conversion as holding every attribute and would hand it to later
-    calls for any of them: it is taken back out of the caller's graph's cache here.
+    calls for any of them: it is taken back out of the caller's graph's cache here. The conversion
+    with `weight` is kept in that cache under ATTRIBUTE_CACHE (where NetworkX caches conversions),
+    which NetworkX clears when the graph changes.
 
     Parameters
     ----------
@@ -105,11 +112,19 @@ def with_attribute(G, weight):
     if not G.attributes_left:
         return G
     origin = G.origin()
-    cache = getattr(origin, "__networkx_cache__", None) or {}
+    attrs = None if weight is None else {weight: 1}
+    cache = getattr(origin, "__networkx_cache__", None)
+    if cache is None:
+        return from_networkx(origin, attrs)
     converted = cache.get("backends", {}).get("gravel", {})
     for key in [k for k, v in converted.items() if v is G]:
         del converted[key]
-    return from_networkx(origin, None if weight is None else {weight: 1})
+    if not nx.config.cache_converted_graphs:
+        return from_networkx(origin, attrs)
+    kept = cache.setdefault(ATTRIBUTE_CACHE, {})
+    if weight not in kept:
+        kept[weight] = from_networkx(origin, attrs)
+    return kept[weight]
 
 
 def _edge_data(rows):
