@@ -246,6 +246,9 @@ def test_calls_keeping_every_edge_attribute_read_theirs_and_leave_the_cache_righ
     assert nx.pagerank(G, weight="cost", backend="gravel") == pytest.approx(
         nx.pagerank(G, weight="cost")
     )
+    G.add_edge(0, 2, weight=0.5)  # NetworkX clears the graph's cache, gravel's conversions too
+    T = nx.minimum_spanning_tree(G, backend="gravel")
+    assert sorted(T.edges(data="weight")) == [(0, 2, 0.5), (1, 2, 1.0)]
 
 
 def test_nan_weights():

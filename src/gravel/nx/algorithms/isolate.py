@@ -1,7 +1,7 @@
 """is_isolate, isolates, number_of_isolates (networkx.algorithms.isolate).
 
 A vertex is isolated when it has no arc either way (a self loop is an arc: NetworkX counts it
-twice in the degree). One vectorised pass over the CSR on the host.
+twice in the degree): the graph's degrees, found once and kept with it.
 """
 
 import networkx as nx
@@ -13,19 +13,14 @@ from .._algorithm import algorithm
 def isolated(G):
     """bool per vertex: no out-arc and (directed) no in-arc."""
     graph = G.graph
-    alone = np.diff(graph.offsets) == 0
-    if graph.directed:
-        alone[graph.indices] = False
-    return alone
+    return (graph.out_degree == 0) & (graph.in_degree == 0)
 
 
 @algorithm
 def is_isolate(G, n):
     i = G.id_of(n, nx.NetworkXError(f"Node {n} is not in the graph."))
     graph = G.graph
-    if graph.offsets[i + 1] > graph.offsets[i]:
-        return False
-    return not (graph.directed and bool(np.any(graph.indices == i)))
+    return bool(graph.out_degree[i] == 0 and graph.in_degree[i] == 0)
 
 
 @algorithm
