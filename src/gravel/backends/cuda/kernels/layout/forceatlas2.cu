@@ -6,7 +6,7 @@
 
 template <int DIM>
 __global__ void gravel_forceatlas2_forces(const double *__restrict__ pos, const double *__restrict__ mass,
-                                          const double *__restrict__ size, const long long *__restrict__ offsets,
+                                          const double *__restrict__ size, const offset_t *__restrict__ offsets,
                                           const vid_t *__restrict__ indices, const double *__restrict__ weights,
                                           const double *__restrict__ center, int n, double scaling, double gravity,
                                           int flags, double *__restrict__ update) {
@@ -23,7 +23,7 @@ __global__ void gravel_forceatlas2_forces(const double *__restrict__ pos, const 
     if (live) {
         mi = mass[i];
         si = size[i];
-        for (long long e = offsets[i]; e < offsets[i + 1]; ++e) {
+        for (offset_t e = offsets[i]; e < offsets[i + 1]; ++e) {
             const int j = indices[e];
             if (j == i) continue;
             double r2 = 0.0;
@@ -83,3 +83,8 @@ __global__ void gravel_forceatlas2_forces(const double *__restrict__ pos, const 
         update[(long long)i * DIM + k] = f[k];
     }
 }
+
+#ifdef GRAVEL_INSTANTIATE
+void* gravel_instances[] = {(void*)gravel_forceatlas2_forces<1>, (void*)gravel_forceatlas2_forces<2>,
+                            (void*)gravel_forceatlas2_forces<3>};
+#endif
