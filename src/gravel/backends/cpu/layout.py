@@ -35,20 +35,17 @@ def forces(pos, mass, size, offsets, indices, weights, center, scaling, gravity,
         if distributed:
             for k in range(dim):
                 f[k] /= mass[i]
-        for j in range(n):
-            if j == i:
-                continue
+        for j in range(n):  # each difference read twice: no store into `d` in the hot loop
             r2 = 0.0
             for k in range(dim):
-                d[k] = pos[i, k] - pos[j, k]
-                r2 += d[k] * d[k]
+                r2 += (pos[i, k] - pos[j, k]) ** 2
             r = np.sqrt(r2)
             if adjust:
                 r -= size[i] + size[j]
-            if r != 0.0:
+            if j != i and r != 0.0:
                 c = scaling * mass[i] * mass[j] / (r * r)
                 for k in range(dim):
-                    f[k] += c * d[k]
+                    f[k] += c * (pos[i, k] - pos[j, k])
         norm = 0.0
         for k in range(dim):
             d[k] = pos[i, k] - center[k]
