@@ -8,9 +8,13 @@ from . import (
     community,
     components,
     core,
+    isolate,
     link_analysis,
+    mis,
+    operators,
     shortest_paths,
     traversal,
+    tree,
 )
 
 __all__ = [
@@ -21,7 +25,11 @@ __all__ = [
     "community",
     "components",
     "core",
+    "isolate",
     "link_analysis",
+    "mis",
+    "operators",
     "shortest_paths",
     "traversal",
+    "tree",
 ]
