@@ -71,14 +71,8 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
     >>> labels.tolist(), levels
     ([0, 0, 0, 1, 1, 1], 1)
     """
-    offsets = xp.asarray(G.offsets)
-    indices = xp.asarray(G.indices).astype(xp.int64)
-    w = xp.asarray(G.weights, dtype=xp.float64) if weighted else xp.ones(G.nnz)
-    src = entry_rows(offsets, G.nnz)
-    loop = src == indices
     size = G.n
-    loops = xp.bincount(src[loop], weights=w[loop], minlength=size)
-    graph = first = (src[~loop], indices[~loop], w[~loop], loops)
+    graph = first = level_graph(xp, G, weighted)
     labels = xp.arange(size, dtype=xp.int64)
     q = _modularity(xp, *graph, _degrees(xp, *graph), labels, resolution)
     levels = 0
@@ -99,6 +93,18 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
         if q_new is not None:
             labels = refined
     return labels, levels
+
+
+def level_graph(xp, G, weighted):
+    """G as the first level's graph, over the array module `xp`: (src, dst, w, loops), its arcs
+    but self loops (int64 ids, float64 weights: G's, or 1 each) and each vertex's loop weight."""
+    offsets = xp.asarray(G.offsets)
+    indices = xp.asarray(G.indices).astype(xp.int64)
+    w = xp.asarray(G.weights, dtype=xp.float64) if weighted else xp.ones(G.nnz)
+    src = entry_rows(offsets, G.nnz)
+    loop = src == indices
+    loops = xp.bincount(src[loop], weights=w[loop], minlength=G.n)
+    return src[~loop], indices[~loop], w[~loop], loops
 
 
 def _local_moves(xp, src, dst, w, loops, resolution, threshold, q, community=None):
