@@ -65,6 +65,7 @@ def leiden_communities(
     resolution=1.0,
     theta=0.01,
     threshold=1e-7,
+    n_iterations=2,
     max_level=None,
     keep_levels=False,
     seed=None,
@@ -94,9 +95,13 @@ def leiden_communities(
         A pass of moves that raises the modularity by no more than this ends a level's moves; a
         level whose moves raise it by no more, and whose refinement merges nothing, is the last.
         Finite and at least 0.
+    n_iterations : int, default 2
+        Runs of Leiden, each from the partition the last one found (its refinement lets whole
+        subcommunities move again): igraph's default; a negative number runs until one changes
+        nothing, and each further run costs about as much as the first.
     max_level : int, optional
-        Stop after so many levels (each a partition that the level's moves changed; the first
-        always counts). At least 1; None runs until a level changes nothing.
+        Stop after so many levels, over all runs (each a partition that the level's moves
+        changed; the first always counts). At least 1; None: no limit.
     keep_levels : bool, default False
         Keep each level's partition in ``partitions`` (n int32 each).
     seed : int, sequence of ints or numpy.random.Generator, optional
@@ -119,8 +124,8 @@ def leiden_communities(
         G is directed.
     InvalidArgumentError
         `resolution` or `threshold` is not a finite number >= 0, `theta` not a finite number > 0,
-        `max_level` neither None nor an integer >= 1, or `seed` not None, an integer >= 0, a
-        sequence of them or a NumPy generator.
+        `n_iterations` not a non-zero integer, `max_level` neither None nor an integer >= 1, or
+        `seed` not None, an integer >= 0, a sequence of them or a NumPy generator.
     InvalidWeightError
         A weight is negative, NaN or infinite (weights in use).
     UnknownNameError
@@ -166,6 +171,10 @@ def leiden_communities(
             raise InvalidArgumentError(f"{name}: {what} must be a finite number >= 0, not {x!r}")
     if not is_real(theta) or not np.isfinite(theta) or theta <= 0:
         raise InvalidArgumentError(f"{name}: theta must be a finite number > 0, not {theta!r}")
+    if not is_integer(n_iterations) or n_iterations == 0:
+        raise InvalidArgumentError(
+            f"{name}: n_iterations must be a non-zero integer, not {n_iterations!r}"
+        )
     if max_level is not None and (not is_integer(max_level) or max_level < 1):
         raise InvalidArgumentError(
             f"{name}: max_level must be None or an integer >= 1, not {max_level!r}"
@@ -179,7 +188,8 @@ def leiden_communities(
     options = (float(resolution), float(threshold), float(theta) * (mean or 1.0))
     run = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, name)]
     with Timer(run.device) as t:
-        labels, levels, kept = run_levels(run(G, weighted, w, options, rng), max_level, keep_levels)
+        engine = run(G, weighted, w, options, rng)
+        labels, levels, kept = run_levels(engine, n_iterations, max_level, keep_levels)
     labels = host(labels)
     q = modularity(G.offsets, G.indices, labels, w if weighted else None, float(resolution))
     return LeidenResult(
@@ -194,14 +204,19 @@ def leiden_communities(
     )
 
 
-def run_levels(level, max_level, keep):
-    """Leiden's levels over an engine that holds a level's graph and its steps.
+def run_levels(level, iterations, max_level, keep):
+    """Leiden's iterations and their levels over an engine that holds a level's graph and its
+    steps.
 
     Parameters
     ----------
     level : CpuLevels or leiden_parallel.ParallelLevels
         The first level's graph; its ``move``, ``split``, ``refine``, ``aggregate`` and
-        ``modularity`` run the steps, over its array module ``xp``.
+        ``modularity`` run the steps, over its array module ``xp``; ``restart`` goes back to the
+        first level's graph.
+    iterations : int
+        Runs of the levels, each from the partition the last one found; a negative number runs
+        until one changes nothing.
     max_level : int or None
         Stop after so many levels (None: no limit).
     keep : bool
@@ -212,35 +227,46 @@ def run_levels(level, max_level, keep):
     labels : numpy.ndarray or cupy.ndarray
         int64 per vertex (internal ids): its community, numbered 0..c-1.
     levels : int
-        The levels whose partition counts (each one that the moves changed, and the first).
+        The levels whose partition counts, over all iterations: each one that the moves changed,
+        and the first.
     kept : list
         Each such level's labels, where `keep`.
     """
     xp = level.xp
-    labels = xp.arange(level.size, dtype=xp.int64)  # each vertex's vertex of the level graph
-    community = labels.copy()
-    levels, kept = 0, []
-    while True:
-        q = level.modularity(community)
-        moved, community = level.move(community)
-        community = level.split(community)
-        if moved or not levels:
-            levels += 1
-            if keep:
-                kept.append(community[labels])
-        count = int(community.max()) + 1 if level.size else 0
-        if levels == max_level or count == level.size:
+    n = level.size
+    flat = xp.arange(n, dtype=xp.int64)  # the partition so far, numbered 0..c-1
+    levels, kept, runs = 0, [], 0
+    while runs != iterations:
+        runs += 1
+        before, last = levels, False
+        level.restart()
+        labels = xp.arange(n, dtype=xp.int64)  # each vertex's vertex of the level graph
+        community = flat.copy()
+        while True:
+            q = level.modularity(community)
+            moved, community = level.move(community)
+            community = level.split(community)
+            if moved or not levels:
+                levels += 1
+                if keep:
+                    kept.append(community[labels])
+            count = int(community.max()) + 1 if level.size else 0
+            last = levels == max_level
+            if last or count == level.size:
+                break
+            refined = level.refine(community)
+            idle = not moved or level.modularity(community) - q <= level.threshold
+            if idle and int(refined.max()) + 1 == level.size:
+                break
+            start = xp.empty(int(refined.max()) + 1, dtype=xp.int64)
+            start[refined] = community
+            labels = refined[labels]
+            level.aggregate(refined)
+            community = start
+        flat = community[labels]
+        if last or levels == before:
             break
-        refined = level.refine(community)
-        idle = not moved or level.modularity(community) - q <= level.threshold
-        if idle and int(refined.max()) + 1 == level.size:
-            break
-        start = xp.empty(int(refined.max()) + 1, dtype=xp.int64)
-        start[refined] = community
-        labels = refined[labels]
-        level.aggregate(refined)
-        community = start
-    return community[labels], levels, kept
+    return flat, levels, kept
 
 
 def _by_smallest(G, labels):
@@ -283,10 +309,14 @@ class CpuLevels:
     method = "leiden"
 
     def __init__(self, G, weighted, w, options, rng):
-        self.graph = _level_graph(G, w)
+        self.graph = self.first = _level_graph(G, w)
         self.size = G.n
         self.resolution, self.threshold, self.theta = options
         self.rng = rng
+
+    def restart(self):
+        """Go back to the first level's graph, G's."""
+        self.graph, self.size = self.first, self.first[0].size - 1
 
     def degrees(self):
         """Each level vertex's degree, its loop counted twice."""

@@ -64,10 +64,14 @@ class ParallelLevels:
 
     def __init__(self, xp, G, weighted, resolution, threshold, theta, salt):
         self.xp = xp
-        self.graph = level_graph(xp, G, weighted)
-        self.size = G.n
+        self.graph = self.first = level_graph(xp, G, weighted)
+        self.size = self.n = G.n
         self.resolution, self.threshold, self.theta = resolution, threshold, theta
         self.salt, self.steps = salt, 0
+
+    def restart(self):
+        """Go back to the first level's graph, G's."""
+        self.graph, self.size = self.first, self.n
 
     def modularity(self, community):
         """The modularity of `community` (per level vertex) on this level's graph."""
