@@ -424,9 +424,7 @@ def verify_leiden(G, labels, *, modularity=None, weight=True, resolution=1.0, qu
     problems = verify_louvain(G, labels, quality=quality, **kw)
     if problems or G.n == 0:
         return problems
-    ours = np.asarray(labels)
-    if G.order is not None:  # the labels are over caller ids: read G's arcs in them too
-        ours = ours[G.order]
+    ours = np.asarray(labels)[caller_ids(G)]  # each internal vertex's label
     rows = np.repeat(np.arange(G.n), np.diff(G.offsets))
     inside = ours[rows] == ours[G.indices]
     A = csr_matrix((np.ones(int(inside.sum())), (rows[inside], G.indices[inside])), (G.n, G.n))
