@@ -8,6 +8,7 @@ from .cc import connected_components
 from .coloring import greedy_color
 from .hits import hits
 from .kcore import core_number
+from .leiden import leiden_communities
 from .louvain import louvain_communities
 from .lpa import label_propagation_communities
 from .mis import maximal_independent_set
@@ -26,6 +27,7 @@ __all__ = [
     "core_number",
     "greedy_color",
     "label_propagation_communities",
+    "leiden_communities",
     "louvain_communities",
     "maximal_independent_set",
     "minimum_spanning_forest",

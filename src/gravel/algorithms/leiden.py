@@ -319,12 +319,29 @@ class CpuLevels:
         self.graph, self.size = self.first, self.first[0].size - 1
 
     def degrees(self):
-        """Each level vertex's degree, its loop counted twice."""
+        """Each level vertex's degree, its loop counted twice.
+
+        Returns
+        -------
+        numpy.ndarray
+            float64 per vertex of this level's graph.
+        """
         offsets, indices, weights, loops = self.graph
         return _mod.kernels(indices.size).degrees(offsets, indices, weights) + 2.0 * loops
 
     def modularity(self, community):
-        """The modularity of `community` on this level's graph."""
+        """The modularity of `community` on this level's graph.
+
+        Parameters
+        ----------
+        community : numpy.ndarray
+            int64 per vertex of this level's graph: its community, numbered 0..c-1.
+
+        Returns
+        -------
+        float
+            0 without edges.
+        """
         offsets, indices, weights, loops = self.graph
         k = self.degrees()
         two_m = float(k.sum())
@@ -336,14 +353,37 @@ class CpuLevels:
         return float(inside / two_m - self.resolution * np.sum(totals * totals) / two_m**2)
 
     def move(self, community):
-        """Louvain's local moves from `community`, in place: (whether any vertex moved, the
-        communities numbered 0..c-1)."""
+        """Louvain's local moves from `community` (moved in place).
+
+        Parameters
+        ----------
+        community : numpy.ndarray
+            int64 per vertex of this level's graph: its community, numbered 0..c-1.
+
+        Returns
+        -------
+        moved : bool
+            Whether any vertex moved.
+        community : numpy.ndarray
+            The communities after the moves, numbered 0..c-1.
+        """
         moves = _move(self.graph, community, self.rng, self.resolution, self.threshold)
         return moves > 0, _dense(community, self.size)
 
     def split(self, community):
-        """Each community's connected parts, numbered 0..c-1 (union-find over the arcs inside
-        communities: connected components' kernels)."""
+        """Each community's connected parts: union-find over the arcs inside communities
+        (connected components' kernels).
+
+        Parameters
+        ----------
+        community : numpy.ndarray
+            int64 per vertex of this level's graph: its community, numbered 0..c-1.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 per vertex: its part, numbered 0..p-1.
+        """
         offsets, indices = self.graph[0], self.graph[1]
         rows = np.repeat(np.arange(self.size), np.diff(offsets))
         keep = community[rows] == community[indices]
@@ -357,8 +397,19 @@ class CpuLevels:
         return _dense(comp.astype(np.int64), self.size)
 
     def refine(self, community):
-        """Leiden's refinement of `community` (numbered 0..c-1): the subcommunities, numbered
-        0..r-1."""
+        """Leiden's refinement of `community`: its random visit order and choices come from the
+        engine's generator.
+
+        Parameters
+        ----------
+        community : numpy.ndarray
+            int64 per vertex of this level's graph: its community, numbered 0..c-1.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 per vertex: its subcommunity, numbered 0..r-1, each inside one community.
+        """
         offsets, indices, weights, _ = self.graph
         k = self.degrees()
         order = self.rng.permutation(self.size)
@@ -373,7 +424,13 @@ class CpuLevels:
         return _dense(refined, self.size)
 
     def aggregate(self, refined):
-        """Make each subcommunity of `refined` (numbered 0..r-1) a vertex of the next level."""
+        """Make each subcommunity of `refined` a vertex of the next level's graph.
+
+        Parameters
+        ----------
+        refined : numpy.ndarray
+            int64 per vertex of this level's graph: its subcommunity, numbered 0..r-1.
+        """
         self.graph = _louvain.aggregate(*self.graph, refined)
         self.size = self.graph[0].size - 1
 

@@ -74,14 +74,37 @@ class ParallelLevels:
         self.graph, self.size = self.first, self.n
 
     def modularity(self, community):
-        """The modularity of `community` (per level vertex) on this level's graph."""
+        """The modularity of `community` on this level's graph.
+
+        Parameters
+        ----------
+        community : numpy.ndarray or cupy.ndarray
+            int64 per vertex of this level's graph: its community, numbered 0..c-1.
+
+        Returns
+        -------
+        float
+            0 without edges.
+        """
         xp = self.xp
         k = _degrees(xp, *self.graph)
         return _modularity(xp, *self.graph, k, community, self.resolution)
 
     def move(self, community):
-        """Local moves from `community`: (whether any pass gained, the communities numbered
-        0..c-1)."""
+        """The parallel Louvain's passes of moves from `community`.
+
+        Parameters
+        ----------
+        community : numpy.ndarray or cupy.ndarray
+            int64 per vertex of this level's graph: its community, numbered 0..c-1.
+
+        Returns
+        -------
+        moved : bool
+            Whether any pass gained.
+        community : numpy.ndarray or cupy.ndarray
+            The communities after the moves, numbered 0..c-1.
+        """
         q = self.modularity(community)
         moved, q_new = _local_moves(
             self.xp, *self.graph, self.resolution, self.threshold, q, community
@@ -91,7 +114,18 @@ class ParallelLevels:
         return True, self.dense(moved)
 
     def split(self, community):
-        """Each community's connected parts, numbered 0..c-1."""
+        """Each community's connected parts: minimum-label propagation with pointer jumping.
+
+        Parameters
+        ----------
+        community : numpy.ndarray or cupy.ndarray
+            int64 per vertex of this level's graph: its community, numbered 0..c-1.
+
+        Returns
+        -------
+        numpy.ndarray or cupy.ndarray
+            int64 per vertex: its part, numbered 0..p-1.
+        """
         xp = self.xp
         src, dst = self.graph[0], self.graph[1]
         inside = community[src] == community[dst]
@@ -106,8 +140,18 @@ class ParallelLevels:
             label = new
 
     def refine(self, community):
-        """Leiden's refinement of `community` (numbered 0..c-1, each connected): the
-        subcommunities, numbered 0..r-1."""
+        """Leiden's refinement of `community`, in BATCHES random batches.
+
+        Parameters
+        ----------
+        community : numpy.ndarray or cupy.ndarray
+            int64 per vertex of this level's graph: its community, numbered 0..c-1.
+
+        Returns
+        -------
+        numpy.ndarray or cupy.ndarray
+            int64 per vertex: its subcommunity, numbered 0..r-1, each inside one community.
+        """
         xp = self.xp
         src, dst, w, _ = self.graph
         size = self.size
@@ -152,11 +196,28 @@ class ParallelLevels:
         return self.dense(refined)
 
     def aggregate(self, refined):
-        """Make each subcommunity of `refined` (numbered 0..r-1) a vertex of the next level."""
+        """Make each subcommunity of `refined` a vertex of the next level's graph.
+
+        Parameters
+        ----------
+        refined : numpy.ndarray or cupy.ndarray
+            int64 per vertex of this level's graph: its subcommunity, numbered 0..r-1.
+        """
         self.graph, self.size = _aggregate(self.xp, *self.graph, refined)
 
     def dense(self, labels):
-        """`labels` renumbered 0..c-1 in their order."""
+        """`labels` renumbered 0..c-1 in their order.
+
+        Parameters
+        ----------
+        labels : numpy.ndarray or cupy.ndarray
+            Non-negative integers.
+
+        Returns
+        -------
+        numpy.ndarray or cupy.ndarray
+            int64 (intp), the same shape.
+        """
         return self.xp.unique(labels, return_inverse=True)[1].ravel()
 
     def _uniform(self, keys):

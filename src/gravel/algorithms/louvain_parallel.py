@@ -96,8 +96,23 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
 
 
 def level_graph(xp, G, weighted):
-    """G as the first level's graph, over the array module `xp`: (src, dst, w, loops), its arcs
-    but self loops (int64 ids, float64 weights: G's, or 1 each) and each vertex's loop weight."""
+    """G as the first level's graph of the parallel Louvain, over the array module `xp`.
+
+    Parameters
+    ----------
+    xp : module
+        ``cupy`` or ``numpy``.
+    G : Graph
+        Undirected.
+    weighted : bool
+        Weigh the edges by G's weights; else 1 each.
+
+    Returns
+    -------
+    tuple
+        (src, dst, w, loops): G's arcs but its self loops (int64 ids, float64 weights), and each
+        vertex's loop weight.
+    """
     offsets = xp.asarray(G.offsets)
     indices = xp.asarray(G.indices).astype(xp.int64)
     w = xp.asarray(G.weights, dtype=xp.float64) if weighted else xp.ones(G.nnz)
