@@ -211,7 +211,7 @@ def parallel_refined(G, level, loops, community, theta):
 def test_split_gives_connected_parts(G, data):
     """Both engines' split: as many parts as SciPy's components inside the communities, each
     inside one community and connected."""
-    from gravel.algorithms.leiden import CpuLevels
+    from gravel.algorithms.leiden_cpu import CpuLevels
 
     if G.n == 0:
         return
