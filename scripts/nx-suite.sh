@@ -23,7 +23,8 @@ for group in core communities; do
       shortest_paths.tests.test_generic centrality.tests.test_betweenness_centrality tests.test_cluster
       tests.test_core components.tests.test_strongly_connected"
   else
-    modules="community.tests.test_louvain community.tests.test_label_propagation coloring.tests"
+    modules="community.tests.test_louvain community.tests.test_leiden
+      community.tests.test_label_propagation coloring.tests"
   fi
   # shellcheck disable=SC2046
   python3 -m pytest -q -p no:cacheprovider "$@" --pyargs \

@@ -22,6 +22,15 @@ FUNCTIONS = {
     "is_connected": "",
     "k_core": "",
     "label_propagation_communities": "",
+    "leiden_communities": (
+        "Undirected graphs (not multigraphs); weights must be finite and non-negative. The "
+        "partition depends on the seed; ``max_level`` counts the levels ``leiden_partitions`` "
+        "yields."
+    ),
+    "leiden_partitions": (
+        "Undirected graphs (not multigraphs); weights must be finite and non-negative. Computed "
+        "in full at the call, then yielded level by level."
+    ),
     "louvain_communities": (
         "Undirected graphs and ``max_level=None``; weights must be finite and non-negative. "
         "gravel's visit order differs from NetworkX's for the same seed, so the partitions differ."
