@@ -60,7 +60,7 @@ def parallel(G, weight=True, seed=0, **kw):
     """The GPU's engine run by NumPy: labels by smallest member, and the levels."""
     options = {"resolution": 1.0, "threshold": 1e-7, "theta": 0.01} | kw
     engine = ParallelLevels(np, G, weight and G.weighted, *options.values(), seed)
-    labels, levels, _ = run_levels(engine, 2, None, False)
+    labels, levels, _ = run_levels(engine, 2, None)
     smallest = np.full(G.n, G.n, np.int64)
     np.minimum.at(smallest, labels, np.arange(G.n))
     return smallest[labels], levels
@@ -124,18 +124,19 @@ def test_sparse_random_graphs_give_connected_communities():
             assert disconnected(G, parallel(G, seed=seed)[0]) == 0
 
 
-@pytest.mark.parametrize("spec", ["kron:11", "urand:11", "grid:30x30"])
-def test_parallel_cpu_paths(spec, monkeypatch):
+@pytest.mark.parametrize(
+    "spec,weight", [("kron:11", True), ("urand:11", False), ("grid:30x30", True)]
+)
+def test_parallel_cpu_paths(spec, weight, monkeypatch):
     """The colour classes' moves, the refinement community by community in parallel and the
-    parallel union-find (levels over SMALL_ARCS arcs), weighted and not, against Louvain."""
+    parallel union-find (levels over SMALL_ARCS arcs), against Louvain's."""
     monkeypatch.setattr(serial, "SMALL_ARCS", -1)
     G = gravel.transform.add_random_weights(gravel.generate.from_spec(spec).simple_undirected())
-    for weight in (True, False):
-        r = leiden_communities(G, weight=weight, seed=0, device="cpu")
-        kw = {"modularity": r.modularity, "weight": weight, "quality": False}
-        assert verify_leiden(G, r.labels, **kw) == []
-        louvain = louvain_communities(G, weight=weight, seed=0, device="cpu").modularity
-        assert r.modularity >= louvain - 0.03 * abs(louvain)
+    r = leiden_communities(G, weight=weight, seed=0, device="cpu")
+    kw = {"modularity": r.modularity, "weight": weight, "quality": False}
+    assert verify_leiden(G, r.labels, **kw) == []
+    louvain = louvain_communities(G, weight=weight, seed=0, device="cpu").modularity
+    assert r.modularity >= louvain - 0.03 * abs(louvain)
 
 
 @pytest.mark.parametrize("spec", ["kron:11", "urand:11", "grid:30x30"])
@@ -228,10 +229,10 @@ def test_split_gives_connected_parts(G, data):
 
 
 def test_levels_and_max_level():
-    """Each level's partition is kept, the last the result; each raises the modularity; a run
-    stopped at max_level=L gives the L-th level of the whole run for the same seed."""
+    """Each level's partition is in the result, the last the labels; each raises the modularity;
+    a run stopped at max_level=L gives the L-th level of the whole run for the same seed."""
     _, G = from_networkx(named_graphs()["lfr"])
-    r = leiden_communities(G, seed=42, keep_levels=True, device="cpu")
+    r = leiden_communities(G, seed=42, device="cpu")
     assert r.iterations == len(r.partitions) > 1
     assert np.array_equal(r.partitions[-1], r.labels)
     w = G.weights
@@ -241,7 +242,6 @@ def test_levels_and_max_level():
         cut = leiden_communities(G, seed=42, max_level=level, device="cpu")
         assert np.array_equal(cut.labels, expect) and cut.iterations == level
         assert disconnected(G, cut.labels) == 0
-    assert leiden_communities(G, seed=42, device="cpu").partitions == []
 
 
 def test_resolution_seed_and_iterations():
@@ -266,7 +266,7 @@ def test_two_cliques_and_a_bridge_and_edgeless_graphs():
     assert r.labels.tolist() == [0] * 5 + [5] * 5
     for n in (0, 4):
         G = gravel.Graph.from_edges([], [], n=n, directed=False)
-        r = leiden_communities(G, device="cpu", keep_levels=True)
+        r = leiden_communities(G, device="cpu")
         assert r.labels.tolist() == list(range(n)) and r.modularity == 0.0
         assert r.iterations == 1 and [p.tolist() for p in r.partitions] == [list(range(n))]
     Z = gravel.Graph.from_edges([0, 1], [1, 2], [0.0, 0.0], directed=False)
@@ -331,7 +331,7 @@ def test_gpu_matches_the_cpu(spec):
 def test_gpu_named_and_edgeless_graphs():
     for name, g in named_graphs().items():
         _, G = from_networkx(g)
-        r = leiden_communities(G, seed=0, device="cuda", keep_levels=True)
+        r = leiden_communities(G, seed=0, device="cuda")
         cpu = leiden_communities(G, seed=0, device="cpu").modularity
         assert verify_leiden(G, r.labels, modularity=r.modularity) == [], name
         assert r.modularity >= cpu - 0.02 * abs(cpu), name

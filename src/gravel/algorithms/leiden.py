@@ -37,7 +37,7 @@ from .lpa import caller_ids, modularity
 
 @dataclass
 class LeidenResult(LouvainResult):
-    """Communities as labels, their modularity and, if asked, each level's partition, as
+    """Communities as labels, their modularity and each level's partition, as
     :func:`leiden_communities` returns them.
 
     Attributes
@@ -47,8 +47,8 @@ class LeidenResult(LouvainResult):
     modularity : float
         The partition's modularity (weighted where the run used weights, at its `resolution`).
     partitions : list of numpy.ndarray
-        With ``keep_levels=True``, each level's labels (as `labels`), the last one `labels`;
-        else empty.
+        Each level's labels, as `labels` holds them (NetworkX's ``leiden_partitions``): the last
+        is `labels`.
     """
 
     partitions: list = field(default_factory=list)
@@ -64,7 +64,6 @@ def leiden_communities(
     threshold=1e-7,
     n_iterations=2,
     max_level=None,
-    keep_levels=False,
     seed=None,
     device="auto",
 ):
@@ -99,8 +98,6 @@ def leiden_communities(
     max_level : int, optional
         Stop after so many levels, over all runs (each a partition that the level's moves
         changed; the first always counts). At least 1; None: no limit.
-    keep_levels : bool, default False
-        Keep each level's partition in ``partitions`` (n int32 each).
     seed : int, sequence of ints or numpy.random.Generator, optional
         Seeds the CPU's visit orders and the refinement's random choices, and on the GPU the
         hashes that stand for them (the GPU's moves need no seed).
@@ -112,8 +109,8 @@ def leiden_communities(
     LeidenResult
         ``labels[v]`` (int32, caller ids; a NumPy array on either device): the smallest caller id
         of v's community, each community connected. ``modularity``: the partition's (weighted, at
-        `resolution`); ``iterations``: the levels; ``partitions``: each level's labels where
-        `keep_levels`.
+        `resolution`); ``iterations``: the levels; ``partitions``: each level's labels (host
+        arrays, as `labels`).
 
     Raises
     ------
@@ -186,7 +183,7 @@ def leiden_communities(
     run = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, name)]
     with Timer(run.device) as t:
         engine = run(G, weighted, w, options, rng)
-        labels, levels, kept = run_levels(engine, n_iterations, max_level, keep_levels)
+        labels, levels, kept = run_levels(engine, n_iterations, max_level)
     labels = host(labels)
     q = modularity(G.offsets, G.indices, labels, w if weighted else None, float(resolution))
     return LeidenResult(
@@ -197,11 +194,11 @@ def leiden_communities(
         run.method + (", weighted" if weighted else ", unweighted"),
         labels=_by_smallest(G, labels),
         modularity=q,
-        partitions=[_by_smallest(G, host(p)) for p in kept],
+        partitions=[_by_smallest(G, p) for p in kept],
     )
 
 
-def run_levels(level, iterations, max_level, keep):
+def run_levels(level, iterations, max_level):
     """Leiden's iterations and their levels over an engine that holds a level's graph and its
     steps.
 
@@ -216,8 +213,6 @@ def run_levels(level, iterations, max_level, keep):
         until one changes nothing.
     max_level : int or None
         Stop after so many levels (None: no limit).
-    keep : bool
-        Keep each level's partition.
 
     Returns
     -------
@@ -227,7 +222,7 @@ def run_levels(level, iterations, max_level, keep):
         The levels whose partition counts, over all iterations: each one that the moves changed,
         and the first.
     kept : list
-        Each such level's labels, where `keep`.
+        Each such level's labels, copied to the host as it ends (int64, as `labels`).
     """
     xp = level.xp
     n = level.size
@@ -245,8 +240,7 @@ def run_levels(level, iterations, max_level, keep):
             community = level.split(community)
             if moved or not levels:
                 levels += 1
-                if keep:
-                    kept.append(community[labels])
+                kept.append(host(community[labels]))
             count = int(community.max()) + 1 if level.size else 0
             last = levels == max_level
             if last or count == level.size:

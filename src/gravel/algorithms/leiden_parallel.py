@@ -160,7 +160,7 @@ class ParallelLevels:
         inside = community[src] == community[dst]
         s, d, w = src[inside], dst[inside], w[inside]
         whole = xp.bincount(community, weights=k, minlength=size)[community]  # K_S, per vertex
-        alone_out = xp.bincount(s, weights=w, minlength=size)  # E(v, S - v)
+        alone_out = _sums(xp, s, w, size)  # E(v, S - v)
         undecided = alone_out >= scale * k * (whole - k)  # well connected
         ids = xp.arange(size, dtype=xp.int64)
         batch = (self._uniform(ids) * BATCHES).astype(xp.int64)
@@ -172,9 +172,12 @@ class ParallelLevels:
                 continue
             total = xp.bincount(refined, weights=k, minlength=size)  # K_C
             cross = refined[s] != refined[d]
-            out = xp.bincount(refined[s[cross]], weights=w[cross], minlength=size)  # E(C, S - C)
+            out = _sums(xp, refined[s[cross]], w[cross], size)  # E(C, S - C)
             a = active[s]
             key, link = _sum_by_key(xp, s[a] * size + refined[d[a]], w[a])
+            undecided &= ~active  # each vertex of the batch moves, stays, or is joined
+            if key.size == 0:
+                continue
             v, c = key // size, key % size
             gain = link - scale * k[v] * total[c]
             ok = (gain >= 0) & (out[c] >= scale * total[c] * (whole[v] - total[c]))
@@ -192,7 +195,6 @@ class ParallelLevels:
             joined[c] = True
             go = ~joined[v]  # a vertex that another joins stays with it
             refined[v[go]] = c[go]
-            undecided &= ~active
         return self.dense(refined)
 
     def aggregate(self, refined):
@@ -235,3 +237,11 @@ class ParallelLevels:
     def _gumbel(self, keys):
         """Gumbel noise per key: -log(-log(u))."""
         return -self.xp.log(-self.xp.log(self._uniform(keys)))
+
+
+def _sums(xp, x, weights, size):
+    """The sum of `weights` at each id of `x` below `size`: a bincount, zeros where `x` is empty
+    (CuPy's bincount takes no empty array)."""
+    if x.size == 0:
+        return xp.zeros(size)
+    return xp.bincount(x, weights=weights, minlength=size)

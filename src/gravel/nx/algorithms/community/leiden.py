@@ -2,8 +2,8 @@
 graphs: NetworkX declares both and leaves them to backends (it has no code of its own to fall
 back to).
 
-gravel runs :func:`gravel.leiden_communities` (its defaults: two runs of Leiden, theta 0.01), and
-for ``leiden_partitions`` keeps each level's partition: the partitions come from one run, so
+gravel runs :func:`gravel.leiden_communities` (its defaults: two runs of Leiden, theta 0.01), whose
+result holds each level's partition too: ``leiden_partitions`` yields them, from one run, so
 ``leiden_communities(G, max_level=L, seed=s)`` is the L-th partition ``leiden_partitions(G,
 seed=s)`` yields. Seeds are taken as the Louvain wrapper takes them: an int seed gives one
 partition every time, and ``random.seed`` fixes the ``seed=None`` calls.
@@ -32,7 +32,7 @@ def _can_run(G, weight="weight", resolution=1, max_level=None, seed=None):
     return True
 
 
-def _levels(G, weight, resolution, seed, max_level=None, keep=False):
+def _levels(G, weight, resolution, seed, max_level=None):
     """gravel's Leiden on the converted graph: its result (labels by smallest vertex id)."""
     w = G.graph.weights
     if weight is not None and w is not None and not (np.isfinite(w).all() and (w >= 0).all()):
@@ -43,7 +43,6 @@ def _levels(G, weight, resolution, seed, max_level=None, keep=False):
         weight=weight is not None,
         resolution=resolution,
         max_level=max_level,
-        keep_levels=keep,
         seed=gravel_seed(seed),
         device=device(),
     )
@@ -65,5 +64,5 @@ def leiden_communities(G, weight="weight", resolution=1, max_level=None, seed=No
 
 @algorithm(can_run=_can_run)
 def leiden_partitions(G, weight="weight", resolution=1, seed=None):
-    kept = _levels(G, weight, resolution, seed, keep=True).partitions
+    kept = _levels(G, weight, resolution, seed).partitions
     return (list(components(G, labels)) for labels in kept)
