@@ -15,8 +15,11 @@ Level by level, as Louvain (louvain.py), with a refinement between the moves and
 4. aggregate: the subcommunities become the next level's vertices, which start in the communities
    that hold them, so the next moves can split a community Louvain would have kept whole.
 
-It stops when a level leaves every vertex of its graph a community of its own, when a level whose
-moves gained by no more than `threshold` refines nothing, or after `max_level` levels.
+A run of levels ends when a level leaves every vertex of its graph a community of its own, or
+when a level whose moves gained no more than `threshold` refines nothing. Leiden then runs again
+on G from the partition found, `n_iterations` runs in all (or until one changes nothing), unless
+`max_level` levels have changed the partition. Modularity of the final partition is computed on G,
+as Louvain's.
 """
 
 from dataclasses import dataclass, field
@@ -146,8 +149,12 @@ def leiden_communities(
     with probability proportional to exp(gain / theta) (on the CPU communities are refined in
     parallel, each serially in a random order; on the GPU, in random batches whose vertices choose
     at once); and the aggregation of the subcommunities, which start the next level in their
-    communities. O(levels * passes * (n + m)) in all. The partition depends on the seed (and
-    differs between the devices); the tests hold its modularity within 3 % of Louvain's.
+    communities. A run of levels ends when a level leaves every vertex of its graph alone, or when
+    a level whose moves gained no more than `threshold` refines nothing; each further run starts
+    from the partition found. O(runs * levels * passes * (n + m)) in all. The partition depends
+    on the seed (and differs between the devices); the tests hold its modularity within 1 % of
+    Louvain's (gravel's and NetworkX's) on karate, Les Misérables, LFR and planted-partition
+    graphs, and within 3 % of gravel's Louvain on generated ones.
 
     Examples
     --------

@@ -22,7 +22,8 @@ class CpuLevels:
     G : Graph
         Undirected.
     weighted : bool
-        Whether `w` are G's weights (for the strategy's name).
+        Whether `w` are G's weights: the GPU engine's call, which reads them itself; here `w`
+        holds them either way.
     w : numpy.ndarray
         float64 weight per entry of G's CSR.
     options : tuple of float
