@@ -11,8 +11,9 @@ moves at once, restricted so that neighbours do not undo each other). After them
   batches before left them, a neighbouring well-connected subcommunity or staying, with
   probability proportional to exp(gain / theta) (the Gumbel-max trick: the largest of gain / theta
   plus Gumbel noise, the noise a hash of the vertex, the choice, the seed and the step). A vertex
-  whose own singleton another vertex of its batch joins stays, so every subcommunity grows by arcs
-  to members that never leave it, and stays connected;
+  whose own singleton another vertex of its batch joins stays (of two that choose each other, the
+  larger), so every subcommunity grows by arcs to members that do not leave it, and stays
+  connected;
 - aggregate: the refined subcommunities become the next level's vertices (Louvain's
   aggregation), which start in the communities that hold them.
 """
@@ -28,7 +29,7 @@ from .louvain_parallel import (
 )
 
 #: the random batches the refinement deals its vertices into; each batch chooses at once
-BATCHES = 8
+BATCHES = 4
 #: SplitMix64's increment, and another odd constant that starts each call's stream apart
 GOLDEN, STEP = 0x9E3779B97F4A7C15, 0xD1B54A32D192ED03
 
@@ -193,7 +194,11 @@ class ParallelLevels:
             v, c = v[head], c[head]
             joined = xp.zeros(size, dtype=bool)
             joined[c] = True
-            go = ~joined[v]  # a vertex that another joins stays with it
+            choice = ids.copy()
+            choice[v] = c
+            # a vertex that another joins stays with it, but of two that choose each other the
+            # smaller joins the larger
+            go = ~joined[v] | ((choice[c] == v) & (v < c))
             refined[v[go]] = c[go]
         return self.dense(refined)
 
