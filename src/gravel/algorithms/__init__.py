@@ -12,6 +12,7 @@ from .hits import hits
 from .katz import katz_centrality
 from .kcore import core_number
 from .layout import forceatlas2_layout
+from .leiden import leiden_communities
 from .louvain import louvain_communities
 from .lpa import label_propagation_communities
 from .mis import maximal_independent_set
@@ -33,6 +34,7 @@ __all__ = [
     "forceatlas2_layout",
     "greedy_color",
     "label_propagation_communities",
+    "leiden_communities",
     "louvain_communities",
     "maximal_independent_set",
     "minimum_spanning_forest",

@@ -360,6 +360,18 @@ _ALGORITHMS = (
         undirected_only=True,
     ),
     Algorithm(
+        name="leiden",
+        module="leiden",
+        function_name="leiden_communities",
+        result="LeidenResult",
+        weighted=True,
+        vertex_bytes=40,  # per pass: Louvain's, and the refinement's subcommunity of each vertex
+        sweeps=lambda result: result.iterations,  # levels (each a few passes and a refinement)
+        options=("seed",),
+        checked=("modularity",),
+        undirected_only=True,
+    ),
+    Algorithm(
         name="msf",
         module="msf",
         function_name="minimum_spanning_forest",

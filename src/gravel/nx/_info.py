@@ -58,6 +58,15 @@ FUNCTIONS = {
     "k_core": "",
     "katz_centrality": "Weights must be non-negative numbers that float32 holds exactly.",
     "label_propagation_communities": "",
+    "leiden_communities": (
+        "Undirected graphs (not multigraphs); weights must be finite and non-negative. The "
+        "partition depends on the seed; ``max_level`` counts the levels ``leiden_partitions`` "
+        "yields."
+    ),
+    "leiden_partitions": (
+        "Undirected graphs (not multigraphs); weights must be finite and non-negative. Computed "
+        "in full at the call, then yielded level by level."
+    ),
     "louvain_communities": (
         "Undirected graphs; weights must be finite and non-negative. "
         "gravel's visit order differs from NetworkX's for the same seed, so the partitions differ."
