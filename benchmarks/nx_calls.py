@@ -193,6 +193,9 @@ CALLS = {
         lambda i, G, **b: list(nx.community.louvain_partitions(G, seed=1, **b)), seeded=True
     ),
     "leiden_communities": Call(_whole(nx.community.leiden_communities, seed=1), seeded=True),
+    "leiden_partitions": Call(
+        lambda i, G, **b: list(nx.community.leiden_partitions(G, seed=1, **b)), seeded=True
+    ),
     "label_propagation_communities": Call(
         lambda i, G, **b: _sets(nx.community.label_propagation_communities(G, **b))
     ),
@@ -211,6 +214,9 @@ CALLS = {
     "minimum_spanning_tree": Call(lambda i, G, **b: _edges(nx.minimum_spanning_tree(G, **b))),
     "minimum_spanning_edges": Call(
         lambda i, G, **b: sorted(tuple(sorted(e[:2])) for e in nx.minimum_spanning_edges(G, **b))
+    ),
+    "maximum_spanning_edges": Call(
+        lambda i, G, **b: sorted(tuple(sorted(e[:2])) for e in nx.maximum_spanning_edges(G, **b))
     ),
     "maximum_spanning_tree": Call(lambda i, G, **b: _edges(nx.maximum_spanning_tree(G, **b))),
     "is_tree": Call(_whole(nx.is_tree)),

@@ -33,6 +33,7 @@ XFAIL = {
         "expects NetworkX's own draw for seed=1 ([1, 0, 3, 2, 4]): gravel's maximal independent "
         "set ranks the vertices by a NumPy permutation, so its set for a seed differs (it is "
         "valid and maximal, tests/nx/test_structure.py)"
+    ),
     ("community/tests/test_leiden.py", "test_quality"): (
         "runs Leiden on a MultiGraph, which gravel does not hold, and NetworkX has no Leiden of "
         "its own to fall back to"
