@@ -162,7 +162,13 @@ def _truss_cuda(S):
         sup, _ = intersect(dg, src, dst)
         truss, rounds = peel_levels(dg.offsets, dg.indices, keys, edge_of, src, dst, sup)
     return TrussResult(
-        "truss_number", "cuda", t.seconds, rounds, "level peeling", src=src, dst=dst,
+        "truss_number",
+        "cuda",
+        t.seconds,
+        rounds,
+        "level peeling",
+        src=src,
+        dst=dst,
         edge_truss=truss,
     )
 
@@ -201,9 +207,7 @@ def peel_levels(offsets, indices, keys, edge_of, src, dst, sup):
         truss[leaving] = k - 1
         gone = m.zeros(n_edges, bool)
         gone[leaving] = True
-        pair, at_short, at_long = common_entries(
-            offsets, indices, keys, src[leaving], dst[leaving]
-        )
+        pair, at_short, at_long = common_entries(offsets, indices, keys, src[leaving], dst[leaving])
         e, e1, e2 = leaving[pair], edge_of[at_short], edge_of[at_long]
         # triangles still whole, charged to their least leaving edge
         whole = alive[e1] & alive[e2]
