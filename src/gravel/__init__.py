@@ -51,6 +51,8 @@ _LAZY = {
     "triangles": "gravel.algorithms",
     "who_to_follow": "gravel.algorithms",
     "core_number": "gravel.algorithms",
+    "truss_number": "gravel.algorithms",
+    "link_prediction": "gravel.algorithms",
     "hits": "gravel.algorithms",
     "greedy_color": "gravel.algorithms",
     "label_propagation_communities": "gravel.algorithms",
@@ -70,6 +72,7 @@ if TYPE_CHECKING:
         greedy_color,
         hits,
         label_propagation_communities,
+        link_prediction,
         louvain_communities,
         maximal_independent_set,
         minimum_spanning_forest,
@@ -78,6 +81,7 @@ if TYPE_CHECKING:
         sssp,
         strongly_connected_components,
         triangles,
+        truss_number,
         who_to_follow,
     )
 
@@ -120,6 +124,8 @@ __all__ = [
     "triangles",
     "who_to_follow",
     "core_number",
+    "truss_number",
+    "link_prediction",
     "hits",
     "greedy_color",
     "label_propagation_communities",

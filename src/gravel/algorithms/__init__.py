@@ -8,6 +8,7 @@ from .cc import connected_components
 from .coloring import greedy_color
 from .hits import hits
 from .kcore import core_number
+from .link_prediction import link_prediction
 from .louvain import louvain_communities
 from .lpa import label_propagation_communities
 from .mis import maximal_independent_set
@@ -17,6 +18,7 @@ from .salsa import salsa
 from .scc import strongly_connected_components
 from .sssp import sssp
 from .triangles import triangles
+from .truss import truss_number
 from .who_to_follow import who_to_follow
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "core_number",
     "greedy_color",
     "label_propagation_communities",
+    "link_prediction",
     "louvain_communities",
     "maximal_independent_set",
     "minimum_spanning_forest",
@@ -35,5 +38,6 @@ __all__ = [
     "sssp",
     "strongly_connected_components",
     "triangles",
+    "truss_number",
     "who_to_follow",
 ]

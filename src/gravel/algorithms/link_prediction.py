@@ -17,7 +17,7 @@ from ..arrays import host, xp
 from ..dispatch import choose_device, takes_graph
 from ..errors import InvalidArgumentError, UnknownNameError, VertexNotFoundError
 from ..results import Result, Timer
-from ._arcs import arc_keys, common_entries
+from .neighbors import arc_keys, common_entries
 
 #: the scores, by name: each a function of the common neighbours' count (or weight sum) and the
 #: two degrees; ``weight`` is what each common neighbour w adds, from its degree (None: 1)
@@ -173,7 +173,7 @@ def _score(method, common, sums, degree, us, vs):
     return m.where(den > 0, c / m.where(den > 0, den, 1), 0.0)
 
 
-def neighbor_sums(S, us, vs, weights=None, *, device="cpu"):
+def neighbor_sums(S, us, vs, weights=None, *, device="auto"):
     """The common neighbours of pairs of a simple undirected graph, and the sums of per-vertex
     weights over them.
 
@@ -185,8 +185,8 @@ def neighbor_sums(S, us, vs, weights=None, *, device="cpu"):
         The pairs, internal ids of `S`.
     weights : numpy.ndarray of float64, optional
         A weight per vertex; None: no sums.
-    device : {"cpu", "cuda"}, default "cpu"
-        Where to run (chosen already).
+    device : {"auto", "cpu", "cuda"}, default "auto"
+        Where to run: "auto" is the GPU where one is usable, else the CPU.
 
     Returns
     -------
@@ -194,8 +194,17 @@ def neighbor_sums(S, us, vs, weights=None, *, device="cpu"):
         |N(u) ∩ N(v)| per pair.
     sums : numpy.ndarray or cupy.ndarray of float64, or None
         The weights of those common neighbours summed, per pair; None without `weights`.
+
+    Raises
+    ------
+    UnknownNameError
+        `device` is not "auto", "cpu" or "cuda".
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU is usable.
     """
-    return IMPLEMENTATIONS[device](S, us, vs, weights)
+    return IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, "link_prediction")](
+        S, us, vs, weights
+    )
 
 
 def _sums_cpu(S, us, vs, weights):
@@ -239,7 +248,7 @@ def weighted_sums(offsets, indices, keys, us, vs, weights):
     Parameters
     ----------
     offsets, indices, keys : numpy.ndarray or cupy.ndarray
-        A CSR with sorted rows and its :func:`~gravel.algorithms._arcs.arc_keys`.
+        A CSR with sorted rows and its :func:`~gravel.algorithms.neighbors.arc_keys`.
     us, vs : numpy.ndarray or cupy.ndarray of int
         The pairs.
     weights : numpy.ndarray or cupy.ndarray of float64

@@ -16,7 +16,7 @@ from ..arrays import host, xp
 from ..backends.cpu import truss as _k
 from ..dispatch import choose_device, ids_to_caller, takes_graph, to_caller
 from ..results import Result, Timer
-from ._arcs import arc_keys, common_entries, find_arcs
+from .neighbors import arc_keys, common_entries, find_arcs
 
 
 @dataclass
@@ -129,7 +129,7 @@ def edge_index(offsets, indices):
     edge_of : numpy.ndarray or cupy.ndarray of int64
         Per arc, its edge.
     keys : numpy.ndarray or cupy.ndarray of int64
-        The arcs' :func:`~gravel.algorithms._arcs.arc_keys`.
+        The arcs' :func:`~gravel.algorithms.neighbors.arc_keys`.
     """
     m = xp(offsets)
     n = offsets.shape[0] - 1

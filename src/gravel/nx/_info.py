@@ -6,12 +6,14 @@ module imports nothing (no NumPy, CuPy or Numba, and compiles nothing).
 
 # name -> the difference from NetworkX, shown in NetworkX's docstring ("" where there is none)
 FUNCTIONS = {
+    "adamic_adar_index": "",
     "average_clustering": "Undirected and unweighted only; other graphs run on NetworkX.",
     "betweenness_centrality": "Unweighted only (``weight=None``).",
     "bfs_edges": "Neighbours are visited in node order, not in edge-insertion order.",
     "bfs_layers": "One source; several sources run on NetworkX.",
     "bfs_tree": "Neighbours are visited in node order, not in edge-insertion order.",
     "clustering": "Undirected and unweighted only; other graphs run on NetworkX.",
+    "common_neighbor_centrality": "",
     "connected_components": "",
     "core_number": "",
     "descendants_at_distance": "",
@@ -20,7 +22,10 @@ FUNCTIONS = {
         "other calls run on NetworkX."
     ),
     "is_connected": "",
+    "is_weakly_connected": "",
+    "jaccard_coefficient": "",
     "k_core": "",
+    "k_truss": "",
     "label_propagation_communities": "",
     "louvain_communities": (
         "Undirected graphs and ``max_level=None``; weights must be finite and non-negative. "
@@ -28,12 +33,18 @@ FUNCTIONS = {
     ),
     "node_connected_component": "",
     "number_connected_components": "",
+    "number_weakly_connected_components": "",
+    "overall_reciprocity": "",
     "pagerank": "Weights are held as float32.",
+    "preferential_attachment": "",
+    "reciprocity": "Undirected graphs with ``nodes`` run on NetworkX (it reads predecessors).",
+    "resource_allocation_index": "",
     "shortest_path_length": "One source and no target; other calls run on NetworkX.",
     "single_source_dijkstra_path_length": (
         "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
     ),
     "single_source_shortest_path_length": "",
+    "square_clustering": "",
     "strongly_connected_components": "Components come by first node, not in Tarjan's order.",
     "number_strongly_connected_components": "",
     "is_strongly_connected": "",

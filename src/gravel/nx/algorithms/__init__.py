@@ -8,6 +8,8 @@ from . import (
     components,
     core,
     link_analysis,
+    link_prediction,
+    reciprocity,
     shortest_paths,
     traversal,
 )
@@ -20,6 +22,8 @@ __all__ = [
     "components",
     "core",
     "link_analysis",
+    "link_prediction",
+    "reciprocity",
     "shortest_paths",
     "traversal",
 ]
