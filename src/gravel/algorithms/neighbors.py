@@ -75,8 +75,7 @@ def common_entries(offsets, indices, keys, us, vs):
     swap = du > dv
     short, long_ = m.where(swap, vs, us), m.where(swap, us, vs)
     lengths = m.minimum(du, dv)
-    starts = m.zeros(us.shape[0] + 1, np.int64)
-    m.cumsum(lengths, out=starts[1:])
+    starts = m.concatenate([m.zeros(1, np.int64), m.cumsum(lengths, dtype=np.int64)])
     total = int(starts[-1])  # sync: the entries to search
     pair = entry_rows(starts, total)
     at_short = offsets[short][pair] + (m.arange(total, dtype=np.int64) - starts[pair])

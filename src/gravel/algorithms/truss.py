@@ -107,10 +107,7 @@ def truss_number(G, *, device="auto"):
     """
     S = G.simple_undirected()
     res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, "truss_number")](S)
-    truss = xp(res.edge_truss).zeros(S.n, np.int32)
-    for ends in (res.src, res.dst):
-        scatter("max", truss, ends, res.edge_truss)
-    res.truss = to_caller(G, truss)
+    res.truss = to_caller(G, largest_per_vertex(S.n, res.src, res.dst, res.edge_truss))
     res.src, res.dst = ids_to_caller(G, res.src), ids_to_caller(G, res.dst)
     return res
 
@@ -136,7 +133,7 @@ def edge_index(offsets, indices):
     keys = arc_keys(offsets, indices)
     rows = keys // max(n, 1)
     lower = rows < indices
-    number = m.cumsum(lower) - 1
+    number = m.cumsum(lower, dtype=np.int64) - 1
     twin = find_arcs(keys, n, indices, rows)  # every arc has its reverse: the CSR is symmetric
     edge_of = m.where(lower, number, number[twin])
     return rows[lower].astype(np.int32), indices[lower].astype(np.int32), edge_of, keys
@@ -212,30 +209,39 @@ def peel_levels(offsets, indices, keys, edge_of, src, dst, sup):
         # triangles still whole, charged to their least leaving edge
         whole = alive[e1] & alive[e2]
         whole &= ~(gone[e1] & (e1 < e)) & ~(gone[e2] & (e2 < e))
-        for f in (e1[whole], e2[whole]):
-            scatter("add", sup, f, -1)
+        sup -= m.bincount(m.concatenate([e1[whole], e2[whole]]), minlength=n_edges)
         alive[leaving] = False
         left -= int(leaving.shape[0])
     return truss, rounds
 
 
-def scatter(op, a, at, values):
-    """``a[at] = op(a[at], values)`` in place, repeated positions each applied: NumPy's
-    ``ufunc.at``, CuPy's ``cupyx.scatter_*``.
+def largest_per_vertex(n, src, dst, values):
+    """Per vertex, the largest of `values` over the edges at it (0 for none), in the module of
+    the arrays: the (vertex, value) keys sorted, each vertex's last one read by binary search.
 
     Parameters
     ----------
-    op : {"add", "max"}
-    a : numpy.ndarray or cupy.ndarray
-    at : numpy.ndarray or cupy.ndarray of int
-    values : scalar or array
-    """
-    if xp(a) is np:
-        {"add": np.add, "max": np.maximum}[op].at(a, at, values)
-    else:
-        import cupyx
+    n : int
+        The vertices.
+    src, dst : numpy.ndarray or cupy.ndarray of int
+        Each edge's ends.
+    values : numpy.ndarray or cupy.ndarray of int32
+        Each edge's value, non-negative.
 
-        {"add": cupyx.scatter_add, "max": cupyx.scatter_max}[op](a, at, values)
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray of int32
+    """
+    m = xp(values)
+    if not values.shape[0]:
+        return m.zeros(n, np.int32)
+    span = int(values.max()) + 1  # sync
+    ends = m.concatenate([src, dst]).astype(np.int64)
+    keys = m.sort(ends * span + m.concatenate([values, values]).astype(np.int64))
+    vertices = m.arange(n, dtype=np.int64)
+    last = m.searchsorted(keys, (vertices + 1) * span) - 1
+    found = (last >= 0) & (keys[m.maximum(last, 0)] // span == vertices)
+    return m.where(found, keys[m.maximum(last, 0)] % span, 0).astype(np.int32)
 
 
 def verify_truss(G, truss):

@@ -112,6 +112,8 @@ def _square_terms(graph, ids, dev):
     offsets = np.zeros(graph.n + 1, np.int64)
     np.cumsum(np.bincount(rows[keep], minlength=graph.n), out=offsets[1:])
     cols = graph.indices[keep]
+    if not cols.size or not ids.size:  # no squares, no potential
+        return np.zeros(ids.size), np.zeros(ids.size)
     degree = np.diff(offsets)
     # the walks of each row's products, so that a chunk's stay under WALKS_PER_CHUNK
     walks = np.bincount(rows[keep], (degree + np.bincount(cols, minlength=graph.n))[cols], graph.n)
@@ -124,7 +126,7 @@ def _square_terms(graph, ids, dev):
     At = A.T.tocsr() if graph.directed else A
     d = m.asarray(degree.astype(np.float64))
     squares, potential = [], []
-    for part in np.split(ids, cuts) if ids.size else ():
+    for part in np.split(ids, cuts):
         R = m.asarray(part)
         Ar = A[R]
         B = Ar @ At
@@ -142,8 +144,6 @@ def _square_terms(graph, ids, dev):
         pot = (dv - 1) * (Ar @ d) - dv * (dv - 1) - triangles - sq
         squares.append(host(sq))
         potential.append(host(m.rint(pot)))
-    if not squares:
-        return np.zeros(0), np.zeros(0)
     return np.concatenate(squares), np.concatenate(potential)
 
 
