@@ -212,7 +212,6 @@ def test_conversion_is_cached(monkeypatch):
         ("betweenness_centrality", nx.path_graph(3), {"weight": "weight"}, "weighted"),
         ("bfs_edges", nx.path_graph(3), {"source": 0, "sort_neighbors": sorted}, "sort_neighbors"),
         ("bfs_layers", nx.path_graph(3), {"sources": [0, 2]}, "several sources"),
-        ("clustering", nx.path_graph(3).to_directed(), {}, "directed"),
         ("transitivity", nx.DiGraph([(0, 1), (1, 2), (2, 0)]), {}, "directed"),
         ("shortest_path_length", nx.path_graph(3), {"source": 0, "target": 2}, "one source"),
         ("pagerank", nx.path_graph(3), {"tol": 0}, "tol=0"),

@@ -157,6 +157,22 @@ def test_square_clustering_on_larger_graphs():
 
 
 @settings(max_examples=40, deadline=None)
+@given(G=nx_graphs(max_n=16), data=st.data())
+def test_directed_and_weighted_clustering(G, data):
+    weight = data.draw(st.sampled_from([None, "weight"]))
+    nodes = data.draw(st.sampled_from([None, next(iter(G)), list(G)[::2]]))
+    check("clustering", G, nodes, weight=weight)
+    check("average_clustering", G, weight=weight, count_zeros=data.draw(st.booleans()))
+
+
+def test_clustering_of_weights_float32_cannot_hold_runs_on_networkx():
+    for w in (-1.0, 0.1):
+        G = nx.Graph([(0, 1, {"weight": 2.0}), (1, 2, {"weight": w}), (0, 2, {"weight": 1.0})])
+        with pytest.raises(NotImplementedError):
+            nx.clustering(G, weight="weight", backend="gravel")
+
+
+@settings(max_examples=40, deadline=None)
 @given(G=nx_graphs(max_n=16))
 def test_reciprocity(G):
     check("overall_reciprocity", G)
@@ -235,3 +251,14 @@ def on_gpu():
 def test_gpu_matches_networkx(name, args, on_gpu):
     G = nx.gnm_random_graph(120, 900, seed=6)
     check(name, G, *args)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("directed", [False, True])
+def test_gpu_clustering_matches_networkx(directed, on_gpu):
+    G = nx.gnm_random_graph(120, 900, seed=8, directed=directed)
+    for u, v, d in G.edges(data=True):
+        d["weight"] = (u * v) % 7 + 1
+    check("clustering", G, weight="weight")
+    check("clustering", G)
+    check("square_clustering", G)

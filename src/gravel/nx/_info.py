@@ -7,12 +7,16 @@ module imports nothing (no NumPy, CuPy or Numba, and compiles nothing).
 # name -> the difference from NetworkX, shown in NetworkX's docstring ("" where there is none)
 FUNCTIONS = {
     "adamic_adar_index": "",
-    "average_clustering": "Undirected and unweighted only; other graphs run on NetworkX.",
+    "average_clustering": (
+        "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
+    ),
     "betweenness_centrality": "Unweighted only (``weight=None``).",
     "bfs_edges": "Neighbours are visited in node order, not in edge-insertion order.",
     "bfs_layers": "One source; several sources run on NetworkX.",
     "bfs_tree": "Neighbours are visited in node order, not in edge-insertion order.",
-    "clustering": "Undirected and unweighted only; other graphs run on NetworkX.",
+    "clustering": (
+        "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
+    ),
     "common_neighbor_centrality": "",
     "connected_components": "",
     "core_number": "",

@@ -14,7 +14,7 @@ from gravel.algorithms import triangles as gravel_triangles
 from gravel.arrays import entry_rows, host
 from gravel.dispatch import choose_device
 
-from .._algorithm import algorithm, device, single_node, unweighted_undirected
+from .._algorithm import algorithm, device, single_node
 
 
 def _counts(G):
@@ -67,14 +67,27 @@ def transitivity(G):
     return 0 if total == 0 else 2 * total / int((d * (d - 1)).sum())
 
 
-@algorithm(can_run=unweighted_undirected)
+def _any_coefficients(G, weight):
+    """Every node's clustering coefficient, as NetworkX's ``clustering(G, weight=weight)``."""
+    if weight is None and not G.is_directed():
+        return _coefficients(G)
+    if weight is not None and not G.exact_weights:
+        raise NotImplementedError("float32 does not hold these weights exactly")
+    if weight is not None and G.graph.nnz and G.graph.weights.min() < 0:
+        # triangles of mixed signs cancel: NetworkX's sums, in another order, end off zero
+        raise NotImplementedError("negative weights: clustering runs on NetworkX")
+    dev = choose_device(device(), ("cpu", "cuda"), "clustering")
+    return _general_coefficients(G.graph, weight is not None, dev)
+
+
+@algorithm
 def clustering(G, nodes=None, weight=None):
-    return _per_node(G, _coefficients(G), nodes)
+    return _per_node(G, _any_coefficients(G, weight), nodes)
 
 
-@algorithm(can_run=unweighted_undirected)
+@algorithm
 def average_clustering(G, nodes=None, weight=None, count_zeros=True):
-    c = _coefficients(G)
+    c = _any_coefficients(G, weight)
     ids = _ids(G, nodes)
     values = (c if ids is None else c[ids]).tolist()
     if not count_zeros:
@@ -98,6 +111,53 @@ def _sparse(dev):
     return np, scipy.sparse
 
 
+def _loop_free(graph):
+    """The graph's arcs less self loops: CSR offsets, columns and rows, and which arcs stay."""
+    rows = np.repeat(np.arange(graph.n), np.diff(graph.offsets))
+    keep = rows != graph.indices
+    offsets = np.zeros(graph.n + 1, np.int64)
+    np.cumsum(np.bincount(rows[keep], minlength=graph.n), out=offsets[1:])
+    return offsets, graph.indices[keep], rows[keep], keep
+
+
+def _general_coefficients(graph, weighted, dev):
+    """NetworkX's clustering coefficients of a directed or weighted graph, self loops left out.
+
+    With C the adjacency, or weighted the cube roots of the weights over the largest (NetworkX's
+    geometric mean of a triangle's weights), and S = C + C^T on a directed graph (C itself on an
+    undirected one), NetworkX's triangle sum at v is (S^3)[v, v], the row sum of S ∘ S^2. Its
+    denominator is d(v) (d(v) - 1) undirected; 2 (d(v) (d(v) - 1) - 2 b(v)) directed, with d(v)
+    the in + out degree and b(v) the reciprocated neighbours."""
+    m, sp = _sparse(dev)
+    offsets, cols, _, keep = _loop_free(graph)
+    n = graph.n
+    values = np.ones(cols.size)
+    if weighted and graph.weights is not None and graph.nnz:
+        w = graph.weights.astype(np.float64)
+        values = np.cbrt(w[keep] / w.max())  # NetworkX's largest weight counts self loops too
+
+    def matrix(data):
+        return sp.csr_matrix(
+            (m.asarray(data), m.asarray(cols.astype(np.int32)), m.asarray(offsets)), shape=(n, n)
+        )
+
+    C = matrix(values)
+    degree = np.diff(offsets)
+    if graph.directed:
+        A = matrix(np.ones(cols.size))
+        S = (C + C.T).tocsr()
+        both = host(m.asarray(A.multiply(A.T).sum(axis=1)).ravel())
+        total = degree + np.bincount(cols, minlength=n)
+        den = 2 * (total * (total - 1) - 2 * both)
+    else:
+        S, den = C, degree * (degree - 1)
+    t = host(m.asarray((S @ S).multiply(S).sum(axis=1)).ravel())
+    c = np.zeros(n, object)  # int 0s
+    has = t != 0
+    c[has] = (t[has] / den[has]).tolist()
+    return c
+
+
 def _square_terms(graph, ids, dev):
     """Squares through each vertex of `ids` and NetworkX's denominator (``potential``), on the
     graph's out-neighbours less self loops (NetworkX's ``G._adj`` without them).
@@ -107,16 +167,12 @@ def _square_terms(graph, ids, dev):
     B[v, u] over its neighbours u, and the potential is (d(v) - 1) sum d(u) - d(v) (d(v) - 1) -
     triangles - squares."""
     m, sp = _sparse(dev)
-    rows = np.repeat(np.arange(graph.n), np.diff(graph.offsets))
-    keep = rows != graph.indices
-    offsets = np.zeros(graph.n + 1, np.int64)
-    np.cumsum(np.bincount(rows[keep], minlength=graph.n), out=offsets[1:])
-    cols = graph.indices[keep]
+    offsets, cols, rows, _ = _loop_free(graph)
     if not cols.size or not ids.size:  # no squares, no potential
         return np.zeros(ids.size), np.zeros(ids.size)
     degree = np.diff(offsets)
     # the walks of each row's products, so that a chunk's stay under WALKS_PER_CHUNK
-    walks = np.bincount(rows[keep], (degree + np.bincount(cols, minlength=graph.n))[cols], graph.n)
+    walks = np.bincount(rows, (degree + np.bincount(cols, minlength=graph.n))[cols], graph.n)
     chunk = np.cumsum(walks[ids]) // WALKS_PER_CHUNK
     cuts = np.flatnonzero(np.diff(chunk)) + 1
     A = sp.csr_matrix(
