@@ -17,7 +17,7 @@ from ..arrays import host, xp
 from ..dispatch import choose_device, takes_graph
 from ..errors import InvalidArgumentError, UnknownNameError, VertexNotFoundError
 from ..results import Result, Timer
-from .neighbors import arc_keys, common_entries
+from .neighbors import arc_keys, common_entries, tally
 
 #: the scores, by name: each a function of the common neighbours' count (or weight sum) and the
 #: two degrees; ``weight`` is what each common neighbour w adds, from its degree (None: 1)
@@ -260,7 +260,7 @@ def weighted_sums(offsets, indices, keys, us, vs, weights):
     """
     pair, at_short, _ = common_entries(offsets, indices, keys, us, vs)
     w = weights[indices[at_short]]
-    return xp(w).bincount(pair, weights=w, minlength=us.shape[0]).astype(np.float64)
+    return tally(pair, us.shape[0], w)
 
 
 def verify_link_prediction(G, pairs, score, method="jaccard"):

@@ -82,3 +82,28 @@ def common_entries(offsets, indices, keys, us, vs):
     at_long = find_arcs(keys, n, long_[pair], indices[at_short])
     hit = at_long >= 0
     return pair[hit], at_short[hit], at_long[hit]
+
+
+def tally(at, length, weights=None):
+    """``bincount(at, weights, minlength=length)`` in the module of `at`, empty `at` included
+    (CuPy's bincount refuses an empty array).
+
+    Parameters
+    ----------
+    at : numpy.ndarray or cupy.ndarray of int
+        Positions, each below `length`.
+    length : int
+        The result's length.
+    weights : numpy.ndarray or cupy.ndarray, optional
+        What each position adds (1 if None).
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray
+        float64 with `weights`, else int64.
+    """
+    m = xp(at)
+    if not at.shape[0]:
+        return m.zeros(length, np.int64 if weights is None else np.float64)
+    out = m.bincount(at, weights=weights, minlength=length)
+    return out.astype(np.int64 if weights is None else np.float64)

@@ -16,7 +16,7 @@ from ..arrays import host, xp
 from ..backends.cpu import truss as _k
 from ..dispatch import choose_device, ids_to_caller, takes_graph, to_caller
 from ..results import Result, Timer
-from .neighbors import arc_keys, common_entries, find_arcs
+from .neighbors import arc_keys, common_entries, find_arcs, tally
 
 
 @dataclass
@@ -209,7 +209,7 @@ def peel_levels(offsets, indices, keys, edge_of, src, dst, sup):
         # triangles still whole, charged to their least leaving edge
         whole = alive[e1] & alive[e2]
         whole &= ~(gone[e1] & (e1 < e)) & ~(gone[e2] & (e2 < e))
-        sup -= m.bincount(m.concatenate([e1[whole], e2[whole]]), minlength=n_edges)
+        sup -= tally(m.concatenate([e1[whole], e2[whole]]), n_edges)
         alive[leaving] = False
         left -= int(leaving.shape[0])
     return truss, rounds

@@ -11,6 +11,7 @@ NetworkX returns them.
 import numpy as np
 
 from gravel.algorithms import triangles as gravel_triangles
+from gravel.algorithms.neighbors import tally
 from gravel.arrays import entry_rows, host
 from gravel.dispatch import choose_device
 
@@ -145,8 +146,8 @@ def _general_coefficients(graph, weighted, dev):
     degree = np.diff(offsets)
     if graph.directed:
         A = matrix(np.ones(cols.size))
-        S = (C + C.T).tocsr()
-        both = host(m.asarray(A.multiply(A.T).sum(axis=1)).ravel())
+        S = C + C.T.tocsr()
+        both = host(m.asarray(A.multiply(A.T.tocsr()).sum(axis=1)).ravel())
         total = degree + np.bincount(cols, minlength=n)
         den = 2 * (total * (total - 1) - 2 * both)
     else:
@@ -195,7 +196,7 @@ def _square_terms(graph, ids, dev):
         r = entry_rows(m.asarray(B.indptr).astype(np.int64), B.indices.size)
         other = B.indices != R[r]
         pairs = B.data * (B.data - 1)
-        sq = m.rint(m.bincount(r[other], pairs[other], len(part)) / 2)
+        sq = m.rint(tally(r[other], len(part), pairs[other]) / 2)
         dv = d[R]
         pot = (dv - 1) * (Ar @ d) - dv * (dv - 1) - triangles - sq
         squares.append(host(sq))
