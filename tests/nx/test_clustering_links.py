@@ -54,7 +54,7 @@ def outcome(name, G, *args, **kwargs):
         for item in out:
             got.append(item)
         return got
-    except (nx.NetworkXException, ZeroDivisionError, KeyError) as exc:
+    except (nx.NetworkXException, ZeroDivisionError, KeyError, AttributeError) as exc:
         return type(exc), got
 
 
@@ -146,6 +146,15 @@ def test_square_clustering(G, data):
     some = [v for v, keep in zip(G, data.draw(st.lists(st.booleans(), min_size=len(G)))) if keep]
     check("square_clustering", G, some + ["not a node"])
     check("square_clustering", G, next(iter(G)))
+
+
+@pytest.mark.parametrize("nodes", [99, [[1]], [0, 99], 0])
+@pytest.mark.parametrize(
+    "name", ["square_clustering", "clustering", "average_clustering", "triangles", "reciprocity"]
+)
+def test_nbunch_as_networkx_reads_it(name, nodes):
+    G = nx.DiGraph([(0, 1), (1, 2), (2, 0)]) if name == "reciprocity" else nx.complete_graph(3)
+    check(name, G, nodes)
 
 
 def test_square_clustering_on_larger_graphs():

@@ -8,6 +8,7 @@ matrix products (SciPy on the CPU, cupyx on the GPU). Zero coefficients are the 
 NetworkX returns them.
 """
 
+import networkx as nx
 import numpy as np
 
 from gravel.algorithms import triangles as gravel_triangles
@@ -25,10 +26,27 @@ def _counts(G):
 
 
 def _ids(G, nodes):
-    """The vertex ids of `nodes` (None: all), skipping nodes not in G as NetworkX's nbunch does."""
+    """The vertex ids of `nodes` (None: all), as NetworkX's ``nbunch_iter`` reads them: one node
+    of G, or a container whose nodes not in G are skipped; NetworkXError as it raises it."""
     if nodes is None:
         return None
-    return np.array([G.index[v] for v in nodes if v in G], np.int64)
+    if single_node(G, nodes):
+        return np.array([G.index[nodes]], np.int64)
+    ids, v = [], None
+    try:
+        for v in nodes:
+            if v in G.index:
+                ids.append(G.index[v])
+    except TypeError as err:
+        message, exc = str(err), err
+        if "iter" in message:
+            exc = nx.NetworkXError("nbunch is not a node or a sequence of nodes.")
+        if "object is not iterable" in message:
+            exc = nx.NetworkXError(f"Node {nodes} is not in the graph.")
+        if "hashable" in message:
+            exc = nx.NetworkXError(f"Node {v} in sequence nbunch is not a valid node.")
+        raise exc from err
+    return np.array(ids, np.int64)
 
 
 def _per_node(G, values, nodes):
@@ -90,6 +108,8 @@ def clustering(G, nodes=None, weight=None):
 def average_clustering(G, nodes=None, weight=None, count_zeros=True):
     c = _any_coefficients(G, weight)
     ids = _ids(G, nodes)
+    if single_node(G, nodes):  # NetworkX asks clustering's one number for its .values()
+        raise AttributeError(f"{type(c[ids[0]]).__name__!r} object has no attribute 'values'")
     values = (c if ids is None else c[ids]).tolist()
     if not count_zeros:
         values = [x for x in values if abs(x) > 0]
@@ -206,9 +226,7 @@ def _square_terms(graph, ids, dev):
 
 @algorithm
 def square_clustering(G, nodes=None):
-    ids = np.arange(len(G)) if nodes is None or single_node(G, nodes) else _ids(G, nodes)
-    if single_node(G, nodes):
-        ids = np.array([G.index[nodes]])
+    ids = np.arange(len(G)) if nodes is None else _ids(G, nodes)
     dev = choose_device(device(), ("cpu", "cuda"), "square_clustering")
     squares, potential = _square_terms(G.graph, ids, dev)
     c = np.zeros(ids.size, object)  # int 0s

@@ -8,6 +8,7 @@ import networkx as nx
 import numpy as np
 
 from .._algorithm import algorithm, single_node
+from .cluster import _ids
 
 
 def _reciprocated(graph):
@@ -40,8 +41,7 @@ def reciprocity(G, nodes=None):
         if value is None:
             raise nx.NetworkXError("Not defined for isolated nodes.")
         return value
-    ids = [G.index[v] for v in nodes if v in G]
-    return G.to_dict(ratio, np.array(ids, np.int64))
+    return G.to_dict(ratio, _ids(G, nodes))
 
 
 @algorithm
