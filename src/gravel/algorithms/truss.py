@@ -142,7 +142,7 @@ def edge_index(offsets, indices):
 def _truss_cpu(S):
     with Timer() as t:
         src, dst, edge_of, _ = edge_index(S.offsets, S.indices)
-        sup = _k.support(S.offsets, S.indices, src, dst)
+        sup = _k.kernels(S.nnz).support(S.offsets, S.indices, src, dst)
         truss = _k.peel(S.offsets, S.indices, edge_of, src, dst, sup)
     return TrussResult(
         "truss_number", "cpu", t.seconds, 1, "peeling", src=src, dst=dst, edge_truss=truss

@@ -4,8 +4,10 @@ one's entries binary-searched in the longer where their lengths differ a lot."""
 import numba
 import numpy as np
 
+from .serial import by_size
+
 #: a list this many times longer than the other is searched, not merged
-SEARCH_RATIO = 16
+SEARCH_RATIO = 4
 
 
 @numba.njit(parallel=True, cache=True)
@@ -53,3 +55,8 @@ def pair_sums(offsets, indices, us, vs, weights):
         counts[i] = c
         sums[i] = s
     return counts, sums
+
+
+#: the kernel for so many pairs (its serial twin up to SMALL_ARCS: a parallel launch costs more
+#: than a batch of NetworkX's pairs takes to score serially)
+kernels = by_size(pair_sums)

@@ -4,6 +4,8 @@
 import numba
 import numpy as np
 
+from .serial import by_size
+
 
 @numba.njit(cache=True)
 def _find(indices, lo, hi, x):
@@ -28,6 +30,10 @@ def support(offsets, indices, src, dst):
             pb += y <= x
         sup[e] = c
     return sup
+
+
+#: the support kernel for a graph of so many arcs (its serial twin for small graphs)
+kernels = by_size(support)
 
 
 @numba.njit(cache=True)
