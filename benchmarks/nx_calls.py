@@ -166,6 +166,9 @@ CALLS = {
     "in_degree_centrality": Call(_whole(nx.in_degree_centrality), kind="directed"),
     "out_degree_centrality": Call(_whole(nx.out_degree_centrality), kind="directed"),
     "closeness_centrality": Call(_whole(nx.closeness_centrality), heavy=True),
+    "bipartite_betweenness_centrality": Call(
+        lambda i, G, **b: nx.bipartite.betweenness_centrality(G, list(G)[::2], **b), heavy=True
+    ),
     # components, cores, communities
     "connected_components": Call(lambda i, G, **b: _sets(nx.connected_components(G, **b))),
     "number_connected_components": Call(_whole(nx.number_connected_components)),

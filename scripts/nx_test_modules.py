@@ -17,9 +17,10 @@ def test_modules(names):
     """The dotted names of the test modules that call the functions `names`, sorted."""
     found = set()
     for name in names:
-        module = sys.modules[_registered_algorithms[name].orig_func.__module__]
+        func = _registered_algorithms[name].orig_func
+        module = sys.modules[func.__module__]
         tests = Path(module.__file__).parent / "tests"
-        call = re.compile(rf"\b{re.escape(name.rpartition('.')[2])}\(")
+        call = re.compile(rf"\b{re.escape(func.__name__)}\(")
         for path in tests.glob("test_*.py"):
             if call.search(path.read_text(encoding="utf-8")):
                 package = module.__name__.rpartition(".")[0]

@@ -75,6 +75,15 @@ CASES = {
     "label_propagation_communities": ("undirected", lambda G: {}),
     "greedy_color": ("undirected", lambda G: {}),
     "louvain_communities": ("undirected", lambda G: {"seed": 3}),
+    "degree_centrality": ("both", lambda G: {}),
+    "in_degree_centrality": ("directed", lambda G: {}),
+    "out_degree_centrality": ("directed", lambda G: {}),
+    "closeness_centrality": ("both", lambda G: {"distance": "weight"}),
+    "eigenvector_centrality": ("both", lambda G: {"max_iter": 300}),
+    "katz_centrality": ("both", lambda G: {"alpha": 0.05}),
+    "hits": ("both", lambda G: {"max_iter": 0}),  # ARPACK's vectors: tests/nx/test_centrality.py
+    "edge_betweenness_centrality": ("both", lambda G: {"k": min(3, len(G)), "seed": 5}),
+    "bipartite_betweenness_centrality": ("undirected", lambda G: {"nodes": list(G)[::2]}),
     "square_clustering": ("both", lambda G: {}),
     "jaccard_coefficient": ("undirected", lambda G: {}),
     "adamic_adar_index": ("undirected", lambda G: {}),
@@ -113,6 +122,8 @@ DICT_VALUES = type({}.values())
 
 def nx_function(name):
     """NetworkX's function `name` (the community functions live in ``nx.community``)."""
+    if name.startswith("bipartite_"):
+        return getattr(nx.bipartite, name.removeprefix("bipartite_"))
     return getattr(nx, name) if hasattr(nx, name) else getattr(nx.community, name)
 
 
@@ -121,7 +132,7 @@ def called(name, G, **kwargs):
     try:
         out = nx_function(name)(G, **kwargs)
         return list(out) if inspect.isgenerator(out) or isinstance(out, DICT_VALUES) else out
-    except nx.NetworkXException as exc:
+    except (nx.NetworkXException, ZeroDivisionError) as exc:
         return type(exc)
 
 

@@ -5,8 +5,11 @@ verifier. What the command line and the benchmark know about each one is its des
 from .betweenness import betweenness_centrality
 from .bfs import bfs
 from .cc import connected_components
+from .closeness import closeness_centrality
 from .coloring import greedy_color
+from .eigenvector import eigenvector_centrality
 from .hits import hits
+from .katz import katz_centrality
 from .kcore import core_number
 from .link_prediction import link_prediction
 from .louvain import louvain_communities
@@ -24,8 +27,10 @@ from .who_to_follow import who_to_follow
 __all__ = [
     "betweenness_centrality",
     "bfs",
+    "closeness_centrality",
     "connected_components",
     "core_number",
+    "eigenvector_centrality",
     "greedy_color",
     "label_propagation_communities",
     "link_prediction",
@@ -33,6 +38,7 @@ __all__ = [
     "maximal_independent_set",
     "minimum_spanning_forest",
     "hits",
+    "katz_centrality",
     "pagerank",
     "salsa",
     "sssp",

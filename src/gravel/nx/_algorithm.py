@@ -47,3 +47,14 @@ def single_node(G, nodes):
 def node_not_found(node):
     """NetworkX's error for a missing traversal source."""
     return nx.NetworkXError(f"The node {node} is not in the graph.")
+
+
+def start_values_ok(G, nstart):
+    """True when `nstart` is None or gives every node of G (a NetworkX graph, or a converted one)
+    a non-negative number, and no other key: the starts gravel's power iterations take."""
+    if nstart is None:
+        return True
+    try:
+        return set(nstart) == set(G) and all(v >= 0 for v in nstart.values())
+    except TypeError:  # not a dict of numbers
+        return False

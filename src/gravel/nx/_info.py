@@ -14,22 +14,44 @@ FUNCTIONS = {
     "bfs_edges": "Neighbours are visited in node order, not in edge-insertion order.",
     "bfs_layers": "One source; several sources run on NetworkX.",
     "bfs_tree": "Neighbours are visited in node order, not in edge-insertion order.",
+    "bipartite_betweenness_centrality": "",
+    "closeness_centrality": (
+        "Where ``distance`` is given, weights must be non-negative numbers that float32 holds "
+        "exactly; others run on NetworkX."
+    ),
     "clustering": (
         "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
     ),
     "common_neighbor_centrality": "",
     "connected_components": "",
     "core_number": "",
+    "degree_centrality": "",
     "descendants_at_distance": "",
+    "edge_betweenness_centrality": (
+        "Unweighted only (``weight=None``). Keys in NetworkX's order while its graph lives; "
+        "else in node order, each node's neighbours in node order."
+    ),
+    "eigenvector_centrality": "Weights must be non-negative numbers that float32 holds exactly.",
     "greedy_color": (
         "Undirected graphs, strategy ``'largest_first'`` (the string) and ``interchange=False``; "
         "other calls run on NetworkX."
     ),
+    "hits": (
+        "Power iteration in place of ARPACK's SVD, allowing 20 iterations per ``max_iter`` (it "
+        "may raise PowerIterationFailedConvergence where the two largest singular values are "
+        "within a few per cent and ARPACK converges); ``tol`` bounds the L1 change of the hubs, "
+        "and ``tol<=0`` runs on NetworkX. "
+        "Where the largest singular value is repeated (an undirected bipartite graph, two alike "
+        "components) the scores may be another of its vectors than NetworkX's. Graphs without "
+        "edges, and weights float32 does not hold exactly, run on NetworkX."
+    ),
+    "in_degree_centrality": "",
     "is_connected": "",
     "is_weakly_connected": "",
     "jaccard_coefficient": "",
     "k_core": "",
     "k_truss": "",
+    "katz_centrality": "Weights must be non-negative numbers that float32 holds exactly.",
     "label_propagation_communities": "",
     "louvain_communities": (
         "Undirected graphs and ``max_level=None``; weights must be finite and non-negative. "
@@ -38,6 +60,7 @@ FUNCTIONS = {
     "node_connected_component": "",
     "number_connected_components": "",
     "number_weakly_connected_components": "",
+    "out_degree_centrality": "",
     "overall_reciprocity": "",
     "pagerank": "Weights are held as float32.",
     "preferential_attachment": "",

@@ -58,14 +58,8 @@ def from_networkx(graph, edge_attrs=None):
     if edge_attrs and len(edge_attrs) > 1:
         raise NotImplementedError("gravel holds one numeric edge attribute at most")
     labels = list(graph)
-    n, rows = len(labels), list(map(graph._adj.__getitem__, labels))  # each node's row, in order
-    offsets = np.zeros(n + 1, np.int64)
-    np.cumsum(np.fromiter(map(len, rows), np.int64, n), out=offsets[1:])
+    rows, offsets, indices = adjacency_lists(graph, labels)
     nnz = int(offsets[-1])
-    neighbours = chain.from_iterable(rows)
-    if not _numbered(labels):
-        neighbours = map({v: i for i, v in enumerate(labels)}.__getitem__, neighbours)
-    indices = np.fromiter(neighbours, np.int64, nnz)
     attr, default = next(iter(edge_attrs.items())) if edge_attrs else (None, None)
     weights, exact = None, True
     if attr:
@@ -80,6 +74,36 @@ def from_networkx(graph, edge_attrs=None):
         offsets, indices, weights, directed=graph.is_directed(), trusted=True, sorted_rows=False
     )
     return BackendGraph(G, labels, origin=graph, exact_weights=exact)
+
+
+def adjacency_lists(graph, labels, index=None):
+    """A NetworkX graph's adjacency as CSR arrays, each row in its dict's order (unsorted).
+
+    Parameters
+    ----------
+    graph : networkx.Graph or networkx.DiGraph
+    labels : list
+        The nodes, in the order of the rows (``list(graph)``).
+    index : dict, optional
+        Node -> id, where the caller has it already (built here unless the nodes are 0..n-1).
+
+    Returns
+    -------
+    rows : list of dict
+        Each node's adjacency row.
+    offsets : numpy.ndarray of int64
+        n + 1 row offsets.
+    indices : numpy.ndarray of int64
+        The neighbours' ids, row by row in each row's order.
+    """
+    n, rows = len(labels), list(map(graph._adj.__getitem__, labels))  # each node's row, in order
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, rows), np.int64, n), out=offsets[1:])
+    neighbours = chain.from_iterable(rows)
+    if not _numbered(labels):
+        index = {v: i for i, v in enumerate(labels)} if index is None else index
+        neighbours = map(index.__getitem__, neighbours)
+    return rows, offsets, np.fromiter(neighbours, np.int64, int(offsets[-1]))
 
 
 def _edge_data(rows):

@@ -1,6 +1,7 @@
 """The backend's functions, one module per NetworkX module (importing them registers them)."""
 
 from . import (
+    bipartite,
     centrality,
     cluster,
     coloring,
@@ -15,6 +16,7 @@ from . import (
 )
 
 __all__ = [
+    "bipartite",
     "centrality",
     "cluster",
     "coloring",
