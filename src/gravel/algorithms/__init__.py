@@ -11,6 +11,7 @@ from .eigenvector import eigenvector_centrality
 from .hits import hits
 from .katz import katz_centrality
 from .kcore import core_number
+from .layout import forceatlas2_layout
 from .link_prediction import link_prediction
 from .louvain import louvain_communities
 from .lpa import label_propagation_communities
@@ -31,6 +32,7 @@ __all__ = [
     "connected_components",
     "core_number",
     "eigenvector_centrality",
+    "forceatlas2_layout",
     "greedy_color",
     "label_propagation_communities",
     "link_prediction",

@@ -469,6 +469,16 @@ _ALGORITHMS = (
         undirected_only=True,
     ),
     Algorithm(
+        name="forceatlas2",
+        module="layout",
+        function_name="forceatlas2_layout",
+        result="LayoutResult",
+        weighted=True,
+        vertex_bytes=40,  # per iteration: positions read, forces written, masses and sizes read
+        options=("seed", "max_iter"),
+        sweeps=lambda result: result.iterations,
+    ),
+    Algorithm(
         name="mis",
         module="mis",
         function_name="maximal_independent_set",

@@ -36,7 +36,7 @@ TOLERANCE = 1e-3
 HALVINGS = 3
 
 
-def parallel_louvain(xp, G, weighted, resolution, threshold):
+def parallel_louvain(xp, G, weighted, resolution, threshold, history=None):
     """Louvain on the undirected G with every vertex moving at once, over the array module `xp`.
 
     Parameters
@@ -53,6 +53,8 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
         A level whose modularity gain is at most this ends the levels; a pass gaining at most
         max(`threshold`, TOLERANCE * abs(Q)) counts as idle, and two idle passes in a row end a
         level.
+    history : list, optional
+        Each level's labels (as `labels`, before the final refinement) are appended to it.
 
     Returns
     -------
@@ -90,6 +92,8 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
         _, community = xp.unique(community, return_inverse=True)
         community = community.ravel()
         labels = community[labels]
+        if history is not None:
+            history.append(labels)
         q, gain = q_new, q_new - q
         if gain <= threshold:
             break

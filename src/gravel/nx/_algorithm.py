@@ -8,16 +8,19 @@ import networkx as nx
 ALGORITHMS = {}
 
 
-def algorithm(func=None, *, can_run=None):
+def algorithm(func=None, *, can_run=None, reads_attributes=False):
     """Register `func` under its (NetworkX) name.
 
     `can_run`, if given, is called with the arguments NetworkX received (the graph still a NetworkX
     graph), bound to `func`'s signature with defaults applied; it returns True, or a string saying
-    why gravel cannot run the call (NetworkX logs it and runs its own code).
+    why gravel cannot run the call (NetworkX logs it and runs its own code). `reads_attributes`:
+    where NetworkX keeps every edge attribute for the call, the function reads the one it needs
+    from the caller's graph (:func:`gravel.nx.convert.with_attribute`).
     """
     if func is None:
-        return lambda f: algorithm(f, can_run=can_run)
+        return lambda f: algorithm(f, can_run=can_run, reads_attributes=reads_attributes)
     func.can_run = can_run
+    func.reads_attributes = reads_attributes
     func.signature = inspect.signature(func)
     ALGORITHMS[func.__name__] = func
     return func

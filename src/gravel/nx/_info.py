@@ -23,6 +23,9 @@ FUNCTIONS = {
         "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
     ),
     "common_neighbor_centrality": "",
+    "complement": (
+        "Graphs of up to 5,000 nodes (a dense n x n matrix); larger ones run on NetworkX."
+    ),
     "connected_components": "",
     "core_number": "",
     "degree_centrality": "",
@@ -32,6 +35,11 @@ FUNCTIONS = {
         "else in node order, each node's neighbours in node order."
     ),
     "eigenvector_centrality": "Weights must be non-negative numbers that float32 holds exactly.",
+    "ego_graph": "Graphs whose edges carry attributes run on NetworkX (it keeps them all).",
+    "forceatlas2_layout": (
+        "NetworkX's iteration from NetworkX's start positions for the seed, in float64: equal "
+        "up to rounding, which the iteration amplifies over tens of iterations."
+    ),
     "greedy_color": (
         "Undirected graphs, strategy ``'largest_first'`` (the string) and ``interchange=False``; "
         "other calls run on NetworkX."
@@ -46,7 +54,13 @@ FUNCTIONS = {
         "edges, and weights float32 does not hold exactly, run on NetworkX."
     ),
     "in_degree_centrality": "",
+    "is_arborescence": "",
+    "is_branching": "",
     "is_connected": "",
+    "is_forest": "",
+    "is_isolate": "",
+    "is_tree": "",
+    "isolates": "",
     "is_weakly_connected": "",
     "jaccard_coefficient": "",
     "k_core": "",
@@ -54,13 +68,38 @@ FUNCTIONS = {
     "katz_centrality": "Weights must be non-negative numbers that float32 holds exactly.",
     "label_propagation_communities": "",
     "louvain_communities": (
-        "Undirected graphs and ``max_level=None``; weights must be finite and non-negative. "
+        "Undirected graphs; weights must be finite and non-negative. "
         "gravel's visit order differs from NetworkX's for the same seed, so the partitions differ."
+    ),
+    "louvain_partitions": (
+        "Undirected graphs; weights finite and non-negative. gravel's visit order differs from "
+        "NetworkX's for the same seed, so the partitions differ."
+    ),
+    "maximal_independent_set": (
+        "A valid maximal independent set holding ``nodes``, but not NetworkX's draw for the seed."
+    ),
+    "maximum_spanning_edges": (
+        "Boruvka whatever ``algorithm`` says: where weights tie the forest may differ (not its "
+        "weight); with ``data=True``, graphs whose edges carry attributes run on NetworkX."
+    ),
+    "maximum_spanning_tree": (
+        "Boruvka whatever ``algorithm`` says: where weights tie the tree may differ (not its "
+        "weight); graphs whose edges carry attributes run on NetworkX."
+    ),
+    "minimum_spanning_edges": (
+        "Boruvka whatever ``algorithm`` says: where weights tie the forest may differ (not its "
+        "weight); with ``data=True``, graphs whose edges carry attributes run on NetworkX."
+    ),
+    "minimum_spanning_tree": (
+        "Boruvka whatever ``algorithm`` says: where weights tie the tree may differ (not its "
+        "weight); graphs whose edges carry attributes run on NetworkX."
     ),
     "node_connected_component": "",
     "number_connected_components": "",
     "number_weakly_connected_components": "",
     "out_degree_centrality": "",
+    "number_of_isolates": "",
+    "number_of_selfloops": "",
     "overall_reciprocity": "",
     "pagerank": "Weights are held as float32.",
     "preferential_attachment": "",

@@ -19,6 +19,7 @@ KERNELS = (
     "generate",
     "hits",
     "kcore",
+    "layout",
     "louvain",
     "lpa",
     "mis",

@@ -8,11 +8,15 @@ from . import (
     community,
     components,
     core,
+    isolate,
     link_analysis,
     link_prediction,
+    mis,
+    operators,
     reciprocity,
     shortest_paths,
     traversal,
+    tree,
 )
 
 __all__ = [
@@ -23,9 +27,13 @@ __all__ = [
     "community",
     "components",
     "core",
+    "isolate",
     "link_analysis",
     "link_prediction",
+    "mis",
+    "operators",
     "reciprocity",
     "shortest_paths",
     "traversal",
+    "tree",
 ]
