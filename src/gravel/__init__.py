@@ -55,6 +55,8 @@ _LAZY = {
     "who_to_follow": "gravel.algorithms",
     "core_number": "gravel.algorithms",
     "forceatlas2_layout": "gravel.algorithms",
+    "truss_number": "gravel.algorithms",
+    "link_prediction": "gravel.algorithms",
     "hits": "gravel.algorithms",
     "greedy_color": "gravel.algorithms",
     "label_propagation_communities": "gravel.algorithms",
@@ -80,6 +82,7 @@ if TYPE_CHECKING:
         katz_centrality,
         label_propagation_communities,
         leiden_communities,
+        link_prediction,
         louvain_communities,
         maximal_independent_set,
         minimum_spanning_forest,
@@ -88,6 +91,7 @@ if TYPE_CHECKING:
         sssp,
         strongly_connected_components,
         triangles,
+        truss_number,
         who_to_follow,
     )
 
@@ -134,6 +138,8 @@ __all__ = [
     "who_to_follow",
     "core_number",
     "forceatlas2_layout",
+    "truss_number",
+    "link_prediction",
     "hits",
     "greedy_color",
     "label_propagation_communities",

@@ -13,6 +13,7 @@ from .katz import katz_centrality
 from .kcore import core_number
 from .layout import forceatlas2_layout
 from .leiden import leiden_communities
+from .link_prediction import link_prediction
 from .louvain import louvain_communities
 from .lpa import label_propagation_communities
 from .mis import maximal_independent_set
@@ -22,6 +23,7 @@ from .salsa import salsa
 from .scc import strongly_connected_components
 from .sssp import sssp
 from .triangles import triangles
+from .truss import truss_number
 from .who_to_follow import who_to_follow
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "greedy_color",
     "label_propagation_communities",
     "leiden_communities",
+    "link_prediction",
     "louvain_communities",
     "maximal_independent_set",
     "minimum_spanning_forest",
@@ -45,5 +48,6 @@ __all__ = [
     "sssp",
     "strongly_connected_components",
     "triangles",
+    "truss_number",
     "who_to_follow",
 ]

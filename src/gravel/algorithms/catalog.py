@@ -290,6 +290,13 @@ _ALGORITHMS = (
         vertex_bytes=4,
     ),
     Algorithm(
+        name="truss",
+        module="truss",
+        function_name="truss_number",
+        result="TrussResult",
+        vertex_bytes=4,
+    ),
+    Algorithm(
         name="scc",
         module="scc",
         function_name="strongly_connected_components",

@@ -39,15 +39,6 @@ def bound(func, args, kwargs):
     return b.arguments
 
 
-def unweighted_undirected(G, weight=None, **_):
-    """The condition of the clustering functions: gravel counts triangles of simple graphs."""
-    if G.is_directed():
-        return "directed clustering is not implemented in gravel"
-    if weight is not None:
-        return "weighted clustering is not implemented in gravel"
-    return True
-
-
 def single_node(G, nodes):
     """True when `nodes` names one node of G (NetworkX then returns one value, not a dict)."""
     try:

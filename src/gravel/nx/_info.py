@@ -6,7 +6,10 @@ module imports nothing (no NumPy, CuPy or Numba, and compiles nothing).
 
 # name -> the difference from NetworkX, shown in NetworkX's docstring ("" where there is none)
 FUNCTIONS = {
-    "average_clustering": "Undirected and unweighted only; other graphs run on NetworkX.",
+    "adamic_adar_index": "",
+    "average_clustering": (
+        "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
+    ),
     "betweenness_centrality": "Unweighted only (``weight=None``).",
     "bfs_edges": "Neighbours are visited in node order, not in edge-insertion order.",
     "bfs_layers": "One source; several sources run on NetworkX.",
@@ -16,7 +19,10 @@ FUNCTIONS = {
         "Where ``distance`` is given, weights must be non-negative numbers that float32 holds "
         "exactly; others run on NetworkX."
     ),
-    "clustering": "Undirected and unweighted only; other graphs run on NetworkX.",
+    "clustering": (
+        "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
+    ),
+    "common_neighbor_centrality": "",
     "complement": (
         "Graphs of up to 5,000 nodes (a dense n x n matrix); larger ones run on NetworkX."
     ),
@@ -54,8 +60,11 @@ FUNCTIONS = {
     "is_forest": "",
     "is_isolate": "",
     "is_tree": "",
+    "is_weakly_connected": "",
     "isolates": "",
+    "jaccard_coefficient": "",
     "k_core": "",
+    "k_truss": "",
     "katz_centrality": "Weights must be non-negative numbers that float32 holds exactly.",
     "label_propagation_communities": "",
     "leiden_communities": (
@@ -96,15 +105,21 @@ FUNCTIONS = {
     ),
     "node_connected_component": "",
     "number_connected_components": "",
+    "number_weakly_connected_components": "",
     "out_degree_centrality": "",
     "number_of_isolates": "",
     "number_of_selfloops": "",
+    "overall_reciprocity": "",
     "pagerank": "Weights are held as float32.",
+    "preferential_attachment": "",
+    "reciprocity": "Undirected graphs with ``nodes`` run on NetworkX (it reads predecessors).",
+    "resource_allocation_index": "",
     "shortest_path_length": "One source and no target; other calls run on NetworkX.",
     "single_source_dijkstra_path_length": (
         "Weights must be non-negative numbers that float32 holds exactly; others run on NetworkX."
     ),
     "single_source_shortest_path_length": "",
+    "square_clustering": "",
     "strongly_connected_components": "Components come by first node, not in Tarjan's order.",
     "number_strongly_connected_components": "",
     "is_strongly_connected": "",
