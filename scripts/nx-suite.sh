@@ -1,35 +1,36 @@
 #!/usr/bin/env bash
-# NetworkX's own tests of the functions gravel's backend implements, run through the backend
-# (docs/networkx.md): the 11 modules of the traversal, path, centrality, component and cluster
-# functions, then the community and colouring modules. NetworkX falls back to itself for what the
-# backend refuses. The backend runs where nx.config.backends.gravel.device says ("auto": the GPU
-# where CuPy sees one), so on a GPU machine this is the GPU's run. Run from the repo root; gravel
-# must be installed (its entry point registers the backend): the script installs it editable
-# without dependencies when it is not.
+# NetworkX's own tests run through gravel's backend (docs/networkx.md), in two runs:
+# 1. fallback off for gravel's functions: the test modules of every function the backend
+#    implements (scripts/nx_test_modules.py); NetworkX runs the functions gravel lacks. The
+#    plugin scripts/nx_served.py makes a call gravel declines an expected failure and counts
+#    the calls gravel served and declined, with the reasons, in $NX_SERVED_REPORT (default
+#    /tmp/nx-served.md).
+# 2. fallback on: the whole networkx.algorithms suite, NetworkX running what gravel declines.
+# The backend runs where nx.config.backends.gravel.device says ("auto": the GPU where CuPy sees
+# one). Extra arguments go to pytest. Run from the repo root; gravel must be installed (its entry
+# point registers the backend): the script installs it editable without dependencies when not.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 python3 -c "import importlib.metadata as m; assert m.entry_points(group='networkx.backends', name='gravel')" \
   2>/dev/null || python3 -m pip install -q --no-deps --no-build-isolation -e . || exit 1
-export NETWORKX_TEST_BACKEND=gravel NETWORKX_FALLBACK_TO_NX=True
+scripts=$PWD/scripts
+mapfile -t modules < <(python3 scripts/nx_test_modules.py) || exit 1
+export NETWORKX_TEST_BACKEND=gravel PYTHONPATH="$scripts${PYTHONPATH:+:$PYTHONPATH}"
+export NX_SERVED_REPORT=${NX_SERVED_REPORT:-/tmp/nx-served.md}
 python3 -c "import gravel.nx, networkx as nx; print('backend device:', nx.config.backends.gravel.device)"
 # an empty folder outside the repository: NetworkX's conftest, not ours
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT && cd "$work" || exit 1
+mkdir counts
+workers=(-n "${NX_SUITE_WORKERS:-2}")
 status=0
-for group in core communities; do
-  if [ "$group" = core ]; then
-    modules="link_analysis.tests.test_pagerank traversal.tests.test_bfs
-      components.tests.test_connected components.tests.test_weakly_connected
-      shortest_paths.tests.test_unweighted shortest_paths.tests.test_weighted
-      shortest_paths.tests.test_generic centrality.tests.test_betweenness_centrality tests.test_cluster
-      tests.test_core components.tests.test_strongly_connected
-      tests.test_dag tests.test_lowest_common_ancestors"
-  else
-    modules="community.tests.test_louvain community.tests.test_label_propagation coloring.tests"
-  fi
-  # shellcheck disable=SC2046
-  python3 -m pytest -q -p no:cacheprovider "$@" --pyargs \
-    $(for m in $modules; do echo "networkx.algorithms.$m"; done) > "/tmp/nx-suite-$group.log" 2>&1 \
-    || { status=1; tail -40 "/tmp/nx-suite-$group.log"; }
-  echo "$group: $(tail -1 "/tmp/nx-suite-$group.log")"
-done
+
+NETWORKX_FALLBACK_TO_NX=True NX_SERVED_DIR=$work/counts python3 -m pytest -q -p no:cacheprovider \
+  -p nx_served "${workers[@]}" "$@" --pyargs "${modules[@]}" > "$work/off.log" 2>&1 \
+  || { status=1; tail -60 "$work/off.log"; }
+echo "fallback off for gravel's functions, ${#modules[@]} modules: $(tail -1 "$work/off.log")"
+grep '^gravel served' "$work/off.log"
+
+NETWORKX_FALLBACK_TO_NX=True python3 -m pytest -q -p no:cacheprovider "${workers[@]}" "$@" \
+  --pyargs networkx.algorithms > "$work/on.log" 2>&1 || { status=1; tail -60 "$work/on.log"; }
+echo "fallback on, networkx.algorithms: $(tail -1 "$work/on.log")"
 exit $status

@@ -14,6 +14,7 @@ CALLS = {
     "betweenness_centrality": lambda s: gravel.betweenness_centrality(G, k=2, seed=s, device="cpu"),
     "greedy_color": lambda s: gravel.greedy_color(G, seed=s, device="cpu"),
     "louvain_communities": lambda s: gravel.louvain_communities(G, seed=s, device="cpu"),
+    "leiden_communities": lambda s: gravel.leiden_communities(G, seed=s, device="cpu"),
     "add_random_weights": lambda s: gravel.transform.add_random_weights(G, seed=s),
 }
 

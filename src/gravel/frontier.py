@@ -308,13 +308,22 @@ class FrontierQueue:
         Parameters
         ----------
         i : int
-            The segment, ``0 <= i < len(self)`` (a negative i does not count from the end).
+            The segment; a negative i counts from the end, as a list's index.
 
         Returns
         -------
         Frontier
             A sparse frontier over ``buffer[bounds[i]:bounds[i + 1]]``.
+
+        Raises
+        ------
+        IndexError
+            `i` outside ``-len(self) <= i < len(self)``.
         """
+        k = len(self)
+        if not -k <= i < k:
+            raise IndexError(f"segment {i} of a frontier queue of {k} segments")
+        i %= k
         b, e = self.bounds[i], self.bounds[i + 1]
         return Frontier(self.n, ids=self.buffer[b:e], length=e - b)
 

@@ -4,7 +4,7 @@ frontier vertex with an arc to it."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import gravel
@@ -94,3 +94,17 @@ def test_bfs_on_the_empty_graph_has_no_source():
     G = gravel.Graph.from_edges([], [], n=0)
     with pytest.raises(gravel.VertexNotFoundError):
         gravel.bfs(G, 0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(graphs(), st.integers(0, 10**6))
+def test_verify_bfs_reads_caller_ids_on_a_reordered_graph(G, pick):
+    assume(G.n > 0)
+    R = gravel.reorder.reorder(G, "degree")
+    s = pick % G.n
+    r = gravel.bfs(R, s, device="cpu")
+    assert verify_bfs(R, s, r.depth, r.parent) == []
+    # the depths of the stored ids are caught wherever they differ from the caller's
+    stored = gravel.bfs(gravel.Graph(R.offsets, R.indices), s, device="cpu")
+    right = np.array_equal(stored.depth, r.depth)
+    assert (verify_bfs(R, s, stored.depth, r.parent) == []) == right

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import gravel
@@ -84,3 +84,16 @@ def test_cc_names_the_sampled_label_most_vertices_carry_on_the_device(labels):
     got = _most_common_cuda(cupy.asarray(x))
     assert got.shape == (1,) and got.dtype == np.int32
     assert int(got.get()[0]) == min(tied, key=labels.index)
+
+
+@settings(max_examples=25, deadline=None)
+@given(graphs())
+def test_verify_cc_reads_caller_ids_on_a_reordered_graph(G):
+    assume(G.n > 0)
+    R = gravel.reorder.reorder(G, "degree")
+    labels = gravel.connected_components(R, device="cpu").labels
+    assert verify_cc(R, labels) == []
+    # the labels of the stored ids (a wrong answer wherever the order moves a component's
+    # smallest vertex) are caught
+    stored = gravel.connected_components(gravel.Graph(R.offsets, R.indices), device="cpu").labels
+    assert (verify_cc(R, stored) == []) == np.array_equal(stored, labels)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import gravel
 from gravel.algorithms.louvain import louvain_communities, verify_louvain
 from gravel.backends.cpu import serial
+from gravel.cli import open_graph
 
 from ..strategies import graphs
 
@@ -282,3 +283,18 @@ def test_numpy_scalars_are_numbers():
     G = gravel.generate.grid(3, 3)
     q = louvain_communities(G, resolution=np.float32(1), threshold=np.float16(0), device="cpu")
     assert q.modularity == louvain_communities(G, device="cpu").modularity
+
+
+@pytest.mark.parametrize("spec", ["kron:10", "grid:20x20"])
+def test_levels_coarsen_and_end_with_the_labels(spec):
+    """Each level's partition merges the one before (the last is refined after the levels, and
+    is the labels), and the modularity does not fall from level to level."""
+    G, _ = open_graph(spec)
+    r = louvain_communities(G, seed=2, device="cpu")
+    assert len(r.partitions) == r.iterations >= 1
+    assert np.array_equal(r.partitions[-1], r.labels)
+    g = nx.Graph(G.to_networkx())
+    q = [nx.community.modularity(g, communities(p)) for p in r.partitions]
+    assert q == sorted(q)
+    for fine, coarse in zip(r.partitions[:-2], r.partitions[1:-1]):
+        assert np.array_equal(coarse[fine], coarse)  # one community of `coarse` per one of `fine`

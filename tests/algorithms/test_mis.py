@@ -119,3 +119,28 @@ def test_cli_on_the_bundled_graph(capsys, tmp_path):
     G = open_graph(None)[0]
     in_set = np.load(out)
     assert summary["size"] == np.count_nonzero(in_set) > 1 and verify_mis(G, in_set) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(graphs(directed=False), st.integers(0, 99), st.data())
+def test_required_nodes_are_members(G, seed, data):
+    """`nodes` take the first priorities: the set holds them, is the greedy one in the order with
+    them moved first, and its priorities say that order."""
+    found = gravel.maximal_independent_set(G, seed=seed, device="cpu").nodes.tolist()
+    nodes = sorted(data.draw(st.sets(st.sampled_from(found))) if found else [])
+    r = gravel.maximal_independent_set(G, nodes=nodes, seed=seed, device="cpu")
+    assert set(nodes) <= set(r.nodes.tolist())
+    assert verify_mis(G, r.in_set) == []
+    rank = np.random.default_rng(seed).permutation(G.n) + np.where(
+        np.isin(np.arange(G.n), nodes), 0, G.n
+    )
+    assert np.array_equal(np.argsort(r.priority), np.argsort(rank, kind="stable"))
+
+
+def test_required_nodes_must_be_independent_vertices():
+    G = gravel.Graph.from_edges([0, 1], [1, 2], directed=False)
+    with pytest.raises(gravel.InvalidArgumentError, match="nodes 0 and 1 are adjacent"):
+        gravel.maximal_independent_set(G, nodes=[0, 1], device="cpu")
+    with pytest.raises(gravel.VertexNotFoundError):
+        gravel.maximal_independent_set(G, nodes=[5], device="cpu")
+    assert gravel.maximal_independent_set(G, nodes=[1], device="cpu").nodes.tolist() == [1]

@@ -1216,6 +1216,9 @@ def test_advance_steps_walks_every_level_in_one_launch(name, G, long_list, monke
     assert len(queue) == len(expect)
     for i, level in enumerate(expect):
         assert np.array_equal(queue.segment(i).get(), level), (name, i)
+    assert np.array_equal(queue.segment(-len(expect)).get(), expect[0])
+    with pytest.raises(IndexError, match="segment"):
+        queue.segment(len(expect))
     expect_depth = np.full(G.n, -1)
     for i, level in enumerate(expect):
         expect_depth[level] = i

@@ -21,10 +21,10 @@ class Vectors:
     dangling: np.ndarray | None = None
 
 
-def distribution(G, values, name):
+def per_vertex(G, values, name):
     """`values` (a dict from the caller's vertices, ids or labels as :func:`caller_id` reads them,
-    to values, or an array over the caller's ids) as a float64 array over the internal ids summing
-    to 1; None stays None."""
+    to values, missing vertices 0, or an array over the caller's ids) as a float64 array over the
+    internal ids, each value finite; None stays None."""
     if values is None:
         return None
     n = G.n
@@ -48,14 +48,24 @@ def distribution(G, values, name):
         raise InvalidArgumentError(
             f"{name} must hold one value per vertex ({n}), not shape {x.shape}"
         )
-    if not np.all(np.isfinite(x)) or np.any(x < 0):
-        raise InvalidArgumentError(f"{name} must hold finite non-negative values")
-    total = x.sum()
-    if not 0 < total < np.inf:
-        raise InvalidArgumentError(f"{name} must have a positive (finite) sum")
-    x /= total
+    if not np.all(np.isfinite(x)):
+        raise InvalidArgumentError(f"{name} must hold finite values")
     if G.order is None:
         return x
     internal = np.empty(n)
     internal[G.order] = x  # order[i]: the internal id of the caller's vertex i
     return internal
+
+
+def distribution(G, values, name):
+    """`values` as :func:`per_vertex` reads them, non-negative, as a float64 array over the
+    internal ids summing to 1; None stays None."""
+    x = per_vertex(G, values, name)
+    if x is None:
+        return None
+    if np.any(x < 0):
+        raise InvalidArgumentError(f"{name} must hold finite non-negative values")
+    total = x.sum()
+    if not 0 < total < np.inf:
+        raise InvalidArgumentError(f"{name} must have a positive (finite) sum")
+    return x / total

@@ -411,11 +411,12 @@ def verify_bfs(G, source, depth, parent):
     G : Graph
         The graph searched.
     source : int
-        The source's id.
+        The source's id (the caller's, as the result's).
     depth : numpy.ndarray
-        The result's depths, on the host (-1 where unreachable).
+        The result's depths, on the host (-1 where unreachable), over the caller's ids.
     parent : numpy.ndarray
-        The result's parents, on the host (the source its own, -1 where unreachable).
+        The result's parents, on the host (the source its own, -1 where unreachable), over the
+        caller's ids.
 
     Returns
     -------
@@ -424,11 +425,13 @@ def verify_bfs(G, source, depth, parent):
 
     Notes
     -----
-    The serial BFS is SciPy's ``breadth_first_order`` on G's stored ids, which are the caller's
-    only where G has not been reordered (``G.order`` is None).
+    The serial BFS is SciPy's ``breadth_first_order`` on G's stored ids; on a reordered graph
+    (``G.order`` set) the result is moved to the stored ids first.
     """
     from scipy.sparse.csgraph import breadth_first_order
 
+    if G.order is not None:  # the caller's vertex i is stored as order[i]
+        source, depth, parent = _to_stored(G.order, source, depth, parent)
     problems = []
     expect = np.full(G.n, -1, np.int64)
     order, pred = breadth_first_order(G.to_scipy(), source, directed=True, return_predecessors=True)
@@ -446,6 +449,15 @@ def verify_bfs(G, source, depth, parent):
     if parent[source] != source:
         problems.append("the source is not its own parent")
     return problems
+
+
+def _to_stored(order, source, depth, parent):
+    """A BFS result over the caller's ids moved to a reordered graph's stored ids."""
+    stored_depth = np.empty_like(depth)
+    stored_depth[order] = depth
+    stored_parent = np.empty_like(parent)
+    stored_parent[order] = np.where(parent >= 0, order[np.maximum(parent, 0)], parent)
+    return int(order[source]), stored_depth, stored_parent
 
 
 #: the paths by device; the catalog's ``devices`` are its keys

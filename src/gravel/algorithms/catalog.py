@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import baselines
+from .baselines import PAGERANK_ITERATIONS
+
 #: sources of a timed betweenness run, spread evenly over the ids (all n: hours on large graphs)
 BC_SOURCES = 4
-#: iterations of a timed PageRank (and HITS) run: NetworkX's stopping rule ends after a handful on
-#: large graphs, so the bench fixes the count
-PAGERANK_ITERATIONS = 20
 
 
 @dataclass(frozen=True)
@@ -205,107 +205,17 @@ class Algorithm:
         return self.verifier(*head, *(host(getattr(result, a)) for a in self.arrays), **extra)
 
 
-def _unit_matrix(G):
-    """G's adjacency as a SciPy CSR matrix of ones (hop counts)."""
-    A = G.to_scipy()
-    A.data[:] = 1
-    return A
-
-
-def _scipy_bfs(G, source):
-    from scipy.sparse.csgraph import breadth_first_order
-
-    A = _unit_matrix(G)
-    return lambda: breadth_first_order(A, source, directed=True, return_predecessors=True)
-
-
-def _scipy_components(connection):
-    """A baseline builder: SciPy's "weak" or "strong" components of G's arcs."""
-
-    def build(G, source):
-        from scipy.sparse.csgraph import connected_components
-
-        A = _unit_matrix(G)
-        return lambda: connected_components(A, directed=True, connection=connection)
-
-    return build
-
-
-def _scipy_dijkstra(G, source):
-    """Dijkstra on G's weights, which gravel's own run (timed first) has checked."""
-    from scipy.sparse.csgraph import dijkstra
-
-    A = G.to_scipy()
-    return lambda: dijkstra(A, directed=True, indices=source)
-
-
-def _scipy_bellman_ford(G, source):
-    """Bellman-Ford on G's weights, which gravel's own run (timed first) has checked."""
-    from scipy.sparse.csgraph import bellman_ford
-
-    A = G.to_scipy()
-    return lambda: bellman_ford(A, directed=True, indices=source)
-
-
-def _cusparse_transpose(G):
-    """A^T as a cupyx CSR matrix of ones: its rows are G's in-edges."""
-    import cupy
-    import cupyx.scipy.sparse as csp
-
-    off, idx, _ = G.csc()
-    ones = cupy.ones(len(idx), cupy.float32)
-    return csp.csr_matrix((ones, cupy.asarray(idx), cupy.asarray(off)), shape=(G.n, G.n))
-
-
-def _cusparse_pagerank(G, source):
-    """PageRank's power iteration as a CuPy user writes it: one SpMV per iteration."""
-    import cupy
-
-    at = _cusparse_transpose(G)
-    deg = cupy.asarray(G.out_degree)
-    inv = cupy.where(deg > 0, 1.0 / cupy.maximum(deg, 1), 0).astype(cupy.float32)
-    dangling = (deg == 0).astype(cupy.float32)
-
-    def run():
-        x = cupy.full(G.n, 1.0 / G.n, cupy.float32)
-        for _ in range(PAGERANK_ITERATIONS):
-            x = 0.85 * (at @ (x * inv) + cupy.dot(x, dangling) / G.n) + 0.15 / G.n
-        return x
-
-    return run
-
-
-def _cusparse_bfs(G, source):
-    """A BFS whose frontier expands by one SpMV per level."""
-    import cupy
-
-    at = _cusparse_transpose(G)
-
-    def run():
-        visited = cupy.zeros(G.n, bool)
-        visited[source] = True
-        f = cupy.zeros(G.n, cupy.float32)
-        f[source] = 1
-        while True:
-            nxt = (at @ f > 0) & ~visited
-            if not bool(nxt.any()):  # sync per level, as any CuPy loop must
-                return visited
-            visited |= nxt
-            f = nxt.astype(cupy.float32)
-
-    return run
-
-
-def _scipy_msf(G, source):
-    from scipy.sparse.csgraph import minimum_spanning_tree
-
-    A = G.to_scipy()
-    return lambda: minimum_spanning_tree(A)
-
-
 def _spread_sources(G):
     """BC_SOURCES ids spread evenly over the graph."""
     return {"sources": np.arange(BC_SOURCES) * max(G.n // BC_SOURCES, 1) % max(G.n, 1)}
+
+
+def _iterated(name, function_name, result, options, checked=()):
+    """A power iteration over the in-lists (scores read twice and written: 24 bytes a vertex),
+    timed at a fixed count of iterations as PageRank."""
+    timed = {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0}
+    kw = dict(options=options, checked=checked, sweeps=lambda result: result.iterations)
+    return Algorithm(name, name, function_name, result, 24, timed=lambda G: timed, **kw)
 
 
 _ALGORITHMS = (
@@ -317,8 +227,8 @@ _ALGORITHMS = (
         takes_source=True,
         vertex_bytes=8,  # depth and parent
         baselines=(
-            Baseline("scipy", "cpu", _scipy_bfs),
-            Baseline("cusparse", "cuda", _cusparse_bfs),
+            Baseline("scipy", "cpu", baselines.scipy_bfs),
+            Baseline("cusparse", "cuda", baselines.cusparse_bfs),
         ),
     ),
     Algorithm(
@@ -329,7 +239,7 @@ _ALGORITHMS = (
         takes_source=True,
         weighted=True,
         vertex_bytes=8,
-        baselines=(Baseline("scipy", "cpu", _scipy_dijkstra),),
+        baselines=(Baseline("scipy", "cpu", baselines.scipy_dijkstra),),
     ),
     Algorithm(
         name="bellman_ford",
@@ -339,7 +249,7 @@ _ALGORITHMS = (
         takes_source=True,
         weighted=True,
         vertex_bytes=8,
-        baselines=(Baseline("scipy", "cpu", _scipy_bellman_ford),),
+        baselines=(Baseline("scipy", "cpu", baselines.scipy_bellman_ford),),
     ),
     Algorithm(
         name="pagerank",
@@ -352,7 +262,7 @@ _ALGORITHMS = (
         # floor counts a sweep: `gravel bench` gives every graph weights (SSSP's)
         timed=lambda G: {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0, "weight": None},
         sweeps=lambda result: result.iterations,
-        baselines=(Baseline("cusparse", "cuda", _cusparse_pagerank),),
+        baselines=(Baseline("cusparse", "cuda", baselines.cusparse_pagerank),),
     ),
     Algorithm(
         name="cc",
@@ -360,7 +270,7 @@ _ALGORITHMS = (
         function_name="connected_components",
         result="CCResult",
         vertex_bytes=4,
-        baselines=(Baseline("scipy", "cpu", _scipy_components("weak")),),
+        baselines=(Baseline("scipy", "cpu", baselines.scipy_components("weak")),),
     ),
     Algorithm(
         name="bc",
@@ -390,12 +300,19 @@ _ALGORITHMS = (
         vertex_bytes=4,
     ),
     Algorithm(
+        name="truss",
+        module="truss",
+        function_name="truss_number",
+        result="TrussResult",
+        vertex_bytes=4,
+    ),
+    Algorithm(
         name="scc",
         module="scc",
         function_name="strongly_connected_components",
         result="SCCResult",
         vertex_bytes=32,  # index, lowlink, component, stack, frame vertex and arc
-        baselines=(Baseline("scipy", "cpu", _scipy_components("strong")),),
+        baselines=(Baseline("scipy", "cpu", baselines.scipy_components("strong")),),
     ),
     Algorithm(
         name="hits",
@@ -406,6 +323,17 @@ _ALGORITHMS = (
         options=("max_iter", "tol"),
         timed=lambda G: {"max_iter": PAGERANK_ITERATIONS, "tol": 0.0},
         sweeps=lambda result: 2 * result.iterations,  # A^T h, then A a
+    ),
+    _iterated("eigenvector", "eigenvector_centrality", "CentralityResult", ("max_iter", "tol")),
+    _iterated("katz", "katz_centrality", "KatzResult", ("alpha", "max_iter", "tol"), ("alpha",)),
+    Algorithm(
+        name="closeness",
+        module="closeness",
+        function_name="closeness_centrality",
+        result="ClosenessResult",
+        vertex_bytes=8,  # per source: depths written and read
+        timed=_spread_sources,
+        sweeps=lambda result: result.iterations,  # a search per source
     ),
     Algorithm(
         name="salsa",
@@ -449,6 +377,18 @@ _ALGORITHMS = (
         undirected_only=True,
     ),
     Algorithm(
+        name="leiden",
+        module="leiden",
+        function_name="leiden_communities",
+        result="LeidenResult",
+        weighted=True,
+        vertex_bytes=40,  # per pass: Louvain's, and the refinement's subcommunity of each vertex
+        sweeps=lambda result: result.iterations,  # levels (each a few passes and a refinement)
+        options=("seed",),
+        checked=("modularity",),
+        undirected_only=True,
+    ),
+    Algorithm(
         name="msf",
         module="msf",
         function_name="minimum_spanning_forest",
@@ -456,9 +396,19 @@ _ALGORITHMS = (
         weighted=True,
         vertex_bytes=24,  # per round: component labels read, the lightest arc written and read
         sweeps=lambda result: result.iterations,
-        baselines=(Baseline("scipy", "cpu", _scipy_msf),),
+        baselines=(Baseline("scipy", "cpu", baselines.scipy_msf),),
         checked=("total_weight",),
         undirected_only=True,
+    ),
+    Algorithm(
+        name="forceatlas2",
+        module="layout",
+        function_name="forceatlas2_layout",
+        result="LayoutResult",
+        weighted=True,
+        vertex_bytes=40,  # per iteration: positions read, forces written, masses and sizes read
+        options=("seed", "max_iter"),
+        sweeps=lambda result: result.iterations,
     ),
     Algorithm(
         name="mis",

@@ -256,7 +256,7 @@ def verify_cc(G, labels):
     ----------
     G : Graph
     labels : numpy.ndarray
-        The result's labels, on the host.
+        The result's labels, on the host, over the caller's ids.
 
     Returns
     -------
@@ -265,12 +265,14 @@ def verify_cc(G, labels):
 
     Notes
     -----
-    SciPy's components are found on G's stored ids, which are the caller's only where G has not
-    been reordered (``G.order`` is None).
+    SciPy's components are found on G's stored ids; on a reordered graph (``G.order`` set) they
+    are moved to the caller's ids, which the smallest-id rule then reads.
     """
     from scipy.sparse.csgraph import connected_components as scipy_cc
 
     k, ref = scipy_cc(G.to_scipy(), directed=True, connection="weak")
+    if G.order is not None:  # the caller's vertex i is stored as order[i]
+        ref = ref[G.order]
     problems = []
     first = np.full(k, G.n, np.int64)
     np.minimum.at(first, ref, np.arange(G.n))

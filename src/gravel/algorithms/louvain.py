@@ -8,6 +8,8 @@ backends/cpu/louvain.py holds the two phases; the GPU runs louvain_parallel.py's
 every vertex moves at once.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .. import seeds
@@ -26,6 +28,7 @@ from .lpa import LPAResult, caller_ids, modularity
 NX_SEEDS = 5
 
 
+@dataclass
 class LouvainResult(LPAResult):
     """Communities as labels, and their modularity (as label propagation's), as
     :func:`louvain_communities` returns them.
@@ -36,7 +39,12 @@ class LouvainResult(LPAResult):
         int32 per vertex, over the caller's ids: the smallest caller id of its community.
     modularity : float
         The partition's modularity (weighted where the run used weights, at its `resolution`).
+    partitions : list of numpy.ndarray
+        Each level's labels, as `labels` holds them (NetworkX's ``louvain_partitions``): the last
+        is `labels`; the vertices alone where nothing moved.
     """
+
+    partitions: list = None
 
 
 @takes_graph
@@ -73,7 +81,8 @@ def louvain_communities(
     LouvainResult
         ``labels[v]`` (int32, caller ids; a NumPy array on either device): the smallest caller id
         of v's community. ``modularity``: the partition's (weighted, at `resolution`);
-        ``iterations``: the levels.
+        ``partitions``: each level's labels alike, the last being `labels`; ``iterations``: the
+        levels.
 
     Raises
     ------
@@ -129,6 +138,7 @@ def louvain_communities(
         G, weighted, float(resolution), float(threshold), seed
     )
     res.labels = to_caller(G, res.labels)
+    res.partitions = [to_caller(G, level) for level in res.partitions]
     return res
 
 
@@ -139,7 +149,7 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
     rng = seeds.rng(seed)
     labels = np.arange(n, dtype=np.int64)
     q = modularity(G.offsets, G.indices, labels, w, resolution)
-    levels = 0
+    levels, history = 0, []
     with Timer() as t:
         while graph[0].size > 1:
             size = graph[0].size - 1
@@ -150,6 +160,7 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
             levels += 1
             community = _dense(community, size)
             labels = community[labels]
+            history.append(labels)
             q_new = modularity(G.offsets, G.indices, labels, w, resolution)
             if q_new - q <= threshold:
                 q = q_new
@@ -159,7 +170,7 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
         if levels > 1:  # the vertices move once more, between the final communities
             if _move(first, labels, rng, resolution, threshold):
                 q = modularity(G.offsets, G.indices, labels, w, resolution)
-    return _result(G, labels, q, "cpu", t.seconds, levels, "louvain", weighted)
+    return _result(G, labels, q, "cpu", t.seconds, history, "louvain", weighted)
 
 
 def _level_graph(G, w):
@@ -210,26 +221,36 @@ def _louvain_cuda(G, weighted, resolution, threshold, seed):
 
     from .louvain_parallel import parallel_louvain
 
+    history = []
     with Timer("cuda") as t:
-        labels, levels = parallel_louvain(cupy, G, weighted, resolution, threshold)
+        labels, _ = parallel_louvain(cupy, G, weighted, resolution, threshold, history)
     labels = host(labels)
+    history = [host(level) for level in history]
     w = G.weights.astype(np.float64) if weighted else None
     q = modularity(G.offsets, G.indices, labels, w, resolution)
-    return _result(G, labels, q, "cuda", t.seconds, levels, "parallel louvain", weighted)
+    return _result(G, labels, q, "cuda", t.seconds, history, "parallel louvain", weighted)
 
 
-def _result(G, labels, q, device, seconds, levels, method, weighted):
-    """The result of either path: each community labelled by its smallest caller id."""
-    smallest = np.full(G.n, G.n, np.int64)
-    np.minimum.at(smallest, labels, caller_ids(G))
+def _result(G, labels, q, device, seconds, history, method, weighted):
+    """The result of either path: each community labelled by its smallest caller id; `history`
+    holds each level's labels (the last is replaced by `labels`, refined after the levels)."""
+    ids = caller_ids(G)
+
+    def smallest(labels):
+        first = np.full(G.n, G.n, np.int64)
+        np.minimum.at(first, labels, ids)
+        return first[labels].astype(np.int32)
+
+    final = smallest(labels)
     return LouvainResult(
         "louvain_communities",
         device,
         seconds,
-        levels,
+        len(history),
         method + (", weighted" if weighted else ", unweighted"),
-        labels=smallest[labels].astype(np.int32),
+        labels=final,
         modularity=q,
+        partitions=[smallest(level) for level in history[:-1]] + [final],
     )
 
 

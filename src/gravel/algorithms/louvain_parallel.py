@@ -36,7 +36,7 @@ TOLERANCE = 1e-3
 HALVINGS = 3
 
 
-def parallel_louvain(xp, G, weighted, resolution, threshold):
+def parallel_louvain(xp, G, weighted, resolution, threshold, history=None):
     """Louvain on the undirected G with every vertex moving at once, over the array module `xp`.
 
     Parameters
@@ -53,6 +53,8 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
         A level whose modularity gain is at most this ends the levels; a pass gaining at most
         max(`threshold`, TOLERANCE * abs(Q)) counts as idle, and two idle passes in a row end a
         level.
+    history : list, optional
+        Each level's labels (as `labels`, before the final refinement) are appended to it.
 
     Returns
     -------
@@ -71,14 +73,8 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
     >>> labels.tolist(), levels
     ([0, 0, 0, 1, 1, 1], 1)
     """
-    offsets = xp.asarray(G.offsets)
-    indices = xp.asarray(G.indices).astype(xp.int64)
-    w = xp.asarray(G.weights, dtype=xp.float64) if weighted else xp.ones(G.nnz)
-    src = entry_rows(offsets, G.nnz)
-    loop = src == indices
     size = G.n
-    loops = xp.bincount(src[loop], weights=w[loop], minlength=size)
-    graph = first = (src[~loop], indices[~loop], w[~loop], loops)
+    graph = first = level_graph(xp, G, weighted)
     labels = xp.arange(size, dtype=xp.int64)
     q = _modularity(xp, *graph, _degrees(xp, *graph), labels, resolution)
     levels = 0
@@ -90,6 +86,8 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
         _, community = xp.unique(community, return_inverse=True)
         community = community.ravel()
         labels = community[labels]
+        if history is not None:
+            history.append(labels)
         q, gain = q_new, q_new - q
         if gain <= threshold:
             break
@@ -99,6 +97,33 @@ def parallel_louvain(xp, G, weighted, resolution, threshold):
         if q_new is not None:
             labels = refined
     return labels, levels
+
+
+def level_graph(xp, G, weighted):
+    """G as the first level's graph of the parallel Louvain, over the array module `xp`.
+
+    Parameters
+    ----------
+    xp : module
+        ``cupy`` or ``numpy``.
+    G : Graph
+        Undirected.
+    weighted : bool
+        Weigh the edges by G's weights; else 1 each.
+
+    Returns
+    -------
+    tuple
+        (src, dst, w, loops): G's arcs but its self loops (int64 ids, float64 weights), and each
+        vertex's loop weight.
+    """
+    offsets = xp.asarray(G.offsets)
+    indices = xp.asarray(G.indices).astype(xp.int64)
+    w = xp.asarray(G.weights, dtype=xp.float64) if weighted else xp.ones(G.nnz)
+    src = entry_rows(offsets, G.nnz)
+    loop = src == indices
+    loops = xp.bincount(src[loop], weights=w[loop], minlength=G.n)
+    return src[~loop], indices[~loop], w[~loop], loops
 
 
 def _local_moves(xp, src, dst, w, loops, resolution, threshold, q, community=None):

@@ -13,8 +13,8 @@ import numpy as np
 from .. import seeds
 from ..arrays import host, xp
 from ..backends.cpu import mis as _k
-from ..dispatch import choose_device, ids_to_caller, takes_graph, to_caller
-from ..errors import InvalidGraphError
+from ..dispatch import caller_id, choose_device, ids_to_caller, takes_graph, to_caller
+from ..errors import InvalidArgumentError, InvalidGraphError
 from ..results import Result, Timer
 
 
@@ -28,12 +28,16 @@ class MISResult(Result):
         bool per vertex, over the caller's ids: membership (a CuPy array from the GPU path).
     nodes : numpy.ndarray or cupy.ndarray
         int32: the members' caller ids, ascending.
+    priority : numpy.ndarray
+        int32 per vertex, over the caller's ids: its place in the priority order (0 first), the
+        order in which a sequential greedy pass would take the members.
     """
 
     in_set: np.ndarray = None
 
     vertex_arrays = ("in_set",)
     nodes: np.ndarray = None
+    priority: np.ndarray = None
 
     def summary(self):
         """Scalar facts about the run, for ``--json`` and tables.
@@ -47,13 +51,16 @@ class MISResult(Result):
 
 
 @takes_graph
-def maximal_independent_set(G, *, seed=None, device="auto"):
+def maximal_independent_set(G, *, nodes=None, seed=None, device="auto"):
     """A maximal independent set of G: no two members adjacent, every other vertex next to one.
 
     Parameters
     ----------
     G : Graph
         Undirected. Self loops are ignored, as NetworkX's own algorithm does.
+    nodes : iterable of int or labels, optional
+        Vertices (caller ids, or labels of a labelled G) that must be members: they go first
+        in the priority order, so the set holds them. They must not be adjacent.
     seed : int, sequence of ints or numpy.random.Generator, optional
         Seed of the random priorities (NumPy's ``default_rng``); the same seed gives the same set.
         None draws fresh ones.
@@ -65,14 +72,18 @@ def maximal_independent_set(G, *, seed=None, device="auto"):
     -------
     MISResult
         ``in_set`` (bool, per vertex, caller ids): membership; ``nodes`` (int32): the members'
-        ids, ascending (CuPy arrays on the GPU); ``iterations``: the rounds run.
+        ids, ascending (CuPy arrays on the GPU); ``priority`` (int32, per vertex, caller ids, on
+        the host): the priority order; ``iterations``: the rounds run.
 
     Raises
     ------
     InvalidGraphError
         G is directed.
     InvalidArgumentError
-        `seed` is not None, an integer >= 0, a sequence of them or a NumPy generator.
+        `seed` is not None, an integer >= 0, a sequence of them or a NumPy generator; two of
+        `nodes` are adjacent.
+    VertexNotFoundError
+        An entry of `nodes` is not a vertex of G.
     UnknownNameError
         `device` is not "auto", "cpu" or "cuda".
     DeviceUnavailableError
@@ -104,11 +115,33 @@ def maximal_independent_set(G, *, seed=None, device="auto"):
         raise InvalidGraphError(f"{name} is not implemented for directed graphs")
     dev = choose_device(device, IMPLEMENTATIONS, name)
     callers = ids_to_caller(G, np.arange(G.n, dtype=np.int32))
-    rank = seeds.rng(seed).permutation(G.n).astype(np.int32)[callers]
-    res = IMPLEMENTATIONS[dev](G.simple_undirected(), rank)
+    priority = _first(G, seeds.rng(seed).permutation(G.n), nodes)
+    res = IMPLEMENTATIONS[dev](G.simple_undirected(), priority[callers])
+    res.priority = priority
     res.in_set = to_caller(G, res.in_set)
     res.nodes = xp(res.in_set).flatnonzero(res.in_set).astype(np.int32)
     return res
+
+
+def _first(G, permutation, nodes):
+    """Priorities over the caller's ids: `permutation`, with the ids of `nodes` (checked: they
+    must be vertices, none adjacent) moved ahead of the rest, each group in its own order."""
+    if nodes is None:
+        return permutation.astype(np.int32)
+    ids = np.array([caller_id(G, v, "nodes") for v in nodes], np.int64)
+    required = np.zeros(G.n, bool)
+    required[ids] = True
+    src, dst = G.edges()
+    callers = ids_to_caller(G, np.arange(G.n, dtype=np.int32))
+    both = required[callers[src]] & required[callers[dst]] & (src != dst)
+    if both.any():
+        e = int(np.flatnonzero(both)[0])
+        u, v = int(callers[src[e]]), int(callers[dst[e]])
+        raise InvalidArgumentError(f"nodes {u} and {v} are adjacent: no independent set has both")
+    key = permutation + np.where(required, 0, G.n)
+    rank = np.empty(G.n, np.int32)
+    rank[np.argsort(key, kind="stable")] = np.arange(G.n, dtype=np.int32)
+    return rank
 
 
 def _mis_cpu(S, rank):

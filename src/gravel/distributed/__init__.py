@@ -46,7 +46,7 @@ from .results import PartArrays
 _LAZY = {
     "Cluster": "cluster",
     "DistributedGraph": "cluster",
-    "WorkerLostError": "cluster",
+    "WorkerLostError": "liveness",
     "GPUCluster": "gpu",
     "GPUGraph": "gpu",
     "Source": "build",

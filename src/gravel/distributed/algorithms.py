@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from ..dispatch import check_source, ids_to_caller, to_caller
+from ..dispatch import caller_id, check_source, ids_to_caller, to_caller
 from ..errors import InvalidArgumentError, PowerIterationFailedConvergence, UnknownNameError
 from ..results import Timer
 from .exchange import Stats
@@ -49,16 +49,13 @@ def _placed(G, parts, cluster, gpus=None):
     own = cluster is None
     if own:
         cluster = GPUCluster(gpus) if on_gpus else Cluster(parts=parts)
-    try:
+    with cluster if own else contextlib.nullcontext():  # closed with its workers, error or not
         dg = cluster.load(G) if on_gpus else cluster.load(G, parts)
         try:
             yield dg
         finally:
             if not own:
                 dg.free()
-    finally:
-        if own:
-            cluster.close()
 
 
 def _device(dg):
@@ -113,8 +110,9 @@ def bfs(G, source, *, direction="auto", parts=2, cluster=None, gpus=None, gather
         A Graph is partitioned for this call (:func:`gravel.distributed.partition`); a graph
         already partitioned runs where its parts are (`parts`, `cluster` and `gpus` are then
         ignored).
-    source : int
-        The source vertex, in the caller's ids (on a Graph with labels, a label too).
+    source : int or label
+        The source vertex, in the caller's ids, or its label on a graph with labels (a graph
+        partitioned on the CPU keeps its Graph's labels).
     direction : {"auto", "top-down", "bottom-up"}, default "auto"
         "auto": Beamer's switch, level by level, on the whole frontier (the rule and constants of
         :func:`gravel.bfs` on the CPU); or one direction for every level.
@@ -242,9 +240,8 @@ def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True
     G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
         As for :func:`bfs`. The weights of a Graph are checked here; those of a graph already
         partitioned are not.
-    source : int
-        The source vertex, in the caller's ids (on a Graph with labels, a label is found too,
-        but see Notes).
+    source : int or label
+        The source vertex, in the caller's ids, or its label on a graph with labels.
     delta : float, optional
         The bucket width, a positive finite number, checked as :func:`gravel.sssp` checks it
         (against a largest weight of 1 on a graph already partitioned). Default:
@@ -280,11 +277,6 @@ def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True
     --------
     gravel.sssp : The single-process SSSP.
 
-    Notes
-    -----
-    The result's ``source`` is ``int(source)``: a label that is not a number fails there, after
-    the run.
-
     Examples
     --------
     >>> import gravel, gravel.distributed
@@ -296,6 +288,7 @@ def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True
     from ..algorithms.sssp import MAX_BUCKETS, SSSPResult, check_delta
     from ..transform import check_weights
 
+    source = caller_id(G, source)  # a label names its vertex, as for gravel.sssp
     s = check_source(G, source)
     host = not isinstance(G, PartitionedGraph) and hasattr(G, "csc")
     if host:
@@ -322,7 +315,7 @@ def sssp(G, source, *, delta=None, parts=2, cluster=None, gpus=None, gather=True
         distance=to_caller(dg, dist),
         predecessor=ids_to_caller(dg, to_caller(dg, pred)),
     )
-    res.source = int(source)
+    res.source = source
     return res
 
 

@@ -4,6 +4,8 @@ Each part is scattered to one worker and pinned there; a program's state (its ge
 exchange.py) stays in that worker's process between steps. The driver steps every part's program
 to its next collective, gathers what the parts yielded, routes it (:func:`exchange.route`) and
 sends each part its share with the next step: the graph itself never comes back to the driver.
+Every wait on the workers is watched (:mod:`.liveness`): a worker lost at any point ends the call
+with a WorkerLostError naming it and its part, never a hang.
 """
 
 import itertools
@@ -13,21 +15,26 @@ import uuid
 
 from ..errors import GravelError, InvalidArgumentError
 from .exchange import Finished, Stats, route, step
+from .liveness import (
+    Roster,
+    WorkerLostError,
+    _running,
+    alive,
+    gather,
+    lost_error,
+    start_local,
+    wait_ended,
+    watch,
+    worker_pids,
+)
 from .partition import _check_parts, split
 
 #: set in every worker's environment: NCCL's NVLink multicast stays off on the GPU machines
 WORKER_ENV = {"NCCL_NVLS_ENABLE": "0"}
-#: seconds between checks that the workers holding a run's parts are alive
-POLL_S = 1.0
-
 # In each worker process: (run id, part index) -> that part's running program and whether its
 # result stays on the worker; and the results that stay, till the driver takes them as futures.
 _RUNNING = {}
 _KEPT = {}
-
-
-class WorkerLostError(GravelError, RuntimeError):
-    """A worker holding a part left the cluster during a run."""
 
 
 def _start(run, part, program, args, keep):
@@ -42,8 +49,13 @@ def _resume(run, index, reply):
 
 def _advance(key, reply):
     program, keep = _RUNNING.get(key, (None, False))
-    if program is None:
-        raise RuntimeError(f"part {key[1]} of run {key[0]} has no state on this worker")
+    if program is None:  # a worker restarted at the same address: the part's state went
+        import distributed
+
+        raise WorkerLostError(
+            f"worker {distributed.get_worker().address}, the worker of part {key[1]}, lost the "
+            f"part's state during run {key[0]} (it restarted); the run is abandoned"
+        )
     try:
         out = step(program, reply)
     except BaseException:
@@ -64,7 +76,10 @@ def _take(run, index):
 
 def _discard(run):
     for key in [k for k in _RUNNING if k[0] == run]:
-        _RUNNING.pop(key)[0].close()
+        try:
+            _RUNNING.pop(key)[0].close()
+        except ValueError:  # mid-step in the task's thread: dropped here, it ends with the step
+            pass
     for key in [k for k in _KEPT if k[0] == run]:
         _KEPT.pop(key)
 
@@ -73,77 +88,13 @@ def _set_env(env):
     os.environ.update(env)
 
 
-def alive(client):
-    """The addresses of the cluster's workers, sorted.
-
-    Parameters
-    ----------
-    client : distributed.Client
-
-    Returns
-    -------
-    list of str
-    """
-    return sorted(client.scheduler_info(n_workers=-1)["workers"])
-
-
-def gather(client, futures, workers, describe, *, fetch=True):
-    """The futures' results (with `fetch`; else only their errors raised, the results left on
-    the workers), each task pinned to ``workers[i]``.
-
-    Parameters
-    ----------
-    client : distributed.Client
-    futures : list of distributed.Future
-    workers : list of str
-        Each task's worker, in the order of `futures`.
-    describe : callable
-        ``describe(address)``: the worker as an error names it.
-    fetch : bool, default True
-
-    Returns
-    -------
-    list or None
-        The results in order with `fetch`, else None.
-
-    Raises
-    ------
-    WorkerLostError
-        A worker left during the wait; it names the worker by ``describe(address)`` and its part.
-    Exception
-        The first task's error, raised as soon as it is seen (checked every ``POLL_S`` seconds).
-    """
-    import distributed
-
-    while True:
-        try:
-            distributed.wait(futures, timeout=POLL_S)
-            break
-        except TimeoutError:
-            for f in futures:  # a part that failed: its peers may wait for it forever (NCCL)
-                if f.status == "error":
-                    f.result()
-            lost = sorted(set(workers) - set(alive(client)))
-            if lost:
-                raise WorkerLostError(
-                    f"{describe(lost[0])} left the cluster during the run (it held part "
-                    f"{workers.index(lost[0])}); the run is abandoned"
-                ) from None
-    if not fetch:
-        for f in futures:
-            if f.status == "error":
-                f.result()  # raises the task's error
-        return None
-    return client.gather(futures)
-
-
 #: seconds a local cluster's close waits, past Dask's own limit, for its worker processes to end:
 #: a worker killed while holding a big part can take longer than Dask's 5 s to free its pinned and
 #: device memory
 WORKER_EXIT_S = 120.0
 
 
-class Owner:
+class Owner(Roster):
     """The part of a cluster object that closes what it started: its local cluster (`_local`, its
     worker processes `_pids`) and the client it made (for `_local`, or from an address:
     `_own_client`); a client the caller gave is left running."""
@@ -158,10 +109,11 @@ class Owner:
         self._local, self._own_client, self.client = None, False, None
         try:
             if client is None:
-                self._local = local()
+                self._local = start_local(local)
                 self.client = distributed.Client(self._local)
                 self.client.wait_for_workers(workers)
-                self._pids = tuple(self.client.run(os.getpid).values())  # for `_drop` to wait on
+                self._pid_of = worker_pids(self.client)
+                self._pids = tuple(self._pid_of.values())  # for `_drop` to wait on
             elif isinstance(client, str):
                 self.client, self._own_client = distributed.Client(client), True
             else:
@@ -174,6 +126,11 @@ class Owner:
     def _drop(self):
         local, self._local = self._local, None
         own, self._own_client = self._own_client, False
+        # the workers' processes now, restarted ones too, for a close that gives up on them
+        pids = [
+            *self._pids,
+            *(getattr(n, "pid", None) for n in getattr(local, "workers", {}).values()),
+        ]
         try:
             if self.client is not None and (local is not None or own):
                 self.client.close()
@@ -182,7 +139,7 @@ class Owner:
                 try:
                     local.close()
                 except TimeoutError:  # Dask's wait for a killed worker to end ran out
-                    left = wait_ended(self._pids, WORKER_EXIT_S)
+                    left = wait_ended({p for p in pids if p}, WORKER_EXIT_S)
                     if left:
                         raise GravelError(
                             f"worker processes {left} were still running {WORKER_EXIT_S:g} s "
@@ -195,42 +152,6 @@ class Owner:
             self._drop()
         except Exception:
             pass
-
-
-def wait_ended(pids, seconds):
-    """Wait up to `seconds` for the processes `pids` to end.
-
-    Parameters
-    ----------
-    pids : iterable of int
-    seconds : float
-
-    Returns
-    -------
-    list of int
-        The ones still running (a zombie, ended but not yet reaped, does not count).
-    """
-    deadline = time.monotonic() + seconds
-    left = [p for p in pids if _running(p)]
-    while left and time.monotonic() < deadline:
-        time.sleep(0.1)
-        left = [p for p in left if _running(p)]
-    return left
-
-
-def _running(pid):
-    """Whether process `pid` runs (a zombie, ended but not yet reaped, does not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's: the id was reused
-        return False
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return True  # no /proc: it answered the signal
 
 
 class Cluster(Owner):
@@ -259,6 +180,16 @@ class Cluster(Owner):
         Neither `parts` nor `client`, or `parts` is not a positive integer.
     GravelError
         The Dask cluster has no workers.
+    WorkerLostError
+        A worker started here ended while the cluster started; the cluster is closed.
+
+    Notes
+    -----
+    A worker lost at any point of a run (the load, a step, a gather, the close of a cluster
+    started here) ends it with a :class:`WorkerLostError` naming the worker and its part,
+    within ``POLL_S`` of the loss (see :class:`WorkerLostError`), never a hang. A cluster
+    started here is closed with its processes when an error leaves a ``with`` block or a call
+    that started it; a given one is left running, the lost worker's parts with it.
 
     Examples
     --------
@@ -284,14 +215,32 @@ class Cluster(Owner):
         self._start(client, lambda: distributed.LocalCluster(**kwargs), parts, self._join)
 
     def _join(self):
-        # workers started elsewhere too, before any NCCL use
-        self.client.run(_set_env, WORKER_ENV)
-        self.workers = self._alive()
+        started = sorted(self._pid_of)  # the workers started here (none for a given client)
+        self._parts = len(started)
+        try:
+            # workers started elsewhere too, before any NCCL use
+            self.client.run(_set_env, WORKER_ENV)
+            self.workers = alive(self.client)
+        except Exception:  # a worker that ended under the call is named
+            self._check(started, "while the cluster started", settle=True)
+            raise
+        self._check(started, "while the cluster started", settle=True)
         if not self.workers:
             raise GravelError("the Dask cluster has no workers")
+        self._parts = len(self.workers)
 
-    def _alive(self):
-        return alive(self.client)
+    def describe(self, worker):
+        """A worker as errors name it: its address.
+
+        Parameters
+        ----------
+        worker : str
+
+        Returns
+        -------
+        str
+        """
+        return f"worker {worker}"
 
     def worker_of(self, index):
         """The address of the worker that holds part `index` (parts go round the workers).
@@ -326,6 +275,8 @@ class Cluster(Owner):
         ------
         InvalidArgumentError
             `parts` or `bounds` that :func:`~gravel.distributed.split` refuses.
+        WorkerLostError
+            A worker left before or during the load.
         """
         from .partition import PartitionedGraph
 
@@ -333,11 +284,20 @@ class Cluster(Owner):
             pieces, meta = G.parts, G
         else:
             pieces, meta = split(G, len(self.workers) if parts is None else parts, bounds), G
-        futures = [
-            self.client.scatter(p, workers=[self.worker_of(i)], hash=False)
-            for i, p in enumerate(pieces)
-        ]
+        workers = self._place(len(pieces))
+        self._check(workers, "before the load", settle=True)
+
+        def scatter():
+            c = self.client
+            return [c.scatter(p, workers=[w], hash=False) for p, w in zip(pieces, workers)]
+
+        futures = watch(scatter, lambda: self._lost_error(workers, "during the load"))
         return DistributedGraph(self, futures, pieces[0], meta)
+
+    def _place(self, parts):
+        """Part k's worker at k, for `parts` parts (the last load's count, for the close)."""
+        self._parts = parts
+        return [self.worker_of(i) for i in range(parts)]
 
     def run(self, dg, program, *args, stats=None, keep=False):
         """Each part's result of ``program(part, *args)`` run on the part's worker, in part
@@ -365,14 +325,18 @@ class Cluster(Owner):
         Raises
         ------
         WorkerLostError
-            A worker holding a part left the cluster during the run.
+            A worker holding a part left the cluster before or during the run.
         Exception
             A part's error. Either way the run's tasks are cancelled and its state dropped.
         """
         c, run = self.client, uuid.uuid4().hex[:12]
         name = getattr(program, "__name__", "program")
         stats = Stats() if stats is None else stats
-        workers = [self.worker_of(i) for i in range(len(dg.futures))]
+        workers = self._place(len(dg.futures))
+        self._check(workers, "since the graph was loaded", settle=True)
+        gone = [i for i, f in enumerate(dg.futures) if f.status != "finished"]
+        if gone:  # its worker restarted at the same address
+            raise lost_error(self.describe, workers, workers[gone[0]], "since the graph was loaded")
         where = {"workers": None, "allow_other_workers": False, "pure": False}
 
         def submit(fn, s, i, *a):  # step s of part i
@@ -405,29 +369,54 @@ class Cluster(Owner):
         except BaseException:
             c.cancel(futures)
             try:
-                present = set(self._alive())
-                c.run(_discard, run, workers=[w for w in set(workers) if w in present])
+                present, pid = set(alive(self.client)), self._pid_of.get
+                live = [w for w in set(workers) if w in present and _running(pid(w, os.getpid()))]
+                c.run(_discard, run, workers=live)
             except Exception:  # the cluster itself is going: nothing left to clean
                 pass
             raise
 
-    def _gather(self, futures, workers):
-        return gather(self.client, futures, workers, lambda w: f"worker {w}")
+    def _gather(self, futures, workers, fetch=True):
+        lost = lambda: self._lost_error(workers, "during the run")  # noqa: E731
+        return gather(self.client, futures, workers, self.describe, fetch=fetch, lost=lost)
 
     def _gather_errors(self, futures, workers):
-        gather(self.client, futures, workers, lambda w: f"worker {w}", fetch=False)
+        self._gather(futures, workers, fetch=False)
 
     def close(self):
         """Shut the workers down if this object started them (waiting up to WORKER_EXIT_S for
         their processes to end), and close the client if it made it from an address (a given
-        client is left running)."""
+        client is left running).
+
+        Raises
+        ------
+        WorkerLostError
+            A worker started here was lost, and no error has named it yet (the close itself
+            completes first).
+        GravelError
+            Worker processes still running WORKER_EXIT_S after the close.
+        """
+        workers, lost = [], None
+        if self._local is not None:
+            workers = [self.worker_of(i) for i in range(self._parts)]
+            try:
+                lost = self._lost(workers, settle=True)
+            except Exception:  # the scheduler is gone: the close below is all there is to do
+                lost = None
+            if lost in self._reported:
+                lost = None
         self._drop()
+        if lost is not None:
+            raise lost_error(self.describe, workers, lost, "before the cluster closed")
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        self.close()
+        if exc[0] is None:
+            self.close()
+        else:  # the error on its way names what went wrong: the close adds none of its own
+            self._drop_quietly()
 
     def __repr__(self):
         return f"<gravel.distributed.Cluster workers={len(self.workers)}>"
@@ -436,7 +425,7 @@ class Cluster(Owner):
 class DistributedGraph:
     """A partitioned graph whose parts live on a :class:`Cluster`'s workers (futures), made by
     :meth:`Cluster.load`. Same attributes as :class:`PartitionedGraph`: n, nnz, directed,
-    weighted, order, bounds, nparts.
+    weighted, order, labels, bounds, nparts.
 
     Parameters
     ----------
@@ -446,13 +435,14 @@ class DistributedGraph:
     first : Part
         A part, for bounds, n and directed.
     meta : Graph or PartitionedGraph
-        The graph cut, for nnz, weighted and order.
+        The graph cut, for nnz, weighted, order and labels.
     """
 
     def __init__(self, cluster, futures, first, meta):
         self.cluster, self.futures, self._nparts = cluster, futures, len(futures)
         self.bounds, self.n, self.directed = first.bounds, first.n, first.directed
         self.nnz, self.weighted, self.order = meta.nnz, meta.weighted, meta.order
+        self.labels = getattr(meta, "labels", None)
 
     @property
     def nparts(self):

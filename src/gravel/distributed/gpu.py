@@ -22,9 +22,10 @@ import os
 import uuid
 
 from ..errors import GravelError, InvalidArgumentError
-from .cluster import WORKER_ENV, Owner, WorkerLostError, _set_env, gather
+from .cluster import WORKER_ENV, Owner, _set_env
 from .exchange import Stats
 from .gpu_worker import _build, _connect, _facts, _facts_of, _run, to_device
+from .liveness import WorkerLostError, gather
 from .partition import _check_parts, split
 
 # -- GPUs and their workers --------------------------------------------------------------------

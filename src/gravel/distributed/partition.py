@@ -307,6 +307,8 @@ class PartitionedGraph:
     order : numpy.ndarray, optional
         The graph's permutation (``Graph.order``) where it was reordered, so that results come
         back in the caller's ids; None where its ids are the caller's.
+    labels : numpy.ndarray, optional
+        The graph's vertex labels (``Graph.labels``), so that a source may be named by its label.
 
     Attributes
     ----------
@@ -316,7 +318,7 @@ class PartitionedGraph:
     n, nnz : int
         Vertices and arcs of the whole graph.
     directed, weighted : bool
-    order : numpy.ndarray or None
+    order, labels : numpy.ndarray or None
 
     See Also
     --------
@@ -332,11 +334,11 @@ class PartitionedGraph:
     [0, 1, 2, 1, 2, 3]
     """
 
-    def __init__(self, parts, *, nnz, weighted, order=None):
+    def __init__(self, parts, *, nnz, weighted, order=None, labels=None):
         self.parts = list(parts)
         first = self.parts[0]
         self.bounds, self.n, self.directed = first.bounds, first.n, first.directed
-        self.nnz, self.weighted, self.order = nnz, weighted, order
+        self.nnz, self.weighted, self.order, self.labels = nnz, weighted, order, labels
 
     @property
     def nparts(self):
@@ -405,7 +407,7 @@ def partition(G, parts, bounds=None):
     -------
     PartitionedGraph
         The parts, in G's internal ids; ``order`` keeps G's permutation so that results come back
-        in the caller's ids.
+        in the caller's ids, ``labels`` its labels.
 
     Raises
     ------
@@ -419,4 +421,5 @@ def partition(G, parts, bounds=None):
     >>> PG.nparts, PG.nnz, PG.owner([0, 5]).tolist()
     (2, 14, [0, 1])
     """
-    return PartitionedGraph(split(G, parts, bounds), nnz=G.nnz, weighted=G.weighted, order=G.order)
+    pieces = split(G, parts, bounds)
+    return PartitionedGraph(pieces, nnz=G.nnz, weighted=G.weighted, order=G.order, labels=G.labels)

@@ -8,16 +8,19 @@ import networkx as nx
 ALGORITHMS = {}
 
 
-def algorithm(func=None, *, can_run=None):
+def algorithm(func=None, *, can_run=None, reads_attributes=False):
     """Register `func` under its (NetworkX) name.
 
     `can_run`, if given, is called with the arguments NetworkX received (the graph still a NetworkX
     graph), bound to `func`'s signature with defaults applied; it returns True, or a string saying
-    why gravel cannot run the call (NetworkX logs it and runs its own code).
+    why gravel cannot run the call (NetworkX logs it and runs its own code). `reads_attributes`:
+    where NetworkX keeps every edge attribute for the call, the function reads the one it needs
+    from the caller's graph (:func:`gravel.nx.convert.with_attribute`).
     """
     if func is None:
-        return lambda f: algorithm(f, can_run=can_run)
+        return lambda f: algorithm(f, can_run=can_run, reads_attributes=reads_attributes)
     func.can_run = can_run
+    func.reads_attributes = reads_attributes
     func.signature = inspect.signature(func)
     ALGORITHMS[func.__name__] = func
     return func
@@ -36,15 +39,6 @@ def bound(func, args, kwargs):
     return b.arguments
 
 
-def unweighted_undirected(G, weight=None, **_):
-    """The condition of the clustering functions: gravel counts triangles of simple graphs."""
-    if G.is_directed():
-        return "directed clustering is not implemented in gravel"
-    if weight is not None:
-        return "weighted clustering is not implemented in gravel"
-    return True
-
-
 def single_node(G, nodes):
     """True when `nodes` names one node of G (NetworkX then returns one value, not a dict)."""
     try:
@@ -56,3 +50,14 @@ def single_node(G, nodes):
 def node_not_found(node):
     """NetworkX's error for a missing traversal source."""
     return nx.NetworkXError(f"The node {node} is not in the graph.")
+
+
+def start_values_ok(G, nstart):
+    """True when `nstart` is None or gives every node of G (a NetworkX graph, or a converted one)
+    a non-negative number, and no other key: the starts gravel's power iterations take."""
+    if nstart is None:
+        return True
+    try:
+        return set(nstart) == set(G) and all(v >= 0 for v in nstart.values())
+    except TypeError:  # not a dict of numbers
+        return False

@@ -19,10 +19,11 @@ class BackendGraph:
 
     __networkx_backend__ = "gravel"
 
-    def __init__(self, graph, labels, *, origin=None, exact_weights=True):
+    def __init__(self, graph, labels, *, origin=None, exact_weights=True, attributes_left=False):
         self.graph = graph
         self.labels = labels
         self.exact_weights = exact_weights  # every weight held exactly as float32
+        self.attributes_left = attributes_left
         self._origin = None if origin is None else weakref.ref(origin)
 
     # what NetworkX's decorators (not_implemented_for, argmap) ask of a graph

@@ -2,7 +2,7 @@
 
 import networkx as nx
 
-from . import algorithms  # noqa: F401  (registers the functions)
+from . import algorithms, classes, drawing, generators  # noqa: F401  (registers the functions)
 from ._algorithm import ALGORITHMS, bound
 from ._info import FUNCTIONS
 from .convert import edges_hold_data, from_networkx, require_networkx, to_networkx
@@ -29,6 +29,15 @@ XFAIL = {
             "test_none_weight_param",
         )
     },
+    ("algorithms/tests/test_mis.py", "test_random_seed"): (
+        "expects NetworkX's own draw for seed=1 ([1, 0, 3, 2, 4]): gravel's maximal independent "
+        "set ranks the vertices by a NumPy permutation, so its set for a seed differs (it is "
+        "valid and maximal, tests/nx/test_structure.py)"
+    ),
+    ("community/tests/test_leiden.py", "test_quality"): (
+        "runs Leiden on a MultiGraph, which gravel does not hold, and NetworkX has no Leiden of "
+        "its own to fall back to"
+    ),
     ("community/tests/test_louvain.py", "test_multigraph"): (
         "expects a Graph's Louvain partition (gravel's) to equal a MultiGraph's for a seed, and "
         "MultiGraphs run on NetworkX, whose visit order for that seed differs from gravel's"
@@ -57,6 +66,10 @@ class BackendInterface:
         graph_name=None,
     ):
         if preserve_edge_attrs and edges_hold_data(graph):
+            if getattr(ALGORITHMS.get(name), "reads_attributes", False):
+                # the function reads the attribute it needs from `graph` itself, and takes
+                # this conversion back out of NetworkX's cache (convert.with_attribute)
+                return from_networkx(graph, None, attributes_left=True)
             # NetworkX caches this conversion as holding every edge attribute and hands it to
             # later calls for any one of them: gravel holds at most one, so it cannot stand in
             raise NotImplementedError("gravel holds one numeric edge attribute, not all of them")

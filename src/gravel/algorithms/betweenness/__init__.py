@@ -8,7 +8,14 @@ into one. A graph with parallel arcs is deduplicated first (:func:`gravel.transf
 """
 
 from .api import IMPLEMENTATIONS, betweenness_centrality
-from .result import BCResult, rescale
+from .result import BCResult, rescale, rescale_edges
 from .verify import verify_betweenness
 
-__all__ = ["BCResult", "IMPLEMENTATIONS", "betweenness_centrality", "rescale", "verify_betweenness"]
+__all__ = [
+    "BCResult",
+    "IMPLEMENTATIONS",
+    "betweenness_centrality",
+    "rescale",
+    "rescale_edges",
+    "verify_betweenness",
+]

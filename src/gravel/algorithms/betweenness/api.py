@@ -10,11 +10,13 @@ from ...errors import InvalidGraphError, VertexNotFoundError
 from ...transform import deduplicate
 from .cpu import _bc_cpu
 from .cuda import _bc_cuda
-from .result import rescale
+from .result import rescale, rescale_edges
 
 
 @takes_graph
-def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=None, device="auto"):
+def betweenness_centrality(
+    G, k=None, *, normalized=True, seed=None, sources=None, edges=False, device="auto"
+):
     """Betweenness centrality of every vertex.
 
     Parameters
@@ -33,6 +35,10 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
         Use exactly these sources, scaled as a sample of ``k = len(sources)`` distinct vertices; a
         repeated vertex counts once. Caller ids or, on a labelled graph, labels
         (:func:`gravel.dispatch.caller_id`). Overrides `k` and `seed`.
+    edges : bool, default False
+        Also score every arc, as ``networkx.edge_betweenness_centrality`` scores edges: the
+        shortest paths through it (``edge_centrality``, over the arcs of ``G.edges()`` in its
+        order; an undirected edge's score on both of its arcs).
     device : {"auto", "cpu", "cuda"}, default "auto"
         Where to run: "auto" is the GPU where one is usable, else the CPU.
 
@@ -41,12 +47,13 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     BCResult
         ``centrality[v]`` (float64, caller ids; a CuPy array on the GPU) and the ``sources`` used
         (int32, on the host). As in NetworkX, endpoints are excluded, and with a single sampled
-        source its own value is NaN (0 / 0).
+        source its own value is NaN (0 / 0). With `edges`, ``edge_centrality`` (float64 per arc).
 
     Raises
     ------
     InvalidGraphError
-        `k` is not an integer in ``[1, n]``, or `sources` is empty or not 1-D.
+        `k` is not an integer in ``[1, n]``, or `sources` is empty or not 1-D; `edges` on a graph
+        with parallel arcs.
     InvalidArgumentError
         `seed` is not None, an integer >= 0, a sequence of them or a NumPy generator.
     VertexNotFoundError
@@ -80,6 +87,8 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
     """
     dev = choose_device(device, IMPLEMENTATIONS, "betweenness_centrality")
     n = G.n
+    if edges and G.has_parallel_arcs:
+        raise InvalidGraphError("edges=True: G has parallel arcs, whose paths merge into one")
     if sources is not None:
         sources = _check_sources(G, sources)
         k = len(sources)
@@ -92,7 +101,13 @@ def betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=Non
             raise InvalidGraphError(f"k={k} sources, but the graph has {n} vertices")
         sources = seeds.rng(seed).choice(n, size=k, replace=False).astype(np.int32)
     internal = sources if G.order is None else G.order[sources]
-    res = IMPLEMENTATIONS[dev](_simple_arcs(G), internal)
+    res = IMPLEMENTATIONS[dev](_simple_arcs(G), internal, bool(edges))
+    if edges:
+        arcs = res.edge_centrality
+        if not G.directed:  # an edge's two arcs
+            src, dst = G.edges()
+            arcs = arcs + arcs[xp(arcs).asarray(np.lexsort((src, dst)))]
+        res.edge_centrality = rescale_edges(arcs, n, k, normalized, G.directed)
     res.centrality = rescale(
         to_caller(G, res.centrality),
         n,

@@ -3,6 +3,7 @@
 
 import numpy as np
 
+from ...arrays import entry_rows
 from ...results import Timer
 from .result import BCResult
 
@@ -42,20 +43,31 @@ BATCH_BYTES = 1 << 30
 BATCH_MAX_DEPTH = 64
 
 
-def _bc_cuda(G, sources):
+def _bc_cuda(G, sources, edges=False):
     """Brandes on the GPU: in batches of sources (:func:`_bc_batched`) when there are many and the
     graph is shallow (a BFS from the first source is at most BATCH_MAX_DEPTH deep), else source by
-    source on the operators (:func:`_bc_each`)."""
+    source on the operators (:func:`_bc_each`). With `edges`, each arc's dependencies too
+    (``edge_centrality``, in CSR order)."""
     from ..bfs import bfs
 
     if len(sources) >= BATCH_MIN_SOURCES and G.nnz < 2**31:  # cuSPARSE's int32 ids
         depth = bfs(G, int(sources[0]), device="cuda").depth
         if int(depth.max()) <= BATCH_MAX_DEPTH:
-            return _bc_batched(G, sources)
-    return _bc_each(G, sources)
+            return _bc_batched(G, sources, edges)
+    return _bc_each(G, sources, edges)
 
 
-def _bc_batched(G, sources):
+def _arc_shares(depth, sigma, delta, rows, cols):
+    """Each arc's share of the dependencies, sigma[v] / sigma[w] (1 + delta[w]) for an arc v -> w
+    one level down, else 0 (arrays of one source, or (n, width) of a batch, summed over it)."""
+    import cupy
+
+    down = (depth[rows] >= 0) & (depth[cols] == depth[rows] + 1)
+    share = cupy.where(down, sigma[rows] * (1 + delta[cols]) / cupy.maximum(sigma[cols], 1), 0)
+    return share if share.ndim == 1 else share.sum(axis=1)
+
+
+def _bc_batched(G, sources, edges):
     """Brandes for a batch of sources at once, one per column of dense (n, width) matrices, with
     sparse-dense products (cuSPARSE): level by level, the path counts sigma of one level's frontier
     times A^T give the next level's; then, deepest level first, (1 + delta) / sigma of a level
@@ -71,9 +83,12 @@ def _bc_batched(G, sources):
     AT = A.T.tocsr()
     width = max(1, min(BATCH_WIDTH, len(sources), BATCH_BYTES // (64 * max(n, 1))))
     bc = cupy.zeros(n, cupy.float64)
+    arcs = cupy.zeros(dg.nnz, cupy.float64) if edges else None
+    rows = entry_rows(dg.offsets, dg.nnz) if edges else None
     with Timer("cuda") as t:
         for lo in range(0, len(sources), width):
-            bc += _batch(A, AT, cupy.asarray(sources[lo : lo + width]))
+            batch = cupy.asarray(sources[lo : lo + width])
+            bc += _batch(A, AT, batch, rows, dg.indices, arcs)
     return BCResult(
         "betweenness_centrality",
         "cuda",
@@ -82,11 +97,14 @@ def _bc_batched(G, sources):
         "brandes, batched",
         {"sources": len(sources), "batch": width},
         centrality=bc,
+        edge_centrality=arcs,
     )
 
 
-def _batch(A, AT, sources):
-    """The dependencies of every vertex on the `sources` (one column each), summed over them."""
+def _batch(A, AT, sources, rows=None, cols_of_arcs=None, arcs=None):
+    """The dependencies of every vertex on the `sources` (one column each), summed over them;
+    where `rows` is given, each arc's (rows[i] -> cols_of_arcs[i]) added to `arcs` too, in chunks
+    of arcs of about BATCH_BYTES."""
     import cupy
 
     n, cols = A.shape[0], cupy.arange(len(sources))
@@ -109,10 +127,15 @@ def _batch(A, AT, sources):
     for d in range(level - 1, 0, -1):
         below = cupy.where(depth == d + 1, (1 + delta) / cupy.maximum(sigma, 1), 0)
         delta += cupy.where(depth == d, sigma * (A @ below), 0)
+    if rows is not None:
+        chunk = max(1, BATCH_BYTES // (32 * len(sources)))
+        for lo in range(0, len(rows), chunk):
+            part = slice(lo, lo + chunk)
+            arcs[part] += _arc_shares(depth, sigma, delta, rows[part], cols_of_arcs[part])
     return delta.sum(axis=1)
 
 
-def _bc_each(G, sources):
+def _bc_each(G, sources, edges):
     """Brandes per source on the operators: a forward BFS whose advance counts shortest paths
     (sigma) level by level, keeping every level's frontier in one queue; then, deepest level first,
     an advance over each level whose functor adds sigma[v] / sigma[w] * (1 + delta[w]) into delta[v]
@@ -148,6 +171,8 @@ def _bc_each(G, sources):
     arcs_each = dg.nnz / max(len(candidates), 1)
     max_degree = G.max_out_degree
     visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
+    arcs = cupy.zeros(dg.nnz, cupy.float64) if edges else None
+    rows = entry_rows(dg.offsets, dg.nnz) if edges else None
     pulls = scatters = 0  # forward levels pulled, backward levels scattered, over every source
     with Timer("cuda") as t:
         for s in sources.tolist():
@@ -194,6 +219,8 @@ def _bc_each(G, sources):
                 params={"bc": bc, "depth": depth, "delta": delta, "s": np.int32(s)},
                 n=n,
             )
+            if edges:
+                arcs += _arc_shares(depth, sigma, delta, rows, dg.indices)
     return BCResult(
         "betweenness_centrality",
         "cuda",
@@ -202,6 +229,7 @@ def _bc_each(G, sources):
         "brandes",
         {"sources": len(sources), "pulled_levels": pulls, "scattered_levels": scatters},
         centrality=bc,
+        edge_centrality=arcs,
     )
 
 

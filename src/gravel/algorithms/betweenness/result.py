@@ -18,6 +18,9 @@ class BCResult(Result):
         float64 per vertex, over the caller's ids (a CuPy array from the GPU path).
     sources : numpy.ndarray
         int32 caller ids of the sources used, on the host.
+    edge_centrality : numpy.ndarray or cupy.ndarray or None
+        With ``edges=True``, float64 per arc of ``G.edges()``, in its order (an undirected edge's
+        score on both of its arcs), scaled as ``networkx.edge_betweenness_centrality``; else None.
     stats : dict
         ``"sources"``: how many; on the GPU, how the work was split (``"batch"``, or
         ``"pulled_levels"`` and ``"scattered_levels"``).
@@ -27,6 +30,7 @@ class BCResult(Result):
 
     centrality: np.ndarray = None
     sources: np.ndarray = None
+    edge_centrality: np.ndarray = None
 
 
 def rescale(raw, n, sources, k, normalized, directed):
@@ -79,3 +83,39 @@ def rescale(raw, n, sources, k, normalized, directed):
     out = raw * s_other
     out[sources] = raw[sources] * s_src
     return out
+
+
+def rescale_edges(raw, n, k, normalized, directed):
+    """NetworkX's scaling of Brandes' raw sums per edge (``edge_betweenness_centrality``, which
+    scales as its vertices' with endpoints counted).
+
+    Parameters
+    ----------
+    raw : numpy.ndarray or cupy.ndarray
+        float64 per edge: the dependencies summed over the sources (an undirected edge's two
+        arcs added).
+    n : int
+        The graph's vertices.
+    k : int or None
+        How many sources were sampled; None where every vertex was a source.
+    normalized : bool
+        Divide by the number of ordered pairs, as NetworkX does.
+    directed : bool
+        Whether the graph is directed.
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray
+        The scaled scores; `raw` itself where n < 2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.algorithms.betweenness import rescale_edges
+    >>> rescale_edges(np.array([4.0, 4.0]), 3, None, True, False).tolist()  # path 0 - 1 - 2
+    [0.6666666666666666, 0.6666666666666666]
+    """
+    if n < 2:
+        return raw
+    K = n if k is None else k
+    return raw * (1 / (K * (n - 1)) if normalized else n / (K * (1 if directed else 2)))

@@ -20,6 +20,7 @@ KERNELS = (
     "generate",
     "hits",
     "kcore",
+    "layout",
     "louvain",
     "lpa",
     "mis",

@@ -1,6 +1,7 @@
 """The backend's functions, one module per NetworkX module (importing them registers them)."""
 
 from . import (
+    bipartite,
     centrality,
     cluster,
     coloring,
@@ -8,12 +9,19 @@ from . import (
     components,
     core,
     dag,
+    isolate,
     link_analysis,
+    link_prediction,
+    mis,
+    operators,
+    reciprocity,
     shortest_paths,
     traversal,
+    tree,
 )
 
 __all__ = [
+    "bipartite",
     "centrality",
     "cluster",
     "coloring",
@@ -21,7 +29,13 @@ __all__ = [
     "components",
     "core",
     "dag",
+    "isolate",
     "link_analysis",
+    "link_prediction",
+    "mis",
+    "operators",
+    "reciprocity",
     "shortest_paths",
     "traversal",
+    "tree",
 ]

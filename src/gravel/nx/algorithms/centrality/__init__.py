@@ -1,3 +1,3 @@
-from . import betweenness
+from . import betweenness, closeness, degree_alg, eigenvector, katz
 
-__all__ = ["betweenness"]
+__all__ = ["betweenness", "closeness", "degree_alg", "eigenvector", "katz"]

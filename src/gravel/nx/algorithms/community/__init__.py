@@ -1,3 +1,3 @@
-from . import label_propagation, louvain
+from . import label_propagation, leiden, louvain
 
-__all__ = ["label_propagation", "louvain"]
+__all__ = ["label_propagation", "leiden", "louvain"]

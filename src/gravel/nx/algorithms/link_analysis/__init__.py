@@ -1,3 +1,3 @@
-from . import pagerank_alg
+from . import hits_alg, pagerank_alg
 
-__all__ = ["pagerank_alg"]
+__all__ = ["hits_alg", "pagerank_alg"]

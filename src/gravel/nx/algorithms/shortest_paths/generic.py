@@ -98,7 +98,7 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
     if source is None:
         if method == "unweighted":
             t = G.id_of(target, nx.NodeNotFound(f"Source {target} is not in G"))
-            return uw.hop_lengths(G, t, reverse=True)
+            return uw.hops_from(G, t, reverse=True)
         return _into(G, target, weight, method).lengths_dict(G)
     if target is None:
         if method == "unweighted":

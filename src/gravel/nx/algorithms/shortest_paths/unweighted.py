@@ -14,13 +14,28 @@ from ..._algorithm import algorithm, device
 from .trees import hop_tree
 
 
-def hop_lengths(G, s, cutoff=None, reverse=False):
-    """``{label: hops}`` from vertex id `s` (into it where `reverse`), nearest first, as NetworkX
-    cuts them: a level is searched while its depth is below `cutoff`."""
+def hops_from(G, s, cutoff=None, reverse=False):
+    """``{label: hops}`` from vertex id `s` (into it where `reverse`), nearest first. NetworkX
+    walks a level while `cutoff` exceeds the one before: a fractional cutoff reaches the next
+    whole level, and the source is always in.
+
+    Parameters
+    ----------
+    G : BackendGraph
+    s : int
+        A vertex id.
+    cutoff : int or float, optional
+    reverse : bool, default False
+
+    Returns
+    -------
+    dict
+    """
     graph = G.reverse if reverse else G.graph
     depth = host(bfs(graph, s, device=device()).depth)
-    reached = depth >= 0 if cutoff is None else (depth >= 0) & (depth < cutoff + 1)
-    reached[s] = True
+    reached = depth >= 0
+    if cutoff is not None:
+        reached &= (depth < cutoff + 1) | (depth == 0)
     ids = np.flatnonzero(reached)
     return G.to_dict(depth, ids[np.argsort(depth[ids], kind="stable")])
 
@@ -29,20 +44,25 @@ def _source(G, source, message="Source {} is not in G"):
     return G.id_of(source, nx.NodeNotFound(message.format(source)))
 
 
+def hop_lengths(G, source, cutoff):
+    """:func:`hops_from` the node `source` (a label), or NetworkX's NodeNotFound."""
+    return hops_from(G, _source(G, source), cutoff)
+
+
 @algorithm
 def single_source_shortest_path_length(G, source, cutoff=None):
-    return hop_lengths(G, _source(G, source), cutoff)
+    return hop_lengths(G, source, cutoff)
 
 
 @algorithm
 def single_target_shortest_path_length(G, target, cutoff=None):
-    return hop_lengths(G, _source(G, target, "Target {} is not in G"), cutoff, reverse=True)
+    return hops_from(G, _source(G, target, "Target {} is not in G"), cutoff, reverse=True)
 
 
 @algorithm
 def all_pairs_shortest_path_length(G, cutoff=None):
     for v, s in G.index.items():
-        yield v, hop_lengths(G, s, cutoff)
+        yield v, hops_from(G, s, cutoff)
 
 
 @algorithm

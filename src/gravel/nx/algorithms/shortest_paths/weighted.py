@@ -1,5 +1,5 @@
-"""Dijkstra and Bellman-Ford paths and lengths (networkx.algorithms.shortest_paths.weighted), and
-is_negatively_weighted (networkx.classes.function), on the trees of trees.py.
+"""Dijkstra and Bellman-Ford paths and lengths (networkx.algorithms.shortest_paths.weighted), on
+the trees of trees.py.
 
 Dijkstra's lengths run gravel.sssp on the call's device, its paths NetworkX's heap replayed on the
 host (so that of several tied paths they are NetworkX's); Bellman-Ford runs gravel.bellman_ford (a
@@ -9,7 +9,6 @@ run on NetworkX.
 """
 
 import networkx as nx
-import numpy as np
 
 from ..._algorithm import algorithm
 from .trees import check_weights, shortest_tree, unit_weights
@@ -28,6 +27,31 @@ def _id(G, source, message="Node {} not found in graph"):
 def _tree(G, source, weight, cutoff=None, ordered=True):
     """Dijkstra's tree from `source`; `ordered`: NetworkX's paths (trees.py)."""
     return shortest_tree(G, _id(G, source), weight, cutoff=cutoff, ordered=ordered)
+
+
+def weighted_lengths(G, source, cutoff, weight):
+    """``{label: distance}`` from the node `source` within `cutoff`, nearest first, as
+    single_source_dijkstra_path_length gives them (hop counts where `weight` is None).
+
+    Parameters
+    ----------
+    G : BackendGraph
+    source : node
+    cutoff : float or None
+    weight : str or None
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    networkx.NodeNotFound
+        `source` is not a node of G.
+    NotImplementedError
+        Weights gravel cannot take as NetworkX does (NetworkX then runs the call).
+    """
+    return _tree(G, source, weight, cutoff=cutoff, ordered=False).lengths_dict(G)
 
 
 def _to(G, tree, target, error):
@@ -57,7 +81,7 @@ def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
 
 @algorithm(can_run=_can_run)
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
-    return _tree(G, source, weight, cutoff=cutoff, ordered=False).lengths_dict(G)
+    return weighted_lengths(G, source, cutoff, weight)
 
 
 @algorithm(can_run=_can_run)
@@ -152,27 +176,3 @@ def all_pairs_bellman_ford_path_length(G, weight="weight"):
 @algorithm(can_run=_can_run)
 def all_pairs_bellman_ford_path(G, weight="weight"):
     return _all_pairs(G, "bellman-ford", None, weight, lambda t: t.paths(G))
-
-
-# -- networkx.classes.function ---------------------------------------------------------------------
-def _can_run_negative(G, edge=None, weight="weight"):
-    if edge is not None and not (isinstance(edge, tuple) and len(edge) == 2):
-        return "gravel takes an edge as a pair (u, v)"
-    return True
-
-
-@algorithm(can_run=_can_run_negative)
-def is_negatively_weighted(G, edge=None, weight="weight"):
-    g = G.graph
-    check_weights(G, "bellman-ford")  # a weight float32 rounds might lose its sign
-    if edge is not None:
-        u, v = edge
-        arcs = np.arange(0)
-        if u in G and v in G:
-            s, t = G.index[u], G.index[v]
-            row = g.indices[g.offsets[s] : g.offsets[s + 1]]
-            arcs = g.offsets[s] + np.flatnonzero(row == t)
-        if not arcs.size:
-            raise nx.NetworkXError(f"Edge {edge!r} does not exist.")
-        return bool(g.weighted and g.weights[arcs[0]] < 0)
-    return bool(g.weighted and g.nnz and g.weight_stats[0] < 0)

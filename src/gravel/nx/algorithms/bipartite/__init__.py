@@ -1,0 +1,3 @@
+from . import centrality
+
+__all__ = ["centrality"]

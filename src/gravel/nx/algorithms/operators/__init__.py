@@ -1,0 +1,3 @@
+from . import unary
+
+__all__ = ["unary"]

@@ -1,0 +1,3 @@
+from . import mst, recognition
+
+__all__ = ["mst", "recognition"]

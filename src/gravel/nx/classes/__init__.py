@@ -1,0 +1,3 @@
+from . import function
+
+__all__ = ["function"]

@@ -1,0 +1,3 @@
+from . import layout
+
+__all__ = ["layout"]

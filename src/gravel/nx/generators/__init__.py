@@ -1,0 +1,3 @@
+from . import ego
+
+__all__ = ["ego"]
