@@ -137,7 +137,7 @@ def test_failed_save_leaves_no_file(tmp_path, monkeypatch):
     from gravel.io import edgelist
 
     def boom(f, G, sep=" "):
-        f.write("partial")
+        f.write(b"partial")
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(edgelist, "write", boom)

@@ -29,6 +29,7 @@ KERNELS = (
     "scc",
     "sssp",
     "tc",
+    "text",
 )
 
 

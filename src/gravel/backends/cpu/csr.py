@@ -73,12 +73,15 @@ def _group_arcs(src, dst, w, both_ways, threads, rows, cols, ws, starts):
                 slot[t] += 1
 
 
-@numba.njit(parallel=True, cache=True)
-def _count_arcs(rows, starts, counts):
-    """Add each row's arcs to ``counts[row + 1]``, each thread counting the rows it owns."""
-    for t in numba.prange(starts.shape[0] - 1):
-        for q in range(starts[t], starts[t + 1]):
-            counts[rows[q] + 1] += 1
+@numba.njit(cache=True, nogil=True)
+def _count_arcs(src, dst, both_ways, counts):
+    """Add each row's arcs among the edges to ``counts[row + 1]`` (an edge's reverse too where
+    `both_ways`, a loop once). One thread: increments at memory speed, with no grouped copy of the
+    edges to make first."""
+    for e in range(src.shape[0]):
+        counts[src[e] + 1] += 1
+        if both_ways and src[e] != dst[e]:
+            counts[dst[e] + 1] += 1
 
 
 @numba.njit(cache=True)
@@ -111,9 +114,9 @@ def _place_arcs(rows, cols, ws, starts, cursor, indices, weights):
 
 def _scatter(blocks, n, both_ways, weighted):
     """Counting sort of the arcs of `blocks()` into CSR rows, in two passes over the blocks: one
-    counts the rows' arcs, the other places them into arrays allocated in between. Each block, cut
-    to BLOCK_EDGES edges, is first grouped by owner thread, so threads never share a row and keep
-    no counts of their own: memory is the CSR, one block and its grouped copy."""
+    counts the rows' arcs, the other places them into arrays allocated in between. In the second,
+    each block, cut to BLOCK_EDGES edges, is first grouped by owner thread, so threads never share
+    a row and keep no counts of their own: memory is the CSR, one block and its grouped copy."""
     threads = numba.get_num_threads()
     buffer = BLOCK_EDGES * (1 + both_ways)
     rows, cols = np.empty(buffer, np.int32), np.empty(buffer, np.int32)
@@ -129,8 +132,8 @@ def _scatter(blocks, n, both_ways, weighted):
                 yield
 
     offsets = np.zeros(n + 1, np.int64)
-    for _ in grouped():
-        _count_arcs(rows, starts, offsets)
+    for src, dst, _ in blocks():
+        _count_arcs(src, dst, both_ways, offsets)
     nnz = _row_starts(offsets)
     indices = np.empty(nnz, np.int32)
     weights = np.empty(nnz if weighted else 0, np.float32)
@@ -277,7 +280,30 @@ def build_csr(edges, n, both_ways, dedupe=False, drop_loops=False):
     m, weighted = edges[0].shape[0], edges[2] is not None
     blocks = [tuple(edges)]
     edges.clear()
-    csr = _scatter_any(lambda: blocks, m, n, both_ways, weighted)
+    return build_csr_blocks(blocks, m, n, both_ways, weighted, dedupe, drop_loops)
+
+
+def build_csr_blocks(blocks, m, n, both_ways, weighted, dedupe=False, drop_loops=False):
+    """Sorted CSR of the `m` edges in the list `blocks` of ``(src, dst, weights or None)`` int32 and
+    float32 arrays (weights ignored unless `weighted`).
+
+    The list is emptied as the arcs are placed, each block dropped once its arcs are in the CSR:
+    a caller that passes its only references has memory peak at the blocks plus the CSR's rows
+    placed so far, never an edge list and a CSR whole besides.
+    """
+    passes = 0
+
+    def each():
+        # the scatter walks the blocks twice: it counts the rows' arcs, then places them
+        nonlocal passes
+        passes += 1
+        if passes == 1:
+            yield from blocks
+        else:
+            while blocks:
+                yield blocks.pop(0)
+
+    csr = _scatter_any(each, m, n, both_ways, weighted)
     blocks.clear()  # the edges' last reference here: freed before the rows are sorted
     return _finish(*csr, dedupe, drop_loops)
 
