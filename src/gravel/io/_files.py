@@ -59,6 +59,10 @@ def is_gzip(path):
 TEXT_CHUNK = 1 << 23
 
 
+#: the head of a text, where its header is read, holds at least this many bytes
+HEAD_BYTES = 1 << 16
+
+
 class Text:
     """A text file read a chunk of lines at a time into one buffer (gzip decompressed as it is
     read), with a progress bar of the bytes read. A UTF-8 byte-order mark is not part of the first
@@ -75,8 +79,8 @@ class Text:
     Attributes
     ----------
     head : numpy.ndarray of uint8
-        The text's first TEXT_CHUNK bytes (the whole text, if shorter), for the header; valid
-        until :meth:`chunks` runs.
+        The text's first HEAD_BYTES or TEXT_CHUNK bytes, whichever is more (the whole text, if
+        shorter), for the header; valid until :meth:`chunks` runs.
     whole : bool
         Whether `head` is the whole text.
     """
@@ -87,7 +91,7 @@ class Text:
         self._bar = progress(self.path.stat().st_size, f"reading {self.path.name}", show_progress)
         self._z = zlib.decompressobj(16 + zlib.MAX_WBITS) if is_gzip(self.path) else None
         self._spill = memoryview(b"")  # decompressed bytes that did not fit the buffer
-        self._buf = bytearray(TEXT_CHUNK)
+        self._buf = bytearray(max(TEXT_CHUNK, HEAD_BYTES))
         self._start = self._end = 0
         self._eof = self._cr = False
         self._fill()
@@ -165,7 +169,12 @@ class Text:
             self._fill()
             if not self._end:
                 return
-            cut = self._end if self._eof else self._buf.rfind(b"\n", 0, self._end) + 1
+            limit = min(self._end, TEXT_CHUNK)
+            cut = (
+                self._buf.rfind(b"\n", 0, limit) + 1 or self._buf.find(b"\n", limit, self._end) + 1
+            )
+            if self._eof and (not cut or self._end <= TEXT_CHUNK):
+                cut = self._end
             if not cut:  # a line longer than the buffer: a larger one
                 self._buf = self._buf[: self._end] + bytearray(len(self._buf))
                 continue
