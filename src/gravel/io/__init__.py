@@ -207,6 +207,10 @@ SPARSE_IDS = 8
 _RELABEL = "load with relabel=True (command line: --relabel) to number the ids that occur 0..n-1"
 
 
+def _ids(src):
+    return src[0] if isinstance(src, tuple) else src
+
+
 def _build(blocks, m, weighted, n, directed, relabel, dedupe, path):
     """The graph of the edge blocks (emptied as it is built): ids relabelled or checked first."""
     labels = None
@@ -216,7 +220,9 @@ def _build(blocks, m, weighted, n, directed, relabel, dedupe, path):
         blocks.append((inverse[: len(src)], inverse[len(src) :], w))
         n, top = len(labels), -1
     else:
-        top = max((int(max(b[0].max(), b[1].max())) for b in blocks if len(b[0])), default=-1)
+        # a block's sources may be runs (ids, counts): their ids are the sources' values
+        tops = (max(_ids(src).max(), dst.max()) for src, dst, _ in blocks if len(dst))
+        top = int(max(tops, default=-1))
     if top >= 2**31 - 1:
         raise GraphFormatError(f"vertex id {top} exceeds the int32 range: {_RELABEL}", path)
     elif n is None and top >= max(DENSE_VERTICES, SPARSE_IDS * m):

@@ -10,6 +10,7 @@ a first run does not wait for the tokenizer to compile (SMALL_TEXT_BYTES, docs/t
 import numpy as np
 
 from ..backends.cpu import chunks as pieces
+from ..backends.cpu.csr import expand_runs
 from ..backends.cpu.text import (
     BAD_NUMBER,
     BAD_PREFIX,
@@ -159,8 +160,10 @@ class Edges:
     Attributes
     ----------
     blocks : list of (src, dst, weights or None)
-        int32 ids (int64 where the ids do not fit), float32 weights; dropped once a problem below
-        is found (the text is read on for errors of its lines, which come first).
+        int32 ids (int64 where the ids do not fit; sources sorted in runs as a pair (ids,
+        counts), as :func:`gravel.backends.cpu.csr.build_csr_blocks` takes them), float32
+        weights; dropped once a problem below is found (the text is read on for errors of its
+        lines, which come first).
     m : int
         The data lines read.
     columns : int
@@ -198,6 +201,7 @@ class Edges:
         blocks, self.blocks = self.blocks, []
         if not blocks:
             return np.empty(0, np.int32), np.empty(0, np.int32), None
+        blocks = [(expand_runs(src), dst, w) for src, dst, w in blocks]
         joined = [np.concatenate(part) if part[0] is not None else None for part in zip(*blocks)]
         return tuple(joined)
 
@@ -328,16 +332,13 @@ def _keep(edges, src, dst, w, firsts, found, buf, starts, lines, base, whole, we
     if firsts is None:
         out, kept, stats = _pack(src, dst, w, base, whole, weights)
     else:
-        room, stats = firsts[-1], np.empty((found.shape[0], 3), np.int64)
+        total, stats = int(found[:, 0].sum()), np.empty((found.shape[0], 3), np.int64)
         for dtype in (np.int32, np.int64):
-            # room for every row a block may hold, trimmed after (untouched pages take no memory)
-            out = [np.empty(room, dtype), np.empty(room, dtype)]
-            kept = np.empty(room if weights else 0, np.float32)
-            total = gather_rows(src, dst, w, firsts, found, base, whole, *out, kept, stats)
+            out = (np.empty(total, dtype), np.empty(total, dtype))
+            kept = np.empty(total if weights else 0, np.float32)
+            gather_rows(src, dst, w, firsts, found, base, whole, *out, kept, stats)
             if total == 0 or stats[:, 1].max() - base <= _INT32:
                 break
-        for a in (*out, kept) if weights else out:
-            a.resize(total, refcheck=False)  # realloc: the tail handed back, nothing copied
     for b in range(found.shape[0]):
         if found[b, 0]:
             a = 0 if firsts is None else firsts[b]
@@ -346,7 +347,17 @@ def _keep(edges, src, dst, w, firsts, found, buf, starts, lines, base, whole, we
             lo, hi, odd = stats[b]
             edges._note(src[a:z], dst[a:z], w[a:z], lo, hi, odd, block, int(lines[b]), read)
     if out[0].shape[0] and not edges._faulty:
-        edges.blocks.append((*out, kept if weights else None))
+        edges.blocks.append((_runs(out[0]), out[1], kept if weights else None))
+
+
+def _runs(src):
+    """Sources sorted in runs (as most edge lists list them) as a pair (ids, counts), a quarter
+    of the memory or less; others as they are."""
+    starts = np.flatnonzero(src[1:] != src[:-1]) + 1
+    if src.dtype != np.int32 or starts.shape[0] > src.shape[0] // 4:
+        return src
+    bounds = np.concatenate([[0], starts, [src.shape[0]]])
+    return src[bounds[:-1]], np.diff(bounds).astype(np.int32)
 
 
 def _pack(src, dst, w, base, whole, weights):

@@ -102,6 +102,9 @@ def read(text, path, weighted=True):
 
 
 def _one_way(src, dst, w):
+    from ..backends.cpu.csr import expand_runs
+
+    src = expand_runs(src)
     keep = src <= dst
     return src[keep], dst[keep], None if w is None else w[keep]
 

@@ -228,7 +228,7 @@ def parse_blocks(buf, cuts, firsts, comments, prefix, src, dst, w, found):
 @numba.njit(cache=True, nogil=True)
 def gather_rows(src, dst, w, firsts, found, base, whole, out_src, out_dst, out_w, stats):
     """Pack the blocks' rows (``found[b, 0]`` of them from ``firsts[b]`` on) into the outputs, ids
-    less `base` (out_w empty: weights dropped); returns how many. ``stats[b]`` receives the block's
+    less `base` (out_w empty: weights dropped). ``stats[b]`` receives the block's
     smallest and largest id as written and, where `whole`, its first row whose weight is not a
     whole number (-1: none). One thread: a copy at memory speed, which a loaded machine's
     stragglers would slow down in parallel."""
@@ -253,4 +253,3 @@ def gather_rows(src, dst, w, firsts, found, base, whole, out_src, out_dst, out_w
         stats[b, 0] = lo
         stats[b, 1] = hi
         stats[b, 2] = odd
-    return q
