@@ -5,8 +5,10 @@ import errno
 import gzip
 import hashlib
 import os
+import queue
 import secrets
 import socket
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -88,13 +90,25 @@ class Text:
     def __init__(self, path, show_progress=None):
         self.path = Path(path)
         self._file = open(self.path, "rb")
-        self._bar = progress(self.path.stat().st_size, f"reading {self.path.name}", show_progress)
-        self._z = zlib.decompressobj(16 + zlib.MAX_WBITS) if is_gzip(self.path) else None
+        size = os.fstat(self._file.fileno()).st_size
+        self._bar = progress(size, f"reading {self.path.name}", show_progress)
+        gz = is_gzip(self.path)
         self._spill = memoryview(b"")  # decompressed bytes that did not fit the buffer
-        self._buf = bytearray(max(TEXT_CHUNK, HEAD_BYTES))
+        self._closed = threading.Event()
+        self._pieces = queue.Queue(maxsize=2)
+        self._inflater = threading.Thread(target=self._inflating, daemon=True) if gz else None
+        # a plain text shorter than a chunk needs a buffer no longer than itself
+        room = TEXT_CHUNK if gz else min(TEXT_CHUNK, size + 1)
+        self._buf = bytearray(max(room, HEAD_BYTES))
         self._start = self._end = 0
         self._eof = self._cr = False
-        self._fill()
+        try:
+            if gz:
+                self._inflater.start()
+            self._fill()
+        except BaseException:
+            self.__exit__()
+            raise
         if self._buf[:3] == b"\xef\xbb\xbf":
             self._start = 3
         text = np.frombuffer(self._buf, np.uint8, self._end)
@@ -108,6 +122,9 @@ class Text:
         return self
 
     def __exit__(self, *exc):
+        self._closed.set()
+        if self._inflater is not None and self._inflater.is_alive():
+            self._inflater.join()
         self._bar.close()
         self._file.close()
 
@@ -116,33 +133,57 @@ class Text:
         end = self._end
         while self._end < len(self._buf) and not self._eof:
             room = memoryview(self._buf)[self._end :]
-            got = self._file.readinto(room) if self._z is None else self._inflate(room)
-            self._bar.update(got if self._z is None else 0)
+            got = self._file.readinto(room) if self._inflater is None else self._inflate(room)
+            self._bar.update(got if self._inflater is None else 0)
             self._eof = got == 0
             self._end += got
         if self._cr:
             text = np.frombuffer(self._buf, np.uint8, self._end - end, end)
             text[text == 13] = 10
 
-    def _inflate(self, room):
-        """Decompress into `room`; the bytes written (0 at the end)."""
-        while not self._spill:
-            chunk = self._file.read(_CHUNK)
-            self._bar.update(len(chunk))
-            if not chunk:
-                if not self._z.eof:
-                    raise GraphFormatError("truncated gzip file", self.path)
-                return 0
+    def _inflating(self):
+        """The file's text, decompressed on a thread of its own while the caller parses: pieces
+        of it into the queue, then b"" (or the error met)."""
+        try:
+            z = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            while chunk := self._file.read(_CHUNK):
+                try:
+                    out = [z.decompress(chunk)]
+                    # concatenated gzip members: start a new decompressor on what is left
+                    while z.eof and z.unused_data:
+                        rest = z.unused_data
+                        z = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                        out.append(z.decompress(rest))
+                except zlib.error as e:
+                    raise GraphFormatError(f"corrupt gzip data ({e})", self.path) from None
+                if (piece := b"".join(out)) and not self._put((piece, len(chunk))):
+                    return
+            if not z.eof:
+                raise GraphFormatError("truncated gzip file", self.path)
+            self._put((b"", 0))
+        except Exception as e:  # the caller raises it
+            self._put((e, 0))
+
+    def _put(self, item):
+        """Queue `item` unless the text is closed meanwhile; whether it was queued."""
+        while not self._closed.is_set():
             try:
-                out = [self._z.decompress(chunk)]
-                # concatenated gzip members: start a new decompressor on what is left
-                while self._z.eof and self._z.unused_data:
-                    rest = self._z.unused_data
-                    self._z = zlib.decompressobj(16 + zlib.MAX_WBITS)
-                    out.append(self._z.decompress(rest))
-            except zlib.error as e:
-                raise GraphFormatError(f"corrupt gzip data ({e})", self.path) from None
-            self._spill = memoryview(b"".join(out))
+                self._pieces.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _inflate(self, room):
+        """Decompressed text into `room`; the bytes written (0 at the end)."""
+        while not self._spill:
+            piece, read = self._pieces.get()
+            self._bar.update(read)
+            if isinstance(piece, Exception):
+                raise piece
+            if not piece:
+                return 0
+            self._spill = memoryview(piece)
         got = min(len(room), len(self._spill))
         room[:got] = self._spill[:got]
         self._spill = self._spill[got:]
