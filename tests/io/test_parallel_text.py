@@ -263,3 +263,19 @@ def test_a_text_load_peaks_within_twice_its_csr(tmp_path):
         [sys.executable, "-c", PEAK, str(path)], capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout.splitlines()[-1])["over_csr"] <= 2.0
+
+
+def test_gzip_written_in_members_on_every_core(tmp_path, monkeypatch):
+    from gravel.io import _gzip
+
+    monkeypatch.setattr(_gzip, "PIECE_BYTES", 1000)  # many members
+    G = gravel.generate.kronecker(9, progress=False, device="cpu")
+    gravel.save(G, tmp_path / "g.txt.gz")
+    gravel.save(G, tmp_path / "g.txt")
+    data = (tmp_path / "g.txt.gz").read_bytes()
+    assert data.count(b"\x1f\x8b\x08") > 10  # members, each with its own header
+    assert gzip.decompress(data) == (tmp_path / "g.txt").read_bytes()
+    assert gravel.load(tmp_path / "g.txt.gz", cache=False) == G
+    empty = gravel.Graph.from_edges([], [], n=3)
+    gravel.save(empty, tmp_path / "e.mtx.gz")
+    assert gravel.load(tmp_path / "e.mtx.gz", cache=False) == empty

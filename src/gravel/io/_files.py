@@ -17,6 +17,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ..errors import GraphFormatError
+from ._gzip import GzipWriter
 
 _CHUNK = 1 << 22
 
@@ -310,8 +311,17 @@ def atomic_write(path, mode="wb", perm=0o666):
         raise type(e)(e.errno, e.strerror, str(path)) from None
     os.close(fd)
     try:
-        if str(path).endswith(".gz"):
-            with gzip.open(tmp, mode if "b" in mode else "wt", compresslevel=6) as f:
+        if str(path).endswith(".gz") and "b" in mode:
+            with open(tmp, "wb") as raw:
+                f = GzipWriter(raw)
+                try:
+                    yield f
+                except BaseException:
+                    f.abandon()
+                    raise
+                f.close()
+        elif str(path).endswith(".gz"):
+            with gzip.open(tmp, "wt", compresslevel=6) as f:
                 yield f
         else:
             with open(tmp, mode) as f:

@@ -200,10 +200,13 @@ class Edges:
         """
         blocks, self.blocks = self.blocks, []
         if not blocks:
-            return np.empty(0, np.int32), np.empty(0, np.int32), None
+            return np.empty(0, np.int32), np.empty(0, np.int32), self._no_weights()
         blocks = [(expand_runs(src), dst, w) for src, dst, w in blocks]
         joined = [np.concatenate(part) if part[0] is not None else None for part in zip(*blocks)]
         return tuple(joined)
+
+    def _no_weights(self):
+        return np.empty(0, np.float32) if self.weighted else None
 
     def _note(self, src, dst, w, lo, hi, odd, block, line, read):
         """Check one block's rows: ``src``/``dst``/``w`` as parsed, ``block`` their text starting
