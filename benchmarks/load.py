@@ -4,7 +4,7 @@ PageRank end to end, beside NetworkX's read_edgelist and the same algorithm on t
 Each GRAPH (a generator spec: kron:20, urand:20) is generated once and written as Matrix Market
 (.mtx), an edge list (.txt), DIMACS (.gr) and gravel's .gravel into a scratch folder: write time
 and MB/s per format. Then, each in a fresh process (so that its peak memory is its own, and
-compiled kernels come from Numba's disk cache, loaded by a warm-up load of the same file first):
+compiled kernels come from Numba's disk cache, loaded by a warm-up load of a small file first):
 
 - load: each file read cold (no binary cache): seconds, MB/s of text, peak RSS over the RSS
   before the load, against the CSR's bytes (offsets, indices, weights);
@@ -47,8 +47,13 @@ def status(key):
 LOAD = (
     _PROCESS
     + """
-path = {path!r}
-gravel.load(path, cache=False, progress=False)  # warm-up: kernels from Numba's cache
+from gravel.backends.cpu import csr
+from gravel.io import _parse
+path, small = {path!r}, {small!r}
+limits = _parse.SMALL_TEXT_BYTES, csr.SMALL_ARCS
+_parse.SMALL_TEXT_BYTES = csr.SMALL_ARCS = -1  # the warm-up loads every kernel of a large load
+gravel.load(small, cache=False, progress=False)
+_parse.SMALL_TEXT_BYTES, csr.SMALL_ARCS = limits
 with open("/proc/self/clear_refs", "w") as f:
     f.write("5")  # the peak RSS starts again from the RSS now
 before = status("VmRSS:")
@@ -183,9 +188,12 @@ def main():
             written, n = write_files(spec, folder)
             rows += written
             name = spec.replace(":", "_")
+            warm = gravel.generate.kronecker(10, progress=False, device="cpu")
             for suffix in FORMATS:
                 path = str(Path(folder) / f"{name}{suffix}")
-                got = child(LOAD.format(path=path))
+                small = str(Path(folder) / f"warm{suffix}")
+                gravel.save(warm, small)
+                got = child(LOAD.format(path=path, small=small))
                 mb = os.path.getsize(path) / 1e6
                 rows.append(
                     {

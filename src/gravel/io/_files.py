@@ -57,9 +57,10 @@ def is_gzip(path):
         return f.read(2) == b"\x1f\x8b"
 
 
-#: decompressed bytes parsed at a time: a few MB keep memory flat, let every thread work on one
-#: chunk and let Ctrl-C through between chunks
-TEXT_CHUNK = 1 << 23
+#: decompressed bytes parsed at a time, per thread: a few MB a chunk keep memory flat (the
+#: chunk's rows take some 16 bytes each until they are packed), give every thread its share and
+#: let Ctrl-C through between chunks (docs/tuning.md)
+TEXT_CHUNK = 1 << 20
 
 
 #: the head of a text, where its header is read, holds at least this many bytes
@@ -82,7 +83,7 @@ class Text:
     Attributes
     ----------
     head : numpy.ndarray of uint8
-        The text's first HEAD_BYTES or TEXT_CHUNK bytes, whichever is more (the whole text, if
+        The text's first HEAD_BYTES bytes or chunk, whichever is more (the whole text, if
         shorter), for the header; valid until :meth:`chunks` runs.
     whole : bool
         Whether `head` is the whole text.
@@ -99,7 +100,10 @@ class Text:
         self._pieces = queue.Queue(maxsize=2)
         self._inflater = threading.Thread(target=self._inflating, daemon=True) if gz else None
         # a plain text shorter than a chunk needs a buffer no longer than itself
-        room = TEXT_CHUNK if gz else min(TEXT_CHUNK, size + 1)
+        import numba  # the parse's threads: reading text runs Numba's kernels anyway
+
+        self._chunk = TEXT_CHUNK * numba.get_num_threads()
+        room = self._chunk if gz else min(self._chunk, size + 1)
         self._buf = bytearray(max(room, HEAD_BYTES))
         self._start = self._end = 0
         self._eof = self._cr = False
@@ -201,7 +205,8 @@ class Text:
         Yields
         ------
         numpy.ndarray of uint8
-            About TEXT_CHUNK bytes each (a longer line whole), ending at a line's end but the last.
+            About TEXT_CHUNK bytes a thread each (a longer line whole), ending at a line's end but
+            the last.
         """
         while True:
             rest = self._end - self._start
@@ -211,11 +216,11 @@ class Text:
             self._fill()
             if not self._end:
                 return
-            limit = min(self._end, TEXT_CHUNK)
+            limit = min(self._end, self._chunk)
             cut = (
                 self._buf.rfind(b"\n", 0, limit) + 1 or self._buf.find(b"\n", limit, self._end) + 1
             )
-            if self._eof and (not cut or self._end <= TEXT_CHUNK):
+            if self._eof and (not cut or self._end <= self._chunk):
                 cut = self._end
             if not cut:  # a line longer than the buffer: a larger one
                 self._buf = self._buf[: self._end] + bytearray(len(self._buf))

@@ -168,8 +168,6 @@ class Edges:
         The data lines read.
     columns : int
         2 or 3 (a weight column); 0 without data lines.
-    top : int
-        The largest id, as written (-1 without data lines).
     outside : list of two (row, id, line) or None
         The first id of the source and of the target column outside the bounds the reader gave.
     fraction : (row, weight) or None
@@ -181,7 +179,6 @@ class Edges:
     def __init__(self):
         self.blocks = []
         self.m = self.columns = 0
-        self.top = -1
         self.outside = [None, None]
         self.fraction = self.extra = None
 
@@ -227,7 +224,6 @@ class Edges:
                     )
         if odd >= 0 and self.fraction is None:
             self.fraction = (first + odd, float(w[odd]))
-        self.top = max(self.top, int(hi))
         self.m += rows
 
     @property

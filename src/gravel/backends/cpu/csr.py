@@ -323,10 +323,35 @@ def build_csr_blocks(blocks, m, n, both_ways, weighted, dedupe=False, drop_loops
             while blocks:
                 src, dst, w = blocks.pop(0)
                 yield expand_runs(src), dst, w
+                del src, dst, w
+                release_freed()
 
+    release_freed()  # what the blocks' maker freed (a reader's buffers) before the CSR comes
     csr = _scatter_any(each, m, n, both_ways, weighted)
     blocks.clear()  # the edges' last reference here: freed before the rows are sorted
     return _finish(*csr, dedupe, drop_loops)
+
+
+def release_freed():
+    """Hand the heap's free memory back to the system (glibc's ``malloc_trim``; nothing elsewhere):
+    blocks of a few MB live in the heap, whose freed pages glibc keeps for later allocations, so
+    a block freed once its arcs are placed would still count in the process's memory."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _libc():
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc if hasattr(libc, "malloc_trim") else None
+    except OSError:
+        return None
+
+
+_LIBC = _libc()
 
 
 def expand_runs(src):
