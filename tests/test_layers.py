@@ -22,6 +22,7 @@ LAYERS = (
         "core",
         (
             "graph",
+            "construction",
             "views",
             "stats",
             "devices",

@@ -9,34 +9,13 @@ from functools import cached_property
 
 import numpy as np
 
-from . import devices, interop, stats, tensors, views
-from .arguments import MAX_VERTICES, is_integer, vertex_ids
+from . import construction, devices, interop, stats, tensors, views
+from .arguments import MAX_VERTICES as MAX_VERTICES  # public: readers check headers against it
 from .arrays import host
 from .backends.cpu import arcs as _arcs  # loaded on first use: importing gravel never imports Numba
 from .backends.cpu import csr as _csr
-from .errors import GraphTooLargeError, InvalidGraphError
-
-#: bytes a vertex takes at the peak of a CSR's build (int64 offsets and counts, int32 row ids and
-#: the build's cursors), measured
-BUILD_BYTES_PER_VERTEX = 24
-#: vertex arrays up to this size are built without asking the host for its free memory
-ROOM_UNASKED_BYTES = 1 << 30
-
-
-def _check_room(n):
-    """GraphTooLargeError, before any allocation, where the per-vertex arrays of a CSR of `n`
-    vertices alone would not fit the host memory available now (asked past ROOM_UNASKED_BYTES)."""
-    from .placement import host_free_bytes
-
-    need = BUILD_BYTES_PER_VERTEX * (n + 1)
-    if need <= ROOM_UNASKED_BYTES:
-        return
-    free = host_free_bytes()
-    if need > free:
-        raise GraphTooLargeError(
-            f"{n:,} vertices: their arrays alone take {need / 2**30:.2f} GiB, the host has "
-            f"{free / 2**30:.2f} GiB of memory available"
-        )
+from .construction import BUILD_BYTES_PER_VERTEX as BUILD_BYTES_PER_VERTEX  # public, as above
+from .errors import InvalidGraphError
 
 
 def _readonly(a):
@@ -246,83 +225,9 @@ class Graph:
         return self._arrays
 
     # -- constructors ------------------------------------------------------------------------------
-    @classmethod
-    def from_edges(
-        cls, src, dst, weights=None, *, n=None, directed=True, labels=None, dedupe=False
-    ):
-        """Build a graph from arc arrays ``src[i] -> dst[i]`` (edges, when ``directed=False``).
-
-        Self loops are kept (see :func:`gravel.transform.drop_self_loops`), and so are duplicate
-        arcs unless `dedupe` is true.
-
-        Parameters
-        ----------
-        src, dst : array_like of int, shape (m,)
-            The arcs' ends: integers, or floats that are whole numbers, in ``[0, n)``.
-        weights : array_like of float, shape (m,), optional
-            A weight per arc, stored as float32 (a value beyond float32's range becomes inf).
-        n : int, optional
-            The number of vertices, at least the largest id + 1; default the largest id + 1 (0
-            without arcs).
-        directed : bool, default True
-            False: each edge is stored both ways (a self loop once).
-        labels : array, optional
-            Original id of each vertex, as for :class:`Graph`.
-        dedupe : bool, default False
-            Merge parallel arcs as they are built, keeping the minimum weight (as
-            :func:`gravel.transform.deduplicate` does afterwards).
-
-        Returns
-        -------
-        Graph
-            Rows sorted; its arrays are new.
-
-        Raises
-        ------
-        InvalidGraphError
-            `src` or `dst` not 1-D, of different lengths, or holding ids that are not whole
-            numbers >= 0; `n` not an integer >= 0, or not above every id; more than MAX_VERTICES
-            vertices; `weights` not one per arc.
-        GraphTooLargeError
-            The per-vertex arrays of the build alone would not fit the host memory available,
-            found before any allocation.
-
-        See Also
-        --------
-        gravel.load, gravel.generate, from_scipy, from_networkx, from_pandas
-
-        Examples
-        --------
-        >>> from gravel import Graph
-        >>> G = Graph.from_edges([0, 1, 1], [1, 2, 2], directed=False, dedupe=True)
-        >>> G.n, G.m, G.nnz
-        (3, 2, 4)
-        >>> G.indices.tolist()
-        [1, 0, 2, 1]
-        """
-        src, dst = vertex_ids(src, "src"), vertex_ids(dst, "dst")
-        if src.shape != dst.shape:
-            raise InvalidGraphError(f"src has {src.size} entries but dst has {dst.size}")
-        top = int(max(src.max(initial=-1), dst.max(initial=-1)))
-        if n is None:
-            n = top + 1
-        elif not is_integer(n) or n < 0:
-            raise InvalidGraphError(f"n must be an integer number of vertices >= 0, not {n!r}")
-        elif top >= n:
-            raise InvalidGraphError(f"vertex id {top} out of range for n={n}")
-        if n > MAX_VERTICES:
-            raise InvalidGraphError(f"{n} vertices: gravel supports fewer than 2**31")
-        _check_room(n)
-        if weights is not None:
-            weights = np.asarray(weights)
-            if weights.shape != src.shape:
-                raise InvalidGraphError("weights must have one entry per edge")
-            with np.errstate(over="ignore"):  # beyond float32: inf, which check_weights names
-                weights = weights.astype(np.float32, copy=False)
-        edges = [src.astype(np.int32, copy=False), dst.astype(np.int32, copy=False), weights]
-        offsets, indices, w = _csr.build_csr(edges, int(n), not directed, dedupe=dedupe)
-        # ids checked above, both ways of each edge built: no check of the arrays again
-        return cls.from_csr(offsets, indices, w, directed=directed, labels=labels, trusted=True)
+    # builders: their bodies and documentation are in gravel.construction
+    from_edges = classmethod(construction.from_edges)
+    from_edge_blocks = classmethod(construction.from_edge_blocks)
 
     # conversions: their bodies and documentation are in gravel.tensors and gravel.interop
     from_dlpack = classmethod(tensors.from_dlpack)

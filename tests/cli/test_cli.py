@@ -315,7 +315,7 @@ def test_issue_17_ctrl_c_exits_130_with_one_line(tmp_path, monkeypatch, capsys):
     from gravel.io import matrix_market
 
     def interrupted(f, G):
-        f.write("partial")
+        f.write(b"partial")
         raise KeyboardInterrupt
 
     monkeypatch.setattr(matrix_market, "write", interrupted)

@@ -50,61 +50,62 @@ def test_dimacs_and_pace(tmp_path):
     assert not H.directed and H.m == 2 and H.weights is None
 
 
-@pytest.mark.parametrize(
-    "name,text,match",
-    [
-        ("a.txt", "0 1\n1 x\n", r"a.txt, line 2: cannot read a number"),
-        ("b.txt", "0 1\n-1 2\n", r"line 2: negative vertex id"),
-        ("c.txt", "0 1\n1.5 2\n", r"line 2: vertex id is not an integer"),
-        ("d.txt", "0 1 1\n1 2\n", r"line 2: number of columns"),
-        ("e.txt", "0\n", r"line 1: expected at least two columns"),
-        ("f.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n", "coordinate"),
-        ("g.mtx", "%%MatrixMarket matrix coordinate complex general\n", "unsupported field"),
-        (
-            "h.mtx",
-            "%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 2\n2 1\n",
-            "truncated",
-        ),
-        (
-            "i.mtx",
-            "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n",
-            r"index 3 outside 1..2",
-        ),
-        ("j.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 3 1\n1 2\n", "square"),
-        ("k.mtx", "1 2\n", "banner"),
-        (
-            "l.mtx",
-            "%%MatrixMarket matrix coordinate pattern general\n2 2 x\n",
-            r"line 2: expected 'rows",
-        ),
-        ("m.gr", "p sp 2 1\na 1 3 1\n", "outside 1..2"),
-        ("n.gr", "p sp 2 2\na 1 2 1\n", "truncated"),
-        ("o.gr", "a 1 2 1\n", "problem line"),
-        ("p.gr", "p sp 2 1\n1 2 1\n", r"line 2: unexpected line"),
-        ("q.txt", "0 99999999999\n", "int32"),
-        ("r.csv", "0,1\n1,,2\n", r"line 2: empty field \(two commas"),
-        ("s.csv", "0,1\n,1,2\n", r"line 2: empty field"),
-        ("t.txt", "0 1 1.5\n1 2 inflate\n", r"line 2: cannot read a number"),
-        (
-            "u.txt",
-            "# gravel edge list: 3 vertices, directed, weighted\n0 1\n1 2\n",
-            r"u.txt, line 2: line 1 declares a weighted graph, the lines have no weight column",
-        ),
-        # issue 51: a fourth column is refused, naming the line, in every text format
-        ("v.txt", "0 1 1.5 1700000000\n", r"v.txt, line 1: more than three columns"),
-        ("w.csv", "# SNAP\n0,1\n1,2,3,4\n", r"w.csv, line 3: more than three columns"),
-        ("x.gr", "p sp 2 1\na 1 2 1 9\n", r"x.gr, line 2: more than three columns"),
-        (
-            "y.mtx",
-            "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1 0\n",
-            r"y.mtx, line 3: more than three columns",
-        ),
-        # issue 51: no edges and no header: an error naming the file, not a graph of 0 vertices
-        ("empty.txt", "", r"empty.txt: no edges, and no header"),
-        ("comments.txt", "# FromNodeId ToNodeId\n\n", r"comments.txt: no edges"),
-        ("empty.csv.gz", "", r"empty.csv.gz: no edges"),
-    ],
-)
+#: malformed files, and what their error says (tests/io/test_parallel_text.py reads them in blocks)
+MALFORMED = [
+    ("a.txt", "0 1\n1 x\n", r"a.txt, line 2: cannot read a number"),
+    ("b.txt", "0 1\n-1 2\n", r"line 2: negative vertex id"),
+    ("c.txt", "0 1\n1.5 2\n", r"line 2: vertex id is not an integer"),
+    ("d.txt", "0 1 1\n1 2\n", r"line 2: number of columns"),
+    ("e.txt", "0\n", r"line 1: expected at least two columns"),
+    ("f.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n", "coordinate"),
+    ("g.mtx", "%%MatrixMarket matrix coordinate complex general\n", "unsupported field"),
+    (
+        "h.mtx",
+        "%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 2\n2 1\n",
+        "truncated",
+    ),
+    (
+        "i.mtx",
+        "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n",
+        r"index 3 outside 1..2",
+    ),
+    ("j.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 3 1\n1 2\n", "square"),
+    ("k.mtx", "1 2\n", "banner"),
+    (
+        "l.mtx",
+        "%%MatrixMarket matrix coordinate pattern general\n2 2 x\n",
+        r"line 2: expected 'rows",
+    ),
+    ("m.gr", "p sp 2 1\na 1 3 1\n", "outside 1..2"),
+    ("n.gr", "p sp 2 2\na 1 2 1\n", "truncated"),
+    ("o.gr", "a 1 2 1\n", "problem line"),
+    ("p.gr", "p sp 2 1\n1 2 1\n", r"line 2: unexpected line"),
+    ("q.txt", "0 99999999999\n", "int32"),
+    ("r.csv", "0,1\n1,,2\n", r"line 2: empty field \(two commas"),
+    ("s.csv", "0,1\n,1,2\n", r"line 2: empty field"),
+    ("t.txt", "0 1 1.5\n1 2 inflate\n", r"line 2: cannot read a number"),
+    (
+        "u.txt",
+        "# gravel edge list: 3 vertices, directed, weighted\n0 1\n1 2\n",
+        r"u.txt, line 2: line 1 declares a weighted graph, the lines have no weight column",
+    ),
+    # issue 51: a fourth column is refused, naming the line, in every text format
+    ("v.txt", "0 1 1.5 1700000000\n", r"v.txt, line 1: more than three columns"),
+    ("w.csv", "# SNAP\n0,1\n1,2,3,4\n", r"w.csv, line 3: more than three columns"),
+    ("x.gr", "p sp 2 1\na 1 2 1 9\n", r"x.gr, line 2: more than three columns"),
+    (
+        "y.mtx",
+        "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1 0\n",
+        r"y.mtx, line 3: more than three columns",
+    ),
+    # issue 51: no edges and no header: an error naming the file, not a graph of 0 vertices
+    ("empty.txt", "", r"empty.txt: no edges, and no header"),
+    ("comments.txt", "# FromNodeId ToNodeId\n\n", r"comments.txt: no edges"),
+    ("empty.csv.gz", "", r"empty.csv.gz: no edges"),
+]
+
+
+@pytest.mark.parametrize("name,text,match", MALFORMED)
 def test_malformed_files_name_file_and_line(tmp_path, name, text, match):
     with pytest.raises(gravel.GraphFormatError, match=match):
         gravel.load(write(tmp_path, name, text), cache=False)
@@ -137,7 +138,7 @@ def test_failed_save_leaves_no_file(tmp_path, monkeypatch):
     from gravel.io import edgelist
 
     def boom(f, G, sep=" "):
-        f.write("partial")
+        f.write(b"partial")
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(edgelist, "write", boom)

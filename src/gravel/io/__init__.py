@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import GraphFormatError, InvalidGraphError, UnknownNameError
 from ..graph import Graph
 from . import _cache, arrow, binary, dimacs, edgelist, gapbs, matrix_market
-from ._files import atomic_write, read_bytes
+from ._files import Text, atomic_write
 from ._files import check_writable as check_writable  # public: the CLI checks outputs first
 from ._files import progress as progress  # public: the generators show it too
 
@@ -172,12 +172,22 @@ def load(
         return G
     if fmt == "parquet":  # pyarrow reads the file itself, with its own threads
         src, dst, w, n, directed = arrow.read(path, relabel, weighted)
+        blocks, m = [(src, dst, w if weighted else None)], len(src)
+        weighted = weighted and w is not None
     else:
-        src, dst, w, n, directed = FORMATS[fmt].read(read_bytes(path, progress), path)
+        with Text(path, progress) as text:
+            edges, n, directed = FORMATS[fmt].read(text, path, weighted)
+        if relabel:
+            src, dst, w = edges.arrays()
+            blocks, m = [(src, dst, w)], len(src)
+        else:
+            blocks, m = edges.blocks, edges.m
+        weighted = weighted and edges.weighted
+        del edges
     G = _build(
-        src,
-        dst,
-        w if weighted else None,
+        blocks,
+        m,
+        weighted,
         n,
         # an edge list's own header (gravel's) may say undirected; undirected=True always wins
         not undirected if directed is None else directed and not undirected,
@@ -197,25 +207,40 @@ SPARSE_IDS = 8
 _RELABEL = "load with relabel=True (command line: --relabel) to number the ids that occur 0..n-1"
 
 
-def _build(src, dst, w, n, directed, relabel, dedupe, path):
+def _ids(src):
+    return src[0] if isinstance(src, tuple) else src
+
+
+def _build(blocks, m, weighted, n, directed, relabel, dedupe, path):
+    """The graph of the edge blocks (emptied as it is built): ids relabelled or checked first."""
     labels = None
     if relabel:
+        src, dst, w = blocks.pop()
         labels, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
-        src, dst = inverse[: len(src)], inverse[len(src) :]
+        blocks.append((inverse[: len(src)], inverse[len(src) :], w))
         n, top = len(labels), -1
     else:
-        top = int(max(src.max(), dst.max())) if len(src) else -1
+        # a block's sources may be runs (ids, counts): their ids are the sources' values
+        tops = (max(_ids(src).max(), dst.max()) for src, dst, _ in blocks if len(dst))
+        top = int(max(tops, default=-1))
     if top >= 2**31 - 1:
         raise GraphFormatError(f"vertex id {top} exceeds the int32 range: {_RELABEL}", path)
-    elif n is None and top >= max(DENSE_VERTICES, SPARSE_IDS * len(src)):
+    elif n is None and top >= max(DENSE_VERTICES, SPARSE_IDS * m):
         # refused before any allocation: keeping the ids would allocate a vertex per id
         raise GraphFormatError(
-            f"vertex ids reach {top:,} on {len(src):,} edges: keeping them as ids would make "
+            f"vertex ids reach {top:,} on {m:,} edges: keeping them as ids would make "
             f"{top + 1:,} vertices; {_RELABEL}",
             path,
         )
     # built once: parallel edges merge (minimum weight) while the rows are compacted
-    return Graph.from_edges(src, dst, w, n=n, directed=directed, labels=labels, dedupe=dedupe)
+    return Graph.from_edge_blocks(
+        blocks,
+        n=top + 1 if n is None else n,
+        directed=directed,
+        labels=labels,
+        dedupe=dedupe,
+        weighted=weighted,
+    )
 
 
 def save(G, path, *, format=None):
@@ -259,7 +284,6 @@ def save(G, path, *, format=None):
     """
     path = Path(path)
     fmt = _format_of(path, format)
-    mode = "wb" if fmt in _BINARY else "w"
     if fmt == "parquet":
         arrow.require_pyarrow(f"writing {path}")  # before the file is opened
     options = {"sep": ","} if fmt == "edgelist" and ".csv" in path.suffixes else {}
@@ -267,6 +291,6 @@ def save(G, path, *, format=None):
         if path.suffix.lower() == ".gz":
             raise GraphFormatError("GAP reads serialized graphs uncompressed: leave out .gz", path)
         options = {"weighted": fmt == "wsg"}
-    with atomic_write(path, mode) as f:
+    with atomic_write(path, "wb") as f:
         FORMATS[fmt].write(f, G, **options)
     return path

@@ -5,8 +5,10 @@ import errno
 import gzip
 import hashlib
 import os
+import queue
 import secrets
 import socket
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -15,6 +17,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ..errors import GraphFormatError
+from ._gzip import GzipWriter
 
 _CHUNK = 1 << 22
 
@@ -54,36 +57,176 @@ def is_gzip(path):
         return f.read(2) == b"\x1f\x8b"
 
 
-def read_bytes(path, show_progress=None):
-    """The whole (decompressed) file as a uint8 array, with a progress bar for slow reads; a file
-    whose lines end in a CR alone comes back with LFs."""
-    path = Path(path)
-    size = path.stat().st_size
-    gz = is_gzip(path)
-    parts = []
-    with open(path, "rb") as f, progress(size, f"reading {path.name}", show_progress) as bar:
-        z = zlib.decompressobj(16 + zlib.MAX_WBITS) if gz else None
-        while chunk := f.read(_CHUNK):
-            bar.update(len(chunk))
-            if z is None:
-                parts.append(chunk)
-                continue
+#: decompressed bytes parsed at a time, per thread: a few MB a chunk keep memory flat (the
+#: chunk's rows take some 16 bytes each until they are packed), give every thread its share and
+#: let Ctrl-C through between chunks (docs/tuning.md)
+TEXT_CHUNK = 1 << 20
+
+
+#: the head of a text, where its header is read, holds at least this many bytes
+HEAD_BYTES = 1 << 16
+
+
+class Text:
+    """A text file read a chunk of lines at a time into one buffer (gzip decompressed as it is
+    read), with a progress bar of the bytes read. A UTF-8 byte-order mark is not part of the first
+    line, and a file whose first chunk holds no LF but a CR has a CR alone end each line (classic
+    Mac).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    show_progress : bool, optional
+        As for :func:`progress`.
+
+    Attributes
+    ----------
+    head : numpy.ndarray of uint8
+        The text's first HEAD_BYTES bytes or chunk, whichever is more (the whole text, if
+        shorter), for the header; valid until :meth:`chunks` runs.
+    whole : bool
+        Whether `head` is the whole text.
+    """
+
+    def __init__(self, path, show_progress=None):
+        self.path = Path(path)
+        self._file = open(self.path, "rb")
+        size = os.fstat(self._file.fileno()).st_size
+        self._bar = progress(size, f"reading {self.path.name}", show_progress)
+        gz = is_gzip(self.path)
+        self._spill = memoryview(b"")  # decompressed bytes that did not fit the buffer
+        self._closed = threading.Event()
+        self._pieces = queue.Queue(maxsize=2)
+        self._inflater = threading.Thread(target=self._inflating, daemon=True) if gz else None
+        # a plain text shorter than a chunk needs a buffer no longer than itself
+        import numba  # the parse's threads: reading text runs Numba's kernels anyway
+
+        self._chunk = TEXT_CHUNK * numba.get_num_threads()
+        room = self._chunk if gz else min(self._chunk, size + 1)
+        self._buf = bytearray(max(room, HEAD_BYTES))
+        self._start = self._end = 0
+        self._eof = self._cr = False
+        try:
+            if gz:
+                self._inflater.start()
+            self._fill()
+        except BaseException:
+            self.__exit__()
+            raise
+        if self._buf[:3] == b"\xef\xbb\xbf":
+            self._start = 3
+        text = np.frombuffer(self._buf, np.uint8, self._end)
+        self._cr = self._buf.find(b"\n", 0, self._end) < 0 and 13 in text
+        if self._cr:
+            text[text == 13] = 10
+        self.whole = self._eof
+        self.head = text[self._start :]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._closed.set()
+        if self._inflater is not None and self._inflater.is_alive():
+            self._inflater.join()
+        self._bar.close()
+        self._file.close()
+
+    def _fill(self):
+        """Fill the buffer after its text, to its end or the file's."""
+        end = self._end
+        while self._end < len(self._buf) and not self._eof:
+            room = memoryview(self._buf)[self._end :]
+            got = self._file.readinto(room) if self._inflater is None else self._inflate(room)
+            self._bar.update(got if self._inflater is None else 0)
+            self._eof = got == 0
+            self._end += got
+        if self._cr:
+            text = np.frombuffer(self._buf, np.uint8, self._end - end, end)
+            text[text == 13] = 10
+
+    def _inflating(self):
+        """The file's text, decompressed on a thread of its own while the caller parses: pieces
+        of it into the queue, then b"" (or the error met)."""
+        try:
+            z = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            while chunk := self._file.read(_CHUNK):
+                try:
+                    out = [z.decompress(chunk)]
+                    # concatenated gzip members: start a new decompressor on what is left
+                    while z.eof and z.unused_data:
+                        rest = z.unused_data
+                        z = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                        out.append(z.decompress(rest))
+                except zlib.error as e:
+                    raise GraphFormatError(f"corrupt gzip data ({e})", self.path) from None
+                if (piece := b"".join(out)) and not self._put((piece, len(chunk))):
+                    return
+            if not z.eof:
+                raise GraphFormatError("truncated gzip file", self.path)
+            self._put((b"", 0))
+        except Exception as e:  # the caller raises it
+            self._put((e, 0))
+
+    def _put(self, item):
+        """Queue `item` unless the text is closed meanwhile; whether it was queued."""
+        while not self._closed.is_set():
             try:
-                parts.append(z.decompress(chunk))
-                # concatenated gzip members: start a new decompressor on what is left
-                while z.eof and z.unused_data:
-                    rest = z.unused_data
-                    z = zlib.decompressobj(16 + zlib.MAX_WBITS)
-                    parts.append(z.decompress(rest))
-            except zlib.error as e:
-                raise GraphFormatError(f"corrupt gzip data ({e})", path) from None
-        if z is not None and not z.eof:
-            raise GraphFormatError("truncated gzip file", path)
-    data = b"".join(parts)
-    if b"\n" not in data and b"\r" in data:  # classic Mac line ends: a CR alone ends each line
-        data = data.replace(b"\r", b"\n")
-    # a UTF-8 byte-order mark (Windows editors write one) is not part of the first line
-    return np.frombuffer(data, np.uint8, offset=3 if data[:3] == b"\xef\xbb\xbf" else 0)
+                self._pieces.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _inflate(self, room):
+        """Decompressed text into `room`; the bytes written (0 at the end)."""
+        while not self._spill:
+            piece, read = self._pieces.get()
+            self._bar.update(read)
+            if isinstance(piece, Exception):
+                raise piece
+            if not piece:
+                return 0
+            self._spill = memoryview(piece)
+        got = min(len(room), len(self._spill))
+        room[:got] = self._spill[:got]
+        self._spill = self._spill[got:]
+        return got
+
+    def skip(self, size):
+        """Leave out the text's first `size` bytes (a header read from `head`)."""
+        self._start += size
+
+    def chunks(self):
+        """The text (less what `skip` left out), in chunks of whole lines. Each chunk is a view of
+        the one buffer, valid until the next is asked for.
+
+        Yields
+        ------
+        numpy.ndarray of uint8
+            About TEXT_CHUNK bytes a thread each (a longer line whole), ending at a line's end but
+            the last.
+        """
+        while True:
+            rest = self._end - self._start
+            if rest and self._start:
+                self._buf[:rest] = self._buf[self._start : self._end]
+            self._start, self._end = 0, rest
+            self._fill()
+            if not self._end:
+                return
+            limit = min(self._end, self._chunk)
+            cut = (
+                self._buf.rfind(b"\n", 0, limit) + 1 or self._buf.find(b"\n", limit, self._end) + 1
+            )
+            if self._eof and (not cut or self._end <= self._chunk):
+                cut = self._end
+            if not cut:  # a line longer than the buffer: a larger one
+                self._buf = self._buf[: self._end] + bytearray(len(self._buf))
+                continue
+            self._start = cut
+            yield np.frombuffer(self._buf, np.uint8, cut)
 
 
 def split_header(buf, is_header):
@@ -173,8 +316,17 @@ def atomic_write(path, mode="wb", perm=0o666):
         raise type(e)(e.errno, e.strerror, str(path)) from None
     os.close(fd)
     try:
-        if str(path).endswith(".gz"):
-            with gzip.open(tmp, mode if "b" in mode else "wt", compresslevel=6) as f:
+        if str(path).endswith(".gz") and "b" in mode:
+            with open(tmp, "wb") as raw:
+                f = GzipWriter(raw)
+                try:
+                    yield f
+                except BaseException:
+                    f.abandon()
+                    raise
+                f.close()
+        elif str(path).endswith(".gz"):
+            with gzip.open(tmp, "wt", compresslevel=6) as f:
                 yield f
         else:
             with open(tmp, mode) as f:
@@ -188,7 +340,78 @@ def atomic_write(path, mode="wb", perm=0o666):
         raise
 
 
-def write_rows(f, cols, fmt, chunk=1 << 20):
-    """Write columns of numbers as text lines, a chunk at a time to bound memory."""
-    for a in range(0, len(cols[0]), chunk):
-        np.savetxt(f, np.column_stack([c[a : a + chunk] for c in cols]), fmt=fmt)
+#: texts of up to this many lines are written by NumPy (nothing to compile); longer ones by the
+#: parallel kernels of gravel.backends.cpu.printing
+SMALL_TEXT_ROWS = 1 << 16
+
+
+def arc_blocks(G, half=None):
+    """G's arcs, a block of rows at a time (about a million arcs), as ``(src, dst, weights or
+    None)``; `half` ``"<="`` or ``">="`` keeps those with ``src <= dst`` or ``src >= dst`` (an
+    undirected graph's edges once)."""
+    from ..backends.cpu.csr import row_blocks
+
+    for src, dst, w in row_blocks(G.offsets, G.indices, G.weights)():
+        if half is not None:
+            keep = src <= dst if half == "<=" else src >= dst
+            src, dst, w = src[keep], dst[keep], None if w is None else w[keep]
+        yield src, dst, w
+
+
+def write_lines(f, blocks, *, lead=b"", sep=b" ", add=0, weights="none", rows=None):
+    """Write a text line per arc of `blocks`: ``lead src+add sep dst+add [sep weight]``, formatted
+    on every thread into a buffer written a block at a time (never a Python string per line).
+
+    Parameters
+    ----------
+    f : binary file
+        Open for writing.
+    blocks : iterable of (src, dst, weights or None)
+        The arcs.
+    lead, sep : bytes
+        Before each line, and between the columns.
+    add : int, default 0
+        Added to the ids (1 for 1-based formats).
+    weights : {"none", "whole", "real"}
+        No weight column, whole numbers, or C's ``%.9g`` (which reads back as the same float32).
+    rows : int, optional
+        The lines to write, when known: few of them are written by NumPy (SMALL_TEXT_ROWS).
+        Weights None in a block with a weight column write ones.
+    """
+    from ..backends.cpu import chunks
+    from ..backends.cpu import printing as out
+
+    kind = {"none": out.NO_WEIGHT, "whole": out.WHOLE, "real": out.REAL}[weights]
+    bar = progress(None, "writing", unit="B")
+    buffer = np.empty(0, np.uint8)
+    with bar:
+        for src, dst, w in blocks:
+            m = src.shape[0]
+            if rows is not None and rows <= SMALL_TEXT_ROWS:
+                _write_small(f, src, dst, w, lead, sep, add, weights)
+                continue
+            pieces = chunks()
+            per = -(-m // pieces)
+            if buffer.shape[0] < per * pieces * out.ROW_BYTES:
+                # room for the longest lines; only the pages written are ever touched
+                buffer = np.empty(per * pieces * out.ROW_BYTES, np.uint8)
+            lengths = np.empty(pieces, np.int64)
+            if w is None:  # a weight column of ones (DIMACS arcs of an unweighted graph)
+                w = np.ones(m if kind != out.NO_WEIGHT else 0, np.float32)
+            lead_bytes = np.frombuffer(lead, np.uint8)
+            out.format_rows(src, dst, w, add, lead_bytes, sep[0], kind, pieces, buffer, lengths)
+            for b in range(pieces):
+                start = b * per * out.ROW_BYTES
+                f.write(memoryview(buffer[start : start + lengths[b]]))
+            bar.update(int(lengths.sum()))
+
+
+def _write_small(f, src, dst, w, lead, sep, add, weights):
+    """write_lines' lines, by NumPy."""
+    cols = [src.astype(np.int64) + add, dst.astype(np.int64) + add]
+    fmt = lead.decode() + "%d" + sep.decode() + "%d"
+    if weights != "none":
+        cols.append(w if w is not None else np.ones(len(src)))
+        fmt += sep.decode() + ("%d" if weights == "whole" else "%.9g")
+    if len(src):
+        np.savetxt(f, np.column_stack(cols), fmt=fmt)

@@ -1,30 +1,36 @@
-"""A Numba tokenizer for the text formats: lines of two integer ids and an optional weight.
-
-One pass over the raw bytes, no Python objects per line. Errors come back as a code and a line
-number, which the format readers turn into a GraphFormatError naming the file and line.
+"""Reading the text formats' edges: a text's lines of two integer ids and an optional weight,
+parsed a chunk at a time on every thread (:mod:`gravel.backends.cpu.text`) into int32 and float32
+blocks, which the graph is built from without an edge list whole (peak memory: the blocks and the
+CSR). Errors name the file and line, as the tokenizer finds them, in the order of the lines.
 
 Small texts of plain id pairs (no weights, nothing to report) are read with NumPy instead, so that
 a first run does not wait for the tokenizer to compile (SMALL_TEXT_BYTES, docs/tuning.md).
 """
 
-import numba
 import numpy as np
 
-from ..compiling import watch
-
-watch()  # this module compiles Numba kernels: long compilations are announced
-
-(
-    OK,
+from ..backends.cpu import chunks as pieces
+from ..backends.cpu.csr import expand_runs
+from ..backends.cpu.text import (
     BAD_NUMBER,
-    NEGATIVE_ID,
-    TOO_FEW,
-    COLUMNS_CHANGE,
     BAD_PREFIX,
-    NOT_INTEGER,
+    COLUMNS_CHANGE,
     EMPTY_FIELD,
+    NEGATIVE_ID,
+    NOT_INTEGER,
+    OK,
+    TOO_FEW,
     TOO_MANY,
-) = range(9)
+    block_rows,
+    gather_rows,
+    line_cuts,
+    parse_blocks,
+    parse_lines,
+)
+from ..compiling import watch
+from ..errors import GraphFormatError
+
+watch()  # the tokenizer's kernels compile at their first use: long compilations are announced
 #: texts up to this many bytes try the NumPy reader first; larger ones go straight to Numba
 SMALL_TEXT_BYTES = 1 << 22
 
@@ -41,168 +47,9 @@ MESSAGES = {
 }
 
 
-@numba.njit(cache=True, inline="always")
-def _is_sep(c):
-    return c == 32 or c == 9 or c == 44 or c == 13  # space, tab, comma, CR
-
-
-@numba.njit(cache=True)
-def _parse_float(buf, p, end):
-    """Parse a decimal float (or nan/inf) at buf[p:]; returns (value, next position, ok)."""
-    sign = 1.0
-    if p < end and (buf[p] == 45 or buf[p] == 43):
-        if buf[p] == 45:
-            sign = -1.0
-        p += 1
-    if (
-        p + 2 < end
-        and (buf[p] | 32) == 110
-        and (buf[p + 1] | 32) == 97
-        and (buf[p + 2] | 32) == 110
-    ):
-        return np.nan, p + 3, True
-    if (
-        p + 2 < end
-        and (buf[p] | 32) == 105
-        and (buf[p + 1] | 32) == 110
-        and (buf[p + 2] | 32) == 102
-    ):
-        p += 3
-        rest = (105, 110, 105, 116, 121)  # "inity"
-        if p + 5 <= end:
-            spelled = True
-            for k in range(5):
-                spelled = spelled and (buf[p + k] | 32) == rest[k]
-            if spelled:
-                p += 5
-        return sign * np.inf, p, True
-    mant = 0.0
-    digits = 0
-    scale = 0
-    while p < end and 48 <= buf[p] <= 57:
-        mant = mant * 10.0 + (buf[p] - 48)
-        digits += 1
-        p += 1
-    if p < end and buf[p] == 46:
-        p += 1
-        while p < end and 48 <= buf[p] <= 57:
-            mant = mant * 10.0 + (buf[p] - 48)
-            digits += 1
-            scale -= 1
-            p += 1
-    if digits == 0:
-        return 0.0, p, False
-    if p < end and (buf[p] | 32) == 101:
-        p += 1
-        esign = 1
-        if p < end and (buf[p] == 45 or buf[p] == 43):
-            if buf[p] == 45:
-                esign = -1
-            p += 1
-        e = 0
-        ed = 0
-        while p < end and 48 <= buf[p] <= 57:
-            e = e * 10 + (buf[p] - 48)
-            ed += 1
-            p += 1
-        if ed == 0:
-            return 0.0, p, False
-        scale += esign * e
-    return sign * mant * 10.0**scale, p, True
-
-
-@numba.njit(cache=True)
-def parse_lines(buf, comments, prefix, src, dst, w):
-    """Fill src/dst/w from the data lines of buf.
-
-    Lines that are empty or start with a byte in `comments` are skipped. When `prefix` is non-zero,
-    every data line must start with that byte and a separator (DIMACS "a u v w"). A line of more
-    than three columns is an error (TOO_MANY), not read in part.
-    Returns (rows, columns, error code, 0-based line of the error).
-    """
-    end = buf.shape[0]
-    p = 0
-    line = 0
-    rows = 0
-    ncols = 0
-    while p < end:
-        # skip leading blanks
-        while p < end and (buf[p] == 32 or buf[p] == 9 or buf[p] == 13):
-            p += 1
-        if p >= end:
-            break
-        c = buf[p]
-        skip = c == 10
-        for k in range(comments.shape[0]):
-            if c == comments[k]:
-                skip = True
-        if skip:
-            while p < end and buf[p] != 10:
-                p += 1
-            p += 1
-            line += 1
-            continue
-        if prefix != 0:
-            if c != prefix or p + 1 >= end or not _is_sep(buf[p + 1]):
-                return rows, ncols, BAD_PREFIX, line
-            p += 1
-        cols = 0
-        while True:
-            commas = 0
-            while p < end and _is_sep(buf[p]):
-                commas += buf[p] == 44
-                p += 1
-            # two commas with nothing between them, or one before the first field (one comma
-            # after the last field is a trailing separator)
-            if commas > 1 or (commas == 1 and cols == 0):
-                return rows, ncols, EMPTY_FIELD, line
-            if p >= end or buf[p] == 10:
-                break
-            if cols < 2:
-                if buf[p] == 45:
-                    return rows, ncols, NEGATIVE_ID, line
-                v = 0
-                nd = 0
-                while p < end and 48 <= buf[p] <= 57:
-                    v = v * 10 + (buf[p] - 48)
-                    nd += 1
-                    p += 1
-                if nd == 0 or nd > 18:
-                    return rows, ncols, BAD_NUMBER, line
-                if p < end and not (_is_sep(buf[p]) or buf[p] == 10):
-                    if buf[p] == 46 or (buf[p] | 32) == 101:
-                        return rows, ncols, NOT_INTEGER, line
-                    return rows, ncols, BAD_NUMBER, line
-                if cols == 0:
-                    src[rows] = v
-                else:
-                    dst[rows] = v
-            elif cols == 2:
-                x, p, ok = _parse_float(buf, p, end)
-                if not ok or (p < end and not (_is_sep(buf[p]) or buf[p] == 10)):
-                    return rows, ncols, BAD_NUMBER, line
-                w[rows] = x
-            else:
-                # a fourth column (a SNAP file's timestamp after its weight, say) is not read
-                # silently: the caller would take the graph for the file's whole content
-                return rows, ncols, TOO_MANY, line
-            cols += 1
-        if cols < 2:
-            return rows, ncols, TOO_FEW, line
-        if rows == 0:
-            ncols = cols
-        elif cols != ncols:
-            return rows, ncols, COLUMNS_CHANGE, line
-        rows += 1
-        p += 1
-        line += 1
-    return rows, ncols, OK, line
-
-
 def parse(buf, *, comments=b"#%", prefix=b"", path=None, first_line=1):
-    """Parse the data lines of ``buf`` (a uint8 array). Returns (src, dst, weights or None)."""
-    from ..errors import GraphFormatError
-
+    """Parse the data lines of ``buf`` (a uint8 array) on one thread, NumPy first where it is
+    small. Returns (src, dst, weights or None), int64 and float64."""
     if not prefix and buf.shape[0] <= SMALL_TEXT_BYTES:
         pairs = id_pairs(buf, comments)
         if pairs is not None:
@@ -288,15 +135,237 @@ def line_of_row(buf, row, comments=b"#%", first_line=1):
     return None
 
 
-def check_count(found, declared, what, buf, comments, first_line, path):
-    """Raise if the data lines of ``buf`` are not the `declared` number of `what` (entries,
-    arcs) that a header promised: more names the first extra line, fewer suggests truncation."""
-    from ..errors import GraphFormatError
-
-    if found > declared:
-        line = line_of_row(buf, declared, comments, first_line)
-        raise GraphFormatError(f"more {what} than the {declared} the header declares", path, line)
-    if found < declared:
+def check_count(edges, declared, what, path):
+    """Raise if `edges` are not the `declared` number of `what` (entries, arcs) that a header
+    promised: more names the first extra line, fewer suggests truncation."""
+    if edges.m > declared:
         raise GraphFormatError(
-            f"header declares {declared} {what}, the file ends after {found} (truncated?)", path
+            f"more {what} than the {declared} the header declares", path, edges.extra
         )
+    if edges.m < declared:
+        raise GraphFormatError(
+            f"header declares {declared} {what}, the file ends after {edges.m} (truncated?)", path
+        )
+
+
+#: ids of the blocks fit int32 (less the base) up to this; beyond it (an edge list's ids, which
+#: the caller relabels or refuses) the blocks are int64
+_INT32 = 2**31 - 1
+
+
+class Edges:
+    """The edges of a text, as blocks of arrays, and what the reader found wrong with them in a
+    pass over the whole text (reported in the order the old one-pass readers checked them).
+
+    Attributes
+    ----------
+    blocks : list of (src, dst, weights or None)
+        int32 ids (int64 where the ids do not fit; sources sorted in runs as a pair (ids,
+        counts), as :func:`gravel.backends.cpu.csr.build_csr_blocks` takes them), float32
+        weights; dropped once a problem below is found (the text is read on for errors of its
+        lines, which come first).
+    m : int
+        The data lines read.
+    columns : int
+        2 or 3 (a weight column); 0 without data lines.
+    outside : list of two (row, id, line) or None
+        The first id of the source and of the target column outside the bounds the reader gave.
+    fraction : (row, weight) or None
+        The first weight that is not a whole number, where the reader asked.
+    extra : int or None
+        The line of the first data line past the count a header declares.
+    """
+
+    def __init__(self):
+        self.blocks = []
+        self.m = self.columns = 0
+        self.outside = [None, None]
+        self.fraction = self.extra = None
+
+    @property
+    def weighted(self):
+        """Whether the text has a weight column (bool)."""
+        return self.columns == 3
+
+    def arrays(self):
+        """The blocks joined (and emptied).
+
+        Returns
+        -------
+        src, dst : numpy.ndarray
+        weights : numpy.ndarray or None
+        """
+        blocks, self.blocks = self.blocks, []
+        if not blocks:
+            return np.empty(0, np.int32), np.empty(0, np.int32), self._no_weights()
+        blocks = [(expand_runs(src), dst, w) for src, dst, w in blocks]
+        joined = [np.concatenate(part) if part[0] is not None else None for part in zip(*blocks)]
+        return tuple(joined)
+
+    def _no_weights(self):
+        return np.empty(0, np.float32) if self.weighted else None
+
+    def _note(self, src, dst, w, lo, hi, odd, block, line, read):
+        """Check one block's rows: ``src``/``dst``/``w`` as parsed, ``block`` their text starting
+        at `line`; ``read`` says what the reader checks."""
+        comments, bounds, declared = read["comments"], read["bounds"], read["declared"]
+        rows, first = src.shape[0], self.m
+        if declared is not None and self.extra is None and first + rows > declared:
+            self.extra = line_of_row(block, declared - first, comments, line)
+        if bounds is not None and (lo < bounds[0] or hi > bounds[1]):
+            for k, ids in enumerate((src, dst)):
+                bad = np.flatnonzero((ids < bounds[0]) | (ids > bounds[1]))
+                if self.outside[k] is None and bad.shape[0]:
+                    at = int(bad[0])
+                    self.outside[k] = (
+                        first + at,
+                        int(ids[at]),
+                        line_of_row(block, at, comments, line),
+                    )
+        if odd >= 0 and self.fraction is None:
+            self.fraction = (first + odd, float(w[odd]))
+        self.m += rows
+
+    @property
+    def _faulty(self):
+        return self.extra is not None or self.fraction is not None or self.outside != [None, None]
+
+
+def read_edges(
+    text,
+    path,
+    *,
+    comments,
+    prefix=b"",
+    first_line=1,
+    base=0,
+    bounds=None,
+    whole=False,
+    weighted=True,
+    declared=None,
+):
+    """The edges of `text`'s chunks, parsed on every thread.
+
+    Parameters
+    ----------
+    text : gravel.io._files.Text
+        The file, its header skipped.
+    path : str or os.PathLike
+        The file, for the messages.
+    comments : bytes
+        The bytes that start a comment line.
+    prefix : bytes, default b""
+        The byte every data line starts with (DIMACS's ``a``).
+    first_line : int, default 1
+        The line the chunks start at.
+    base : int, default 0
+        Subtracted from the ids kept (1 for 1-based formats).
+    bounds : (int, int), optional
+        The ids allowed, as written: the first outside them is noted.
+    whole : bool, default False
+        Note the first weight that is not a whole number.
+    weighted : bool, default True
+        Keep the weights.
+    declared : int, optional
+        The data lines a header declares: the first line past them is noted.
+
+    Returns
+    -------
+    Edges
+
+    Raises
+    ------
+    GraphFormatError
+        A line that does not parse, naming the file and line.
+    """
+    read = {"comments": comments, "bounds": bounds, "declared": declared}
+    edges = Edges()
+    marks = np.frombuffer(comments, np.uint8)
+    lead = prefix[0] if prefix else 0
+    room = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
+    line = first_line
+    for buf in text.chunks():
+        if text.whole and buf.shape[0] <= SMALL_TEXT_BYTES:
+            src, dst, w = parse(buf, comments=comments, prefix=prefix, path=path, first_line=line)
+            edges.columns = 3 if w is not None else 2 * (src.shape[0] > 0)
+            w = np.zeros(src.shape[0]) if w is None else w
+            cut, found = None, np.array([[src.shape[0], edges.columns, OK, 0]])
+            starts, lines = np.array([0, buf.shape[0]]), np.array([line])
+        else:
+            cuts = line_cuts(buf, pieces())
+            cut = block_rows(cuts)
+            if room[0].shape[0] < cut[-1]:
+                room = (np.empty(cut[-1], np.int64), np.empty(cut[-1], np.int64), np.empty(cut[-1]))
+            src, dst, w = room
+            found = np.empty((cuts.shape[0] - 1, 4), np.int64)
+            parse_blocks(buf, cuts, cut, marks, lead, src, dst, w, found)
+            lines = _check_blocks(edges, found, buf, cuts, line, comments, path)
+            starts = cuts
+        _keep(edges, src, dst, w, cut, found, buf, starts, lines, base, whole, weighted, read)
+        line = lines[-1] + found[-1, 3]
+    return edges
+
+
+def _check_blocks(edges, found, buf, cuts, line, comments, path):
+    """Raise the first error of the blocks' lines, as a one-pass reader meets it (a block's first
+    data line of another column count than the text's first included); set `edges.columns`.
+    Returns the line each block starts at."""
+    lines = line + np.concatenate([[0], np.cumsum(found[:-1, 3])])
+    for b, (rows, columns, err, at) in enumerate(found):
+        if rows and edges.columns and columns != edges.columns:
+            block = buf[cuts[b] : cuts[b + 1]]
+            where = line_of_row(block, 0, comments, int(lines[b]))
+            raise GraphFormatError(MESSAGES[COLUMNS_CHANGE], path, where)
+        if rows and not edges.columns:
+            edges.columns = int(columns)
+        if err != OK:
+            raise GraphFormatError(MESSAGES[int(err)], path, int(lines[b] + at))
+    return lines
+
+
+def _keep(edges, src, dst, w, firsts, found, buf, starts, lines, base, whole, weighted, read):
+    """Pack the blocks' rows into a block of `edges` and note what is wrong with them (`firsts`
+    None: one block, parsed on one thread, packed by NumPy: nothing compiles)."""
+    whole = whole and edges.weighted
+    weights = edges.weighted and weighted
+    if firsts is None:
+        out, kept, stats = _pack(src, dst, w, base, whole, weights)
+    else:
+        total, stats = int(found[:, 0].sum()), np.empty((found.shape[0], 3), np.int64)
+        for dtype in (np.int32, np.int64):
+            out = (np.empty(total, dtype), np.empty(total, dtype))
+            kept = np.empty(total if weights else 0, np.float32)
+            gather_rows(src, dst, w, firsts, found, base, whole, *out, kept, stats)
+            if total == 0 or stats[:, 1].max() - base <= _INT32:
+                break
+    for b in range(found.shape[0]):
+        if found[b, 0]:
+            a = 0 if firsts is None else firsts[b]
+            z = a + found[b, 0]
+            block = buf[starts[b] : starts[b + 1]]
+            lo, hi, odd = stats[b]
+            edges._note(src[a:z], dst[a:z], w[a:z], lo, hi, odd, block, int(lines[b]), read)
+    if out[0].shape[0] and not edges._faulty:
+        edges.blocks.append((_runs(out[0]), out[1], kept if weights else None))
+
+
+def _runs(src):
+    """Sources sorted in runs (as most edge lists list them) as a pair (ids, counts), a quarter
+    of the memory or less; others as they are."""
+    starts = np.flatnonzero(src[1:] != src[:-1]) + 1
+    if src.dtype != np.int32 or starts.shape[0] > src.shape[0] // 4:
+        return src
+    bounds = np.concatenate([[0], starts, [src.shape[0]]])
+    return src[bounds[:-1]], np.diff(bounds).astype(np.int32)
+
+
+def _pack(src, dst, w, base, whole, weights):
+    """gather_rows of one block, by NumPy."""
+    if not src.shape[0]:
+        return (src.astype(np.int32), dst.astype(np.int32)), None, np.zeros((1, 3), np.int64)
+    lo, hi = min(src.min(), dst.min()), max(src.max(), dst.max())
+    odd = np.flatnonzero(w != np.floor(w)) if whole else []
+    stats = np.array([[lo, hi, odd[0] if len(odd) else -1]], np.int64)
+    dtype = np.int32 if hi - base <= _INT32 else np.int64
+    out = ((src - base).astype(dtype), (dst - base).astype(dtype))
+    return out, (w.astype(np.float32) if weights else None), stats

@@ -8,30 +8,28 @@ to drop those weights or to read the arcs back as edges."""
 
 import re
 
-import numpy as np
-
 from ..errors import GraphFormatError
 from ._declared import check_vertex_count
-from ._files import split_header, write_rows
+from ._files import arc_blocks, split_header, write_lines
 
 
-def read(buf, path):
+def read(text, path, weighted=True):
     """The arcs of a DIMACS file's text.
 
     Parameters
     ----------
-    buf : numpy.ndarray of uint8
-        The whole file, decompressed (as :func:`gravel.io.load` reads it).
+    text : gravel.io._files.Text
+        The file, read a chunk at a time (as :func:`gravel.io.load` opens it).
     path : str or os.PathLike
         The file, for the messages.
+    weighted : bool, default True
+        Keep the weights, where there are any.
 
     Returns
     -------
-    src, dst : numpy.ndarray of int64
-        The arcs' ends, 0-based.
-    weights : numpy.ndarray of float64 or None
-        A weight per arc as written (an empty array for gravel's weighted file of no arcs); None
-        without a weight column.
+    edges : gravel.io._parse.Edges
+        The arcs' ends, 0-based, and a weight per arc where the file has weights (its
+        `weighted`; gravel's weighted file of no arcs too).
     n : int
         The problem line's vertex count.
     directed : bool
@@ -47,10 +45,10 @@ def read(buf, path):
     GraphTooLargeError
         A vertex count whose arrays would not fit the host memory available.
     """
-    from ._parse import check_count, parse  # Numba: loaded when a text file is read
+    from ._parse import check_count, read_edges  # Numba: loaded when a text file is read
 
     header, body, taken = split_header(
-        buf, lambda line: not line.strip() or line[:1] in (b"c", b"p")
+        text.head, lambda line: not line.strip() or line[:1] in (b"c", b"p")
     )
     problem = [h for h in header if h.startswith("p")]
     if len(problem) != 1:
@@ -72,27 +70,43 @@ def read(buf, path):
     check_vertex_count(n, path, line_no)
     directed = kind == "sp"
     ours = [g for h in header if (g := _OURS.match(h))]
-    src, dst, w = parse(
-        body, comments=b"c", prefix=b"a" if directed else b"", path=path, first_line=taken + 1
+    text.skip(text.head.shape[0] - body.shape[0])
+    edges = read_edges(
+        text,
+        path,
+        comments=b"c",
+        prefix=b"a" if directed else b"",
+        first_line=taken + 1,
+        base=1,
+        bounds=(1, n),
+        weighted=weighted,
+        declared=m,
     )
-    check_count(len(src), m, "arcs" if directed else "edges", body, b"c", taken + 1, path)
-    if directed and m and w is None:
+    check_count(edges, m, "arcs" if directed else "edges", path)
+    if directed and m and not edges.weighted:
         raise GraphFormatError("'a' lines need a weight: 'a u v w'", path)
-    for ids in (src, dst):
-        if m and (ids.min() < 1 or ids.max() > n):
-            bad = int(((ids < 1) | (ids > n)).argmax())
-            raise GraphFormatError(f"vertex {ids[bad]} outside 1..{n} (arc {bad + 1})", path)
+    for row, vertex, _ in filter(None, edges.outside):
+        raise GraphFormatError(f"vertex {vertex} outside 1..{n} (arc {row + 1})", path)
     if ours and directed:
         if ours[0][2] == "unweighted":
-            w = None
-        elif w is None:
-            w = np.empty(0)  # no arcs, hence no weight column
+            edges.columns = 2
+            edges.blocks = [(s, d, None) for s, d, _ in edges.blocks]
+        else:
+            edges.columns = 3  # with no arcs, no weight column
         if ours[0][1] == "undirected":
             # gravel wrote each edge both ways (a self loop once): read one arc of each pair
-            keep = src <= dst
-            src, dst, w = src[keep], dst[keep], None if w is None else w[keep]
+            for k, block in enumerate(edges.blocks):  # one block at a time: no copy of them all
+                edges.blocks[k] = _one_way(*block)
             directed = False
-    return src - 1, dst - 1, w, n, directed
+    return edges, n, directed
+
+
+def _one_way(src, dst, w):
+    from ..backends.cpu.csr import expand_runs
+
+    src = expand_runs(src)
+    keep = src <= dst
+    return src[keep], dst[keep], None if w is None else w[keep]
 
 
 _OURS = re.compile(r"c gravel: (directed|undirected), (weighted|unweighted)$")
@@ -104,19 +118,16 @@ def write(f, G):
 
     Parameters
     ----------
-    f : text file
+    f : binary file
         Open for writing.
     G : Graph
         Labels and order are not written.
     """
-    src, dst = G.edges()
     direction = "directed" if G.directed else "undirected"
-    f.write(f"c gravel: {direction}, {'weighted' if G.weighted else 'unweighted'}\n")
+    f.write(f"c gravel: {direction}, {'weighted' if G.weighted else 'unweighted'}\n".encode())
     if G.directed or G.weighted:
-        w = G.weights if G.weights is not None else src * 0 + 1
-        f.write(f"p sp {G.n} {G.nnz}\n")
-        write_rows(f, [src + 1, dst + 1, w], "a %d %d %.9g")
+        f.write(f"p sp {G.n} {G.nnz}\n".encode())
+        write_lines(f, arc_blocks(G), lead=b"a ", add=1, weights="real", rows=G.nnz)
     else:
-        keep = src <= dst
-        f.write(f"p tw {G.n} {int(keep.sum())}\n")
-        write_rows(f, [src[keep] + 1, dst[keep] + 1], "%d %d")
+        f.write(f"p tw {G.n} {G.m}\n".encode())
+        write_lines(f, arc_blocks(G, "<="), add=1, rows=G.m)

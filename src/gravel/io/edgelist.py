@@ -12,34 +12,32 @@ weights, so that every graph gravel writes loads as the same graph."""
 
 import re
 
-import numpy as np
-
 from ..errors import GraphFormatError
 from ._declared import check_vertex_count
-from ._files import write_rows
+from ._files import arc_blocks, write_lines
 
 _HEADER = re.compile(
     rb"# gravel edge list: (\d+) vertices, (directed|undirected)(?:, (weighted|unweighted))?\r?$"
 )
 
 
-def read(buf, path):
+def read(text, path, weighted=True):
     """The arcs of an edge list's text.
 
     Parameters
     ----------
-    buf : numpy.ndarray of uint8
-        The whole file, decompressed (as :func:`gravel.io.load` reads it).
+    text : gravel.io._files.Text
+        The file, read a chunk at a time (as :func:`gravel.io.load` opens it).
     path : str or os.PathLike
         The file, for the messages.
+    weighted : bool, default True
+        Keep the weight column, where there is one.
 
     Returns
     -------
-    src, dst : numpy.ndarray of int64
-        The arcs' ends, the ids as written.
-    weights : numpy.ndarray of float64 or None
-        A weight per arc as written (an empty array for gravel's weighted file of no edges); None
-        without a weight column.
+    edges : gravel.io._parse.Edges
+        The arcs' ends, the ids as written, and a weight per arc where the file has a weight
+        column (its `weighted`; gravel's weighted file of no edges too).
     n : int or None
         The vertex count gravel's header declares, else None.
     directed : bool or None
@@ -54,38 +52,39 @@ def read(buf, path):
     GraphTooLargeError
         A vertex count whose arrays would not fit the host memory available.
     """
-    from ._parse import line_of_row, parse  # Numba: loaded when a text file is read
+    from ._parse import line_of_row, read_edges  # Numba: loaded when a text file is read
 
-    first = bytes(buf[:200]).split(b"\n", 1)[0]
+    first = bytes(text.head[:200]).split(b"\n", 1)[0]
     header = _HEADER.match(first)
-    if header is not None:
-        check_vertex_count(int(header[1]), path, 1)
-    src, dst, w = parse(buf, comments=b"#%", path=path)
+    n = None if header is None else int(header[1])
+    if n is not None:
+        check_vertex_count(n, path, 1)
+    # where the lines start, for an error found after the head is gone
+    first_data = line_of_row(text.head[: 1 << 16], 0) if header is not None else None
+    edges = read_edges(
+        text, path, comments=b"#%", bounds=None if n is None else (0, n - 1), weighted=weighted
+    )
     if header is None:
-        if not len(src):  # an empty file is more likely a mistake than a graph of no vertices
+        if not edges.m:  # an empty file is more likely a mistake than a graph of no vertices
             raise GraphFormatError(
                 "no edges, and no header to declare a graph without any (gravel writes one: "
                 "'# gravel edge list: N vertices, directed')",
                 path,
             )
-        return src, dst, w, None, None
-    n = int(header[1])
-    for ids in (src, dst):
-        if len(ids) and ids.max() >= n:
-            row = int((ids >= n).argmax())
-            line = line_of_row(buf, row)
-            raise GraphFormatError(
-                f"vertex {ids[row]} outside 0..{n - 1} (line 1 declares {n} vertices)", path, line
-            )
-    if w is None and header[3] == b"weighted":
-        if len(src):
+        return edges, None, None
+    for _, vertex, line in filter(None, edges.outside):
+        raise GraphFormatError(
+            f"vertex {vertex} outside 0..{n - 1} (line 1 declares {n} vertices)", path, line
+        )
+    if not edges.weighted and header[3] == b"weighted":
+        if edges.m:
             raise GraphFormatError(
                 "line 1 declares a weighted graph, the lines have no weight column",
                 path,
-                line_of_row(buf, 0),
+                first_data,
             )
-        w = np.empty(0)  # no edges, hence no weight column
-    return src, dst, w, n, header[2] == b"directed"
+        edges.columns = 3  # no edges, hence no weight column
+    return edges, n, header[2] == b"directed"
 
 
 def write(f, G, sep=" "):
@@ -93,23 +92,20 @@ def write(f, G, sep=" "):
 
     Parameters
     ----------
-    f : text file
+    f : binary file
         Open for writing.
     G : Graph
         Its ids are written (not its labels), after gravel's header line.
     sep : str, default " "
         Between the columns (``","`` for a ``.csv``).
     """
-    src, dst = G.edges()
-    if not G.directed:
-        keep = src <= dst
-        src, dst = src[keep], dst[keep]
-    else:
-        keep = slice(None)
     direction = "directed" if G.directed else "undirected"
     weighted = "weighted" if G.weighted else "unweighted"
-    f.write(f"# gravel edge list: {G.n} vertices, {direction}, {weighted}\n")
-    if G.weights is None:
-        write_rows(f, [src, dst], f"%d{sep}%d")
-    else:
-        write_rows(f, [src, dst, G.weights[keep]], f"%d{sep}%d{sep}%.9g")
+    f.write(f"# gravel edge list: {G.n} vertices, {direction}, {weighted}\n".encode())
+    write_lines(
+        f,
+        arc_blocks(G, None if G.directed else "<="),
+        sep=sep.encode(),
+        weights="real" if G.weighted else "none",
+        rows=G.m,
+    )

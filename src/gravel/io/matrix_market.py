@@ -4,29 +4,29 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from ._declared import check_vertex_count
-from ._files import split_header, write_rows
+from ._files import arc_blocks, split_header, write_lines
 
 FIELDS = ("pattern", "real", "integer", "double")
 SYMMETRIES = ("general", "symmetric")
 
 
-def read(buf, path):
+def read(text, path, weighted=True):
     """The entries of a Matrix Market file's text.
 
     Parameters
     ----------
-    buf : numpy.ndarray of uint8
-        The whole file, decompressed (as :func:`gravel.io.load` reads it).
+    text : gravel.io._files.Text
+        The file, read a chunk at a time (as :func:`gravel.io.load` opens it).
     path : str or os.PathLike
         The file, for the messages.
+    weighted : bool, default True
+        Keep the values, where there are any.
 
     Returns
     -------
-    src, dst : numpy.ndarray of int64
-        The arcs' ends, 0-based.
-    weights : numpy.ndarray of float64 or None
-        A weight per arc as written (an empty array for a valued matrix of no entries); None
-        without a weight column.
+    edges : gravel.io._parse.Edges
+        The arcs' ends, 0-based, and a weight per arc where the file has values (its
+        `weighted`; a valued matrix of no entries too).
     n : int
         The matrix's size.
     directed : bool
@@ -43,8 +43,9 @@ def read(buf, path):
     GraphTooLargeError
         A size whose arrays would not fit the host memory available.
     """
-    from ._parse import check_count, parse  # Numba: loaded when a text file is read
+    from ._parse import check_count, read_edges  # Numba: loaded when a text file is read
 
+    buf = text.head
     header, body, taken = split_header(buf, lambda line: line.startswith(b"%") or not line.strip())
     if not header or not header[0].lower().startswith("%%matrixmarket"):
         raise GraphFormatError("missing '%%MatrixMarket' banner", path, 1)
@@ -79,58 +80,58 @@ def read(buf, path):
     if nnz < 0:
         raise GraphFormatError(f"negative entry count {nnz}", path, line_no)
     check_vertex_count(rows, path, line_no)
-    body = body[nl + 1 :] if nl >= 0 else body[:0]
-    src, dst, w = parse(body, comments=b"%", path=path, first_line=line_no + 1)
-    check_count(len(src), nnz, "entries", body, b"%", line_no + 1, path)
-    if field == "pattern" and w is not None:
+    text.skip(buf.shape[0] - body.shape[0] + (nl + 1 if nl >= 0 else body.shape[0]))
+    edges = read_edges(
+        text,
+        path,
+        comments=b"%",
+        first_line=line_no + 1,
+        base=1,
+        bounds=(1, rows),
+        whole=field == "integer",
+        weighted=weighted,
+        declared=nnz,
+    )
+    check_count(edges, nnz, "entries", path)
+    if field == "pattern" and edges.weighted:
         raise GraphFormatError("pattern matrix with a value column", path)
-    if field != "pattern" and w is None:
+    if field != "pattern" and not edges.weighted:
         if nnz:
             raise GraphFormatError(f"{field} matrix without a value column", path)
-        w = np.empty(0)
-    if field == "integer" and w is not None and np.any(w != np.floor(w)):
-        bad = int(np.flatnonzero(w != np.floor(w))[0])
-        raise GraphFormatError(f"non-integer value {w[bad]} in an integer matrix", path)
-    for ids in (src, dst):
-        if nnz and (ids.min() < 1 or ids.max() > rows):
-            bad = int(np.flatnonzero((ids < 1) | (ids > rows))[0])
-            raise GraphFormatError(f"index {ids[bad]} outside 1..{rows} (entry {bad + 1})", path)
-    return src - 1, dst - 1, w, rows, symmetry == "general"
+        edges.columns = 3  # no entries, hence no value column
+    if edges.fraction is not None:
+        raise GraphFormatError(f"non-integer value {edges.fraction[1]} in an integer matrix", path)
+    for row, index, _ in filter(None, edges.outside):
+        raise GraphFormatError(f"index {index} outside 1..{rows} (entry {row + 1})", path)
+    return edges, rows, symmetry == "general"
 
 
 def write(f, G):
     """Write G as Matrix Market; an undirected graph is written 'symmetric', lower triangle only.
 
-    The field is pattern unweighted, integer where every weight is a finite whole number, else
-    real.
+    The field is pattern unweighted, integer where every weight is a finite whole number (within
+    int64), else real.
 
     Parameters
     ----------
-    f : text file
+    f : binary file
         Open for writing.
     G : Graph
         Its ids are written, 1-based (not its labels).
     """
-    src, dst = G.edges()
-    keep = slice(None) if G.directed else src >= dst
-    src, dst = src[keep], dst[keep]
-    field = (
-        "pattern"
-        if G.weights is None
+    w = G.weights
+    field = "pattern"
+    if w is not None:
         # integer only when every value prints as one (inf and nan do not)
-        else (
-            "integer"
-            if np.all(np.isfinite(G.weights) & (G.weights == np.round(G.weights)))
-            else "real"
-        )
-    )
+        whole = np.all(np.isfinite(w) & (w == np.round(w))) and np.all(np.abs(w) < 2.0**63)
+        field = "integer" if whole else "real"
     sym = "general" if G.directed else "symmetric"
-    f.write(f"%%MatrixMarket matrix coordinate {field} {sym}\n% written by gravel\n")
-    f.write(f"{G.n} {G.n} {len(src)}\n")
-    cols = [src + 1, dst + 1]
-    fmt = "%d %d"
-    if G.weights is not None:
-        w = G.weights[keep]
-        cols.append(w)
-        fmt += " %d" if field == "integer" else " %.9g"
-    write_rows(f, cols, fmt)
+    f.write(f"%%MatrixMarket matrix coordinate {field} {sym}\n% written by gravel\n".encode())
+    f.write(f"{G.n} {G.n} {G.m}\n".encode())
+    write_lines(
+        f,
+        arc_blocks(G, None if G.directed else ">="),
+        add=1,
+        weights={"pattern": "none", "integer": "whole", "real": "real"}[field],
+        rows=G.m,
+    )

@@ -32,6 +32,7 @@ KERNELS = (
     "scc",
     "sssp",
     "tc",
+    "text",
 )
 
 

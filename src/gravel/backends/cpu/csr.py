@@ -16,6 +16,10 @@ SMALL_ARCS = 1 << 20
 #: (docs/tuning.md)
 BLOCK_EDGES = 1 << 20
 
+#: up to this many threads, the build counts the rows' arcs on one thread, straight from the
+#: edges; on more, each thread counts the rows it owns from a grouped copy (docs/tuning.md)
+SERIAL_COUNT_THREADS = 2
+
 #: rows go to threads in groups of 2**ROW_GROUP_BITS consecutive rows, no two threads writing one
 #: cache line of row cursors
 ROW_GROUP_BITS = 6
@@ -74,11 +78,22 @@ def _group_arcs(src, dst, w, both_ways, threads, rows, cols, ws, starts):
 
 
 @numba.njit(parallel=True, cache=True)
-def _count_arcs(rows, starts, counts):
+def _count_grouped(rows, starts, counts):
     """Add each row's arcs to ``counts[row + 1]``, each thread counting the rows it owns."""
     for t in numba.prange(starts.shape[0] - 1):
         for q in range(starts[t], starts[t + 1]):
             counts[rows[q] + 1] += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_arcs(src, dst, both_ways, counts):
+    """Add each row's arcs among the edges to ``counts[row + 1]`` (an edge's reverse too where
+    `both_ways`, a loop once). One thread: increments at memory speed, with no grouped copy of the
+    edges to make first."""
+    for e in range(src.shape[0]):
+        counts[src[e] + 1] += 1
+        if both_ways and src[e] != dst[e]:
+            counts[dst[e] + 1] += 1
 
 
 @numba.njit(cache=True)
@@ -111,9 +126,10 @@ def _place_arcs(rows, cols, ws, starts, cursor, indices, weights):
 
 def _scatter(blocks, n, both_ways, weighted):
     """Counting sort of the arcs of `blocks()` into CSR rows, in two passes over the blocks: one
-    counts the rows' arcs, the other places them into arrays allocated in between. Each block, cut
-    to BLOCK_EDGES edges, is first grouped by owner thread, so threads never share a row and keep
-    no counts of their own: memory is the CSR, one block and its grouped copy."""
+    counts the rows' arcs (on one thread up to SERIAL_COUNT_THREADS threads), the other places them
+    into arrays allocated in between. Each block, cut to BLOCK_EDGES edges, is first grouped by
+    owner thread, so threads never share a row and keep no counts of their own: memory is the
+    CSR, one block and its grouped copy."""
     threads = numba.get_num_threads()
     buffer = BLOCK_EDGES * (1 + both_ways)
     rows, cols = np.empty(buffer, np.int32), np.empty(buffer, np.int32)
@@ -129,8 +145,12 @@ def _scatter(blocks, n, both_ways, weighted):
                 yield
 
     offsets = np.zeros(n + 1, np.int64)
-    for _ in grouped():
-        _count_arcs(rows, starts, offsets)
+    if threads <= SERIAL_COUNT_THREADS:
+        for src, dst, _ in blocks():
+            _count_arcs(src, dst, both_ways, offsets)
+    else:
+        for _ in grouped():
+            _count_grouped(rows, starts, offsets)
     nnz = _row_starts(offsets)
     indices = np.empty(nnz, np.int32)
     weights = np.empty(nnz if weighted else 0, np.float32)
@@ -277,9 +297,66 @@ def build_csr(edges, n, both_ways, dedupe=False, drop_loops=False):
     m, weighted = edges[0].shape[0], edges[2] is not None
     blocks = [tuple(edges)]
     edges.clear()
-    csr = _scatter_any(lambda: blocks, m, n, both_ways, weighted)
+    return build_csr_blocks(blocks, m, n, both_ways, weighted, dedupe, drop_loops)
+
+
+def build_csr_blocks(blocks, m, n, both_ways, weighted, dedupe=False, drop_loops=False):
+    """Sorted CSR of the `m` edges in the list `blocks` of ``(src, dst, weights or None)`` int32 and
+    float32 arrays (weights ignored unless `weighted`); a block's `src` may be runs, a pair
+    ``(ids, counts)`` of int32 arrays: ``ids[k]`` repeated ``counts[k]`` times (an edge list sorted
+    by source holds its sources in a fraction of the memory).
+
+    The list is emptied as the arcs are placed, each block dropped once its arcs are in the CSR:
+    a caller that passes its only references has memory peak at the blocks plus the CSR's rows
+    placed so far, never an edge list and a CSR whole besides.
+    """
+    passes = 0
+
+    def each():
+        # the scatter walks the blocks twice: it counts the rows' arcs, then places them
+        nonlocal passes
+        passes += 1
+        if passes == 1:
+            for src, dst, w in blocks:
+                yield expand_runs(src), dst, w
+        else:
+            while blocks:
+                src, dst, w = blocks.pop(0)
+                yield expand_runs(src), dst, w
+                del src, dst, w
+                release_freed()
+
+    release_freed()  # what the blocks' maker freed (a reader's buffers) before the CSR comes
+    csr = _scatter_any(each, m, n, both_ways, weighted)
     blocks.clear()  # the edges' last reference here: freed before the rows are sorted
     return _finish(*csr, dedupe, drop_loops)
+
+
+def release_freed():
+    """Hand the heap's free memory back to the system (glibc's ``malloc_trim``; nothing elsewhere):
+    blocks of a few MB live in the heap, whose freed pages glibc keeps for later allocations, so
+    a block freed once its arcs are placed would still count in the process's memory."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _libc():
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc if hasattr(libc, "malloc_trim") else None
+    except OSError:
+        return None
+
+
+_LIBC = _libc()
+
+
+def expand_runs(src):
+    """`src` as an array: runs ``(ids, counts)`` expanded, an array as it is."""
+    return np.repeat(src[0], src[1]) if isinstance(src, tuple) else src
 
 
 def stream_csr(blocks, m, n, both_ways, *, weighted=False, dedupe=False, drop_loops=False):

@@ -1,0 +1,267 @@
+"""From a file to an answer (issue 55): text read and written per format, and file -> BFS and
+PageRank end to end, beside NetworkX's read_edgelist and the same algorithm on the same files.
+
+Each GRAPH (a generator spec: kron:20, urand:20) is generated once and written as Matrix Market
+(.mtx), an edge list (.txt), DIMACS (.gr) and gravel's .gravel into a scratch folder: write time
+and MB/s per format. Then, each in a fresh process (so that its peak memory is its own, and
+compiled kernels come from Numba's disk cache, loaded by a warm-up load of a small file first):
+
+- load: each file read cold (no binary cache): seconds, MB/s of text, peak RSS over the RSS
+  before the load, against the CSR's bytes (offsets, indices, weights);
+- end to end, for BFS (from the smallest vertex with an edge) and PageRank: load the edge list,
+  build, run, write the answer (.npy): seconds of each phase and in all;
+- NetworkX: ``nx.read_edgelist`` of the same edge list, then ``nx.bfs_edges`` or ``nx.pagerank``,
+  in a child process with a time limit (--nx-limit; NetworkX is skipped with a line saying so
+  where it is absent, as are graphs beyond --nx-scale);
+- GAP: where --gap DIR holds a built GAP Benchmark Suite (converter, bfs, pr), its converter
+  reads the edge list (``converter -f g.el -b g.sg``) and its kernels run on the result; skipped
+  with a line saying so otherwise.
+
+    python benchmarks/load.py kron:20 urand:20 --json benchmarks/results/cpu-2core/load.json
+"""
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import gravel
+from gravel.bench import script_parser, write_record
+
+FORMATS = (".mtx", ".txt", ".gr", ".gravel")
+
+_PROCESS = """
+import json, os, sys, time
+import gravel
+
+def status(key):
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith(key))
+"""
+
+LOAD = (
+    _PROCESS
+    + """
+from gravel.backends.cpu import csr
+from gravel.io import _parse
+path, small = {path!r}, {small!r}
+limits = _parse.SMALL_TEXT_BYTES, csr.SMALL_ARCS
+_parse.SMALL_TEXT_BYTES = csr.SMALL_ARCS = -1  # the warm-up loads every kernel of a large load
+gravel.load(small, cache=False, progress=False)
+_parse.SMALL_TEXT_BYTES, csr.SMALL_ARCS = limits
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # the peak RSS starts again from the RSS now
+before = status("VmRSS:")
+t = time.perf_counter()
+G = gravel.load(path, cache=False, progress=False)
+seconds = time.perf_counter() - t
+peak = status("VmHWM:")
+csr = sum(a.nbytes for a in (G.offsets, G.indices, G.weights) if a is not None)
+print(json.dumps({{"seconds": seconds, "csr_bytes": csr, "peak_over_csr": (peak - before) / csr}}))
+"""
+)
+
+END_TO_END = (
+    _PROCESS
+    + """
+import numpy as np
+from gravel.cli.output import write_output
+path, algorithm, out = {path!r}, {algorithm!r}, {out!r}
+# BFS from the smallest vertex with an edge, as NetworkX's graph of the same file has it
+def first(G):
+    return int(np.flatnonzero(np.diff(G.offsets))[0])
+run = {{"bfs": lambda G: gravel.bfs(G, first(G), device="cpu"),
+        "pagerank": lambda G: gravel.pagerank(G, device="cpu")}}[algorithm]
+run(gravel.load(path, cache=False, progress=False))  # warm-up: kernels from Numba's cache
+t0 = time.perf_counter()
+G = gravel.load(path, cache=False, progress=False)
+t1 = time.perf_counter()
+res = run(G)
+t2 = time.perf_counter()
+first = [c for c in res.columns(G) if c != "vertex"][0]
+write_output(out, first, res, G)
+t3 = time.perf_counter()
+print(json.dumps({{"load_s": t1 - t0, "run_s": t2 - t1, "write_s": t3 - t2, "total_s": t3 - t0}}))
+"""
+)
+
+NETWORKX = """
+import json, time
+import networkx as nx
+path, algorithm = {path!r}, {algorithm!r}
+t0 = time.perf_counter()
+G = nx.read_edgelist(path, nodetype=int, create_using=nx.Graph)
+t1 = time.perf_counter()
+if algorithm == "bfs":
+    list(nx.bfs_edges(G, min(G)))
+else:
+    nx.pagerank(G)
+t2 = time.perf_counter()
+print(json.dumps({{"load_s": t1 - t0, "run_s": t2 - t1, "total_s": t2 - t0}}))
+"""
+
+
+def child(code, timeout=None):
+    """The JSON line a child process prints last, or None past `timeout` seconds."""
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    if out.returncode:
+        raise RuntimeError(out.stderr.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def write_files(spec, folder):
+    """Write the graph of `spec` in every format; the rows of their write times."""
+    G = gravel.generate.from_spec(spec, progress=False, device="cpu")
+    rows, name = [], spec.replace(":", "_")
+    for suffix in FORMATS:
+        path = Path(folder) / f"{name}{suffix}"
+        t = time.perf_counter()
+        gravel.save(G, path)
+        seconds = time.perf_counter() - t
+        size = path.stat().st_size
+        rows.append(
+            {
+                "graph": spec,
+                "step": "write",
+                "format": suffix,
+                "seconds": seconds,
+                "MB": size / 1e6,
+                "MB_per_s": size / 1e6 / seconds,
+            }
+        )
+        print(f"{spec} write {suffix:8} {seconds:7.2f} s {size / 1e6 / seconds:8.1f} MB/s")
+    return rows, G.n
+
+
+def gap_times(gap, edge_list, folder):
+    """GAP's converter and kernels on the edge list: seconds of each, or None without GAP."""
+    tools = [gap / "converter", gap / "bfs", gap / "pr"] if gap else []
+    if not tools or not all(t.is_file() for t in tools):
+        return None
+    el = Path(folder) / "g.el"
+    with open(edge_list) as src, open(el, "w") as dst:
+        dst.writelines(line for line in src if not line.startswith("#"))
+    sg = Path(folder) / "g.sg"
+    t = time.perf_counter()
+    subprocess.run(
+        [str(tools[0]), "-f", str(el), "-s", "-b", str(sg)], check=True, capture_output=True
+    )
+    times = {"converter_s": time.perf_counter() - t}
+    trial = re.compile(r"Trial Time:\s+([0-9.]+)")
+    for name, tool, flags in (("bfs", tools[1], ["-r", "0"]), ("pagerank", tools[2], [])):
+        out = subprocess.run(
+            [str(tool), "-f", str(sg), "-n", "1", *flags],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        times[f"{name}_s"] = float(trial.search(out)[1])
+    return times
+
+
+def main():
+    p = script_parser(__doc__, repeat=1)
+    p.add_argument("graphs", nargs="+", help="generator specs (kron:20, urand:20)")
+    p.add_argument("--gap", type=Path, help="a built GAP Benchmark Suite checkout")
+    p.add_argument(
+        "--nx-scale",
+        type=int,
+        default=18,
+        help="NetworkX on graphs of 2**S vertices at most (default 18)",
+    )
+    p.add_argument("--nx-limit", type=float, default=600, help="NetworkX's seconds (default 600)")
+    a = p.parse_args()
+    have_nx = importlib.util.find_spec("networkx") is not None
+    rows = []
+    for spec in a.graphs:
+        with tempfile.TemporaryDirectory() as folder:
+            written, n = write_files(spec, folder)
+            rows += written
+            name = spec.replace(":", "_")
+            warm = gravel.generate.kronecker(10, progress=False, device="cpu")
+            for suffix in FORMATS:
+                path = str(Path(folder) / f"{name}{suffix}")
+                small = str(Path(folder) / f"warm{suffix}")
+                gravel.save(warm, small)
+                got = child(LOAD.format(path=path, small=small))
+                mb = os.path.getsize(path) / 1e6
+                rows.append(
+                    {
+                        "graph": spec,
+                        "step": "load",
+                        "format": suffix,
+                        **got,
+                        "MB_per_s": mb / got["seconds"],
+                    }
+                )
+                print(
+                    f"{spec} load  {suffix:8} {got['seconds']:7.2f} s {mb / got['seconds']:8.1f}"
+                    f" MB/s, peak {got['peak_over_csr']:.2f}x the CSR"
+                )
+            edge_list = str(Path(folder) / f"{name}.txt")
+            for algorithm in ("bfs", "pagerank"):
+                out = str(Path(folder) / f"{algorithm}.npy")
+                got = child(END_TO_END.format(path=edge_list, algorithm=algorithm, out=out))
+                rows.append(
+                    {
+                        "graph": spec,
+                        "step": "end to end",
+                        "system": "gravel",
+                        "algorithm": algorithm,
+                        **got,
+                    }
+                )
+                print(
+                    f"{spec} {algorithm:8} gravel    load {got['load_s']:6.2f} s, run "
+                    f"{got['run_s']:6.3f} s, write {got['write_s']:6.3f} s: {got['total_s']:6.2f} s"
+                )
+                if not have_nx:
+                    print(f"{spec} {algorithm:8} NetworkX: skipped, networkx is not installed")
+                elif n > 2**a.nx_scale:
+                    print(f"{spec} {algorithm:8} NetworkX: skipped, beyond --nx-scale {a.nx_scale}")
+                else:
+                    nx_got = child(NETWORKX.format(path=edge_list, algorithm=algorithm), a.nx_limit)
+                    row = nx_got or {"total_s": None, "over_limit_s": a.nx_limit}
+                    rows.append(
+                        {
+                            "graph": spec,
+                            "step": "end to end",
+                            "system": "networkx",
+                            "algorithm": algorithm,
+                            **row,
+                        }
+                    )
+                    print(
+                        f"{spec} {algorithm:8} NetworkX  "
+                        + (
+                            f"load {row['load_s']:6.2f} s, run {row['run_s']:6.3f} s: "
+                            f"{row['total_s']:6.2f} s"
+                            if nx_got
+                            else f"over {a.nx_limit:.0f} s"
+                        )
+                    )
+            gap = gap_times(a.gap, edge_list, folder)
+            if gap is None:
+                print(f"{spec} GAP: skipped, no built GAP Benchmark Suite (--gap DIR)")
+            else:
+                rows.append({"graph": spec, "step": "end to end", "system": "gap", **gap})
+                print(
+                    f"{spec} GAP converter {gap['converter_s']:.2f} s, bfs {gap['bfs_s']:.3f}"
+                    f" s, pr {gap['pagerank_s']:.3f} s"
+                )
+    if a.json:
+        write_record(a.json, "benchmarks/load.py", rows)
+
+
+if __name__ == "__main__":
+    main()
