@@ -34,6 +34,11 @@ XFAIL = {
         "set ranks the vertices by a NumPy permutation, so its set for a seed differs (it is "
         "valid and maximal, tests/nx/test_structure.py)"
     ),
+    ("algorithms/tests/test_cycles.py", "test_unweighted_diamond"): (
+        "expects the exact node sequence of a cycle that NetworkX's minimum_cycle_basis finds "
+        "through shortest_path on a lifted graph; where paths tie, gravel visits neighbours in "
+        "node order, not edge-insertion order, so it returns the same cycle from another node"
+    ),
     ("community/tests/test_leiden.py", "test_quality"): (
         "runs Leiden on a MultiGraph, which gravel does not hold, and NetworkX has no Leiden of "
         "its own to fall back to"
