@@ -1,7 +1,7 @@
 """Print NetworkX's test modules of the functions gravel's backend implements, one per line.
 
 A function defined in ``networkx/a/b/c.py`` is tested in the files of ``networkx/a/b/tests/`` that
-call it (``name(`` in their text); scripts/nx-suite.sh runs them with NetworkX's fallback off.
+name it (a word of their text); scripts/nx-suite.sh runs them with NetworkX's fallback off.
 """
 
 import re
@@ -20,9 +20,9 @@ def test_modules(names):
         func = _registered_algorithms[name].orig_func
         module = sys.modules[func.__module__]
         tests = Path(module.__file__).parent / "tests"
-        call = re.compile(rf"\b{re.escape(func.__name__)}\(")
+        word = re.compile(rf"\b{re.escape(func.__name__)}\b")
         for path in tests.glob("test_*.py"):
-            if call.search(path.read_text(encoding="utf-8")):
+            if word.search(path.read_text(encoding="utf-8")):
                 package = module.__name__.rpartition(".")[0]
                 found.add(f"{package}.tests.{path.stem}")
     return sorted(found)
