@@ -131,3 +131,22 @@ def test_unknown_numba_internals_leave_numba_alone():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split(None, 1) == ["False", "[7, 7, 7]\n"]
+
+
+def test_large_paths_send_small_graphs_down_the_parallel_path():
+    # the CPU prebuild compiles the large graphs' kernels on small graphs by lowering these
+    import importlib
+
+    from gravel.backends.cpu.serial import is_small
+    from gravel.prebuild_cpu import THRESHOLDS, large_paths
+
+    def values():
+        return [getattr(importlib.import_module(m), name) for m, name, _ in THRESHOLDS]
+
+    before = values()
+    assert is_small(1)
+    with large_paths():
+        assert not is_small(1)
+        assert values() == [value for _, _, value in THRESHOLDS]
+    assert is_small(1)
+    assert values() == before
