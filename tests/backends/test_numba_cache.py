@@ -150,3 +150,26 @@ def test_large_paths_send_small_graphs_down_the_parallel_path():
         assert values() == [value for _, _, value in THRESHOLDS]
     assert is_small(1)
     assert values() == before
+
+
+def test_unwritable_install_seeds_the_users_cache(tmp_path):
+    # an install whose __pycache__ cannot be written: Numba caches in the user's folder, which
+    # gravel first fills with the kernels compiled into the install
+    folder = tmp_path / "site"
+    _write(folder, 7)
+    assert _run(folder)[1:] == (0, 1)
+    code = RUN.replace(
+        "assert cache.install()",
+        "assert cache.install()\n"
+        "from numba.core import caching\n"
+        "caching.CacheImpl._locator_classes[:] = [\n"
+        "    c for c in caching.CacheImpl._locator_classes if 'InTree' not in c.__name__]",
+    )
+    env = dict(os.environ, PYTHONPATH=str(SRC), XDG_CACHE_HOME=str(tmp_path / "user"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(folder)], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(7 * 45), "1", "0"]
+    assert any((tmp_path / "user" / "numba").rglob("kernel.total-*.nbi"))

@@ -6,15 +6,19 @@ modification time and size, and installing a wheel gives every file the install'
 kernels compiled when the wheel was built (``python -m gravel.prebuild_cpu``) would all miss.
 :func:`install` puts locators first in Numba's list whose stamp is a hash of the file's bytes, for
 gravel's own files only, so a cache stays valid wherever its source is copied, and a changed source
-still misses. Numba's version and the CPU stay in the cache's key, as Numba has them.
+still misses. Numba's version and the CPU stay in the cache's key, as Numba has them. Where the
+install's folders cannot be written (a system-wide install), Numba caches in the user's folder
+instead: the kernels compiled into the install are copied there first (:func:`seed`).
 
 This leans on Numba's internals (``numba.core.caching``); where they are not as expected,
 :func:`install` does nothing and kernels compile at first use, as without the cache.
 """
 
+import contextlib
 import functools
 import hashlib
 import os
+import shutil
 from pathlib import Path
 
 #: folders whose Python files get content stamps: gravel's package
@@ -52,6 +56,42 @@ def content_stamp(path):
     return _hash(os.fspath(path), st.st_mtime_ns, st.st_size)
 
 
+#: the suffixes of Numba's cache files: an index per function, the machine code of each instance
+CACHE_SUFFIXES = (".nbi", ".nbc")
+
+
+@functools.lru_cache(maxsize=None)
+def seed(cache_path, py_file):
+    """Copy the cache compiled into the install beside `py_file` into `cache_path`, where Numba
+    caches it instead, for what `cache_path` lacks (once per process and pair).
+
+    Parameters
+    ----------
+    cache_path : str
+        The folder Numba caches `py_file`'s kernels in.
+    py_file : str
+        The kernels' source file.
+
+    Returns
+    -------
+    int
+        How many files were copied.
+    """
+    source = Path(py_file).parent / "__pycache__"
+    target = Path(cache_path)
+    if not source.is_dir() or source.resolve() == target.resolve():
+        return 0
+    copied = 0
+    for f in source.glob(f"{Path(py_file).stem}.*"):
+        if f.suffix in CACHE_SUFFIXES and not (target / f.name).exists():
+            partial = target / f"{f.name}.{os.getpid()}.tmp"
+            with contextlib.suppress(OSError):
+                shutil.copyfile(f, partial)
+                os.replace(partial, target / f.name)  # whole: another process may read it now
+                copied += 1
+    return copied
+
+
 def _ours(py_file):
     """Whether `py_file` lies under one of :data:`ROOTS`."""
     path = Path(py_file).resolve()
@@ -71,6 +111,10 @@ def _content_stamped(base):
 
         def get_source_stamp(self):
             return content_stamp(self._py_file)
+
+        def ensure_cache_path(self):
+            super().ensure_cache_path()
+            seed(self.get_cache_path(), self._py_file)
 
     Locator.__name__ = Locator.__qualname__ = f"ContentStamped{base.__name__.lstrip('_')}"
     return Locator
