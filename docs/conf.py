@@ -33,7 +33,7 @@ HERE = Path(__file__).parent
 SRC = HERE.parent / "src" / "gravel"
 #: what the API reference leaves out: kernels (reached through the operators and algorithms), the
 #: command line's internals and the NetworkX backend's functions (NetworkX documents them)
-UNDOCUMENTED = ("backends", "cli", "nx", "prebuild.py", "__main__.py")
+UNDOCUMENTED = ("backends", "cli", "nx", "prebuild.py", "prebuild_cpu.py", "__main__.py")
 #: the API reference's sections, in the order of the layers (docs/architecture.md), top first
 SECTIONS = (
     ("The package", ("gravel",)),

@@ -38,7 +38,10 @@ LAYERS = (
     ("operators", ("operators",)),
     ("programs", ("programs", "reorder")),
     ("algorithms", ("algorithms",)),
-    ("top", ("", "__main__", "cli", "bench", "plots", "prebuild", "nx", "distributed")),
+    (
+        "top",
+        ("", "__main__", "cli", "bench", "plots", "prebuild", "prebuild_cpu", "nx", "distributed"),
+    ),
 )
 
 

@@ -3,8 +3,13 @@
 Each kernel module is loaded on first use, not when it is imported: ``from ..backends.cpu import
 bfs`` gives a module that imports Numba and runs its definitions at its first attribute access.
 So ``import gravel`` never imports Numba.
+
+However a kernel module is imported (lazily through this package, or by ``from .serial import``),
+:func:`.cache.install` runs before its definitions: its kernels are cached by their source's
+content, so the caches that ``python -m gravel.prebuild_cpu`` builds into an install hold.
 """
 
+import importlib.machinery
 import importlib.util
 import sys
 
@@ -54,6 +59,43 @@ class _Watching:
 
         self.loader.exec_module(module)
         watch()
+
+
+class _Stamping:
+    """A module loader that has Numba stamp cached kernels by content (:func:`.cache.install`)
+    before the module's definitions run."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def __getattr__(self, name):
+        return getattr(self.loader, name)
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        from .cache import install
+
+        install()
+        self.loader.exec_module(module)
+
+
+class _KernelFinder:
+    """Finds this package's modules as the path finder does, with a :class:`_Stamping` loader."""
+
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        if not fullname.startswith(f"{__name__}.") or fullname == f"{__name__}.cache":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _Stamping(spec.loader)
+        return spec
+
+
+if not any(isinstance(f, _KernelFinder) for f in sys.meta_path):
+    sys.meta_path.insert(0, _KernelFinder())
 
 
 def chunks():
