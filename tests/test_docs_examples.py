@@ -3,9 +3,9 @@ interpreter, each ``bash`` block line by line in bash, in a temporary folder.
 
 A block preceded by ``<!-- gpu -->`` needs a GPU (marked ``gpu``, skipped without one); one
 preceded by ``<!-- no-run: REASON -->`` is not run, and says why. Blocks of other languages
-(``text``: output or a synopsis) are not code. In bash, ``python3 -m pip install ...`` is left
-out (the test runs in the installed environment, as CI installs it) and a ``pytest`` command is not
-run (it is this suite).
+(``text``: output or a synopsis) are not code. In bash, ``python3 -m pip install ...`` (with its
+``GRAVEL_PREBUILD=0``) is left out (the test runs in the installed environment, as CI installs
+it) and a ``pytest`` command is not run (it is this suite).
 """
 
 import os
@@ -54,7 +54,7 @@ def commands(code):
         command = command.split(" #")[0].strip()
         if not command or command.startswith("#"):
             continue
-        command = re.sub(r"^python3 -m pip install \S+( && |$)", "", command)
+        command = re.sub(r"^(GRAVEL_PREBUILD=0 )?python3 -m pip install \S+( && |$)", "", command)
         if not command or "pytest" in command.split():
             continue
         out.append(command)
