@@ -45,6 +45,7 @@ SECTIONS = (
         "The graph and its results",
         (
             "gravel.graph",
+            "gravel.construction",
             "gravel.views",
             "gravel.stats",
             "gravel.devices",

@@ -67,9 +67,9 @@ class LinkPredictionResult(Result):
 def link_prediction(G, pairs=None, *, method="jaccard", device="auto"):
     """Similarity scores of vertex pairs from their common neighbours.
 
-    With N(v) the neighbours of v and d(v) = |N(v)|, for a pair (u, v) and c = |N(u) ∩ N(v)|:
-    ``"common_neighbors"`` is c; ``"jaccard"`` c / |N(u) ∪ N(v)|; ``"sorensen"`` 2c / (d(u) +
-    d(v)); ``"overlap"`` c / min(d(u), d(v)) (each 0 where its denominator is); ``"adamic_adar"``
+    With N(v) the neighbours of v and d(v) = ``|N(v)|``, for a pair (u, v) and
+    c = ``|N(u) ∩ N(v)|``: ``"common_neighbors"`` is c; ``"jaccard"`` c / ``|N(u) ∪ N(v)|``;
+    ``"sorensen"`` 2c / (d(u) + d(v)); ``"overlap"`` c / min(d(u), d(v)) (each 0 where its denominator is); ``"adamic_adar"``
     the sum of 1 / log d(w) and ``"resource_allocation"`` that of 1 / d(w) over the common
     neighbours w.
 
@@ -191,7 +191,7 @@ def neighbor_sums(S, us, vs, weights=None, *, device="auto"):
     Returns
     -------
     counts : numpy.ndarray or cupy.ndarray of int64
-        |N(u) ∩ N(v)| per pair.
+        ``|N(u) ∩ N(v)|`` per pair.
     sums : numpy.ndarray or cupy.ndarray of float64, or None
         The weights of those common neighbours summed, per pair; None without `weights`.
 
