@@ -69,9 +69,9 @@ def link_prediction(G, pairs=None, *, method="jaccard", device="auto"):
 
     With N(v) the neighbours of v and d(v) = ``|N(v)|``, for a pair (u, v) and
     c = ``|N(u) ∩ N(v)|``: ``"common_neighbors"`` is c; ``"jaccard"`` c / ``|N(u) ∪ N(v)|``;
-    ``"sorensen"`` 2c / (d(u) + d(v)); ``"overlap"`` c / min(d(u), d(v)) (each 0 where its denominator is); ``"adamic_adar"``
-    the sum of 1 / log d(w) and ``"resource_allocation"`` that of 1 / d(w) over the common
-    neighbours w.
+    ``"sorensen"`` 2c / (d(u) + d(v)); ``"overlap"`` c / min(d(u), d(v)) (each 0 where its
+    denominator is); ``"adamic_adar"`` the sum of 1 / log d(w) and ``"resource_allocation"``
+    that of 1 / d(w) over the common neighbours w.
 
     Parameters
     ----------
