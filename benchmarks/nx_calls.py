@@ -32,6 +32,7 @@ class Inputs:
     directed: nx.DiGraph = field(init=False)
     dag: nx.DiGraph = field(init=False)
     source: Any = field(init=False)
+    max_degree: int = field(init=False)
     target: Any = field(init=False)
     pairs: list = field(init=False)
 
@@ -56,6 +57,7 @@ class Inputs:
         self.directed.add_weighted_edges_from((b[k], a[k], w[k]) for k in both)
         degree = dict(G.degree())
         self.source = max(degree, key=degree.get)
+        self.max_degree = degree[self.source] if degree else 0
         reach = nx.single_source_shortest_path_length(G, self.source)
         self.target = max(reach, key=reach.get)
         nodes = np.array(list(G))
@@ -158,7 +160,10 @@ CALLS = {
     # centrality and link analysis
     "pagerank": Call(_whole(nx.pagerank)),
     "hits": Call(_whole(nx.hits), kind="directed"),
-    "katz_centrality": Call(_whole(nx.katz_centrality, alpha=0.01, max_iter=10_000)),
+    # alpha under 1 / (largest degree), which bounds 1 / (largest eigenvalue): it converges
+    "katz_centrality": Call(
+        lambda i, G, **b: nx.katz_centrality(G, alpha=0.9 / max(1, i.max_degree), **b)
+    ),
     "eigenvector_centrality": Call(_whole(nx.eigenvector_centrality, max_iter=10_000)),
     "betweenness_centrality": Call(_whole(nx.betweenness_centrality, k=64, seed=1)),
     "edge_betweenness_centrality": Call(_whole(nx.edge_betweenness_centrality, k=16, seed=1)),
