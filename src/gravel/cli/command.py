@@ -9,6 +9,7 @@ from contextlib import nullcontext
 
 from .. import __version__, config, seeds
 from ..algorithms.catalog import CATALOG
+from ..backends.cpu import shares
 from ..errors import GravelError, InvalidArgumentError
 from ..placement import PLACEMENTS, parse_bytes, resolve_budget
 from ..programs import files as programs_files
@@ -316,23 +317,11 @@ def main(argv=None):
             print("gravel: interrupted", file=sys.stderr)
             return 130
         except SystemError as e:
-            if not _interrupted(e):
+            if not shares.interrupted(e):
                 raise
             print("gravel: interrupted", file=sys.stderr)
             return 130
     return 0
-
-
-def _interrupted(error):
-    """Whether `error` was caused by Ctrl-C: a KeyboardInterrupt raised while a compiled kernel ran
-    reaches Python as a SystemError ("returned a result with an exception set") caused by it."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, KeyboardInterrupt):
-            return True
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return False
 
 
 def _quiet_stdout():

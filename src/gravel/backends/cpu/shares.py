@@ -7,16 +7,41 @@ side; a kernel without ``parallel=True`` compiles in a fraction of a parallel on
 The calling thread only waits, so that Ctrl-C reaches it at once: it then raises the shares' stop
 flag, a one-byte array every kernel reads between its units of work (a source, a row), and raises
 KeyboardInterrupt once they have returned.
+
+The same holds for one long kernel: :func:`stoppable` runs ``kernel(*args, stop)`` alone on the
+pool, and :func:`call` a kernel without a flag that returns within a fraction of a second. This is
+how any long compiled work in gravel stays interruptible (docs/tuning.md, interruption): a Numba
+kernel on the calling thread keeps Ctrl-C waiting until it returns, and may then surface it as a
+SystemError ("returned a result with an exception set"). Such a kernel must be compiled with
+``nogil=True`` (else the waiting caller cannot take the interpreter back) and checks its flag
+between units of work small enough to end within a tenth of a second on a large graph, e.g. every
+2**16 vertices of a serial loop::
+
+    @numba.njit(nogil=True, cache=True)
+    def peel(..., stop):
+        for i in range(n):
+            if i & CHECK_MASK == 0 and stop[0]:
+                return
+            ...
+
+    shares.stoppable(peel, ...)
+
+Short kernels may stay on the calling thread, inside :func:`interruptible`, which turns such a
+SystemError back into KeyboardInterrupt; every algorithm and generator runs inside it.
 """
 
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
 
 import numpy as np
 
 #: seconds between the calling thread's looks at its shares (and at a pending Ctrl-C)
 POLL_S = 0.05
+
+#: a serial loop looks at its stop flag when ``i & CHECK_MASK == 0`` (every 65,536 iterations)
+CHECK_MASK = (1 << 16) - 1
 
 _lock = threading.Lock()
 _pool, _workers = None, 0
@@ -62,6 +87,109 @@ def run(share, count):
         raise
     for f in futures:
         f.result()
+
+
+def stoppable(kernel, *args):
+    """Call ``kernel(*args, stop)`` on the pool and return its result; Ctrl-C while it runs raises
+    its stop flag, waits for it to return (it looks at the flag between its units of work) and
+    raises KeyboardInterrupt.
+
+    Parameters
+    ----------
+    kernel : callable
+        A Numba kernel compiled with ``nogil=True`` (or any callable that releases the GIL) whose
+        last argument is the stop flag: a one-byte array, nonzero once the caller is interrupted;
+        it then returns early, with whatever result, which the caller never sees.
+    *args
+        Its other arguments.
+
+    Returns
+    -------
+    object
+        What the kernel returned.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        The caller was interrupted while the kernel ran; it has returned.
+    Exception
+        The kernel's own error.
+    """
+    out = []
+    run(lambda t, stop: out.append(kernel(*args, stop)), 1)
+    return out[0]
+
+
+def call(kernel, *args):
+    """Call ``kernel(*args)`` on the pool and return its result: for a kernel without a stop flag
+    that returns within a fraction of a second, so that Ctrl-C comes as KeyboardInterrupt as soon
+    as it returns (not as a SystemError from the kernel's return).
+
+    Parameters
+    ----------
+    kernel : callable
+        A Numba kernel compiled with ``nogil=True`` (or any callable that releases the GIL).
+    *args
+        Its arguments.
+
+    Returns
+    -------
+    object
+        What the kernel returned.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        The caller was interrupted while the kernel ran; it has returned.
+    Exception
+        The kernel's own error.
+    """
+    return stoppable(lambda *a: kernel(*a[:-1]), *args)
+
+
+def interrupted(error):
+    """Whether `error` comes from Ctrl-C: a KeyboardInterrupt, or an error caused by one (a Numba
+    kernel that called back into Python as the signal came returns a SystemError caused by it).
+
+    Parameters
+    ----------
+    error : BaseException
+        The error, with its chain of causes and contexts.
+
+    Returns
+    -------
+    bool
+        True when it or an error in its chain is a KeyboardInterrupt.
+    """
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+@contextmanager
+def interruptible():
+    """A context in which Ctrl-C surfaces as KeyboardInterrupt, never as the SystemError that a
+    compiled kernel may return when the signal came while it called back into Python.
+
+    Yields
+    ------
+    None
+
+    Raises
+    ------
+    KeyboardInterrupt
+        In place of an error of the block that :func:`interrupted` traces to Ctrl-C.
+    """
+    try:
+        yield
+    except SystemError as e:
+        if not interrupted(e):
+            raise
+        raise KeyboardInterrupt from None
 
 
 def _forget_pool():
