@@ -3,9 +3,11 @@ into one line and an exit status."""
 
 import argparse
 import os
+import signal
 import sys
+import threading
 import warnings
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 
 from .. import __version__, config, seeds
 from ..algorithms.catalog import CATALOG
@@ -276,10 +278,13 @@ def main(argv=None):
     """Run the command line.
 
     Errors print one line on stderr, as do warnings and argparse's own (``gravel: error: ...``,
-    naming the ``--help`` to read); an interruption (Ctrl-C) prints one line, no traceback, and
-    the atomic writes leave no file. Output into a pipe its reader closed early (``gravel info G |
-    head -1``) ends the command quietly with status 0, as a reader that stops reading expects
-    (Python's documentation of SIGPIPE: what is left goes to os.devnull).
+    naming the ``--help`` to read); an interruption (Ctrl-C, or SIGTERM, which the command takes
+    as Ctrl-C) ends the run within a second in any phase, prints one line, no traceback, and the
+    atomic writes leave no file. Run as the command (`argv` None), an interrupted run then leaves
+    at once: the atexit handlers run, the interpreter's own teardown (most of a second on a busy
+    machine once Numba has compiled) is skipped. Output into a pipe its reader closed early
+    (``gravel info G | head -1``) ends the command quietly with status 0, as a reader that stops
+    reading expects (Python's documentation of SIGPIPE: what is left goes to os.devnull).
 
     Parameters
     ----------
@@ -290,7 +295,8 @@ def main(argv=None):
     -------
     int
         The exit status: 0 (a closed pipe too), 2 for an error (a GravelError or an OSError), 130
-        when interrupted.
+        when interrupted by Ctrl-C (SIGINT), 143 by SIGTERM (128 + the signal's number, as a
+        shell reports a process the signal ended).
 
     Raises
     ------
@@ -298,10 +304,10 @@ def main(argv=None):
         From argparse: ``--help``, ``--version``, or arguments it cannot parse (status 2, one
         line).
     """
-    args = build_parser().parse_args(argv)
-    with warnings.catch_warnings():
-        warnings.showwarning = _show_warning
+    with _terminate_as_interrupt(), warnings.catch_warnings():
         try:
+            args = build_parser().parse_args(argv)
+            warnings.showwarning = _show_warning
             if getattr(args, "seed", None) is not None:
                 seeds.check(args.seed, "--seed")  # the generators' and the algorithms' rule
             with _settings(args):
@@ -313,15 +319,64 @@ def main(argv=None):
         except (GravelError, OSError) as e:
             print(f"gravel: error: {_one_line(e)}", file=sys.stderr)
             return 2
-        except KeyboardInterrupt:
-            print("gravel: interrupted", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt as e:
+            status = _stopped(e)
         except SystemError as e:
-            if not shares.interrupted(e):
+            interruption = shares.interrupted(e)
+            if interruption is None:
                 raise
-            print("gravel: interrupted", file=sys.stderr)
-            return 130
-    return 0
+            status = _stopped(interruption)
+        else:
+            return 0
+    if argv is None:
+        _leave(status)
+    return status
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised as Ctrl-C is, so that whatever stops on Ctrl-C (the kernels' stop flags,
+    the atomic writes' clean-up) stops alike."""
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated
+
+
+@contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM raises _Terminated while the command runs (from the main thread only: Python lets
+    no other thread set a handler); the handler before comes back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _leave(status):
+    """End the process with `status` now: the atexit handlers (a cluster's, the thread pools'),
+    the standard streams flushed, no teardown of the interpreter."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed pipe: nothing more to say
+    os._exit(status)
+
+
+def _stopped(interruption):
+    """The one line and the exit status of a run ended by Ctrl-C or SIGTERM."""
+    if isinstance(interruption, _Terminated):
+        print("gravel: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    print("gravel: interrupted", file=sys.stderr)
+    return 128 + signal.SIGINT
 
 
 def _quiet_stdout():

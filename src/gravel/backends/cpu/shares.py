@@ -148,8 +148,9 @@ def call(kernel, *args):
 
 
 def interrupted(error):
-    """Whether `error` comes from Ctrl-C: a KeyboardInterrupt, or an error caused by one (a Numba
-    kernel that called back into Python as the signal came returns a SystemError caused by it).
+    """The Ctrl-C behind `error`: itself if a KeyboardInterrupt, else the one that caused it (a
+    Numba kernel that called back into Python as the signal came returns a SystemError caused by
+    it), else None.
 
     Parameters
     ----------
@@ -158,16 +159,16 @@ def interrupted(error):
 
     Returns
     -------
-    bool
-        True when it or an error in its chain is a KeyboardInterrupt.
+    KeyboardInterrupt or None
+        The first KeyboardInterrupt (or subclass) of its chain, None where there is none.
     """
     seen = set()
     while error is not None and id(error) not in seen:
         if isinstance(error, KeyboardInterrupt):
-            return True
+            return error
         seen.add(id(error))
         error = error.__cause__ or error.__context__
-    return False
+    return None
 
 
 @contextmanager
@@ -182,14 +183,16 @@ def interruptible():
     Raises
     ------
     KeyboardInterrupt
-        In place of an error of the block that :func:`interrupted` traces to Ctrl-C.
+        In place of an error of the block that :func:`interrupted` traces to Ctrl-C: that
+        KeyboardInterrupt itself (a subclass stays what it is).
     """
     try:
         yield
     except SystemError as e:
-        if not interrupted(e):
+        interruption = interrupted(e)
+        if interruption is None:
             raise
-        raise KeyboardInterrupt from None
+        raise interruption from None
 
 
 def _forget_pool():
