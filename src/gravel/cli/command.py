@@ -338,22 +338,42 @@ class _Terminated(KeyboardInterrupt):
     the atomic writes' clean-up) stops alike."""
 
 
-def _raise_terminated(signum, frame):
-    raise _Terminated
+#: seconds before a swallowed signal comes again (its hook has returned by then)
+AGAIN_S = 0.01
+
+
+def _raise_stop(signum, frame):
+    raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
 @contextmanager
 def _terminate_as_interrupt():
-    """SIGTERM raises _Terminated while the command runs (from the main thread only: Python lets
-    no other thread set a handler); the handler before comes back after."""
+    """While the command runs, SIGTERM raises _Terminated and SIGINT KeyboardInterrupt, and one
+    that Python swallowed (raised inside a weakref callback or a __del__, as an import's lock
+    callback may be: "Exception ignored in ...") comes again, at once, instead of being printed.
+    From the main thread only (Python lets no other thread set a handler); what was there before
+    comes back after."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGTERM, _raise_terminated)
+    before = {s: signal.signal(s, _raise_stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    hook = sys.unraisablehook
+
+    def again(unraisable):
+        e = unraisable.exc_value
+        if isinstance(e, KeyboardInterrupt):  # sent again from a thread: raised here, it is lost
+            signum = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
+            threading.Timer(AGAIN_S, os.kill, (os.getpid(), signum)).start()
+        else:
+            hook(unraisable)
+
+    sys.unraisablehook = again
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, before)
+        sys.unraisablehook = hook
+        for s, handler in before.items():
+            signal.signal(s, handler)
 
 
 def _leave(status):
