@@ -22,10 +22,17 @@ PROMPT_S = 1.0
 TEMPORARY = ".gravel-tmp"
 
 
-def start(args, env=None, cwd=None, **popen):
-    """Start ``gravel ARGS`` and return the process once gravel has been imported."""
+#: root reads and writes every file: the confined runs drop the capabilities that let it, so that
+#: file modes hold for them as for any user
+CONFINE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def start(args, env=None, cwd=None, confined=False, **popen):
+    """Start ``gravel ARGS`` and return the process once gravel has been imported; `confined`:
+    as a user whom file modes bind (root without the capabilities that override them)."""
+    prefix = CONFINE if confined and os.geteuid() == 0 else []
     proc = subprocess.Popen(
-        [sys.executable, "-c", BOOT, *map(str, args)],
+        [*prefix, sys.executable, "-c", BOOT, *map(str, args)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -38,9 +45,9 @@ def start(args, env=None, cwd=None, **popen):
     return proc
 
 
-def gravel(args, env=None, cwd=None, timeout=120, **popen):
+def gravel(args, env=None, cwd=None, timeout=120, confined=False, **popen):
     """Run ``gravel ARGS`` to its end: (exit status, stdout, stderr)."""
-    proc = start(args, env, cwd, **popen)
+    proc = start(args, env, cwd, confined, **popen)
     out, err = proc.communicate(timeout=timeout)
     return proc.returncode, out, err
 

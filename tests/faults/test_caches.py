@@ -2,7 +2,7 @@
 the same answer as from the text, says one warning line naming what it rebuilt or replaced, leaves
 no temporary, and the next run reads a sound copy without a word.
 
-Thirteen damaged or foreign files: a copy truncated at three points, bit-flipped at three, rewritten
+Fourteen damaged or foreign files: a copy truncated at three points, bit-flipped at three, rewritten
 as format version 1, as a plain-CRC file of another graph, or with its CRC recomputed after an
 edit; a copy owned by another user or writable by others; a key owned by another user, readable by
 others, or of the wrong length."""
