@@ -2,7 +2,7 @@
 one (root), else a file-size limit (RLIMIT_FSIZE: the write fails with EFBIG as it would with
 ENOSPC). Every command that writes a file fails with exit 2 and one line naming the file, leaves
 no temporary and frees what it took; a cache that cannot be written costs one warning, not the
-run."""
+run. The host's memory running out is one line too."""
 
 import json
 import os
@@ -85,3 +85,19 @@ def test_issue_51_a_cache_on_a_full_disk_costs_one_warning(full, tmp_path):
     one_line(err, "gravel: warning: could not write the binary cache")
     assert not temporaries(folder)
     assert [p.name for p in (folder / "cache").iterdir()] == ["key"]
+
+
+def test_issue_51_host_memory_running_out_is_one_line(tmp_path):
+    """The host's memory running out mid-run (an address-space limit far below what kron:16's
+    build takes) is one line and exit 2, as the device's is (test_gpu_memory)."""
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    status, _, err = run_gravel(
+        ["run", "pagerank", "kron:30", "--device", "cpu", "-o", tmp_path / "rank.npy"],
+        preexec_fn=limit,
+    )
+    assert status == 2, err
+    one_line(err, "gravel: error: out of memory: ")
+    assert list(tmp_path.iterdir()) == []

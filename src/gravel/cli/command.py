@@ -294,9 +294,10 @@ def main(argv=None):
     Returns
     -------
     int
-        The exit status: 0 (a closed pipe too), 2 for an error (a GravelError or an OSError), 130
-        when interrupted by Ctrl-C (SIGINT), 143 by SIGTERM (128 + the signal's number, as a
-        shell reports a process the signal ended).
+        The exit status: 0 (a closed pipe too), 2 for an error (a GravelError, an OSError, or
+        memory running out on the host or the device), 130 when interrupted by Ctrl-C (SIGINT),
+        143 by SIGTERM (128 + the signal's number, as a shell reports a process the signal
+        ended).
 
     Raises
     ------
@@ -318,6 +319,9 @@ def main(argv=None):
             return 0
         except (GravelError, OSError) as e:
             print(f"gravel: error: {_one_line(e)}", file=sys.stderr)
+            return 2
+        except MemoryError as e:  # NumPy's, or CuPy's OutOfMemoryError: the sizes it tried
+            print(f"gravel: error: out of memory: {_one_line(e)}", file=sys.stderr)
             return 2
         except KeyboardInterrupt as e:
             status = _stopped(e)
