@@ -35,21 +35,25 @@ def start(args, env=None, cwd=None, confined=False, **popen):
         [*prefix, sys.executable, "-c", BOOT, *map(str, args)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
+        bufsize=0,  # unbuffered: the mark is read alone, what follows it is left to communicate
         env={**os.environ, **(env or {})},
         cwd=cwd,
         **popen,
     )
     line = proc.stderr.readline()
-    assert line.strip() == "gravel-started", line + proc.stderr.read()
+    assert line.strip() == b"gravel-started", line + proc.stderr.read()
     return proc
+
+
+def _text(out, err):
+    return out.decode(errors="replace"), err.decode(errors="replace")
 
 
 def gravel(args, env=None, cwd=None, timeout=120, confined=False, **popen):
     """Run ``gravel ARGS`` to its end: (exit status, stdout, stderr)."""
     proc = start(args, env, cwd, confined, **popen)
     out, err = proc.communicate(timeout=timeout)
-    return proc.returncode, out, err
+    return proc.returncode, *_text(out, err)
 
 
 def interrupt(proc, delay, signum=signal.SIGINT):
@@ -58,13 +62,13 @@ def interrupt(proc, delay, signum=signal.SIGINT):
     time.sleep(delay)
     if proc.poll() is not None:
         out, err = proc.communicate()
-        return proc.returncode, out, err, 0.0, True
+        return proc.returncode, *_text(out, err), 0.0, True
     sent = time.perf_counter()
     proc.send_signal(signum)
     proc.wait(timeout=60)
     late = time.perf_counter() - sent
     out, err = proc.communicate()
-    return proc.returncode, out, err, late, False
+    return proc.returncode, *_text(out, err), late, False
 
 
 def messages(err):
@@ -93,7 +97,7 @@ def one_line(err, expected):
     traceback."""
     said = messages(err)
     assert "Traceback" not in err, err
-    assert len(said) == 1 and said[0].startswith(expected), said
+    assert len(said) == 1 and said[0].startswith(expected), (said, err)
 
 
 def temporaries(*folders):
