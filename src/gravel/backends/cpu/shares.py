@@ -9,13 +9,12 @@ flag, a one-byte array every kernel reads between its units of work (a source, a
 KeyboardInterrupt once they have returned.
 
 The same holds for one long kernel: :func:`stoppable` runs ``kernel(*args, stop)`` alone on the
-pool, and :func:`call` a kernel without a flag that returns within a fraction of a second. This is
-how any long compiled work in gravel stays interruptible (docs/tuning.md, interruption): a Numba
-kernel on the calling thread keeps Ctrl-C waiting until it returns, and may then surface it as a
-SystemError ("returned a result with an exception set"). Such a kernel must be compiled with
-``nogil=True`` (else the waiting caller cannot take the interpreter back) and checks its flag
-between units of work small enough to end within a tenth of a second on a large graph, e.g. every
-2**16 vertices of a serial loop::
+pool. This is how any long compiled work in gravel stays interruptible (docs/tuning.md,
+interruption): a Numba kernel on the calling thread keeps Ctrl-C waiting until it returns, and may
+then surface it as a SystemError ("returned a result with an exception set"). Such a kernel must
+be compiled with ``nogil=True`` (else the waiting caller cannot take the interpreter back) and
+checks its flag between units of work small enough to end within a tenth of a second on a large
+graph, e.g. every 2**16 vertices of a serial loop::
 
     @numba.njit(nogil=True, cache=True)
     def peel(..., stop):
@@ -118,33 +117,6 @@ def stoppable(kernel, *args):
     out = []
     run(lambda t, stop: out.append(kernel(*args, stop)), 1)
     return out[0]
-
-
-def call(kernel, *args):
-    """Call ``kernel(*args)`` on the pool and return its result: for a kernel without a stop flag
-    that returns within a fraction of a second, so that Ctrl-C comes as KeyboardInterrupt as soon
-    as it returns (not as a SystemError from the kernel's return).
-
-    Parameters
-    ----------
-    kernel : callable
-        A Numba kernel compiled with ``nogil=True`` (or any callable that releases the GIL).
-    *args
-        Its arguments.
-
-    Returns
-    -------
-    object
-        What the kernel returned.
-
-    Raises
-    ------
-    KeyboardInterrupt
-        The caller was interrupted while the kernel ran; it has returned.
-    Exception
-        The kernel's own error.
-    """
-    return stoppable(lambda *a: kernel(*a[:-1]), *args)
 
 
 def interrupted(error):
