@@ -118,3 +118,23 @@ def test_issue_51_an_interrupt_python_swallowed_comes_again():
     )
     assert done.returncode == 130 and "finished" not in done.stdout
     one_line(done.stderr, "gravel: interrupted")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["bench", "grid:30x30", "--algo", "bfs", "--algo", "cc", "--repeat", "1"]
+        + ["--device", "cpu"],
+        ["info", "grid:30x30"],
+    ],
+    ids=["bench", "info"],
+)
+def test_issue_51_a_reader_that_stops_early_ends_the_command_quietly(args):
+    """``gravel bench ... | head -1``: the pipe closes after one line; the command exits 0 and says
+    nothing more (no Broken-pipe error, no traceback)."""
+    proc = start(args)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # the reader goes
+    err = proc.stderr.read().decode()
+    assert first and proc.wait(timeout=120) == 0, err
+    assert "Traceback" not in err and "Broken pipe" not in err and "error" not in err, err
