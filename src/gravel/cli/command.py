@@ -343,7 +343,7 @@ class _Terminated(KeyboardInterrupt):
 
 
 #: seconds before a swallowed signal comes again (its hook has returned by then)
-AGAIN_S = 0.01
+AGAIN_S = 0.05
 
 
 def _raise_stop(signum, frame):
@@ -365,11 +365,16 @@ def _terminate_as_interrupt():
 
     def again(unraisable):
         e = unraisable.exc_value
-        if isinstance(e, KeyboardInterrupt):  # sent again from a thread: raised here, it is lost
-            signum = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
-            threading.Timer(AGAIN_S, os.kill, (os.getpid(), signum)).start()
-        else:
+        if not isinstance(e, KeyboardInterrupt):
             hook(unraisable)
+            return
+        signum = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
+        while True:  # sent again from a thread (raised here, it would be lost), until it is out
+            try:
+                threading.Timer(AGAIN_S, os.kill, (os.getpid(), signum)).start()
+                return
+            except KeyboardInterrupt:  # the one sent before landed in this hook: once more
+                continue
 
     sys.unraisablehook = again
     try:
