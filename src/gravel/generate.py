@@ -115,7 +115,9 @@ def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None, d
         return _gpu_graph(1, scale, m, seed, directed, KRONECKER_ABC)
     return _simple_graph(
         f"kron:{scale}:{edge_factor}",
-        lambda first, count: _gen.kronecker_edges(scale, first, count, seed, *KRONECKER_ABC),
+        lambda first, count: shares.call(
+            _gen.kronecker_edges, scale, first, count, seed, *KRONECKER_ABC
+        ),
         m,
         n,
         directed,
@@ -157,7 +159,7 @@ def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None, d
         return _gpu_graph(0, scale, m, seed, directed)
     return _simple_graph(
         f"urand:{scale}:{degree}",
-        lambda first, count: _gen.uniform_edges(n, first, count, seed),
+        lambda first, count: shares.call(_gen.uniform_edges, n, first, count, seed),
         m,
         n,
         directed,

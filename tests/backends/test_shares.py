@@ -152,6 +152,7 @@ def test_issue_51_stoppable_returns_the_kernels_result_from_the_pool():
         return a + b + int(stop[0])
 
     assert shares.stoppable(kernel, 2, 3) == 5
+    assert shares.call(lambda a, b: a * b, 4, 5) == 20
     assert seen == [False]  # on the pool: the caller stays free for Ctrl-C
 
 

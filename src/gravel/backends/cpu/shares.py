@@ -44,6 +44,8 @@ CHECK_MASK = (1 << 16) - 1
 
 _lock = threading.Lock()
 _pool, _workers = None, 0
+#: calls an interrupted caller left running (see call)
+_abandoned = []
 
 
 def run(share, count):
@@ -66,17 +68,10 @@ def run(share, count):
     Exception
         Share 0's error if it raised, else the first other share's that did.
     """
-    global _pool, _workers
     if count < 1:
         return
     stop = np.zeros(1, np.uint8)
-    with _lock:
-        if count > _workers:
-            if _pool is not None:
-                _pool.shutdown(wait=False)  # what it was given still runs
-            _pool = ThreadPoolExecutor(count, thread_name_prefix="gravel")
-            _workers = count
-        futures = [_pool.submit(share, t, stop) for t in range(count)]
+    futures = _submit([lambda t=t: share(t, stop) for t in range(count)])
     try:
         while wait(futures, timeout=POLL_S).not_done:
             pass
@@ -167,10 +162,61 @@ def interruptible():
         raise interruption from None
 
 
+def _submit(calls):
+    """Futures of `calls` (functions of no arguments) on the pool, grown to their number, once
+    the calls an interrupted caller abandoned have returned (no two kernels at once)."""
+    global _pool, _workers
+    with _lock:
+        wait(_abandoned)
+        _abandoned.clear()
+        if len(calls) > _workers:
+            if _pool is not None:
+                _pool.shutdown(wait=False)  # what it was given still runs
+            _pool = ThreadPoolExecutor(len(calls), thread_name_prefix="gravel")
+            _workers = len(calls)
+        return [_pool.submit(c) for c in calls]
+
+
+def call(kernel, *args):
+    """Call ``kernel(*args)`` on the pool and return its result: for a kernel without a stop flag
+    that returns within a fraction of a second (a generator's block of edges). Ctrl-C while it
+    runs raises KeyboardInterrupt at once, never inside the kernel (where, calling back into
+    Python, it became a SystemError or a crash); the kernel runs on to its end, and the pool's
+    next work starts after it.
+
+    Parameters
+    ----------
+    kernel : callable
+        A Numba kernel compiled with ``nogil=True`` (or any callable that releases the GIL).
+    *args
+        Its arguments.
+
+    Returns
+    -------
+    object
+        What the kernel returned.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        The caller was interrupted while the kernel ran.
+    Exception
+        The kernel's own error.
+    """
+    (future,) = _submit([lambda: kernel(*args)])
+    try:
+        while wait([future], timeout=POLL_S).not_done:
+            pass
+    except BaseException:
+        _abandoned.append(future)
+        raise
+    return future.result()
+
+
 def _forget_pool():
     # a forked child has none of the parent's threads, and its lock may be held by one of them
-    global _lock, _pool, _workers
-    _lock, _pool, _workers = threading.Lock(), None, 0
+    global _lock, _pool, _workers, _abandoned
+    _lock, _pool, _workers, _abandoned = threading.Lock(), None, 0, []
 
 
 if hasattr(os, "register_at_fork"):  # not on Windows
