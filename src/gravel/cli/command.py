@@ -280,9 +280,9 @@ def main(argv=None):
     Errors print one line on stderr, as do warnings and argparse's own (``gravel: error: ...``,
     naming the ``--help`` to read); an interruption (Ctrl-C, or SIGTERM, which the command takes
     as Ctrl-C) ends the run within a second in any phase, prints one line, no traceback, and the
-    atomic writes leave no file. Run as the command (`argv` None), an interrupted run then leaves
-    at once: the atexit handlers run, the interpreter's own teardown (most of a second on a busy
-    machine once Numba has compiled) is skipped. Output into a pipe its reader closed early
+    atomic writes leave no file. Run as the command (`argv` None), a run then leaves at once: the
+    atexit handlers run, the interpreter's own teardown (most of a second on a busy machine once
+    Numba has compiled) is skipped. Output into a pipe its reader closed early
     (``gravel info G | head -1``) ends the command quietly with status 0, as a reader that stops
     reading expects (Python's documentation of SIGPIPE: what is left goes to os.devnull).
 
@@ -314,15 +314,16 @@ def main(argv=None):
             with _settings(args):
                 args.func(args)
             sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
+            status = 0
         except BrokenPipeError:
             _quiet_stdout()
-            return 0
+            status = 0
         except (GravelError, OSError) as e:
             print(f"gravel: error: {_one_line(e)}", file=sys.stderr)
-            return 2
+            status = 2
         except MemoryError as e:  # NumPy's, or CuPy's OutOfMemoryError: the sizes it tried
             print(f"gravel: error: out of memory: {_one_line(e)}", file=sys.stderr)
-            return 2
+            status = 2
         except KeyboardInterrupt as e:
             status = _stopped(e)
         except SystemError as e:
@@ -330,10 +331,8 @@ def main(argv=None):
             if interruption is None:
                 raise
             status = _stopped(interruption)
-        else:
-            return 0
-    if argv is None:
-        _leave(status)
+        if argv is None:
+            _leave(status)
     return status
 
 
@@ -387,8 +386,12 @@ def _terminate_as_interrupt():
 
 def _leave(status):
     """End the process with `status` now: the atexit handlers (a cluster's, the thread pools'),
-    the standard streams flushed, no teardown of the interpreter."""
+    the standard streams flushed, no teardown of the interpreter. The work is over: a signal that
+    comes now changes nothing."""
     import atexit
+
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_IGN)
 
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
