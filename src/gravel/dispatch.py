@@ -12,6 +12,7 @@ import numpy as np
 
 from .arguments import is_integer
 from .arrays import xp
+from .backends.cpu import shares
 from .compiling import compile_clock
 from .errors import DeviceUnavailableError, UnknownNameError, VertexNotFoundError
 from .graph import Graph
@@ -38,7 +39,8 @@ def takes_graph(func):
     -------
     callable
         `func` wrapped (:func:`functools.wraps`: its name and docstring kept), taking the same
-        arguments.
+        arguments; Ctrl-C during the call is a KeyboardInterrupt
+        (:func:`gravel.backends.cpu.shares.interruptible`).
 
     Raises
     ------
@@ -57,7 +59,7 @@ def takes_graph(func):
                     " (Graph.from_networkx(G) converts it; or call NetworkX with backend='gravel')"
                 )
             raise TypeError(f"{func.__name__} takes a gravel.Graph, not a {kind}{hint}")
-        with compile_clock() as compiled:
+        with compile_clock() as compiled, shares.interruptible():
             result = func(G, *args, **kwargs)
         if isinstance(result, Result):
             result.compile_s = compiled()

@@ -14,6 +14,7 @@ from . import seeds
 from .arguments import is_integer, is_real
 from .backends.cpu import csr as _csr
 from .backends.cpu import generate as _gen
+from .backends.cpu import shares
 from .errors import GravelError, InvalidArgumentError, InvalidGraphError, UnknownNameError
 from .graph import Graph
 from .io import progress as progress_bar
@@ -50,7 +51,7 @@ def _simple_graph(name, edges, m, n, directed, show_progress):
     """
     block = _csr.BLOCK_EDGES
     passes = progress_bar(2 * -(-m // block), f"generating {name}", show_progress, unit="block")
-    with passes as bar:
+    with passes as bar, shares.interruptible():  # Ctrl-C between blocks
 
         def blocks():
             for first in range(0, m, block):
@@ -114,7 +115,9 @@ def kronecker(scale, edge_factor=16, *, seed=0, directed=False, progress=None, d
         return _gpu_graph(1, scale, m, seed, directed, KRONECKER_ABC)
     return _simple_graph(
         f"kron:{scale}:{edge_factor}",
-        lambda first, count: _gen.kronecker_edges(scale, first, count, seed, *KRONECKER_ABC),
+        lambda first, count: shares.call(
+            _gen.kronecker_edges, scale, first, count, seed, *KRONECKER_ABC
+        ),
         m,
         n,
         directed,
@@ -156,7 +159,7 @@ def uniform_random(scale, degree=16, *, seed=0, directed=False, progress=None, d
         return _gpu_graph(0, scale, m, seed, directed)
     return _simple_graph(
         f"urand:{scale}:{degree}",
-        lambda first, count: _gen.uniform_edges(n, first, count, seed),
+        lambda first, count: shares.call(_gen.uniform_edges, n, first, count, seed),
         m,
         n,
         directed,
@@ -197,7 +200,8 @@ def grid(rows, cols, *, diagonals=False):
     _check_count(cols, "cols", 0)
     if rows * cols >= 2**31:
         raise InvalidGraphError(f"grid {rows}x{cols} is empty-sized or too large")
-    src, dst = _gen.grid_edges(rows, cols, diagonals)
+    with shares.interruptible():
+        src, dst = _gen.grid_edges(rows, cols, diagonals)
     return Graph.from_edges(src, dst, n=rows * cols, directed=False)
 
 
@@ -233,7 +237,8 @@ def random_geometric(scale, degree=8, *, seed=0):
         raise InvalidGraphError(f"degree must be a number > 0, not {degree!r}")
     n = 1 << scale
     radius = math.sqrt(degree / (math.pi * n))
-    src, dst = _gen.geometric_edges(n, min(radius, 1.0), seed)
+    with shares.interruptible():
+        src, dst = _gen.geometric_edges(n, min(radius, 1.0), seed)
     return Graph.from_edges(src, dst, n=n, directed=False)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from .. import seeds
 from ..arrays import host
 from ..backends.cpu import coloring as _k
+from ..backends.cpu import shares
 from ..dispatch import choose_device, ids_to_caller, takes_graph, to_caller
 from ..results import Result, Timer
 
@@ -199,7 +200,7 @@ def jones_plassmann(offsets, indices, rank):
     k = _k.kernels(indices.shape[0])
     rounds = 0
     while pending.size:
-        k.colour_round(offsets, indices, rank, pending, colour, seen)
+        shares.stoppable(k.colour_round, offsets, indices, rank, pending, colour, seen)
         pending = pending[colour[pending] < 0]
         rounds += 1
     return colour, rounds

@@ -15,7 +15,7 @@ import numpy as np
 from .. import seeds
 from ..arguments import is_real
 from ..arrays import host
-from ..backends.cpu import chunks
+from ..backends.cpu import chunks, shares
 from ..backends.cpu import louvain as _k
 from ..dispatch import choose_device, takes_graph, to_caller
 from ..errors import InvalidArgumentError, InvalidGraphError
@@ -198,11 +198,11 @@ def _move(graph, community, rng, resolution, threshold):
     size = offsets.size - 1
     order = rng.permutation(size)
     if is_small(indices.size):
-        return _k.local_moves(*graph, order, community, resolution, threshold)
+        return shares.stoppable(_k.local_moves, *graph, order, community, resolution, threshold)
     colour, _ = jones_plassmann(offsets, indices, order.astype(np.int32))
     members, starts = colour_classes(colour)
-    return _k.local_moves_parallel(
-        *graph, members, starts, community, resolution, threshold, chunks()
+    return shares.stoppable(
+        _k.local_moves_parallel, *graph, members, starts, community, resolution, threshold, chunks()
     )
 
 

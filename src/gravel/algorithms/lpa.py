@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..arrays import host
-from ..backends.cpu import chunks
+from ..backends.cpu import chunks, shares
 from ..backends.cpu import csr as _csr
 from ..backends.cpu import lpa as _k
 from ..backends.cpu import modularity as _mod
@@ -238,11 +238,11 @@ def _lpa_cpu(G):
     order = np.lexsort((labels, -degrees(offsets, indices)))
     colour = np.full(n, -1, np.int32)
     with Timer() as t:
-        _k.greedy_colour(offsets, indices, order, colour, np.full(n, -1, np.int32))
+        seen = np.full(n, -1, np.int32)
+        shares.stoppable(_k.greedy_colour, offsets, indices, order, colour, seen)
         members, starts = colour_classes(colour)
-        rounds = _k.kernels(offsets[-1]).propagate(
-            offsets, indices, members, starts, labels, chunks()
-        )
+        propagate = _k.kernels(offsets[-1]).propagate
+        rounds = shares.stoppable(propagate, offsets, indices, members, starts, labels, chunks())
     q = modularity(offsets, indices, labels)
     return LPAResult(
         "label_propagation_communities",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..arrays import host, xp
-from ..backends.cpu import chunks
+from ..backends.cpu import chunks, shares
 from ..backends.cpu import scc as _k
 from ..dispatch import choose_device, takes_graph, to_caller
 from ..results import Result, Timer
@@ -161,7 +161,8 @@ def _scc_cpu(G):
             _settle_in_parallel(G, comp)
             index[comp >= 0] = 0
         # numbered from n: apart from the parallel steps' labels, which are vertex ids
-        _k.tarjan(G.offsets, G.indices, index, low, comp, stack, frame_v, frame_p, n)
+        work = index, low, comp, stack, frame_v, frame_p
+        shares.stoppable(_k.tarjan, G.offsets, G.indices, *work, n)
     return SCCResult("strongly_connected_components", "cpu", t.seconds, 1, strategy, labels=comp)
 
 
@@ -183,8 +184,8 @@ def _settle_in_parallel(G, comp):
     score = np.where(comp < 0, G.out_degree.astype(np.int64) * G.in_degree, -1)
     pivot = int(np.argmax(score))
     mark = np.where(comp < 0, 0, -1).astype(np.int32)
-    _k.reach(G.offsets, G.indices, mark, pivot, np.int32(0), np.int32(1), pieces)
-    _k.reach(in_offsets, in_indices, mark, pivot, np.int32(1), np.int32(2), pieces)
+    for arcs, old in (((G.offsets, G.indices), 0), ((in_offsets, in_indices), 1)):
+        shares.stoppable(_k.reach, *arcs, mark, pivot, np.int32(old), np.int32(old + 1), pieces)
     comp[mark == 2] = pivot
 
 

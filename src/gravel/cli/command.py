@@ -3,12 +3,15 @@ into one line and an exit status."""
 
 import argparse
 import os
+import signal
 import sys
+import threading
 import warnings
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 
 from .. import __version__, config, seeds
 from ..algorithms.catalog import CATALOG
+from ..backends.cpu import shares
 from ..errors import GravelError, InvalidArgumentError
 from ..placement import PLACEMENTS, parse_bytes, resolve_budget
 from ..programs import files as programs_files
@@ -275,10 +278,13 @@ def main(argv=None):
     """Run the command line.
 
     Errors print one line on stderr, as do warnings and argparse's own (``gravel: error: ...``,
-    naming the ``--help`` to read); an interruption (Ctrl-C) prints one line, no traceback, and
-    the atomic writes leave no file. Output into a pipe its reader closed early (``gravel info G |
-    head -1``) ends the command quietly with status 0, as a reader that stops reading expects
-    (Python's documentation of SIGPIPE: what is left goes to os.devnull).
+    naming the ``--help`` to read); an interruption (Ctrl-C, or SIGTERM, which the command takes
+    as Ctrl-C) ends the run within a second in any phase, prints one line, no traceback, and the
+    atomic writes leave no file. Run as the command (`argv` None), a run then leaves at once: the
+    atexit handlers run, the interpreter's own teardown (most of a second on a busy machine once
+    Numba has compiled) is skipped. Output into a pipe its reader closed early
+    (``gravel info G | head -1``) ends the command quietly with status 0, as a reader that stops
+    reading expects (Python's documentation of SIGPIPE: what is left goes to os.devnull).
 
     Parameters
     ----------
@@ -288,8 +294,10 @@ def main(argv=None):
     Returns
     -------
     int
-        The exit status: 0 (a closed pipe too), 2 for an error (a GravelError or an OSError), 130
-        when interrupted.
+        The exit status: 0 (a closed pipe too), 2 for an error (a GravelError, an OSError, or
+        memory running out on the host or the device), 130 when interrupted by Ctrl-C (SIGINT),
+        143 by SIGTERM (128 + the signal's number, as a shell reports a process the signal
+        ended).
 
     Raises
     ------
@@ -297,42 +305,110 @@ def main(argv=None):
         From argparse: ``--help``, ``--version``, or arguments it cannot parse (status 2, one
         line).
     """
-    args = build_parser().parse_args(argv)
-    with warnings.catch_warnings():
-        warnings.showwarning = _show_warning
+    with _terminate_as_interrupt(), warnings.catch_warnings():
         try:
+            args = build_parser().parse_args(argv)
+            warnings.showwarning = _show_warning
             if getattr(args, "seed", None) is not None:
                 seeds.check(args.seed, "--seed")  # the generators' and the algorithms' rule
             with _settings(args):
                 args.func(args)
             sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
+            status = 0
         except BrokenPipeError:
             _quiet_stdout()
-            return 0
+            status = 0
         except (GravelError, OSError) as e:
             print(f"gravel: error: {_one_line(e)}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            print("gravel: interrupted", file=sys.stderr)
-            return 130
+            status = 2
+        except MemoryError as e:  # NumPy's, or CuPy's OutOfMemoryError: the sizes it tried
+            print(f"gravel: error: out of memory: {_one_line(e)}", file=sys.stderr)
+            status = 2
+        except KeyboardInterrupt as e:
+            status = _stopped(e)
         except SystemError as e:
-            if not _interrupted(e):
+            interruption = shares.interrupted(e)
+            if interruption is None:
                 raise
-            print("gravel: interrupted", file=sys.stderr)
-            return 130
-    return 0
+            status = _stopped(interruption)
+        if argv is None:
+            _leave(status)
+    return status
 
 
-def _interrupted(error):
-    """Whether `error` was caused by Ctrl-C: a KeyboardInterrupt raised while a compiled kernel ran
-    reaches Python as a SystemError ("returned a result with an exception set") caused by it."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, KeyboardInterrupt):
-            return True
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return False
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised as Ctrl-C is, so that whatever stops on Ctrl-C (the kernels' stop flags,
+    the atomic writes' clean-up) stops alike."""
+
+
+#: seconds before a swallowed signal comes again (its hook has returned by then)
+AGAIN_S = 0.05
+
+
+def _raise_stop(signum, frame):
+    raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+
+@contextmanager
+def _terminate_as_interrupt():
+    """While the command runs, SIGTERM raises _Terminated and SIGINT KeyboardInterrupt, and one
+    that Python swallowed (raised inside a weakref callback or a __del__, as an import's lock
+    callback may be: "Exception ignored in ...") comes again, at once, instead of being printed.
+    From the main thread only (Python lets no other thread set a handler); what was there before
+    comes back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {s: signal.signal(s, _raise_stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    hook = sys.unraisablehook
+
+    def again(unraisable):
+        e = unraisable.exc_value
+        if not isinstance(e, KeyboardInterrupt):
+            hook(unraisable)
+            return
+        signum = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
+        while True:  # sent again from a thread (raised here, it would be lost), until it is out
+            try:
+                threading.Timer(AGAIN_S, os.kill, (os.getpid(), signum)).start()
+                return
+            except KeyboardInterrupt:  # the one sent before landed in this hook: once more
+                continue
+
+    sys.unraisablehook = again
+    try:
+        yield
+    finally:
+        sys.unraisablehook = hook
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+def _leave(status):
+    """End the process with `status` now: the atexit handlers (a cluster's, the thread pools'),
+    the standard streams flushed, no teardown of the interpreter. The work is over: a signal that
+    comes now changes nothing."""
+    import atexit
+
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_IGN)
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed pipe: nothing more to say
+    os._exit(status)
+
+
+def _stopped(interruption):
+    """The one line and the exit status of a run ended by Ctrl-C or SIGTERM."""
+    if isinstance(interruption, _Terminated):
+        print("gravel: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    print("gravel: interrupted", file=sys.stderr)
+    return 128 + signal.SIGINT
 
 
 def _quiet_stdout():

@@ -303,7 +303,7 @@ def atomic_write(path, mode="wb", perm=0o666):
     The file is created with mode `perm` (0o666 by default) less the umask, as any tool's output
     is (a temporary file module would give 0600); one with fewer bits than 0o600 gets them only
     once written. Temporaries left by a killed write in the same folder are removed first. Errors
-    name `path`, never the temporary."""
+    name `path`, never the temporary (a full disk's too)."""
     path = Path(path)
     check_writable(path)
     folder = path.parent
@@ -334,9 +334,12 @@ def atomic_write(path, mode="wb", perm=0o666):
         if perm | 0o600 != perm:  # created (perm | 0o600) less the umask: now perm less the umask
             os.chmod(tmp, os.stat(tmp).st_mode & perm)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError) and e.errno is not None and e.filename is None:
+            # a write's error (a full disk) names no file: this one names the output
+            raise type(e)(e.errno, e.strerror, str(path)) from None
         raise
 
 

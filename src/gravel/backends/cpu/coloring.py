@@ -11,11 +11,14 @@ import numba
 from .serial import by_size
 
 
-@numba.njit(parallel=True, cache=True)
-def colour_round(offsets, indices, rank, pending, colour, seen):
+@numba.njit(parallel=True, nogil=True, cache=True)
+def colour_round(offsets, indices, rank, pending, colour, seen, stop):
     """Colour the vertices of `pending` whose higher-priority neighbours are coloured (-1: not
-    yet). `seen` must hold -1 on first use; self loops must be gone."""
+    yet). `seen` must hold -1 on first use; self loops must be gone. Once `stop[0]` is set the
+    rest stay uncoloured (an interrupted caller)."""
     for i in numba.prange(pending.shape[0]):
+        if stop[0]:
+            continue
         v = pending[i]
         ready = True
         for p in range(offsets[v], offsets[v + 1]):

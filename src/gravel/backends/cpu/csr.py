@@ -6,6 +6,8 @@ it."""
 import numba
 import numpy as np
 
+from . import shares
+
 #: graphs of up to this many arcs are built and sorted with NumPy's stable sorts, which need no
 #: compiling: the parallel kernels below take seconds to compile on their first call, longer than a
 #: small graph takes to build either way
@@ -199,17 +201,19 @@ def sort_rows(offsets, indices, weights):
             weights[:] = weights[order]
         return
     w = weights if weights is not None else np.empty(0, np.float32)
-    _sort_rows(offsets, indices, w, numba.get_num_threads())
+    shares.stoppable(_sort_rows, offsets, indices, w, numba.get_num_threads())
 
 
-@numba.njit(parallel=True, cache=True)
-def _sort_rows(offsets, indices, weights, threads):
+@numba.njit(parallel=True, nogil=True, cache=True)
+def _sort_rows(offsets, indices, weights, threads, stop):
     n = offsets.shape[0] - 1
     has_w = weights.shape[0] > 0
     # rows dealt out round-robin: after a degree sort the long rows sit together, and prange's
     # contiguous chunks would give them all to one thread (docs/tuning.md, CPU kernels)
     for t in numba.prange(threads):
         for u in range(t, n, threads):
+            if stop[0]:  # an interrupted caller: the rows left stay unsorted
+                break
             a = offsets[u]
             b = offsets[u + 1]
             if b - a < 2:

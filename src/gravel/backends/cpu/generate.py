@@ -38,7 +38,7 @@ def permute_id(x, scale, seed):
     return h
 
 
-@numba.njit(parallel=True, cache=True)
+@numba.njit(parallel=True, nogil=True, cache=True)
 def kronecker_edges(scale, first, count, seed, a, b, c):
     """Graph500 Kronecker edges first .. first + count - 1, endpoints scrambled by `permute_id`;
     each level picks a quadrant with probabilities a, b, c, 1-a-b-c.
@@ -71,7 +71,7 @@ def kronecker_edges(scale, first, count, seed, a, b, c):
     return src, dst
 
 
-@numba.njit(parallel=True, cache=True)
+@numba.njit(parallel=True, nogil=True, cache=True)
 def uniform_edges(n, first, count, seed):
     """Edges first .. first + count - 1 of GAP's urand: both endpoints uniform in [0, n)."""
     src = np.empty(count, np.int32)

@@ -5,7 +5,9 @@ parallel.
 A level's graph is its CSR without self loops (each edge in both lists) and `loops[i]`, the weight
 of vertex i's self loop; its degree k_i counts the loop twice. `local_moves` moves vertices, in a
 given order, to the neighbouring community of largest modularity gain until a pass gains less than
-a threshold; `aggregate` makes each community a vertex, its internal weight a self loop.
+a threshold; `aggregate` makes each community a vertex, its internal weight a self loop. The
+local moves run on the shares' pool (shares.stoppable) and return early once their stop flag is
+up: between passes, and between colour classes.
 """
 
 import numba
@@ -29,10 +31,11 @@ def _degrees(offsets, weights, loops, community):
     return k, total
 
 
-@numba.njit(cache=True)
-def local_moves(offsets, indices, weights, loops, order, community, resolution, threshold):
+@numba.njit(nogil=True, cache=True)
+def local_moves(offsets, indices, weights, loops, order, community, resolution, threshold, stop):
     """Move vertices between communities (`community`, updated in place) while a pass over
-    `order` raises the modularity by more than `threshold`; returns the number of moves."""
+    `order` raises the modularity by more than `threshold`; returns the number of moves (early,
+    between passes, once `stop[0]` is set)."""
     n = offsets.shape[0] - 1
     k, total = _degrees(offsets, weights, loops, community)
     two_m = k.sum()
@@ -42,7 +45,7 @@ def local_moves(offsets, indices, weights, loops, order, community, resolution, 
     seen = np.empty(n, np.int64)  # those communities; stamp[c] == v once c is among them
     stamp = np.full(n, -1, np.int64)
     moves = 0
-    while True:
+    while not stop[0]:
         gained = 0.0
         for v in order:
             mine = community[v]
@@ -71,12 +74,23 @@ def local_moves(offsets, indices, weights, loops, order, community, resolution, 
                 link[seen[i]] = 0.0
                 stamp[seen[i]] = -1
         if gained <= threshold:
-            return moves
+            break
+    return moves
 
 
-@numba.njit(parallel=True, cache=True)
+@numba.njit(parallel=True, nogil=True, cache=True)
 def local_moves_parallel(
-    offsets, indices, weights, loops, members, starts, community, resolution, threshold, pieces
+    offsets,
+    indices,
+    weights,
+    loops,
+    members,
+    starts,
+    community,
+    resolution,
+    threshold,
+    pieces,
+    stop,
 ):
     """`local_moves` by colour classes (class c: members[starts[c]:starts[c + 1]], no two of it
     adjacent), each class's vertices choosing in parallel pieces (Lu, Halappanavar and
@@ -85,7 +99,8 @@ def local_moves_parallel(
     moves are then checked one by one against the totals as updated, each kept only if it raises
     the modularity, so every pass raises it by what it reports; passes run while one gains more
     than `threshold`. After the first pass only the vertices next to a move of the pass before
-    choose again (Ozaki, Tezuka and Inaba's pruning). Returns the number of moves."""
+    choose again (Ozaki, Tezuka and Inaba's pruning). Returns the number of moves (early, between
+    classes, once `stop[0]` is set)."""
     n = offsets.shape[0] - 1
     k, total = _degrees(offsets, weights, loops, community)
     two_m = k.sum()
@@ -99,6 +114,8 @@ def local_moves_parallel(
     while True:
         gained = 0.0
         for c in range(starts.shape[0] - 1):
+            if stop[0]:
+                return moves
             parts = min(pieces, starts[c + 1] - starts[c])
             for j in numba.prange(parts):
                 lo, hi = class_piece(starts, c, j, parts)

@@ -12,14 +12,19 @@ import numba
 import numpy as np
 
 from .serial import by_size
+from .shares import CHECK_MASK
 
 
-@numba.njit(cache=True)
-def greedy_colour(offsets, indices, order, colour, seen):
-    """Give each vertex, in `order`, the smallest colour none of its coloured neighbours has.
+@numba.njit(nogil=True, cache=True)
+def greedy_colour(offsets, indices, order, colour, seen, stop):
+    """Give each vertex, in `order`, the smallest colour none of its coloured neighbours has
+    (returning early once `stop[0]` is set).
 
     `colour` and `seen` (n entries each) must hold -1 on entry."""
-    for v in order:
+    for i in range(order.shape[0]):
+        if i & CHECK_MASK == 0 and stop[0]:
+            return
+        v = order[i]
         for p in range(offsets[v], offsets[v + 1]):
             c = colour[indices[p]]
             if c >= 0:
@@ -93,18 +98,21 @@ def class_piece(starts, c, k, parts):
     return starts[c] + size * k // parts, starts[c] + size * (k + 1) // parts
 
 
-@numba.njit(parallel=True, cache=True)
-def propagate(offsets, indices, members, starts, labels, pieces):
+@numba.njit(parallel=True, nogil=True, cache=True)
+def propagate(offsets, indices, members, starts, labels, pieces, stop):
     """Run rounds over the colour classes (class c: members[starts[c]:starts[c + 1]]) until every
     vertex with a neighbour has a most frequent label (NetworkX's stopping rule); return the number
     of rounds NetworkX runs. The rule holds exactly when a round changes no label (a round from
     any other state changes one), so that last round is the check and is not counted. Each class
-    runs in up to `pieces` parallel pieces."""
+    runs in up to `pieces` parallel pieces. Returns early, between classes, once `stop[0]` is
+    set."""
     rounds = 0
     changed = np.zeros(pieces, np.int64)
     while True:
         changed[:] = 0
         for c in range(starts.shape[0] - 1):
+            if stop[0]:
+                return rounds
             parts = min(pieces, starts[c + 1] - starts[c])
             for k in numba.prange(parts):
                 lo, hi = class_piece(starts, c, k, parts)

@@ -8,17 +8,19 @@ stack (``low``); a vertex whose ``low`` equals its own index roots a component, 
 the component stack whole. The recursion of the textbook algorithm becomes two arrays (the vertex of
 each frame and its next arc), so no graph is too deep for it. Work arrays come from the caller: the
 kernel holds plain loops only, and compiles in a fraction of a second (docs/tuning.md, first run).
-It skips the vertices the parallel steps settled.
+It skips the vertices the parallel steps settled. Both searches run on the shares' pool
+(shares.stoppable) and return early once their stop flag is up.
 """
 
 import numba
 import numpy as np
 
 from . import atomics
+from .shares import CHECK_MASK
 
 
-@numba.njit(cache=True)
-def tarjan(offsets, indices, index, low, comp, stack, frame_v, frame_p, first):
+@numba.njit(nogil=True, cache=True)
+def tarjan(offsets, indices, index, low, comp, stack, frame_v, frame_p, first, stop):
     """Write into ``comp[v]`` the number of v's strongly connected component, numbered from
     `first` in the order the components complete (a sink component first); return how many there
     are.
@@ -26,11 +28,13 @@ def tarjan(offsets, indices, index, low, comp, stack, frame_v, frame_p, first):
     ``index`` and ``comp`` must hold -1 on entry, but for vertices already settled (both >= 0: no
     arc is followed into them); ``low``, ``stack``, ``frame_v`` and ``frame_p`` are scratch arrays
     of n entries. A vertex visited but not yet given a component is exactly a vertex on the
-    component stack."""
+    component stack. Returns early (-1) once `stop[0]` is set, every 2**16 vertices or roots."""
     counter = 0
     components = first
     top = 0
     for root in range(index.shape[0]):
+        if root & CHECK_MASK == 0 and stop[0]:
+            return -1
         if index[root] >= 0:
             continue
         index[root] = low[root] = counter
@@ -47,6 +51,8 @@ def tarjan(offsets, indices, index, low, comp, stack, frame_v, frame_p, first):
                 frame_p[depth] = p + 1
                 w = indices[p]
                 if index[w] < 0:  # tree arc: descend
+                    if counter & CHECK_MASK == 0 and stop[0]:
+                        return -1
                     index[w] = low[w] = counter
                     counter += 1
                     stack[top] = w
@@ -100,15 +106,16 @@ def _live_neighbour(offsets, indices, comp, v):
     return False
 
 
-@numba.njit(parallel=True, cache=True)
-def reach(offsets, indices, mark, source, old, new, pieces):
+@numba.njit(parallel=True, nogil=True, cache=True)
+def reach(offsets, indices, mark, source, old, new, pieces, stop):
     """Give mark `new` to `source` and every vertex it reaches through vertices marked `old`
     (int32 marks, claimed by compare-and-swap, so each joins one frontier): a level-synchronous
-    search, each level's pieces writing their claims into their own slices. Returns how many."""
+    search, each level's pieces writing their claims into their own slices. Returns how many
+    (early, between levels, once `stop[0]` is set)."""
     mark[source] = new
     frontier = np.array([source], np.int32)
     total = 1
-    while frontier.shape[0]:
+    while frontier.shape[0] and not stop[0]:
         nf = frontier.shape[0]
         parts = min(pieces, nf)
         start = np.zeros(parts + 1, np.int64)

@@ -29,7 +29,8 @@ def twins(*kernels):
         f = kernel.py_func
         twin = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__)
         twin.__qualname__ = f"{f.__qualname__}_serial"
-        serial[f.__name__] = numba.njit(cache=True)(twin)
+        nogil = kernel.targetoptions.get("nogil", False)  # a twin runs where its kernel would
+        serial[f.__name__] = numba.njit(nogil=nogil, cache=True)(twin)
     return types.SimpleNamespace(**serial)
 
 

@@ -7,19 +7,45 @@ side; a kernel without ``parallel=True`` compiles in a fraction of a parallel on
 The calling thread only waits, so that Ctrl-C reaches it at once: it then raises the shares' stop
 flag, a one-byte array every kernel reads between its units of work (a source, a row), and raises
 KeyboardInterrupt once they have returned.
+
+The same holds for one long kernel: :func:`stoppable` runs ``kernel(*args, stop)`` alone on the
+pool. This is how any long compiled work in gravel stays interruptible (docs/tuning.md,
+interruption): a Numba kernel on the calling thread keeps Ctrl-C waiting until it returns, and may
+then surface it as a SystemError ("returned a result with an exception set"). Such a kernel must
+be compiled with ``nogil=True`` (else the waiting caller cannot take the interpreter back) and
+checks its flag between units of work small enough to end within a tenth of a second on a large
+graph, e.g. every 2**16 vertices of a serial loop::
+
+    @numba.njit(nogil=True, cache=True)
+    def peel(..., stop):
+        for i in range(n):
+            if i & CHECK_MASK == 0 and stop[0]:
+                return
+            ...
+
+    shares.stoppable(peel, ...)
+
+Short kernels may stay on the calling thread, inside :func:`interruptible`, which turns such a
+SystemError back into KeyboardInterrupt; every algorithm and generator runs inside it.
 """
 
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
 
 import numpy as np
 
 #: seconds between the calling thread's looks at its shares (and at a pending Ctrl-C)
 POLL_S = 0.05
 
+#: a serial loop looks at its stop flag when ``i & CHECK_MASK == 0`` (every 65,536 iterations)
+CHECK_MASK = (1 << 16) - 1
+
 _lock = threading.Lock()
 _pool, _workers = None, 0
+#: calls an interrupted caller left running (see call)
+_abandoned = []
 
 
 def run(share, count):
@@ -42,17 +68,10 @@ def run(share, count):
     Exception
         Share 0's error if it raised, else the first other share's that did.
     """
-    global _pool, _workers
     if count < 1:
         return
     stop = np.zeros(1, np.uint8)
-    with _lock:
-        if count > _workers:
-            if _pool is not None:
-                _pool.shutdown(wait=False)  # what it was given still runs
-            _pool = ThreadPoolExecutor(count, thread_name_prefix="gravel")
-            _workers = count
-        futures = [_pool.submit(share, t, stop) for t in range(count)]
+    futures = _submit([lambda t=t: share(t, stop) for t in range(count)])
     try:
         while wait(futures, timeout=POLL_S).not_done:
             pass
@@ -64,10 +83,140 @@ def run(share, count):
         f.result()
 
 
+def stoppable(kernel, *args):
+    """Call ``kernel(*args, stop)`` on the pool and return its result; Ctrl-C while it runs raises
+    its stop flag, waits for it to return (it looks at the flag between its units of work) and
+    raises KeyboardInterrupt.
+
+    Parameters
+    ----------
+    kernel : callable
+        A Numba kernel compiled with ``nogil=True`` (or any callable that releases the GIL) whose
+        last argument is the stop flag: a one-byte array, nonzero once the caller is interrupted;
+        it then returns early, with whatever result, which the caller never sees.
+    *args
+        Its other arguments.
+
+    Returns
+    -------
+    object
+        What the kernel returned.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        The caller was interrupted while the kernel ran; it has returned.
+    Exception
+        The kernel's own error.
+    """
+    out = []
+    run(lambda t, stop: out.append(kernel(*args, stop)), 1)
+    return out[0]
+
+
+def interrupted(error):
+    """The Ctrl-C behind `error`: itself if a KeyboardInterrupt, else the one that caused it (a
+    Numba kernel that called back into Python as the signal came returns a SystemError caused by
+    it), else None.
+
+    Parameters
+    ----------
+    error : BaseException
+        The error, with its chain of causes and contexts.
+
+    Returns
+    -------
+    KeyboardInterrupt or None
+        The first KeyboardInterrupt (or subclass) of its chain, None where there is none.
+    """
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
+
+
+@contextmanager
+def interruptible():
+    """A context in which Ctrl-C surfaces as KeyboardInterrupt, never as the SystemError that a
+    compiled kernel may return when the signal came while it called back into Python.
+
+    Yields
+    ------
+    None
+
+    Raises
+    ------
+    KeyboardInterrupt
+        In place of an error of the block that :func:`interrupted` traces to Ctrl-C: that
+        KeyboardInterrupt itself (a subclass stays what it is).
+    """
+    try:
+        yield
+    except SystemError as e:
+        interruption = interrupted(e)
+        if interruption is None:
+            raise
+        raise interruption from None
+
+
+def _submit(calls):
+    """Futures of `calls` (functions of no arguments) on the pool, grown to their number, once
+    the calls an interrupted caller abandoned have returned (no two kernels at once)."""
+    global _pool, _workers
+    with _lock:
+        wait(_abandoned)
+        _abandoned.clear()
+        if len(calls) > _workers:
+            if _pool is not None:
+                _pool.shutdown(wait=False)  # what it was given still runs
+            _pool = ThreadPoolExecutor(len(calls), thread_name_prefix="gravel")
+            _workers = len(calls)
+        return [_pool.submit(c) for c in calls]
+
+
+def call(kernel, *args):
+    """Call ``kernel(*args)`` on the pool and return its result: for a kernel without a stop flag
+    that returns within a fraction of a second (a generator's block of edges). Ctrl-C while it
+    runs raises KeyboardInterrupt at once, never inside the kernel (where, calling back into
+    Python, it became a SystemError or a crash); the kernel runs on to its end, and the pool's
+    next work starts after it.
+
+    Parameters
+    ----------
+    kernel : callable
+        A Numba kernel compiled with ``nogil=True`` (or any callable that releases the GIL).
+    *args
+        Its arguments.
+
+    Returns
+    -------
+    object
+        What the kernel returned.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        The caller was interrupted while the kernel ran.
+    Exception
+        The kernel's own error.
+    """
+    (future,) = _submit([lambda: kernel(*args)])
+    try:
+        while wait([future], timeout=POLL_S).not_done:
+            pass
+    except BaseException:
+        _abandoned.append(future)
+        raise
+    return future.result()
+
+
 def _forget_pool():
     # a forked child has none of the parent's threads, and its lock may be held by one of them
-    global _lock, _pool, _workers
-    _lock, _pool, _workers = threading.Lock(), None, 0
+    global _lock, _pool, _workers, _abandoned
+    _lock, _pool, _workers, _abandoned = threading.Lock(), None, 0, []
 
 
 if hasattr(os, "register_at_fork"):  # not on Windows

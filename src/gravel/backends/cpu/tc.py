@@ -20,7 +20,7 @@ def orient(offsets, indices, degree):
     int64 (degree * n + id), an arc kept where its head outranks its tail, the new offsets read
     off the running count of kept arcs. Above, in parallel."""
     if not is_small(indices.shape[0]):
-        return _orient_parallel(offsets, indices, degree)
+        return shares.stoppable(_orient_parallel, offsets, indices, degree)
     n = offsets.shape[0] - 1
     rank = degree.astype(np.int64) * n + np.arange(n)
     keep = np.repeat(rank, np.diff(offsets)) < rank[indices]
@@ -29,11 +29,13 @@ def orient(offsets, indices, degree):
     return kept[offsets], np.compress(keep, indices)  # boolean indexing is slower (docs/tuning.md)
 
 
-@numba.njit(parallel=True, cache=True)
-def _orient_parallel(offsets, indices, degree):
+@numba.njit(parallel=True, nogil=True, cache=True)
+def _orient_parallel(offsets, indices, degree, stop):
     n = offsets.shape[0] - 1
     keep = np.zeros(n + 1, np.int64)
     for u in numba.prange(n):
+        if stop[0]:  # an interrupted caller: what it returns is never read
+            continue
         c = 0
         for p in range(offsets[u], offsets[u + 1]):
             v = indices[p]
@@ -43,6 +45,8 @@ def _orient_parallel(offsets, indices, degree):
     off = np.cumsum(keep)
     idx = np.empty(off[-1], np.int32)
     for u in numba.prange(n):
+        if stop[0]:
+            continue
         k = off[u]
         for p in range(offsets[u], offsets[u + 1]):
             v = indices[p]
