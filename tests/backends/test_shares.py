@@ -96,7 +96,16 @@ def test_a_forked_child_runs_shares_while_the_parent_holds_the_lock():
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
-def test_issue_51_an_interrupted_caller_stops_its_shares_and_raises():
+@pytest.fixture
+def default_sigint():
+    """Python's own Ctrl-C handler while the test runs, whatever the test process was given:
+    _thread.interrupt_main does nothing where SIGINT is ignored (the caller would wait for ever)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_issue_51_an_interrupted_caller_stops_its_shares_and_raises(default_sigint):
     """Ctrl-C (here _thread.interrupt_main) reaches the waiting caller at once; it raises the stop
     flag, the shares see it and return, and KeyboardInterrupt follows them."""
     started, stopped = threading.Barrier(3), []
@@ -156,7 +165,7 @@ def test_issue_51_stoppable_returns_the_kernels_result_from_the_pool():
     assert seen == [False]  # on the pool: the caller stays free for Ctrl-C
 
 
-def test_issue_51_an_interrupted_stoppable_kernel_returns_then_the_caller_raises():
+def test_issue_51_an_interrupted_stoppable_kernel_returns_then_the_caller_raises(default_sigint):
     returned = []
 
     def kernel(stop):
@@ -250,7 +259,7 @@ def test_issue_51_serial_kernels_read_their_stop_flag():
     assert rounds == 0 and (labels == np.arange(U.n)).all()
 
 
-def test_issue_51_ctrl_c_ends_louvain_within_a_second():
+def test_issue_51_ctrl_c_ends_louvain_within_a_second(default_sigint):
     """Louvain's local moves loop inside one kernel (seconds on kron:17, minutes on kron:20); an
     interrupt (here _thread.interrupt_main, as SIGINT) ends the call with KeyboardInterrupt within
     a second, the first call (which loads the kernels) too."""
