@@ -311,7 +311,7 @@ def test_empty_graph():
         ({"personalization": [1.0, 2.0]}, "one value per vertex"),
         ({"personalization": np.zeros(9)}, "positive"),
         ({"personalization": {0: -1.0, 1: 2.0}}, "non-negative"),
-        ({"nstart": np.full(9, np.nan)}, "non-negative"),
+        ({"nstart": np.full(9, np.nan)}, "finite"),
         ({"dangling": {0: "a"}}, "numbers"),
         ({"nstart": {}}, "positive"),
     ],

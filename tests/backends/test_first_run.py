@@ -146,7 +146,8 @@ def test_triangle_threads_give_networkx_counts(G, threads):
 def test_numpy_orientation_is_the_parallel_one(G):
     S = G.simple_undirected()
     off, idx = tc.orient(S.offsets, S.indices, S.out_degree)
-    ref_off, ref_idx = tc._orient_parallel(S.offsets, S.indices, S.out_degree)
+    no_stop = np.zeros(1, np.uint8)
+    ref_off, ref_idx = tc._orient_parallel(S.offsets, S.indices, S.out_degree, no_stop)
     assert np.array_equal(off, ref_off) and off.dtype == ref_off.dtype
     assert np.array_equal(idx, ref_idx) and idx.dtype == ref_idx.dtype
 

@@ -60,7 +60,8 @@ def _whole(path):
 
 @pytest.mark.parametrize("commands", [("run", "convert"), ("info", "generate"), ("bench", "plot")])
 def test_issue_51_signals_at_random_points_end_every_command_cleanly(commands, source, tmp_path):
-    """Two commands at a time, three signals each: six processes side by side."""
+    """Two commands, three signals each, two processes at a time: the two cores are shared with
+    the suite's other worker, and a second of latency is a second of wall time."""
     runs = [(c, k) for c in commands for k in range(len(SIGNALS))]
     delays = {c: _delays(c) for c in commands}
 
@@ -73,7 +74,7 @@ def test_issue_51_signals_at_random_points_end_every_command_cleanly(commands, s
         proc = start(argv, env={"GRAVEL_CACHE_DIR": str(cache)}, cwd=out)
         return out, cache, interrupt(proc, delays[command][k], SIGNALS[k])
 
-    with ThreadPoolExecutor(len(runs)) as pool:
+    with ThreadPoolExecutor(2) as pool:
         results = list(pool.map(one, runs))
     for (command, k), (out, cache, (status, _, err, late, ended)) in zip(runs, results):
         sent = SIGNALS[k]
