@@ -24,9 +24,6 @@ import numpy as np
 from . import algorithms
 from .algorithms.catalog import CATALOG, PAGERANK_ITERATIONS
 
-#: float64 values a host copy of copy_bandwidth moves at once (64 MB: a few milliseconds)
-HOST_COPY_PIECE = 2**23
-
 
 def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
     """Bytes per second of a large memory copy (read + write counted), the fastest of `repeat`.
@@ -45,22 +42,17 @@ def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
     float
         ``2 * nbytes`` over the fastest run's seconds: the bench's memory floor divides by it.
     """
+    m = np
     if device == "cuda":
-        import cupy
-
-        a = cupy.ones(nbytes // 8)
-        b = cupy.empty_like(a)
-        return 2 * nbytes / min(run_times(lambda: cupy.copyto(b, a), repeat, device))
-    # on the host NumPy copies holding the interpreter: in pieces, so that Ctrl-C comes between
-    a = np.ones(nbytes // 8)
-    b = np.empty_like(a)
-    pieces = [slice(i, i + HOST_COPY_PIECE) for i in range(0, a.size, HOST_COPY_PIECE)]
-
-    def copy():
-        for piece in pieces:
-            np.copyto(b[piece], a[piece])
-
-    return 2 * nbytes / min(run_times(copy, repeat, device))
+        import cupy as m
+    # host fills and copies in 64 MB pieces: NumPy holds the interpreter, Ctrl-C comes between
+    step = nbytes // 8 if device == "cuda" else 2**23
+    pieces = [slice(i, i + step) for i in range(0, nbytes // 8, step)]
+    a, b = m.empty(nbytes // 8), m.empty(nbytes // 8)
+    for piece in pieces:
+        a[piece] = 1
+    times = run_times(lambda: [m.copyto(b[p], a[p]) for p in pieces], repeat, device)
+    return 2 * nbytes / min(times)
 
 
 def bus_read(words):
@@ -430,8 +422,7 @@ def machine():
     import numba
 
     info["threads"] = numba.get_num_threads()
-    # GRAVEL_COMMIT names the commit where the tree runs without its own history (a copy of a
-    # working tree whose .git is older than the files)
+    # GRAVEL_COMMIT: the commit of a tree copied without its history (an older .git beside it)
     info["git"] = os.environ.get("GRAVEL_COMMIT") or _git_head()
     return info
 
