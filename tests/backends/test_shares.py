@@ -134,7 +134,7 @@ def test_issue_51_ctrl_c_ends_exact_betweenness_within_a_second(tmp_path):
         "gravel.betweenness_centrality(G, sources=range(64), device='cpu')  # compiled, warm\n"
         "print('go', flush=True)\n"
         "try:\n"
-        "    gravel.betweenness_centrality(G, device='cpu')\n"
+        "    gravel.betweenness_centrality(G, sources=range(G.n), device='cpu')  # the warm path\n"
         "    print('finished', flush=True)\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted', flush=True)\n"
