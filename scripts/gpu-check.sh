@@ -13,9 +13,10 @@
 #   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh) and
 #               benchmarks/nx_backend.py on kron:16 (issue 20)
 #   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
-#   --suite     runs only scripts/record-kernels.py (its instances.json copied to $OUT) and then the
-#               whole GPU suite, its last lines to $OUT/gpu-suite.log: what a merge of GPU code needs,
-#               in one call of the device tool (about 450 s on an H200), two files back
+#   --suite     installs gravel (and dask from .whl/, when carried), runs scripts/record-kernels.py
+#               (its instances.json copied to $OUT) and then the whole GPU suite, its log to
+#               $OUT/gpu-suite.log: what a merge of GPU code needs, in one call of the device tool
+#               (about 600 s on an H200; RECORD_SECONDS and SUITE_SECONDS cap the two parts)
 #   --kernels   runs only kernel_times.py on kron:22 and urand:22: issue 23's six GPU cells, kernel
 #               by kernel
 #               (--nx and --programs each fit one call of the device tool; --primitives does
@@ -79,10 +80,16 @@ case "${1:-}" in
     run programs programs.py kron:22 kron:24 --repeat 3
     exit 0 ;;
   --suite)
-    python3 scripts/record-kernels.py 2>&1 | tr "\r" "\n" | grep "kernel instances"
+    # the NetworkX backend's entry point needs gravel installed; dask travels as wheels in .whl/
+    GRAVEL_PREBUILD=0 python3 -m pip install -q --no-deps --no-build-isolation -e .
+    [ -d .whl ] && python3 -m pip install -q --no-index --find-links .whl "dask[distributed]"
+    timeout "${RECORD_SECONDS:-1800}" python3 scripts/record-kernels.py 2>&1 | tr "\r" "\n" \
+      | grep "kernel instances"
     cp src/gravel/backends/cuda/kernels/instances.json "$out/instances.json"
-    python3 -m pytest -q -m gpu -p no:cacheprovider tests -n "$(($(nproc) - 2))" 2>&1 | tail -15 \
-      | tee "$out/gpu-suite.log"
+    # SIGINT at the time limit: pytest still prints its summary
+    timeout -s INT "${SUITE_SECONDS:-3600}" python3 -m pytest -q -m gpu -p no:cacheprovider tests \
+      -n "$(($(nproc) - 1))" >"$out/gpu-suite.log" 2>&1
+    tail -15 "$out/gpu-suite.log"
     exit 0 ;;
   --kernels)
     run kernel-times kernel_times.py kron:22 urand:22 --algo bfs --algo sssp --algo pagerank \

@@ -258,7 +258,7 @@ def test_gpu_closeness_matches_cpu(gpu_graph_kron, weight):
     G = gpu_graph_kron
     sources = np.arange(0, G.n, max(1, G.n // 1500))  # more than one batch of the GPU
     gpu, cpu = both(gravel.closeness_centrality, G, sources=sources, weight=weight)
-    assert gpu.method == ("sssp per source" if weight else "bfs, batched")
+    assert gpu.strategy == ("sssp per source" if weight else "bfs, batched")
     assert np.allclose(gpu.closeness.get(), cpu.closeness, rtol=1e-6, equal_nan=True)
 
 

@@ -171,7 +171,7 @@ def _bc_each(G, sources, edges):
     arcs_each = dg.nnz / max(len(candidates), 1)
     max_degree = G.max_out_degree
     visit = "gravel_bc_visit(depth, sigma, src, dst, level + step)"
-    arcs = cupy.zeros(dg.nnz, cupy.float64) if edges else None
+    edge_bc = cupy.zeros(dg.nnz, cupy.float64) if edges else None
     rows = entry_rows(dg.offsets, dg.nnz) if edges else None
     pulls = scatters = 0  # forward levels pulled, backward levels scattered, over every source
     with Timer("cuda") as t:
@@ -220,7 +220,7 @@ def _bc_each(G, sources, edges):
                 n=n,
             )
             if edges:
-                arcs += _arc_shares(depth, sigma, delta, rows, dg.indices)
+                edge_bc += _arc_shares(depth, sigma, delta, rows, dg.indices)
     return BCResult(
         "betweenness_centrality",
         "cuda",
@@ -229,7 +229,7 @@ def _bc_each(G, sources, edges):
         "brandes",
         {"sources": len(sources), "pulled_levels": pulls, "scattered_levels": scatters},
         centrality=bc,
-        edge_centrality=arcs,
+        edge_centrality=edge_bc,
     )
 
 
