@@ -408,7 +408,8 @@ def _read_pieces(xp, parts, path, read, prefix, first_line, base, whole, weighte
             edges._note(src, dst, w, lo, hi, odd, buf, line, read)
             if not edges._faulty:
                 dtype = np.int32 if hi - base <= _INT32 else np.int64
-                kept = w.astype(np.float32) if edges.weighted and weighted else None
+                with np.errstate(over="ignore"):  # beyond float32: inf, as the tokenizer's
+                    kept = w.astype(np.float32) if edges.weighted and weighted else None
                 edges.blocks.append(((src - base).astype(dtype), (dst - base).astype(dtype), kept))
         line += got.lines
     return edges
