@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 
 from ..arrays import host
-from ..dispatch import DEVICES
 from ..errors import DeviceUnavailableError, GraphFormatError, InvalidGraphError, UnknownNameError
 from ..graph import Graph
 from . import _cache, arrow, binary, dimacs, edgelist, gapbs, matrix_market
@@ -240,6 +239,8 @@ def _ids(src):
 def _text_parser(device, path, fmt):
     """The array module that parses the text at `path` (``cupy``), or None for the CPU's
     tokenizer."""
+    from ..dispatch import DEVICES  # lazily: it loads Numba
+
     if device not in DEVICES:
         raise UnknownNameError(f"unknown device {device!r} (expected auto, cpu or cuda)")
     if device == "cpu" or fmt not in _TEXTS:
