@@ -37,6 +37,12 @@ def _weight_order(xp, w):
     return xp.where(xp.isnan(w), xp.int32(0x7FFFFFFF), keys)
 
 
+def _stable_order(xp, keys):
+    """The order that sorts `keys`, ties in their order (CuPy's sorts are stable, NumPy's when
+    asked)."""
+    return xp.argsort(keys, kind="stable") if xp is np else xp.argsort(keys)
+
+
 def build_csr(xp, blocks, n, directed=True, dedupe=False, weighted=False):
     """Sorted CSR of the arcs of `blocks`, on the device of `xp`.
 
@@ -73,9 +79,9 @@ def build_csr(xp, blocks, n, directed=True, dedupe=False, weighted=False):
     keys = (src << 32) | dst
     del src, dst
     if dedupe and w is not None:  # by weight first: each key's run then starts at its least
-        order = xp.argsort(_weight_order(xp, w), kind="stable")
+        order = _stable_order(xp, _weight_order(xp, w))
         keys, w = keys[order], w[order]
-    order = xp.argsort(keys, kind="stable")
+    order = _stable_order(xp, keys)
     keys = keys[order]
     w = None if w is None else w[order]
     del order
