@@ -63,6 +63,7 @@ TRICKY = [
     ("zeros.txt", "000 01\n000000000000000002 3\n"),
     ("weights.txt", "0 1 1.5\n1 2 -2.25e-3\n2 3 +7\n3 4 5.\n4 5 .5\n5 6 1E+2\n6 7 -0\n7 8 -0.0\n"),
     ("exps.txt", "0 1 1e-320\n1 2 9.99e37\n2 3 3.4e38\n3 4 -1e39\n4 5 123456789012345e-30\n"),
+    ("digits.txt", "0 1 0.30000000000000004\n1 2 1234567890123456789.5\n2 3 9007199254740993\n"),
     ("pair_weights.txt", "0 1 1\n0 1 -3\n1 0 2\n1 1 4\n0 1 -3\n2 2 0\n2 2 -0.0\n"),
     (
         "sym.mtx",
@@ -90,7 +91,7 @@ def test_tricky_texts_read_as_the_cpu_reads_them(tmp_path, name, text, piece):
 @pytest.mark.parametrize("piece", [7, 1 << 20])
 @pytest.mark.parametrize(
     "text",
-    ["0 1 nan\n1 2 inf\n2 0 -Infinity\n", "0 1 1234567890123456789\n", "0 1 1e-99999\n"],
+    ["0 1 nan\n1 2 inf\n2 0 -Infinity\n", "0 1 1" + "0" * 40 + "\n", "0 1 1e-99999\n"],
 )
 def test_what_the_arrays_leave_out_the_tokenizer_reads(tmp_path, text, piece):
     path = write(tmp_path, "g.txt", text)
@@ -139,8 +140,9 @@ def test_random_edge_lists_read_as_the_cpu_reads_them(tmp_path_factory, case, pi
 
 
 def _written(value, style, digits, sign):
-    """A weight as a file may write it, of at most 15 mantissa digits."""
+    """A weight as a file may write it."""
     text = {
+        "repr": repr(value),
         "e": f"{value:.{digits}e}",
         "E": f"{value:.{digits}E}",
         "f": f"{math.fmod(value, 1e5):.{digits % 10}f}",
@@ -154,7 +156,7 @@ def _written(value, style, digits, sign):
     values=st.lists(
         st.tuples(
             st.floats(-1e30, 1e30, allow_nan=False, allow_infinity=False),
-            st.sampled_from(["e", "E", "f", "g"]),
+            st.sampled_from(["repr", "e", "E", "f", "g"]),
             st.integers(0, 14),
             st.booleans(),
         ),
@@ -254,7 +256,7 @@ def test_device_csr_is_from_edge_blocks_bit_for_bit(arcs, directed, dedupe, weig
 
 def test_the_powers_of_ten_are_the_tokenizers():
     powers = device_text.powers_of_ten()
-    low = device_text.MANTISSA_DIGITS + 10**device_text.EXPONENT_DIGITS
+    low = device_text.WEIGHT_CHARS + 10**device_text.EXPONENT_DIGITS
     assert powers[low] == 1.0 and powers[low + 3] == 1000.0 and powers[low - 1] == 0.1
     assert powers[0] == 0.0 and np.isinf(powers[-1])
 

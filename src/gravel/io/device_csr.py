@@ -92,7 +92,7 @@ def build_csr(xp, blocks, n, directed=True, dedupe=False, weighted=False):
         w = None if w is None else w[first]
     rows = keys >> 32
     offsets = xp.zeros(n + 1, xp.int64)
-    xp.cumsum(xp.bincount(rows, minlength=n), out=offsets[1:])
+    offsets[1:] = xp.cumsum(xp.bincount(rows, minlength=n))
     indices = (keys & xp.int64(0xFFFFFFFF)).astype(xp.int32)
     return offsets, indices, w
 

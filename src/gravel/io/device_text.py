@@ -10,11 +10,13 @@ at once (a field of k characters takes k steps), weights by a small automaton of
 grammar of :mod:`gravel.backends.cpu.text`.
 
 The rows are those that :func:`gravel.backends.cpu.text.parse_lines` reads from the same bytes,
-bit for bit: an id is exact in int64; a weight's mantissa of up to 15 digits is exact as an
-integer (as the tokenizer's float64 sum of its digits is), times the power of ten that the
-tokenizer itself computes (:func:`powers_of_ten`). What this path does not vouch for (any line
-the tokenizer would refuse, a nan or inf, a mantissa of more digits) makes :func:`parse_piece`
-return None: the caller then reads the piece with the tokenizer, which reads it or names its error.
+bit for bit: an id is exact in int64; a weight's mantissa is summed a digit at a time in float64
+by the tokenizer's operations in its order (a multiplication, then an addition: two operations
+of the array module, never fused), then multiplied by the power of ten that the tokenizer itself
+computes (:func:`powers_of_ten`). What this path does not vouch for (any line the tokenizer would
+refuse, a nan or inf, a weight of more than 40 characters or 4 exponent digits) makes
+:func:`parse_piece` return None: the caller then reads the piece with the tokenizer, which reads
+it or names its error.
 """
 
 from collections import namedtuple
@@ -29,14 +31,12 @@ Piece = namedtuple("Piece", "src dst weights columns lines error")
 
 #: longest id field (int64 holds every 18-digit number)
 ID_DIGITS = 18
-#: most mantissa digits read exactly (an integer below 2**53 converts to float64 exactly)
-MANTISSA_DIGITS = 15
 #: most exponent digits read here
 EXPONENT_DIGITS = 4
 #: longest weight field read here (a longer one goes to the tokenizer)
 WEIGHT_CHARS = 40
 #: the powers of ten of a weight's scale, from 10**-_LOW on
-_LOW = MANTISSA_DIGITS + 10**EXPONENT_DIGITS
+_LOW = WEIGHT_CHARS + 10**EXPONENT_DIGITS
 _HIGH = 10**EXPONENT_DIGITS
 
 
@@ -85,8 +85,8 @@ def parse_piece(xp, buf, comments=b"#%", prefix=b""):
     -------
     Piece or None
         The rows, on `xp`; None where the piece holds a line the tokenizer would refuse or that
-        this path does not read (a nan or inf weight, a mantissa past 15 digits, a field past 40
-        characters).
+        this path does not read (a nan or inf weight, one of more than 40 characters or 4
+        exponent digits).
     """
     size = buf.shape[0]
     if not size:
@@ -146,8 +146,10 @@ def _fields(xp, buf):
     """Where the fields (runs of bytes that are neither separators nor line ends) start and end
     (one past their last byte)."""
     other = ~_table(xp, b" \t\r,\n")[buf]
-    edge = xp.diff(other.view(xp.int8), prepend=xp.int8(0), append=xp.int8(0))
-    return xp.flatnonzero(edge == 1), xp.flatnonzero(edge == -1)
+    first, last = other.copy(), other.copy()
+    first[1:] &= ~other[:-1]
+    last[:-1] &= ~other[1:]
+    return xp.flatnonzero(first), xp.flatnonzero(last) + 1
 
 
 def _tail_counts(xp, buf, ends_at):
@@ -208,14 +210,14 @@ _START, _WHOLE, _FRACTION, _EXPONENT, _EXPONENT_DIGITS = range(5)
 
 def _reals(xp, buf, starts, ends):
     """The fields' values as float64, as the tokenizer reads them, or None where one is not a
-    decimal number of at most 15 mantissa and 4 exponent digits (or is nan or inf)."""
+    decimal number of at most 4 exponent digits (or is nan or inf)."""
     length = ends - starts
     longest = int(length.max())
     if longest > WEIGHT_CHARS:
         return None
     count = starts.shape[0]
     phase = xp.zeros(count, xp.int32)
-    mantissa, exponent = xp.zeros(count, xp.int64), xp.zeros(count, xp.int64)
+    mantissa, exponent = xp.zeros(count), xp.zeros(count, xp.int64)
     digits, fraction, exponent_digits = (xp.zeros(count, xp.int32) for _ in range(3))
     negative, exponent_negative = xp.zeros(count, bool), xp.zeros(count, bool)
     bad = xp.zeros(count, bool)
@@ -231,7 +233,7 @@ def _reals(xp, buf, starts, ends):
         bad |= more & ~(digit | sign | dot | mark)
         # mantissa digits before the exponent; exponent digits after its mark
         in_mantissa = digit & (phase <= _FRACTION)
-        mantissa = xp.where(in_mantissa, mantissa * 10 + value, mantissa)
+        mantissa = xp.where(in_mantissa, mantissa * 10.0 + value, mantissa)
         digits += in_mantissa
         fraction += in_mantissa & (phase == _FRACTION)
         in_exponent = digit & (phase >= _EXPONENT)
@@ -249,11 +251,12 @@ def _reals(xp, buf, starts, ends):
         phase = xp.where(dot, _FRACTION, phase)
         phase = xp.where(mark, _EXPONENT, phase)
         phase = xp.where(to_digits, _EXPONENT_DIGITS, phase)
-    bad |= (digits == 0) | (digits > MANTISSA_DIGITS) | (exponent_digits > EXPONENT_DIGITS)
+    bad |= (digits == 0) | (exponent_digits > EXPONENT_DIGITS)
     bad |= (phase >= _EXPONENT) & (exponent_digits == 0)
     if bool(xp.any(bad)):
         return None
     scale = xp.where(exponent_negative, -exponent, exponent) - fraction
     sign = xp.where(negative, -1.0, 1.0)
-    # as the tokenizer: (sign * mantissa) * 10.0**scale, in float64
-    return sign * mantissa.astype(xp.float64) * xp.asarray(powers_of_ten())[scale + _LOW]
+    # as the tokenizer: (sign * mantissa) * 10.0**scale, in float64 (inf, 0 or nan past its range)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return sign * mantissa * xp.asarray(powers_of_ten())[scale + _LOW]
