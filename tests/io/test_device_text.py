@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import gravel
 import gravel.io as gio
+from gravel.arrays import host
 from gravel.io import _parse, device_csr, device_text
 
 from ..strategies import graphs
@@ -314,8 +315,15 @@ def test_gpu_gives_the_cpu_readers_errors(tmp_path, name, text):
 @pytest.mark.gpu
 @pytest.mark.parametrize("fmt", ["g.txt", "g.mtx", "g.gr", "g.csv.gz"])
 def test_load_on_cuda_is_the_cpu_load(tmp_path, fmt):
+    import cupy
+
     G = gravel.generate.kronecker(14, progress=False, device="cpu")
     G = gravel.transform.add_random_weights(G, seed=3) if fmt == "g.gr" else G
     path = tmp_path / fmt
     gravel.save(G, path)
-    same(gravel.load(path, cache=False, device="cuda"), gravel.load(path, cache=False))
+    H = gravel.load(path, cache=False, device="cuda")
+    assert isinstance(H.device_graph.indices, cupy.ndarray)  # kept on the device
+    same(H, gravel.load(path, cache=False))
+    source = int(np.flatnonzero(np.diff(G.offsets))[0])
+    depth = host(gravel.bfs(H, source, device="cuda").depth)
+    assert np.array_equal(depth, gravel.bfs(G, source, device="cpu").depth)

@@ -116,8 +116,8 @@ def load(
     device : {"cpu", "auto", "cuda"}, default "cpu"
         Where a text file (edge list, Matrix Market, DIMACS) is parsed and its CSR built:
         ``"cuda"`` on the GPU (the text copied there a piece at a time, parsed by whole-array
-        operations, the CSR built there and copied back: :mod:`gravel.io.device_text`) where its
-        free memory holds the load, else on the CPU; ``"auto"`` so too for texts of at least
+        operations, the CSR built and kept there: :mod:`gravel.io.device_text`) where its free
+        memory holds the load, else on the CPU; ``"auto"`` so too for texts of at least
         GPU_MIN_TEXT_BYTES where a GPU is present; ``"cpu"`` on every core. The graph and the
         errors are the same either way. Other formats ignore it.
 
@@ -125,6 +125,8 @@ def load(
     -------
     Graph
         On the host. A binary file's arrays (and a cached copy's) are memory-mapped, read-only.
+        A text parsed on the GPU keeps its CSR there (``G.device_graph``); its host arrays are
+        copied back on first use (at once where `cache` writes the binary copy).
 
     Raises
     ------

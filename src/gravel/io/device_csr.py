@@ -98,7 +98,7 @@ def build_csr(xp, blocks, n, directed=True, dedupe=False, weighted=False):
 
 
 def graph_of(xp, blocks, n, directed, dedupe, weighted):
-    """The host Graph of the blocks' CSR, built by :func:`build_csr` and copied back.
+    """The Graph of the blocks' CSR, built by :func:`build_csr` and kept on the device.
 
     Parameters
     ----------
@@ -114,11 +114,11 @@ def graph_of(xp, blocks, n, directed, dedupe, weighted):
     Returns
     -------
     Graph
-        Its arrays on the host.
+        Its CSR the device graph (:attr:`gravel.Graph.device_graph`); the host copies are made
+        on first use.
     """
-    from ..arrays import host
+    from ..backends.cuda.graph import DeviceGraph
     from ..graph import Graph
 
     offsets, indices, w = build_csr(xp, blocks, n, directed, dedupe, weighted)
-    w = None if w is None else np.ascontiguousarray(host(w))
-    return Graph.from_csr(host(offsets), host(indices), w, directed=directed, trusted=True)
+    return Graph.from_device(DeviceGraph.from_arrays(offsets, indices, w, directed=directed))
