@@ -81,18 +81,19 @@ def build_csr(xp, blocks, n, directed=True, dedupe=False, weighted=False):
     if dedupe and w is not None:  # by weight first: each key's run then starts at its least
         order = _stable_order(xp, _weight_order(xp, w))
         keys, w = keys[order], w[order]
-    order = _stable_order(xp, keys)
-    keys = keys[order]
-    w = None if w is None else w[order]
-    del order
+    if w is None:
+        keys = xp.sort(keys)  # equal keys are alike: no order to keep
+    else:
+        order = _stable_order(xp, keys)
+        keys, w = keys[order], w[order]
+        del order
     if dedupe and keys.shape[0]:
         first = xp.ones(keys.shape[0], bool)
         first[1:] = keys[1:] != keys[:-1]
         keys = keys[first]
         w = None if w is None else w[first]
-    rows = keys >> 32
-    offsets = xp.zeros(n + 1, xp.int64)
-    offsets[1:] = xp.cumsum(xp.bincount(rows, minlength=n))
+    # each row's first arc: a search of the sorted rows (no atomic count of a hub's arcs)
+    offsets = xp.searchsorted(keys >> 32, xp.arange(n + 1, dtype=xp.int64)).astype(xp.int64)
     indices = (keys & xp.int64(0xFFFFFFFF)).astype(xp.int32)
     return offsets, indices, w
 
