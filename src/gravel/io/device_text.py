@@ -95,30 +95,32 @@ def parse_piece(xp, buf, comments=b"#%", prefix=b""):
     starts, ends = _fields(xp, buf)
     lines = ends_at.shape[0] + _tail_counts(xp, buf, ends_at)
     if not starts.shape[0]:
-        if xp.any(buf == 44):  # commas on a line of no field: an empty field
+        if bool(xp.any(buf == 44)):  # commas on a line of no field: an empty field
             return None
         return Piece(*_no_rows(xp), 0, lines, 0)
     line = xp.searchsorted(ends_at, starts)  # each field's line in the piece
     first = _heads(xp, line)  # a line's first field
-    section = xp.cumsum(first) - 1  # each field's line among the lines with fields
-    is_comment = _table(xp, comments)[buf[starts[first]]][section]
-    keep = ~is_comment
+    marked = _table(xp, comments)[buf[starts[first]]]  # each line with fields: a comment?
+    # each field: on a comment line? (a line's fields are together: its first field's answer)
+    is_comment = marked[xp.cumsum(first) - 1] if bool(xp.any(marked)) else None
+    keep = None if is_comment is None else ~is_comment
+    lead = None
     if prefix:
-        lead = first & keep
+        lead = first if keep is None else first & keep
         at, to = starts[lead], ends[lead]
         after = buf[xp.minimum(to, size - 1)]
         good = (to - at == 1) & (buf[at] == prefix[0]) & (to < size) & (after != 10)
         if not bool(xp.all(good)):
             return None
-        keep &= ~lead
-    else:
-        lead = None
+        keep = ~lead if keep is None else keep & ~lead
     if not _commas_fit(xp, buf, starts, line, ends_at, is_comment, lead):
         return None
-    starts, ends, line = starts[keep], ends[keep], line[keep]
-    if not starts.shape[0]:
-        return Piece(*_no_rows(xp), 0, lines, 0)
-    heads = xp.flatnonzero(_heads(xp, line))
+    if keep is not None:  # the fields of data lines alone
+        starts, ends, line = starts[keep], ends[keep], line[keep]
+        if not starts.shape[0]:
+            return Piece(*_no_rows(xp), 0, lines, 0)
+        first = _heads(xp, line)
+    heads = xp.flatnonzero(first)
     rows, total = heads.shape[0], starts.shape[0]
     columns = total // rows
     if columns not in (2, 3) or rows * columns != total:
@@ -171,7 +173,7 @@ def _heads(xp, line):
 def _commas_fit(xp, buf, starts, line, ends_at, is_comment, lead):
     """Whether the commas of the data lines are separators the tokenizer takes: at most one
     between two fields or after the last, none before a line's first field (after its prefix
-    `lead`, where there is one)."""
+    `lead`, where there is one). `is_comment`: the fields on comment lines, None for none."""
     at = xp.flatnonzero(buf == 44)
     if not at.shape[0]:
         return True
@@ -179,7 +181,7 @@ def _commas_fit(xp, buf, starts, line, ends_at, is_comment, lead):
     prev = xp.maximum(before - 1, 0)
     if not bool(xp.all((before > 0) & (line[prev] == xp.searchsorted(ends_at, at)))):
         return False  # a comma before its line's first field
-    data = ~is_comment[prev]
+    data = xp.ones(at.shape[0], bool) if is_comment is None else ~is_comment[prev]
     if lead is not None and bool(xp.any(data & lead[prev])):
         return False  # a comma between the prefix and the first field
     gaps = before[data]
