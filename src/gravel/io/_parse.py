@@ -35,7 +35,7 @@ watch()  # the tokenizer's kernels compile at their first use: long compilations
 #: texts up to this many bytes try the NumPy reader first; larger ones go straight to Numba
 SMALL_TEXT_BYTES = 1 << 22
 #: text parsed at a time by whole-array operations (read_edges's `xp`): their temporaries take
-#: some 16 bytes per byte of text
+#: up to 32 bytes per byte of text (io/__init__.py: DEVICE_BYTES_PER_PIECE_BYTE)
 DEVICE_PIECE_BYTES = 1 << 28
 
 MESSAGES = {
@@ -248,7 +248,6 @@ def read_edges(
     weighted=True,
     declared=None,
     xp=None,
-    piece_bytes=None,
 ):
     """The edges of `text`'s chunks, parsed on every thread (or by `xp`).
 
@@ -276,9 +275,8 @@ def read_edges(
         The data lines a header declares: the first line past them is noted.
     xp : module, optional
         ``numpy`` or ``cupy``: parse pieces of the text by whole-array operations of this module
-        (:mod:`gravel.io.device_text`) into blocks on its device, instead of by the tokenizer.
-    piece_bytes : int, optional
-        With `xp`, the bytes of text parsed at a time (default DEVICE_PIECE_BYTES).
+        (:mod:`gravel.io.device_text`), DEVICE_PIECE_BYTES at a time, into blocks on its
+        device, instead of by the tokenizer.
 
     Returns
     -------
@@ -291,7 +289,7 @@ def read_edges(
     """
     read = {"comments": comments, "bounds": bounds, "declared": declared}
     if xp is not None:
-        parts = text.chunks(piece_bytes or DEVICE_PIECE_BYTES)
+        parts = text.chunks(DEVICE_PIECE_BYTES)
         return _read_pieces(xp, parts, path, read, prefix, first_line, base, whole, weighted)
     edges = Edges()
     marks = np.frombuffer(comments, np.uint8)
