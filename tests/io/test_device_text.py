@@ -228,6 +228,43 @@ def test_an_error_names_the_line_the_cpu_reader_names(tmp_path_factory, case, pi
     assert error_of(lambda p: load_by(np, p, piece), path) == expected
 
 
+_BYTES = st.lists(st.sampled_from(list(b"0123456789") * 3 + list(b"  \t\r\n\n,#%.-+eEac")))
+
+
+def tokenized(buf, comments, prefix):
+    """The tokenizer's reading of `buf`: (src, dst, weights or None, columns, lines, error)."""
+    from gravel.backends.cpu.text import parse_lines
+
+    cap = int(np.count_nonzero(buf == 10)) + 1
+    src, dst, w = np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap)
+    marks = np.frombuffer(comments, np.uint8)
+    rows, columns, err, line = parse_lines(buf, marks, prefix[0] if prefix else 0, src, dst, w)
+    return src[:rows], dst[:rows], w[:rows] if columns == 3 else None, columns, line, err
+
+
+def same_rows(got, expected):
+    assert (got.columns, got.lines, got.error) == expected[3:]
+    assert np.array_equal(host(got.src), expected[0]) and np.array_equal(host(got.dst), expected[1])
+    assert (got.weights is None) == (expected[2] is None)
+    if got.weights is not None:
+        assert np.array_equal(host(got.weights).view(np.int64), expected[2].view(np.int64))
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_BYTES, dimacs=st.booleans())
+def test_a_piece_is_the_tokenizers_or_left_to_it(text, dimacs):
+    """Random bytes of the formats' alphabet: the rows the tokenizer reads, or None; None always
+    where the tokenizer names an error."""
+    buf = np.array(text, np.uint8)
+    comments, prefix = (b"c", b"a") if dimacs else (b"#%", b"")
+    expected = tokenized(buf, comments, prefix)
+    got = device_text.parse_piece(np, buf, comments, prefix)
+    if expected[5] != 0:
+        assert got is None
+    elif got is not None:
+        same_rows(got, expected)
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     arcs=st.lists(
@@ -327,3 +364,18 @@ def test_load_on_cuda_is_the_cpu_load(tmp_path, fmt):
     source = int(np.flatnonzero(np.diff(G.offsets))[0])
     depth = host(gravel.bfs(H, source, device="cuda").depth)
     assert np.array_equal(depth, gravel.bfs(G, source, device="cpu").depth)
+
+
+@pytest.mark.gpu
+@settings(max_examples=100, deadline=None)
+@given(case=edge_texts(), text=_BYTES, dimacs=st.booleans())
+def test_gpu_pieces_are_the_tokenizers(case, text, dimacs):
+    import cupy
+
+    comments, prefix = (b"c", b"a") if dimacs else (b"#%", b"")
+    for piece in (np.frombuffer(case[0].encode(), np.uint8), np.array(text, np.uint8)):
+        expected = tokenized(piece, comments, prefix)
+        got = device_text.parse_piece(cupy, cupy.asarray(piece), comments, prefix)
+        assert (got is None) == (device_text.parse_piece(np, piece, comments, prefix) is None)
+        if got is not None:
+            same_rows(got, expected)

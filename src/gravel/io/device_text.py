@@ -115,13 +115,16 @@ def parse_piece(xp, buf, comments=b"#%", prefix=b""):
         keep = ~lead if keep is None else keep & ~lead
     if not _commas_fit(xp, buf, starts, line, ends_at, is_comment, lead):
         return None
+    data_lines = None if lead is None else int(xp.count_nonzero(lead))
     if keep is not None:  # the fields of data lines alone
         starts, ends, line = starts[keep], ends[keep], line[keep]
         if not starts.shape[0]:
-            return Piece(*_no_rows(xp), 0, lines, 0)
+            return None if data_lines else Piece(*_no_rows(xp), 0, lines, 0)
         first = _heads(xp, line)
     heads = xp.flatnonzero(first)
     rows, total = heads.shape[0], starts.shape[0]
+    if data_lines is not None and rows != data_lines:  # a line of its prefix alone
+        return None
     columns = total // rows
     if columns not in (2, 3) or rows * columns != total:
         return None
