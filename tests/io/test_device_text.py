@@ -292,6 +292,40 @@ def test_device_csr_is_from_edge_blocks_bit_for_bit(arcs, directed, dedupe, weig
     same(G, expected)
 
 
+def test_pieces_are_read_ahead_into_buffers_of_their_own():
+    import threading
+
+    from gravel.io._ahead import host_buffers, read_ahead
+
+    def reused():  # as Text.chunks: each piece a view of one buffer, overwritten by the next
+        buf = np.zeros(8, np.uint8)
+        for k in range(1, 6):
+            buf[:] = k
+            yield buf[:k]
+        raise gravel.GraphFormatError("truncated gzip file", "g.txt.gz")
+
+    got = []
+    with pytest.raises(gravel.GraphFormatError, match="truncated gzip"):
+        for piece in read_ahead(reused(), host_buffers(np)):
+            got.append(piece.copy())
+    assert [p.tolist() for p in got] == [[k] * k for k in range(1, 6)]
+    before = threading.active_count()
+    parts = read_ahead(iter([np.ones(3, np.uint8)] * 100), host_buffers(np))
+    next(parts)
+    parts.close()  # the caller stops early: the reading thread ends
+    assert threading.active_count() == before
+
+
+def test_a_truncated_gzip_gives_the_cpu_readers_error(tmp_path):
+    G = gravel.generate.kronecker(9, progress=False, device="cpu")
+    gravel.save(G, tmp_path / "g.mtx.gz")
+    data = (tmp_path / "g.mtx.gz").read_bytes()
+    (tmp_path / "g.mtx.gz").write_bytes(data[: len(data) // 2])
+    path = tmp_path / "g.mtx.gz"
+    expected = error_of(lambda p: gravel.load(p, cache=False), path)
+    assert error_of(lambda p: load_by(np, p, 4096), path) == expected
+
+
 def test_the_powers_of_ten_are_the_tokenizers():
     powers = device_text.powers_of_ten()
     low = device_text.WEIGHT_CHARS + 10**device_text.EXPONENT_DIGITS

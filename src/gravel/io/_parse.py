@@ -7,6 +7,8 @@ Small texts of plain id pairs (no weights, nothing to report) are read with NumP
 a first run does not wait for the tokenizer to compile (SMALL_TEXT_BYTES, docs/tuning.md).
 """
 
+from contextlib import closing
+
 import numpy as np
 
 from ..backends.cpu import chunks as pieces
@@ -29,6 +31,7 @@ from ..backends.cpu.text import (
 )
 from ..compiling import watch
 from ..errors import GraphFormatError
+from ._ahead import host_buffers, read_ahead
 from .device_text import Piece, parse_piece
 
 watch()  # the tokenizer's kernels compile at their first use: long compilations are announced
@@ -289,8 +292,10 @@ def read_edges(
     """
     read = {"comments": comments, "bounds": bounds, "declared": declared}
     if xp is not None:
-        parts = text.chunks(DEVICE_PIECE_BYTES)
-        return _read_pieces(xp, parts, path, read, prefix, first_line, base, whole, weighted)
+        # the next piece read from the file while the device parses this one
+        parts = read_ahead(text.chunks(DEVICE_PIECE_BYTES), host_buffers(xp))
+        with closing(parts):  # the reading thread stops when an error ends the parse
+            return _read_pieces(xp, parts, path, read, prefix, first_line, base, whole, weighted)
     edges = Edges()
     marks = np.frombuffer(comments, np.uint8)
     lead = prefix[0] if prefix else 0
