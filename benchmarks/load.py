@@ -7,9 +7,11 @@ and MB/s per format. Then, each in a fresh process (so that its peak memory is i
 compiled kernels come from Numba's disk cache, loaded by a warm-up load of a small file first):
 
 - load: each file read cold (no binary cache): seconds, MB/s of text, peak RSS over the RSS
-  before the load, against the CSR's bytes (offsets, indices, weights);
+  before the load, against the CSR's bytes (offsets, indices, weights); where a GPU is present,
+  each text also parsed and built on it (``device="cuda"``: io/device_text.py), in GB/s;
 - end to end, for BFS (from the smallest vertex with an edge) and PageRank: load the edge list,
-  build, run, write the answer (.npy): seconds of each phase and in all;
+  build, run, write the answer (.npy): seconds of each phase and in all, on the CPU and (where a
+  GPU is present) on the GPU, its load included;
 - NetworkX: ``nx.read_edgelist`` of the same edge list, then ``nx.bfs_edges`` or ``nx.pagerank``,
   in a child process with a time limit (--nx-limit; NetworkX is skipped with a line saying so
   where it is absent, as are graphs beyond --nx-scale);
@@ -52,13 +54,13 @@ from gravel.io import _parse
 path, small = {path!r}, {small!r}
 limits = _parse.SMALL_TEXT_BYTES, csr.SMALL_ARCS
 _parse.SMALL_TEXT_BYTES = csr.SMALL_ARCS = -1  # the warm-up loads every kernel of a large load
-gravel.load(small, cache=False, progress=False)
+gravel.load(small, cache=False, progress=False, device={device!r})
 _parse.SMALL_TEXT_BYTES, csr.SMALL_ARCS = limits
 with open("/proc/self/clear_refs", "w") as f:
     f.write("5")  # the peak RSS starts again from the RSS now
 before = status("VmRSS:")
 t = time.perf_counter()
-G = gravel.load(path, cache=False, progress=False)
+G = gravel.load(path, cache=False, progress=False, device={device!r})
 seconds = time.perf_counter() - t
 peak = status("VmHWM:")
 csr = sum(a.nbytes for a in (G.offsets, G.indices, G.weights) if a is not None)
@@ -71,15 +73,15 @@ END_TO_END = (
     + """
 import numpy as np
 from gravel.cli.output import write_output
-path, algorithm, out = {path!r}, {algorithm!r}, {out!r}
+path, algorithm, out, device = {path!r}, {algorithm!r}, {out!r}, {device!r}
 # BFS from the smallest vertex with an edge, as NetworkX's graph of the same file has it
 def first(G):
     return int(np.flatnonzero(np.diff(G.offsets))[0])
-run = {{"bfs": lambda G: gravel.bfs(G, first(G), device="cpu"),
-        "pagerank": lambda G: gravel.pagerank(G, device="cpu")}}[algorithm]
-run(gravel.load(path, cache=False, progress=False))  # warm-up: kernels from Numba's cache
+run = {{"bfs": lambda G: gravel.bfs(G, first(G), device=device),
+        "pagerank": lambda G: gravel.pagerank(G, device=device)}}[algorithm]
+run(gravel.load(path, cache=False, progress=False, device=device))  # warm-up: compiled kernels
 t0 = time.perf_counter()
-G = gravel.load(path, cache=False, progress=False)
+G = gravel.load(path, cache=False, progress=False, device=device)
 t1 = time.perf_counter()
 res = run(G)
 t2 = time.perf_counter()
@@ -182,6 +184,9 @@ def main():
     p.add_argument("--nx-limit", type=float, default=600, help="NetworkX's seconds (default 600)")
     a = p.parse_args()
     have_nx = importlib.util.find_spec("networkx") is not None
+    from gravel.backends import cuda
+
+    devices = ("cpu", "cuda") if cuda.available() else ("cpu",)
     rows = []
     for spec in a.graphs:
         with tempfile.TemporaryDirectory() as folder:
@@ -189,42 +194,53 @@ def main():
             rows += written
             name = spec.replace(":", "_")
             warm = gravel.generate.kronecker(10, progress=False, device="cpu")
-            for suffix in FORMATS:
+            for suffix, device in ((s, d) for s in FORMATS for d in devices):
+                if device == "cuda" and suffix == ".gravel":
+                    continue  # mapped, not parsed: no GPU path
                 path = str(Path(folder) / f"{name}{suffix}")
                 small = str(Path(folder) / f"warm{suffix}")
                 gravel.save(warm, small)
-                got = child(LOAD.format(path=path, small=small))
+                got = child(LOAD.format(path=path, small=small, device=device))
                 mb = os.path.getsize(path) / 1e6
                 rows.append(
                     {
                         "graph": spec,
                         "step": "load",
                         "format": suffix,
+                        "device": device,
                         **got,
                         "MB_per_s": mb / got["seconds"],
                     }
                 )
+                rate = mb / got["seconds"]
+                rate = f"{rate / 1e3:8.2f} GB/s" if device == "cuda" else f"{rate:8.1f} MB/s"
                 print(
-                    f"{spec} load  {suffix:8} {got['seconds']:7.2f} s {mb / got['seconds']:8.1f}"
-                    f" MB/s, peak {got['peak_over_csr']:.2f}x the CSR"
+                    f"{spec} load  {suffix:8} {device:4} {got['seconds']:7.2f} s {rate}, peak "
+                    f"{got['peak_over_csr']:.2f}x the CSR"
                 )
             edge_list = str(Path(folder) / f"{name}.txt")
             for algorithm in ("bfs", "pagerank"):
                 out = str(Path(folder) / f"{algorithm}.npy")
-                got = child(END_TO_END.format(path=edge_list, algorithm=algorithm, out=out))
-                rows.append(
-                    {
-                        "graph": spec,
-                        "step": "end to end",
-                        "system": "gravel",
-                        "algorithm": algorithm,
-                        **got,
-                    }
-                )
-                print(
-                    f"{spec} {algorithm:8} gravel    load {got['load_s']:6.2f} s, run "
-                    f"{got['run_s']:6.3f} s, write {got['write_s']:6.3f} s: {got['total_s']:6.2f} s"
-                )
+                for device in devices:
+                    code = END_TO_END.format(
+                        path=edge_list, algorithm=algorithm, out=out, device=device
+                    )
+                    got = child(code)
+                    rows.append(
+                        {
+                            "graph": spec,
+                            "step": "end to end",
+                            "system": "gravel",
+                            "device": device,
+                            "algorithm": algorithm,
+                            **got,
+                        }
+                    )
+                    print(
+                        f"{spec} {algorithm:8} gravel {device:4} load {got['load_s']:6.2f} s, run "
+                        f"{got['run_s']:6.3f} s, write {got['write_s']:6.3f} s: "
+                        f"{got['total_s']:6.2f} s"
+                    )
                 if not have_nx:
                     print(f"{spec} {algorithm:8} NetworkX: skipped, networkx is not installed")
                 elif n > 2**a.nx_scale:

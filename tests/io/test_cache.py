@@ -35,9 +35,9 @@ def parses(monkeypatch):
     calls = []
     read = edgelist.read
 
-    def counting(*args):
+    def counting(*args, **kwargs):
         calls.append(1)
-        return read(*args)
+        return read(*args, **kwargs)
 
     monkeypatch.setattr(edgelist, "read", counting)
     return calls

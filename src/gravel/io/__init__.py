@@ -12,10 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import GraphFormatError, InvalidGraphError, UnknownNameError
+from ..arrays import host
+from ..errors import DeviceUnavailableError, GraphFormatError, InvalidGraphError, UnknownNameError
 from ..graph import Graph
 from . import _cache, arrow, binary, dimacs, edgelist, gapbs, matrix_market
-from ._files import Text, atomic_write
+from ._files import Text, atomic_write, is_gzip
 from ._files import check_writable as check_writable  # public: the CLI checks outputs first
 from ._files import progress as progress  # public: the generators show it too
 
@@ -46,6 +47,18 @@ GRAPH_SUFFIXES = tuple(_SUFFIX) + EDGE_LIST_SUFFIXES
 _BINARY = ("gravel", "parquet", "sg", "wsg")
 #: formats whose edges may be relabelled or read as undirected by the caller
 _EDGE_TABLES = ("edgelist", "parquet")
+#: the text formats, which the GPU can parse
+_TEXTS = ("mtx", "edgelist", "gr")
+#: texts from this many bytes on are parsed on the GPU by ``device="auto"``, where one is present
+GPU_MIN_TEXT_BYTES = 1 << 26
+#: device memory a byte of text may take at the peak of a GPU load, for its shortest lines ("1
+#: 2" and a line end: an edge per 4 bytes): the edges' blocks and the CSR build's arcs
+#: (io/device_csr.py), besides the temporaries of a piece of text
+DEVICE_BYTES_PER_TEXT_BYTE = 24
+#: device memory a byte of a piece of text may take while it is parsed (io/device_text.py)
+DEVICE_BYTES_PER_PIECE_BYTE = 32
+#: a gzipped text's bytes per byte of the file, as the device memory it needs is estimated
+GZIP_RATIO = 5
 
 
 def _format_of(path, fmt):
@@ -67,6 +80,7 @@ def load(
     weighted=True,
     cache=True,
     progress=None,
+    device="cpu",
 ):
     """Read a graph file.
 
@@ -99,11 +113,20 @@ def load(
         is unchanged and readable by the caller.
     progress : bool, optional
         Show progress bars for slow loads (default: when the load takes more than a second).
+    device : {"cpu", "auto", "cuda"}, default "cpu"
+        Where a text file (edge list, Matrix Market, DIMACS) is parsed and its CSR built:
+        ``"cuda"`` on the GPU (the text copied there a piece at a time, parsed by whole-array
+        operations, the CSR built and kept there: :mod:`gravel.io.device_text`) where its free
+        memory holds the load, else on the CPU; ``"auto"`` so too for texts of at least
+        GPU_MIN_TEXT_BYTES where a GPU is present; ``"cpu"`` on every core. The graph and the
+        errors are the same either way. Other formats ignore it.
 
     Returns
     -------
     Graph
         On the host. A binary file's arrays (and a cached copy's) are memory-mapped, read-only.
+        A text parsed on the GPU keeps its CSR there (``G.device_graph``); its host arrays are
+        copied back on first use (at once where `cache` writes the binary copy).
 
     Raises
     ------
@@ -112,7 +135,9 @@ def load(
         known, the line (for Parquet, the column and row). Also an edge list's ids beyond int32,
         or too sparse to keep as ids (load it with ``relabel=True``).
     UnknownNameError
-        An unknown `format`.
+        An unknown `format` or `device`.
+    DeviceUnavailableError
+        ``device="cuda"`` where no GPU can be used (the message says why).
     InvalidGraphError
         `undirected` or `relabel` for a format other than edge lists and Parquet.
     GraphTooLargeError
@@ -149,6 +174,7 @@ def load(
     if not path.is_file():
         raise GraphFormatError("no such file", path)
     fmt = _format_of(path, format)
+    xp = _text_parser(device, path, fmt)
     if fmt == "gravel":
         return binary.read(path)
     if fmt in ("sg", "wsg"):
@@ -176,10 +202,10 @@ def load(
         weighted = weighted and w is not None
     else:
         with Text(path, progress) as text:
-            edges, n, directed = FORMATS[fmt].read(text, path, weighted)
-        if relabel:
-            src, dst, w = edges.arrays()
-            blocks, m = [(src, dst, w)], len(src)
+            edges, n, directed = FORMATS[fmt].read(text, path, weighted, xp=xp)
+        if relabel:  # on the host: the labels are a host array
+            src, dst, w = (None if a is None else host(a) for a in edges.arrays())
+            blocks, m, xp = [(src, dst, w)], len(src), None
         else:
             blocks, m = edges.blocks, edges.m
         weighted = weighted and edges.weighted
@@ -194,6 +220,7 @@ def load(
         relabel,
         dedupe,
         path,
+        xp,
     )
     if entry is not None:
         _cache.write(entry, G)
@@ -211,8 +238,39 @@ def _ids(src):
     return src[0] if isinstance(src, tuple) else src
 
 
-def _build(blocks, m, weighted, n, directed, relabel, dedupe, path):
-    """The graph of the edge blocks (emptied as it is built): ids relabelled or checked first."""
+def _text_parser(device, path, fmt):
+    """The array module that parses the text at `path` (``cupy``), or None for the CPU's
+    tokenizer."""
+    from ..dispatch import DEVICES  # lazily: it loads Numba
+
+    if device not in DEVICES:
+        raise UnknownNameError(f"unknown device {device!r} (expected auto, cpu or cuda)")
+    if device == "cpu" or fmt not in _TEXTS:
+        return None
+    from ..backends import cuda
+
+    if not cuda.available():
+        if device == "cuda":
+            raise DeviceUnavailableError(f"device='cuda' but {cuda.why_unavailable()}")
+        return None
+    size = path.stat().st_size * (GZIP_RATIO if is_gzip(path) else 1)
+    if device == "auto" and size < GPU_MIN_TEXT_BYTES:
+        return None
+    from ..backends.cuda.runtime import free_bytes
+    from ._parse import DEVICE_PIECE_BYTES
+
+    piece = min(size, DEVICE_PIECE_BYTES)
+    need = DEVICE_BYTES_PER_TEXT_BYTE * size + DEVICE_BYTES_PER_PIECE_BYTE * piece
+    if need > free_bytes():
+        return None
+    import cupy
+
+    return cupy
+
+
+def _build(blocks, m, weighted, n, directed, relabel, dedupe, path, xp=None):
+    """The graph of the edge blocks (emptied as it is built): ids relabelled or checked first;
+    blocks on a device (`xp`) built there."""
     labels = None
     if relabel:
         src, dst, w = blocks.pop()
@@ -232,10 +290,17 @@ def _build(blocks, m, weighted, n, directed, relabel, dedupe, path):
             f"{top + 1:,} vertices; {_RELABEL}",
             path,
         )
+    n = top + 1 if n is None else n
+    if xp is not None:
+        from ..construction import check_room
+        from .device_csr import graph_of
+
+        check_room(n)
+        return graph_of(xp, blocks, n, directed, dedupe, weighted)
     # built once: parallel edges merge (minimum weight) while the rows are compacted
     return Graph.from_edge_blocks(
         blocks,
-        n=top + 1 if n is None else n,
+        n=n,
         directed=directed,
         labels=labels,
         dedupe=dedupe,

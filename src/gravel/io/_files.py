@@ -103,6 +103,7 @@ class Text:
         import numba  # the parse's threads: reading text runs Numba's kernels anyway
 
         self._chunk = TEXT_CHUNK * numba.get_num_threads()
+        self._size, self._gz = size, gz
         room = self._chunk if gz else min(self._chunk, size + 1)
         self._buf = bytearray(max(room, HEAD_BYTES))
         self._start = self._end = 0
@@ -198,16 +199,25 @@ class Text:
         """Leave out the text's first `size` bytes (a header read from `head`)."""
         self._start += size
 
-    def chunks(self):
+    def chunks(self, size=None):
         """The text (less what `skip` left out), in chunks of whole lines. Each chunk is a view of
         the one buffer, valid until the next is asked for.
+
+        Parameters
+        ----------
+        size : int, optional
+            The bytes of a chunk (a longer line whole); default TEXT_CHUNK a thread.
 
         Yields
         ------
         numpy.ndarray of uint8
-            About TEXT_CHUNK bytes a thread each (a longer line whole), ending at a line's end but
-            the last.
+            About `size` bytes each, ending at a line's end but the last.
         """
+        if size is not None:
+            self._chunk = size
+            room = size if self._gz else min(size, self._size + 1)
+            if room > len(self._buf):  # a new buffer: `head` stays a view of the old one
+                self._buf = self._buf[: self._end] + bytearray(room - self._end)
         while True:
             rest = self._end - self._start
             if rest and self._start:

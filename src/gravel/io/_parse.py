@@ -7,6 +7,8 @@ Small texts of plain id pairs (no weights, nothing to report) are read with NumP
 a first run does not wait for the tokenizer to compile (SMALL_TEXT_BYTES, docs/tuning.md).
 """
 
+from contextlib import closing
+
 import numpy as np
 
 from ..backends.cpu import chunks as pieces
@@ -29,10 +31,15 @@ from ..backends.cpu.text import (
 )
 from ..compiling import watch
 from ..errors import GraphFormatError
+from ._ahead import host_buffers, read_ahead
+from .device_text import Piece, parse_piece
 
 watch()  # the tokenizer's kernels compile at their first use: long compilations are announced
 #: texts up to this many bytes try the NumPy reader first; larger ones go straight to Numba
 SMALL_TEXT_BYTES = 1 << 22
+#: text parsed at a time by whole-array operations (read_edges's `xp`): their temporaries take
+#: up to 32 bytes per byte of text (io/__init__.py: DEVICE_BYTES_PER_PIECE_BYTE)
+DEVICE_PIECE_BYTES = 1 << 28
 
 MESSAGES = {
     BAD_NUMBER: "cannot read a number",
@@ -243,8 +250,9 @@ def read_edges(
     whole=False,
     weighted=True,
     declared=None,
+    xp=None,
 ):
-    """The edges of `text`'s chunks, parsed on every thread.
+    """The edges of `text`'s chunks, parsed on every thread (or by `xp`).
 
     Parameters
     ----------
@@ -268,6 +276,10 @@ def read_edges(
         Keep the weights.
     declared : int, optional
         The data lines a header declares: the first line past them is noted.
+    xp : module, optional
+        ``numpy`` or ``cupy``: parse pieces of the text by whole-array operations of this module
+        (:mod:`gravel.io.device_text`), DEVICE_PIECE_BYTES at a time, into blocks on its
+        device, instead of by the tokenizer.
 
     Returns
     -------
@@ -279,6 +291,11 @@ def read_edges(
         A line that does not parse, naming the file and line.
     """
     read = {"comments": comments, "bounds": bounds, "declared": declared}
+    if xp is not None:
+        # the next piece read from the file while the device parses this one
+        parts = read_ahead(text.chunks(DEVICE_PIECE_BYTES), host_buffers(xp))
+        with closing(parts):  # the reading thread stops when an error ends the parse
+            return _read_pieces(xp, parts, path, read, prefix, first_line, base, whole, weighted)
     edges = Edges()
     marks = np.frombuffer(comments, np.uint8)
     lead = prefix[0] if prefix else 0
@@ -369,3 +386,43 @@ def _pack(src, dst, w, base, whole, weights):
     dtype = np.int32 if hi - base <= _INT32 else np.int64
     out = ((src - base).astype(dtype), (dst - base).astype(dtype))
     return out, (w.astype(np.float32) if weights else None), stats
+
+
+def _read_pieces(xp, parts, path, read, prefix, first_line, base, whole, weighted):
+    """read_edges by `xp`: each piece copied to its device once and parsed there, or (a piece
+    :func:`gravel.io.device_text.parse_piece` does not vouch for) by the tokenizer, which reads
+    it or names its first error; the blocks, one a piece, stay on the device."""
+    comments = read["comments"]
+    edges, line = Edges(), first_line
+    for buf in parts:
+        got = parse_piece(xp, xp.asarray(buf), comments, prefix)
+        if got is None:
+            got = _tokenized(xp, buf, comments, prefix)
+        found = np.array([[got.src.shape[0], got.columns, got.error, got.lines]])
+        _check_blocks(edges, found, buf, np.array([0, buf.shape[0]]), line, comments, path)
+        src, dst, w = got.src, got.dst, got.weights
+        if src.shape[0]:
+            lo = int(xp.minimum(src.min(), dst.min()))
+            hi = int(xp.maximum(src.max(), dst.max()))
+            odd = -1
+            if whole and edges.weighted:
+                bad = xp.flatnonzero(w != xp.floor(w))
+                odd = int(bad[0]) if bad.shape[0] else -1
+            edges._note(src, dst, w, lo, hi, odd, buf, line, read)
+            if not edges._faulty:
+                dtype = np.int32 if hi - base <= _INT32 else np.int64
+                with np.errstate(over="ignore"):  # beyond float32: inf, as the tokenizer's
+                    kept = w.astype(np.float32) if edges.weighted and weighted else None
+                edges.blocks.append(((src - base).astype(dtype), (dst - base).astype(dtype), kept))
+        line += got.lines
+    return edges
+
+
+def _tokenized(xp, buf, comments, prefix):
+    """A piece read by the tokenizer, as a device_text Piece on `xp`."""
+    cap = int(np.count_nonzero(buf == 10)) + 1
+    src, dst, w = np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap)
+    marks = np.frombuffer(comments, np.uint8)
+    rows, columns, err, line = parse_lines(buf, marks, prefix[0] if prefix else 0, src, dst, w)
+    weights = xp.asarray(w[:rows]) if columns == 3 else None
+    return Piece(xp.asarray(src[:rows]), xp.asarray(dst[:rows]), weights, columns, line, err)

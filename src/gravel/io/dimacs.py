@@ -13,7 +13,7 @@ from ._declared import check_vertex_count
 from ._files import arc_blocks, split_header, write_lines
 
 
-def read(text, path, weighted=True):
+def read(text, path, weighted=True, xp=None):
     """The arcs of a DIMACS file's text.
 
     Parameters
@@ -24,6 +24,9 @@ def read(text, path, weighted=True):
         The file, for the messages.
     weighted : bool, default True
         Keep the weights, where there are any.
+    xp : module, optional
+        Parse by whole-array operations of this module (``cupy``: on the GPU), the blocks on
+        its device (:func:`gravel.io._parse.read_edges`).
 
     Returns
     -------
@@ -80,6 +83,7 @@ def read(text, path, weighted=True):
         base=1,
         bounds=(1, n),
         weighted=weighted,
+        xp=xp,
         declared=m,
     )
     check_count(edges, m, "arcs" if directed else "edges", path)

@@ -21,7 +21,7 @@ _HEADER = re.compile(
 )
 
 
-def read(text, path, weighted=True):
+def read(text, path, weighted=True, xp=None):
     """The arcs of an edge list's text.
 
     Parameters
@@ -32,6 +32,9 @@ def read(text, path, weighted=True):
         The file, for the messages.
     weighted : bool, default True
         Keep the weight column, where there is one.
+    xp : module, optional
+        Parse by whole-array operations of this module (``cupy``: on the GPU), the blocks on
+        its device (:func:`gravel.io._parse.read_edges`).
 
     Returns
     -------
@@ -62,7 +65,12 @@ def read(text, path, weighted=True):
     # where the lines start, for an error found after the head is gone
     first_data = line_of_row(text.head[: 1 << 16], 0) if header is not None else None
     edges = read_edges(
-        text, path, comments=b"#%", bounds=None if n is None else (0, n - 1), weighted=weighted
+        text,
+        path,
+        comments=b"#%",
+        bounds=None if n is None else (0, n - 1),
+        weighted=weighted,
+        xp=xp,
     )
     if header is None:
         if not edges.m:  # an empty file is more likely a mistake than a graph of no vertices

@@ -10,7 +10,7 @@ FIELDS = ("pattern", "real", "integer", "double")
 SYMMETRIES = ("general", "symmetric")
 
 
-def read(text, path, weighted=True):
+def read(text, path, weighted=True, xp=None):
     """The entries of a Matrix Market file's text.
 
     Parameters
@@ -21,6 +21,9 @@ def read(text, path, weighted=True):
         The file, for the messages.
     weighted : bool, default True
         Keep the values, where there are any.
+    xp : module, optional
+        Parse by whole-array operations of this module (``cupy``: on the GPU), the blocks on
+        its device (:func:`gravel.io._parse.read_edges`).
 
     Returns
     -------
@@ -90,6 +93,7 @@ def read(text, path, weighted=True):
         bounds=(1, rows),
         whole=field == "integer",
         weighted=weighted,
+        xp=xp,
         declared=nnz,
     )
     check_count(edges, nnz, "entries", path)
