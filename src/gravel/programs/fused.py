@@ -359,8 +359,9 @@ def _grid(k):
 
     per_sm = BLOCKS_PER_SM
     occupancy = getattr(cupy.cuda.driver, "occupancyMaxActiveBlocksPerMultiprocessor", None)
-    if occupancy is not None:
-        per_sm = min(per_sm, int(occupancy(k.fn.ptr, BLOCK, 0)))
+    function = getattr(k.fn, "kernel", k.fn)  # a RawKernel's driver function
+    if occupancy is not None and hasattr(function, "ptr"):
+        per_sm = min(per_sm, int(occupancy(function.ptr, BLOCK, 0)))
     if per_sm < 1:
         raise RuntimeError(f"{k.name}: no block of {BLOCK} threads fits an SM")
     return per_sm * runtime.props().sm_count
