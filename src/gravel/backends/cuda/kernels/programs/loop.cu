@@ -310,8 +310,9 @@ gravel_program_loop(const offset_t *__restrict__ in_off0, const vid_t *__restric
                     const vid_t item = __shfl_sync(GRAVEL_PROG_FULL, v, owner);
                     const offset_t q = p - __shfl_sync(GRAVEL_PROG_FULL, start, owner);
                     const offset_t os0 = __shfl_sync(GRAVEL_PROG_FULL, s0, owner);
-                    const offset_t od0 = __shfl_sync(GRAVEL_PROG_FULL, d0, owner);
-                    const offset_t os1 = __shfl_sync(GRAVEL_PROG_FULL, s1, owner);
+                    // the second way's (none on one way)
+                    const offset_t od0 = GRAVEL_PROG_WAYS == 2 ? __shfl_sync(GRAVEL_PROG_FULL, d0, owner) : 0;
+                    const offset_t os1 = GRAVEL_PROG_WAYS == 2 ? __shfl_sync(GRAVEL_PROG_FULL, s1, owner) : 0;
                     const bool arc = p < total;
                     gravel_msg x = GRAVEL_PROG_IDENTITY;
                     int got = 0;
@@ -410,8 +411,9 @@ gravel_program_loop(const offset_t *__restrict__ in_off0, const vid_t *__restric
                     const vid_t sender = __shfl_sync(GRAVEL_PROG_FULL, u, owner);
                     const offset_t q = p - __shfl_sync(GRAVEL_PROG_FULL, start, owner);
                     const offset_t os0 = __shfl_sync(GRAVEL_PROG_FULL, s0, owner);
-                    const offset_t od0 = __shfl_sync(GRAVEL_PROG_FULL, d0, owner);
-                    const offset_t os1 = __shfl_sync(GRAVEL_PROG_FULL, s1, owner);
+                    // the second way's (none on one way)
+                    const offset_t od0 = GRAVEL_PROG_WAYS == 2 ? __shfl_sync(GRAVEL_PROG_FULL, d0, owner) : 0;
+                    const offset_t os1 = GRAVEL_PROG_WAYS == 2 ? __shfl_sync(GRAVEL_PROG_FULL, s1, owner) : 0;
                     if (p < total) {
                         float weight;
                         const vid_t v = gravel_prog_arc(out, os0, od0, os1, q, weight);
