@@ -317,6 +317,7 @@ class FusedEngine:
         """
         k, grid = self._kernel()
         mode = np.int32(("auto", "pull", "push").index(direction))
+        max_iter = min(max_iter, 2**31 - 1)  # the kernel counts iterations in int32
         dense = np.float64(pull_above * self.arcs)
         steps, done, first = [], 0, 1
         while True:
