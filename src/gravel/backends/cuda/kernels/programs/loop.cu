@@ -19,8 +19,8 @@
 // fold ends. A push walks the active vertices' out-lists the same way and folds into the totals by
 // atomics (skipping vertices that do not listen); after a barrier every vertex applies its totals.
 //
-// Each phase counts the vertices it leaves active and the arcs a push from them reads, one shared
-// atomic per warp and one global one per block, into a slot of `counts` (three slots of two, in
+// Each phase counts the vertices it leaves active and (where the push/pull choice reads them) the
+// arcs a push from them reads, one shared atomic per warp and one global one per block, into a slot of `counts` (three slots of two, in
 // rotation as common.cuh's gravel_step_counter). After the barrier every thread reads the same
 // counts and takes the same decision: stop, pull or push (mode 0: push where the program can, not
 // every vertex is a sender and the active vertices' arcs are at most dense_arcs; 1: pull; 2: push).
@@ -223,6 +223,8 @@ gravel_program_loop(const offset_t *__restrict__ in_off0, const vid_t *__restric
     const long long warp = thread >> 5, warps = threads >> 5;
     gravel_msg *const warp_acc = acc + (threadIdx.x & ~31);
     unsigned char *const warp_heard = heard + (threadIdx.x & ~31);
+    // only the push/pull choice reads the active vertices' arcs
+    const bool count_arcs = !GRAVEL_PROG_ALL_SEND && GRAVEL_PROG_CAN_PUSH && mode == 0;
     const long long t0 = gravel_prog_clock();
 
     {  // the starting flags (and state, messages) on a first launch; the count of the active ones
@@ -234,7 +236,7 @@ gravel_program_loop(const offset_t *__restrict__ in_off0, const vid_t *__restric
                                    : gravel_prog_active(v, cur GRAVEL_USER_ARGS);
             if (act) {
                 ++c;
-                a += gravel_prog_span_of(out, v).d;
+                if (count_arcs) a += gravel_prog_span_of(out, v).d;
             }
         }
         gravel_prog_flush(c, a, counts, tally);  // slot 0
@@ -279,7 +281,7 @@ gravel_program_loop(const offset_t *__restrict__ in_off0, const vid_t *__restric
                 }
                 if (gravel_prog_finish(v, got, x, it, nxt GRAVEL_USER_ARGS)) {
                     ++c;
-                    a += gravel_prog_span_of(out, v).d;
+                    if (count_arcs) a += gravel_prog_span_of(out, v).d;
                 }
             }
 #else
@@ -343,7 +345,7 @@ gravel_program_loop(const offset_t *__restrict__ in_off0, const vid_t *__restric
                 }
                 if (mine && gravel_prog_finish(v, warp_heard[lane] != 0, warp_acc[lane], it, nxt GRAVEL_USER_ARGS)) {
                     ++c;
-                    a += gravel_prog_span_of(out, v).d;
+                    if (count_arcs) a += gravel_prog_span_of(out, v).d;
                 }
                 __syncwarp();
             }
@@ -380,7 +382,7 @@ gravel_program_loop(const offset_t *__restrict__ in_off0, const vid_t *__restric
                     }
                     if (gravel_prog_finish(v, got != 0, x, it, nxt GRAVEL_USER_ARGS)) {
                         ++c;
-                        a += gravel_prog_span_of(out, v).d;
+                        if (count_arcs) a += gravel_prog_span_of(out, v).d;
                     }
                 }
                 __syncthreads();  // red is read before the next list writes it
@@ -441,7 +443,7 @@ gravel_program_loop(const offset_t *__restrict__ in_off0, const vid_t *__restric
                 const bool got = gravel_prog_take(v, t GRAVEL_USER_ARGS);
                 if (gravel_prog_finish(v, got, t, it, nxt GRAVEL_USER_ARGS)) {
                     ++c;
-                    a += gravel_prog_span_of(out, v).d;
+                    if (count_arcs) a += gravel_prog_span_of(out, v).d;
                 }
             }
         }
