@@ -21,9 +21,10 @@
 //
 // Each phase counts the vertices it leaves active and (where the push/pull choice reads them) the
 // arcs a push from them reads, one shared atomic per warp and one global one per block, into a
-// slot of `counts` (three slots of two, in rotation as common.cuh's gravel_step_counter). After the barrier every thread reads the same
-// counts and takes the same decision: stop, pull or push (mode 0: push where the program can, not
-// every vertex is a sender and the active vertices' arcs are at most dense_arcs; 1: pull; 2: push).
+// slot of `counts` (three slots of two, in rotation as common.cuh's gravel_step_counter). After
+// the barrier every thread reads the same counts and takes the same decision: stop, pull or push
+// (mode 0: push where the program can, not every vertex is a sender and the active vertices' arcs
+// are at most dense_arcs; 1: pull; 2: push).
 // log[0..2] receives (iterations run, active vertices left, start time), log[3(s+1)..] each
 // iteration's (active vertices, pushed, end time in ns of the device's global timer).
 
