@@ -136,10 +136,11 @@ __device__ __forceinline__ gravel_prog_span gravel_prog_span_of(const gravel_pro
 // The neighbour at position p (0 <= p < d) of a span, and the arc's weight (1 where unread).
 __device__ __forceinline__ vid_t gravel_prog_arc(const gravel_prog_lists &l, offset_t s0, offset_t d0, offset_t s1,
                                                  offset_t p, float &weight) {
-    const int way = (GRAVEL_PROG_WAYS == 2 && p >= d0) ? 1 : 0;
-    const offset_t e = way ? s1 + (p - d0) : s0 + p;
-    weight = GRAVEL_PROG_WEIGHTED ? l.w[way][e] : 1.0f;
-    return l.idx[way][e];
+    // constant indices into l: a runtime one would put the lists in local memory
+    const bool second = GRAVEL_PROG_WAYS == 2 && p >= d0;
+    const offset_t e = second ? s1 + (p - d0) : s0 + p;
+    weight = GRAVEL_PROG_WEIGHTED ? (second ? l.w[1] : l.w[0])[e] : 1.0f;
+    return (second ? l.idx[1] : l.idx[0])[e];
 }
 
 // Read the device's global timer (ns).
