@@ -3,6 +3,7 @@ library program and random ones (on any machine with nvcc), reads only what the 
 and on a GPU gives the CPU engine's and the operator engine's results in one launch per chunk of
 iterations."""
 
+import importlib
 import math
 import shutil
 import subprocess
@@ -250,3 +251,35 @@ def test_one_launch_per_chunk_of_iterations(n, monkeypatch):
     cpu = programs.run(G, programs.bfs(), device="cpu", max_iter=fused.CHUNK + 1)
     assert capped.iterations == cpu.iterations and capped.converged == cpu.converged
     np.testing.assert_array_equal(capped.state, cpu.state)
+
+
+def test_run_records_the_fused_loop(monkeypatch):
+    # run() hands the loop to an engine that has one, and makes its steps of the engine's record
+    runner = importlib.import_module("gravel.programs.run")
+    calls = []
+
+    class Looping:
+        can_push = True
+
+        def __init__(self, G, program, values):
+            self.n = G.n
+
+        def init(self, state):
+            calls.append(("init", state))
+
+        def loop(self, max_iter, direction, pull_above):
+            calls.append(("loop", max_iter, direction, pull_above))
+            return [(1, "push", 1000), (3, "pull", 3000)], 2
+
+        def state(self):
+            return [np.arange(self.n, dtype=np.int32)]
+
+    monkeypatch.setattr(runner, "_engine", lambda device, G, program: Looping)
+    G = gravel.generate.grid(2, 2)
+    r = programs.run(G, programs.bfs(), max_iter=7, direction="push", device="cpu")
+    assert calls == [("init", None), ("loop", 7, "push", runner.PULL_ABOVE)]
+    assert [(s.active, s.direction) for s in r.steps] == [(1, "push"), (3, "pull")]
+    assert r.iterations == 2 and not r.converged  # two vertices left active
+    assert r.steps[1].time_s == pytest.approx(3 * r.steps[0].time_s)
+    assert r.time_s >= sum(s.time_s for s in r.steps)
+    np.testing.assert_array_equal(r.state, np.arange(4))
