@@ -14,7 +14,9 @@ GPU's share of the arcs in its last pull iteration and each side's median second
 
 Primitives: each library program (PageRank per iteration, BFS, SSSP, CC) against its built-in
 primitive on --primitives-device (default cuda) in the same run, on --primitives (default kron:22;
-the issue's target is a program within 1.5x of its primitive on the GPU); --primitives-only skips
+the issue's target is a program within 1.3x of its primitive on the GPU), on each of --engines:
+"fused" (the whole loop in one cooperative launch, gravel.programs.fused) and "operators" (the
+loop on the operators, a launch per phase and a read-back per iteration); --primitives-only skips
 the hybrid section (`--primitives kron:20 --primitives-device cpu --primitives-only` needs no GPU).
 
 Times are medians of --repeat runs after a warm-up (compiles, lazy layouts): the results' own
@@ -44,7 +46,7 @@ from gravel import programs
 from gravel.bench import machine, script_parser, write_record
 from gravel.cli import open_graph
 from gravel.placement import budget_for, format_bytes, parse_bytes
-from gravel.programs import cpu, push
+from gravel.programs import cpu, fused, push
 from gravel.results import Timer
 from gravel.transform import add_random_weights
 
@@ -221,8 +223,10 @@ def cpu_push_rows(spec, args):
     return rows
 
 
-def primitive_rows(spec, repeat, iterations, device):
-    """Each library program against its built-in primitive on `device`."""
+def primitive_rows(spec, repeat, iterations, device, engines=("fused",)):
+    """Each library program against its built-in primitive on `device`, on each of `engines`
+    ("fused": the fused GPU loop where it takes the program; "operators": the loop on the
+    operators, the fused one turned off)."""
     G, _ = open_graph(spec)
     W = add_random_weights(G, seed=1)
     hub = int(G.out_degree.argmax())
@@ -245,24 +249,39 @@ def primitive_rows(spec, repeat, iterations, device):
         ),
     }
     rows = []
+    engines = engines if device == "cuda" else ("cpu",)  # the engines are the GPU's
     for name, (program, builtin) in cases.items():
         per = name == "pagerank"  # per iteration
-        ms = []
-        for fn in (program, builtin):
-            runs = timed(fn, repeat)
-            ms.append(
-                1e3 * statistics.median(r.time_s / (r.iterations if per else 1) for r in runs)
-            )
-        row = {"graph": spec, "algorithm": name, "program_ms": ms[0], "builtin_ms": ms[1]}
-        row["ratio"] = ms[0] / ms[1]
-        rows.append(row)
         what = "ms/iter" if per else "ms"
-        print(
-            f"{spec} {name:>8}: program {ms[0]:9.2f} {what}, built-in {ms[1]:9.2f} {what}: "
-            f"{row['ratio']:.2f}x (target 1.5x)",
-            flush=True,
-        )
+
+        def ms(fn, per=per):
+            runs = timed(fn, repeat)
+            return 1e3 * statistics.median(r.time_s / (r.iterations if per else 1) for r in runs)
+
+        base = ms(builtin)
+        for engine in engines:
+            with fused_engine(engine):
+                took = ms(program)
+            row = {"graph": spec, "algorithm": name, "engine": engine}
+            row |= {"program_ms": took, "builtin_ms": base, "ratio": took / base}
+            rows.append(row)
+            print(
+                f"{spec} {name:>8} [{engine:>9}]: program {took:9.2f} {what}, "
+                f"built-in {base:9.2f} {what}: {row['ratio']:.2f}x (target 1.3x)",
+                flush=True,
+            )
     return rows
+
+
+@contextmanager
+def fused_engine(engine):
+    """Programs on the GPU run on the fused loop ("fused"), or on the operators ("operators")."""
+    old = fused.fused_loop
+    fused.fused_loop = "off" if engine == "operators" else "auto"
+    try:
+        yield
+    finally:
+        fused.fused_loop = old
 
 
 def main():
@@ -280,6 +299,13 @@ def main():
     )
     p.add_argument("--primitives-device", choices=["cuda", "cpu"], default="cuda")
     p.add_argument("--primitives-only", action="store_true", help="skip the hybrid section")
+    p.add_argument(
+        "--engines",
+        nargs="+",
+        choices=["fused", "operators"],
+        default=["fused", "operators"],
+        help="the GPU engines programs run on against the built-ins",
+    )
     p.add_argument("--cpu-push", action="store_true", help="only the CPU push section")
     p.add_argument(
         "--fractions",
@@ -311,7 +337,9 @@ def main():
     if a.primitives:
         rows += [
             {"section": "primitives"} | r
-            for r in primitive_rows(a.primitives, a.repeat, a.iterations, a.primitives_device)
+            for r in primitive_rows(
+                a.primitives, a.repeat, a.iterations, a.primitives_device, a.engines
+            )
         ]
     if a.json:
         write_record(a.json, "benchmarks/programs.py", rows)

@@ -132,10 +132,12 @@ def run(
         Where the run goes. "auto": the GPU where one can be used, else the CPU; but a hybrid
         execution under "auto" asks for the GPU.
     execution : {"single", "hybrid-seed", "hybrid"}, default "single"
-        "single": every phase on `device`. "hybrid-seed": GraphMat on CPU-GPU, the state, send
-        and apply on the CPU and every SpMV on the GPU, compressed sparse vectors (ids and
-        values) crossing the bus each way each iteration. "hybrid": as "hybrid-seed", with the
-        SpMV's edges split between the GPU (as many rows as the device-memory budget,
+        "single": every phase on `device` (on the GPU, the whole loop in one cooperative launch
+        per ``gravel.programs.fused.CHUNK`` iterations where ``gravel.programs.fused.fits``
+        takes the program). "hybrid-seed": GraphMat on CPU-GPU, the state, send and apply on
+        the CPU and every SpMV on the GPU, compressed sparse vectors (ids and values) crossing
+        the bus each way each iteration. "hybrid": as "hybrid-seed", with the SpMV's edges split
+        between the GPU (as many rows as the device-memory budget,
         ``gravel.config.device_memory``, holds) and the CPU by their measured throughput, both
         working at once (:mod:`gravel.programs.hybrid`). A hybrid run needs a GPU; with
         ``device="cpu"`` the GPU's part runs on the CPU too (for tests).
@@ -190,7 +192,7 @@ def run(
     wanted = "cuda" if device == "auto" and not single else device
     dev = choose_device(wanted, ("cpu", "cuda"), "gravel.programs.run")
     if single:
-        engine, clock, where = _engine(dev)(G, program, values), dev, dev
+        engine, clock, where = _engine(dev, G, program)(G, program, values), dev, dev
     else:
         from .hybrid import HybridEngine
 
@@ -201,20 +203,13 @@ def run(
         raise ProgramError(f"a {dev} push needs a named reduce (sum, min, max, or, and, any)")
     with Timer(clock) as t:
         engine.init(_initial(G, program, init))
-    seconds, steps = t.seconds, []
-    arcs = int(engine.push_degree.sum())  # a push from every vertex reads them all
-    active = engine.actives()
-    while active.count and len(steps) < max_iter:
-        senders = G.n if program.senders == "all" else active.count
-        with Timer(clock) as t:
-            how = direction
-            if how == "auto":
-                dense = senders == G.n or active.push_arcs(engine.push_degree) > PULL_ABOVE * arcs
-                how = "pull" if dense or not engine.can_push else "push"
-            split = engine.step(active, len(steps), how)
-            active = engine.actives()
-        steps.append(Step(senders, how, t.seconds, *(split or ())))
-        seconds += t.seconds
+    seconds = t.seconds
+    if hasattr(engine, "loop"):  # the fused engine: the whole loop on the device
+        steps, left, looped = _fused(engine, G, program, max_iter, direction, clock)
+        seconds += looped
+    else:
+        steps, left = _loop(engine, G, program, max_iter, direction, clock)
+        seconds += sum(s.time_s for s in steps)
     state = engine.state()
     out = state[0]
     if program.state_dtype.names is not None:
@@ -232,8 +227,41 @@ def run(
         stats,
         state=out,
         steps=steps,
-        converged=not active.count,
+        converged=not left,
     )
+
+
+def _loop(engine, G, program, max_iter, direction, clock):
+    """The iterations, each chosen, run and counted by the host: (the steps, the vertices left
+    active)."""
+    steps = []
+    arcs = int(engine.push_degree.sum())  # a push from every vertex reads them all
+    active = engine.actives()
+    while active.count and len(steps) < max_iter:
+        senders = G.n if program.senders == "all" else active.count
+        with Timer(clock) as t:
+            how = direction
+            if how == "auto":
+                dense = senders == G.n or active.push_arcs(engine.push_degree) > PULL_ABOVE * arcs
+                how = "pull" if dense or not engine.can_push else "push"
+            split = engine.step(active, len(steps), how)
+            active = engine.actives()
+        steps.append(Step(senders, how, t.seconds, *(split or ())))
+    return steps, active.count
+
+
+def _fused(engine, G, program, max_iter, direction, clock):
+    """The iterations in the fused engine's launches, which choose as :func:`_loop` does: (the
+    steps, the vertices left active, the seconds); each step gets the share of the seconds that
+    the device's clock gave it."""
+    with Timer(clock) as t:
+        record, left = engine.loop(max_iter, direction, PULL_ABOVE)
+    total = sum(ns for *_, ns in record) or 1
+    steps = [
+        Step(G.n if program.senders == "all" else count, how, t.seconds * ns / total)
+        for count, how, ns in record
+    ]
+    return steps, left, t.seconds
 
 
 def _vertex_params(G, program, params):
@@ -285,11 +313,14 @@ def _initial(G, program, init):
     return out
 
 
-def _engine(device):
+def _engine(device, G, program):
+    """The engine class of a single-device run: the fused one on the GPU where it takes the
+    program (:func:`gravel.programs.fused.fits`), else the operators'."""
     if device == "cpu":
         from .cpu import CpuEngine
 
         return CpuEngine
+    from . import fused
     from .cuda import CudaEngine
 
-    return CudaEngine
+    return fused.FusedEngine if fused.fits(program, G.to("cuda")) else CudaEngine
