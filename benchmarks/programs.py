@@ -46,7 +46,7 @@ from gravel import programs
 from gravel.bench import machine, script_parser, write_record
 from gravel.cli import open_graph
 from gravel.placement import budget_for, format_bytes, parse_bytes
-from gravel.programs import cpu, fused, push
+from gravel.programs import cpu, push
 from gravel.results import Timer
 from gravel.transform import add_random_weights
 
@@ -276,12 +276,8 @@ def primitive_rows(spec, repeat, iterations, device, engines=("fused",)):
 @contextmanager
 def fused_engine(engine):
     """Programs on the GPU run on the fused loop ("fused"), or on the operators ("operators")."""
-    old = fused.fused_loop
-    fused.fused_loop = "off" if engine == "operators" else "auto"
-    try:
+    with gravel.config.using(program_engine=engine):
         yield
-    finally:
-        fused.fused_loop = old
 
 
 def main():

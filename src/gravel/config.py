@@ -20,6 +20,11 @@ bus_load_balance : str, default "auto"
     balanced by lines: ``"line_balanced"``) or another :class:`gravel.operators.LoadBalance` value,
     such as EMOGI's baselines ``"warp_aligned"`` (a warp per list) and ``"thread_mapped"`` (naive).
 
+program_engine : str, default "operators"
+    Which engine runs a vertex program on one GPU (:func:`gravel.programs.run`): "operators" (a
+    few operator launches per iteration, every program and placement) or "fused" (the whole loop
+    in one cooperative launch, :mod:`gravel.programs.fused`, for the programs it takes; the
+    others still go to the operators).
 compile_notice : bool, default True
     Whether gravel says "compiling kernels" on stderr when kernels compile for more than a second
     at their first use (:func:`gravel.compiling.watch`); the ``gravel.compiling`` logger records
@@ -36,9 +41,17 @@ device_memory = None
 placement = "auto"
 tier = "lines"
 bus_load_balance = "auto"
+program_engine = "operators"
 compile_notice = os.environ.get("GRAVEL_COMPILE_NOTICE", "1") != "0"
 
-_SETTINGS = ("device_memory", "placement", "tier", "bus_load_balance", "compile_notice")
+_SETTINGS = (
+    "device_memory",
+    "placement",
+    "tier",
+    "bus_load_balance",
+    "program_engine",
+    "compile_notice",
+)
 
 
 @contextmanager

@@ -36,6 +36,12 @@ COMPILED = {name: getattr(programs, name)() for name in LIBRARY} | {
 }
 
 
+@pytest.fixture(autouse=True)
+def fused_engine(monkeypatch):
+    """Every test here asks for the fused engine (the default engine is the operators')."""
+    monkeypatch.setattr(gravel.config, "program_engine", "fused")
+
+
 def nvcc(code, tmp_path):
     """Compile the fused kernel of `code` for sm_90 as CI compiles the kernels (the source as
     NVRTC gets it, headers inlined); fail with nvcc's output."""
@@ -131,7 +137,7 @@ def test_fits_takes_device_graphs_and_the_language_it_writes(monkeypatch):
     many = programs.collaborative_filtering(k=fused.MAX_FIELDS + 1)
     assert not fused.fits(many, _Graph("device"))
     assert fused.fits(programs.collaborative_filtering(k=fused.MAX_FIELDS), _Graph("device"))
-    monkeypatch.setattr(fused, "fused_loop", "off")
+    monkeypatch.setattr(gravel.config, "program_engine", "operators")
     assert not fused.fits(programs.bfs(), _Graph("device"))
 
 
@@ -152,7 +158,7 @@ def both_engines(G, prog, monkeypatch, **kw):
     """The run on the fused engine, then on the operator engine."""
     fast = programs.run(G, prog, device="cuda", **kw)
     with monkeypatch.context() as m:
-        m.setattr(fused, "fused_loop", "off")
+        m.setattr(gravel.config, "program_engine", "operators")
         slow = programs.run(G, prog, device="cuda", **kw)
     return fast, slow
 

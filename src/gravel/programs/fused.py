@@ -8,7 +8,7 @@ program without ``listen`` reads no state to test it). :class:`FusedEngine` runs
 launches once per :data:`CHUNK` iterations and reads back one small log each launch, where the
 operator engine (:mod:`gravel.programs.cuda`) launches several kernels an iteration and reads its
 counts back every iteration. :func:`fits` says which runs it takes; the others stay on the operator
-engine, as they do where :data:`fused_loop` is "off".
+engine, as every run does where ``gravel.config.program_engine`` is "operators" (the default).
 
 Imports no CuPy until it runs: :func:`source` writes the code on any machine.
 """
@@ -18,12 +18,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import config
 from ..operators.codegen import BLOCK, CTYPES, LONG_LIST, prelude
 from .cuda import _BASE, _ways, _wide
 
-#: "auto": :func:`gravel.programs.run` runs the programs :func:`fits` takes on this engine on the
-#: GPU; "off": every GPU run goes to the operator engine (for comparison)
-fused_loop = "auto"
 #: most iterations one launch runs before the host reads its log and launches again
 CHUNK = 256
 #: blocks per SM of the loop kernel (its launch bounds): every block must be resident at once
@@ -79,11 +77,12 @@ def fits(program, dg):
     Returns
     -------
     bool
-        :data:`fused_loop` is "auto", the lists are in device memory, the message has at most
-        :data:`MAX_FIELDS` fields and process calls no graph function (``common``).
+        ``gravel.config.program_engine`` is "fused", the lists are in device memory, the
+        message has at most :data:`MAX_FIELDS` fields and process calls no graph function
+        (``common``).
     """
     return (
-        fused_loop == "auto"
+        config.program_engine == "fused"
         and dg.placement == "device"
         and len(program.message) <= MAX_FIELDS
         and not program.process_uses("common")

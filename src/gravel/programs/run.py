@@ -132,9 +132,10 @@ def run(
         Where the run goes. "auto": the GPU where one can be used, else the CPU; but a hybrid
         execution under "auto" asks for the GPU.
     execution : {"single", "hybrid-seed", "hybrid"}, default "single"
-        "single": every phase on `device` (on the GPU, the whole loop in one cooperative launch
-        per ``gravel.programs.fused.CHUNK`` iterations where ``gravel.programs.fused.fits``
-        takes the program). "hybrid-seed": GraphMat on CPU-GPU, the state, send and apply on
+        "single": every phase on `device` (on the GPU with ``gravel.config.program_engine =
+        "fused"``, the whole loop in one cooperative launch per
+        ``gravel.programs.fused.CHUNK`` iterations where ``gravel.programs.fused.fits`` takes
+        the program). "hybrid-seed": GraphMat on CPU-GPU, the state, send and apply on
         the CPU and every SpMV on the GPU, compressed sparse vectors (ids and values) crossing
         the bus each way each iteration. "hybrid": as "hybrid-seed", with the SpMV's edges split
         between the GPU (as many rows as the device-memory budget,
