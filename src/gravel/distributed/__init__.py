@@ -31,6 +31,7 @@ an NCCL communicator performs the same collectives between the workers (:mod:`.n
 """
 
 from .algorithms import bfs, connected_components, pagerank, sssp
+from .counting import core_number, triangles
 from .partition import (
     Part,
     PartitionedGraph,
@@ -40,6 +41,7 @@ from .partition import (
     partition,
     split,
 )
+from .replicated import betweenness_centrality
 from .results import PartArrays
 
 #: the names whose modules load on first use (Dask, CuPy and Numba stay unimported till then)
@@ -71,8 +73,10 @@ __all__ = [
     "PartitionedGraph",
     "Source",
     "WorkerLostError",
+    "betweenness_centrality",
     "bfs",
     "connected_components",
+    "core_number",
     "edge_balanced_bounds",
     "owner",
     "pagerank",
@@ -80,4 +84,5 @@ __all__ = [
     "partition",
     "split",
     "sssp",
+    "triangles",
 ]

@@ -89,17 +89,7 @@ def betweenness_centrality(
     n = G.n
     if edges and G.has_parallel_arcs:
         raise InvalidGraphError("edges=True: G has parallel arcs, whose paths merge into one")
-    if sources is not None:
-        sources = _check_sources(G, sources)
-        k = len(sources)
-    elif k is None:
-        sources = np.arange(n, dtype=np.int32)
-    else:
-        if not is_integer(k):
-            raise InvalidGraphError(f"k must be an integer number of sources, not {k!r}")
-        if not 0 < k <= n:
-            raise InvalidGraphError(f"k={k} sources, but the graph has {n} vertices")
-        sources = seeds.rng(seed).choice(n, size=k, replace=False).astype(np.int32)
+    sources, k = choose_sources(G, k, seed, sources)
     internal = sources if G.order is None else G.order[sources]
     res = IMPLEMENTATIONS[dev](_simple_arcs(G), internal, bool(edges))
     if edges:
@@ -118,6 +108,47 @@ def betweenness_centrality(
     )
     res.sources = sources
     return res
+
+
+def choose_sources(G, k, seed, sources):
+    """The sources of a run and the sample size that scales it, from the arguments of
+    :func:`betweenness_centrality`.
+
+    Parameters
+    ----------
+    G : Graph
+    k : int or None
+    seed : int, sequence of ints, numpy.random.Generator or None
+    sources : sequence or None
+        As :func:`betweenness_centrality` takes them.
+
+    Returns
+    -------
+    sources : numpy.ndarray of int32
+        Caller ids: the given ones (distinct, sorted), a sample of `k`, or every vertex.
+    k : int or None
+        The sample's size, None where every vertex is a source.
+
+    Raises
+    ------
+    InvalidGraphError
+        `k` is not an integer in ``[1, n]``, or `sources` is empty or not 1-D.
+    InvalidArgumentError
+        A bad `seed`.
+    VertexNotFoundError
+        A source is neither a vertex id nor a label of G.
+    """
+    n = G.n
+    if sources is not None:
+        sources = _check_sources(G, sources)
+        return sources, len(sources)
+    if k is None:
+        return np.arange(n, dtype=np.int32), None
+    if not is_integer(k):
+        raise InvalidGraphError(f"k must be an integer number of sources, not {k!r}")
+    if not 0 < k <= n:
+        raise InvalidGraphError(f"k={k} sources, but the graph has {n} vertices")
+    return seeds.rng(seed).choice(n, size=k, replace=False).astype(np.int32), k
 
 
 def _check_sources(G, sources):
