@@ -217,7 +217,7 @@ def triangles(G, *, per_vertex=True, parts=2, cluster=None, gather=True):
     """
     from ..algorithms.triangles import TriangleResult
 
-    cpu_only(G, cluster, None, "triangles")
+    cpu_only(G, cluster, "triangles")
     _check_gather(G, cluster, gather)
     with _run(G, parts, cluster, None, gather, triangles_program, bool(per_vertex)) as run:
         dg, out, stats, t = run
@@ -277,7 +277,7 @@ def core_number(G, *, parts=2, cluster=None, gather=True):
     """
     from ..algorithms.kcore import CoreResult
 
-    cpu_only(G, cluster, None, "core_number")
+    cpu_only(G, cluster, "core_number")
     _check_gather(G, cluster, gather)
     with _run(G, parts, cluster, None, gather, core_program) as (dg, out, stats, t):
         rounds = out.each(lambda r: r[1])[0]

@@ -81,7 +81,7 @@ def bc_program(part, sources, k, normalized):
     return scaled[part.lo : part.hi], int(mine.size)
 
 
-def cpu_only(G, cluster, gpus, name):
+def cpu_only(G, cluster, name):
     """Refuse, before any work, a GPU run of a primitive that runs on CPU workers only.
 
     Parameters
@@ -89,18 +89,17 @@ def cpu_only(G, cluster, gpus, name):
     G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
     cluster : object
         The `cluster` argument as given.
-    gpus : int or None
     name : str
         The primitive, for the message.
 
     Raises
     ------
     InvalidArgumentError
-        `gpus` given, a GPUCluster, or a graph on GPU workers.
+        A GPUCluster, or a graph on GPU workers.
     """
     from .gpu import GPUCluster, GPUGraph
 
-    if gpus is not None or isinstance(cluster, GPUCluster) or isinstance(G, GPUGraph):
+    if isinstance(cluster, GPUCluster) or isinstance(G, GPUGraph):
         raise InvalidArgumentError(f"distributed {name} runs on CPU workers only, not on GPUs")
 
 
@@ -166,7 +165,7 @@ def betweenness_centrality(
     from ..algorithms.betweenness import BCResult
     from ..algorithms.betweenness.api import choose_sources
 
-    cpu_only(G, cluster, None, "betweenness_centrality")
+    cpu_only(G, cluster, "betweenness_centrality")
     if isinstance(G, PartitionedGraph) or not hasattr(G, "csc"):
         if k is not None or seed is not None or sources is not None:
             raise InvalidArgumentError(
