@@ -44,12 +44,15 @@ def _placed(G, parts, cluster, gpus=None):
         return
     on_gpus = gpus is not None or isinstance(cluster, GPUCluster)
     kind = GPUCluster if on_gpus else Cluster
-    if isinstance(cluster, str) or cluster is not None and not isinstance(cluster, kind):
-        cluster = kind(client=cluster)  # a distributed.Client or a scheduler address
+    # a distributed.Client or a scheduler address: the workers stay, the client made here goes
+    made = isinstance(cluster, str) or cluster is not None and not isinstance(cluster, kind)
+    if made:
+        cluster = kind(client=cluster)
     own = cluster is None
     if own:
         cluster = GPUCluster(gpus) if on_gpus else Cluster(parts=parts)
-    with cluster if own else contextlib.nullcontext():  # closed with its workers, error or not
+    # closed with what it started (its workers, or its client), error or not
+    with cluster if own or made else contextlib.nullcontext():
         dg = cluster.load(G) if on_gpus else cluster.load(G, parts)
         try:
             yield dg
