@@ -154,3 +154,12 @@ def test_a_worker_lost_under_a_count_is_one_error():
             with pytest.raises(gd.WorkerLostError, match="the worker of part 1"):
                 _within(HUNG_S, lambda call=call: call(DG))
     assert _workers_left(before) == []
+
+
+@pytest.mark.gpu
+def test_gpu_clusters_are_refused_before_any_work():
+    G = gravel.generate.kronecker(6, 8)
+    with gd.GPUCluster(1) as c:
+        for call in (gd.triangles, gd.core_number, gd.betweenness_centrality):
+            with pytest.raises(InvalidArgumentError, match="CPU workers only"):
+                call(G, cluster=c)
