@@ -10,8 +10,9 @@ on a directed graph, its in-list, without self loops.
   (alltoall); per-vertex counts go to their vertices' owners in a third.
 - Core numbers: the h-index iteration of Montresor, De Pellegrini and Miorandi (2013). Every
   estimate starts at the degree; each round a vertex takes the h-index of its neighbours'
-  estimates (at most its own), and the parts all-gather only the estimates that changed. The
-  fixpoint, reached when a round changes none, is the core numbers.
+  estimates (at most its own), and the parts all-gather only the estimates that changed; a round
+  recomputes only the vertices with a neighbour that changed. The fixpoint, reached when a round
+  changes none, is the core numbers.
 """
 
 import numpy as np
@@ -166,14 +167,22 @@ def core_program(part):
     estimate = np.diff(offsets)
     everyone = (yield allgather(estimate)).copy()
     rows, rounds = rows_of(offsets), 0
+    dirty = np.arange(part.size)  # the rows with a neighbour whose estimate changed
     while True:
-        new = np.minimum(_h_index(offsets, rows, everyone[ids]), estimate)
-        changed = np.flatnonzero(new != estimate)
-        estimate, rounds = new, rounds + 1
-        at, values = yield allgather((changed + part.lo, new[changed]))
+        lengths, where = _rows(offsets, dirty)
+        sub = np.zeros(dirty.size + 1, np.int64)
+        np.cumsum(lengths, out=sub[1:])
+        h = _h_index(sub, np.repeat(np.arange(dirty.size), lengths), everyone[ids[where]])
+        lower = h < estimate[dirty]
+        changed = dirty[lower]
+        estimate[changed], rounds = h[lower], rounds + 1
+        at, values = yield allgather((changed + part.lo, estimate[changed]))
         if not at.size:
             return estimate.astype(np.int32), rounds
         everyone[at] = values
+        moved = np.zeros(part.n, bool)
+        moved[at] = True
+        dirty = np.unique(rows[moved[ids]])
 
 
 def triangles(G, *, per_vertex=True, parts=2, cluster=None, gather=True):
