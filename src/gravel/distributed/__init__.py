@@ -11,6 +11,9 @@ few lines::
     >>> gravel.distributed.bfs(G, 0, parts=2, cluster="in-process").depth.tolist()
     [0, 1, 2, 1, 2, 3, 2, 3, 4]
 
+Betweenness centrality (the sources spread over parts that each hold a whole replica,
+:mod:`.replicated`), triangle counts and core numbers (:mod:`.counting`) run on CPU workers only.
+
 Without `cluster`, a call starts a ``distributed.LocalCluster`` of `parts` single-threaded
 worker processes and shuts it down after; pass a :class:`Cluster` (or a ``distributed.Client``)
 to keep the workers, and ``cluster.load(G)`` to keep the parts on them between calls. Importing
