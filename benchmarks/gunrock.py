@@ -301,12 +301,9 @@ def graph_pair(spec, gap, folder):
     """(G, W) for `spec`: gravel's simple undirected graph and its weights 1..255, or with `gap`
     (a gapbs checkout) benchmarks/gap.py's graphs, GAP's own kron and urand."""
     if gap is not None:
-        import importlib.util
+        from gap import graph_files  # benchmarks/gap.py, beside this script
 
-        loc = importlib.util.spec_from_file_location("gap", Path(__file__).with_name("gap.py"))
-        gap_py = importlib.util.module_from_spec(loc)
-        loc.loader.exec_module(gap_py)
-        return gap_py.graph_files(spec, gap, folder, "gap")[2:]
+        return graph_files(spec, gap, folder, "gap")[2:]
     G = open_graph(spec)[0].simple_undirected()
     return G, gravel.transform.add_random_weights(G, 1, 255, seed=1)
 

@@ -169,3 +169,35 @@ def test_gunrock_answers_pass_gravels_verifiers(pair):
         name: [] for name in gunrock.ALGOS
     }
     assert all(cell["gunrock_s"] > 0 for cell in cells.values())
+
+
+FAKE_BFS = """#!{python}
+# Gunrock's bfs as benchmarks/gunrock.py calls it: -m FILE -n RUNS -s SOURCE; SciPy's BFS depths
+import os, sys
+import numpy as np, scipy.io
+from scipy.sparse.csgraph import breadth_first_order
+args = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+A = scipy.io.mmread(args["-m"]).tocsr()
+s = int(args["-s"])
+order, pred = breadth_first_order(A, s, directed=True)
+depth = np.full(A.shape[0], 2**31 - 1)
+depth[s] = 0
+for v in order[1:]:
+    depth[v] = depth[pred[v]] + 1
+k = len(depth) if os.environ.get("GUNROCK_PRINT_ALL") else 40
+print("Source :", s)
+print(f"GPU distances[:{{k}}] =", *depth[:k], "")
+print("GPU Elapsed Time :", 0.25 * int(args["-n"]), "(ms)")
+"""
+
+
+def test_cells_run_each_app_on_the_files_written(pair, tmp_path):
+    import sys
+
+    G, W = pair
+    app = tmp_path / "bfs"
+    app.write_text(FAKE_BFS.format(python=sys.executable))
+    app.chmod(0o755)
+    sources = np.argsort(G.out_degree)[-2:].astype(int).tolist()
+    cells = gunrock.gunrock_cells(G, W, sources, tmp_path, repeat=3, algos=["bfs"])
+    assert cells == {"bfs": {"gunrock_s": 0.75e-3, "problems": []}}
