@@ -195,7 +195,7 @@ def _parents(G, source, depth):
 def gunrock_args(name, mtx, source, repeat):
     """The app's arguments after its path: the file, the source where it takes one, the runs."""
     if name == "tc":  # one run, no source; -r prints the total
-        return ["-m", str(mtx), "-r", "true"]
+        return ["-m", str(mtx), "-r"]
     runs = ["-n", str(repeat)]
     return ["-m", str(mtx), *runs] + ([] if name == "pagerank" else ["-s", str(source)])
 
