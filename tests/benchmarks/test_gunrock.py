@@ -83,6 +83,15 @@ def test_symmetric_file_gives_gunrock_sorted_rows_of_the_graph(tmp_path_factory,
     assert rows == [sorted(r) for r in rows] == host_csr(S)
 
 
+def test_fractional_weights_read_back(tmp_path):
+    w = np.array([0.5, 1e-3, 7.0, 1 / 3])
+    G = gravel.Graph.from_edges([2, 1, 0, 2], [11, 2, 1, 0], w, n=12, directed=True)
+    gunrock.write_mtx(tmp_path / "f.mtx", G, weights=G.weights)
+    A = scipy.io.mmread(tmp_path / "f.mtx").tocsr()
+    assert (A != G.to_scipy().astype(np.float64)).nnz == 0
+    assert sorted(A.data.tolist()) == sorted(np.float32(w).astype(np.float64).tolist())
+
+
 def test_symmetric_file_refuses_a_directed_graph(tmp_path):
     G = gravel.Graph.from_edges([0, 1], [1, 2], n=3, directed=True)
     with pytest.raises(ValueError, match="undirected"):
