@@ -263,7 +263,8 @@ def run_gunrock(bin_dir, name, mtx, source, repeat, timeout=600):
     env = os.environ | {"GUNROCK_PRINT_ALL": "1"}
     run = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
     if run.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited {run.returncode}:\n{run.stderr[-2000:]}")
+        tail = (run.stdout + run.stderr)[-2000:]
+        raise RuntimeError(f"{' '.join(cmd)} exited {run.returncode}:\n{tail}")
     return parse_output(run.stdout, LABELS[name])
 
 
@@ -300,8 +301,8 @@ def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None):
     Returns
     -------
     dict
-        name -> {"gunrock_s": seconds, or None where a check failed, "problems": the verifier's
-        sentences, first source that failed}.
+        name -> {"gunrock_s": seconds, or None where a run or a check failed, "problems": the
+        verifier's sentences (or the failed run's output's end), first source that failed}.
     """
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         files = {
@@ -315,7 +316,11 @@ def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None):
             each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
             times, problems = [], []
             for v in each:
-                out = run_gunrock(bin_dir, name, files[kinds.get(name, "pattern")], v, repeat)
+                try:
+                    out = run_gunrock(bin_dir, name, files[kinds.get(name, "pattern")], v, repeat)
+                except (RuntimeError, subprocess.TimeoutExpired) as e:  # a failed run: no cell
+                    problems = [f"source {v}: {' '.join(str(e).split())[-300:]}"]
+                    break
                 problems = check(name, G, W, v, out)
                 if problems:
                     problems = [f"source {v}: {p}" for p in problems]

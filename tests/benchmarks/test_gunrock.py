@@ -210,3 +210,13 @@ def test_cells_run_each_app_on_the_files_written(pair, tmp_path):
     sources = np.argsort(G.out_degree)[-2:].astype(int).tolist()
     cells = gunrock.gunrock_cells(G, W, sources, tmp_path, repeat=3, algos=["bfs"])
     assert cells == {"bfs": {"gunrock_s": 0.75e-3, "problems": []}}
+
+
+def test_a_failing_app_gives_a_failed_cell(pair, tmp_path):
+    G, W = pair
+    app = tmp_path / "tc"
+    app.write_text("#!/bin/sh\necho 'Error: input matrix must be symmetric'\nexit 1\n")
+    app.chmod(0o755)
+    cells = gunrock.gunrock_cells(G, W, [0], tmp_path, repeat=1, algos=["tc"])
+    assert cells["tc"]["gunrock_s"] is None
+    assert cells["tc"]["problems"][0].endswith("exited 1: Error: input matrix must be symmetric")
