@@ -1,7 +1,10 @@
 """gravel beside the GAP Benchmark Suite (Beamer, Asanovic and Patterson) on the same graph files
 and sources: BFS, SSSP, PageRank per iteration, CC, BC per source and TC, GAP's reference kernels
 and gravel's CPU path on the same --threads (default: every core) and, where a GPU is present,
-gravel's GPU path, in one table with gravel CPU / GAP (issue 23's table, without Gunrock's column).
+gravel's GPU path, in one table with gravel CPU / GAP (issue 23's table); with --gunrock DIR,
+Gunrock's apps (built in DIR) on the same graphs and sources, each answer checked by gravel's
+verifiers and its time shown only where it passes (benchmarks/gunrock.py; not PageRank, which
+Gunrock runs to its own tolerance rather than per iteration, nor CC, which it lacks).
 
 GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
 missing). Both systems read the same files, GAP's serialized graphs (.sg, and .wsg with weights
@@ -142,6 +145,7 @@ def main():
     p.add_argument("--gap", required=True, type=Path, help="a checkout of sbeamer/gapbs")
     p.add_argument("--sources", type=int, default=2, help="BFS / SSSP / BC sources")
     p.add_argument("--algo", action="append", help="repeatable; default: all six")
+    p.add_argument("--gunrock", type=Path, help="Gunrock's built apps (benchmarks/gunrock.py)")
     p.add_argument(
         "--threads",
         type=_counts,
@@ -172,16 +176,25 @@ def main():
     print(f"Numba threading layer: {layer}")
     if max(a.chunksize) > 0 and layer != "tbb":
         p.error(f"--chunksize needs Numba's tbb threading layer (this run has {layer})")
+    if a.gunrock:
+        from gunrock import gunrock_cells  # benchmarks/gunrock.py, beside this script
+
+        print(f"Gunrock {(a.gunrock / 'COMMIT').read_text().strip()}")
     print(
         f"{'graph':>10} {'primitive':>9} {'threads':>7} {'chunk':>5} "
         + " ".join(f"{'gravel ' + d:>12}" for d in devices)
         + f" {'GAP':>10} {'cpu / GAP':>9}"
+        + (f" {'Gunrock':>12}" if a.gunrock else "")
     )
     for spec in a.graphs:
         with tempfile.TemporaryDirectory() as tmp:
             sg, wsg, G, W = graph_files(spec, a.gap, tmp, a.generator)
             sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
             files = {"sg": str(sg), "wsg": str(wsg)}
+            gunrock = {}
+            if a.gunrock:
+                algos = [x for x in ("bfs", "sssp", "bc", "tc") if not a.algo or x in a.algo]
+                gunrock = gunrock_cells(G, W, sources, a.gunrock, a.repeat, algos, tmp)
             for name, gap_args, kind, call, units in cases(G, W):
                 if a.algo and name not in a.algo:
                     continue
@@ -203,6 +216,8 @@ def main():
                             )
                             row[f"gravel_{d}_s"] = t / units
                         row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
+                        if last and name in gunrock:
+                            row |= gunrock[name]
                         rows.append(row)
                         _print(row, devices)
     if a.json:
@@ -211,6 +226,7 @@ def main():
             "benchmarks/gap.py",
             rows,
             gap=str(a.gap),
+            gunrock_commit=a.gunrock and (a.gunrock / "COMMIT").read_text().strip(),
             threads=a.threads,
             chunksize=a.chunksize,
             threading_layer=layer,
@@ -244,9 +260,19 @@ def _print(row, devices):
     )
     print(
         f"{row['graph']:>10} {row['primitive']:>9} {row['threads']:>7} {row['chunksize']:>5} "
-        f"{cells} {1e3 * row['gap_s']:8.2f}ms {row['cpu_over_gap']:8.2f}x",
+        f"{cells} {1e3 * row['gap_s']:8.2f}ms {row['cpu_over_gap']:8.2f}x {_gunrock_cell(row)}",
         flush=True,
     )
+
+
+def _gunrock_cell(row):
+    """Gunrock's time where its answer passed gravel's check; FAILED with the check's sentence."""
+    if "gunrock_s" not in row:
+        return ""
+    if row["gunrock_s"] is None:
+        return f"{'FAILED':>12} {'; '.join(row['problems'])}"
+    ratio = f" (GPU / Gunrock {row['gravel_cuda_s'] / row['gunrock_s']:.2f}x)"
+    return f"{1e3 * row['gunrock_s']:10.3f}ms" + (ratio if "gravel_cuda_s" in row else "")
 
 
 if __name__ == "__main__":

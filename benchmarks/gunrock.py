@@ -1,0 +1,388 @@
+"""gravel's GPU path beside Gunrock (gunrock/gunrock's example apps: bfs, sssp, pr, bc, tc) on the
+same graphs and sources, each Gunrock answer checked by gravel's verifier before its time counts.
+
+Gunrock's apps are built outside this repository, for the GPU they run on, into one folder (--bin,
+default third_party/gunrock-bin) with a file COMMIT naming the Gunrock commit built. Two patches go
+on Gunrock's sources before the build: its merge-path (v2) advance, which BC uses, prints and sorts
+whole frontiers at every step (removed), and ``print::head``, which prints the first 40 values of a
+result, prints all of them, to round-trip precision, when GUNROCK_PRINT_ALL is set, so that every
+value can be checked.
+
+Each graph is gravel's (a generator spec or a file, symmetrised and simple; SSSP on it with weights
+1..255, gravel's ``add_random_weights`` seed 1), or with --gap DIR GAP's own kron and urand, as
+benchmarks/gap.py makes them. It is written as Matrix Market files: every arc, 1-based ("general",
+pattern, or real with SSSP's weights), and for TC, which asks for a symmetric file, each edge once.
+BFS, SSSP and BC start from the --sources highest-degree vertices, as gap.py's do. Gunrock runs
+--repeat times in one process (``-n``) and prints its last run's time (its own GPU timer, loading
+left out); gravel's cell is the median of --repeat runs after a warm-up (CUDA events). PageRank runs
+to each side's stopping test: Gunrock's largest change below 1e-6, gravel's L1 change below n * 1e-6
+(``stopping="networkx"``), alpha 0.85 both; TC counts per vertex on both sides. A Gunrock cell that
+fails its check is printed as FAILED with the verifier's sentence, and left out of the JSON's times.
+
+    python benchmarks/gunrock.py kron:18 urand:18 --bin third_party/gunrock-bin --json out.json
+"""
+
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+import gravel
+from gravel.algorithms.betweenness import rescale, verify_betweenness
+from gravel.algorithms.bfs import verify_bfs
+from gravel.algorithms.pagerank import verify_pagerank
+from gravel.algorithms.sssp.verify import verify_sssp
+from gravel.algorithms.triangles import verify_triangles
+from gravel.bench import run_times, script_parser, write_record
+from gravel.cli import open_graph
+
+ALGOS = ("bfs", "sssp", "pagerank", "bc", "tc")
+#: Gunrock's app for each primitive
+APPS = {"bfs": "bfs", "sssp": "sssp", "pagerank": "pr", "bc": "bc", "tc": "tc"}
+#: the label Gunrock's app prints before its per-vertex result
+LABELS = {
+    "bfs": "GPU distances",
+    "sssp": "GPU distances",
+    "pagerank": "GPU rank",
+    "bc": "GPU bc values",
+    "tc": "Per-vertex triangle count",
+}
+ALPHA, TOL = 0.85, 1e-6  # Gunrock's pr example's, fixed in its source
+UNREACHED_DEPTH = 2**31 - 1  # Gunrock's BFS: numeric_limits<int>::max()
+UNREACHED_DISTANCE = 3.4e38  # Gunrock's SSSP: numeric_limits<float>::max() and above
+_TIME = re.compile(r"^GPU Elapsed Time : (\S+) \(ms\)", re.M)
+_HEAD = re.compile(r"^(?P<label>[^\n\[]+)\[:(?P<k>\d+)\] = (?P<values>[^\n]*)$", re.M)
+_TOTAL = re.compile(r"^Total Graph Traingles : (\d+)", re.M)  # (sic) Gunrock's spelling
+
+
+def write_mtx(path, G, weights=None, symmetric=False):
+    """Write G as a Matrix Market coordinate file, as Gunrock's reader takes it (1-based ids).
+
+    Parameters
+    ----------
+    path : str or Path
+        The file written.
+    G : Graph
+        The graph; every arc is written, sorted by source then target.
+    weights : numpy.ndarray, optional
+        One weight per arc, in G's arc order: a "real" file; otherwise a "pattern" one.
+    symmetric : bool, default False
+        Write a "symmetric" file: each edge once, as (larger id, smaller id), rows ascending, which
+        Gunrock's reader mirrors back into sorted rows. G must be undirected with no self-loops.
+
+    Returns
+    -------
+    Path
+        `path`.
+
+    Raises
+    ------
+    ValueError
+        `symmetric` on a directed graph or one with self-loops, or weights of the wrong length.
+    """
+    src = np.repeat(np.arange(G.n, dtype=np.int64), np.diff(G.offsets))
+    dst = np.asarray(G.indices, np.int64)
+    if weights is not None and len(weights) != len(dst):
+        raise ValueError(f"weights: {len(weights)} values for {len(dst)} arcs")
+    if symmetric:
+        if G.directed or np.any(src == dst):
+            raise ValueError("a symmetric file needs an undirected graph without self-loops")
+        keep = src > dst
+    else:
+        keep = np.ones(len(dst), bool)
+    src, dst = src[keep], dst[keep]
+    if np.any((np.diff(src) == 0) & (np.diff(dst) < 0)):  # rows not sorted
+        order = np.lexsort((dst, src))
+        src, dst, keep = src[order], dst[order], np.flatnonzero(keep)[order]
+    columns = [src + 1, dst + 1]
+    kind = "pattern"
+    if weights is not None:
+        columns.append(np.asarray(weights, np.float64)[keep])
+        kind = "real"
+    banner = f"%%MatrixMarket matrix coordinate {kind} {'symmetric' if symmetric else 'general'}"
+    header = f"{banner}\n{G.n} {G.n} {len(src)}\n"
+    if all(np.array_equal(c, np.floor(np.abs(c))) for c in columns):
+        _write_integers(path, header, [c.astype(np.int64) for c in columns])
+    else:  # fractional weights: NumPy's formatting, slower
+        fmt = "%d %d %.17g"
+        np.savetxt(path, np.column_stack(columns), fmt=fmt, header=header[:-1], comments="")
+    return Path(path)
+
+
+def _write_integers(path, header, columns, chunk=1 << 22):
+    """Write `header`, then rows of the columns' non-negative integers, each column right-aligned
+    in its own width (C's and SciPy's readers skip the spaces): NumPy arithmetic, not formatting
+    row by row, so that graphs of a billion arcs are written in minutes."""
+    widths = [len(str(int(c.max()))) if len(c) else 1 for c in columns]
+    with open(path, "wb") as f:
+        f.write(header.encode())
+        for start in range(0, len(columns[0]), chunk):
+            parts = [_digits(c[start : start + chunk], w) for c, w in zip(columns, widths)]
+            gap = np.full((len(parts[0]), 1), ord(" "), np.uint8)
+            line = np.hstack([x for part in parts for x in (part, gap)])
+            line[:, -1] = ord("\n")
+            f.write(line.tobytes())
+
+
+def _digits(x, width):
+    """The non-negative integers `x` as rows of `width` characters, right-aligned (uint8)."""
+    out = np.empty((len(x), width), np.uint8)
+    for k in range(width):
+        power = 10 ** (width - 1 - k)
+        out[:, k] = np.where((x < power) & (power > 1), ord(" "), x // power % 10 + ord("0"))
+    return out
+
+
+def parse_output(text, label):
+    """Read a Gunrock app's output: its timed run's milliseconds and the result printed after
+    `label` (whole with GUNROCK_PRINT_ALL set).
+
+    Parameters
+    ----------
+    text : str
+        The app's standard output.
+    label : str
+        The label before the values, as ``print::head`` prints it (:data:`LABELS`).
+
+    Returns
+    -------
+    dict
+        ``ms`` (float, the last "GPU Elapsed Time"), ``values`` (float64 array) and ``total`` (int,
+        TC's "Total Graph Traingles", or None where not printed).
+
+    Raises
+    ------
+    RuntimeError
+        No time, no values under `label`, or fewer values than its count says.
+    """
+    times = _TIME.findall(text)
+    heads = [m for m in _HEAD.finditer(text) if m["label"].strip() == label]
+    if not times or not heads:
+        raise RuntimeError(f"no time or no {label!r} in Gunrock's output:\n{text[-2000:]}")
+    head = heads[-1]
+    values = np.array(head["values"].split(), np.float64)
+    if len(values) != int(head["k"]):
+        raise RuntimeError(f"{label}: {int(head['k'])} values announced, {len(values)} printed")
+    total = _TOTAL.search(text)
+    return {"ms": float(times[-1]), "values": values, "total": total and int(total[1])}
+
+
+def check(name, G, W, source, out):
+    """gravel's verifier on a Gunrock answer, moved to gravel's conventions.
+
+    Parameters
+    ----------
+    name : str
+        The primitive (:data:`ALGOS`).
+    G, W : Graph
+        The undirected graph and its weighted twin (SSSP's).
+    source : int
+        BFS's, SSSP's or BC's source.
+    out : dict
+        :func:`parse_output`'s answer.
+
+    Returns
+    -------
+    list of str
+        The problems found; empty if the answer passes.
+    """
+    values = out["values"]
+    if len(values) != G.n:
+        return [f"{len(values)} values for {G.n} vertices"]
+    if name == "bfs":
+        depth = np.where(values >= UNREACHED_DEPTH, -1, values).astype(np.int64)
+        return verify_bfs(G, source, depth, _parents(G, source, depth))
+    if name == "sssp":
+        return verify_sssp(W, source, np.where(values >= UNREACHED_DISTANCE, np.inf, values))
+    if name == "pagerank":
+        return verify_pagerank(G, values, alpha=ALPHA, tol=TOL, weight=None)
+    if name == "bc":  # Gunrock halves each dependency on its undirected graphs
+        sources = np.array([source])
+        centrality = rescale(2 * values, G.n, sources, 1, False, G.directed)
+        return verify_betweenness(G, centrality, sources, normalized=False)
+    counts = values.astype(np.int64)
+    problems = verify_triangles(G, counts)
+    if out["total"] is not None and out["total"] != counts.sum():  # its total sums the counts
+        problems.append(f"total {out['total']} is not the counts' sum {counts.sum()}")
+    return problems
+
+
+def _parents(G, source, depth):
+    """A BFS parent for each reached vertex: an in-neighbour one level closer (Gunrock's example
+    prints depths only, so the parent check adds nothing to the depths')."""
+    src = np.repeat(np.arange(G.n, dtype=np.int64), np.diff(G.offsets))
+    dst = np.asarray(G.indices, np.int64)
+    parent = np.full(G.n, -1, np.int64)
+    step = (depth[src] >= 0) & (depth[dst] == depth[src] + 1)
+    parent[dst[step]] = src[step]
+    parent[source] = source
+    return parent
+
+
+def gunrock_args(name, mtx, source, repeat):
+    """The app's arguments after its path: the file, the source where it takes one, the runs."""
+    if name == "tc":  # one run, no source; -r prints the total
+        return ["-m", str(mtx), "-r"]
+    runs = ["-n", str(repeat)]
+    return ["-m", str(mtx), *runs] + ([] if name == "pagerank" else ["-s", str(source)])
+
+
+def run_gunrock(bin_dir, name, mtx, source, repeat, timeout=600):
+    """Run Gunrock's app for `name` on `mtx` and read its output (:func:`parse_output`).
+
+    Parameters
+    ----------
+    bin_dir : Path
+        The folder of Gunrock's binaries.
+    name : str
+        The primitive (:data:`ALGOS`).
+    mtx : Path
+        The Matrix Market file.
+    source : int
+        The source (ignored by PageRank and TC).
+    repeat : int
+        Runs in the process; the last one's time is reported.
+    timeout : float, default 600
+        Seconds before the app is stopped.
+
+    Returns
+    -------
+    dict
+        :func:`parse_output`'s answer.
+
+    Raises
+    ------
+    RuntimeError
+        The app failed or printed no result.
+    """
+    cmd = [str(Path(bin_dir) / APPS[name]), *gunrock_args(name, mtx, source, repeat)]
+    env = os.environ | {"GUNROCK_PRINT_ALL": "1"}
+    run = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    if run.returncode != 0:
+        tail = (run.stdout + run.stderr)[-2000:]
+        raise RuntimeError(f"{' '.join(cmd)} exited {run.returncode}:\n{tail}")
+    return parse_output(run.stdout, LABELS[name])
+
+
+def gravel_call(name, G, W, source):
+    """gravel's call on the GPU for the cell Gunrock's app fills."""
+    return {
+        "bfs": lambda: gravel.bfs(G, source, device="cuda"),
+        "sssp": lambda: gravel.sssp(W, source, device="cuda"),
+        "pagerank": lambda: gravel.pagerank(G, tol=TOL, stopping="networkx", device="cuda"),
+        "bc": lambda: gravel.betweenness_centrality(G, sources=[source], device="cuda"),
+        "tc": lambda: gravel.triangles(G, device="cuda"),
+    }[name]
+
+
+def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None):
+    """Gunrock's validated time for each primitive on G (W for SSSP), the median over `sources`
+    (one for PageRank and TC).
+
+    Parameters
+    ----------
+    G, W : Graph
+        The simple undirected graph and its weighted twin.
+    sources : list of int
+        BFS's, SSSP's and BC's sources.
+    bin_dir : Path
+        Gunrock's binaries.
+    repeat : int
+        Runs per source.
+    algos : iterable of str
+        The primitives.
+    folder : str, optional
+        Where the .mtx files go (a temporary folder if None).
+
+    Returns
+    -------
+    dict
+        name -> {"gunrock_s": seconds, or None where a run or a check failed, "problems": the
+        verifier's sentences (or the failed run's output's end), first source that failed}.
+    """
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        files = {
+            "pattern": write_mtx(Path(tmp) / "g.mtx", G),
+            "real": write_mtx(Path(tmp) / "w.mtx", W, weights=W.weights),
+            "symmetric": write_mtx(Path(tmp) / "s.mtx", G, symmetric=True),
+        }
+        kinds = {"sssp": "real", "tc": "symmetric"}
+        cells = {}
+        for name in algos:
+            each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
+            times, problems = [], []
+            for v in each:
+                try:
+                    out = run_gunrock(bin_dir, name, files[kinds.get(name, "pattern")], v, repeat)
+                except (RuntimeError, subprocess.TimeoutExpired) as e:  # a failed run: no cell
+                    problems = [f"source {v}: {' '.join(str(e).split())[-300:]}"]
+                    break
+                problems = check(name, G, W, v, out)
+                if problems:
+                    problems = [f"source {v}: {p}" for p in problems]
+                    break
+                times.append(out["ms"] / 1e3)
+            cells[name] = {
+                "gunrock_s": None if problems else statistics.median(times),
+                "problems": problems,
+            }
+        return cells
+
+
+def graph_pair(spec, gap, folder):
+    """(G, W) for `spec`: gravel's simple undirected graph and its weights 1..255, or with `gap`
+    (a gapbs checkout) benchmarks/gap.py's graphs, GAP's own kron and urand."""
+    if gap is not None:
+        from gap import graph_files  # benchmarks/gap.py, beside this script
+
+        return graph_files(spec, gap, folder, "gap")[2:]
+    G = open_graph(spec)[0].simple_undirected()
+    return G, gravel.transform.add_random_weights(G, 1, 255, seed=1)
+
+
+def main():
+    p = script_parser(__doc__, repeat=5)
+    p.add_argument("graphs", nargs="+", help="generator specs or files (undirected)")
+    p.add_argument("--bin", type=Path, default=Path("third_party/gunrock-bin"))
+    p.add_argument("--gap", type=Path, help="a gapbs checkout: GAP's kron and urand, as gap.py")
+    p.add_argument("--sources", type=int, default=2, help="BFS / SSSP / BC sources")
+    p.add_argument("--algo", action="append", choices=ALGOS, help="repeatable; default: all")
+    a = p.parse_args()
+    commit = (a.bin / "COMMIT").read_text().strip()
+    print(f"Gunrock {commit}")
+    head = f"{'graph':>10} {'primitive':>9} {'gravel GPU':>12} {'Gunrock':>12}"
+    print(f"{head} {'gravel/Gunrock':>14}")
+    rows = []
+    for spec in a.graphs:
+        with tempfile.TemporaryDirectory() as tmp:
+            G, W = graph_pair(spec, a.gap, tmp)
+            sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
+            cells = gunrock_cells(G, W, sources, a.bin, a.repeat, a.algo or ALGOS, tmp)
+            for name, cell in cells.items():
+                each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
+                ours = statistics.median(
+                    statistics.median(run_times(gravel_call(name, G, W, v), a.repeat, "cuda"))
+                    for v in each
+                )
+                rows.append({"graph": spec, "primitive": name, "gravel_cuda_s": ours} | cell)
+                _print(rows[-1])
+    if a.json:
+        write_record(a.json, "benchmarks/gunrock.py", rows, gunrock_commit=commit)
+
+
+def _print(row):
+    theirs = row["gunrock_s"]
+    cells = f"{1e3 * row['gravel_cuda_s']:10.3f}ms "
+    if theirs is None:
+        cells += f"{'FAILED':>12}  {'; '.join(row['problems'])}"
+    else:
+        cells += f"{1e3 * theirs:10.3f}ms {row['gravel_cuda_s'] / theirs:13.2f}x"
+    print(f"{row['graph']:>10} {row['primitive']:>9} {cells}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

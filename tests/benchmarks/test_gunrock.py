@@ -1,0 +1,222 @@
+"""benchmarks/gunrock.py: the Matrix Market files it writes for Gunrock (read back with SciPy and
+with Gunrock's reader written out here), its reading of Gunrock's output, and its checks, fed
+answers from NetworkX and SciPy printed the way Gunrock's apps print them."""
+
+import importlib.util
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.io
+from hypothesis import given, settings
+from scipy.sparse.csgraph import dijkstra
+
+import gravel
+from gravel.cli import open_graph
+from tests.strategies import graphs
+
+_ROOT = Path(__file__).parents[2]
+_spec = importlib.util.spec_from_file_location("gunrock", _ROOT / "benchmarks" / "gunrock.py")
+gunrock = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gunrock)
+BIN = _ROOT / "third_party" / "gunrock-bin"
+
+
+@pytest.fixture(scope="module")
+def pair():
+    G = open_graph("kron:7")[0].simple_undirected()
+    return G, gravel.transform.add_random_weights(G, 1, 255, seed=1)
+
+
+def gunrock_csr(path):
+    """Gunrock's matrix_market_t::load then csr_t::from_coo, written out: entries in file order,
+    a symmetric file's off-diagonal entries mirrored right after each, a stable sort by row."""
+    lines = Path(path).read_text().splitlines()
+    banner, size = lines[0].split(), lines[1].split()
+    n = int(size[0])
+    entries = [tuple(float(x) for x in line.split()) for line in lines[2:]]
+    coo = []
+    for entry in entries:
+        r, c, w = int(entry[0]) - 1, int(entry[1]) - 1, entry[2] if len(entry) > 2 else 1.0
+        coo.append((r, c, w))
+        if banner[4] == "symmetric" and r != c:
+            coo.append((c, r, w))
+    rows = [[] for _ in range(n)]
+    for r, c, w in coo:
+        rows[r].append((c, w))
+    return rows
+
+
+def host_csr(G, weights=None):
+    src = np.repeat(np.arange(G.n), np.diff(G.offsets))
+    rows = [[] for _ in range(G.n)]
+    w = np.ones(len(src)) if weights is None else weights
+    for s, d, x in zip(src.tolist(), G.indices.tolist(), w.tolist()):
+        rows[s].append((d, x))
+    return [sorted(r) for r in rows]
+
+
+@settings(max_examples=30, deadline=None)
+@given(graphs(max_n=30, max_m=80, weighted=True))
+def test_general_file_reads_back_as_the_graph(tmp_path_factory, G):
+    path = tmp_path_factory.mktemp("mtx") / "g.mtx"
+    weights = None if G.weights is None else G.weights
+    gunrock.write_mtx(path, G, weights=weights)
+    A = scipy.io.mmread(path).tocsr()
+    B = G.to_scipy()
+    if weights is None:
+        B.data[:] = 1
+    assert A.shape == (G.n, G.n)
+    assert (A != B).nnz == 0
+    assert [sorted(r) for r in gunrock_csr(path)] == host_csr(G, weights)
+
+
+@settings(max_examples=30, deadline=None)
+@given(graphs(max_n=30, max_m=80, directed=False))
+def test_symmetric_file_gives_gunrock_sorted_rows_of_the_graph(tmp_path_factory, G):
+    S = G.simple_undirected()
+    path = tmp_path_factory.mktemp("mtx") / "s.mtx"
+    gunrock.write_mtx(path, S, symmetric=True)
+    assert (scipy.io.mmread(path).tocsr() != S.to_scipy().astype(bool)).nnz == 0
+    rows = gunrock_csr(path)  # TC's intersections need each row sorted
+    assert rows == [sorted(r) for r in rows] == host_csr(S)
+
+
+def test_fractional_weights_read_back(tmp_path):
+    w = np.array([0.5, 1e-3, 7.0, 1 / 3])
+    G = gravel.Graph.from_edges([2, 1, 0, 2], [11, 2, 1, 0], w, n=12, directed=True)
+    gunrock.write_mtx(tmp_path / "f.mtx", G, weights=G.weights)
+    A = scipy.io.mmread(tmp_path / "f.mtx").tocsr()
+    assert (A != G.to_scipy().astype(np.float64)).nnz == 0
+    assert sorted(A.data.tolist()) == sorted(np.float32(w).astype(np.float64).tolist())
+
+
+def test_symmetric_file_refuses_a_directed_graph(tmp_path):
+    G = gravel.Graph.from_edges([0, 1], [1, 2], n=3, directed=True)
+    with pytest.raises(ValueError, match="undirected"):
+        gunrock.write_mtx(tmp_path / "d.mtx", G, symmetric=True)
+
+
+def printed(name, values, source=0, ms=1.25, extra=""):
+    """An app's output, as its print statements write it (GUNROCK_PRINT_ALL set)."""
+    label = gunrock.LABELS[name]
+    text = f"Source : {source}\n" if name in ("bfs", "sssp") else ""
+    text += f"Single source : {source}\n" if name == "bc" else ""
+    cells = " ".join(repr(float(x)) if isinstance(x, float) else str(x) for x in values)
+    text += f"{label}[:{len(values)}] = {cells} \n{extra}GPU Elapsed Time : {ms} (ms)\n"
+    return text
+
+
+def answers(G, W, source):
+    """Each app's per-vertex result as Gunrock's conventions give it, from NetworkX and SciPy."""
+    N = G.to_networkx()
+    depth = np.full(G.n, 2**31 - 1, np.int64)
+    for v, d in nx.single_source_shortest_path_length(N, source).items():
+        depth[v] = d
+    A = W.to_scipy()
+    distance = dijkstra(A, indices=source).astype(np.float32)
+    distance[np.isinf(distance)] = np.finfo(np.float32).max
+    rank = nx.pagerank(N, alpha=0.85, tol=1e-12)
+    half = nx.betweenness_centrality_subset(N, [source], list(N), normalized=False)
+    tri = nx.triangles(N)
+    return {
+        "bfs": depth.tolist(),
+        "sssp": distance.tolist(),
+        "pagerank": [float(np.float32(rank[v])) for v in range(G.n)],
+        "bc": [float(np.float32(half[v])) for v in range(G.n)],
+        "tc": [tri[v] for v in range(G.n)],
+    }
+
+
+@pytest.mark.parametrize("name", gunrock.ALGOS)
+def test_right_answers_pass_and_a_wrong_value_fails(pair, name):
+    G, W = pair
+    source = int(np.argmax(G.out_degree))
+    values = answers(G, W, source)[name]
+    extra = f"Total Graph Traingles : {sum(values)}\n" if name == "tc" else ""
+    out = gunrock.parse_output(printed(name, values, source, 3.5, extra), gunrock.LABELS[name])
+    assert out["ms"] == 3.5
+    assert gunrock.check(name, G, W, source, out) == []
+    v = int(np.argmax(np.asarray(values) > 0) + 1) % G.n  # a reached vertex, or any
+    wrong = list(values)
+    wrong[v] = wrong[v] * 2 + 1
+    out = gunrock.parse_output(printed(name, wrong, source), gunrock.LABELS[name])
+    assert gunrock.check(name, G, W, source, out) != []
+
+
+def test_a_short_result_is_refused(pair):
+    G, W = pair
+    text = "GPU distances[:40] = 0 1 2\nGPU Elapsed Time : 0.5 (ms)\n"
+    with pytest.raises(RuntimeError, match="40 values announced, 3 printed"):
+        gunrock.parse_output(text, "GPU distances")
+    text = "GPU distances[:3] = 0 1 1\nGPU Elapsed Time : 0.5 (ms)\n"
+    out = gunrock.parse_output(text, "GPU distances")
+    assert gunrock.check("bfs", G, W, 0, out) == [f"3 values for {G.n} vertices"]
+
+
+def test_output_without_a_time_is_refused():
+    with pytest.raises(RuntimeError, match="no time"):
+        gunrock.parse_output("GPU rank[:2] = 0.5 0.5\n", "GPU rank")
+
+
+def test_tc_total_must_sum_the_counts(pair):
+    G, W = pair
+    counts = answers(G, W, 0)["tc"]
+    text = printed("tc", counts, extra=f"Total Graph Traingles : {sum(counts) + 3}\n")
+    problems = gunrock.check("tc", G, W, 0, gunrock.parse_output(text, gunrock.LABELS["tc"]))
+    assert problems == [f"total {sum(counts) + 3} is not the counts' sum {sum(counts)}"]
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not (BIN / "COMMIT").exists(), reason="Gunrock's apps are not built here")
+def test_gunrock_answers_pass_gravels_verifiers(pair):
+    G, W = pair
+    sources = np.argsort(G.out_degree)[-2:].astype(int).tolist()
+    cells = gunrock.gunrock_cells(G, W, sources, BIN, repeat=2)
+    assert {name: cell["problems"] for name, cell in cells.items()} == {
+        name: [] for name in gunrock.ALGOS
+    }
+    assert all(cell["gunrock_s"] > 0 for cell in cells.values())
+
+
+FAKE_BFS = """#!{python}
+# Gunrock's bfs as benchmarks/gunrock.py calls it: -m FILE -n RUNS -s SOURCE; SciPy's BFS depths
+import os, sys
+import numpy as np, scipy.io
+from scipy.sparse.csgraph import breadth_first_order
+args = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+A = scipy.io.mmread(args["-m"]).tocsr()
+s = int(args["-s"])
+order, pred = breadth_first_order(A, s, directed=True)
+depth = np.full(A.shape[0], 2**31 - 1)
+depth[s] = 0
+for v in order[1:]:
+    depth[v] = depth[pred[v]] + 1
+k = len(depth) if os.environ.get("GUNROCK_PRINT_ALL") else 40
+print("Source :", s)
+print(f"GPU distances[:{{k}}] =", *depth[:k], "")
+print("GPU Elapsed Time :", 0.25 * int(args["-n"]), "(ms)")
+"""
+
+
+def test_cells_run_each_app_on_the_files_written(pair, tmp_path):
+    import sys
+
+    G, W = pair
+    app = tmp_path / "bfs"
+    app.write_text(FAKE_BFS.format(python=sys.executable))
+    app.chmod(0o755)
+    sources = np.argsort(G.out_degree)[-2:].astype(int).tolist()
+    cells = gunrock.gunrock_cells(G, W, sources, tmp_path, repeat=3, algos=["bfs"])
+    assert cells == {"bfs": {"gunrock_s": 0.75e-3, "problems": []}}
+
+
+def test_a_failing_app_gives_a_failed_cell(pair, tmp_path):
+    G, W = pair
+    app = tmp_path / "tc"
+    app.write_text("#!/bin/sh\necho 'Error: input matrix must be symmetric'\nexit 1\n")
+    app.chmod(0o755)
+    cells = gunrock.gunrock_cells(G, W, [0], tmp_path, repeat=1, algos=["tc"])
+    assert cells["tc"]["gunrock_s"] is None
+    assert cells["tc"]["problems"][0].endswith("exited 1: Error: input matrix must be symmetric")
