@@ -252,11 +252,45 @@ def test_parallel_aggregation_matches_numpy(G, data):
         data.draw(st.lists(st.integers(0, k - 1), min_size=G.n, max_size=G.n)), return_inverse=True
     )[1]
     expect = _k.aggregate(*level, community)
-    got = _k._aggregate(*level, community, int(community.max()) + 1)
+    got = _k._aggregate(*level, community, int(community.max()) + 1, 2)
     for e, g in zip(expect[:2], got[:2], strict=True):
         np.testing.assert_array_equal(g, e)
     for e, g in zip(expect[2:], got[2:], strict=True):
         np.testing.assert_allclose(g, e, rtol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=graphs(max_n=40, max_m=300, directed=False, weighted=True), data=st.data())
+def test_dense_links_choose_as_the_hash_table(G, data):
+    """The moves of vertices of many arcs (links summed in an array over the communities) are
+    the hash table's: the same community and inside term, for every vertex of any partition."""
+    from gravel.backends.cpu import louvain as _k
+
+    if G.n == 0:
+        return
+    src = np.repeat(np.arange(G.n), np.diff(G.offsets))
+    keep = src != G.indices
+    offsets = np.zeros(G.n + 1, np.int64)
+    np.cumsum(np.bincount(src[keep], minlength=G.n), out=offsets[1:])
+    w = G.weights.astype(np.float64)[keep]
+    loops = np.bincount(src[~keep], G.weights.astype(np.float64)[~keep], G.n)
+    parts = data.draw(st.integers(1, G.n))
+    community = np.array(
+        data.draw(st.lists(st.integers(0, parts - 1), min_size=G.n, max_size=G.n)), np.int32
+    )
+    k, total = _k._degrees(offsets, w, loops, community)
+    if k.sum() == 0:
+        return
+    arcs, q = (offsets, G.indices[keep], w), (k.sum(), data.draw(st.sampled_from([0.5, 1.0, 2.0])))
+    slots = 2 * int(2 ** np.ceil(np.log2(2 * (np.diff(offsets).max() + 1))))
+    keys, link = np.empty(slots, np.int64), np.empty(slots)
+    dense, reached = np.full(G.n, -1.0), np.empty(G.n, np.int32)
+    for v in range(G.n):
+        expect = _k._best_move(arcs, community, total, k, v, q, keys, link)
+        got = _k._best_move_dense(arcs, community, total, k, v, q, dense, reached)
+        assert got[0] == expect[0]
+        assert got[1] == pytest.approx(expect[1], rel=1e-12, abs=1e-15)
+        assert np.all(dense == -1.0)  # left as found
 
 
 def test_coloured_cpu_moves_never_lose_modularity_at_high_resolution():

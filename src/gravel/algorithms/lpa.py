@@ -99,11 +99,12 @@ def label_propagation_communities(G, *, device="auto"):
     largest first (ties by caller id), each getting the smallest colour no neighbour has; each
     round updates the colour classes in order. Labelling stops when every vertex with a neighbour
     has a label among the most frequent of its neighbours' (NetworkX checks before each round; a
-    round that changes no label is that check here). Each round reads every arc once, a class's
-    vertices in parallel, tallying their neighbours' labels in small hash tables: expected
-    O((rounds + 1) (n + m)). A graph without edges has modularity 0 (NetworkX divides by zero).
-    The method is the semi-synchronous one of Cordasco and Gargano (BASNA 2010), NetworkX's
-    deterministic variant.
+    round that changes no label is that check here). A round reads the arcs of the vertices with
+    a neighbour relabelled since they last chose (every arc in the first round; the others would
+    keep their labels), a class's vertices in parallel, tallying their neighbours' labels in small
+    hash tables: expected O((rounds + 1) (n + m)) at most. A graph without edges has modularity 0
+    (NetworkX divides by zero). The method is the semi-synchronous one of Cordasco and Gargano
+    (BASNA 2010), NetworkX's deterministic variant.
 
     Examples
     --------

@@ -16,6 +16,10 @@ import numpy as np
 from .lpa import _slot, class_piece, table_slots
 from .serial import is_small
 
+#: above so many arcs a vertex's links are summed in an array over the communities, not a hash
+#: table (docs/tuning.md, Louvain)
+DENSE_DEGREE = 4096
+
 
 @numba.njit(cache=True)
 def _degrees(offsets, weights, loops, community):
@@ -89,6 +93,7 @@ def local_moves_parallel(
     community,
     resolution,
     threshold,
+    threads,
     pieces,
     stop,
 ):
@@ -99,8 +104,9 @@ def local_moves_parallel(
     moves are then checked one by one against the totals as updated, each kept only if it raises
     the modularity, so every pass raises it by what it reports; passes run while one gains more
     than `threshold`. After the first pass only the vertices next to a move of the pass before
-    choose again (Ozaki, Tezuka and Inaba's pruning). Returns the number of moves (early, between
-    classes, once `stop[0]` is set)."""
+    choose again (Ozaki, Tezuka and Inaba's pruning). A class's vertices of more than DENSE_DEGREE
+    arcs choose after the others, in `threads` pieces, each with an array over the communities of
+    its own. Returns the number of moves (early, between classes, once `stop[0]` is set)."""
     n = offsets.shape[0] - 1
     k, total = _degrees(offsets, weights, loops, community)
     two_m = k.sum()
@@ -109,6 +115,12 @@ def local_moves_parallel(
     was = np.empty(n, community.dtype)  # each class member's community before its class moved
     inside = np.empty(n)  # and the change of the inside-weight term its move would make
     arcs, q = (offsets, indices, weights), (two_m, resolution)
+    # per thread, for the vertices of more than DENSE_DEGREE: link by community (-1: not reached)
+    # and the communities reached
+    most = np.diff(offsets).max()
+    widest = most if most > DENSE_DEGREE else 0
+    dense = np.full((threads, n if widest else 0), -1.0)
+    reached = np.empty((threads, widest), community.dtype)
     active, touched = np.ones(n, np.bool_), np.zeros(n, np.bool_)
     moves = 0
     while True:
@@ -124,9 +136,20 @@ def local_moves_parallel(
                 for i in range(lo, hi):
                     v = members[i]
                     was[i] = community[v]
-                    if active[v]:
+                    if active[v] and offsets[v + 1] - offsets[v] <= DENSE_DEGREE:
                         best, inside[i] = _best_move(arcs, community, total, k, v, q, keys, link)
                         community[v] = best
+            if widest:  # the class's vertices of many arcs, in one piece per thread
+                parts = min(threads, starts[c + 1] - starts[c])
+                for t in numba.prange(parts):
+                    lo, hi = class_piece(starts, c, t, parts)
+                    for i in range(lo, hi):
+                        v = members[i]
+                        if active[v] and offsets[v + 1] - offsets[v] > DENSE_DEGREE:
+                            best, inside[i] = _best_move_dense(
+                                arcs, community, total, k, v, q, dense[t], reached[t]
+                            )
+                            community[v] = best
             # Each move again, one after another, against the totals as the moves before it left
             # them: its gain is then exact (no two movers are adjacent, so its inside term is), and
             # a move that would not raise the modularity is undone. Every class raises it.
@@ -196,15 +219,46 @@ def _best_move(arcs, community, total, k, v, q, keys, link):
     return best, 2.0 * (best_link - own) / two_m
 
 
+@numba.njit(cache=True, inline="always")
+def _best_move_dense(arcs, community, total, k, v, q, link, reached):
+    """`_best_move` for a vertex of many arcs: its link to each community summed in `link`, an
+    array over the communities (-1 where not reached: weights are never negative; left so), the
+    communities in the order first reached in `reached`. One access an arc where the table probes
+    a table too large for the caches."""
+    offsets, indices, weights = arcs
+    two_m, resolution = q
+    mine = community[v]
+    found = 0
+    for p in range(offsets[v], offsets[v + 1]):
+        c = community[indices[p]]
+        if link[c] < 0.0:
+            link[c] = weights[p]
+            reached[found] = c
+            found += 1
+        else:
+            link[c] += weights[p]
+    own = max(link[mine], 0.0)
+    scale = resolution * k[v] / two_m
+    best, best_gain, best_link = mine, own - scale * (total[mine] - k[v]), own
+    for i in range(found):
+        c = reached[i]
+        if c != mine:
+            gain = link[c] - scale * total[c]
+            if gain > best_gain or (gain == best_gain and c < best and best != mine):
+                best, best_gain, best_link = c, gain, link[c]
+        link[c] = -1.0
+    return best, 2.0 * (best_link - own) / two_m
+
+
 def aggregate(offsets, indices, weights, loops, community):
     """The graph of the communities (numbered 0..c-1 in `community`): (offsets, indices, weights,
     loops), the weights of edges between two communities summed, those inside one a self loop.
 
     Up to SMALL_ARCS arcs with NumPy, which has nothing to compile (a sort of every arc's
-    (community, community) key); above, community by community in parallel."""
+    (community, community) key); above, in parallel ranges of communities."""
     c = int(community.max(initial=-1)) + 1
     if not is_small(indices.shape[0]):
-        return _aggregate(offsets, indices, weights, loops, community, c)
+        return _aggregate(offsets, indices, weights, loops, community, c, numba.get_num_threads())
     src = community[np.repeat(np.arange(offsets.size - 1), np.diff(offsets))]
     dst = community[indices]
     inside = src == dst
@@ -219,11 +273,12 @@ def aggregate(offsets, indices, weights, loops, community):
 
 
 @numba.njit(parallel=True, cache=True)
-def _aggregate(offsets, indices, weights, loops, community, c):
-    """`aggregate` community by community in parallel: each gathers its members' arcs into its own
-    segment (those inside it into its loop), sorts them by the community reached and sums the
-    runs: linear work but for the sorts of short segments, where NumPy's one sort of every arc's
-    key is serial."""
+def _aggregate(offsets, indices, weights, loops, community, c, pieces):
+    """`aggregate` in parallel: the communities in `pieces` ranges of about equal arcs, each
+    community gathering its members' arcs into its own segment (those inside it into its loop),
+    a community reached once per segment (a stamp and a position per community, the piece's own;
+    later arcs add into the first), then its segment sorted: linear work but for sorts of the
+    distinct communities, where NumPy's one sort of every arc's key is serial."""
     n = offsets.shape[0] - 1
     first = np.zeros(c + 1, np.int64)  # the vertices grouped by community (a counting sort)
     for v in range(n):
@@ -242,20 +297,28 @@ def _aggregate(offsets, indices, weights, loops, community, c):
         start[k + 1] += start[k]
     dst, w = np.empty(start[c], np.int64), np.empty(start[c], np.float64)
     new_loops, kept = np.zeros(c), np.zeros(c + 1, np.int64)
-    for k in numba.prange(c):
-        at, inner = start[k], 0.0
-        for j in range(first[k], first[k + 1]):
-            u = members[j]
-            new_loops[k] += loops[u]
-            for p in range(offsets[u], offsets[u + 1]):
-                d = community[indices[p]]
-                if d == k:
-                    inner += weights[p]
-                else:
-                    dst[at], w[at] = d, weights[p]
-                    at += 1
-        new_loops[k] += inner / 2.0  # each edge inside is listed from both ends
-        kept[k + 1] = _sum_runs(dst[start[k] : at], w[start[k] : at])
+    bounds = np.searchsorted(start[:-1], np.arange(pieces + 1) * start[c] // pieces)
+    bounds[-1] = c
+    for t in numba.prange(pieces):
+        stamp, at_of = np.full(c, -1, np.int64), np.empty(c, np.int64)
+        for k in range(bounds[t], bounds[t + 1]):
+            at, inner = start[k], 0.0
+            for j in range(first[k], first[k + 1]):
+                u = members[j]
+                new_loops[k] += loops[u]
+                for p in range(offsets[u], offsets[u + 1]):
+                    d = community[indices[p]]
+                    if d == k:
+                        inner += weights[p]
+                    elif stamp[d] == k:
+                        w[at_of[d]] += weights[p]
+                    else:
+                        stamp[d], at_of[d] = k, at
+                        dst[at], w[at] = d, weights[p]
+                        at += 1
+            new_loops[k] += inner / 2.0  # each edge inside is listed from both ends
+            _sort_pairs(dst[start[k] : at], w[start[k] : at])
+            kept[k + 1] = at - start[k]
     for k in range(c):
         kept[k + 1] += kept[k]
     out_idx, out_w = np.empty(kept[c], np.int32), np.empty(kept[c], np.float64)
@@ -266,17 +329,24 @@ def _aggregate(offsets, indices, weights, loops, community, c):
     return kept, out_idx, out_w, new_loops
 
 
+#: a segment of up to so many distinct communities is sorted by insertion (no allocation)
+INSERTION_SORT_MAX = 24
+
+
 @numba.njit(cache=True)
-def _sum_runs(keys, values):
-    """Sort (keys, values) by key, sum each run of equal keys into its first, in place at the
-    front; returns how many distinct keys."""
+def _sort_pairs(keys, values):
+    """Sort (keys, values) by key in place (keys distinct): by insertion up to
+    INSERTION_SORT_MAX entries, else through an argsort."""
+    m = keys.shape[0]
+    if m <= INSERTION_SORT_MAX:
+        for i in range(1, m):
+            key, value = keys[i], values[i]
+            j = i - 1
+            while j >= 0 and keys[j] > key:
+                keys[j + 1], values[j + 1] = keys[j], values[j]
+                j -= 1
+            keys[j + 1], values[j + 1] = key, value
+        return
     order = np.argsort(keys)
-    sk, sv = keys[order], values[order]
-    m = 0
-    for i in range(sk.shape[0]):
-        if m > 0 and sk[i] == keys[m - 1]:
-            values[m - 1] += sv[i]
-        else:
-            keys[m], values[m] = sk[i], sv[i]
-            m += 1
-    return m
+    keys[:] = keys[order]
+    values[:] = values[order]

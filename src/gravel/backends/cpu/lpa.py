@@ -104,10 +104,13 @@ def propagate(offsets, indices, members, starts, labels, pieces, stop):
     vertex with a neighbour has a most frequent label (NetworkX's stopping rule); return the number
     of rounds NetworkX runs. The rule holds exactly when a round changes no label (a round from
     any other state changes one), so that last round is the check and is not counted. Each class
-    runs in up to `pieces` parallel pieces. Returns early, between classes, once `stop[0]` is
-    set."""
+    runs in up to `pieces` parallel pieces. Only a vertex with a neighbour relabelled since it last
+    chose chooses again: the others would keep their labels (a vertex's choice reads only its
+    neighbours' labels, and after it chose, its label is one of the most frequent). Returns early,
+    between classes, once `stop[0]` is set."""
     rounds = 0
     changed = np.zeros(pieces, np.int64)
+    stale = np.ones(offsets.shape[0] - 1, np.bool_)
     while True:
         changed[:] = 0
         for c in range(starts.shape[0] - 1):
@@ -120,10 +123,16 @@ def propagate(offsets, indices, members, starts, labels, pieces, stop):
                 keys, counts = np.empty(slots, labels.dtype), np.empty(slots, np.int32)
                 for i in range(lo, hi):
                     v = members[i]
+                    if not stale[v]:
+                        continue
+                    stale[v] = False
                     kept, best = _choice(offsets, indices, labels, v, keys, counts)
                     if not kept:
                         labels[v] = best
                         changed[k] += 1
+                        # its neighbours (in other classes; v itself through a loop)
+                        for p in range(offsets[v], offsets[v + 1]):
+                            stale[indices[p]] = True
         if changed.sum() == 0:
             return rounds
         rounds += 1

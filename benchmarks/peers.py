@@ -1,0 +1,251 @@
+"""gravel's CPU path beside NetworKit and igraph on the same graphs, in one process: BFS, SSSP,
+PageRank, CC, k-core, triangle counting, label propagation and Louvain, each validated before it is
+timed, with gravel's time over each peer's.
+
+The three libraries get the same graph (gravel's, symmetrised and simple; SSSP on it with weights
+1..255), the same source (the highest-degree vertex) and the same threads (--threads, default
+every core: Numba's and NetworKit's; igraph runs on one). Runs are interleaved, gravel then each
+peer, round after round, so that a machine shared with other jobs slows them alike; each cell is
+the median of --repeat rounds after one warm-up round. Each library runs its own method with its
+defaults: PageRank to its own tolerance (igraph's PRPACK solves exactly), label propagation as
+gravel's semi-synchronous rounds, NetworKit's PLP and igraph's asynchronous one, Louvain as
+gravel's (seed 1), NetworKit's PLM and igraph's multilevel; the communities' modularity is printed
+beside them. Validation: BFS depths, SSSP distances, CC's partition, core numbers and the triangle
+total equal gravel's; PageRank within 1e-4 of gravel's (L1, each scaled to sum 1); a peer that
+differs is reported and not timed. Needs ``pip install 'gravel[peers]'``.
+
+    python benchmarks/peers.py kron:20 urand:20 --algo tc --algo lpa --algo louvain
+"""
+
+import statistics
+import time
+
+import numba
+import numpy as np
+
+import gravel
+from gravel.algorithms.lpa import modularity
+from gravel.bench import script_parser, write_record
+from gravel.cli import open_graph
+
+ALGOS = ("bfs", "sssp", "pagerank", "cc", "kcore", "tc", "lpa", "louvain")
+
+
+def peer_graphs(G, W):
+    """NetworKit's and igraph's copies of the simple undirected G, and NetworKit's and igraph's of
+    its weighted twin W (weights as float64 edge attributes)."""
+    import igraph as ig
+    import networkit as nk
+
+    src = np.repeat(np.arange(G.n, dtype=np.int64), np.diff(G.offsets))
+    up = src < G.indices
+    u, v = src[up], G.indices[up].astype(np.int64)
+    w = W.weights[up].astype(np.float64)
+    ones = np.ones(u.size)
+    nkg = nk.graph.GraphFromCoo((ones, (u, v)), G.n, weighted=False, directed=False)
+    nkw = nk.graph.GraphFromCoo((w, (u, v)), G.n, weighted=True, directed=False)
+    nkg.indexEdges()
+    edges = np.column_stack((u, v))
+    igg = ig.Graph(n=G.n, edges=edges, directed=False)
+    igw = ig.Graph(n=G.n, edges=edges, directed=False)
+    igw.es["weight"] = w
+    return nkg, nkw, igg, igw
+
+
+def cases(G, W, source):
+    """name -> (gravel's call, NetworKit's call on (nkg, nkw), igraph's on (igg, igw), check): each
+    call returns its answer; check(gravel's, a peer's) is True where they agree (the partitions'
+    modularity, printed, where the methods differ)."""
+    import networkit as nk
+
+    degree = G.out_degree.astype(np.float64)
+    triples = float(np.sum(degree * (degree - 1) / 2))
+
+    def nk_run(algorithm, read):
+        algorithm.run()
+        return read(algorithm)
+
+    def nk_part(algorithm):
+        return nk_run(algorithm, lambda a: a.getPartition().getVector())
+
+    return {
+        "bfs": (
+            lambda: gravel.bfs(G, source, device="cpu").depth,
+            lambda nkg, nkw: nk_run(
+                nk.distance.BFS(nkg, source, False), lambda a: a.getDistances()
+            ),
+            lambda igg, igw: igg.distances(source=source)[0],
+            _same_distances,
+        ),
+        "sssp": (
+            lambda: gravel.sssp(W, source, device="cpu").distance,
+            lambda nkg, nkw: nk_run(
+                nk.distance.Dijkstra(nkw, source, False), lambda a: a.getDistances()
+            ),
+            lambda igg, igw: igw.distances(source=source, weights="weight")[0],
+            _same_distances,
+        ),
+        "pagerank": (
+            lambda: gravel.pagerank(G, device="cpu").rank,
+            lambda nkg, nkw: nk_run(
+                nk.centrality.PageRank(
+                    nkg, distributeSinks=nk.centrality.SinkHandling.DistributeSinks
+                ),
+                lambda a: a.scores(),
+            ),
+            lambda igg, igw: igg.pagerank(),
+            _same_ranks,
+        ),
+        "cc": (
+            lambda: gravel.connected_components(G, device="cpu").labels,
+            lambda nkg, nkw: nk_part(nk.components.ConnectedComponents(nkg)),
+            lambda igg, igw: igg.connected_components().membership,
+            _same_partition,
+        ),
+        "kcore": (
+            lambda: gravel.core_number(G, device="cpu").core,
+            lambda nkg, nkw: nk_run(nk.centrality.CoreDecomposition(nkg), lambda a: a.scores()),
+            lambda igg, igw: igg.coreness(),
+            lambda a, b: np.array_equal(np.asarray(a, np.int64), np.asarray(b, np.int64)),
+        ),
+        "tc": (
+            lambda: gravel.triangles(G, per_vertex=False, device="cpu").total,
+            lambda nkg, nkw: nk_run(
+                nk.sparsification.TriangleEdgeScore(nkg), lambda a: int(sum(a.scores())) // 3
+            ),
+            lambda igg, igw: _igraph_triangles(igg, triples),
+            lambda a, b: int(a) == int(b),
+        ),
+        "lpa": (
+            lambda: gravel.label_propagation_communities(G, device="cpu").labels,
+            lambda nkg, nkw: nk_part(nk.community.PLP(nkg)),
+            lambda igg, igw: igg.community_label_propagation().membership,
+            None,
+        ),
+        "louvain": (
+            lambda: gravel.louvain_communities(G, seed=1, device="cpu").labels,
+            lambda nkg, nkw: nk_part(nk.community.PLM(nkg)),
+            lambda igg, igw: igg.community_multilevel().membership,
+            None,
+        ),
+    }
+
+
+def _same_distances(a, b):
+    """gravel's distances (-1 or inf where unreached) equal a peer's (inf or its largest double
+    where unreached)."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    a = np.where((a < 0) | np.isinf(a), np.inf, a)
+    b = np.where(b > 1e300, np.inf, b)
+    return np.array_equal(a, b)
+
+
+def _same_ranks(a, b):
+    """PageRank vectors within 1e-4 of each other (L1), each scaled to sum 1 (NetworKit's leaves
+    out the isolated vertices' share)."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    return float(np.abs(a / a.sum() - b / b.sum()).sum()) < 1e-4
+
+
+def _dense(labels):
+    return np.unique(np.asarray(labels), return_inverse=True)[1].ravel()
+
+
+def _same_partition(a, b):
+    a, b = _dense(a), _dense(b)
+    pairs = np.unique(a.astype(np.int64) * (b.max() + 1) + b)
+    return pairs.size == a.max() + 1 == b.max() + 1
+
+
+def _igraph_triangles(igg, triples):
+    """igraph's triangle total, from its global transitivity (3 triangles over the `triples`
+    connected triples: one degree-ordered pass over the graph that counts both)."""
+    return round(igg.transitivity_undirected() * triples / 3)
+
+
+def interleaved(calls, repeat):
+    """Seconds of each call in `calls` (name -> function of no arguments), `repeat` rounds after a
+    warm-up round, the calls taking turns within each round; name -> list of seconds."""
+    times = {name: [] for name in calls}
+    for r in range(repeat + 1):
+        for name, fn in calls.items():
+            t = time.perf_counter()
+            fn()
+            if r:
+                times[name].append(time.perf_counter() - t)
+    return times
+
+
+def main():
+    import igraph as ig
+    import networkit as nk
+
+    p = script_parser(__doc__, repeat=5)
+    p.add_argument("graphs", nargs="+", help="generator specs or files (made undirected, simple)")
+    p.add_argument("--algo", action="append", choices=ALGOS, help="repeatable; default: all")
+    p.add_argument("--peer", action="append", choices=("networkit", "igraph"), help="default both")
+    p.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS)
+    a = p.parse_args()
+    numba.set_num_threads(a.threads)
+    nk.setNumberOfThreads(a.threads)
+    peers = a.peer or ["networkit", "igraph"]
+    versions = {"networkit": nk.__version__, "igraph": ig.__version__}
+    print(f"threads {a.threads}; " + ", ".join(f"{k} {versions[k]}" for k in peers))
+    print(
+        f"{'graph':>10} {'primitive':>9} {'gravel ms':>10}"
+        + "".join(f" {k + ' ms':>13} {'/ ' + k:>11}" for k in peers)
+    )
+    rows = []
+    for spec in a.graphs:
+        G = open_graph(spec)[0].simple_undirected()
+        W = gravel.transform.add_random_weights(G, 1, 255, seed=1)
+        nkg, nkw, igg, igw = peer_graphs(G, W)
+        source = int(np.argmax(G.out_degree))
+        on = {"networkit": (nkg, nkw), "igraph": (igg, igw)}
+        for name, (ours, *theirs, check) in cases(G, W, source).items():
+            if a.algo and name not in a.algo:
+                continue
+            calls = {"gravel": ours} | {
+                k: (lambda f=f, k=k: f(*on[k]))
+                for k, f in zip(("networkit", "igraph"), theirs)
+                if k in peers
+            }
+            row = {"graph": spec, "primitive": name}
+            answer = ours()
+            for k in peers:
+                theirs_answer = calls[k]()
+                if check is None:
+                    row[f"{k}_modularity"] = modularity(G.offsets, G.indices, _dense(theirs_answer))
+                elif not check(answer, theirs_answer):
+                    print(f"{spec} {name}: {k}'s answer differs from gravel's; not timed")
+                    del calls[k]
+            if check is None:
+                row["gravel_modularity"] = modularity(G.offsets, G.indices, _dense(answer))
+            times = interleaved(calls, a.repeat)
+            for k, ts in times.items():
+                row[f"{k}_s"] = statistics.median(ts)
+            for k in calls.keys() - {"gravel"}:
+                row[f"gravel_over_{k}"] = row["gravel_s"] / row[f"{k}_s"]
+            rows.append(row)
+            _print(row, peers)
+    if a.json:
+        write_record(a.json, "benchmarks/peers.py", rows, threads=a.threads, peers=versions)
+
+
+def _print(row, peers):
+    cells = "".join(
+        f" {1e3 * row[k + '_s']:13.1f} {row['gravel_over_' + k]:10.2f}x"
+        if k + "_s" in row
+        else f" {'':>13} {'':>11}"
+        for k in peers
+    )
+    print(f"{row['graph']:>10} {row['primitive']:>9} {1e3 * row['gravel_s']:10.1f}{cells}")
+    quality = [
+        f"{k} {row[k + '_modularity']:.4f}" for k in ["gravel", *peers] if k + "_modularity" in row
+    ]
+    if quality:
+        print(f"{'':>21} modularity: " + ", ".join(quality), flush=True)
+
+
+if __name__ == "__main__":
+    main()
