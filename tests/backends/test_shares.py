@@ -129,7 +129,9 @@ def test_issue_51_ctrl_c_ends_exact_betweenness_within_a_second(tmp_path):
     the call with KeyboardInterrupt within a second (each share's kernel looks at the stop flag
     between sources)."""
     code = (
-        "import os, sys, gravel\n"
+        "import os, signal, sys, gravel\n"
+        # a process started where SIGINT is ignored (a pytest-xdist worker) inherits that
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "G = gravel.generate.kronecker(14, seed=1)\n"
         "gravel.betweenness_centrality(G, sources=range(64), device='cpu')  # compiled, warm\n"
         "print('go', flush=True)\n"
