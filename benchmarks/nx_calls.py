@@ -217,7 +217,8 @@ CALLS = {
     "jaccard_coefficient": Call(_links(nx.jaccard_coefficient)),
     "adamic_adar_index": Call(_links(nx.adamic_adar_index)),
     "resource_allocation_index": Call(_links(nx.resource_allocation_index)),
-    "common_neighbor_centrality": Call(_links(nx.common_neighbor_centrality)),
+    # NetworkX computes the shortest-path lengths of every pair first
+    "common_neighbor_centrality": Call(_links(nx.common_neighbor_centrality), heavy=True),
     "preferential_attachment": Call(_links(nx.preferential_attachment)),
     # trees and structure
     "minimum_spanning_tree": Call(lambda i, G, **b: _edges(nx.minimum_spanning_tree(G, **b))),
