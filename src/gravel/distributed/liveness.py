@@ -107,8 +107,14 @@ def alive(client):
     Returns
     -------
     list of str
+
+    Notes
+    -----
+    Asked of the scheduler each time: ``client.scheduler_info()`` returns the client's cached
+    copy, which the client's periodic refresh rewrites without the workers, and which a failed
+    refresh leaves as it was, so that live workers could read as lost.
     """
-    return sorted(client.scheduler_info(n_workers=-1)["workers"])
+    return sorted(client.sync(client.scheduler.identity, n_workers=-1)["workers"])
 
 
 def held(workers, address):
