@@ -61,8 +61,9 @@ def using(**settings):
     Parameters
     ----------
     **settings
-        New values by name: ``device_memory``, ``placement``, ``tier``, ``bus_load_balance``.
-        They are not checked here, but where a graph goes to the GPU.
+        New values by name: ``device_memory``, ``placement``, ``tier``, ``bus_load_balance``,
+        ``program_engine``, ``compile_notice``. They are not checked here, but where they are
+        read.
 
     Yields
     ------
@@ -71,7 +72,7 @@ def using(**settings):
     Raises
     ------
     UnknownNameError
-        A name that is not one of the four settings (nothing is changed).
+        A name that is not one of the settings (nothing is changed).
 
     Examples
     --------
