@@ -36,11 +36,21 @@ def number_connected_components(G):
     return int(np.unique(component_labels(G)).size)
 
 
-@algorithm
-def is_connected(G):
+def one_component(G):
+    """Whether every vertex is in one (weakly) connected component. A vertex without arcs either
+    way answers False before any labelling, as NetworkX's search from the first node ends at once
+    where that node is isolated."""
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    graph = G.graph
+    if len(G) > 1 and not np.all((graph.out_degree > 0) | (graph.in_degree > 0)):
+        return False
     return bool(np.all(component_labels(G) == 0))
+
+
+@algorithm
+def is_connected(G):
+    return one_component(G)
 
 
 @algorithm

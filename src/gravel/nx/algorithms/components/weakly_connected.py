@@ -1,10 +1,9 @@
 """weakly_connected_components and friends (networkx.algorithms.components.weakly_connected)."""
 
-import networkx as nx
 import numpy as np
 
 from ..._algorithm import algorithm
-from .connected import component_labels, components
+from .connected import component_labels, components, one_component
 
 
 @algorithm
@@ -19,6 +18,4 @@ def number_weakly_connected_components(G):
 
 @algorithm
 def is_weakly_connected(G):
-    if len(G) == 0:
-        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    return bool(np.all(component_labels(G) == 0))
+    return one_component(G)
