@@ -43,14 +43,16 @@ def fused_engine(monkeypatch):
 
 
 def nvcc(code, tmp_path):
-    """Compile the fused kernel of `code` for sm_90 as CI compiles the kernels (the source as
-    NVRTC gets it, headers inlined); fail with nvcc's output."""
+    """Compile the fused kernel of `code` for sm_90 as CI compiles the kernels (device code only,
+    assembled; the source as NVRTC gets it, headers inlined); fail with nvcc's output."""
     path = tmp_path / "loop.cu"
     path.write_text(runtime.source("programs/loop.cu", code.prelude))
     kernels = str(runtime.KERNELS)
     cmd = ["nvcc", "-arch=sm_90", "-std=c++17", "-DGRAVEL_INSTANTIATE", "-I", kernels]
     done = subprocess.run(
-        [*cmd, "-c", str(path), "-o", str(tmp_path / "loop.o")], capture_output=True, text=True
+        [*cmd, "-cubin", str(path), "-o", str(tmp_path / "loop.cubin")],
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stderr[-4000:]
 
