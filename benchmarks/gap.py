@@ -4,7 +4,12 @@ and gravel's CPU path on the same --threads (default: every core) and, where a G
 gravel's GPU path, in one table with gravel CPU / GAP (issue 23's table); with --gunrock DIR,
 Gunrock's apps (built in DIR) on the same graphs and sources, each answer checked by gravel's
 verifiers and its time shown only where it passes (benchmarks/gunrock.py; not PageRank, which
-Gunrock runs to its own tolerance rather than per iteration, nor CC, which it lacks).
+Gunrock runs to its own tolerance rather than per iteration, nor CC, which it lacks); with
+--peers, NetworKit and igraph (benchmarks/peers.py, `pip install '.[peers]'`) on the same graphs
+and sources, their answers checked against gravel's before they are timed (BFS, SSSP, CC, TC:
+their PageRank iterates to a tolerance and their BC takes every source), gravel CPU / peer beside
+them. One command then prints the whole table: gravel GPU, Gunrock, gravel CPU, GAP, NetworKit,
+igraph.
 
 GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
 missing). Both systems read the same files, GAP's serialized graphs (.sg, and .wsg with weights
@@ -146,6 +151,7 @@ def main():
     p.add_argument("--sources", type=int, default=2, help="BFS / SSSP / BC sources")
     p.add_argument("--algo", action="append", help="repeatable; default: all six")
     p.add_argument("--gunrock", type=Path, help="Gunrock's built apps (benchmarks/gunrock.py)")
+    p.add_argument("--peers", action="store_true", help="NetworKit and igraph beside (peers.py)")
     p.add_argument(
         "--threads",
         type=_counts,
@@ -180,10 +186,19 @@ def main():
         from gunrock import gunrock_cells  # benchmarks/gunrock.py, beside this script
 
         print(f"Gunrock {(a.gunrock / 'COMMIT').read_text().strip()}")
+    versions = {}
+    if a.peers:
+        import igraph
+        import networkit
+        from peers import GAP_PRIMITIVES, peer_cells  # benchmarks/peers.py, beside this script
+
+        versions = {"networkit": networkit.__version__, "igraph": igraph.__version__}
+        print(", ".join(f"{k} {v}" for k, v in versions.items()) + " (igraph on one thread)")
     print(
         f"{'graph':>10} {'primitive':>9} {'threads':>7} {'chunk':>5} "
         + " ".join(f"{'gravel ' + d:>12}" for d in devices)
         + f" {'GAP':>10} {'cpu / GAP':>9}"
+        + (f" {'NetworKit':>10} {'cpu / NK':>8} {'igraph':>10} {'cpu / ig':>8}" if a.peers else "")
         + (f" {'Gunrock':>12}" if a.gunrock else "")
     )
     for spec in a.graphs:
@@ -195,6 +210,10 @@ def main():
             if a.gunrock:
                 algos = [x for x in ("bfs", "sssp", "bc", "tc") if not a.algo or x in a.algo]
                 gunrock = gunrock_cells(G, W, sources, a.gunrock, a.repeat, algos, tmp)
+            peers = {}
+            if a.peers:
+                algos = [x for x in GAP_PRIMITIVES if not a.algo or x in a.algo]
+                peers = peer_cells(G, W, sources, a.repeat, a.threads[-1], algos)
             for name, gap_args, kind, call, units in cases(G, W):
                 if a.algo and name not in a.algo:
                     continue
@@ -218,6 +237,8 @@ def main():
                         row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
                         if last and name in gunrock:
                             row |= gunrock[name]
+                        if last and name in peers:
+                            row |= peers[name]
                         rows.append(row)
                         _print(row, devices)
     if a.json:
@@ -227,6 +248,7 @@ def main():
             rows,
             gap=str(a.gap),
             gunrock_commit=a.gunrock and (a.gunrock / "COMMIT").read_text().strip(),
+            peers=versions,
             threads=a.threads,
             chunksize=a.chunksize,
             threading_layer=layer,
@@ -260,9 +282,24 @@ def _print(row, devices):
     )
     print(
         f"{row['graph']:>10} {row['primitive']:>9} {row['threads']:>7} {row['chunksize']:>5} "
-        f"{cells} {1e3 * row['gap_s']:8.2f}ms {row['cpu_over_gap']:8.2f}x {_gunrock_cell(row)}",
+        f"{cells} {1e3 * row['gap_s']:8.2f}ms {row['cpu_over_gap']:8.2f}x{_peer_cells(row)}"
+        f" {_gunrock_cell(row)}",
         flush=True,
     )
+    for problem in row.get("peer_problems", []):
+        print(f"{'':>10} {problem}: not timed")
+
+
+def _peer_cells(row):
+    """NetworKit's and igraph's times and gravel CPU over each, where the row has them."""
+    if "peer_problems" not in row:
+        return ""
+    cells = ""
+    for k in ("networkit", "igraph"):
+        t = row[f"{k}_s"]
+        ratio = f"{row['gravel_cpu_s'] / t:7.2f}x" if t else f"{'-':>8}"
+        cells += f" {1e3 * t:8.2f}ms {ratio}" if t else f" {'FAILED':>10} {ratio}"
+    return cells
 
 
 def _gunrock_cell(row):
