@@ -31,8 +31,9 @@ STRATEGIES = ("auto", "pull", "push")
 
 class Step(NamedTuple):
     """One iteration: how many vertices were active, how the SpMV ran, its time (no compiling);
-    in a hybrid run also the GPU's share of the SpMV's arcs and each side's seconds of SpMV work
-    (the GPU's from the messages' upload to its end, on CUDA events)."""
+    in a hybrid run also the GPU's share of the SpMV's arcs (its device rows and its bus rows),
+    each side's seconds of SpMV work (the GPU's from the messages' upload to its end, on CUDA
+    events), and the bus rows' share of the arcs and seconds (parts of the GPU's)."""
 
     active: int
     direction: str
@@ -40,6 +41,8 @@ class Step(NamedTuple):
     gpu_share: float | None = None
     gpu_s: float | None = None
     cpu_s: float | None = None
+    bus_share: float | None = None
+    bus_s: float | None = None
 
 
 @dataclass
@@ -139,18 +142,20 @@ def run(
         the CPU and every SpMV on the GPU, compressed sparse vectors (ids and values) crossing
         the bus each way each iteration. "hybrid": as "hybrid-seed", with the SpMV's edges split
         between the GPU (as many rows as the device-memory budget,
-        ``gravel.config.device_memory``, holds) and the CPU by their measured throughput, both
-        working at once (:mod:`gravel.programs.hybrid`). A hybrid run needs a GPU; with
+        ``gravel.config.device_memory``, holds, then rows it reads from pinned host memory over
+        the bus) and the CPU by their measured throughput, both working at once
+        (:mod:`gravel.programs.hybrid`). A hybrid run needs a GPU; with
         ``device="cpu"`` the GPU's part runs on the CPU too (for tests).
 
     Returns
     -------
     ProgramResult
         ``state``, ``steps`` (active vertices, direction, seconds; for a hybrid run also the
-        GPU's share of the arcs and each side's seconds), ``iterations``, ``converged`` (False
-        when `max_iter` stopped it) and ``time_s`` (compiling left out). A hybrid run's
-        ``stats`` give the execution and the final split (``gpu_share``); its device is
-        "cpu+cuda".
+        GPU's share of the arcs, each side's seconds, and the share and seconds of the rows the
+        GPU read over the bus), ``iterations``, ``converged`` (False when `max_iter` stopped it)
+        and ``time_s`` (compiling left out). A hybrid run's ``stats`` give the execution and the
+        final split (``gpu_share``, the GPU's whole share, and ``bus_share``, its part read over
+        the bus); its device is "cpu+cuda".
 
     Raises
     ------
@@ -218,7 +223,9 @@ def run(
         for f, values_ in zip(program.state, state, strict=True):
             out[f.key] = values_
     directions = sorted({s.direction for s in steps})
-    stats = {} if single else {"execution": execution, "gpu_share": engine.share}
+    stats = {}
+    if not single:
+        stats = {"execution": execution, "gpu_share": engine.share, "bus_share": engine.bus_share}
     return ProgramResult(
         "program",
         where,

@@ -1,11 +1,13 @@
 """The arithmetic of a hybrid run's edge split, pure NumPy so that CPU tests check it.
 
 Each set of lists a program reads (out-lists for a push, in-lists for a pull; an undirected
-graph's are one set) is cut by rows: the GPU holds rows ``[0, k)`` in device memory, the CPU
-takes rows ``[k, n)``. A pull gives each side the destination rows it holds; a push gives each
-side the senders whose rows it holds. The GPU's share of the arcs is the smaller of what the
-device-memory budget leaves for lists (:func:`room_arcs`) and what makes both sides finish
-together at their measured rates (:func:`balanced_share`).
+graph's are one set) is cut by rows into three shares: the GPU holds rows ``[0, k)`` in device
+memory, reads rows ``[k, j)`` from pinned host memory over the bus, and the CPU takes rows
+``[j, n)``. A pull gives each side the destination rows it holds; a push gives each side the
+senders whose rows it holds. The device rows are at most what the device-memory budget leaves
+for lists (:func:`room_arcs`, :func:`cap_share`); the GPU's whole share (device and bus rows) is
+the one at which both sides finish together at their measured rates (:func:`split_share`), the
+bus rows only where the device rows alone are fewer than that.
 """
 
 import numpy as np
@@ -149,9 +151,35 @@ def senders_below(ids, k):
     return int(np.searchsorted(ids, k))
 
 
-def push_arcs(offsets, ids, k):
-    """(arcs the GPU pushes, arcs the CPU pushes): the out-lists of the sorted sender `ids` below
-    row k, and of those from k on.
+def bus_offsets(offsets, k, j):
+    """Offsets of rows ``[k, j)`` alone, over their own arcs (entries ``offsets[k]`` to
+    ``offsets[j]`` of the lists, renumbered from 0): the other rows are empty, so the lists keep
+    the graph's n rows and ids.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray
+        CSR offsets (int64), n + 1 of them.
+    k, j : int
+        The first row and the row past the last, ``k <= j``.
+
+    Returns
+    -------
+    numpy.ndarray
+        n + 1 offsets (int64), from 0 to ``offsets[j] - offsets[k]``.
+
+    Examples
+    --------
+    >>> bus_offsets(np.array([0, 3, 5, 9, 10]), 1, 3).tolist()
+    [0, 0, 2, 6, 6]
+    """
+    offsets = np.asarray(offsets, np.int64)
+    return np.clip(offsets, offsets[k], offsets[j]) - offsets[k]
+
+
+def push_arcs(offsets, ids, *cuts):
+    """The arcs that each range of senders pushes: the out-lists of the sorted sender `ids` below
+    the first cut, between each two cuts, and from the last one on.
 
     Parameters
     ----------
@@ -159,52 +187,100 @@ def push_arcs(offsets, ids, k):
         The out-lists' CSR offsets (int64).
     ids : numpy.ndarray
         Sender ids (int32), sorted.
-    k : int
-        The split row.
+    *cuts : int
+        Split rows, increasing: k (the device rows' end), and j (the bus rows' end) where given.
 
     Returns
     -------
-    gpu_arcs, cpu_arcs : int
+    tuple of int
+        One more than there are cuts: (device, CPU) arcs for one cut, (device, bus, CPU) for two.
 
     Examples
     --------
     >>> push_arcs(np.array([0, 3, 5, 9, 10]), np.array([0, 2, 3], np.int32), 2)
     (3, 5)
+    >>> push_arcs(np.array([0, 3, 5, 9, 10]), np.array([0, 2, 3], np.int32), 1, 3)
+    (3, 4, 1)
     """
-    c = senders_below(ids, k)
+    bounds = [0, *(senders_below(ids, c) for c in cuts), ids.size]
     degree = offsets[ids + 1] - offsets[ids]
-    return int(degree[:c].sum()), int(degree[c:].sum())
+    return tuple(int(degree[a:b].sum()) for a, b in zip(bounds[:-1], bounds[1:], strict=True))
 
 
-def balanced_share(gpu_arcs, gpu_s, cpu_arcs, cpu_s):
-    """The GPU's share of the arcs that has both sides finish together, from the arcs each side
-    took in `gpu_s` and `cpu_s` seconds.
+def rate(arcs, seconds):
+    """Arcs a second, where a side did work to measure.
 
     Parameters
     ----------
-    gpu_arcs, cpu_arcs : int
-        The arcs each side took.
-    gpu_s, cpu_s : float
-        The seconds each side took for them.
+    arcs : int
+        The arcs a side took.
+    seconds : float
+        The seconds it took for them.
 
     Returns
     -------
     float or None
-        The GPU's rate over both rates; None where a side did no work to measure (no arcs, or no
-        time).
+        ``arcs / seconds``; None where there were no arcs or no time.
 
     Examples
     --------
-    >>> balanced_share(900, 0.01, 100, 0.02)  # 90,000 and 5,000 arcs a second
-    0.9473684210526315
+    >>> rate(900, 0.01), rate(0, 0.01), rate(900, 0.0)
+    (90000.0, None, None)
     """
-    if min(gpu_arcs, cpu_arcs) <= 0 or min(gpu_s, cpu_s) <= 0:
+    if arcs <= 0 or seconds <= 0:
         return None
-    gpu, cpu = gpu_arcs / gpu_s, cpu_arcs / cpu_s
-    return gpu / (gpu + cpu)
+    return arcs / seconds
 
 
-def next_share(current, measured, cap):
+def split_share(cap, device_rate, bus_rate, cpu_rate):
+    """The GPU's whole share of the arcs (device rows, then bus rows) at which both sides finish
+    together, the device rows holding at most `cap` of them.
+
+    Where the device rows alone reach the balance ``d / (d + c)`` (d, c: the device's and the
+    CPU's rates) within `cap`, that is the share and the bus takes none. Otherwise the device
+    holds `cap` and the bus takes b, the solution of ``cap / d + b / r = (1 - cap - b) / c`` (r:
+    the bus's rate), clipped to ``[0, 1 - cap]``: none where the device rows alone outlast the
+    CPU's rest.
+
+    Parameters
+    ----------
+    cap : float
+        The largest share the device rows hold (:func:`cap_share`).
+    device_rate, bus_rate, cpu_rate : float or None
+        Arcs a second of each (:func:`rate`); None: not measured. The device's is not needed
+        where `cap` is 0, nor the bus's where the device rows reach the balance.
+
+    Returns
+    -------
+    float or None
+        The share, 0 to 1; None where a rate it needs is not known.
+
+    Examples
+    --------
+    >>> split_share(1.0, 90_000, None, 10_000)  # the device alone: 90 % of the arcs
+    0.9
+    >>> split_share(0.5, 90_000, 30_000, 10_000)  # 0.5 / 90k + b / 30k = (0.5 - b) / 10k
+    0.8333333333333334
+    >>> split_share(0.0, None, 10_000, 10_000)  # nothing on the device: the bus and the CPU halve
+    0.5
+    >>> split_share(0.5, 90_000, None, 10_000) is None
+    True
+    """
+    if cpu_rate is None or (cap > 0 and device_rate is None):
+        return None
+    device_s = 0.0
+    if cap > 0:
+        alone = device_rate / (device_rate + cpu_rate)
+        if alone <= cap:
+            return alone
+        device_s = cap / device_rate
+    if bus_rate is None:
+        return None
+    bus = ((1 - cap) / cpu_rate - device_s) / (1 / bus_rate + 1 / cpu_rate)
+    return cap + min(max(bus, 0.0), 1 - cap)
+
+
+def next_share(current, measured, cap=1.0):
     """The GPU's share for the next iteration: the `measured` balance (None: none) within `cap`,
     where it moves the share by more than :data:`RESPLIT_ABOVE`; else the `current` one.
 
@@ -213,9 +289,9 @@ def next_share(current, measured, cap):
     current : float
         The GPU's share now.
     measured : float or None
-        The balance measured over the last iteration (:func:`balanced_share`); None: none.
-    cap : float
-        The largest share the GPU's memory holds (:func:`cap_share`).
+        The balance measured over the last iteration (:func:`split_share`); None: none.
+    cap : float, default 1.0
+        The largest share the GPU may take.
 
     Returns
     -------
