@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel import programs
-from gravel.programs import split
+from gravel.programs import cpu_part, hybrid, split
 from gravel.programs.cpu import CpuEngine
 from gravel.programs.cuda_part import vertex_bytes
 from gravel.transform import add_random_weights
@@ -70,9 +70,28 @@ def test_push_arcs_split_the_senders_lists(degrees, data):
     n = len(degrees)
     ids = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1)))), np.int32)
     k = data.draw(st.integers(0, n))
+    j = data.draw(st.integers(k, n))
+    deg = np.asarray(degrees, np.int64)
     gpu, cpu = split.push_arcs(offsets, ids, k)
-    deg = np.asarray(degrees)
     assert gpu == deg[ids[ids < k]].sum() and cpu == deg[ids[ids >= k]].sum()
+    device, bus, rest = split.push_arcs(offsets, ids, k, j)
+    assert device == gpu and device + bus + rest == deg[ids].sum()
+    assert bus == deg[ids[(ids >= k) & (ids < j)]].sum()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=30), st.data())
+def test_bus_offsets_hold_the_bus_rows_alone(degrees, data):
+    offsets = np.r_[0, np.cumsum(degrees)].astype(np.int64)
+    n = len(degrees)
+    k = data.draw(st.integers(0, n))
+    j = data.draw(st.integers(k, n))
+    got = split.bus_offsets(offsets, k, j)
+    assert got.shape == offsets.shape and got[0] == 0
+    assert got[-1] == offsets[j] - offsets[k]
+    deg = np.diff(got)
+    np.testing.assert_array_equal(deg[k:j], np.asarray(degrees)[k:j])
+    assert not deg[:k].any() and not deg[j:].any()
 
 
 def test_room_and_cap():
@@ -83,13 +102,46 @@ def test_room_and_cap():
     assert split.cap_share(room, 2 * room) == 0.5 and split.cap_share(room, room) == 1.0
 
 
-def test_balance_and_resplit():
-    assert split.balanced_share(100, 1.0, 100, 1.0) == 0.5
-    assert split.balanced_share(0, 1.0, 100, 1.0) is None
-    assert split.balanced_share(100, 0.0, 100, 1.0) is None
-    assert split.next_share(0.5, 0.8, 0.6) == 0.6  # capped by the budget
-    assert split.next_share(0.5, 0.5 + split.RESPLIT_ABOVE / 2, 1.0) == 0.5  # not worth a copy
-    assert split.next_share(0.9, 0.2, 1.0) == 0.2
+def test_rates_and_resplit():
+    assert split.rate(100, 2.0) == 50.0
+    assert split.rate(0, 1.0) is None and split.rate(100, 0.0) is None
+    assert split.next_share(0.5, 0.8, 0.6) == 0.6  # capped
+    assert split.next_share(0.5, 0.5 + split.RESPLIT_ABOVE / 2) == 0.5  # not worth a copy
+    assert split.next_share(0.9, 0.2) == 0.2
+    assert split.next_share(0.9, None) == 0.9
+
+
+RATES = st.floats(1.0, 1e9, allow_nan=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0, 1), RATES, RATES, RATES)
+def test_split_share_finishes_both_sides_together(cap, device, bus, cpu):
+    """Within the cap, the device rows and the CPU balance; past it, the device rows, then the
+    bus rows, take as long as the CPU's rest, unless the device rows alone outlast it."""
+    share = split.split_share(cap, device, bus, cpu)
+    assert 0 <= share <= 1
+    balance = device / (device + cpu)
+    if cap > 0 and balance <= cap:
+        assert share == pytest.approx(balance)
+        return
+    assert share >= cap
+    gpu_s = (cap / device if cap > 0 else 0.0) + (share - cap) / bus
+    cpu_s = (1 - share) / cpu
+    if share == cap:  # the device rows alone take as long as the CPU's rest, or longer
+        assert gpu_s >= cpu_s * (1 - 1e-9)
+    elif share < 1:
+        assert gpu_s == pytest.approx(cpu_s, rel=1e-6)
+    else:  # every row on the GPU, and it still finishes first
+        assert gpu_s <= 1 / cpu * (1 + 1e-9)
+
+
+def test_split_share_needs_its_rates():
+    assert split.split_share(0.5, 100.0, 100.0, None) is None
+    assert split.split_share(0.5, None, 100.0, 100.0) is None  # the device rows unmeasured
+    assert split.split_share(0.0, None, 100.0, 100.0) == 0.5  # no device rows: none needed
+    assert split.split_share(0.5, 300.0, None, 100.0) is None  # past the cap: the bus's needed
+    assert split.split_share(0.9, 300.0, None, 100.0) == 0.75  # within it: not
 
 
 def test_combine_folds_where_received_and_sets_where_not():
@@ -112,9 +164,10 @@ def test_cpu_split_matches_single(graph, name, direction, execution):
     kw = dict(max_iter=1000, direction=direction, device="cpu")
     got = programs.run(G, prog, execution=execution, **kw)
     assert_same(got, programs.run(G, prog, **kw))
-    assert got.stats["execution"] == execution
+    assert got.stats["execution"] == execution and got.stats["bus_share"] == 0
     for s in got.steps:
         assert 0 <= s.gpu_share <= 1 and s.gpu_s >= 0 and s.cpu_s >= 0
+        assert s.bus_share == 0 and s.bus_s == 0  # no budget: every list fits, none on the bus
         if execution == "hybrid-seed":
             assert s.gpu_share in (0.0, 1.0)  # 0: the senders had no edges
 
@@ -126,9 +179,16 @@ def test_cpu_split_collaborative_filtering(direction):
     assert_same(programs.run(G, prog, execution="hybrid", **kw), programs.run(G, prog, **kw))
 
 
-@settings(max_examples=20, deadline=None)
-@given(graphs(weighted=True), st.sampled_from(DIRECTIONS), st.sampled_from(HYBRID))
-def test_cpu_split_random_graphs(G, direction, execution):
+@settings(max_examples=30, deadline=None)
+@given(
+    graphs(weighted=True),
+    st.sampled_from(DIRECTIONS),
+    st.sampled_from(HYBRID),
+    st.sampled_from([None, 0.0, 0.25, 0.6]),
+)
+def test_cpu_split_random_graphs(G, direction, execution, fits):
+    """Random graphs, with every list on the device (None) or a budget that holds `fits` of
+    them (0.0: none, the GPU's share all over the bus)."""
     kw = dict(direction=direction, device="cpu")
     for prog, params in [
         (programs.bfs(), {"source": 0}),
@@ -137,8 +197,11 @@ def test_cpu_split_random_graphs(G, direction, execution):
         (smallest_label("in"), {}),
     ]:
         if G.n or not params:
-            got = programs.run(G, prog, params=params, execution=execution, **kw)
+            limit = None if fits is None else budget(G, prog, fits, direction)
+            with gravel.config.using(device_memory=limit):
+                got = programs.run(G, prog, params=params, execution=execution, **kw)
             assert_same(got, programs.run(G, prog, params=params, **kw))
+            assert all(s.bus_share <= s.gpu_share for s in got.steps)
 
 
 def smallest_label(way):
@@ -183,16 +246,133 @@ def test_cpu_ways_of_a_program(way, direction, execution, directed):
     assert_same(got, programs.run(G, smallest_label(way), **kw))
 
 
+def list_sets(G, prog, direction):
+    """The sets of lists a hybrid run of `prog` reads: an undirected graph's one; a directed
+    graph's in- and out-lists where the run both pulls and pushes, or its messages go both ways."""
+    if not G.directed:
+        return 1
+    pushes = isinstance(prog.reduce, str) and prog.senders != "all"
+    both = direction == "auto" and pushes
+    return 2 if both or prog.direction == "both" else 1
+
+
+def budget(G, prog, fraction, direction="auto"):
+    """A device budget whose room for lists holds `fraction` of the arcs of the sets of lists
+    the run reads: the part's vertex arrays, the offsets of its device rows and of its bus rows,
+    then the arcs."""
+    sets, arc = list_sets(G, prog, direction), 4 + 4 * G.weighted
+    return vertex_bytes(prog) * G.n + 2 * sets * 8 * (G.n + 1) + int(fraction * sets * G.nnz * arc)
+
+
+def shares(result):
+    """(device share, bus share) of each pull of a hybrid run."""
+    pulls = [s for s in result.steps if s.direction == "pull"]
+    return [(s.gpu_share - s.bus_share, s.bus_share) for s in pulls]
+
+
 def test_cpu_split_within_a_budget():
-    """A budget that holds about half the arcs caps the part's share; the result stands."""
+    """A budget that holds about half the arcs caps the device rows' share; the GPU's share grows
+    past it over the bus; the result stands."""
     G = gravel.generate.kronecker(10, 16, seed=1, directed=True)
     prog = programs.connected_components()  # both ways of a directed graph: in- and out-lists
-    budget = vertex_bytes(prog) * G.n + 2 * 8 * (G.n + 1) + 4 * G.nnz  # half of both
-    with gravel.config.using(device_memory=budget):
+    with gravel.config.using(device_memory=budget(G, prog, 0.5)):
         got = programs.run(G, prog, execution="hybrid", device="cpu")
     assert_same(got, programs.run(G, prog, device="cpu"))
-    pulls = [s.gpu_share for s in got.steps if s.direction == "pull"]
-    assert pulls and all(0 < share <= 0.5 + 1e-9 for share in pulls)  # a push's senders vary
+    pulls = shares(got)
+    assert pulls and all(0 < device <= 0.5 + 1e-9 for device, _ in pulls)
+    assert 0 <= got.stats["bus_share"] <= got.stats["gpu_share"] <= 1
+
+
+#: the budgets of the three-way split, as fractions of the arcs: the device rows, bus rows and
+#: the CPU's (k < j < n); no device rows, the GPU reading all of its share over the bus (k == 0)
+FRACTIONS = {"k<j<n": 0.25, "k==0": None}
+
+
+@pytest.mark.parametrize("fraction", list(FRACTIONS))
+@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("name", LIBRARY)
+@pytest.mark.parametrize("graph_name", ["kron8", "kron8-directed"])
+def test_cpu_three_way_split_matches_single(graph_name, name, direction, fraction):
+    """Every library program, pulled, pushed or switched, with device, bus and CPU rows (or no
+    device rows): the single device's result."""
+    G, prog, direction = case(GRAPHS[graph_name](), name, direction)
+    fits = FRACTIONS[fraction]
+    limit = 1 if fits is None else budget(G, prog, fits, direction)
+    kw = dict(max_iter=1000, direction=direction, device="cpu")
+    with gravel.config.using(device_memory=limit):
+        got = programs.run(G, prog, execution="hybrid", **kw)
+    assert_same(got, programs.run(G, prog, **kw))
+    pulls = shares(got)
+    if fraction == "k==0":
+        assert all(device == 0 for device, _ in pulls)
+    if pulls and G.nnz:  # the first pull takes the prior share: half, past the device rows
+        device, bus = pulls[0]
+        assert bus > 0 and device + bus < 1
+        assert device > 0 or fraction == "k==0"
+
+
+@pytest.fixture
+def scripted(monkeypatch):
+    """The split's measure replaced by the shares given, one per measured pull, in turn (then
+    the last again): the split moves where they say, past the cap over the bus."""
+
+    def script(*values):
+        it = iter(values)
+        last = [values[-1]]
+
+        def measured(cap, device, bus, cpu):
+            last[0] = next(it, last[0])
+            return last[0]
+
+        monkeypatch.setattr(hybrid, "split_share", measured)
+
+    return script
+
+
+#: the shares the scripted measure gives: past the cap over the bus, within it, all the GPU's
+#: (j == n), none, past the cap again
+SCRIPT = (0.9, 0.1, 1.0, 0.0, 0.6)
+
+
+@pytest.mark.parametrize("prior", [0.5, 1.0])
+@pytest.mark.parametrize("name", ["pagerank", "connected_components", "bfs", "sssp"])
+def test_cpu_split_moves_keep_the_result(scripted, monkeypatch, name, prior):
+    """The split moved every other pull (a new split's first pull is not measured) through the
+    shares of SCRIPT: each pull's shares are those placed (the device rows within the cap, the
+    rest of the GPU's share over the bus), and the result is the single device's."""
+    monkeypatch.setattr(cpu_part.CpuPart, "prior_share", prior)
+    scripted(*SCRIPT)
+    G, prog, direction = case(gravel.generate.kronecker(9, 8, seed=4), name, "pull")
+    params = {"source": int(G.out_degree.argmax())} if name in ("bfs", "sssp") else None
+    kw = dict(max_iter=12, direction=direction, device="cpu", params=params)
+    cap = 0.3
+    with gravel.config.using(device_memory=budget(G, prog, cap)):
+        got = programs.run(G, prog, execution="hybrid", **kw)
+    assert_same(got, programs.run(G, prog, **kw))
+    placed = [x for share in (prior, *SCRIPT) for x in (share, share)]
+    row = G.out_degree.max() / G.nnz  # a row's arcs: the most a split row leaves out
+    pulls = shares(got)
+    assert len(pulls) >= 3
+    for (device, bus), share in zip(pulls, placed, strict=False):
+        assert share - 2 * row < device + bus <= share + 1e-9
+        assert min(share, cap) - 2 * row < device <= min(share, cap)
+        assert bus >= 0 and (bus > 0) == (share > cap + row)
+
+
+def test_cpu_part_bus_rows():
+    """The stand-in's bus graph holds rows [k, j) of the lists, ids and weights, and no other."""
+    G = add_random_weights(gravel.generate.kronecker(7, 8, seed=5), seed=1)
+    part = cpu_part.CpuPart(G, programs.sssp(), {"source": np.int64(0)}, whole=False)
+    lists = (G.offsets, G.indices, (G.weights, True))
+    k, j = G.n // 4, 3 * G.n // 4
+    bus = part.bus(lists, k, j)
+    offsets, ids, (weights, weighted) = bus.csc
+    assert weighted and (bus.lo, bus.hi) == (k, j) and bus.csr is bus.csc
+    for v in range(G.n):
+        got = slice(offsets[v], offsets[v + 1])
+        want = slice(G.offsets[v], G.offsets[v + 1]) if k <= v < j else slice(0, 0)
+        np.testing.assert_array_equal(ids[got], G.indices[want])
+        np.testing.assert_array_equal(weights[got], G.weights[want])
 
 
 def test_bad_execution():

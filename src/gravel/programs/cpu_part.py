@@ -199,13 +199,13 @@ class CpuPart:
             self._reduce(direction, device, ids, arrays)
         with Timer("cpu") as b:
             self._reduce(direction, bus, ids, arrays)
-            if direction == "pull":
-                got = np.flatnonzero(self.received).astype(np.int32)
-            else:
-                got = self.touched[: self.count].copy()
-            self.out = got, [tt[got] for tt in self.tt]
-            self.received[got] = False
-        self.seconds = (t.seconds, b.seconds)
+        if direction == "pull":
+            got = np.flatnonzero(self.received).astype(np.int32)
+        else:
+            got = self.touched[: self.count].copy()
+        self.out = got, [tt[got] for tt in self.tt]
+        self.received[got] = False
+        self.seconds = (t.seconds, b.seconds if bus else 0.0)
 
     def finish(self):
         """The SpMV's totals, compressed, as :meth:`CudaPart.finish
@@ -219,7 +219,7 @@ class CpuPart:
             Their totals, one array per message field.
         device_s, bus_s : float
             The seconds of :meth:`launch` over the device rows (the messages' upload included)
-            and over the bus rows (the totals' gathering included), compiling left out.
+            and over the bus rows (0.0 without any), compiling left out.
         """
         return (*self.out, *self.seconds)
 

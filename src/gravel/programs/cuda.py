@@ -97,11 +97,15 @@ class Spmv:
         How a pull of the message array itself over every vertex sweeps (``neighbor_reduce``'s
         `blocking`): the engine's "auto"; None for a hybrid part, whose split lists change as
         the split moves.
+    stream_bus : bool, default False
+        Whether a pull over every vertex of a graph whose lists are in host memory (placement
+        "host": a hybrid part's bus rows) streams them through the copy engines ("streamed")
+        rather than reading them where they are.
     """
 
-    def __init__(self, program, n, arrays, blocking=None):
+    def __init__(self, program, n, arrays, blocking=None, stream_bus=False):
         p = program
-        self.n, self.arrays, self.blocking = n, arrays, blocking
+        self.n, self.arrays, self.blocking, self.stream_bus = n, arrays, blocking, stream_bus
         self.all_send = p.senders == "all"
         named = isinstance(p.reduce, str)
         self.reduce = _REDUCE[p.reduce] if named else p.reduce.cuda({"a": "a", "b": "b"})
@@ -132,7 +136,7 @@ class Spmv:
             names = {d: _named(arrays, code[d], code["fold"]) for d in ("push", "pull")}
             self.fields.append(code | {"dtype": wide, "identity": identity, "params": names})
 
-    def __call__(self, ways, direction, listeners=None, arcs=None):
+    def __call__(self, ways, direction, listeners=None, arcs=None, folded=0):
         """Reduce along each of `ways`, folding the ways' totals vertex by vertex.
 
         Parameters
@@ -146,18 +150,26 @@ class Spmv:
         arcs : list of int, optional
             The arcs a push from way w's senders reads, ``arcs[w]``, where the caller knows
             them.
+        folded : int, default 0
+            The ways a call before this one reduced into the totals, which this call folds
+            into (a hybrid part's bus rows after its device rows); 0: the totals start afresh.
         """
         from ..operators import neighbor_reduce
 
         push = direction == "push"
-        self.arrays["received"].fill(0)
+        if not folded:
+            self.arrays["received"].fill(0)
         if not push and self.all_send:  # a vertex receives where it has an in-arc
             for graph, _ in ways:
                 mark = "if (g_in[v + 1] > g_in[v]) received[v] = 1"
                 _run_compute(self.n, self.arrays, None, mark, 0, {"g_in": graph.csc()[0]})
         for way, (graph, senders) in enumerate(ways):
+            first = folded + way == 0
+            over_bus = getattr(graph, "placement", "device") == "host"
+            streams = self.stream_bus and over_bus and not push and listeners is None
             for i, f in enumerate(self.fields):
                 swept = not push and listeners is None and f["pull array"] is not None
+                blocking = "streamed" if streams else self.blocking if swept else None
                 # a deaf vertex's total stays as it was: the apply reads none that did not receive
                 part = neighbor_reduce(
                     graph,
@@ -167,13 +179,13 @@ class Spmv:
                     dtype=f["dtype"],
                     identity=f["identity"],  # gnone's: "any" stops at a value unlike it
                     direction=direction,
-                    apply=None if push else f["set" if way == 0 else "fold"],
+                    apply=None if push else f["set" if first else "fold"],
                     params=f["params"][direction] | {"gnone": f["identity"]},
                     preamble=_COMMON,
-                    blocking=self.blocking if swept else None,
+                    blocking=blocking,
                     arcs=arcs[way] if push and arcs is not None else None,
                 )
-                if push and way == 0:
+                if push and first:
                     self.arrays[f"tt{i}"][:] = part
                 elif push:
                     self._fold(i, part)

@@ -1,7 +1,8 @@
 """The GPU's part of a hybrid run (:mod:`.hybrid`): :class:`CudaPart` takes the senders' messages
 as a compressed sparse vector, runs the SpMV (:class:`.cuda.Spmv`) over the lists the GPU holds
-without the host waiting for it, and sends the totals back compressed; :func:`vertex_bytes` says
-what it holds per vertex, which the split's room is measured with.
+in device memory and then over those it reads from pinned host memory, without the host waiting
+for it, and sends the totals back compressed; :func:`vertex_bytes` says what it holds per vertex,
+which the split's room is measured with.
 """
 
 from .cuda import Spmv, _ways, _wide
@@ -54,6 +55,9 @@ class CudaPart:
     prior_share = 0.9
     #: the share of the card's free memory a split may fill (the pool's rounding, launches' scratch)
     free_share = 0.9
+    #: the bus rows' rate over the device rows' until the bus rows are measured (a prior: a pull
+    #: streams lists over the bus at a few times less than it reads them in device memory)
+    bus_prior = 0.2
 
     def __init__(self, G, program, values, *, whole):
         import cupy
@@ -76,9 +80,12 @@ class CudaPart:
             dg = G.to("cuda") if whole else G.to("cuda", placement="host")
             self.arrays |= {"g_off": dg.offsets, "g_idx": dg.indices}
             self.lists_bytes = G.offsets.nbytes
-        self.spmv = Spmv(program, n, self.arrays)
-        self.events = (cupy.cuda.Event(), cupy.cuda.Event())
-        self.compile_s = 0.0
+        # a pull that reads every list whole streams the bus rows' lists through the copy
+        # engines; one that stops early (listen, "any") reads only the lines it needs in place
+        whole_lists = not program.listens and program.reduce != "any"
+        self.spmv = Spmv(program, n, self.arrays, stream_bus=whole_lists)
+        self.events = tuple(cupy.cuda.Event() for _ in range(3))
+        self.compile_s, self.bused = (0.0, 0.0), False
 
     def limit(self):
         """Device bytes the split may fill with the vertex arrays and lists: the budget
@@ -145,16 +152,66 @@ class CudaPart:
         )
         return share.to("cuda", placement="device")
 
-    def launch(self, direction, ways, ids, messages, state):
-        """Start the SpMV along `ways`, (held graph, how many of `ids` it pushes from; None for a
-        pull), and return without waiting for it. `messages`: one host array per field, the
-        values of the senders `ids` (None: every vertex, dense); `state`: the host state.
+    def bus(self, lists, k, j):
+        """Rows ``[k, j)`` of the host `lists` (offsets, ids, (weights, weighted)) read over the
+        bus: their offsets (:func:`~gravel.programs.split.bus_offsets`) in device memory, their
+        ids and weights where they are, in the host lists pinned and mapped whole (one
+        registration however the split moves, shared with ``G.to("cuda", placement="host")``
+        over the same arrays), as a graph of placement "host" whose CSR and CSC are both these
+        lists (marked undirected, as :meth:`hold`'s).
+
+        Parameters
+        ----------
+        lists : tuple
+            ``(offsets, ids, (weights, weighted))``: a set of host lists.
+        k, j : int
+            The bus rows' first row and the row past their last.
+
+        Returns
+        -------
+        DeviceGraph
+            n rows, those outside ``[k, j)`` empty, their lists in pinned host memory.
+        """
+        import cupy
+
+        from ..backends.cuda.graph import DeviceGraph
+        from ..backends.cuda.pinned import mapped
+        from .split import bus_offsets
+
+        offsets, targets, (weights, weighted) = lists
+        lo, hi = int(offsets[k]), int(offsets[j])
+        graph = DeviceGraph.from_arrays(
+            cupy.asarray(bus_offsets(offsets, k, j)),
+            mapped(targets)[lo:hi],
+            mapped(weights)[lo:hi] if weighted else None,
+            directed=False,
+        )
+        graph.placement = "host"  # what the operators read over the bus (streamed sweeps)
+        return graph
+
+    def _reduce(self, ways, direction, at, folded):
+        """Launch the SpMV along `ways`, (graph, first, stop of the senders `at` it pushes from),
+        folding into the `folded` ways reduced before."""
+        from ..frontier import Frontier
+
+        listed = []
+        for graph, a, b in ways:
+            senders = Frontier(self.n, ids=at[a:b], length=b - a) if direction == "push" else None
+            listed.append((graph, senders))
+        self.spmv(listed, direction, folded=folded)
+
+    def launch(self, direction, device, bus, ids, messages, state):
+        """Start the SpMV along the `device` ways, then the `bus` ways, a CUDA event between them,
+        and return without waiting for it. `messages`: one host array per field, the values of
+        the senders `ids` (None: every vertex, dense); `state`: the host state.
 
         Parameters
         ----------
         direction : {"pull", "push"}
-        ways : list of tuple
-            (held graph, how many of `ids` it pushes from; None for a pull).
+        device, bus : list of tuple
+            (held graph, first, stop): a graph of the device rows (:meth:`hold`, :meth:`whole`)
+            or of the bus rows (:meth:`bus`), and the senders ``ids[first:stop]`` a push reads
+            (ignored by a pull).
         ids : numpy.ndarray or None
             The senders (int32, sorted); None: every vertex sends.
         messages : list of numpy.ndarray
@@ -166,8 +223,8 @@ class CudaPart:
         import cupy
 
         from ..compiling import compile_clock
-        from ..frontier import Frontier
 
+        at = None
         with compile_clock() as compiled:
             self.events[0].record()
             if ids is None:
@@ -183,13 +240,15 @@ class CudaPart:
                     sending[at] = 1
             for mine, given in zip(self.st, state, strict=False):
                 mine.set(given)
-            pull = direction == "pull"
-            self.spmv(
-                [(g, None if pull else Frontier(self.n, ids=at[:c], length=c)) for g, c in ways],
-                direction,
-            )
+            self._reduce(device, direction, at, 0)  # also starts the totals afresh
             self.events[1].record()
-        self.compile_s = compiled()
+        device_compile = compiled()
+        with compile_clock() as compiled:
+            if bus:
+                self._reduce(bus, direction, at, len(device))
+            self.events[2].record()
+        self.compile_s = (device_compile, compiled())
+        self.bused = bool(bus)
 
     def finish(self):
         """Wait for the SpMV and bring its totals back, compressed.
@@ -200,12 +259,16 @@ class CudaPart:
             The vertices that received (int32, sorted).
         totals : list of numpy.ndarray
             Their totals, one host array per message field.
-        seconds : float
-            The GPU's seconds from the messages' upload to the SpMV's end, compiling left out.
+        device_s, bus_s : float
+            The GPU's seconds from the messages' upload to the end of the device rows' SpMV,
+            and of the bus rows' SpMV (0.0 without any), compiling left out (CUDA events).
         """
         import cupy
 
-        self.events[1].synchronize()
-        seconds = cupy.cuda.get_elapsed_time(*self.events) / 1e3
+        self.events[2].synchronize()
+        spans = zip(self.events[:2], self.events[1:], self.compile_s, strict=True)
+        seconds = [max(cupy.cuda.get_elapsed_time(a, b) / 1e3 - c, 0.0) for a, b, c in spans]
+        if not self.bused:
+            seconds[1] = 0.0
         got = cupy.flatnonzero(self.arrays["received"] > 0).astype(cupy.int32)
-        return got.get(), [tt[got].get() for tt in self.tt], max(seconds - self.compile_s, 0.0)
+        return got.get(), [tt[got].get() for tt in self.tt], *seconds
