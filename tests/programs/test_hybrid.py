@@ -1,6 +1,7 @@
-"""Hybrid execution of vertex programs (gravel.programs.hybrid): the split's arithmetic, the CPU
-stand-in for the GPU's part (device="cpu": the split, the compressed vectors and the combining in
-CI), and on a GPU (-m gpu) both hybrid modes against single-device results."""
+"""Hybrid execution of vertex programs (gravel.programs.hybrid): the CPU stand-in for the GPU's
+part (device="cpu": the three-way split, its moves, the compressed vectors and the combining in
+CI), and on a GPU (-m gpu) both hybrid modes against single-device results. The split's
+arithmetic: test_split.py."""
 
 import numpy as np
 import pytest
@@ -48,102 +49,7 @@ def assert_same(got, expect, rtol=1e-9):
         np.testing.assert_allclose(a, b, rtol=rtol, atol=1e-12)
 
 
-# -- the split's arithmetic ------------------------------------------------------------------------
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(0, 9), max_size=30), st.floats(0, 1))
-def test_rows_for_takes_the_most_rows_within_the_share(degrees, share):
-    offsets = np.r_[0, np.cumsum(degrees)].astype(np.int64)
-    k = split.rows_for(offsets, share)
-    assert 0 <= k <= len(degrees)
-    assert offsets[k] <= share * offsets[-1] + 1e-9
-    if k < len(degrees):
-        assert offsets[k + 1] > share * offsets[-1] + 1e-9
-    clipped = split.share_offsets(offsets, k)
-    assert clipped[-1] == offsets[k] and (np.diff(clipped) >= 0).all()
-    np.testing.assert_array_equal(clipped[: k + 1], offsets[: k + 1])
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(0, 9), min_size=1, max_size=30), st.data())
-def test_push_arcs_split_the_senders_lists(degrees, data):
-    offsets = np.r_[0, np.cumsum(degrees)].astype(np.int64)
-    n = len(degrees)
-    ids = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1)))), np.int32)
-    k = data.draw(st.integers(0, n))
-    j = data.draw(st.integers(k, n))
-    deg = np.asarray(degrees, np.int64)
-    gpu, cpu = split.push_arcs(offsets, ids, k)
-    assert gpu == deg[ids[ids < k]].sum() and cpu == deg[ids[ids >= k]].sum()
-    device, bus, rest = split.push_arcs(offsets, ids, k, j)
-    assert device == gpu and device + bus + rest == deg[ids].sum()
-    assert bus == deg[ids[(ids >= k) & (ids < j)]].sum()
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(0, 9), min_size=1, max_size=30), st.data())
-def test_bus_offsets_hold_the_bus_rows_alone(degrees, data):
-    offsets = np.r_[0, np.cumsum(degrees)].astype(np.int64)
-    n = len(degrees)
-    k = data.draw(st.integers(0, n))
-    j = data.draw(st.integers(k, n))
-    got = split.bus_offsets(offsets, k, j)
-    assert got.shape == offsets.shape and got[0] == 0
-    assert got[-1] == offsets[j] - offsets[k]
-    deg = np.diff(got)
-    np.testing.assert_array_equal(deg[k:j], np.asarray(degrees)[k:j])
-    assert not deg[:k].any() and not deg[j:].any()
-
-
-def test_room_and_cap():
-    assert split.room_arcs(None, 10, 32, 2, 4) is None
-    assert split.room_arcs(100, 10, 32, 1, 4) == 0  # the vertex arrays alone are over
-    room = split.room_arcs(1_000_000, 1000, 40, 2, 8)
-    assert room == (1_000_000 - 40_000 - 2 * 8 * 1001) // 8
-    assert split.cap_share(room, 2 * room) == 0.5 and split.cap_share(room, room) == 1.0
-
-
-def test_rates_and_resplit():
-    assert split.rate(100, 2.0) == 50.0
-    assert split.rate(0, 1.0) is None and split.rate(100, 0.0) is None
-    assert split.next_share(0.5, 0.8, 0.6) == 0.6  # capped
-    assert split.next_share(0.5, 0.5 + split.RESPLIT_ABOVE / 2) == 0.5  # not worth a copy
-    assert split.next_share(0.9, 0.2) == 0.2
-    assert split.next_share(0.9, None) == 0.9
-
-
-RATES = st.floats(1.0, 1e9, allow_nan=False)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.floats(0, 1), RATES, RATES, RATES)
-def test_split_share_finishes_both_sides_together(cap, device, bus, cpu):
-    """Within the cap, the device rows and the CPU balance; past it, the device rows, then the
-    bus rows, take as long as the CPU's rest, unless the device rows alone outlast it."""
-    share = split.split_share(cap, device, bus, cpu)
-    assert 0 <= share <= 1
-    balance = device / (device + cpu)
-    if cap > 0 and balance <= cap:
-        assert share == pytest.approx(balance)
-        return
-    assert share >= cap
-    gpu_s = (cap / device if cap > 0 else 0.0) + (share - cap) / bus
-    cpu_s = (1 - share) / cpu
-    if share == cap:  # the device rows alone take as long as the CPU's rest, or longer
-        assert gpu_s >= cpu_s * (1 - 1e-9)
-    elif share < 1:
-        assert gpu_s == pytest.approx(cpu_s, rel=1e-6)
-    else:  # every row on the GPU, and it still finishes first
-        assert gpu_s <= 1 / cpu * (1 + 1e-9)
-
-
-def test_split_share_needs_its_rates():
-    assert split.split_share(0.5, 100.0, 100.0, None) is None
-    assert split.split_share(0.5, None, 100.0, 100.0) is None  # the device rows unmeasured
-    assert split.split_share(0.0, None, 100.0, 100.0) == 0.5  # no device rows: none needed
-    assert split.split_share(0.5, 300.0, None, 100.0) is None  # past the cap: the bus's needed
-    assert split.split_share(0.9, 300.0, None, 100.0) == 0.75  # within it: not
-
-
+# -- combining ---------------------------------------------------------------------------------
 def test_combine_folds_where_received_and_sets_where_not():
     G = gravel.generate.grid(1, 6)
     engine = CpuEngine(G, programs.sssp(), {"source": np.int64(0)})
@@ -172,11 +78,17 @@ def test_cpu_split_matches_single(graph, name, direction, execution):
             assert s.gpu_share in (0.0, 1.0)  # 0: the senders had no edges
 
 
+@pytest.mark.parametrize("fits", [None, 0.25, 0.0])
 @pytest.mark.parametrize("direction", DIRECTIONS)
-def test_cpu_split_collaborative_filtering(direction):
+def test_cpu_split_collaborative_filtering(direction, fits):
+    """Collaborative filtering (process reads the state), every list on the device or a budget
+    holding `fits` of them."""
     G, prog = ratings(), programs.collaborative_filtering(k=4, rate=0.02)
     kw = dict(max_iter=20, direction=direction, device="cpu")
-    assert_same(programs.run(G, prog, execution="hybrid", **kw), programs.run(G, prog, **kw))
+    limit = None if fits is None else budget(G, prog, fits, direction)
+    with gravel.config.using(device_memory=limit):
+        got = programs.run(G, prog, execution="hybrid", **kw)
+    assert_same(got, programs.run(G, prog, **kw))
 
 
 @settings(max_examples=30, deadline=None)
@@ -396,12 +308,15 @@ def test_gpu_hybrid_matches_single(graph, name, direction, execution):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("fits", [None, 0.25, 0.0])
 @pytest.mark.parametrize("execution", HYBRID)
 @pytest.mark.parametrize("direction", DIRECTIONS)
-def test_gpu_hybrid_collaborative_filtering(direction, execution):
+def test_gpu_hybrid_collaborative_filtering(direction, execution, fits):
     G, prog = ratings(), programs.collaborative_filtering(k=4, rate=0.02)
     kw = dict(max_iter=20, direction=direction)
-    got = programs.run(G, prog, execution=execution, device="cuda", **kw)
+    limit = None if fits is None else budget(G, prog, fits, direction)
+    with gravel.config.using(device_memory=limit):
+        got = programs.run(G, prog, execution=execution, device="cuda", **kw)
     assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-7)
 
 
@@ -437,16 +352,100 @@ def test_gpu_ways_of_a_program(way, direction, execution, directed):
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", ["bfs", "pagerank"])
 def test_gpu_split_over_the_budget(name):
-    """A budget that holds about half the arcs: the GPU's share stays within it, both sides work,
-    and the result is the single device's."""
+    """A budget that holds about half the arcs: the device rows stay within it, the GPU reads
+    more over the bus, every share works, and the result is the single device's."""
     G, prog, direction = case(gravel.generate.kronecker(14, 16, seed=1), name, "auto")
     params = {"source": int(G.out_degree.argmax())} if name == "bfs" else None
-    arc = 4 + 4 * G.weighted
-    budget = vertex_bytes(prog) * G.n + 8 * (G.n + 1) + arc * G.nnz // 2
     kw = dict(max_iter=50, direction=direction, params=params)
-    with gravel.config.using(device_memory=budget):
+    with gravel.config.using(device_memory=budget(G, prog, 0.5, direction)):
         got = programs.run(G, prog, execution="hybrid", device="cuda", **kw)
     assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)
     pulls = [s for s in got.steps if s.direction == "pull"]
-    assert pulls and all(0 < s.gpu_share <= 0.5 + 1e-9 for s in pulls)
+    assert pulls and all(0 < s.gpu_share - s.bus_share <= 0.5 + 1e-9 for s in pulls)
     assert all(s.cpu_s > 0 and s.gpu_s > 0 for s in pulls)
+    assert pulls[0].bus_share > 0 and pulls[0].bus_s > 0  # the prior share, past the budget
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fraction", list(FRACTIONS))
+@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("name", LIBRARY)
+@pytest.mark.parametrize("graph_name", ["kron8", "kron8-directed"])
+def test_gpu_three_way_split_matches_single(graph_name, name, direction, fraction):
+    """As test_cpu_three_way_split_matches_single, the GPU's part on the GPU: its device rows in
+    device memory, its bus rows read from pinned host memory."""
+    G, prog, direction = case(GRAPHS[graph_name](), name, direction)
+    fits = FRACTIONS[fraction]
+    limit = 1 if fits is None else budget(G, prog, fits, direction)
+    kw = dict(max_iter=1000, direction=direction)
+    with gravel.config.using(device_memory=limit):
+        got = programs.run(G, prog, execution="hybrid", device="cuda", **kw)
+    assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)
+    pulls = shares(got)
+    if fraction == "k==0":
+        assert all(device == 0 for device, _ in pulls)
+    if pulls and G.nnz:  # the prior share (0.9) past the device rows
+        device, bus = pulls[0]
+        assert bus > 0 and (device > 0 or fraction == "k==0")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("prior", [0.5, 1.0])
+@pytest.mark.parametrize("name", ["pagerank", "connected_components", "bfs", "sssp"])
+def test_gpu_split_moves_keep_the_result(scripted, monkeypatch, name, prior):
+    """As test_cpu_split_moves_keep_the_result, on the GPU: each move copies the device rows and
+    maps the bus rows again."""
+    from gravel.programs import cuda_part
+
+    monkeypatch.setattr(cuda_part.CudaPart, "prior_share", prior)
+    scripted(*SCRIPT)
+    G, prog, direction = case(gravel.generate.kronecker(9, 8, seed=4), name, "pull")
+    params = {"source": int(G.out_degree.argmax())} if name in ("bfs", "sssp") else None
+    kw = dict(max_iter=12, direction=direction, params=params)
+    cap = 0.3
+    with gravel.config.using(device_memory=budget(G, prog, cap)):
+        got = programs.run(G, prog, execution="hybrid", device="cuda", **kw)
+    assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)
+    row = G.out_degree.max() / G.nnz
+    placed = [x for share in (prior, *SCRIPT) for x in (share, share)]
+    for (device, bus), share in zip(shares(got), placed, strict=False):
+        assert share - 2 * row < device + bus <= share + 1e-9
+        assert (bus > 0) == (share > cap + row)
+
+
+@pytest.mark.gpu
+def test_gpu_part_bus_rows():
+    """CudaPart's bus graph: rows [k, j) of the host lists, read in place over the bus (pinned,
+    placement "host"), the other rows empty."""
+    import cupy
+
+    from gravel.programs.cuda_part import CudaPart
+
+    G = add_random_weights(gravel.generate.kronecker(7, 8, seed=5), seed=1)
+    part = CudaPart(G, programs.sssp(), {"source": np.int64(0)}, whole=False)
+    k, j = G.n // 4, 3 * G.n // 4
+    bus = part.bus((G.offsets, G.indices, (G.weights, True)), k, j)
+    assert bus.placement == "host" and not bus.directed
+    assert cupy.cuda.runtime.pointerGetAttributes(bus.indices.data.ptr).type == 1  # host memory
+    offsets, ids, weights = (a.get() for a in bus.csc())
+    lo, hi = G.offsets[k], G.offsets[j]
+    np.testing.assert_array_equal(offsets, split.bus_offsets(G.offsets, k, j))
+    np.testing.assert_array_equal(ids, G.indices[lo:hi])
+    np.testing.assert_array_equal(weights, G.weights[lo:hi])
+
+
+@pytest.mark.gpu
+@settings(max_examples=20, deadline=None)
+@given(graphs(weighted=True), st.sampled_from(DIRECTIONS), st.sampled_from([0.0, 0.25, 0.6]))
+def test_gpu_three_way_random_graphs(G, direction, fits):
+    """Random graphs under budgets that hold `fits` of their lists: the CPU's results."""
+    for prog, params in [
+        (programs.bfs(), {"source": 0}),
+        (programs.sssp(), {"source": 0}),
+        (programs.connected_components(), {}),
+    ]:
+        if G.n or not params:
+            kw = dict(params=params, direction=direction)
+            with gravel.config.using(device_memory=budget(G, prog, fits, direction)):
+                got = programs.run(G, prog, execution="hybrid", device="cuda", **kw)
+            assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)

@@ -259,8 +259,8 @@ def split_share(cap, device_rate, bus_rate, cpu_rate):
     --------
     >>> split_share(1.0, 90_000, None, 10_000)  # the device alone: 90 % of the arcs
     0.9
-    >>> split_share(0.5, 90_000, 30_000, 10_000)  # 0.5 / 90k + b / 30k = (0.5 - b) / 10k
-    0.8333333333333334
+    >>> round(split_share(0.5, 90_000, 30_000, 10_000), 6)  # 0.5/90k + b/30k = (0.5 - b)/10k
+    0.833333
     >>> split_share(0.0, None, 10_000, 10_000)  # nothing on the device: the bus and the CPU halve
     0.5
     >>> split_share(0.5, 90_000, None, 10_000) is None
