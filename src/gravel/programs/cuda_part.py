@@ -86,6 +86,7 @@ class CudaPart:
         self.spmv = Spmv(program, n, self.arrays, stream_bus=whole_lists)
         self.events = tuple(cupy.cuda.Event() for _ in range(3))
         self.compile_s, self.bused = (0.0, 0.0), False
+        self.pins = {}  # host arrays the bus rows read, by id: (the array, its mapped view)
 
     def limit(self):
         """Device bytes the split may fill with the vertex arrays and lists: the budget
@@ -155,8 +156,8 @@ class CudaPart:
     def bus(self, lists, k, j):
         """Rows ``[k, j)`` of the host `lists` (offsets, ids, (weights, weighted)) read over the
         bus: their offsets (:func:`~gravel.programs.split.bus_offsets`) in device memory, their
-        ids and weights where they are, in the host lists pinned and mapped whole (one
-        registration however the split moves, shared with ``G.to("cuda", placement="host")``
+        ids and weights where they are, in the host lists pinned and mapped whole (once for the
+        part's life however the split moves, and shared with ``G.to("cuda", placement="host")``
         over the same arrays), as a graph of placement "host" whose CSR and CSC are both these
         lists (marked undirected, as :meth:`hold`'s).
 
@@ -178,12 +179,17 @@ class CudaPart:
         from ..backends.cuda.pinned import mapped
         from .split import bus_offsets
 
+        def pinned(array):
+            if id(array) not in self.pins:
+                self.pins[id(array)] = (array, mapped(array))
+            return self.pins[id(array)][1]
+
         offsets, targets, (weights, weighted) = lists
         lo, hi = int(offsets[k]), int(offsets[j])
         graph = DeviceGraph.from_arrays(
             cupy.asarray(bus_offsets(offsets, k, j)),
-            mapped(targets)[lo:hi],
-            mapped(weights)[lo:hi] if weighted else None,
+            pinned(targets)[lo:hi],
+            pinned(weights)[lo:hi] if weighted else None,
             directed=False,
         )
         graph.placement = "host"  # what the operators read over the bus (streamed sweeps)
