@@ -137,11 +137,10 @@ class HybridEngine:
         used = [pair[d == "pull"] for pair in self.ways for d in sorted(directions)]
         self.used = list({id(rows): rows for rows in used}.values())
         arc_bytes = G.indices.itemsize + (4 if G.weighted else 0)
-        arcs = sum(rows.arcs for rows in self.used)
-        sets = len(self.used)
-        room = room_arcs(self.part.limit(), self.n, self.part.vertex_bytes, sets, arc_bytes)
+        arcs, count, limit = sum(r.arcs for r in self.used), len(self.used), self.part.limit()
+        room = room_arcs(limit, self.n, self.part.vertex_bytes, count, arc_bytes)
         if room is not None and room < arcs:  # bus rows: their graphs' offsets take the device too
-            room = room_arcs(self.part.limit(), self.n, self.part.vertex_bytes, 2 * sets, arc_bytes)
+            room = room_arcs(limit, self.n, self.part.vertex_bytes, 2 * count, arc_bytes)
         self.cap = cap_share(room, arcs)
         #: the last measured arcs a second of the device rows, the bus rows and the CPU's rows
         self.rates = {"device": None, "bus": None, "cpu": None}
