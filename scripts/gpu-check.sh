@@ -13,7 +13,7 @@
 #   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh) and
 #               benchmarks/nx_backend.py on kron:16 (issue 20)
 #   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
-#   --suite     installs gravel (and dask from .whl/, when carried), runs scripts/record-kernels.py
+#   --suite     installs gravel (and dask, NetworKit, igraph from .whl/, when carried), runs scripts/record-kernels.py
 #               (its instances.json copied to $OUT) and then the whole GPU suite, its log to
 #               $OUT/gpu-suite.log: what a merge of GPU code needs, in one call of the device tool
 #               (about 600 s on an H200; RECORD_SECONDS and SUITE_SECONDS cap the two parts)
@@ -80,9 +80,11 @@ case "${1:-}" in
     run programs programs.py kron:22 kron:24 --repeat 3
     exit 0 ;;
   --suite)
-    # the NetworkX backend's entry point needs gravel installed; dask travels as wheels in .whl/
+    # the NetworkX backend's entry point needs gravel installed; dask and the CPU peers (NetworKit,
+    # igraph) travel as wheels in .whl/
     GRAVEL_PREBUILD=0 python3 -m pip install -q --no-deps --no-build-isolation -e .
-    [ -d .whl ] && python3 -m pip install -q --no-index --find-links .whl "dask[distributed]"
+    [ -d .whl ] && python3 -m pip install -q --no-index --find-links .whl "dask[distributed]" \
+      networkit igraph
     timeout "${RECORD_SECONDS:-1800}" python3 scripts/record-kernels.py 2>&1 | tr "\r" "\n" \
       | grep "kernel instances"
     cp src/gravel/backends/cuda/kernels/instances.json "$out/instances.json"
