@@ -39,18 +39,9 @@ from .lpa import caller_ids, modularity
 
 @dataclass
 class LeidenResult(LouvainResult):
-    """Communities as labels, their modularity and each level's partition, as
-    :func:`leiden_communities` returns them.
-
-    Attributes
-    ----------
-    labels : numpy.ndarray
-        int32 per vertex, over the caller's ids: the smallest caller id of its community.
-    modularity : float
-        The partition's modularity (weighted where the run used weights, at its `resolution`).
-    partitions : list of numpy.ndarray
-        Each level's labels, as `labels` holds them (NetworkX's ``leiden_partitions``): the last
-        is `labels`.
+    """What :func:`leiden_communities` returns: :class:`gravel.algorithms.louvain.LouvainResult`'s
+    labels, modularity and each level's partition (NetworkX's ``leiden_partitions``), the last
+    `labels`; every community connected.
     """
 
     partitions: list = field(default_factory=list)
@@ -195,10 +186,10 @@ def run_levels(level, iterations, max_level):
 
     Parameters
     ----------
-    level : leiden_cpu.CpuLevels or leiden_parallel.ParallelLevels
-        The first level's graph; its ``move``, ``split``, ``refine``, ``aggregate`` and
-        ``modularity`` run the steps, over its array module ``xp``; ``restart`` goes back to the
-        first level's graph.
+    level : leiden_levels.Levels
+        The first level's graph (the CPU's or the GPU's engine); its ``move``, ``split``,
+        ``refine``, ``aggregate`` and ``modularity`` run the steps, over its array module ``xp``;
+        ``restart`` goes back to the first level's graph.
     iterations : int
         Runs of the levels, each from the partition the last one found; a negative number runs
         until one changes nothing.

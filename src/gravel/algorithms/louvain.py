@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import seeds
 from ..arguments import is_real
-from ..arrays import host
+from ..arrays import host, xp
 from ..backends.cpu import chunks, shares
 from ..backends.cpu import louvain as _k
 from ..dispatch import choose_device, takes_graph, to_caller
@@ -247,10 +247,11 @@ def _move(graph, community, rng, resolution, threshold):
 
 def _dense(community, size):
     """`community`'s ids (below `size`) renumbered 0..c-1 in their order, as np.unique's inverse
-    without a sort, in `community`'s dtype."""
-    present = np.zeros(size, community.dtype)
+    without a sort, in `community`'s dtype and array module."""
+    m = xp(community)
+    present = m.zeros(size, community.dtype)
     present[community] = 1
-    return (np.cumsum(present, dtype=community.dtype) - 1)[community]
+    return (m.cumsum(present, dtype=community.dtype) - 1)[community]
 
 
 def _louvain_cuda(G, weighted, resolution, threshold, seed):
