@@ -22,6 +22,7 @@ from .leiden_levels import Levels
 from .louvain_parallel import (
     _aggregate,
     _degrees,
+    _internal,
     _local_moves,
     _modularity,
     _ordered,
@@ -68,13 +69,13 @@ class ParallelLevels(Levels):
 
     def _inside(self, community):
         """The weight of the arcs inside `community`, each vertex's loop counted twice."""
-        src, dst, w, loops = self.graph
-        return 2.0 * loops.sum() + w[community[src] == community[dst]].sum()
+        return _internal(*self.graph, community)
 
     def _move(self, community):
         """The parallel Louvain's passes of moves: (whether any pass gained, the communities)."""
         xp, res = self.xp, self.resolution
-        q = _modularity(xp, *self.graph, self._degrees(), community, res)  # as the passes judge
+        # the passes' own modularity: an unchanged partition then never counts as a gain
+        q = _modularity(xp, *self.graph, self._degrees(), community, res)
         moved, q_new = _local_moves(xp, *self.graph, res, self.threshold, q, community)
         if q_new is None:
             return False, community
