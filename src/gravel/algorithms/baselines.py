@@ -2,7 +2,9 @@
 ``gravel bench`` (each algorithm's ``baselines`` in :mod:`gravel.algorithms.catalog`).
 
 Each builder takes the graph and the source and returns a function of no arguments that runs the
-baseline once, its setup (matrices, copies) done before, untimed.
+baseline once, its setup (matrices, copies) done before, untimed. The builders are made by two
+factories: :func:`scipy_csgraph` for SciPy's ``csgraph`` functions, and :func:`cusparse_spmv` for
+loops of SpMV as a CuPy user writes them.
 """
 
 #: iterations of a timed PageRank (and HITS) run: NetworkX's stopping rule ends after a handful on
@@ -26,33 +28,20 @@ def unit_matrix(G):
     return A
 
 
-def scipy_bfs(G, source):
-    """SciPy's ``breadth_first_order`` from `source`, on G's arcs as ones.
+def scipy_csgraph(function, *, ones=False, source=None, **options):
+    """A baseline builder: a function of SciPy's ``csgraph`` on G's adjacency.
 
     Parameters
     ----------
-    G : Graph
-        The graph gravel's own run (timed first) has checked.
-    source : int
-        The source id (ignored by whole-graph baselines).
-
-    Returns
-    -------
-    callable
-        A function of no arguments that runs the baseline once.
-    """
-    from scipy.sparse.csgraph import breadth_first_order
-
-    A = unit_matrix(G)
-    return lambda: breadth_first_order(A, source, directed=True, return_predecessors=True)
-
-
-def scipy_components(connection):
-    """A baseline builder: SciPy's "weak" or "strong" components of G's arcs.
-
-    Parameters
-    ----------
-    connection : {"weak", "strong"}
+    function : str
+        The name of a ``scipy.sparse.csgraph`` function (``"dijkstra"``, say).
+    ones : bool, default False
+        G's arcs as ones (hop counts); else G's weights, which gravel's own run (timed first) has
+        checked.
+    source : str, optional
+        The keyword that takes the source vertex; None for a whole-graph function.
+    **options
+        Further keywords passed on to `function` as they are.
 
     Returns
     -------
@@ -60,55 +49,26 @@ def scipy_components(connection):
         A builder of (G, source), as the other baselines here.
     """
 
-    def build(G, source):
-        from scipy.sparse.csgraph import connected_components
+    def build(G, s):
+        from scipy.sparse import csgraph
 
-        A = unit_matrix(G)
-        return lambda: connected_components(A, directed=True, connection=connection)
+        run = getattr(csgraph, function)
+        A = unit_matrix(G) if ones else G.to_scipy()
+        keywords = {source: s} if source else {}
+        return lambda: run(A, **keywords, **options)
 
     return build
 
 
-def scipy_dijkstra(G, source):
-    """Dijkstra on G's weights, which gravel's own run (timed first) has checked.
-
-    Parameters
-    ----------
-    G : Graph
-        The graph gravel's own run (timed first) has checked.
-    source : int
-        The source id (ignored by whole-graph baselines).
-
-    Returns
-    -------
-    callable
-        A function of no arguments that runs the baseline once.
-    """
-    from scipy.sparse.csgraph import dijkstra
-
-    A = G.to_scipy()
-    return lambda: dijkstra(A, directed=True, indices=source)
-
-
-def scipy_bellman_ford(G, source):
-    """Bellman-Ford on G's weights, which gravel's own run (timed first) has checked.
-
-    Parameters
-    ----------
-    G : Graph
-        The graph gravel's own run (timed first) has checked.
-    source : int
-        The source id.
-
-    Returns
-    -------
-    callable
-        A function of no arguments that runs the baseline once.
-    """
-    from scipy.sparse.csgraph import bellman_ford
-
-    A = G.to_scipy()
-    return lambda: bellman_ford(A, directed=True, indices=source)
+#: SciPy's baselines (builders of (G, source)), one a function of ``csgraph``
+scipy_bfs = scipy_csgraph(
+    "breadth_first_order", ones=True, source="i_start", directed=True, return_predecessors=True
+)
+scipy_weak = scipy_csgraph("connected_components", ones=True, directed=True, connection="weak")
+scipy_strong = scipy_csgraph("connected_components", ones=True, directed=True, connection="strong")
+scipy_dijkstra = scipy_csgraph("dijkstra", source="indices", directed=True)
+scipy_bellman_ford = scipy_csgraph("bellman_ford", source="indices", directed=True)
+scipy_msf = scipy_csgraph("minimum_spanning_tree")
 
 
 def cusparse_transpose(G):
@@ -130,24 +90,27 @@ def cusparse_transpose(G):
     return csp.csr_matrix((ones, cupy.asarray(idx), cupy.asarray(off)), shape=(G.n, G.n))
 
 
-def cusparse_pagerank(G, source):
-    """PageRank's power iteration as a CuPy user writes it: one SpMV per iteration.
+def cusparse_spmv(method):
+    """A baseline builder: `method`, written as a CuPy user writes it, with one SpMV of
+    :func:`cusparse_transpose`'s matrix per step.
 
     Parameters
     ----------
-    G : Graph
-        The graph gravel's own run (timed first) has checked.
-    source : int
-        The source id (ignored by whole-graph baselines).
+    method : callable
+        ``method(at, G, source)``, `at` G's A^T: returns the function that runs the baseline once.
 
     Returns
     -------
     callable
-        A function of no arguments that runs the baseline once.
+        A builder of (G, source), as the other baselines here.
     """
+    return lambda G, source: method(cusparse_transpose(G), G, source)
+
+
+def _pagerank(at, G, source):
+    """PageRank's power iteration, PAGERANK_ITERATIONS steps (`source` unused)."""
     import cupy
 
-    at = cusparse_transpose(G)
     deg = cupy.asarray(G.out_degree)
     inv = cupy.where(deg > 0, 1.0 / cupy.maximum(deg, 1), 0).astype(cupy.float32)
     dangling = (deg == 0).astype(cupy.float32)
@@ -161,24 +124,9 @@ def cusparse_pagerank(G, source):
     return run
 
 
-def cusparse_bfs(G, source):
-    """A BFS whose frontier expands by one SpMV per level.
-
-    Parameters
-    ----------
-    G : Graph
-        The graph gravel's own run (timed first) has checked.
-    source : int
-        The source id (ignored by whole-graph baselines).
-
-    Returns
-    -------
-    callable
-        A function of no arguments that runs the baseline once.
-    """
+def _bfs(at, G, source):
+    """A BFS from `source` whose frontier expands by one SpMV per level."""
     import cupy
-
-    at = cusparse_transpose(G)
 
     def run():
         visited = cupy.zeros(G.n, bool)
@@ -195,22 +143,6 @@ def cusparse_bfs(G, source):
     return run
 
 
-def scipy_msf(G, source):
-    """SciPy's ``minimum_spanning_tree`` of G's weights.
-
-    Parameters
-    ----------
-    G : Graph
-        The graph gravel's own run (timed first) has checked.
-    source : int
-        The source id (ignored by whole-graph baselines).
-
-    Returns
-    -------
-    callable
-        A function of no arguments that runs the baseline once.
-    """
-    from scipy.sparse.csgraph import minimum_spanning_tree
-
-    A = G.to_scipy()
-    return lambda: minimum_spanning_tree(A)
+#: cuSPARSE's baselines (builders of (G, source))
+cusparse_pagerank = cusparse_spmv(_pagerank)
+cusparse_bfs = cusparse_spmv(_bfs)

@@ -270,7 +270,7 @@ _ALGORITHMS = (
         function_name="connected_components",
         result="CCResult",
         vertex_bytes=4,
-        baselines=(Baseline("scipy", "cpu", baselines.scipy_components("weak")),),
+        baselines=(Baseline("scipy", "cpu", baselines.scipy_weak),),
     ),
     Algorithm(
         name="bc",
@@ -312,7 +312,7 @@ _ALGORITHMS = (
         function_name="strongly_connected_components",
         result="SCCResult",
         vertex_bytes=32,  # index, lowlink, component, stack, frame vertex and arc
-        baselines=(Baseline("scipy", "cpu", baselines.scipy_components("strong")),),
+        baselines=(Baseline("scipy", "cpu", baselines.scipy_strong),),
     ),
     Algorithm(
         name="hits",

@@ -29,29 +29,19 @@ import numpy as np
 from .. import seeds
 from ..arguments import is_integer, is_real
 from ..arrays import host
-from ..dispatch import choose_device, takes_graph, to_caller
-from ..errors import InvalidArgumentError, InvalidGraphError
+from ..dispatch import choose_device, takes_graph
+from ..errors import InvalidArgumentError
 from ..results import Timer
-from ..transform import check_weights
 from .leiden_cpu import CpuLevels
-from .louvain import LouvainResult, verify_louvain
+from .louvain import LouvainResult, check_communities, community_result, verify_louvain
 from .lpa import caller_ids, modularity
 
 
 @dataclass
 class LeidenResult(LouvainResult):
-    """Communities as labels, their modularity and each level's partition, as
-    :func:`leiden_communities` returns them.
-
-    Attributes
-    ----------
-    labels : numpy.ndarray
-        int32 per vertex, over the caller's ids: the smallest caller id of its community.
-    modularity : float
-        The partition's modularity (weighted where the run used weights, at its `resolution`).
-    partitions : list of numpy.ndarray
-        Each level's labels, as `labels` holds them (NetworkX's ``leiden_partitions``): the last
-        is `labels`.
+    """What :func:`leiden_communities` returns: :class:`gravel.algorithms.louvain.LouvainResult`'s
+    labels, modularity and each level's partition (NetworkX's ``leiden_partitions``), the last
+    `labels`; every community connected.
     """
 
     partitions: list = field(default_factory=list)
@@ -165,11 +155,7 @@ def leiden_communities(
     ([0, 0, 0, 3, 3, 3], 0.357)
     """
     name = "leiden_communities"
-    if G.directed:
-        raise InvalidGraphError(f"{name} is not implemented for directed graphs")
-    for what, x in (("resolution", resolution), ("threshold", threshold)):
-        if not is_real(x) or not np.isfinite(x) or x < 0:
-            raise InvalidArgumentError(f"{name}: {what} must be a finite number >= 0, not {x!r}")
+    weighted = check_communities(G, name, weight, resolution, threshold)
     if not is_real(theta) or not np.isfinite(theta) or theta <= 0:
         raise InvalidArgumentError(f"{name}: theta must be a finite number > 0, not {theta!r}")
     if not is_integer(n_iterations) or n_iterations == 0:
@@ -181,9 +167,6 @@ def leiden_communities(
             f"{name}: max_level must be None or an integer >= 1, not {max_level!r}"
         )
     rng = seeds.rng(seed)
-    weighted = bool(weight) and G.weighted
-    if weighted:
-        check_weights(G, name=name)
     w = G.weights.astype(np.float64) if weighted else np.ones(G.nnz)
     mean = float(w.sum()) / G.nnz if G.nnz else 1.0
     options = (float(resolution), float(threshold), float(theta) * (mean or 1.0))
@@ -193,16 +176,8 @@ def leiden_communities(
         labels, levels, kept = run_levels(engine, n_iterations, max_level)
     labels = host(labels)
     q = modularity(G.offsets, G.indices, labels, w if weighted else None, float(resolution))
-    return LeidenResult(
-        name,
-        run.device,
-        t.seconds,
-        levels,
-        run.method + (", weighted" if weighted else ", unweighted"),
-        labels=_by_smallest(G, labels),
-        modularity=q,
-        partitions=[_by_smallest(G, p) for p in kept],
-    )
+    ran = (name, run.device, t.seconds, run.method, weighted)
+    return community_result(LeidenResult, G, labels, kept, q, ran)
 
 
 def run_levels(level, iterations, max_level):
@@ -211,10 +186,10 @@ def run_levels(level, iterations, max_level):
 
     Parameters
     ----------
-    level : leiden_cpu.CpuLevels or leiden_parallel.ParallelLevels
-        The first level's graph; its ``move``, ``split``, ``refine``, ``aggregate`` and
-        ``modularity`` run the steps, over its array module ``xp``; ``restart`` goes back to the
-        first level's graph.
+    level : leiden_levels.Levels
+        The first level's graph (the CPU's or the GPU's engine); its ``move``, ``split``,
+        ``refine``, ``aggregate`` and ``modularity`` run the steps, over its array module ``xp``;
+        ``restart`` goes back to the first level's graph.
     iterations : int
         Runs of the levels, each from the partition the last one found; a negative number runs
         until one changes nothing.
@@ -265,14 +240,6 @@ def run_levels(level, iterations, max_level):
         if last or levels == before:
             break
     return flat, levels, kept
-
-
-def _by_smallest(G, labels):
-    """`labels` (internal ids) over the caller's ids, each community labelled by its smallest
-    caller id."""
-    smallest = np.full(G.n, G.n, np.int64)
-    np.minimum.at(smallest, labels, caller_ids(G))
-    return to_caller(G, smallest[labels].astype(np.int32))
 
 
 def _parallel_levels(G, weighted, w, options, rng):

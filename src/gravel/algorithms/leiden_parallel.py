@@ -18,9 +18,11 @@ moves at once, restricted so that neighbours do not undo each other). After them
   aggregation), which start in the communities that hold them.
 """
 
+from .leiden_levels import Levels
 from .louvain_parallel import (
     _aggregate,
     _degrees,
+    _internal,
     _local_moves,
     _modularity,
     _ordered,
@@ -34,9 +36,10 @@ BATCHES = 4
 GOLDEN, STEP = 0x9E3779B97F4A7C15, 0xD1B54A32D192ED03
 
 
-class ParallelLevels:
-    """The level graph of the GPU's Leiden and the four steps of a level, over the array module
-    `xp` (CuPy on the GPU, NumPy in the tests): the engine that ``leiden.run_levels`` drives.
+class ParallelLevels(Levels):
+    """The level graph of the GPU's Leiden and the steps of a level
+    (:class:`gravel.algorithms.leiden_levels.Levels`), over the array module `xp` (CuPy on the
+    GPU, NumPy in the tests).
 
     Parameters
     ----------
@@ -54,79 +57,33 @@ class ParallelLevels:
         The refinement's randomness, in edge weight.
     salt : int
         Seeds the refinement's hashes: below 2**31.
-
-    Attributes
-    ----------
-    xp : module
-        The array module.
-    size : int
-        The vertices of the current level's graph.
     """
 
     def __init__(self, xp, G, weighted, resolution, threshold, theta, salt):
-        self.xp = xp
-        self.graph = self.first = level_graph(xp, G, weighted)
-        self.size = self.n = G.n
-        self.resolution, self.threshold, self.theta = resolution, threshold, theta
+        super().__init__(xp, level_graph(xp, G, weighted), G.n, resolution, threshold, theta)
         self.salt, self.steps = salt, 0
 
-    def restart(self):
-        """Go back to the first level's graph, G's."""
-        self.graph, self.size = self.first, self.n
+    def _degrees(self):
+        """Each level vertex's weighted degree, its loop counted twice."""
+        return _degrees(self.xp, *self.graph)
 
-    def modularity(self, community):
-        """The modularity of `community` on this level's graph.
+    def _inside(self, community):
+        """The weight of the arcs inside `community`, each vertex's loop counted twice."""
+        return _internal(*self.graph, community)
 
-        Parameters
-        ----------
-        community : numpy.ndarray or cupy.ndarray
-            int64 per vertex of this level's graph: its community, numbered 0..c-1.
-
-        Returns
-        -------
-        float
-            0 without edges.
-        """
-        xp = self.xp
-        k = _degrees(xp, *self.graph)
-        return _modularity(xp, *self.graph, k, community, self.resolution)
-
-    def move(self, community):
-        """The parallel Louvain's passes of moves from `community`.
-
-        Parameters
-        ----------
-        community : numpy.ndarray or cupy.ndarray
-            int64 per vertex of this level's graph: its community, numbered 0..c-1.
-
-        Returns
-        -------
-        moved : bool
-            Whether any pass gained.
-        community : numpy.ndarray or cupy.ndarray
-            The communities after the moves, numbered 0..c-1.
-        """
-        q = self.modularity(community)
-        moved, q_new = _local_moves(
-            self.xp, *self.graph, self.resolution, self.threshold, q, community
-        )
+    def _move(self, community):
+        """The parallel Louvain's passes of moves: (whether any pass gained, the communities)."""
+        xp, res = self.xp, self.resolution
+        # the passes' own modularity: an unchanged partition then never counts as a gain
+        q = _modularity(xp, *self.graph, self._degrees(), community, res)
+        moved, q_new = _local_moves(xp, *self.graph, res, self.threshold, q, community)
         if q_new is None:
             return False, community
-        return True, self.dense(moved)
+        return True, moved
 
-    def split(self, community):
-        """Each community's connected parts: minimum-label propagation with pointer jumping.
-
-        Parameters
-        ----------
-        community : numpy.ndarray or cupy.ndarray
-            int64 per vertex of this level's graph: its community, numbered 0..c-1.
-
-        Returns
-        -------
-        numpy.ndarray or cupy.ndarray
-            int64 per vertex: its part, numbered 0..p-1.
-        """
+    def _components(self, community):
+        """Each community's connected parts, labelled by their smallest vertex ids: minimum-label
+        propagation over the arcs inside communities, with pointer jumping."""
         xp = self.xp
         src, dst = self.graph[0], self.graph[1]
         inside = community[src] == community[dst]
@@ -137,26 +94,15 @@ class ParallelLevels:
             xp.minimum.at(new, s, label[d])
             new = new[new]
             if bool((new == label).all()):  # sync: one read per round
-                return self.dense(label)
+                return label
             label = new
 
-    def refine(self, community):
-        """Leiden's refinement of `community`, in BATCHES random batches.
-
-        Parameters
-        ----------
-        community : numpy.ndarray or cupy.ndarray
-            int64 per vertex of this level's graph: its community, numbered 0..c-1.
-
-        Returns
-        -------
-        numpy.ndarray or cupy.ndarray
-            int64 per vertex: its subcommunity, numbered 0..r-1, each inside one community.
-        """
+    def _refine(self, community):
+        """The refinement's subcommunities, labelled by vertex ids, in BATCHES random batches."""
         xp = self.xp
         src, dst, w, _ = self.graph
         size = self.size
-        k = _degrees(xp, *self.graph)
+        k = self._degrees()
         scale = self.resolution / float(k.sum())
         inside = community[src] == community[dst]
         s, d, w = src[inside], dst[inside], w[inside]
@@ -200,32 +146,11 @@ class ParallelLevels:
             # smaller joins the larger
             go = ~joined[v] | ((choice[c] == v) & (v < c))
             refined[v[go]] = c[go]
-        return self.dense(refined)
+        return refined
 
-    def aggregate(self, refined):
-        """Make each subcommunity of `refined` a vertex of the next level's graph.
-
-        Parameters
-        ----------
-        refined : numpy.ndarray or cupy.ndarray
-            int64 per vertex of this level's graph: its subcommunity, numbered 0..r-1.
-        """
-        self.graph, self.size = _aggregate(self.xp, *self.graph, refined)
-
-    def dense(self, labels):
-        """`labels` renumbered 0..c-1 in their order.
-
-        Parameters
-        ----------
-        labels : numpy.ndarray or cupy.ndarray
-            Non-negative integers.
-
-        Returns
-        -------
-        numpy.ndarray or cupy.ndarray
-            int64 (intp), the same shape.
-        """
-        return self.xp.unique(labels, return_inverse=True)[1].ravel()
+    def _aggregate(self, refined):
+        """The graph of the subcommunities of `refined`, and its size."""
+        return _aggregate(self.xp, *self.graph, refined)
 
     def _uniform(self, keys):
         """A pseudo-random float in (0, 1) per int64 key: SplitMix64's finaliser of the key and

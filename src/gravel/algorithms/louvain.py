@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import seeds
 from ..arguments import is_real
-from ..arrays import host
+from ..arrays import host, xp
 from ..backends.cpu import chunks, shares
 from ..backends.cpu import louvain as _k
 from ..dispatch import choose_device, takes_graph, to_caller
@@ -126,6 +126,38 @@ def louvain_communities(
     ([0, 0, 0, 3, 3, 3], 0.357)
     """
     name = "louvain_communities"
+    weighted = check_communities(G, name, weight, resolution, threshold)
+    return IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, name)](
+        G, weighted, float(resolution), float(threshold), seed
+    )
+
+
+def check_communities(G, name, weight, resolution, threshold):
+    """The checks of the arguments that Louvain and Leiden share.
+
+    Parameters
+    ----------
+    G : Graph
+        The graph to split into communities.
+    name : str
+        The public function, named in the errors.
+    weight, resolution, threshold
+        The function's arguments.
+
+    Returns
+    -------
+    bool
+        Whether the run weighs the edges by G's weights (`weight` true and G weighted).
+
+    Raises
+    ------
+    InvalidGraphError
+        G is directed.
+    InvalidArgumentError
+        `resolution` or `threshold` is not a finite number >= 0.
+    InvalidWeightError
+        A weight is negative, NaN or infinite (weights in use).
+    """
     if G.directed:
         raise InvalidGraphError(f"{name} is not implemented for directed graphs")
     for what, x in (("resolution", resolution), ("threshold", threshold)):
@@ -134,12 +166,7 @@ def louvain_communities(
     weighted = bool(weight) and G.weighted
     if weighted:
         check_weights(G, name=name)
-    res = IMPLEMENTATIONS[choose_device(device, IMPLEMENTATIONS, name)](
-        G, weighted, float(resolution), float(threshold), seed
-    )
-    res.labels = to_caller(G, res.labels)
-    res.partitions = [to_caller(G, level) for level in res.partitions]
-    return res
+    return weighted
 
 
 def _louvain_cpu(G, weighted, resolution, threshold, seed):
@@ -170,7 +197,8 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
         if levels > 1:  # the vertices move once more, between the final communities
             if _move(first, labels, rng, resolution, threshold):
                 q = modularity(G.offsets, G.indices, labels, w, resolution)
-    return _result(G, labels, q, "cpu", t.seconds, history, "louvain", weighted)
+    run = ("louvain_communities", "cpu", t.seconds, "louvain", weighted)
+    return community_result(LouvainResult, G, labels, history, q, run)
 
 
 def _level_graph(G, w):
@@ -219,10 +247,11 @@ def _move(graph, community, rng, resolution, threshold):
 
 def _dense(community, size):
     """`community`'s ids (below `size`) renumbered 0..c-1 in their order, as np.unique's inverse
-    without a sort, in `community`'s dtype."""
-    present = np.zeros(size, community.dtype)
+    without a sort, in `community`'s dtype and array module."""
+    m = xp(community)
+    present = m.zeros(size, community.dtype)
     present[community] = 1
-    return (np.cumsum(present, dtype=community.dtype) - 1)[community]
+    return (m.cumsum(present, dtype=community.dtype) - 1)[community]
 
 
 def _louvain_cuda(G, weighted, resolution, threshold, seed):
@@ -239,30 +268,68 @@ def _louvain_cuda(G, weighted, resolution, threshold, seed):
     history = [host(level) for level in history]
     w = G.weights.astype(np.float64) if weighted else None
     q = modularity(G.offsets, G.indices, labels, w, resolution)
-    return _result(G, labels, q, "cuda", t.seconds, history, "parallel louvain", weighted)
+    run = ("louvain_communities", "cuda", t.seconds, "parallel louvain", weighted)
+    return community_result(LouvainResult, G, labels, history, q, run)
 
 
-def _result(G, labels, q, device, seconds, history, method, weighted):
-    """The result of either path: each community labelled by its smallest caller id; `history`
-    holds each level's labels (the last is replaced by `labels`, refined after the levels)."""
-    ids = caller_ids(G)
+def community_result(kind, G, labels, history, modularity, run):
+    """Louvain's or Leiden's result: each community labelled by its smallest caller id, over the
+    caller's ids, in the labels and in each level's partition.
 
-    def smallest(labels):
-        first = np.full(G.n, G.n, np.int64)
-        np.minimum.at(first, labels, ids)
-        return first[labels].astype(np.int32)
+    Parameters
+    ----------
+    kind : type
+        :class:`LouvainResult` or a subclass of it.
+    G : Graph
+        The graph the run split.
+    labels : numpy.ndarray
+        The final communities, per internal vertex (any integer ids below G.n).
+    history : list of numpy.ndarray
+        Each level's communities alike; the last stands for `labels` (which a final step may
+        have refined), and their count is the result's iterations.
+    modularity : float
+        The partition's.
+    run : tuple
+        (algorithm, device, seconds, method, weighted): the run's name, where it ran, its time,
+        its strategy without the weighting, and whether it weighed the edges.
 
-    final = smallest(labels)
-    return LouvainResult(
-        "louvain_communities",
+    Returns
+    -------
+    LouvainResult
+        Of type `kind`.
+    """
+    name, device, seconds, method, weighted = run
+    final = by_smallest(G, labels)
+    return kind(
+        name,
         device,
         seconds,
         len(history),
         method + (", weighted" if weighted else ", unweighted"),
         labels=final,
-        modularity=q,
-        partitions=[smallest(level) for level in history[:-1]] + [final],
+        modularity=modularity,
+        partitions=[by_smallest(G, level) for level in history[:-1]] + [final],
     )
+
+
+def by_smallest(G, labels):
+    """Communities labelled by their smallest caller ids, over the caller's ids.
+
+    Parameters
+    ----------
+    G : Graph
+        The graph whose vertices `labels` groups.
+    labels : numpy.ndarray
+        Integers below G.n per internal vertex: equal ones share a community.
+
+    Returns
+    -------
+    numpy.ndarray
+        int32 per vertex, over the caller's ids: the smallest caller id of its community.
+    """
+    smallest = np.full(G.n, G.n, np.int64)
+    np.minimum.at(smallest, labels, caller_ids(G))
+    return to_caller(G, smallest[labels].astype(np.int32))
 
 
 def verify_louvain(G, labels, *, modularity=None, weight=True, resolution=1.0, quality=True):

@@ -224,10 +224,15 @@ def _modularity(xp, src, dst, w, loops, k, community, resolution):
     two_m = float(k.sum())
     if two_m == 0.0:
         return 0.0
-    inside = community[src] == community[dst]
-    internal = 2.0 * loops.sum() + w[inside].sum()
+    internal = _internal(src, dst, w, loops, community)
     total = xp.bincount(community, weights=k, minlength=k.shape[0])
     return float(internal / two_m - resolution * (total * total).sum() / (two_m * two_m))
+
+
+def _internal(src, dst, w, loops, community):
+    """The weight of the arcs inside communities, and twice each vertex's loops (they lie inside
+    its community)."""
+    return 2.0 * loops.sum() + w[community[src] == community[dst]].sum()
 
 
 def _aggregate(xp, src, dst, w, loops, community):
