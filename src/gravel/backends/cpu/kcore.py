@@ -91,6 +91,8 @@ def _h_rows(offsets, indices, values, rows, cap, t, threads, count, h, support, 
             if at_least >= k:
                 break
             k -= 1
+        if k == 0:
+            at_least += count[0]
         h[i], support[i] = k, at_least
         count[: c + 1] = 0
 
