@@ -2,10 +2,12 @@
 each, the graph loaded on them once) beside single-machine gravel on the CPU.
 
 Per graph and part count: the wall time of ``gd.triangles`` (per vertex) and ``gd.core_number``
-on the loaded parts, the seconds spent in the exchange and the supersteps, and the single-machine
-``gravel.triangles`` and ``gravel.core_number``; medians of --repeat runs after a warm-up (which
-compiles the kernels in every worker). Each distributed answer is checked against the single
-machine's before it is timed.
+on the loaded parts, their supersteps and the wall time of as many empty supersteps on the same
+parts (the floor that the driver's round trips set: each superstep is a task per worker, its
+yield gathered to the driver and routed), and the single-machine ``gravel.triangles`` and
+``gravel.core_number``; medians of --repeat runs after a warm-up (which compiles the kernels in
+every worker). Each distributed answer is checked against the single machine's before it is
+timed.
 
     python benchmarks/counting.py kron:13 kron:16 --repeat 3 --json counting.json
 """
@@ -18,6 +20,7 @@ import numpy as np
 import gravel
 from gravel import distributed as gd
 from gravel.bench import script_parser, write_record
+from gravel.distributed.exchange import allreduce
 
 
 def timed(call, repeat):
@@ -29,6 +32,12 @@ def timed(call, repeat):
         call()
         seconds.append(time.perf_counter() - start)
     return result, statistics.median(seconds)
+
+
+def idle(part, steps):
+    """A distributed program of `steps` empty collectives."""
+    for _ in range(steps):
+        yield allreduce(np.int64(0))
 
 
 def single(G, repeat):
@@ -50,18 +59,21 @@ def run(spec, parts, cluster, repeat, ref):
         cores, c_s = timed(lambda: gd.core_number(DG), repeat)
         if not np.array_equal(cores.core, core.core):
             raise AssertionError(f"{spec}, {parts} parts: core numbers differ")
+        steps = got.stats["supersteps"], cores.stats["supersteps"]
+        floor = [timed(lambda k=k: DG.run(idle, k), repeat)[1] for k in steps]
     finally:
         DG.free()
     return {
         "graph": spec,
         "parts": parts,
         "triangles_s": t_s,
-        "triangles_exchange_s": got.stats["exchange_s"],
+        "triangles_supersteps": steps[0],
+        "triangles_floor_s": floor[0],
         "single_triangles_s": tc_s,
         "core_s": c_s,
-        "core_exchange_s": cores.stats["exchange_s"],
         "core_rounds": cores.iterations,
-        "core_supersteps": cores.stats["supersteps"],
+        "core_supersteps": steps[1],
+        "core_floor_s": floor[1],
         "single_core_s": core_s,
     }
 
@@ -80,9 +92,10 @@ def main():
                 row = run(spec, parts, cluster, args.repeat, ref)
                 print(
                     f"{spec} parts={parts}: triangles {row['triangles_s'] * 1e3:.0f} ms "
-                    f"(single {row['single_triangles_s'] * 1e3:.1f} ms), core "
-                    f"{row['core_s'] * 1e3:.0f} ms in {row['core_rounds']} rounds "
-                    f"(single {row['single_core_s'] * 1e3:.1f} ms)",
+                    f"(floor {row['triangles_floor_s'] * 1e3:.0f} ms, single "
+                    f"{row['single_triangles_s'] * 1e3:.1f} ms), core {row['core_s'] * 1e3:.0f} "
+                    f"ms in {row['core_rounds']} rounds (floor {row['core_floor_s'] * 1e3:.0f} "
+                    f"ms, single {row['single_core_s'] * 1e3:.1f} ms)",
                     flush=True,
                 )
                 rows.append(row)

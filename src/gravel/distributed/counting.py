@@ -1,7 +1,10 @@
 """Triangle counts and core numbers over a 1-D partitioned graph (CPU parts).
 
 Both read each local vertex's undirected neighbours (:func:`neighbour_lists`): its out-list and,
-on a directed graph, its in-list, without self loops.
+on a directed graph, its in-list, without self loops. A part's local work runs in the CPU
+backend's Numba kernels, on the part's Numba threads: the neighbour lists and each vertex's
+local neighbours (``arcs``), the orientation and the wedge checks (``tc``, the single machine's
+forward algorithm, here counting at the local rows only), the h-indices (``kcore``).
 
 - Triangles: every edge is oriented from the lower to the higher (degree, id) rank, the degrees
   all-gathered once. A part finds each triangle at its lowest-ranked vertex u: for each oriented
@@ -10,9 +13,10 @@ on a directed graph, its in-list, without self loops.
   (alltoall); per-vertex counts go to their vertices' owners in a third.
 - Core numbers: the h-index iteration of Montresor, De Pellegrini and Miorandi (2013). Every
   estimate starts at the degree; each round a vertex takes the h-index of its neighbours'
-  estimates (at most its own), and the parts all-gather only the estimates that changed; a round
-  recomputes only the vertices with a neighbour that changed. The fixpoint, reached when a round
-  changes none, is the core numbers.
+  estimates (at most its own), and the parts all-gather only the estimates that changed. A round
+  recomputes only the vertices left with fewer neighbours at or above their estimate than the
+  estimate (each part keeps that count, lowering it as the changes arrive): the others' h-index
+  is still their estimate. The fixpoint, reached when a round changes none, is the core numbers.
 """
 
 import numpy as np
@@ -49,7 +53,7 @@ def neighbour_lists(part, multi=False):
     -------
     offsets : numpy.ndarray of int64
         ``part.size + 1`` offsets.
-    ids : numpy.ndarray of int64
+    ids : numpy.ndarray of int32
         Global ids, sorted within each row; never the row's own vertex.
     """
     inward = (part.in_offsets, part.in_sources) if part.directed else (None, None)
@@ -156,8 +160,9 @@ def core_program(part):
     support = np.zeros(part.size, np.int64)  # each row's values at least its estimate
     dirty = np.arange(part.size)  # the rows whose h-index may be below their estimate
     while True:
-        h, support[dirty] = _kcore.h_index(offsets, ids, everyone, dirty, estimate[dirty], threads)
-        lower = h < estimate[dirty]
+        cap = estimate[dirty]
+        h, support[dirty] = _kcore.h_index(offsets, ids, everyone, dirty, cap, threads)
+        lower = h < cap
         changed = dirty[lower]
         estimate[changed], rounds = h[lower], rounds + 1
         at, values = yield allgather((changed + part.lo, estimate[changed]))

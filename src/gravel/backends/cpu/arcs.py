@@ -76,21 +76,22 @@ def gather_rows(offsets, values, rows, starts, size):
 
 def undirected_rows(out_offsets, out_ids, in_offsets, in_ids, first, multi):
     """Each row's neighbours in the undirected graph: its out-list and in-list without self loops
-    (row r is vertex ``first + r``), as a CSR with int64 offsets and int64 ids sorted within each
-    row. `multi` False: the two lists as one set; True: the distinct out-neighbours and the
-    distinct in-neighbours, a neighbour on both kept twice. `in_offsets` None: there are no
-    in-lists (an undirected graph's are its out-lists). Each row is laid out, sorted and
-    compacted on its own, so the rows run on every core (serially up to SMALL_ARCS arcs)."""
+    (row r is vertex ``first + r``), as a CSR with int64 offsets and ids of `out_ids`' type,
+    sorted within each row. `multi` False: the two lists as one set; True: the distinct
+    out-neighbours and the distinct in-neighbours, a neighbour on both kept twice. `in_offsets`
+    None: there are no in-lists (an undirected graph's are its out-lists). Each row is laid out,
+    sorted and compacted on its own, so the rows run on every core (serially up to SMALL_ARCS
+    arcs)."""
     size = out_offsets.shape[0] - 1
     if in_offsets is None:
         in_offsets, in_ids = np.zeros(size + 1, np.int64), out_ids[:0]
     room = out_offsets.astype(np.int64) + in_offsets  # a row's out-list, then its in-list
     k = _undirected(room[-1])
-    buf = np.empty(room[-1], np.int64)
+    buf = np.empty(room[-1], out_ids.dtype)
     offsets = np.zeros(size + 1, np.int64)
     k.lay_out(out_offsets, out_ids, in_offsets, in_ids, first, multi, room, buf, offsets[1:])
     np.cumsum(offsets, out=offsets)
-    ids = np.empty(offsets[-1], np.int64)
+    ids = np.empty(offsets[-1], out_ids.dtype)
     k.pack(room, buf, offsets, ids)
     return offsets, ids
 
