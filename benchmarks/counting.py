@@ -5,13 +5,17 @@ Per graph and part count: the wall time of ``gd.triangles`` (per vertex) and ``g
 on the loaded parts, their supersteps and the wall time of as many empty supersteps on the same
 parts (the floor that the driver's round trips set: each superstep is a task per worker, its
 yield gathered to the driver and routed), and the single-machine ``gravel.triangles`` and
-``gravel.core_number``; medians of --repeat runs after a warm-up (which compiles the kernels in
-every worker). Each distributed answer is checked against the single machine's before it is
-timed.
+``gravel.core_number``. Then each part's own seconds (its program's steps, the parts run one
+after another in this process and the exchange routed here, untimed): the slowest part's, the
+figure to set beside the single machine's divided by the parts. Medians of --repeat runs after a
+warm-up (which compiles the kernels in every worker). Each distributed answer is checked against
+the single machine's before it is timed. Each row keeps the machine's 1-minute load average as
+it ended (a shared machine's figures are only as steady as its load).
 
     python benchmarks/counting.py kron:13 kron:16 --repeat 3 --json counting.json
 """
 
+import os
 import statistics
 import time
 
@@ -20,7 +24,8 @@ import numpy as np
 import gravel
 from gravel import distributed as gd
 from gravel.bench import script_parser, write_record
-from gravel.distributed.exchange import allreduce
+from gravel.distributed.counting import core_program, triangles_program
+from gravel.distributed.exchange import Finished, allreduce, route, step
 
 
 def timed(call, repeat):
@@ -38,6 +43,33 @@ def idle(part, steps):
     """A distributed program of `steps` empty collectives."""
     for _ in range(steps):
         yield allreduce(np.int64(0))
+
+
+def slowest_part(PG, program, *args):
+    """The seconds of the slowest part inside its own steps, the parts run one after another
+    here and each collective routed between them."""
+    programs = [program(part, *args) for part in PG.parts]
+    seconds, replies = [0.0] * len(programs), [None] * len(programs)
+    while True:
+        requests = []
+        for k, (g, reply) in enumerate(zip(programs, replies)):
+            start = time.perf_counter()
+            requests.append(step(g, reply))
+            seconds[k] += time.perf_counter() - start
+        if all(isinstance(r, Finished) for r in requests):
+            return max(seconds)
+        replies = route(requests)
+
+
+def parts_alone(G, parts, repeat):
+    """The slowest part's seconds (median) of triangles and of core numbers."""
+    PG = gd.partition(G, parts)
+    slowest = []
+    for program, args in ((triangles_program, (True,)), (core_program, ())):
+        slowest_part(PG, program, *args)
+        runs = [slowest_part(PG, program, *args) for _ in range(repeat)]
+        slowest.append(statistics.median(runs))
+    return slowest
 
 
 def single(G, repeat):
@@ -63,19 +95,27 @@ def run(spec, parts, cluster, repeat, ref):
         floor = [timed(lambda k=k: DG.run(idle, k), repeat)[1] for k in steps]
     finally:
         DG.free()
+    t_part, c_part = parts_alone(G, parts, repeat)
     return {
         "graph": spec,
         "parts": parts,
         "triangles_s": t_s,
         "triangles_supersteps": steps[0],
         "triangles_floor_s": floor[0],
+        "triangles_slowest_part_s": t_part,
         "single_triangles_s": tc_s,
         "core_s": c_s,
         "core_rounds": cores.iterations,
         "core_supersteps": steps[1],
         "core_floor_s": floor[1],
+        "core_slowest_part_s": c_part,
         "single_core_s": core_s,
+        "load_1min": os.getloadavg()[0],
     }
+
+
+def ms(row, key):
+    return f"{row[key] * 1e3:.1f} ms"
 
 
 def main():
@@ -91,11 +131,12 @@ def main():
             for parts in counts:
                 row = run(spec, parts, cluster, args.repeat, ref)
                 print(
-                    f"{spec} parts={parts}: triangles {row['triangles_s'] * 1e3:.0f} ms "
-                    f"(floor {row['triangles_floor_s'] * 1e3:.0f} ms, single "
-                    f"{row['single_triangles_s'] * 1e3:.1f} ms), core {row['core_s'] * 1e3:.0f} "
-                    f"ms in {row['core_rounds']} rounds (floor {row['core_floor_s'] * 1e3:.0f} "
-                    f"ms, single {row['single_core_s'] * 1e3:.1f} ms)",
+                    f"{spec} parts={parts}: triangles {ms(row, 'triangles_s')} (floor "
+                    f"{ms(row, 'triangles_floor_s')}, slowest part "
+                    f"{ms(row, 'triangles_slowest_part_s')}, single "
+                    f"{ms(row, 'single_triangles_s')}); core {ms(row, 'core_s')} in "
+                    f"{row['core_rounds']} rounds (floor {ms(row, 'core_floor_s')}, slowest part "
+                    f"{ms(row, 'core_slowest_part_s')}, single {ms(row, 'single_core_s')})",
                     flush=True,
                 )
                 rows.append(row)

@@ -1,15 +1,17 @@
-"""The kernels of a distributed part's counts against plain Python and SciPy: undirected neighbour
+"""The kernels of a distributed part's counts against plain Python: undirected neighbour
 rows of a slice of rows, the rows naming each id, h-indices and stale rows over 1-4 threads, and
 triangles counted at a range of rows."""
 
+import contextlib
+
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gravel
 from gravel.backends.cpu import arcs, kcore, tc
+from gravel.prebuild_cpu import large_paths
 
 from ..strategies import graphs
 
@@ -21,8 +23,9 @@ def _lists(offsets, ids):
 
 
 @SOME
-@given(G=graphs(max_n=30, max_m=120), data=st.data())
-def test_undirected_rows_of_a_slice(G, data):
+@given(G=graphs(max_n=30, max_m=120), large=st.booleans(), data=st.data())
+def test_undirected_rows_of_a_slice(G, large, data):
+    """On the small graphs' serial path and, with `large`, the large graphs' parallel one."""
     lo = data.draw(st.integers(0, G.n))
     hi = data.draw(st.integers(lo, G.n))
     out_off = G.offsets[lo : hi + 1] - G.offsets[lo]
@@ -32,7 +35,8 @@ def test_undirected_rows_of_a_slice(G, data):
         c_off, c_ids = G.csc()[:2]
         inward = (c_off[lo : hi + 1] - c_off[lo], c_ids[c_off[lo] : c_off[hi]])
     for multi in (False, True):
-        offsets, ids = arcs.undirected_rows(out_off, out_ids, *inward, lo, multi)
+        with large_paths() if large else contextlib.nullcontext():
+            offsets, ids = arcs.undirected_rows(out_off, out_ids, *inward, lo, multi)
         assert offsets.dtype == np.int64 and ids.dtype == G.indices.dtype
         expect = []
         for r, u in enumerate(range(lo, hi)):
@@ -43,14 +47,16 @@ def test_undirected_rows_of_a_slice(G, data):
 
 
 @SOME
-@given(G=graphs(max_n=30, max_m=120))
-def test_naming_rows_is_the_transpose(G):
-    starts, rows = arcs.naming_rows(G.offsets, G.indices, G.n)
-    A = sp.csr_matrix(
-        (np.ones(G.indices.size), G.indices, G.offsets), shape=(G.n, G.n)
-    ).tocsc()  # duplicates kept: a row naming an id twice is listed twice
-    A.sort_indices()
-    assert np.array_equal(starts, A.indptr) and np.array_equal(rows, A.indices)
+@given(G=graphs(max_n=30, max_m=120), data=st.data())
+def test_naming_rows_is_the_transpose_in_order(G, data):
+    order = np.array(data.draw(st.permutations(range(G.n))), np.int64)
+    starts, rows = arcs.naming_rows(G.offsets, G.indices, G.n, order)
+    lists = _lists(G.offsets, G.indices)
+    rank = np.argsort(order)  # where each row comes in `order`
+    for x in range(G.n):
+        expect = sorted((r for r in range(G.n) for y in lists[r] if y == x), key=rank.__getitem__)
+        assert rows[starts[x] : starts[x + 1]].tolist() == expect
+    assert starts[-1] == G.indices.size  # every entry named once
 
 
 def _h_index(values, cap):
@@ -91,8 +97,9 @@ def test_stale_rows_are_those_left_short(G, data):
     drop = np.array([data.draw(st.integers(0, int(x))) for x in old], np.int64)
     at = np.flatnonzero(drop).astype(np.int64)
     new = old - drop
-    starts, names = arcs.naming_rows(G.offsets, G.indices, n)
-    got = kcore.stale_rows(starts, names, at, old[at], new[at], estimate, support)
+    degree = np.diff(G.offsets)
+    starts, names = arcs.naming_rows(G.offsets, G.indices, n, np.argsort(-degree, kind="stable"))
+    got = kcore.stale_rows(starts, names, at, old[at], new[at], estimate, support, degree)
     lists = _lists(G.offsets, G.indices)
     recount = np.array([sum(new[x] >= e for x in lists[r]) for r, e in enumerate(estimate)])
     assert np.array_equal(support, recount)

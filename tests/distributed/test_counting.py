@@ -120,6 +120,20 @@ def test_loops_reciprocal_arcs_isolated_vertices(bounds):
     assert core.core.tolist() == [nx.core_number(D)[v] for v in range(12)]
 
 
+@pytest.mark.parametrize("name", ["kron-directed", "random"])
+def test_large_graphs_paths(name):
+    """The parallel kernels that graphs past SMALL_ARCS take, on a small graph."""
+    from gravel.prebuild_cpu import large_paths
+
+    G = KRON[name]()
+    for parts in (1, 3):
+        with large_paths():
+            tri = gd.triangles(G, parts=parts, cluster="in-process")
+            core = gd.core_number(G, parts=parts, cluster="in-process")
+        check_triangles(G, tri)
+        check_core(G, core)
+
+
 def test_reordered_graph_in_callers_ids():
     G = gravel.generate.kronecker(7, 8, seed=2)
     R = gravel.reorder.reorder(G, "degree")

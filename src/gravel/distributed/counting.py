@@ -153,9 +153,11 @@ def core_program(part):
         The rounds run (the last one changed nothing).
     """
     offsets, ids = neighbour_lists(part, multi=True)
-    estimate = np.diff(offsets)
+    degree = np.diff(offsets)
+    estimate = degree.copy()
     everyone = (yield allgather(estimate)).copy()
-    naming, rows = _arcs.naming_rows(offsets, ids, part.n)  # each vertex's local neighbours
+    # each vertex's local neighbours, the highest degrees first
+    naming, rows = _arcs.naming_rows(offsets, ids, part.n, np.argsort(-estimate, kind="stable"))
     threads, rounds = _threads(), 0
     support = np.zeros(part.size, np.int64)  # each row's values at least its estimate
     dirty = np.arange(part.size)  # the rows whose h-index may be below their estimate
@@ -168,7 +170,8 @@ def core_program(part):
         at, values = yield allgather((changed + part.lo, estimate[changed]))
         if not at.size:
             return estimate.astype(np.int32), rounds
-        dirty = _kcore.stale_rows(naming, rows, at, everyone[at], values, estimate, support)
+        old = everyone[at]
+        dirty = _kcore.stale_rows(naming, rows, at, old, values, estimate, support, degree)
         everyone[at] = values
 
 

@@ -143,20 +143,20 @@ def pack(room, buf, offsets, ids):
 _undirected = by_size(lay_out, pack)
 
 
-def naming_rows(offsets, indices, n):
-    """The transpose of a CSR whose ids are below `n`: for each id, the rows that name it (int32,
-    sorted; a row naming it twice listed twice), as int64 offsets and rows. A counting sort on one
-    thread: the rows are visited in order, so each id's list comes out sorted."""
+def naming_rows(offsets, indices, n, order):
+    """The transpose of a CSR whose ids are below `n`: for each id, the rows that name it (int32;
+    a row naming it twice listed twice), as int64 offsets and rows. A counting sort on one
+    thread that visits the rows in `order` (every row once), so each id's list keeps it."""
     starts = np.zeros(n + 1, np.int64)
     np.cumsum(np.bincount(indices, minlength=n), out=starts[1:])
     rows = np.empty(indices.shape[0], np.int32)
-    _place_rows(offsets, indices, starts[:-1].copy(), rows)
+    _place_rows(offsets, indices, order, starts[:-1].copy(), rows)
     return starts, rows
 
 
 @numba.njit(nogil=True, cache=True)
-def _place_rows(offsets, indices, cursor, rows):
-    for r in range(offsets.shape[0] - 1):
+def _place_rows(offsets, indices, order, cursor, rows):
+    for r in order:
         for p in range(offsets[r], offsets[r + 1]):
             rows[cursor[indices[p]]] = r
             cursor[indices[p]] += 1

@@ -50,8 +50,8 @@ def _peel(offsets, indices, deg, bins, pos, vert, stop):
                 deg[u] -= 1
 
 
-#: rows an h-index share is given, at least: handing a share to a pool thread costs about as
-#: much as a few thousand rows' indices
+#: rows an h-index share is given, at least: a round of few stale rows stays on one thread, whose
+#: hand-off to the pool costs more than a short row
 ROWS_PER_THREAD = 2048
 
 
@@ -97,23 +97,28 @@ def _h_rows(offsets, indices, values, rows, cap, t, threads, count, h, support, 
         count[: c + 1] = 0
 
 
-def stale_rows(naming, rows, at, old, new, estimate, support):
+def stale_rows(naming, rows, at, old, new, estimate, support, degree):
     """The rows (sorted) whose h-index has fallen below their `estimate` once the vertices `at`
     went from the values `old` to `new`. ``naming``/``rows``: the rows naming each vertex (a CSR
-    over all vertices). ``support[r]``: how many of row r's values are at least its estimate, at
-    least the estimate itself; lowered here for each value that fell from there to below it.
-    A row is stale once its support falls below its estimate; the others' h-index is still it."""
+    over all vertices), each list in decreasing `degree` (a bound on the row's estimate), so that
+    a vertex's scan stops at the first row whose estimate its new value cannot be under.
+    ``support[r]``: how many of row r's values are at least its estimate (no fewer than the
+    estimate, as :func:`h_index` leaves it), lowered here for each value that fell from there to
+    below it. A row is stale once its support falls below its estimate; the others' h-index is
+    still their estimate."""
     out = np.empty(estimate.shape[0], np.int64)
-    return out[: _stale_rows(naming, rows, at, old, new, estimate, support, out)]
+    return out[: _stale_rows(naming, rows, at, old, new, estimate, support, degree, out)]
 
 
 @numba.njit(nogil=True, cache=True)
-def _stale_rows(naming, rows, at, old, new, estimate, support, out):
+def _stale_rows(naming, rows, at, old, new, estimate, support, degree, out):
     k = 0
     for i in range(at.shape[0]):
         x = at[i]
         for p in range(naming[x], naming[x + 1]):
             r = rows[p]
+            if degree[r] <= new[i]:  # this row's estimate and the rest's are at most new
+                break
             if new[i] < estimate[r] <= old[i]:
                 support[r] -= 1
                 if support[r] == estimate[r] - 1:  # stale now, and named once
