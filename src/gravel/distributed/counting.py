@@ -154,7 +154,7 @@ def core_program(part):
     """
     offsets, ids = neighbour_lists(part, multi=True)
     degree = np.diff(offsets)
-    estimate = degree.copy()
+    estimate = degree.astype(np.int32)
     everyone = (yield allgather(estimate)).copy()
     # each vertex's local neighbours, the highest degrees first
     naming, rows = _arcs.naming_rows(offsets, ids, part.n, np.argsort(-estimate, kind="stable"))
@@ -169,7 +169,7 @@ def core_program(part):
         estimate[changed], rounds = h[lower], rounds + 1
         at, values = yield allgather((changed + part.lo, estimate[changed]))
         if not at.size:
-            return estimate.astype(np.int32), rounds
+            return estimate, rounds
         old = everyone[at]
         dirty = _kcore.stale_rows(naming, rows, at, old, values, estimate, support, degree)
         everyone[at] = values
