@@ -5,9 +5,9 @@ Which kernels a run compiles depends on the graph: up to ``SMALL_ARCS`` arcs
 (:mod:`gravel.backends.cpu.csr`) the serial twins run, past it the parallel kernels; a weighted
 graph, a directed one or one memory-mapped from a binary file (read-only arrays) each compile
 their own instances. :func:`exercise` runs every algorithm of the catalog, with its defaults, its
-benchmark options and the variants that launch other kernels, on small graphs of each kind, and
-then again with :data:`THRESHOLDS` lowered so that the same small graphs take the large graphs'
-parallel paths. It also generates, saves and loads graphs in each format. Every kernel lands in
+benchmark options and the variants that launch other kernels, on small graphs of each kind (and
+the distributed counts' parts, in process), and then again with :data:`THRESHOLDS` lowered so
+that the same small graphs take the large graphs' parallel paths. It also generates, saves and loads graphs in each format. Every kernel lands in
 Numba's cache beside its source (content-stamped: :mod:`gravel.backends.cpu.cache`), which the
 wheel carries: ``setup.py`` runs ``python -m gravel.prebuild_cpu`` on the built
 package when it builds.
@@ -139,6 +139,20 @@ def run_algorithms(G, algorithms=None):
                 pass  # refused or not converged: the kernels it reached are compiled all the same
 
 
+def run_distributed_counts(G):
+    """Run the distributed triangle count and core numbers on G cut in two parts, in this process:
+    their parts' kernels (without Dask).
+
+    Parameters
+    ----------
+    G : Graph
+    """
+    from .distributed import core_number, triangles
+
+    triangles(G, parts=2, cluster="in-process")
+    core_number(G, parts=2, cluster="in-process")
+
+
 def round_trips(folder):
     """Generate graphs and write and read each in every format of :data:`FORMATS`, so that the
     generators' and readers' kernels compile, on small files and with :func:`large_paths` on
@@ -192,7 +206,10 @@ def exercise(algorithms=None, *, log=sys.stderr):
                         file=log,
                         flush=True,
                     )
-                    run_algorithms(build(), algorithms)
+                    G = build()
+                    run_algorithms(G, algorithms)
+                    if algorithms is None:
+                        run_distributed_counts(G)
 
 
 def main(argv=None):

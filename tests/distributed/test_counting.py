@@ -77,6 +77,63 @@ def test_kron_and_random_in_process(name, parts):
     check_bc(G, gd.betweenness_centrality(G, **chosen, **where), **chosen)
 
 
+@FAST
+@given(G=graphs(max_n=30, max_m=100), cuts=st.lists(st.floats(0, 1), min_size=2, max_size=2))
+def test_any_bounds_empty_parts_included(G, cuts):
+    """Three parts cut anywhere, empty ones too (a part with no vertex runs every collective with
+    nothing to send): the single machine's counts."""
+    bounds = [0, *sorted(int(c * G.n) for c in cuts), G.n]
+    PG = gd.partition(G, 3, bounds=bounds)
+    check_triangles(G, gd.triangles(PG, cluster="in-process"))
+    check_triangles(G, gd.triangles(PG, per_vertex=False, cluster="in-process"), False)
+    check_core(G, gd.core_number(PG, cluster="in-process"))
+
+
+def _loops_and_reciprocal_arcs():
+    """Arcs of a directed graph whose parts meet self loops, reciprocal and parallel arcs and
+    isolated vertices: two triangles sharing an edge (0-1-2, 1-2-3), a 4-clique (4..7) of arcs
+    both ways, a loop at every vertex of the clique, a pendant 8 -> 4 twice; 9, 10, 11 alone."""
+    src = [0, 1, 2, 2, 1, 3, 3, 1, 8, 8]
+    dst = [1, 2, 0, 1, 3, 2, 3, 0, 4, 4]
+    clique = [(a, b) for a in range(4, 8) for b in range(4, 8)]  # loops included
+    return src + [a for a, _ in clique], dst + [b for _, b in clique]
+
+
+@pytest.mark.parametrize("bounds", [None, [0, 0, 6, 12], [0, 12, 12, 12], [0, 5, 5, 12]])
+def test_loops_reciprocal_arcs_isolated_vertices(bounds):
+    """Against NetworkX: core numbers of the DiGraph (reciprocal arcs twice in the degree, loops
+    never), triangles of its undirected simple graph."""
+    import networkx as nx
+
+    src, dst = _loops_and_reciprocal_arcs()
+    G = gravel.Graph.from_edges(src, dst, n=12, directed=True)
+    D = nx.DiGraph()
+    D.add_nodes_from(range(12))
+    D.add_edges_from((u, v) for u, v in zip(src, dst) if u != v)
+    PG = gd.partition(G, 3, bounds=bounds)
+    tri = gd.triangles(PG, cluster="in-process")
+    check_triangles(G, tri)
+    expect = nx.triangles(D.to_undirected())
+    assert tri.triangles.tolist() == [expect[v] for v in range(12)]
+    core = gd.core_number(PG, cluster="in-process")
+    check_core(G, core)
+    assert core.core.tolist() == [nx.core_number(D)[v] for v in range(12)]
+
+
+@pytest.mark.parametrize("name", ["kron-directed", "random"])
+def test_large_graphs_paths(name):
+    """The parallel kernels that graphs past SMALL_ARCS take, on a small graph."""
+    from gravel.prebuild_cpu import large_paths
+
+    G = KRON[name]()
+    for parts in (1, 3):
+        with large_paths():
+            tri = gd.triangles(G, parts=parts, cluster="in-process")
+            core = gd.core_number(G, parts=parts, cluster="in-process")
+        check_triangles(G, tri)
+        check_core(G, core)
+
+
 def test_reordered_graph_in_callers_ids():
     G = gravel.generate.kronecker(7, 8, seed=2)
     R = gravel.reorder.reorder(G, "degree")

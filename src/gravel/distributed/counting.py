@@ -1,7 +1,10 @@
 """Triangle counts and core numbers over a 1-D partitioned graph (CPU parts).
 
 Both read each local vertex's undirected neighbours (:func:`neighbour_lists`): its out-list and,
-on a directed graph, its in-list, without self loops.
+on a directed graph, its in-list, without self loops. A part's local work runs in the CPU
+backend's Numba kernels, on the part's Numba threads: the neighbour lists and each vertex's
+local neighbours (``arcs``), the orientation and the wedge checks (``tc``, the single machine's
+forward algorithm, here counting at the local rows only), the h-indices (``kcore``).
 
 - Triangles: every edge is oriented from the lower to the higher (degree, id) rank, the degrees
   all-gathered once. A part finds each triangle at its lowest-ranked vertex u: for each oriented
@@ -10,21 +13,29 @@ on a directed graph, its in-list, without self loops.
   (alltoall); per-vertex counts go to their vertices' owners in a third.
 - Core numbers: the h-index iteration of Montresor, De Pellegrini and Miorandi (2013). Every
   estimate starts at the degree; each round a vertex takes the h-index of its neighbours'
-  estimates (at most its own), and the parts all-gather only the estimates that changed; a round
-  recomputes only the vertices with a neighbour that changed. The fixpoint, reached when a round
-  changes none, is the core numbers.
+  estimates (at most its own), and the parts all-gather only the estimates that changed. A round
+  recomputes only the vertices left with fewer neighbours at or above their estimate than the
+  estimate (each part keeps that count, lowering it as the changes arrive): the others' h-index
+  is still their estimate. The fixpoint, reached when a round changes none, is the core numbers.
 """
 
 import numpy as np
 
+from ..backends.cpu import arcs as _arcs
+from ..backends.cpu import kcore as _kcore
+from ..backends.cpu import tc as _tc
 from ..dispatch import to_caller
 from .algorithms import _check_gather, _run, _stats
 from .exchange import allgather, allreduce, alltoall
-from .programs import _by_owner, rows_of
+from .programs import _by_owner
 from .replicated import cpu_only
 
-#: wedges a part checks at once: bounds its temporaries (about 40 bytes a wedge)
-CHUNK_WEDGES = 1 << 22
+
+def _threads():
+    """The Numba threads a part's kernels share out its work over."""
+    from numba import get_num_threads
+
+    return get_num_threads()
 
 
 def neighbour_lists(part, multi=False):
@@ -42,35 +53,35 @@ def neighbour_lists(part, multi=False):
     -------
     offsets : numpy.ndarray of int64
         ``part.size + 1`` offsets.
-    ids : numpy.ndarray of int64
+    ids : numpy.ndarray of int32
         Global ids, sorted within each row; never the row's own vertex.
     """
-    n, size = part.n, part.size
-
-    def keys(offsets, ids):  # distinct local row * n + neighbour, self loops dropped
-        rows = rows_of(offsets).astype(np.int64)
-        k = np.unique(rows * n + ids)
-        return k[k % n != k // n + part.lo]
-
-    k = keys(part.out_offsets, part.out_targets)
-    if part.directed:
-        inward = keys(part.in_offsets, part.in_sources)
-        k = np.sort(np.concatenate([k, inward])) if multi else np.union1d(k, inward)
-    offsets = np.zeros(size + 1, np.int64)
-    np.cumsum(np.bincount(k // n, minlength=size), out=offsets[1:])
-    return offsets, k % n
+    inward = (part.in_offsets, part.in_sources) if part.directed else (None, None)
+    return _arcs.undirected_rows(part.out_offsets, part.out_targets, *inward, part.lo, multi)
 
 
-def _rows(offsets, at):
-    """The rows `at` of a CSR: their lengths, and the positions of their entries, concatenated."""
-    lengths = offsets[at + 1] - offsets[at]
-    ends = np.cumsum(lengths)
-    return lengths, np.repeat(offsets[at] - ends + lengths, lengths) + np.arange(ends[-1:].sum())
+def _lists(offsets, ids, rows):
+    """The lists of `rows` in a CSR: their lengths, and their entries concatenated."""
+    lengths = offsets[rows + 1] - offsets[rows]
+    starts = np.zeros(rows.size, np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    return lengths, _arcs.gather_rows(offsets, ids, rows, starts, int(lengths.sum()))
 
 
-def _member(sorted_keys, keys):
-    at = np.minimum(np.searchsorted(sorted_keys, keys), max(sorted_keys.size - 1, 0))
-    return sorted_keys[at] == keys if sorted_keys.size else np.zeros(keys.size, bool)
+def _with_remote(part, offsets, ids, want, got):
+    """The oriented CSR over all n rows that the wedge checks read: the local rows' lists (and
+    no others) in `offsets`/`ids`, each row of `want` (remote ones) given its list from `got`."""
+    n = part.n
+    fetched = np.concatenate([g[0] for g in got]).astype(np.int64)
+    lengths = np.diff(offsets)
+    lengths[want] = fetched
+    joined = np.zeros(n + 1, np.int64)
+    np.cumsum(lengths, out=joined[1:])
+    source = np.arange(n, dtype=np.int64)  # row x of [offsets, then the fetched rows]
+    source[want] = n + np.arange(want.size)
+    stacked = np.concatenate([offsets, offsets[-1] + np.cumsum(fetched)])
+    values = np.concatenate([ids, *(g[1] for g in got)])
+    return joined, _arcs.gather_rows(stacked, values, source, joined[:-1], int(joined[-1]))
 
 
 def triangles_program(part, per_vertex):
@@ -95,52 +106,30 @@ def triangles_program(part, per_vertex):
     total : int
         The triangles of the whole graph.
     """
-    n = part.n
+    n, lo, hi = part.n, part.lo, part.hi
     offsets, ids = neighbour_lists(part)
     rank = yield allgather(np.diff(offsets))
-    u = rows_of(offsets).astype(np.int64) + part.lo
-    keep = (rank[u] < rank[ids]) | ((rank[u] == rank[ids]) & (u < ids))
-    u, v = u[keep], ids[keep]  # the oriented edges out of this part, sorted
-    out = np.zeros(part.size + 1, np.int64)
-    np.cumsum(np.bincount(u - part.lo, minlength=part.size), out=out[1:])
-    want = np.unique(v)
+    rows = np.zeros(n + 1, np.int64)  # the local rows at their global ids, the others empty
+    rows[lo + 1 : hi + 1] = offsets[1:]
+    rows[hi + 1 :] = offsets[-1]
+    out, v = _tc.orient(rows, ids, rank)  # the oriented edges out of this part
+    seen = np.zeros(n, bool)
+    seen[v] = True
+    seen[lo:hi] = False  # a local v's list is at hand
+    want = np.flatnonzero(seen)
     asked = yield alltoall([s[0] for s in _by_owner(part, want)])
-    replies = []
-    for ask in asked:
-        lengths, at = _rows(out, ask - part.lo)
-        replies.append((lengths, v[at]))
-    got = yield alltoall(replies)
-    fetched = np.zeros(want.size + 1, np.int64)
-    np.cumsum(np.concatenate([g[0] for g in got]), out=fetched[1:])
-    lists = np.concatenate([g[1] for g in got])
-    mine, found, total = u * n + v, [], 0
-    at = np.searchsorted(want, v)
-    wedges = np.cumsum(fetched[at + 1] - fetched[at])
-    cuts = np.searchsorted(wedges, np.arange(CHUNK_WEDGES, wedges[-1:].sum(), CHUNK_WEDGES))
-    for arcs in np.split(np.arange(v.size), cuts):
-        lengths, where = _rows(fetched, at[arcs])
-        uu, w = np.repeat(u[arcs], lengths), lists[where]
-        hit = _member(mine, uu * n + w)
-        total += int(hit.sum())
-        if per_vertex:
-            found.append(np.concatenate([uu[hit], np.repeat(v[arcs], lengths)[hit], w[hit]]))
+    got = yield alltoall([_lists(out, v, ask) for ask in asked])
+    out, v = _with_remote(part, out, v, want, got)
+    total, per = _tc.count(out, v, _threads(), per_vertex, (lo, hi))
     total = int((yield allreduce(np.int64(total), "sum")))
     if not per_vertex:
         return np.zeros(0, np.int64), total
-    ends = np.concatenate(found) if found else np.zeros(0, np.int64)
-    vertex, count = np.unique(ends, return_counts=True)
-    received = yield alltoall(_by_owner(part, vertex, count.astype(np.int64)))
+    vertex = np.flatnonzero(per)
+    received = yield alltoall(_by_owner(part, vertex, per[vertex]))
     counts = np.zeros(part.size, np.int64)
     for ids_in, c in received:
-        np.add.at(counts, ids_in - part.lo, c)
+        counts[ids_in - lo] += c  # each part names a vertex once
     return counts, total
-
-
-def _h_index(offsets, rows, values):
-    """Per row, the largest h with at least h of its values >= h."""
-    order = np.lexsort((-values, rows))
-    position = np.arange(values.size) - offsets[rows]
-    return np.bincount(rows[values[order] > position], minlength=offsets.size - 1)
 
 
 def core_program(part):
@@ -164,25 +153,26 @@ def core_program(part):
         The rounds run (the last one changed nothing).
     """
     offsets, ids = neighbour_lists(part, multi=True)
-    estimate = np.diff(offsets)
+    degree = np.diff(offsets)
+    estimate = degree.astype(np.int32)
     everyone = (yield allgather(estimate)).copy()
-    rows, rounds = rows_of(offsets), 0
-    dirty = np.arange(part.size)  # the rows with a neighbour whose estimate changed
+    # each vertex's local neighbours, the highest degrees first
+    naming, rows = _arcs.naming_rows(offsets, ids, part.n, np.argsort(-estimate, kind="stable"))
+    threads, rounds = _threads(), 0
+    support = np.zeros(part.size, np.int64)  # each row's values at least its estimate
+    dirty = np.arange(part.size)  # the rows whose h-index may be below their estimate
     while True:
-        lengths, where = _rows(offsets, dirty)
-        sub = np.zeros(dirty.size + 1, np.int64)
-        np.cumsum(lengths, out=sub[1:])
-        h = _h_index(sub, np.repeat(np.arange(dirty.size), lengths), everyone[ids[where]])
-        lower = h < estimate[dirty]
+        cap = estimate[dirty]
+        h, support[dirty] = _kcore.h_index(offsets, ids, everyone, dirty, cap, threads)
+        lower = h < cap
         changed = dirty[lower]
         estimate[changed], rounds = h[lower], rounds + 1
         at, values = yield allgather((changed + part.lo, estimate[changed]))
         if not at.size:
-            return estimate.astype(np.int32), rounds
+            return estimate, rounds
+        old = everyone[at]
+        dirty = _kcore.stale_rows(naming, rows, at, old, values, estimate, support, degree)
         everyone[at] = values
-        moved = np.zeros(part.n, bool)
-        moved[at] = True
-        dirty = np.unique(rows[moved[ids]])
 
 
 def triangles(G, *, per_vertex=True, parts=2, cluster=None, gather=True):

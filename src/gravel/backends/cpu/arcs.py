@@ -1,12 +1,14 @@
 """Questions about a built CSR's arcs, each answered by NumPy on graphs of up to SMALL_ARCS arcs
 and in parallel past them: self loops, whether given arcs exist, whether every arc has its mirror
-(an undirected graph), and the gathering of chosen rows."""
+(an undirected graph), the gathering of chosen rows, a slice of rows' undirected neighbours and
+the rows naming each id."""
 
 import numba
 import numpy as np
 
 from ...errors import InvalidGraphError
 from .csr import SMALL_ARCS, _row_ids
+from .serial import by_size
 
 
 def count_loops(offsets, indices):
@@ -70,6 +72,94 @@ def gather_rows(offsets, values, rows, starts, size):
     out = np.empty(size, values.dtype)
     _gather_rows(offsets, values, np.asarray(rows, np.int64), np.asarray(starts, np.int64), out)
     return out
+
+
+def undirected_rows(out_offsets, out_ids, in_offsets, in_ids, first, multi):
+    """Each row's neighbours in the undirected graph: its out-list and in-list without self loops
+    (row r is vertex ``first + r``), as a CSR with int64 offsets and ids of `out_ids`' type,
+    sorted within each row. `multi` False: the two lists as one set; True: the distinct
+    out-neighbours and the distinct in-neighbours, a neighbour on both kept twice. `in_offsets`
+    None: there are no in-lists (an undirected graph's are its out-lists). Each row is laid out,
+    sorted and compacted on its own, so the rows run on every core (serially up to SMALL_ARCS
+    arcs)."""
+    size = out_offsets.shape[0] - 1
+    if in_offsets is None:
+        in_offsets, in_ids = np.zeros(size + 1, np.int64), out_ids[:0]
+    room = out_offsets.astype(np.int64) + in_offsets  # a row's out-list, then its in-list
+    k = _undirected(room[-1])
+    buf = np.empty(room[-1], out_ids.dtype)
+    offsets = np.zeros(size + 1, np.int64)
+    k.lay_out(out_offsets, out_ids, in_offsets, in_ids, first, multi, room, buf, offsets[1:])
+    np.cumsum(offsets, out=offsets)
+    ids = np.empty(offsets[-1], out_ids.dtype)
+    k.pack(room, buf, offsets, ids)
+    return offsets, ids
+
+
+@numba.njit(inline="always")
+def _distinct(buf, lo, hi, at, loop):
+    """Sort buf[lo:hi] (unless it is sorted, as a CSR's rows are) and copy its distinct values
+    other than `loop` to buf[at:], at <= lo; return the end of the copy."""
+    for p in range(lo + 1, hi):
+        if buf[p] < buf[p - 1]:
+            buf[lo:hi].sort()
+            break
+    for p in range(lo, hi):
+        x = buf[p]
+        if x != loop and (p == lo or x != buf[p - 1]):
+            buf[at] = x
+            at += 1
+    return at
+
+
+@numba.njit(parallel=True, nogil=True, cache=True)
+def lay_out(out_offsets, out_ids, in_offsets, in_ids, first, multi, room, buf, lengths):
+    """Each row's distinct neighbours at the start of its room in `buf`, their count in
+    `lengths` (see undirected_rows)."""
+    for r in numba.prange(lengths.shape[0]):
+        lo = room[r]
+        mid = lo + out_offsets[r + 1] - out_offsets[r]
+        for p in range(out_offsets[r], out_offsets[r + 1]):
+            buf[lo + p - out_offsets[r]] = out_ids[p]
+        for p in range(in_offsets[r], in_offsets[r + 1]):
+            buf[mid + p - in_offsets[r]] = in_ids[p]
+        loop = first + r
+        if multi:
+            end = _distinct(buf, mid, room[r + 1], _distinct(buf, lo, mid, lo, loop), loop)
+            buf[lo:end].sort()
+        else:
+            end = _distinct(buf, lo, room[r + 1], lo, loop)
+        lengths[r] = end - lo
+
+
+@numba.njit(parallel=True, nogil=True, cache=True)
+def pack(room, buf, offsets, ids):
+    """Each row's first ``offsets[r + 1] - offsets[r]`` entries of its room, packed."""
+    for r in numba.prange(offsets.shape[0] - 1):
+        for j in range(offsets[r + 1] - offsets[r]):
+            ids[offsets[r] + j] = buf[room[r] + j]
+
+
+_undirected = by_size(lay_out, pack)
+
+
+def naming_rows(offsets, indices, n, order):
+    """The transpose of a CSR whose ids are below `n`: for each id, the rows that name it (int32;
+    a row naming it twice listed twice), as int64 offsets and rows. A counting sort on one
+    thread that visits the rows in `order` (every row once), so each id's list keeps it."""
+    starts = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(indices, minlength=n), out=starts[1:])
+    rows = np.empty(indices.shape[0], np.int32)
+    _place_rows(offsets, indices, order, starts[:-1].copy(), rows)
+    return starts, rows
+
+
+@numba.njit(nogil=True, cache=True)
+def _place_rows(offsets, indices, order, cursor, rows):
+    for r in order:
+        for p in range(offsets[r], offsets[r + 1]):
+            rows[cursor[indices[p]]] = r
+            cursor[indices[p]] += 1
 
 
 def mirror_fault(offsets, indices, weights):

@@ -56,8 +56,10 @@ def _orient_parallel(offsets, indices, degree, stop):
     return off, idx
 
 
-def count(off, idx, threads, per_vertex):
-    """Triangles in total, and per vertex when asked (empty when not).
+def count(off, idx, threads, per_vertex, rows=None):
+    """Triangles in total, and per vertex when asked (empty when not), found at the rows
+    ``rows[0] .. rows[1] - 1`` (default all): the others' lists are read only as the middle
+    vertex v's (a part of a partitioned graph counts at its own rows).
 
     Up to `threads` shares (:func:`gravel.backends.cpu.shares.run`) each run the serial kernel
     `_rows` over rows t, t + threads, ... (interleaving spreads the heavy rows) with a marker
@@ -66,21 +68,23 @@ def count(off, idx, threads, per_vertex):
     graph in parallel too (docs/tuning.md, CPU kernels). The shares are capped at the arcs over
     ARCS_PER_THREAD."""
     n = off.shape[0] - 1
-    threads = max(1, min(threads, idx.shape[0] // ARCS_PER_THREAD))
+    first, last = (0, n) if rows is None else rows
+    threads = max(1, min(threads, int(off[last] - off[first]) // ARCS_PER_THREAD))
     local = np.zeros((threads, n if per_vertex else 0), np.int64)
     totals = np.zeros(threads, np.int64)
 
     def share(t, stop):
         mark = np.zeros(n, np.uint8)
-        totals[t] = _rows(off, idx, t, threads, mark, local[t], per_vertex, stop)
+        totals[t] = _rows(off, idx, first + t, last, threads, mark, local[t], per_vertex, stop)
 
     shares.run(share, threads)
     return totals.sum(), local.sum(axis=0)
 
 
 @numba.njit(nogil=True, cache=True)
-def _rows(off, idx, t, threads, mark, mine, per_vertex, stop):
-    """Triangles at rows t, t + threads, ..., and each corner's count in `mine` when asked.
+def _rows(off, idx, t, last, threads, mark, mine, per_vertex, stop):
+    """Triangles at rows t, t + threads, ... below `last`, and each corner's count in `mine` when
+    asked.
 
     Returns before the next row once `stop[0]` is set (an interrupted caller). For each u, its
     out-list is marked in `mark` (bytes, all zero on entry and on exit); then for
@@ -88,9 +92,8 @@ def _rows(off, idx, t, threads, mark, mine, per_vertex, stop):
     merging the two sorted lists, whose comparisons mispredict; byte marks read through unsigned
     ids (no negative-index fix-up) run the lookups 1.4x faster than int32 stamps (docs/tuning.md,
     CPU kernels)."""
-    n = off.shape[0] - 1
     c = 0
-    for u in range(t, n, threads):
+    for u in range(t, last, threads):
         if stop[0]:  # an interrupted caller: the count is abandoned
             return c
         a, b = off[u], off[u + 1]
