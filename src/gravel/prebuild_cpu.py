@@ -3,14 +3,14 @@ any algorithm, on a graph of any size, loads its kernels instead of compiling th
 
 Which kernels a run compiles depends on the graph: up to ``SMALL_ARCS`` arcs
 (:mod:`gravel.backends.cpu.csr`) the serial twins run, past it the parallel kernels; a weighted
-graph, a directed one or one memory-mapped from a binary file (read-only arrays) each compile
-their own instances. :func:`exercise` runs every algorithm of the catalog, with its defaults, its
-benchmark options and the variants that launch other kernels, on small graphs of each kind (and
-the distributed counts' parts, in process), and then again with :data:`THRESHOLDS` lowered so
-that the same small graphs take the large graphs' parallel paths. It also generates, saves and loads graphs in each format. Every kernel lands in
-Numba's cache beside its source (content-stamped: :mod:`gravel.backends.cpu.cache`), which the
-wheel carries: ``setup.py`` runs ``python -m gravel.prebuild_cpu`` on the built
-package when it builds.
+graph, a directed one or one memory-mapped from a binary file (read-only arrays) each compile their
+own instances. :func:`exercise` runs every algorithm of the catalog, with its defaults, its
+benchmark options and the variants that launch other kernels, on small graphs of each kind (and the
+distributed counts' parts, in process), and then again with :data:`THRESHOLDS` lowered so that the
+same small graphs take the large graphs' parallel paths. It also generates, saves and loads graphs
+in each format. Every kernel lands in Numba's cache beside its source (content-stamped:
+:mod:`gravel.backends.cpu.cache`), which the wheel carries: ``setup.py`` runs ``python -m
+gravel.prebuild_cpu`` on the built package when it builds.
 """
 
 import argparse
