@@ -48,6 +48,48 @@ def test_top_down_step_claims_each_reached_vertex_once(G, data):
     check_step(G, frontier.astype(np.int32), visited, data.draw(st.integers(1, 8)))
 
 
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(1, 300), data=st.data())
+def test_bitmap_round_trip(n, data):
+    """A queue's bits, set by threads that may share a word, read back as the sorted set."""
+    queue = np.array(data.draw(st.lists(st.integers(0, n - 1), max_size=2 * n)), np.int32)
+    bitmap = np.full(kernels.bitmap_words(n), 0xFFFF, np.uint64)  # cleared by the kernel
+    kernels.queue_to_bitmap(queue, bitmap)
+    assert np.array_equal(
+        kernels.bitmap_to_queue(bitmap, data.draw(st.integers(1, 9))), np.unique(queue)
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(G=graphs(max_n=150, max_m=600), data=st.data())
+def test_bottom_up_step_finds_a_parent_in_the_frontier(G, data):
+    """Each unvisited vertex with an in-neighbour in the frontier takes one as its parent (its
+    first, in in-list order), and only those."""
+    if G.n == 0:
+        return
+    visited = np.unique(data.draw(st.lists(st.integers(0, G.n - 1), min_size=1, max_size=G.n)))
+    frontier = np.array(data.draw(st.lists(st.sampled_from(visited.tolist()))), np.int32)
+    parent = np.full(G.n, -1, np.int32)
+    depth = np.full(G.n, -1, np.int32)
+    parent[visited], depth[visited] = visited, 0
+    front = np.zeros(kernels.bitmap_words(G.n), np.uint64)
+    nxt = np.empty_like(front)
+    kernels.queue_to_bitmap(frontier, front)
+    in_off, in_idx, _ = G.csc()
+    awake = kernels.bottom_up_step(in_off, in_idx, front, nxt, parent, depth, 3)
+    inside = np.zeros(G.n, bool)
+    inside[frontier] = True
+    expect = np.full(G.n, -1, np.int32)
+    for v in np.setdiff1d(np.arange(G.n), visited):
+        found = [u for u in in_idx[in_off[v] : in_off[v + 1]] if inside[u]]
+        expect[v] = found[0] if found else -1
+    fresh = np.flatnonzero(expect >= 0).astype(np.int32)
+    assert awake == fresh.size
+    assert np.array_equal(kernels.bitmap_to_queue(nxt, 4), fresh)
+    assert np.array_equal(parent[fresh], expect[fresh]) and np.all(depth[fresh] == 3)
+    assert np.all(parent[visited] == visited) and np.all(depth[visited] == 0)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_top_down_step_races_on_shared_neighbours(seed):
     """A big frontier whose lists overlap heavily: the chunks' threads race for the same

@@ -188,8 +188,8 @@ def _bfs_cpu(G, source):
                 continue
             level += 1
             if scout > edges_to_check / ALPHA:
-                front = np.zeros(n, np.uint8)
-                nxt = np.empty(n, np.uint8)
+                front = np.zeros(_k.bitmap_words(n), np.uint64)
+                nxt = np.empty_like(front)
                 _k.queue_to_bitmap(frontier, front)
                 awake, old = frontier.size, 0
                 while True:

@@ -58,6 +58,7 @@ def min_nonnegative(typingctx, array, index, value):
 
 add = _atomic("add", types.int64, "array[index] += value (int64); the old value.")
 exchange = _atomic("xchg", types.int64, "array[index] = value (int64); the old value.")
+bit_or = _atomic("or", types.uint64, "array[index] |= value (uint64); the old value.")
 
 
 @intrinsic

@@ -1,7 +1,9 @@
 """Direction-optimizing BFS kernels (Beamer et al.; GAP's bfs.cc), parallel with Numba.
 
 The top-down step claims each vertex with a compare-and-swap on ``parent[v]`` (atomics.py), as
-GAP's does: exactly one claimant wins, and each chunk lists its wins in its own slice.
+GAP's does: exactly one claimant wins, and each chunk lists its wins in its own slice. The
+bottom-up steps read and write frontiers as bitmaps of uint64 words, a bit per vertex (GAP's
+Bitmap): an eighth of a byte map, so that the frontier a pull tests at random stays in cache.
 """
 
 import numba
@@ -46,49 +48,73 @@ def top_down_step(offsets, indices, frontier, parent, depth, level, chunks):
     return out, edge_start[-1]
 
 
+ONE = np.uint64(1)
+
+
+def bitmap_words(n):
+    """The uint64 words of a bitmap of `n` vertices."""
+    return (n + 63) // 64
+
+
 @numba.njit(parallel=True, cache=True)
 def bottom_up_step(in_offsets, in_indices, front, nxt, parent, depth, level):
-    """Every unvisited vertex looks for a parent in the frontier bitmap, stopping at the first."""
+    """Every unvisited vertex looks for a parent in the frontier bitmap `front`, stopping at the
+    first; the finders make the bitmap `nxt`. A thread builds whole words of `nxt` (64 vertices),
+    so no two threads write one word."""
     n = parent.shape[0]
     awake = 0
-    for v in numba.prange(n):
-        nxt[v] = 0
-        if parent[v] < 0:
-            for p in range(in_offsets[v], in_offsets[v + 1]):
-                u = in_indices[p]
-                if front[u]:
-                    parent[v] = u
-                    depth[v] = level
-                    nxt[v] = 1
-                    awake += 1
-                    break
+    for w in numba.prange(nxt.shape[0]):
+        bits = np.uint64(0)
+        lo = w * 64
+        for v in range(lo, min(lo + 64, n)):
+            if parent[v] < 0:
+                for p in range(in_offsets[v], in_offsets[v + 1]):
+                    u = in_indices[p]
+                    if (front[u >> 6] >> np.uint64(u & 63)) & ONE:
+                        parent[v] = u
+                        depth[v] = level
+                        bits |= ONE << np.uint64(v - lo)
+                        awake += 1
+                        break
+        nxt[w] = bits
     return awake
 
 
 @numba.njit(parallel=True, cache=True)
 def queue_to_bitmap(queue, bitmap):
+    """Set the bits of the vertices of `queue` in `bitmap`, cleared first."""
     bitmap[:] = 0
     for i in numba.prange(queue.shape[0]):
-        bitmap[queue[i]] = 1
+        u = queue[i]
+        atomics.bit_or(bitmap, u >> 6, ONE << np.uint64(u & 63))
 
 
 @numba.njit(parallel=True, cache=True)
 def bitmap_to_queue(bitmap, chunks):
-    n = bitmap.shape[0]
+    """The vertices whose bits are set, in increasing order (int32)."""
+    words = bitmap.shape[0]
     counts = np.zeros(chunks + 1, np.int64)
     for c in numba.prange(chunks):
         s = 0
-        for v in range(n * c // chunks, n * (c + 1) // chunks):
-            s += bitmap[v]
+        for w in range(words * c // chunks, words * (c + 1) // chunks):
+            x = bitmap[w]
+            while x:
+                x &= x - ONE
+                s += 1
         counts[c + 1] = s
     counts = np.cumsum(counts)
     out = np.empty(counts[-1], np.int32)
     for c in numba.prange(chunks):
         j = counts[c]
-        for v in range(n * c // chunks, n * (c + 1) // chunks):
-            if bitmap[v]:
-                out[j] = v
-                j += 1
+        for w in range(words * c // chunks, words * (c + 1) // chunks):
+            x = bitmap[w]
+            v = w * 64
+            while x:
+                if x & ONE:
+                    out[j] = v
+                    j += 1
+                x >>= ONE
+                v += 1
     return out
 
 
