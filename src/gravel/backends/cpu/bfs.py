@@ -69,9 +69,9 @@ def bottom_up_step(in_offsets, in_indices, front, nxt, parent, depth, level):
         for v in range(lo, min(lo + 64, n)):
             if parent[v] < 0:
                 for p in range(in_offsets[v], in_offsets[v + 1]):
-                    u = in_indices[p]
-                    if (front[u >> 6] >> np.uint64(u & 63)) & ONE:
-                        parent[v] = u
+                    u = np.uint64(in_indices[p])  # unsigned: no test for negative indices
+                    if (front[u >> np.uint64(6)] >> (u & np.uint64(63))) & ONE:
+                        parent[v] = np.int32(u)
                         depth[v] = level
                         bits |= ONE << np.uint64(v - lo)
                         awake += 1
