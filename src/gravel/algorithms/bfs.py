@@ -188,7 +188,7 @@ def _bfs_cpu(G, source):
                 continue
             level += 1
             if scout > edges_to_check / ALPHA:
-                front = np.zeros(_k.bitmap_words(n), np.uint64)
+                front = np.empty(_k.bitmap_words(n), np.uint64)  # cleared by queue_to_bitmap
                 nxt = np.empty_like(front)
                 _k.queue_to_bitmap(frontier, front)
                 awake, old = frontier.size, 0
