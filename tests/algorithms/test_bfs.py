@@ -1,9 +1,11 @@
-"""BFS: the published levels of the shared datasets; the CPU BFS's top-down step against a
+"""BFS: the published levels of the shared datasets; the CPU BFS's top-down levels against a
 reference on random frontiers: every unvisited out-neighbour of the frontier claimed once, by a
-frontier vertex with an arc to it."""
+frontier vertex with an arc to it, serially and in parallel chunks; runs of levels against
+SciPy's depths."""
 
 import numpy as np
 import pytest
+import scipy.sparse.csgraph
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -17,18 +19,21 @@ from ..strategies import graphs
 REF = reference()
 
 
-def check_step(G, frontier, visited, chunks):
-    """One top-down step from `frontier` with `visited` already claimed, checked."""
+def check_step(G, frontier, visited, chunks, serial_below):
+    """One top-down level from `frontier` with `visited` already claimed, checked."""
     parent = np.full(G.n, -1, np.int32)
     depth = np.full(G.n, -1, np.int32)
     parent[visited], depth[visited] = visited, 0
-    out, arcs = kernels.top_down_step(G.offsets, G.indices, frontier, parent, depth, 7, chunks)
+    out, level, unexplored, scout = kernels.top_down_levels(
+        G.offsets, G.indices, frontier, parent, depth, 6, G.nnz, 0, serial_below, 1, chunks
+    )
     deg = np.diff(G.offsets)
-    assert arcs == int(deg[frontier].sum())
+    assert level == 7 and unexplored == G.nnz - int(deg[frontier].sum())
     src = np.repeat(frontier, deg[frontier])
     dst = np.concatenate([G.indices[G.offsets[u] : G.offsets[u + 1]] for u in frontier] or [[]])
     fresh = np.setdiff1d(dst, visited).astype(np.int32)
     assert np.array_equal(np.sort(out), fresh)  # each reached vertex once
+    assert scout == int(deg[fresh].sum())
     assert np.all(depth[fresh] == 7) and np.all(depth[visited] == 0)
     arcs_set = set(zip(src.tolist(), dst.tolist(), strict=True))
     assert all((int(parent[v]), int(v)) in arcs_set for v in fresh)
@@ -38,14 +43,42 @@ def check_step(G, frontier, visited, chunks):
 
 @settings(max_examples=150, deadline=None)
 @given(G=graphs(max_n=60, max_m=400), data=st.data())
-def test_top_down_step_claims_each_reached_vertex_once(G, data):
+def test_top_down_level_claims_each_reached_vertex_once(G, data):
     if G.n == 0:
         return
     frontier = np.unique(data.draw(st.lists(st.integers(0, G.n - 1), min_size=1, max_size=G.n)))
     rest = np.setdiff1d(np.arange(G.n), frontier)
     more = data.draw(st.lists(st.sampled_from(rest.tolist()), max_size=10)) if rest.size else []
     visited = np.union1d(frontier, more).astype(np.int32)
-    check_step(G, frontier.astype(np.int32), visited, data.draw(st.integers(1, 8)))
+    serial_below = data.draw(st.sampled_from([0, G.n + 1]))
+    check_step(G, frontier.astype(np.int32), visited, data.draw(st.integers(1, 8)), serial_below)
+
+
+@settings(max_examples=60, deadline=None)
+@given(G=graphs(max_n=80, max_m=500), data=st.data())
+def test_top_down_levels_reach_scipys_depths(G, data):
+    """Runs of levels, serial or parallel per level and stopped by a small budget of arcs, called
+    again until no vertex is left: SciPy's depths, each parent one level up along an arc."""
+    if G.n == 0:
+        return
+    s = data.draw(st.integers(0, G.n - 1))
+    serial_below, budget = data.draw(st.integers(0, 8)), data.draw(st.integers(1, 50))
+    parent = np.full(G.n, -1, np.int32)
+    depth = np.full(G.n, -1, np.int32)
+    parent[s], depth[s] = s, 0
+    frontier, level, unexplored = np.array([s], np.int32), 0, G.nnz
+    while frontier.size:
+        frontier, level, unexplored, _ = kernels.top_down_levels(
+            G.offsets, G.indices, frontier, parent, depth, level, unexplored, 0, serial_below,
+            budget, data.draw(st.integers(1, 5)),
+        )  # fmt: skip
+    expect = scipy.sparse.csgraph.shortest_path(
+        G.to_scipy(), indices=s, unweighted=True, directed=True
+    )
+    reached = np.isfinite(expect)
+    assert np.array_equal(depth >= 0, reached)
+    assert np.array_equal(depth[reached], expect[reached].astype(np.int32))
+    assert verify_bfs(G, s, depth, parent) == []
 
 
 @settings(max_examples=100, deadline=None)
@@ -91,13 +124,15 @@ def test_bottom_up_step_finds_a_parent_in_the_frontier(G, data):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_top_down_step_races_on_shared_neighbours(seed):
+def test_top_down_level_races_on_shared_neighbours(seed):
     """A big frontier whose lists overlap heavily: the chunks' threads race for the same
-    vertices, and each still ends with one parent."""
+    vertices, each still ends with one parent, and chunks of more than LOCAL_CLAIMS claims
+    reserve their room more than once."""
     G = gravel.generate.kronecker(14, seed=seed)
     rng = np.random.default_rng(seed)
     frontier = np.sort(rng.choice(G.n, G.n // 4, replace=False)).astype(np.int32)
-    check_step(G, frontier, frontier, 64)
+    check_step(G, frontier, frontier, 64, 0)
+    check_step(G, frontier[: G.n // 64], frontier[: G.n // 64], 2, 0)
 
 
 @pytest.mark.parametrize("entry", REF, ids=dataset_ids(REF))

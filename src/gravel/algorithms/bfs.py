@@ -18,8 +18,10 @@ from ..results import Result, Timer
 ALPHA, BETA = 15, 18
 #: bottom-up steps on the GPU skip the vertices without in-edges when they are at least this share
 SKIP_SOURCELESS = 0.1
-#: frontiers smaller than this are expanded serially, a whole run of levels per call
-SERIAL_LIMIT = 1024
+#: on the CPU, top-down levels of fewer vertices run on one thread (docs/tuning.md)
+SERIAL_LIMIT = 256
+#: one call of the CPU's top-down levels stops past so many arcs: Ctrl-C waits for it
+LEVELS_ARCS = 1 << 24
 
 
 @dataclass
@@ -37,8 +39,8 @@ class BFSResult(Result):
     stats : dict
         ``"bottom_up_steps"``: the pull steps run; on the GPU also ``"multi_step_launches"``;
         ``"level_times"``: the loop's progress, a list of (level, seconds) pairs, one wherever the
-        loop already waits for a step to finish (a step may cover several levels: a serial run of
-        thin levels on the CPU, a multi-step launch on the GPU): every vertex up to `level` hops
+        loop already waits for a step to finish (a step may cover several levels: a run of
+        top-down levels on the CPU, a multi-step launch on the GPU): every vertex up to `level` hops
         away was found `seconds` into the run (the host's clock from the loop's start, compiling
         left out, :meth:`gravel.results.Timer.lap`; a few hundred nanoseconds a step). The first
         pair is (0, 0.0).
@@ -178,38 +180,29 @@ def _bfs_cpu(G, source):
     marks = [(0, 0.0)]  # (level done, seconds): stats["level_times"]
     with Timer() as t:
         while frontier.size:
-            if frontier.size < SERIAL_LIMIT and scout <= edges_to_check / ALPHA:
-                frontier, level, scanned = _k.top_down_serial(
-                    G.offsets, G.indices, frontier, parent, depth, level, SERIAL_LIMIT
-                )
+            if scout * ALPHA <= edges_to_check:
+                frontier, level, edges_to_check, scout = _k.top_down_levels(
+                    G.offsets, G.indices, frontier, parent, depth, level, edges_to_check,
+                    ALPHA, SERIAL_LIMIT, LEVELS_ARCS, chunks(),
+                )  # fmt: skip
                 marks.append((level, t.lap()))
-                edges_to_check -= scanned
-                scout = _k.degree_sum(G.offsets, frontier)
                 continue
             level += 1
-            if scout > edges_to_check / ALPHA:
-                front = np.empty(_k.bitmap_words(n), np.uint64)  # cleared by queue_to_bitmap
-                nxt = np.empty_like(front)
-                _k.queue_to_bitmap(frontier, front)
-                awake, old = frontier.size, 0
-                while True:
-                    old = awake
-                    awake = _k.bottom_up_step(in_off, in_idx, front, nxt, parent, depth, level)
-                    marks.append((level, t.lap()))
-                    pulls += 1
-                    front, nxt = nxt, front
-                    if awake == 0 or (awake < old and awake <= n / BETA):
-                        break
-                    level += 1
-                frontier = _k.bitmap_to_queue(front, chunks())
-                scout = _k.degree_sum(G.offsets, frontier)
-            else:
-                edges_to_check -= scout
-                frontier, _ = _k.top_down_step(
-                    G.offsets, G.indices, frontier, parent, depth, level, chunks()
-                )
+            front = np.empty(_k.bitmap_words(n), np.uint64)  # cleared by queue_to_bitmap
+            nxt = np.empty_like(front)
+            _k.queue_to_bitmap(frontier, front)
+            awake, old = frontier.size, 0
+            while True:
+                old = awake
+                awake = _k.bottom_up_step(in_off, in_idx, front, nxt, parent, depth, level)
                 marks.append((level, t.lap()))
-                scout = _k.degree_sum(G.offsets, frontier)
+                pulls += 1
+                front, nxt = nxt, front
+                if awake == 0 or (awake < old and awake <= n / BETA):
+                    break
+                level += 1
+            frontier = _k.bitmap_to_queue(front, chunks())
+            scout = _k.degree_sum(G.offsets, frontier)
     return BFSResult(
         "bfs",
         "cpu",

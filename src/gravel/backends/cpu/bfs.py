@@ -11,41 +11,99 @@ import numpy as np
 
 from . import atomics
 
+#: claims a chunk of a parallel top-down level gathers before it reserves their room in the next
+#: frontier with one atomic add (GAP's QueueBuffer)
+LOCAL_CLAIMS = 1024
+
+
+@numba.njit(cache=True, inline="always")
+def _append(queue, claims, count, at):
+    """queue[at : at + count] = claims[:count], element by element: as a slice copy inside the
+    parallel loop, Numba asserts the two sizes equal and finds them not."""
+    for q in range(count):
+        queue[at + q] = claims[q]
+
 
 @numba.njit(parallel=True, cache=True)
-def top_down_step(offsets, indices, frontier, parent, depth, level, chunks):
+def top_down_levels(
+    offsets,
+    indices,
+    frontier,
+    parent,
+    depth,
+    level,
+    unexplored,
+    alpha,
+    serial_below,
+    budget,
+    chunks,
+):
+    """Top-down levels from `frontier` (at `level`), a run of them in one call: each claims every
+    unvisited out-neighbour of the frontier with a compare-and-swap on ``parent[v]``, as GAP's
+    does, so that exactly one claimant wins. A level of fewer than `serial_below` vertices runs
+    on this thread (a parallel region costs more than its work); a bigger one in `chunks`
+    parallel pieces, each gathering its claims (LOCAL_CLAIMS at a time) and copying them into
+    the next frontier at a place one atomic add reserves, in one parallel region a level.
+
+    The run stops before a level whose frontier's out-arcs `scout` exceed `unexplored` / `alpha`
+    (Beamer's switch to bottom-up; alpha 0: never), after a level once the call has scanned
+    `budget` arcs or more (the caller's loop stays interruptible), or when no vertex is left.
+    Returns (the frontier, int32, in no set order; its level; `unexplored` less the arcs scanned;
+    `scout`)."""
+    cur = np.empty(parent.shape[0], np.int32)
+    nxt = np.empty_like(cur)
     nf = frontier.shape[0]
-    bounds = np.empty(chunks + 1, np.int64)
-    for c in range(chunks + 1):
-        bounds[c] = nf * c // chunks
-    # each chunk writes its claims into its own slice of the buffer, sized by its out-edges
-    edge_start = np.zeros(chunks + 1, np.int64)
-    for c in numba.prange(chunks):
-        s = 0
-        for i in range(bounds[c], bounds[c + 1]):
-            u = frontier[i]
-            s += offsets[u + 1] - offsets[u]
-        edge_start[c + 1] = s
-    edge_start = np.cumsum(edge_start)
-    claims = np.empty(edge_start[-1], np.int32)
-    claimed = np.zeros(chunks + 1, np.int64)
-    for c in numba.prange(chunks):
-        k = edge_start[c]
-        for i in range(bounds[c], bounds[c + 1]):
-            u = np.int32(frontier[i])
-            for p in range(offsets[u], offsets[u + 1]):
-                v = np.int64(indices[p])
-                old = parent[v]
-                if old < 0 and atomics.compare_exchange(parent, v, old, u) == old:
-                    depth[v] = level
-                    claims[k] = v
-                    k += 1
-        claimed[c + 1] = k - edge_start[c]
-    kept = np.cumsum(claimed)
-    out = np.empty(kept[-1], np.int32)
-    for c in numba.prange(chunks):
-        out[kept[c] : kept[c + 1]] = claims[edge_start[c] : edge_start[c] + claimed[c + 1]]
-    return out, edge_start[-1]
+    cur[:nf] = frontier
+    scout = 0
+    for i in range(nf):
+        scout += offsets[frontier[i] + 1] - offsets[frontier[i]]
+    local = np.empty((chunks, LOCAL_CLAIMS), np.int32)
+    claims = np.empty(chunks, np.int64)
+    # the claims of this call's parallel levels so far, counted by atomic adds alone: Numba may
+    # move a plain read or write of it across a parallel loop, whose atomics it does not see
+    tail = np.zeros(1, np.int64)
+    base = 0  # tail's count before this level
+    scanned = 0
+    while nf > 0 and scout * alpha <= unexplored and scanned < budget:
+        unexplored -= scout
+        scanned += scout
+        level += 1
+        found = 0
+        if nf < serial_below:
+            k = 0
+            for i in range(nf):
+                u = cur[i]
+                for p in range(offsets[u], offsets[u + 1]):
+                    v = indices[p]
+                    if parent[v] < 0:
+                        parent[v] = u
+                        depth[v] = level
+                        nxt[k] = v
+                        k += 1
+                        found += offsets[v + 1] - offsets[v]
+        else:
+            for c in numba.prange(chunks):
+                j, kept = 0, 0
+                for i in range(nf * c // chunks, nf * (c + 1) // chunks):
+                    u = cur[i]
+                    for p in range(offsets[u], offsets[u + 1]):
+                        v = np.int64(indices[p])
+                        old = parent[v]
+                        if old < 0 and atomics.compare_exchange(parent, v, old, u) == old:
+                            depth[v] = level
+                            found += offsets[v + 1] - offsets[v]
+                            local[c, j] = v
+                            j += 1
+                            if j == LOCAL_CLAIMS:
+                                _append(nxt, local[c], j, atomics.add(tail, 0, j) - base)
+                                kept, j = kept + j, 0
+                _append(nxt, local[c], j, atomics.add(tail, 0, j) - base)
+                claims[c] = kept + j
+            k = claims.sum()
+            base += k
+        cur, nxt = nxt, cur
+        nf, scout = k, found
+    return cur[:nf].copy(), level, unexplored, scout
 
 
 ONE = np.uint64(1)
