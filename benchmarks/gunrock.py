@@ -257,11 +257,14 @@ def run_gunrock(bin_dir, name, mtx, source, repeat, timeout=600):
     Raises
     ------
     RuntimeError
-        The app failed or printed no result.
+        The app could not be started (missing, not executable), failed or printed no result.
     """
     cmd = [str(Path(bin_dir) / APPS[name]), *gunrock_args(name, mtx, source, repeat)]
     env = os.environ | {"GUNROCK_PRINT_ALL": "1"}
-    run = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    try:
+        run = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    except OSError as e:  # an app not built, or carried without its mode: a failed run too
+        raise RuntimeError(f"{cmd[0]} cannot run: {e}") from e
     if run.returncode != 0:
         tail = (run.stdout + run.stderr)[-2000:]
         raise RuntimeError(f"{' '.join(cmd)} exited {run.returncode}:\n{tail}")

@@ -220,3 +220,12 @@ def test_a_failing_app_gives_a_failed_cell(pair, tmp_path):
     cells = gunrock.gunrock_cells(G, W, [0], tmp_path, repeat=1, algos=["tc"])
     assert cells["tc"]["gunrock_s"] is None
     assert cells["tc"]["problems"][0].endswith("exited 1: Error: input matrix must be symmetric")
+
+
+def test_an_app_missing_or_not_executable_gives_a_failed_cell(pair, tmp_path):
+    G, W = pair
+    (tmp_path / "sssp").write_text("#!/bin/sh\nexit 0\n")  # its mode left at 0o644
+    cells = gunrock.gunrock_cells(G, W, [0], tmp_path, repeat=1, algos=["bfs", "sssp"])
+    assert [cells[name]["gunrock_s"] for name in ("bfs", "sssp")] == [None, None]
+    assert "bfs cannot run" in cells["bfs"]["problems"][0]
+    assert "sssp cannot run" in cells["sssp"]["problems"][0]
