@@ -157,12 +157,17 @@ def parse_output(text, label):
     Raises
     ------
     RuntimeError
-        No time, no values under `label`, or fewer values than its count says.
+        No time, a time of one significant digit, no values under `label`, or fewer values
+        than its count says.
     """
     times = _TIME.findall(text)
     heads = [m for m in _HEAD.finditer(text) if m["label"].strip() == label]
     if not times or not heads:
         raise RuntimeError(f"no time or no {label!r} in Gunrock's output:\n{text[-2000:]}")
+    if len(re.sub(r"[eE].*|[-+.]", "", times[-1]).lstrip("0")) < 2:
+        # what a stream left at precision 0 prints (%.0g: 12.27 ms as 1e+01): the print::head
+        # patch sets max_digits10, 0 for an integer result (BFS's depths, TC's counts)
+        raise RuntimeError(f"time {times[-1]} ms printed to one significant digit")
     head = heads[-1]
     values = np.array(head["values"].split(), np.float64)
     if len(values) != int(head["k"]):
