@@ -157,12 +157,17 @@ def parse_output(text, label):
     Raises
     ------
     RuntimeError
-        No time, no values under `label`, or fewer values than its count says.
+        No time, a time of one significant digit, no values under `label`, or fewer values
+        than its count says.
     """
     times = _TIME.findall(text)
     heads = [m for m in _HEAD.finditer(text) if m["label"].strip() == label]
     if not times or not heads:
         raise RuntimeError(f"no time or no {label!r} in Gunrock's output:\n{text[-2000:]}")
+    if len(re.sub(r"[eE].*|[-+.]", "", times[-1]).lstrip("0")) < 2:
+        # what a stream left at precision 0 prints (%.0g: 12.27 ms as 1e+01): the print::head
+        # patch sets max_digits10, 0 for an integer result (BFS's depths, TC's counts)
+        raise RuntimeError(f"time {times[-1]} ms printed to one significant digit")
     head = heads[-1]
     values = np.array(head["values"].split(), np.float64)
     if len(values) != int(head["k"]):
@@ -257,11 +262,14 @@ def run_gunrock(bin_dir, name, mtx, source, repeat, timeout=600):
     Raises
     ------
     RuntimeError
-        The app failed or printed no result.
+        The app could not be started (missing, not executable), failed or printed no result.
     """
     cmd = [str(Path(bin_dir) / APPS[name]), *gunrock_args(name, mtx, source, repeat)]
     env = os.environ | {"GUNROCK_PRINT_ALL": "1"}
-    run = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    try:
+        run = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    except OSError as e:  # an app not built, or carried without its mode: a failed run too
+        raise RuntimeError(f"{cmd[0]} cannot run: {e}") from e
     if run.returncode != 0:
         tail = (run.stdout + run.stderr)[-2000:]
         raise RuntimeError(f"{' '.join(cmd)} exited {run.returncode}:\n{tail}")

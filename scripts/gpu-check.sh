@@ -14,7 +14,7 @@
 #               benchmarks/nx_backend.py on kron:16 (issue 20)
 #   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
 #   --suite     installs gravel (and dask, NetworKit, igraph from .whl/, when carried), runs scripts/record-kernels.py
-#               (its instances.json copied to $OUT) and then the whole GPU suite, its log to
+#               (its instances.json and log copied to $OUT) and then the whole GPU suite, its log to
 #               $OUT/gpu-suite.log: what a merge of GPU code needs, in one call of the device tool
 #               (about 600 s on an H200; RECORD_SECONDS and SUITE_SECONDS cap the two parts)
 #   --kernels   runs only kernel_times.py on kron:22 and urand:22: issue 23's six GPU cells, kernel
@@ -85,8 +85,9 @@ case "${1:-}" in
     GRAVEL_PREBUILD=0 python3 -m pip install -q --no-deps --no-build-isolation -e .
     [ -d .whl ] && python3 -m pip install -q --no-index --find-links .whl "dask[distributed]" \
       networkit igraph
+    # its whole output logged: a traceback (instances.json then left as it was) lands in $out too
     timeout "${RECORD_SECONDS:-1800}" python3 scripts/record-kernels.py 2>&1 | tr "\r" "\n" \
-      | grep "kernel instances"
+      | tee "$out/record-kernels.log" | grep "kernel instances"
     cp src/gravel/backends/cuda/kernels/instances.json "$out/instances.json"
     # SIGINT at the time limit: pytest still prints its summary
     timeout -s INT "${SUITE_SECONDS:-3600}" python3 -m pytest -q -m gpu -p no:cacheprovider tests \

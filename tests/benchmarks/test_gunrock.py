@@ -147,10 +147,10 @@ def test_right_answers_pass_and_a_wrong_value_fails(pair, name):
 
 def test_a_short_result_is_refused(pair):
     G, W = pair
-    text = "GPU distances[:40] = 0 1 2\nGPU Elapsed Time : 0.5 (ms)\n"
+    text = "GPU distances[:40] = 0 1 2\nGPU Elapsed Time : 0.52 (ms)\n"
     with pytest.raises(RuntimeError, match="40 values announced, 3 printed"):
         gunrock.parse_output(text, "GPU distances")
-    text = "GPU distances[:3] = 0 1 1\nGPU Elapsed Time : 0.5 (ms)\n"
+    text = "GPU distances[:3] = 0 1 1\nGPU Elapsed Time : 0.52 (ms)\n"
     out = gunrock.parse_output(text, "GPU distances")
     assert gunrock.check("bfs", G, W, 0, out) == [f"3 values for {G.n} vertices"]
 
@@ -220,3 +220,24 @@ def test_a_failing_app_gives_a_failed_cell(pair, tmp_path):
     cells = gunrock.gunrock_cells(G, W, [0], tmp_path, repeat=1, algos=["tc"])
     assert cells["tc"]["gunrock_s"] is None
     assert cells["tc"]["problems"][0].endswith("exited 1: Error: input matrix must be symmetric")
+
+
+def test_an_app_missing_or_not_executable_gives_a_failed_cell(pair, tmp_path):
+    G, W = pair
+    (tmp_path / "sssp").write_text("#!/bin/sh\nexit 0\n")  # its mode left at 0o644
+    cells = gunrock.gunrock_cells(G, W, [0], tmp_path, repeat=1, algos=["bfs", "sssp"])
+    assert [cells[name]["gunrock_s"] for name in ("bfs", "sssp")] == [None, None]
+    assert "bfs cannot run" in cells["bfs"]["problems"][0]
+    assert "sssp cannot run" in cells["sssp"]["problems"][0]
+
+
+@pytest.mark.parametrize("ms", [12.27, 5.25, 0.7634, 104.5])
+def test_a_time_printed_at_precision_zero_is_refused(ms):
+    """C's %.0g, as a stream at precision 0 prints a float (after an integer result's head under
+    GUNROCK_PRINT_ALL): one significant digit, refused; the same time at the default precision
+    (%g) is read."""
+    values = "GPU distances[:3] = 0 1 1\n"
+    with pytest.raises(RuntimeError, match="one significant digit"):
+        gunrock.parse_output(f"{values}GPU Elapsed Time : {ms:.0g} (ms)\n", "GPU distances")
+    out = gunrock.parse_output(f"{values}GPU Elapsed Time : {ms:g} (ms)\n", "GPU distances")
+    assert out["ms"] == float(f"{ms:g}")
