@@ -19,8 +19,9 @@ generator (`converter -g S -k 16`, `-u S -k 16`; symmetric), as issue 23 measure
 GAP's form. Each GAP run loads its graph with one read, no parsing or building. Both start BFS,
 SSSP and BC from the same --sources highest-degree vertices, one timed run per source after GAP's
 and gravel's own warm-up; PageRank runs PR_ITERATIONS iterations (no stopping test) and reports per
-iteration. SSSP: GAP with -d2 (its benchmark's delta for kron and urand), gravel with its default
-delta. Times are medians of GAP's trial times and of gravel's runs (CUDA events on the GPU,
+iteration. SSSP: GAP with -d2 (its benchmark's delta for kron and urand) or, given --gap-delta
+with a list, the fastest of those deltas (graphs of other shapes: roads, grids), gravel with its
+default delta. Times are medians of GAP's trial times and of gravel's runs (CUDA events on the GPU,
 compiling left out).
 
 --threads takes a list (``--threads 1,2,4,8,16``): each primitive then runs at every thread count,
@@ -96,47 +97,47 @@ def gravel_seconds(fn, repeat, device):
 
 
 def cases(G, W):
-    """(name, GAP's arguments for a file and a source, the file's kind, gravel's call on a device
-    and a source, the units a run counts: PageRank's iterations)."""
+    """(name, GAP's arguments for a file, a source and SSSP's delta, the file's kind, gravel's
+    call on a device and a source, the units a run counts: PageRank's iterations)."""
     return [
         (
             "bfs",
-            lambda f, v: ["bfs", "-f", f, "-r", str(v)],
+            lambda f, v, delta: ["bfs", "-f", f, "-r", str(v)],
             "sg",
             lambda d, v: gravel.bfs(G, v, device=d),
             1,
         ),
         (
             "sssp",
-            lambda f, v: ["sssp", "-f", f, "-r", str(v), "-d", str(GAP_DELTA)],
+            lambda f, v, delta: ["sssp", "-f", f, "-r", str(v), "-d", str(delta)],
             "wsg",
             lambda d, v: gravel.sssp(W, v, device=d),
             1,
         ),
         (
             "pagerank",
-            lambda f, v: ["pr", "-f", f, "-i", str(PR_ITERATIONS), "-t", "0"],
+            lambda f, v, delta: ["pr", "-f", f, "-i", str(PR_ITERATIONS), "-t", "0"],
             "sg",
             lambda d, v: gravel.pagerank(G, max_iter=PR_ITERATIONS, tol=0.0, device=d),
             PR_ITERATIONS,
         ),
         (
             "cc",
-            lambda f, v: ["cc", "-f", f],
+            lambda f, v, delta: ["cc", "-f", f],
             "sg",
             lambda d, v: gravel.connected_components(G, device=d),
             1,
         ),
         (
             "bc",
-            lambda f, v: ["bc", "-f", f, "-r", str(v), "-i", "1"],
+            lambda f, v, delta: ["bc", "-f", f, "-r", str(v), "-i", "1"],
             "sg",
             lambda d, v: gravel.betweenness_centrality(G, sources=[v], device=d),
             1,
         ),
         (
             "tc",
-            lambda f, v: ["tc", "-f", f],
+            lambda f, v, delta: ["tc", "-f", f],
             "sg",
             lambda d, v: gravel.triangles(G, per_vertex=False, device=d),
             1,
@@ -164,6 +165,13 @@ def main():
         default=[0],
         help="gravel's parallel loops in chunks of N iterations taken as threads come free (the"
         " tbb threading layer only; 0: equal shares); a list runs each",
+    )
+    p.add_argument(
+        "--gap-delta",
+        type=_counts,
+        default=[GAP_DELTA],
+        help=f"GAP's SSSP delta (default {GAP_DELTA}); a list (2,32,512): GAP's fastest of them,"
+        " which its row names",
     )
     p.add_argument(
         "--generator",
@@ -218,10 +226,17 @@ def main():
                 if a.algo and name not in a.algo:
                     continue
                 each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
+                deltas = a.gap_delta if name == "sssp" else [None]
                 for k, threads in enumerate(a.threads):
-                    gap_s = statistics.median(
-                        gap_seconds(a.gap, gap_args(files[kind], v), a.repeat, threads)
-                        for v in each
+                    gap_s, delta = min(
+                        (
+                            statistics.median(
+                                gap_seconds(a.gap, gap_args(files[kind], v, d), a.repeat, threads)
+                                for v in each
+                            ),
+                            d,
+                        )
+                        for d in deltas
                     )
                     numba.set_num_threads(threads)
                     for j, chunk in enumerate(a.chunksize):
@@ -229,6 +244,8 @@ def main():
                         last = (k, j) == (len(a.threads) - 1, len(a.chunksize) - 1)
                         row = {"graph": spec, "primitive": name, "threads": threads}
                         row |= {"chunksize": chunk, "gap_s": gap_s / units}
+                        if delta is not None:
+                            row["gap_delta"] = delta
                         for d in devices if last else ["cpu"]:
                             t = statistics.median(
                                 gravel_seconds(lambda v=v: call(d, v), a.repeat, d) for v in each
@@ -283,7 +300,8 @@ def _print(row, devices):
     print(
         f"{row['graph']:>10} {row['primitive']:>9} {row['threads']:>7} {row['chunksize']:>5} "
         f"{cells} {1e3 * row['gap_s']:8.2f}ms {row['cpu_over_gap']:8.2f}x{_peer_cells(row)}"
-        f" {_gunrock_cell(row)}",
+        f" {_gunrock_cell(row)}"
+        + (f" (GAP's delta {row['gap_delta']})" if "gap_delta" in row else ""),
         flush=True,
     )
     for problem in row.get("peer_problems", []):
