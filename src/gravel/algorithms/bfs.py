@@ -162,6 +162,8 @@ def bfs(G, source, *, device="auto"):
 
 
 def _bfs_cpu(G, source):
+    import numba  # a CPU run: Numba is loaded
+
     from ..backends.cpu.fill import full as filled
     from ..backends.cpu.serial import is_small
 
@@ -178,12 +180,14 @@ def _bfs_cpu(G, source):
     scout = int(G.out_degree[source])
     level, pulls = 0, 0
     marks = [(0, 0.0)]  # (level done, seconds): stats["level_times"]
+    # one thread runs every level serially: the same order of work, without atomics
+    serial_below = SERIAL_LIMIT if numba.get_num_threads() > 1 else n + 1
     with Timer() as t:
         while frontier.size:
             if scout * ALPHA <= edges_to_check:
                 frontier, level, edges_to_check, scout = _k.top_down_levels(
                     G.offsets, G.indices, frontier, parent, depth, level, edges_to_check,
-                    ALPHA, SERIAL_LIMIT, LEVELS_ARCS, chunks(),
+                    ALPHA, serial_below, LEVELS_ARCS, chunks(),
                 )  # fmt: skip
                 marks.append((level, t.lap()))
                 continue
