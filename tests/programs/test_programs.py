@@ -380,6 +380,9 @@ def test_parameters_that_fit_are_cast():
     [
         ({"params": {"p": "x"}}, "parameter 'p' = 'x': a default must be a number or a bool"),
         ({"params": {"p": [1, 2]}}, "parameter 'p' = [1, 2]: a default must be"),
+        ({"params": {"p": np.int16(3)}}, "parameter 'p' = 3 has dtype int16: supported are"),
+        ({"params": {"p": np.float16(0.5)}}, "has dtype float16: supported are bool, int8"),
+        ({"params": {"p": np.uint32(7)}}, "parameter 'p' = 7 has dtype uint32"),
         ({"vertices": ("source",)}, "vertex parameter 'source' needs an integer default"),
         ({"params": {"source": 0.5}, "vertices": "source"}, "needs an integer default"),
     ],

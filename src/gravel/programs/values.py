@@ -125,6 +125,11 @@ def _default(name, value):
     out = np.asarray(value)
     if out.ndim or out.dtype.kind not in "biuf":
         raise ProgramError(f"parameter {name!r} = {value!r}: a default must be a number or a bool")
+    if out.dtype not in DTYPES:  # a kernel has no type for it (int16, float16, uint32, ...)
+        supported = ", ".join(str(d) for d in DTYPES)
+        raise ProgramError(
+            f"parameter {name!r} = {value} has dtype {out.dtype}: supported are {supported}"
+        )
     return out[()]
 
 
