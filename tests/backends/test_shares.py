@@ -278,3 +278,31 @@ def test_issue_51_ctrl_c_ends_louvain_within_a_second(default_sigint):
             timer.cancel()  # a call that ended first must not leave an interrupt behind
         late = time.perf_counter() - begin - delay
         assert late < 1.0, f"{algorithm} took {late:.2f} s to stop"
+
+
+def _os_threads():
+    return len(os.listdir("/proc/self/task"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+def test_a_parallel_kernel_leaves_no_thread_with_a_team_behind():
+    """A kernel with parallel loops, given to call or stoppable, runs on a thread that ends with
+    it, its OpenMP team too: a pool thread keeping a team would leave the process more OpenMP
+    threads than cores, and every team sleeping between parallel loops from then on."""
+    import numba
+
+    @numba.njit(parallel=True, nogil=True)
+    def double(x, stop):
+        for i in numba.prange(x.shape[0]):
+            x[i] *= 2
+
+    x = np.ones(1000)
+    double(x, np.zeros(1, np.uint8))  # this thread's own team first
+    before = _os_threads()
+    shares.call(double, x, np.zeros(1, np.uint8))
+    shares.stoppable(double, x)
+    assert np.all(x == 8)
+    deadline = time.monotonic() + 5
+    while _os_threads() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _os_threads() == before

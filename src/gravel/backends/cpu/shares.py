@@ -27,6 +27,14 @@ graph, e.g. every 2**16 vertices of a serial loop::
 
 Short kernels may stay on the calling thread, inside :func:`interruptible`, which turns such a
 SystemError back into KeyboardInterrupt; every algorithm and generator runs inside it.
+
+A kernel with parallel loops runs on a thread of its own, which ends with it, never on the pool:
+OpenMP gives each thread that starts a parallel loop a team of workers, kept as long as that
+thread lives, and once a process holds more OpenMP threads than cores, every team's workers stop
+spinning between parallel loops and sleep instead (libgomp's throttled spin), so that each later
+parallel loop of the calling thread waits for a wake-up: a pool thread that had run one parallel
+generator block made every BFS level after it slower, USA-road-NE-like grids' BFS three times
+(docs/tuning.md, OpenMP teams).
 """
 
 import os
@@ -68,10 +76,15 @@ def run(share, count):
     Exception
         Share 0's error if it raised, else the first other share's that did.
     """
+    _run(share, count, alone=False)
+
+
+def _run(share, count, alone):
+    """:func:`run`; `alone`: the one share on a thread of its own (:func:`_submit`)."""
     if count < 1:
         return
     stop = np.zeros(1, np.uint8)
-    futures = _submit([lambda t=t: share(t, stop) for t in range(count)])
+    futures = _submit([lambda t=t: share(t, stop) for t in range(count)], alone)
     try:
         while wait(futures, timeout=POLL_S).not_done:
             pass
@@ -110,7 +123,7 @@ def stoppable(kernel, *args):
         The kernel's own error.
     """
     out = []
-    run(lambda t, stop: out.append(kernel(*args, stop)), 1)
+    _run(lambda t, stop: out.append(kernel(*args, stop)), 1, alone=_parallel(kernel))
     return out[0]
 
 
@@ -162,13 +175,26 @@ def interruptible():
         raise interruption from None
 
 
-def _submit(calls):
+def _parallel(kernel):
+    """Whether `kernel` is a Numba kernel compiled with parallel loops."""
+    return bool(getattr(kernel, "targetoptions", {}).get("parallel"))
+
+
+def _submit(calls, alone=False):
     """Futures of `calls` (functions of no arguments) on the pool, grown to their number, once
-    the calls an interrupted caller abandoned have returned (no two kernels at once)."""
+    the calls an interrupted caller abandoned have returned (no two kernels at once). `alone`:
+    the one call on a thread of its own, which ends once the call has returned (a parallel
+    kernel's, whose OpenMP team then ends with it)."""
     global _pool, _workers
     with _lock:
         wait(_abandoned)
         _abandoned.clear()
+        if alone:
+            (run_alone,) = calls
+            own = ThreadPoolExecutor(1, thread_name_prefix="gravel-parallel")
+            future = own.submit(run_alone)
+            own.shutdown(wait=False)  # its thread ends after the call
+            return [future]
         if len(calls) > _workers:
             if _pool is not None:
                 _pool.shutdown(wait=False)  # what it was given still runs
@@ -203,7 +229,7 @@ def call(kernel, *args):
     Exception
         The kernel's own error.
     """
-    (future,) = _submit([lambda: kernel(*args)])
+    (future,) = _submit([lambda: kernel(*args)], alone=_parallel(kernel))
     try:
         while wait([future], timeout=POLL_S).not_done:
             pass
