@@ -33,7 +33,7 @@ OpenMP gives each thread that starts a parallel loop a team of workers, kept as 
 thread lives, and once a process holds more OpenMP threads than cores, every team's workers stop
 spinning between parallel loops and sleep instead (libgomp's throttled spin), so that each later
 parallel loop of the calling thread waits for a wake-up: a pool thread that had run one parallel
-generator block made every BFS level after it slower, USA-road-NE-like grids' BFS three times
+generator block made every later BFS level wait: a grid's BFS ran three times slower
 (docs/tuning.md, OpenMP teams).
 """
 
