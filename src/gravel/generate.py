@@ -51,7 +51,8 @@ def _simple_graph(name, edges, m, n, directed, show_progress):
     """
     block = _csr.BLOCK_EDGES
     passes = progress_bar(2 * -(-m // block), f"generating {name}", show_progress, unit="block")
-    with passes as bar, shares.interruptible():  # Ctrl-C between blocks
+    # Ctrl-C between blocks; the blocks' parallel kernels on one thread of their own
+    with passes as bar, shares.interruptible(), shares.parallel_thread():
 
         def blocks():
             for first in range(0, m, block):

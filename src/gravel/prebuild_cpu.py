@@ -28,6 +28,7 @@ THRESHOLDS = (
     ("gravel.backends.cpu.arcs", "SMALL_ARCS", -1),
     ("gravel.backends.cpu.serial", "SMALL_ARCS", -1),
     ("gravel.algorithms.sssp.cpu", "SERIAL_ARCS", 0),
+    ("gravel.algorithms.bfs", "SERIAL_LIMIT", 0),
 )
 
 #: graph file formats :func:`exercise` writes and reads back

@@ -20,7 +20,8 @@ REF = reference()
 
 
 def check_step(G, frontier, visited, chunks, serial_below):
-    """One top-down level from `frontier` with `visited` already claimed, checked."""
+    """One top-down level from `frontier` with `visited` already claimed, checked; returns how
+    many vertices it claimed."""
     parent = np.full(G.n, -1, np.int32)
     depth = np.full(G.n, -1, np.int32)
     parent[visited], depth[visited] = visited, 0
@@ -39,6 +40,7 @@ def check_step(G, frontier, visited, chunks, serial_below):
     assert all((int(parent[v]), int(v)) in arcs_set for v in fresh)
     untouched = np.setdiff1d(np.arange(G.n), np.union1d(fresh, visited))
     assert np.all(parent[untouched] == -1)
+    return fresh.size
 
 
 @settings(max_examples=150, deadline=None)
@@ -132,7 +134,9 @@ def test_top_down_level_races_on_shared_neighbours(seed):
     rng = np.random.default_rng(seed)
     frontier = np.sort(rng.choice(G.n, G.n // 4, replace=False)).astype(np.int32)
     check_step(G, frontier, frontier, 64, 0)
-    check_step(G, frontier[: G.n // 64], frontier[: G.n // 64], 2, 0)
+    assert check_step(G, frontier[: G.n // 64], frontier[: G.n // 64], 2, 0) > 2 * (
+        kernels.LOCAL_CLAIMS
+    )  # a chunk reserved room twice at least
 
 
 @pytest.mark.parametrize("entry", REF, ids=dataset_ids(REF))
@@ -185,3 +189,31 @@ def test_verify_bfs_reads_caller_ids_on_a_reordered_graph(G, pick):
     stored = gravel.bfs(gravel.Graph(R.offsets, R.indices), s, device="cpu")
     right = np.array_equal(stored.depth, r.depth)
     assert (verify_bfs(R, s, stored.depth, r.parent) == []) == right
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_direction_optimizing_bfs_on_one_thread_and_more(threads):
+    """The large graphs' path forced (every top-down level of the kernel parallel): on one Numba
+    thread every level runs serially instead; SciPy's depths and valid parents either way, with
+    bottom-up steps among them."""
+    import numba
+
+    from gravel.prebuild_cpu import large_paths
+
+    G = gravel.generate.kronecker(11, seed=3)
+    s = int(np.argmax(G.out_degree))
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        with large_paths():
+            r = gravel.bfs(G, s, device="cpu")
+    finally:
+        numba.set_num_threads(old)
+    expect = scipy.sparse.csgraph.shortest_path(
+        G.to_scipy(), indices=s, unweighted=True, directed=True
+    )
+    reached = np.isfinite(expect)
+    assert np.array_equal(r.depth >= 0, reached)
+    assert np.array_equal(r.depth[reached], expect[reached].astype(np.int32))
+    assert r.stats["bottom_up_steps"] > 0
+    assert verify_bfs(G, s, r.depth, r.parent) == []

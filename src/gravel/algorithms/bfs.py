@@ -223,8 +223,7 @@ def _bfs_cpu_serial(G, source, parent, depth):
     """Top-down levels in one serial kernel, on graphs of up to SMALL_ARCS arcs: it finishes before
     the direction-optimizing kernels, which are parallel, would have compiled (docs/tuning.md)."""
     with Timer() as t:
-        frontier = np.array([source], np.int32)
-        _, level, _ = _k.top_down_serial(G.offsets, G.indices, frontier, parent, depth, 0, G.n + 1)
+        level = _k.top_down_serial(G.offsets, G.indices, source, parent, depth)
         marks = [(0, 0.0), (level, t.lap())]  # one step: every level
     return BFSResult(
         "bfs",

@@ -1,7 +1,8 @@
 """Direction-optimizing BFS kernels (Beamer et al.; GAP's bfs.cc), parallel with Numba.
 
-The top-down step claims each vertex with a compare-and-swap on ``parent[v]`` (atomics.py), as
-GAP's does: exactly one claimant wins, and each chunk lists its wins in its own slice. The
+The top-down levels claim each vertex with a compare-and-swap on ``parent[v]`` (atomics.py), as
+GAP's do: exactly one claimant wins; each chunk gathers its wins in a buffer of its own and copies
+them into the next frontier at a place one atomic add reserves (GAP's QueueBuffer). The
 bottom-up steps read and write frontiers as bitmaps of uint64 words, a bit per vertex (GAP's
 Bitmap): an eighth of a byte map, so that the frontier a pull tests at random stays in cache.
 """
@@ -97,7 +98,8 @@ def top_down_levels(
                             if j == LOCAL_CLAIMS:
                                 _append(nxt, local[c], j, atomics.add(tail, 0, j) - base)
                                 kept, j = kept + j, 0
-                _append(nxt, local[c], j, atomics.add(tail, 0, j) - base)
+                if j:
+                    _append(nxt, local[c], j, atomics.add(tail, 0, j) - base)
                 claims[c] = kept + j
             k = claims.sum()
             base += k
@@ -186,27 +188,22 @@ def degree_sum(offsets, frontier):
 
 
 @numba.njit(cache=True)
-def top_down_serial(offsets, indices, frontier, parent, depth, level, limit):
-    """Serial top-down levels while the frontier stays below `limit` vertices.
-
-    High-diameter graphs (roads: 1,100 levels of a few hundred vertices) would otherwise pay a
-    Python round trip and a parallel launch per level. Returns (frontier, last level, edges
-    scanned)."""
-    cur = frontier.copy()
-    buf = np.empty(parent.shape[0], np.int32)
-    scanned = 0
-    while 0 < cur.shape[0] < limit:
-        level += 1
-        k = 0
-        for i in range(cur.shape[0]):
-            u = cur[i]
-            for p in range(offsets[u], offsets[u + 1]):
-                v = indices[p]
-                if parent[v] < 0:
-                    parent[v] = u
-                    depth[v] = level
-                    buf[k] = v
-                    k += 1
-            scanned += offsets[u + 1] - offsets[u]
-        cur = buf[:k].copy()
-    return cur, level, scanned
+def top_down_serial(offsets, indices, source, parent, depth):
+    """The whole BFS from `source` (its parent and depth already set) on this thread, a FIFO
+    queue in one array: graphs of up to SMALL_ARCS arcs, which it finishes before the parallel
+    kernels would have compiled. Returns the levels expanded (the largest depth plus one, as
+    :func:`top_down_levels` counts them)."""
+    queue = np.empty(parent.shape[0], np.int32)
+    queue[0] = source
+    head, tail = 0, 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for p in range(offsets[u], offsets[u + 1]):
+            v = indices[p]
+            if parent[v] < 0:
+                parent[v] = u
+                depth[v] = depth[u] + 1
+                queue[tail] = v
+                tail += 1
+    return depth[queue[tail - 1]] + 1

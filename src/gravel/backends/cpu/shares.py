@@ -9,12 +9,12 @@ flag, a one-byte array every kernel reads between its units of work (a source, a
 KeyboardInterrupt once they have returned.
 
 The same holds for one long kernel: :func:`stoppable` runs ``kernel(*args, stop)`` alone on the
-pool. This is how any long compiled work in gravel stays interruptible (docs/tuning.md,
-interruption): a Numba kernel on the calling thread keeps Ctrl-C waiting until it returns, and may
-then surface it as a SystemError ("returned a result with an exception set"). Such a kernel must
-be compiled with ``nogil=True`` (else the waiting caller cannot take the interpreter back) and
-checks its flag between units of work small enough to end within a tenth of a second on a large
-graph, e.g. every 2**16 vertices of a serial loop::
+pool (a parallel one on a thread of its own, below). This is how any long compiled work in gravel
+stays interruptible (docs/tuning.md, interruption): a Numba kernel on the calling thread keeps
+Ctrl-C waiting until it returns, and may then surface it as a SystemError ("returned a result with
+an exception set"). Such a kernel must be compiled with ``nogil=True`` (else the waiting caller
+cannot take the interpreter back) and checks its flag between units of work small enough to end
+within a tenth of a second on a large graph, e.g. every 2**16 vertices of a serial loop::
 
     @numba.njit(nogil=True, cache=True)
     def peel(..., stop):
@@ -28,7 +28,8 @@ graph, e.g. every 2**16 vertices of a serial loop::
 Short kernels may stay on the calling thread, inside :func:`interruptible`, which turns such a
 SystemError back into KeyboardInterrupt; every algorithm and generator runs inside it.
 
-A kernel with parallel loops runs on a thread of its own, which ends with it, never on the pool:
+A kernel with parallel loops runs on a thread of its own, which ends with it, never on the pool
+(with the caller's Numba thread count, which is a thread's own setting):
 OpenMP gives each thread that starts a parallel loop a team of workers, kept as long as that
 thread lives, and once a process holds more OpenMP threads than cores, every team's workers stop
 spinning between parallel loops and sleep instead (libgomp's throttled spin), so that each later
@@ -54,6 +55,8 @@ _lock = threading.Lock()
 _pool, _workers = None, 0
 #: calls an interrupted caller left running (see call)
 _abandoned = []
+#: the thread of parallel_thread(), while its block runs
+_own = None
 
 
 def run(share, count):
@@ -97,9 +100,9 @@ def _run(share, count, alone):
 
 
 def stoppable(kernel, *args):
-    """Call ``kernel(*args, stop)`` on the pool and return its result; Ctrl-C while it runs raises
-    its stop flag, waits for it to return (it looks at the flag between its units of work) and
-    raises KeyboardInterrupt.
+    """Call ``kernel(*args, stop)`` on the pool (a parallel kernel on a thread of its own) and
+    return its result; Ctrl-C while it runs raises its stop flag, waits for it to return (it looks
+    at the flag between its units of work) and raises KeyboardInterrupt.
 
     Parameters
     ----------
@@ -175,6 +178,26 @@ def interruptible():
         raise interruption from None
 
 
+@contextmanager
+def parallel_thread():
+    """Within the block, the parallel kernels given to :func:`call` run on one thread of their
+    own, which ends with the block (its OpenMP team with it): a run of short calls (a generator's
+    blocks) then starts one thread and one team, not one of each a call.
+
+    Yields
+    ------
+    None
+    """
+    global _own
+    own = ThreadPoolExecutor(1, thread_name_prefix="gravel-parallel")
+    outer, _own = _own, own
+    try:
+        yield
+    finally:
+        _own = outer
+        own.shutdown(wait=True)
+
+
 def _parallel(kernel):
     """Whether `kernel` is a Numba kernel compiled with parallel loops."""
     return bool(getattr(kernel, "targetoptions", {}).get("parallel"))
@@ -190,9 +213,19 @@ def _submit(calls, alone=False):
         wait(_abandoned)
         _abandoned.clear()
         if alone:
+            import numba  # a kernel's: loaded
+
             (run_alone,) = calls
+            threads = numba.get_num_threads()  # the caller's: a fresh thread has the default
+
+            def with_threads():
+                numba.set_num_threads(threads)
+                return run_alone()
+
+            if _own is not None:  # within parallel_thread()
+                return [_own.submit(with_threads)]
             own = ThreadPoolExecutor(1, thread_name_prefix="gravel-parallel")
-            future = own.submit(run_alone)
+            future = own.submit(with_threads)
             own.shutdown(wait=False)  # its thread ends after the call
             return [future]
         if len(calls) > _workers:
@@ -204,7 +237,8 @@ def _submit(calls, alone=False):
 
 
 def call(kernel, *args):
-    """Call ``kernel(*args)`` on the pool and return its result: for a kernel without a stop flag
+    """Call ``kernel(*args)`` on the pool (a parallel kernel on a thread of its own) and return
+    its result: for a kernel without a stop flag
     that returns within a fraction of a second (a generator's block of edges). Ctrl-C while it
     runs raises KeyboardInterrupt at once, never inside the kernel (where, calling back into
     Python, it became a SystemError or a crash); the kernel runs on to its end, and the pool's
@@ -241,8 +275,8 @@ def call(kernel, *args):
 
 def _forget_pool():
     # a forked child has none of the parent's threads, and its lock may be held by one of them
-    global _lock, _pool, _workers, _abandoned
-    _lock, _pool, _workers, _abandoned = threading.Lock(), None, 0, []
+    global _lock, _pool, _workers, _abandoned, _own
+    _lock, _pool, _workers, _abandoned, _own = threading.Lock(), None, 0, [], None
 
 
 if hasattr(os, "register_at_fork"):  # not on Windows
