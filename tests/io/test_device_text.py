@@ -316,6 +316,33 @@ def test_pieces_are_read_ahead_into_buffers_of_their_own():
     assert threading.active_count() == before
 
 
+def test_a_pinned_buffer_that_cannot_be_had_is_a_pinned_memory_error(monkeypatch):
+    """cudaHostAlloc failing (the host's pinned memory spent): one PinnedMemoryError naming the
+    size, not CuPy's error from deep in the read-ahead. CuPy stood in for by modules that fail
+    as it does."""
+    import sys
+    import types
+
+    from gravel.io._ahead import host_buffers
+
+    class CUDARuntimeError(RuntimeError):
+        pass
+
+    def empty_pinned(size, dtype):
+        raise CUDARuntimeError("cudaErrorMemoryAllocation: out of memory")
+
+    runtime = types.SimpleNamespace(CUDARuntimeError=CUDARuntimeError)
+    cupy = types.ModuleType("cupy")
+    cupy.cuda = types.SimpleNamespace(runtime=runtime)
+    cupyx = types.ModuleType("cupyx")
+    cupyx.empty_pinned = empty_pinned
+    monkeypatch.setitem(sys.modules, "cupy", cupy)
+    monkeypatch.setitem(sys.modules, "cupyx", cupyx)
+    empty = host_buffers(cupy)
+    with pytest.raises(gravel.errors.PinnedMemoryError, match="pinning a 268,435,456-byte buffer"):
+        empty(1 << 28)
+
+
 def test_a_truncated_gzip_gives_the_cpu_readers_error(tmp_path):
     G = gravel.generate.kronecker(9, progress=False, device="cpu")
     gravel.save(G, tmp_path / "g.mtx.gz")

@@ -22,13 +22,26 @@ def host_buffers(xp):
     Returns
     -------
     callable
-        NumPy's ``empty``, or CuPy's pinned ``empty_pinned``.
+        NumPy's ``empty``, or CuPy's pinned ``empty_pinned``, whose failure (the host's pinned
+        memory spent) raises :class:`~gravel.errors.PinnedMemoryError` naming the size.
     """
     if xp is np:
         return lambda size: np.empty(size, np.uint8)
+    import cupy
     import cupyx
 
-    return lambda size: cupyx.empty_pinned(size, np.uint8)
+    from ..errors import PinnedMemoryError
+
+    def pinned(size):
+        try:
+            return cupyx.empty_pinned(size, np.uint8)
+        except cupy.cuda.runtime.CUDARuntimeError as e:
+            raise PinnedMemoryError(
+                f"pinning a {size:,}-byte buffer to read the text ahead failed ({e}): free host "
+                "memory, or load the text with device='cpu'"
+            ) from None
+
+    return pinned
 
 
 def read_ahead(pieces, empty):
