@@ -87,7 +87,7 @@ def _run(share, count, alone):
     if count < 1:
         return
     stop = np.zeros(1, np.uint8)
-    futures = _submit([lambda t=t: share(t, stop) for t in range(count)], alone)
+    futures, own = _submit([lambda t=t: share(t, stop) for t in range(count)], alone)
     try:
         while wait(futures, timeout=POLL_S).not_done:
             pass
@@ -95,6 +95,8 @@ def _run(share, count, alone):
         stop[0] = 1
         wait(futures)
         raise
+    finally:
+        _end(own)
     for f in futures:
         f.result()
 
@@ -203,11 +205,19 @@ def _parallel(kernel):
     return bool(getattr(kernel, "targetoptions", {}).get("parallel"))
 
 
+def _end(own):
+    """Wait for the thread of `own` (an executor of one call, or None) to end, its OpenMP team
+    with it, once its call has returned."""
+    if own is not None:
+        own.shutdown(wait=True)
+
+
 def _submit(calls, alone=False):
     """Futures of `calls` (functions of no arguments) on the pool, grown to their number, once
-    the calls an interrupted caller abandoned have returned (no two kernels at once). `alone`:
-    the one call on a thread of its own, which ends once the call has returned (a parallel
-    kernel's, whose OpenMP team then ends with it)."""
+    the calls an interrupted caller abandoned have returned (no two kernels at once), and the
+    executor of a thread the caller ends (:func:`_end`) or None. `alone`: the one call on a
+    thread of its own, which ends once the call has returned (a parallel kernel's, whose OpenMP
+    team then ends with it), or on parallel_thread()'s."""
     global _pool, _workers
     with _lock:
         wait(_abandoned)
@@ -223,17 +233,17 @@ def _submit(calls, alone=False):
                 return run_alone()
 
             if _own is not None:  # within parallel_thread()
-                return [_own.submit(with_threads)]
+                return [_own.submit(with_threads)], None
             own = ThreadPoolExecutor(1, thread_name_prefix="gravel-parallel")
             future = own.submit(with_threads)
-            own.shutdown(wait=False)  # its thread ends after the call
-            return [future]
+            own.shutdown(wait=False)  # its thread ends after the call, whoever waits for it
+            return [future], own
         if len(calls) > _workers:
             if _pool is not None:
                 _pool.shutdown(wait=False)  # what it was given still runs
             _pool = ThreadPoolExecutor(len(calls), thread_name_prefix="gravel")
             _workers = len(calls)
-        return [_pool.submit(c) for c in calls]
+        return [_pool.submit(c) for c in calls], None
 
 
 def call(kernel, *args):
@@ -263,13 +273,14 @@ def call(kernel, *args):
     Exception
         The kernel's own error.
     """
-    (future,) = _submit([lambda: kernel(*args)], alone=_parallel(kernel))
+    (future,), own = _submit([lambda: kernel(*args)], alone=_parallel(kernel))
     try:
         while wait([future], timeout=POLL_S).not_done:
             pass
     except BaseException:
         _abandoned.append(future)
         raise
+    _end(own)
     return future.result()
 
 
