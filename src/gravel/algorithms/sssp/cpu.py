@@ -9,7 +9,7 @@ from .result import SSSPResult
 
 #: frontiers of fewer vertices and out-arcs than this run serially, many phases per call, and
 #: buckets of fewer entries are taken serially (all of them on graphs of up to SMALL_ARCS arcs)
-SERIAL_ARCS = 1 << 10
+SERIAL_ARCS = 1 << 12
 
 #: a limit no count reaches
 UNBOUNDED = np.iinfo(np.int64).max
