@@ -66,7 +66,6 @@ def test_room_and_cap():
 def test_rates_and_resplit():
     assert split.rate(100, 2.0) == 50.0
     assert split.rate(0, 1.0) is None and split.rate(100, 0.0) is None
-    assert split.next_share(0.5, 0.8, 0.6) == 0.6  # capped
     assert split.next_share(0.5, 0.5 + split.RESPLIT_ABOVE / 2) == 0.5  # not worth a copy
     assert split.next_share(0.9, 0.2) == 0.2
     assert split.next_share(0.9, None) == 0.9

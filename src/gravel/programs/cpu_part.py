@@ -13,7 +13,7 @@ from ..results import Timer
 from .cpu import _weights, kernels
 from .cuda import _ways
 from .cuda_part import vertex_bytes
-from .split import bus_offsets, share_offsets
+from .split import bus_offsets, held_lists
 
 
 class CpuPart:
@@ -103,11 +103,8 @@ class CpuPart:
             A host graph of n rows, those from k on empty; its ids and weights are views of
             `lists`.
         """
-        offsets, targets, (weights, weighted) = lists
-        offsets = share_offsets(offsets, k)
-        m = int(offsets[-1])
-        clipped = (offsets, targets[:m], (weights[:m] if weighted else weights, weighted))
-        return _HostGraph(clipped, clipped, False, 0, k)
+        held = held_lists(lists, k)
+        return _HostGraph(held, held, False, 0, k)
 
     def bus(self, lists, k, j):
         """Rows ``[k, j)`` of `lists`, renumbered as the GPU's bus copy is

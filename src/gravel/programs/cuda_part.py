@@ -143,13 +143,11 @@ class CudaPart:
             n rows, those from k on empty, in device memory.
         """
         from ..graph import Graph
-        from .split import share_offsets
+        from .split import held_lists
 
-        offsets, targets, (weights, weighted) = lists
-        offsets = share_offsets(offsets, k)
-        m = int(offsets[-1])
+        offsets, targets, (weights, weighted) = held_lists(lists, k)
         share = Graph.from_csr(
-            offsets, targets[:m], weights[:m] if weighted else None, directed=False, trusted=True
+            offsets, targets, weights if weighted else None, directed=False, trusted=True
         )
         return share.to("cuda", placement="device")
 

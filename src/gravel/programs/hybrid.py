@@ -96,8 +96,6 @@ class HybridEngine:
         Whether a push can run: the part's (a named reduce).
     share : float
         The part's whole share of the arcs, device and bus rows (1.0 for "hybrid-seed").
-    bus_share : float
-        The bus rows' part of `share`: what it holds past `cap`.
     cap : float
         The largest share the part's device memory holds.
     """
@@ -127,7 +125,6 @@ class HybridEngine:
                 for way, pair in enumerate(self.cpu.ways)
             ]
             self.cap = self.share = 1.0
-            self.bus_share = 0.0
             return
         sets = {}  # a split holds a set of lists once, whichever ways read it
         self.ways = [
@@ -147,6 +144,11 @@ class HybridEngine:
         self.share = None
         self._place(self.part.prior_share)
 
+    @property
+    def bus_share(self):
+        """The bus rows' part of `share`: what it holds past `cap`."""
+        return self.share - min(self.share, self.cap)
+
     def _place(self, share):
         """Split every used set of lists at `share` of its arcs for the GPU: the device rows up to
         the cap, the bus rows the rest of that share. The part copies the rows it holds and maps
@@ -154,7 +156,6 @@ class HybridEngine:
         if share == self.share:
             return
         self.share, self.settled = share, False
-        self.bus_share = share - min(share, self.cap)
         for rows in self.used:
             k = rows_for(rows.offsets, min(share, self.cap))
             j = rows_for(rows.offsets, share)

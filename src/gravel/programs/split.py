@@ -280,9 +280,38 @@ def split_share(cap, device_rate, bus_rate, cpu_rate):
     return cap + min(max(bus, 0.0), 1 - cap)
 
 
-def next_share(current, measured, cap=1.0):
-    """The GPU's share for the next iteration: the `measured` balance (None: none) within `cap`,
-    where it moves the share by more than :data:`RESPLIT_ABOVE`; else the `current` one.
+def held_lists(lists, k):
+    """The rows ``[0, k)`` of a set of lists, as the part holds them: :func:`share_offsets` and
+    the ids and weights of their arcs (views).
+
+    Parameters
+    ----------
+    lists : tuple
+        ``(offsets, ids, (weights, weighted))``: a set of host lists.
+    k : int
+        The split row.
+
+    Returns
+    -------
+    tuple
+        ``(offsets, ids, (weights, weighted))`` of n rows, those from k on empty.
+
+    Examples
+    --------
+    >>> offsets, ids, _ = held_lists((np.array([0, 2, 3]), np.array([1, 0, 0]), (None, False)), 1)
+    >>> offsets.tolist(), ids.tolist()
+    ([0, 2, 2], [1, 0])
+    """
+    offsets, ids, (weights, weighted) = lists
+    offsets = share_offsets(offsets, k)
+    m = int(offsets[-1])
+    return offsets, ids[:m], (weights[:m] if weighted else weights, weighted)
+
+
+def next_share(current, measured):
+    """The GPU's share for the next iteration: the `measured` balance (None: none, else at most 1,
+    as :func:`split_share` gives it) where it moves the share by more than :data:`RESPLIT_ABOVE`;
+    else the `current` one.
 
     Parameters
     ----------
@@ -290,8 +319,6 @@ def next_share(current, measured, cap=1.0):
         The GPU's share now.
     measured : float or None
         The balance measured over the last iteration (:func:`split_share`); None: none.
-    cap : float, default 1.0
-        The largest share the GPU may take.
 
     Returns
     -------
@@ -299,10 +326,9 @@ def next_share(current, measured, cap=1.0):
 
     Examples
     --------
-    >>> next_share(0.5, 0.9, 0.7), next_share(0.5, 0.52, 1.0), next_share(0.5, None, 1.0)
-    (0.7, 0.5, 0.5)
+    >>> next_share(0.5, 0.9), next_share(0.5, 0.52), next_share(0.5, None)
+    (0.9, 0.5, 0.5)
     """
     if measured is None:
         return current
-    target = min(measured, cap)
-    return target if abs(target - current) > RESPLIT_ABOVE else current
+    return measured if abs(measured - current) > RESPLIT_ABOVE else current
