@@ -246,12 +246,13 @@ def test_one_launch_per_chunk_of_iterations(n, monkeypatch):
         original(self, *args)
 
     monkeypatch.setattr(fused.FusedEngine, "__init__", init)
-    programs.run(G, programs.bfs(), device="cuda")  # compiles and warms up
+    whole = n + 1  # iterations enough for the path (the default max_iter is 100)
+    programs.run(G, programs.bfs(), device="cuda", max_iter=whole)  # compiles and warms up
     before = runtime.launches
-    r = programs.run(G, programs.bfs(), device="cuda")
+    r = programs.run(G, programs.bfs(), device="cuda", max_iter=whole)
     launches = runtime.launches - before
     assert len(made) == 2  # the fused engine ran
-    cpu = programs.run(G, programs.bfs(), device="cpu")
+    cpu = programs.run(G, programs.bfs(), device="cpu", max_iter=whole)
     np.testing.assert_array_equal(r.state, cpu.state)
     assert r.iterations == cpu.iterations and r.converged
     assert launches == math.ceil(r.iterations / fused.CHUNK)
