@@ -28,6 +28,7 @@ def test_issue_51_gpu_memory_running_out_mid_run_is_clear_leaks_nothing_and_pass
     expected = call("cpu")
     G.to("cuda")  # the graph on the device first: what runs out is the algorithm's state
     default = cupy.get_default_memory_pool()
+    gc.collect()  # earlier tests' garbage would be freed during the call and read as a change
     before = default.used_bytes()
     # A pool of its own, held to one byte: free fragments of the default pool's chunks could
     # otherwise serve a small state, whatever the default pool's limit.
