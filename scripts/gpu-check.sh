@@ -99,13 +99,15 @@ case "${1:-}" in
     python3 -m gravel.prebuild 2>&1 | tail -1
     # SIGINT at the time limit: pytest still prints its summary, -rA naming each test it ran
     timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) \
-      python3 -m pytest -q -m gpu -p no:cacheprovider tests -rA -n "$(($(nproc) - 1))" >"$out/gpu-suite.log" 2>&1
+      python3 -m pytest -q -m gpu -p no:cacheprovider tests -rA -n "$(($(nproc) - 1))" \
+      >"$out/gpu-suite.log" 2>&1
     grep -E "^(FAILED|ERROR) | in [0-9.]+s" "$out/gpu-suite.log"
     exit 0 ;;
   --suite-rest)
     # the tests a cut-off --suite run (its log in $out) did not get to, in a later call
-    timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) python3 scripts/gpu-suite-rest.py "$out/gpu-suite.log" \
-      -n "$(($(nproc) - 1))" >"$out/gpu-suite-rest.log" 2>&1
+    timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) \
+      python3 scripts/gpu-suite-rest.py "$out/gpu-suite.log" -n "$(($(nproc) - 1))" \
+      >"$out/gpu-suite-rest.log" 2>&1
     grep -E "^(FAILED|ERROR) | to run| in [0-9.]+s" "$out/gpu-suite-rest.log"
     exit 0 ;;
   --kernels)
