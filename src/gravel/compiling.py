@@ -10,10 +10,13 @@ that are no more the algorithm's than the compilation is).
 """
 
 import logging
+import os
 import sys
+import tempfile
 import threading
 import time
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 #: the event kinds that mark a compilation, announced when long
 KINDS = ("numba:compile", "gravel:cuda-compile")
@@ -38,6 +41,55 @@ def _listening(listener, kinds):
         for kind in kinds:
             stack.enter_context(event.install_listener(kind, listener))
         yield
+
+
+@contextmanager
+def file_lock(path):
+    """Hold an exclusive lock on the file `path` (created if missing) inside the block: processes
+    that compile or build the same thing take turns, the later ones then finding it cached. Where
+    there is no ``fcntl`` (Windows) or the file cannot be opened, nothing is locked.
+
+    Parameters
+    ----------
+    path : path-like
+        The lock file.
+
+    Yields
+    ------
+    None
+    """
+    try:
+        import fcntl
+
+        lock = open(path, "a")  # noqa: SIM115 - closed below, which releases the lock
+    except (ImportError, OSError):
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def compile_lock(key):
+    """The lock file of the compilation named `key`, in a folder of this user's in the temporary
+    directory (:func:`file_lock` it around the compilation).
+
+    Parameters
+    ----------
+    key : str
+        A name for what compiles, fit for a file name (a hash).
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    user = os.getuid() if hasattr(os, "getuid") else os.getlogin()
+    folder = Path(tempfile.gettempdir()) / f"gravel-compiling-{user}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        pass  # file_lock then locks nothing
+    return folder / f"{key}.lock"
 
 
 def cuda_compile(what):

@@ -15,7 +15,6 @@ both (``setup.py``); ``python -m gravel.prebuild`` builds them by hand.
 """
 
 import argparse
-import contextlib
 import hashlib
 import json
 import multiprocessing
@@ -27,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .backends.cuda import prebuilt, runtime
+from .compiling import file_lock
 
 #: the instances the built-in algorithms launch: [path, expr, prelude, cooperative] each
 INSTANCES = runtime.KERNELS / "instances.json"
@@ -126,21 +126,6 @@ def _compile(job):
     return prebuilt.key(code, expr, cooperative), mapping[expr], cubin
 
 
-@contextlib.contextmanager
-def _locked(folder):
-    """Hold `folder`'s build lock: builds of one architecture from several processes at once (test
-    workers, parallel installs) take turns instead of writing over each other. Where there is no
-    fcntl (Windows), builds are not locked."""
-    try:
-        import fcntl
-    except ImportError:
-        yield
-        return
-    with open(folder / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
 def build(arch, root=prebuilt.PREBUILT, *, jobs=None, capture=False, log=sys.stderr):
     """Compile every recorded instance for one architecture; instances already built are kept.
 
@@ -165,7 +150,9 @@ def build(arch, root=prebuilt.PREBUILT, *, jobs=None, capture=False, log=sys.std
     """
     folder = prebuilt.arch_dir(arch, root)
     folder.mkdir(parents=True, exist_ok=True)
-    with _locked(folder):
+    # builds of one architecture from several processes at once (test workers, parallel
+    # installs) take turns instead of writing over each other
+    with file_lock(folder / ".lock"):
         names = prebuilt.read_names(folder)
         todo = []
         for path, expr, prelude, cooperative in instances():

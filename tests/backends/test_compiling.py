@@ -148,3 +148,35 @@ def test_timer_leaves_loading_cached_kernels_out():
         with event.trigger_event("numba:compiler_lock"):
             time.sleep(0.05)
     assert t.compile_seconds >= 0.05 and t.seconds < 0.04
+
+
+HOLD = """
+import sys, time
+from gravel.compiling import file_lock
+with file_lock(sys.argv[1]):
+    print("held", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+
+
+def test_processes_compiling_the_same_kernel_take_turns(tmp_path):
+    lock = compiling.compile_lock("0123abcd")
+    assert lock.parent.stat().st_mode & 0o077 == 0  # the user's own folder
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(lock), "1.0"], stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout.readline() == "held\n"
+    t = time.perf_counter()
+    with compiling.file_lock(lock):
+        waited = time.perf_counter() - t
+    assert waited > 0.5  # until the holder let go
+    other = compiling.compile_lock("4567ef01")
+    t = time.perf_counter()
+    with compiling.file_lock(other):  # another kernel's lock: free
+        assert time.perf_counter() - t < 0.5
+    holder.wait()
+
+
+def test_a_lock_that_cannot_be_opened_locks_nothing(tmp_path):
+    with compiling.file_lock(tmp_path / "missing-folder" / "k.lock"):
+        pass

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...compiling import cuda_compile
+from ...compiling import compile_lock, cuda_compile, file_lock
 from . import prebuilt
 
 KERNELS = Path(__file__).parent / "kernels"
@@ -156,7 +156,9 @@ def _function(path, expr, prelude, device_id, cooperative):
         module = cupy.RawModule(path=str(cubin), enable_cooperative_groups=cooperative)
         return module.get_function(lowered)
     global compiles
-    with cuda_compile(path):
+    # processes compiling the same instance take turns: the later ones read CuPy's cache
+    lock = compile_lock(prebuilt.key(code, expr, cooperative))
+    with cuda_compile(path), file_lock(lock):
         module = cupy.RawModule(
             code=code,
             options=prebuilt.OPTIONS,
