@@ -11,6 +11,7 @@ that are no more the algorithm's than the compilation is).
 
 import logging
 import os
+import stat
 import sys
 import tempfile
 import threading
@@ -47,11 +48,11 @@ def _listening(listener, kinds):
 def file_lock(path):
     """Hold an exclusive lock on the file `path` (created if missing) inside the block: processes
     that compile or build the same thing take turns, the later ones then finding it cached. Where
-    there is no ``fcntl`` (Windows) or the file cannot be opened, nothing is locked.
+    `path` is None, there is no ``fcntl`` (Windows) or the file cannot be opened, nothing is locked.
 
     Parameters
     ----------
-    path : path-like
+    path : path-like or None
         The lock file.
 
     Yields
@@ -62,7 +63,7 @@ def file_lock(path):
         import fcntl
 
         lock = open(path, "a")  # noqa: SIM115 - closed below, which releases the lock
-    except (ImportError, OSError):
+    except (ImportError, OSError, TypeError):
         yield
         return
     with lock:
@@ -81,14 +82,20 @@ def compile_lock(key):
 
     Returns
     -------
-    pathlib.Path
+    pathlib.Path or None
+        None where the folder cannot be made or is not this user's alone (another user could
+        otherwise hold the lock and stall the compilation).
     """
-    user = os.getuid() if hasattr(os, "getuid") else os.getlogin()
-    folder = Path(tempfile.gettempdir()) / f"gravel-compiling-{user}"
+    if not hasattr(os, "getuid"):
+        return None
+    folder = Path(tempfile.gettempdir()) / f"gravel-compiling-{os.getuid()}"
     try:
         folder.mkdir(mode=0o700, exist_ok=True)
+        st = folder.lstat()
     except OSError:
-        pass  # file_lock then locks nothing
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return None
     return folder / f"{key}.lock"
 
 

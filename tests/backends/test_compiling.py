@@ -178,5 +178,16 @@ def test_processes_compiling_the_same_kernel_take_turns(tmp_path):
 
 
 def test_a_lock_that_cannot_be_opened_locks_nothing(tmp_path):
-    with compiling.file_lock(tmp_path / "missing-folder" / "k.lock"):
+    with compiling.file_lock(tmp_path / "missing-folder" / "k.lock"), compiling.file_lock(None):
         pass
+
+
+def test_a_lock_folder_others_can_write_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.setattr(compiling.tempfile, "gettempdir", lambda: str(tmp_path))
+    assert compiling.compile_lock("k").parent.parent == tmp_path
+    folder = compiling.compile_lock("k").parent
+    folder.chmod(0o777)
+    assert compiling.compile_lock("k") is None
+    folder.rmdir()
+    folder.symlink_to(tmp_path)  # a link planted in its place
+    assert compiling.compile_lock("k") is None
