@@ -1,7 +1,7 @@
 """Issue 51: the GPU's memory running out in the middle of a run. With the graph already on the
-device, CuPy's allocator is held to a budget smaller than the algorithm's state: the call fails with a
-MemoryError that says so, frees what it took, and the next call, the budget lifted, gives the CPU's
-answer. The command says it in one line (exit 2)."""
+device, CuPy's allocator is held to a budget smaller than the algorithm's state: the call fails
+with a MemoryError that says so, frees what it took, and the next call, the budget lifted, gives
+the CPU's answer. The command says it in one line (exit 2)."""
 
 import gc
 
