@@ -24,7 +24,6 @@ from .louvain_parallel import (
     _degrees,
     _internal,
     _local_moves,
-    _modularity,
     _ordered,
     _sum_by_key,
     level_graph,
@@ -73,10 +72,11 @@ class ParallelLevels(Levels):
 
     def _move(self, community):
         """The parallel Louvain's passes of moves: (whether any pass gained, the communities)."""
-        xp, res = self.xp, self.resolution
-        # the passes' own modularity: an unchanged partition then never counts as a gain
-        q = _modularity(xp, *self.graph, self._degrees(), community, res)
-        moved, q_new = _local_moves(xp, *self.graph, res, self.threshold, q, community)
+        # the modularity as the passes compute it: an unchanged partition never counts as a gain
+        q = self.modularity(community)
+        moved, q_new = _local_moves(
+            self.xp, *self.graph, self.resolution, self.threshold, q, community
+        )
         if q_new is None:
             return False, community
         return True, moved
