@@ -80,7 +80,7 @@ def random_programs(draw):
         send=draw(st.sampled_from(["state", "state + 1", "v * 2 + iteration"])),
         process=draw(st.sampled_from(["message", "message * weight", "message + state"])),
         reduce=reduce,
-        identity=1 if reduce.startswith("a if") else None,
+        identity=message.type(1) if reduce.startswith("a if") else None,  # True for bool
         apply=draw(st.sampled_from(["total", "max(state, total)", "total + out_degree"])),
         active=draw(st.sampled_from([None, "state != old and iteration < 5", "in_degree > 0"])),
         direction=draw(st.sampled_from(["out", "in", "both"])),
