@@ -97,11 +97,16 @@ case "${1:-}" in
     fi
     # the built-in kernels compiled once on every core, not by each test worker in turn
     python3 -m gravel.prebuild 2>&1 | tail -1
-    # SIGINT at the time limit: pytest still prints its summary, -rA naming each test it ran
-    timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) \
-      python3 -m pytest -q -m gpu -p no:cacheprovider tests -rA -n "$(($(nproc) - 1))" \
+    # SIGINT at the time limit (RERUN_SECONDS before it); -v names each test as it ends, so a cut
+    # run's log still tells what it ran
+    timeout -s INT $((${SUITE_SECONDS:-3600} - ${RERUN_SECONDS:-60} - SECONDS)) \
+      python3 -m pytest -v -m gpu -p no:cacheprovider tests -rA -n "$(($(nproc) - 1))" \
       >"$out/gpu-suite.log" 2>&1
     grep -E "^(FAILED|ERROR) | in [0-9.]+s" "$out/gpu-suite.log"
+    # the failures again, one process, with their tracebacks (a cut run prints none)
+    failed=$(grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/gpu-suite.log" | cut -d" " -f2 | sort -u)
+    [ -n "$failed" ] && timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) \
+      python3 -m pytest -q -p no:cacheprovider --tb=long $failed >"$out/gpu-suite-failed.log" 2>&1
     exit 0 ;;
   --suite-rest)
     # the tests a cut-off --suite run (its log in $out) did not get to, in a later call

@@ -1,6 +1,6 @@
 """Run the GPU tests that a cut-off run of the GPU suite did not report: the device tool gives a
 command 600 s at most, and the whole `-m gpu` suite can take longer. The earlier run must have
-been started with `-rA`, so that its log names every test it finished:
+been started with `-v` or `-rA`, so that its log names every test it finished:
 
     python3 scripts/gpu-suite-rest.py build/gpu-suite.log -n 15 > build/gpu-suite-rest.log
 
@@ -12,14 +12,14 @@ import re
 import subprocess
 import sys
 
-REPORTED = re.compile(r"(PASSED|FAILED|ERROR|XFAIL|XPASS) (tests/\S.*?)(?: - .*)?$")
+REPORTED = re.compile(r"(?:^|\] )(PASSED|FAILED|ERROR|XFAIL|XPASS) (tests/\S.*?)(?: - .*)?$")
 PYTEST = [sys.executable, "-m", "pytest", "-q", "-m", "gpu", "-p", "no:cacheprovider"]
 
 
 def reported(log):
-    """The test ids a `-rA` log reports."""
+    """The test ids a `-v` or `-rA` log reports."""
     with open(log) as lines:
-        return {m.group(2) for m in map(REPORTED.match, (s.rstrip("\n") for s in lines)) if m}
+        return {m.group(2) for m in map(REPORTED.search, (s.rstrip("\n") for s in lines)) if m}
 
 
 def main(log, *args):

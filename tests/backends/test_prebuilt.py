@@ -1,6 +1,8 @@
 """Kernels built ahead of time are found by the hash of their whole source, so an edit to a kernel,
 a header or a functor never loads a stale cubin (issue 17)."""
 
+import concurrent.futures
+
 import pytest
 
 from gravel import prebuild
@@ -136,3 +138,19 @@ def test_seeding_copies_what_the_cache_lacks_unless_turned_off(tmp_path, monkeyp
     assert (cache / "a.cubin").read_bytes() == b"kept" and (
         cache / "b.cubin"
     ).read_bytes() == b"b.cubin"
+
+
+def test_processes_seeding_one_cache_at_once_each_succeed(tmp_path, monkeypatch):
+    captured = prebuilt.arch_dir((9, 0), tmp_path / "root") / "cupy"
+    captured.mkdir(parents=True)
+    names = [f"{i:03}.cubin" for i in range(200)]
+    for name in names:
+        (captured / name).write_bytes(name.encode() * 1000)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CUPY_CACHE_DIR", str(cache))
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        seeded = [pool.submit(prebuilt.seed_cupy_cache, (9, 0), tmp_path / "root") for _ in range(8)]
+        for future in seeded:
+            future.result()  # a writer whose temporary another renamed raised FileNotFoundError
+    assert sorted(p.name for p in cache.iterdir()) == names  # no temporary left behind
+    assert all((cache / n).read_bytes() == n.encode() * 1000 for n in names)

@@ -11,11 +11,13 @@ At run time :func:`find` looks an instance up by its hash, so an edited kernel, 
 never loads a stale cubin: it is compiled at first use instead.
 """
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 #: options of every kernel module, ahead of time and at first use alike
@@ -153,9 +155,14 @@ def seed_cupy_cache(cc, root=PREBUILT):
     cache.mkdir(parents=True, exist_ok=True)
     have = set(os.listdir(cache))
     for name in set(os.listdir(captured)) - have:
-        tmp = cache / f".{name}.gravel-tmp"
+        # a temporary of this writer's own: processes seeding one cache at once each rename theirs
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".gravel-tmp", dir=cache)
+        os.close(fd)
         try:
             shutil.copyfile(captured / name, tmp)
+            os.replace(tmp, cache / name)
         except FileNotFoundError:
             continue
-        tmp.replace(cache / name)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
