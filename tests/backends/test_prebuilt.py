@@ -149,7 +149,9 @@ def test_processes_seeding_one_cache_at_once_each_succeed(tmp_path, monkeypatch)
     cache = tmp_path / "cache"
     monkeypatch.setenv("CUPY_CACHE_DIR", str(cache))
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
-        seeded = [pool.submit(prebuilt.seed_cupy_cache, (9, 0), tmp_path / "root") for _ in range(8)]
+        seeded = [
+            pool.submit(prebuilt.seed_cupy_cache, (9, 0), tmp_path / "root") for _ in range(8)
+        ]
         for future in seeded:
             future.result()  # a writer whose temporary another renamed raised FileNotFoundError
     assert sorted(p.name for p in cache.iterdir()) == names  # no temporary left behind
