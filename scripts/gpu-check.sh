@@ -15,7 +15,8 @@
 #   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
 #   --suite     installs gravel (and dask, NetworKit, igraph from .whl/, when carried), runs
 #               scripts/record-kernels.py (its instances.json and log copied to $OUT; RECORD_SECONDS=0
-#               leaves it out), gravel.prebuild and then the whole GPU suite, its log to
+#               leaves it out), gravel.prebuild (KEEP_PREBUILT=1: its cubins to $OUT, to carry
+#               next time) and then the whole GPU suite, its log to
 #               $OUT/gpu-suite.log: what a merge of GPU code needs (over 600 s on an H100;
 #               RECORD_SECONDS caps the recording, SUITE_SECONDS the whole, from the script's start)
 #   --suite-rest  runs the GPU tests that a --suite run cut off by its cap did not get to (its log
@@ -95,8 +96,11 @@ case "${1:-}" in
         | tee "$out/record-kernels.log" | grep "kernel instances"
       cp src/gravel/backends/cuda/kernels/instances.json "$out/instances.json"
     fi
-    # the built-in kernels compiled once on every core, not by each test worker in turn
+    # the built-in kernels compiled once on every core, not by each test worker in turn; with
+    # KEEP_PREBUILT=1 they come back as $out/prebuilt.tar.xz, to unpack into
+    # src/gravel/backends/cuda/ and carry: a later machine then builds only what changed
     python3 -m gravel.prebuild 2>&1 | tail -1
+    [ "${KEEP_PREBUILT:-0}" = 1 ] && XZ_OPT=-T0 tar -cJf "$out/prebuilt.tar.xz" -C src/gravel/backends/cuda prebuilt
     # SIGINT at the time limit (RERUN_SECONDS before it); -v names each test as it ends, so a cut
     # run's log still tells what it ran
     timeout -s INT $((${SUITE_SECONDS:-3600} - ${RERUN_SECONDS:-60} - SECONDS)) \
