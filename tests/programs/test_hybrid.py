@@ -1,7 +1,9 @@
 """Hybrid execution of vertex programs (gravel.programs.hybrid): the CPU stand-in for the GPU's
 part (device="cpu": the three-way split, its moves, the compressed vectors and the combining in
-CI), and on a GPU (-m gpu) both hybrid modes against single-device results. The split's
-arithmetic: test_split.py."""
+CI), and on a GPU (-m gpu) both hybrid modes against single-device results, with the state on
+either side (gravel.programs.home). The split's arithmetic: test_split.py."""
+
+import contextlib
 
 import numpy as np
 import pytest
@@ -39,6 +41,29 @@ def case(graph, name, direction):
     return G, getattr(programs, name)(), direction
 
 
+#: the part's prior share that puts the state on each side (where most of the work is expected)
+PRIORS = {"cpu": 0.5, "gpu": 0.9}
+
+
+@contextlib.contextmanager
+def state_on(side):
+    """Hybrid runs within the block keep the state on `side` ("cpu", or "gpu": the part's), the
+    CPU's stand-in for the part and the GPU's alike, by the part's prior share."""
+    from gravel.programs import cuda_part
+
+    with pytest.MonkeyPatch.context() as mp:
+        for part in (cpu_part.CpuPart, cuda_part.CudaPart):
+            mp.setattr(part, "prior_share", PRIORS[side])
+        yield
+
+
+@pytest.fixture(params=list(PRIORS))
+def side(request):
+    """Each side the state may live on, for the test's hybrid runs."""
+    with state_on(request.param):
+        yield request.param
+
+
 def assert_same(got, expect, rtol=1e-9):
     """The same state (a GPU's sums in another order: within `rtol`, the iterations free)."""
     assert got.state.dtype == expect.state.dtype and got.converged == expect.converged
@@ -65,12 +90,14 @@ def test_combine_folds_where_received_and_sets_where_not():
 @pytest.mark.parametrize("execution", HYBRID)
 @pytest.mark.parametrize("direction", DIRECTIONS)
 @pytest.mark.parametrize("name", LIBRARY)
-def test_cpu_split_matches_single(graph, name, direction, execution):
+def test_cpu_split_matches_single(graph, name, direction, execution, side):
     G, prog, direction = case(graph, name, direction)
     kw = dict(max_iter=1000, direction=direction, device="cpu")
     got = programs.run(G, prog, execution=execution, **kw)
     assert_same(got, programs.run(G, prog, **kw))
     assert got.stats["execution"] == execution and got.stats["bus_share"] == 0
+    # the seed's scheme keeps the state on the CPU
+    assert got.stats["state_side"] == ("cpu" if execution == "hybrid-seed" else side)
     for s in got.steps:
         assert 0 <= s.gpu_share <= 1 and s.gpu_s >= 0 and s.cpu_s >= 0
         assert s.bus_share == 0 and s.bus_s == 0  # no budget: every list fits, none on the bus
@@ -80,12 +107,12 @@ def test_cpu_split_matches_single(graph, name, direction, execution):
 
 @pytest.mark.parametrize("fits", [None, 0.25, 0.0])
 @pytest.mark.parametrize("direction", DIRECTIONS)
-def test_cpu_split_collaborative_filtering(direction, fits):
+def test_cpu_split_collaborative_filtering(direction, fits, side):
     """Collaborative filtering (process reads the state), every list on the device or a budget
-    holding `fits` of them."""
+    holding `fits` of them, the state on either side."""
     G, prog = ratings(), programs.collaborative_filtering(k=4, rate=0.02)
     kw = dict(max_iter=20, direction=direction, device="cpu")
-    limit = None if fits is None else budget(G, prog, fits, direction)
+    limit = None if fits is None else budget(G, prog, fits, direction, side == "gpu")
     with gravel.config.using(device_memory=limit):
         got = programs.run(G, prog, execution="hybrid", **kw)
     assert_same(got, programs.run(G, prog, **kw))
@@ -97,16 +124,23 @@ def test_cpu_split_collaborative_filtering(direction, fits):
     st.sampled_from(DIRECTIONS),
     st.sampled_from(HYBRID),
     st.sampled_from([None, 0.0, 0.25, 0.6]),
+    st.sampled_from(list(PRIORS)),
 )
 @example(  # four arcs into vertex 0 of three: they fit where the bus rows' offsets would go
     gravel.Graph.from_edges([2, 1, 1, 0], [0, 0, 0, 0], np.ones(4, np.float32), n=3, directed=True),
     "auto",
     "hybrid",
     0.0,
+    "cpu",
 )
-def test_cpu_split_random_graphs(G, direction, execution, fits):
+def test_cpu_split_random_graphs(G, direction, execution, fits, side):
     """Random graphs, with every list on the device (None) or a budget that holds `fits` of
-    them (0.0: none, the GPU's share all over the bus)."""
+    them (0.0: none, the GPU's share all over the bus), the state on either side."""
+    with state_on(side):
+        _random_graph_runs(G, direction, execution, fits, side)
+
+
+def _random_graph_runs(G, direction, execution, fits, side):
     kw = dict(direction=direction, device="cpu")
     for prog, params in [
         (programs.bfs(), {"source": 0}),
@@ -115,10 +149,12 @@ def test_cpu_split_random_graphs(G, direction, execution, fits):
         (smallest_label("in"), {}),
     ]:
         if G.n or not params:
-            limit = None if fits is None else budget(G, prog, fits, direction)
+            home = side == "gpu" and execution == "hybrid"
+            limit = None if fits is None else budget(G, prog, fits, direction, home)
             with gravel.config.using(device_memory=limit):
                 got = programs.run(G, prog, params=params, execution=execution, **kw)
             assert_same(got, programs.run(G, prog, params=params, **kw))
+            assert got.stats["state_side"] == ("gpu" if home else "cpu")
             if fits is None:  # every list on the device: none over the bus
                 assert all(s.bus_share == 0 == s.bus_s for s in got.steps)
             # no device rows: all over the bus; unless the arcs fit in the room that the bus
@@ -160,7 +196,7 @@ LABELS = {
 @pytest.mark.parametrize("execution", ("single", *HYBRID))
 @pytest.mark.parametrize("direction", DIRECTIONS)
 @pytest.mark.parametrize("way", ["out", "in", "both"])
-def test_cpu_ways_of_a_program(way, direction, execution, directed):
+def test_cpu_ways_of_a_program(way, direction, execution, directed, side):
     """Every edge direction of a program (out, in, both), on a directed graph and an undirected
     one, pulled, pushed or switched, on one device and both hybrids: the labels it must reach,
     in the iterations of the single-device run (a hybrid-seed part that reduced along one way
@@ -182,12 +218,14 @@ def list_sets(G, prog, direction):
     return 2 if both or prog.direction == "both" else 1
 
 
-def budget(G, prog, fraction, direction="auto"):
+def budget(G, prog, fraction, direction="auto", home=False):
     """A device budget whose room for lists holds `fraction` of the arcs of the sets of lists
-    the run reads: the part's vertex arrays, the offsets of its device rows and of its bus rows,
-    then the arcs."""
+    the run reads: the part's vertex arrays (with the state's, `home`), the offsets of its device
+    rows and of its bus rows, then the arcs."""
     sets, arc = list_sets(G, prog, direction), 4 + 4 * G.weighted
-    return vertex_bytes(prog) * G.n + 2 * sets * 8 * (G.n + 1) + int(fraction * sets * G.nnz * arc)
+    ways = 2 if G.directed and prog.direction == "both" else 1
+    per_vertex = vertex_bytes(prog, ways if home else 0)
+    return per_vertex * G.n + 2 * sets * 8 * (G.n + 1) + int(fraction * sets * G.nnz * arc)
 
 
 def shares(result):
@@ -218,12 +256,12 @@ FRACTIONS = {"k<j<n": 0.25, "k==0": None}
 @pytest.mark.parametrize("direction", DIRECTIONS)
 @pytest.mark.parametrize("name", LIBRARY)
 @pytest.mark.parametrize("graph_name", ["kron8", "kron8-directed"])
-def test_cpu_three_way_split_matches_single(graph_name, name, direction, fraction):
+def test_cpu_three_way_split_matches_single(graph_name, name, direction, fraction, side):
     """Every library program, pulled, pushed or switched, with device, bus and CPU rows (or no
-    device rows): the single device's result."""
+    device rows), the state on either side: the single device's result."""
     G, prog, direction = case(GRAPHS[graph_name](), name, direction)
     fits = FRACTIONS[fraction]
-    limit = 1 if fits is None else budget(G, prog, fits, direction)
+    limit = 1 if fits is None else budget(G, prog, fits, direction, side == "gpu")
     kw = dict(max_iter=1000, direction=direction, device="cpu")
     with gravel.config.using(device_memory=limit):
         got = programs.run(G, prog, execution="hybrid", **kw)
@@ -231,10 +269,11 @@ def test_cpu_three_way_split_matches_single(graph_name, name, direction, fractio
     pulls = shares(got)
     if fraction == "k==0":
         assert all(device == 0 for device, _ in pulls)
-    if pulls and G.nnz:  # the first pull takes the prior share: half, past the device rows
+    if pulls and G.nnz:  # the first pull takes the prior share, past the device rows
         device, bus = pulls[0]
         assert bus > 0 and device + bus < 1
         assert device > 0 or fraction == "k==0"
+    assert got.stats["state_side"] == side
 
 
 @pytest.fixture
@@ -272,7 +311,7 @@ def test_cpu_split_moves_keep_the_result(scripted, monkeypatch, name, prior):
     params = {"source": int(G.out_degree.argmax())} if name in ("bfs", "sssp") else None
     kw = dict(max_iter=12, direction=direction, device="cpu", params=params)
     cap = 0.3
-    with gravel.config.using(device_memory=budget(G, prog, cap)):
+    with gravel.config.using(device_memory=budget(G, prog, cap, home=prior > PRIORS["cpu"])):
         got = programs.run(G, prog, execution="hybrid", **kw)
     assert_same(got, programs.run(G, prog, **kw))
     placed = [x for share in (prior, *SCRIPT) for x in (share, share)]
@@ -312,11 +351,12 @@ def test_bad_execution():
 @pytest.mark.parametrize("execution", HYBRID)
 @pytest.mark.parametrize("direction", DIRECTIONS)
 @pytest.mark.parametrize("name", LIBRARY)
-def test_gpu_hybrid_matches_single(graph, name, direction, execution):
+def test_gpu_hybrid_matches_single(graph, name, direction, execution, side):
     G, prog, direction = case(graph, name, direction)
     kw = dict(max_iter=1000, direction=direction)
     got = programs.run(G, prog, execution=execution, device="cuda", **kw)
     assert got.device == "cpu+cuda"
+    assert got.stats["state_side"] == ("cpu" if execution == "hybrid-seed" else side)
     assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)
     assert_same(got, programs.run(G, prog, device="cuda", **kw), rtol=1e-6)
 
@@ -325,10 +365,11 @@ def test_gpu_hybrid_matches_single(graph, name, direction, execution):
 @pytest.mark.parametrize("fits", [None, 0.25, 0.0])
 @pytest.mark.parametrize("execution", HYBRID)
 @pytest.mark.parametrize("direction", DIRECTIONS)
-def test_gpu_hybrid_collaborative_filtering(direction, execution, fits):
+def test_gpu_hybrid_collaborative_filtering(direction, execution, fits, side):
     G, prog = ratings(), programs.collaborative_filtering(k=4, rate=0.02)
     kw = dict(max_iter=20, direction=direction)
-    limit = None if fits is None else budget(G, prog, fits, direction)
+    home = side == "gpu" and execution == "hybrid"
+    limit = None if fits is None else budget(G, prog, fits, direction, home)
     with gravel.config.using(device_memory=limit):
         got = programs.run(G, prog, execution=execution, device="cuda", **kw)
     assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-7)
@@ -371,8 +412,9 @@ def test_gpu_split_over_the_budget(name):
     G, prog, direction = case(gravel.generate.kronecker(14, 16, seed=1), name, "auto")
     params = {"source": int(G.out_degree.argmax())} if name == "bfs" else None
     kw = dict(max_iter=50, direction=direction, params=params)
-    with gravel.config.using(device_memory=budget(G, prog, 0.5, direction)):
+    with gravel.config.using(device_memory=budget(G, prog, 0.5, direction, home=True)):
         got = programs.run(G, prog, execution="hybrid", device="cuda", **kw)
+    assert got.stats["state_side"] == "gpu"  # the GPU's prior share: most of the work
     assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)
     pulls = [s for s in got.steps if s.direction == "pull"]
     assert pulls and all(0 < s.gpu_share - s.bus_share <= 0.5 + 1e-9 for s in pulls)
@@ -385,12 +427,12 @@ def test_gpu_split_over_the_budget(name):
 @pytest.mark.parametrize("direction", DIRECTIONS)
 @pytest.mark.parametrize("name", LIBRARY)
 @pytest.mark.parametrize("graph_name", ["kron8", "kron8-directed"])
-def test_gpu_three_way_split_matches_single(graph_name, name, direction, fraction):
+def test_gpu_three_way_split_matches_single(graph_name, name, direction, fraction, side):
     """As test_cpu_three_way_split_matches_single, the GPU's part on the GPU: its device rows in
-    device memory, its bus rows read from pinned host memory."""
+    device memory, its bus rows read from pinned host memory; the state on either side."""
     G, prog, direction = case(GRAPHS[graph_name](), name, direction)
     fits = FRACTIONS[fraction]
-    limit = 1 if fits is None else budget(G, prog, fits, direction)
+    limit = 1 if fits is None else budget(G, prog, fits, direction, side == "gpu")
     kw = dict(max_iter=1000, direction=direction)
     with gravel.config.using(device_memory=limit):
         got = programs.run(G, prog, execution="hybrid", device="cuda", **kw)
@@ -398,9 +440,10 @@ def test_gpu_three_way_split_matches_single(graph_name, name, direction, fractio
     pulls = shares(got)
     if fraction == "k==0":
         assert all(device == 0 for device, _ in pulls)
-    if pulls and G.nnz:  # the prior share (0.9) past the device rows
+    if pulls and G.nnz:  # the prior share past the device rows
         device, bus = pulls[0]
         assert bus > 0 and (device > 0 or fraction == "k==0")
+    assert got.stats["state_side"] == side
 
 
 @pytest.mark.gpu
@@ -417,7 +460,7 @@ def test_gpu_split_moves_keep_the_result(scripted, monkeypatch, name, prior):
     params = {"source": int(G.out_degree.argmax())} if name in ("bfs", "sssp") else None
     kw = dict(max_iter=12, direction=direction, params=params)
     cap = 0.3
-    with gravel.config.using(device_memory=budget(G, prog, cap)):
+    with gravel.config.using(device_memory=budget(G, prog, cap, home=prior > PRIORS["cpu"])):
         got = programs.run(G, prog, execution="hybrid", device="cuda", **kw)
     assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)
     row = G.out_degree.max() / G.nnz
@@ -452,9 +495,20 @@ def test_gpu_part_bus_rows():
 
 @pytest.mark.gpu
 @settings(max_examples=20, deadline=None)
-@given(graphs(weighted=True), st.sampled_from(DIRECTIONS), st.sampled_from([0.0, 0.25, 0.6]))
-def test_gpu_three_way_random_graphs(G, direction, fits):
-    """Random graphs under budgets that hold `fits` of their lists: the CPU's results."""
+@given(
+    graphs(weighted=True),
+    st.sampled_from(DIRECTIONS),
+    st.sampled_from([0.0, 0.25, 0.6]),
+    st.sampled_from(list(PRIORS)),
+)
+def test_gpu_three_way_random_graphs(G, direction, fits, side):
+    """Random graphs under budgets that hold `fits` of their lists, the state on either side:
+    the CPU's results."""
+    with state_on(side):
+        _gpu_random_graph_runs(G, direction, fits, side)
+
+
+def _gpu_random_graph_runs(G, direction, fits, side):
     for prog, params in [
         (programs.bfs(), {"source": 0}),
         (programs.sssp(), {"source": 0}),
@@ -462,6 +516,7 @@ def test_gpu_three_way_random_graphs(G, direction, fits):
     ]:
         if G.n or not params:
             kw = dict(params=params, direction=direction)
-            with gravel.config.using(device_memory=budget(G, prog, fits, direction)):
+            limit = budget(G, prog, fits, direction, side == "gpu")
+            with gravel.config.using(device_memory=limit):
                 got = programs.run(G, prog, execution="hybrid", device="cuda", **kw)
             assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)

@@ -56,6 +56,32 @@ class CpuPart:
         self.out = None
         self.seconds = (0.0, 0.0)
 
+    @classmethod
+    def with_home(cls, G, program, values, push_offsets):
+        """A part and the state's engine on its side (:class:`~gravel.programs.home.CpuHome`),
+        as :meth:`CudaPart.with_home <gravel.programs.cuda_part.CudaPart.with_home>` makes them.
+
+        Parameters
+        ----------
+        G : Graph
+        program : Program
+        values : dict
+            The run's parameter values.
+        push_offsets : list of numpy.ndarray
+            The host offsets of the lists a push reads along each way (their number counts in
+            the part's bytes per vertex, as on the GPU).
+
+        Returns
+        -------
+        part : CpuPart
+        home : CpuHome
+        """
+        from .home import CpuHome
+
+        part = cls(G, program, values, whole=False)
+        part.vertex_bytes = vertex_bytes(program, len(push_offsets))  # as the GPU's home holds
+        return part, CpuHome(G, program, values, part)
+
     def limit(self):
         """Bytes the split may fill: the device-memory budget, as on the GPU.
 

@@ -123,6 +123,7 @@ class Spmv:
             # a pull of the messages themselves from every vertex reduces the message array, which
             # a sweep over every vertex may then block or stage (`blocking`)
             bare = self.all_send and e.cuda(edge) == f"(ms{i}[u])" and wide == f.dtype
+            given = fold.format(a=tt, b="gpart[v]")
             code = {
                 "push": marked,
                 "pull": pull,
@@ -130,6 +131,7 @@ class Spmv:
                 "set": f"{tt} = acc",
                 "fold": f"{tt} = {fold.format(a=tt, b='acc')}",
                 "fold pushed": f"{tt} = {fold.format(a=tt, b='gpart[v]')}",
+                "fold given": f"{tt} = received[v] ? ({given}) : gpart[v]",
             }
             identity = wide.type(p.identity[i])
             # the arrays each direction's kernels name (an apply names tt{i} alone)
@@ -190,6 +192,29 @@ class Spmv:
                 elif push:
                     self._fold(i, part)
 
+    def fold_in(self, ids, totals):
+        """Fold totals reduced elsewhere (a hybrid run's CPU rows) into the totals, and mark their
+        vertices received: ``tt{i}[v]`` folded with the given total where v had received, set to
+        it where not.
+
+        Parameters
+        ----------
+        ids : numpy.ndarray
+            Distinct vertex ids (int32).
+        totals : list of numpy.ndarray
+            One host array per message field: the totals at `ids`.
+        """
+        import cupy
+
+        if not len(ids):
+            return
+        at = cupy.asarray(ids)
+        for i, (f, given) in enumerate(zip(self.fields, totals, strict=True)):
+            part = cupy.full(self.n, f["identity"], f["dtype"])
+            part[at] = cupy.asarray(given).astype(f["dtype"])
+            _run_compute(self.n, self.arrays, None, f["fold given"], 0, {"gpart": part})
+        self.arrays["received"][at] = 1
+
     def _fold(self, i, part):
         """tt{i} folded with `part`, a second way's pushed totals, vertex by vertex."""
         _run_compute(self.n, self.arrays, None, self.fields[i]["fold pushed"], 0, {"gpart": part})
@@ -224,11 +249,48 @@ class CudaEngine:
         import cupy
 
         dg = G.to("cuda")
-        n = G.n
-        self.program, self.n = program, n
-        self.can_push = isinstance(program.reduce, str)
         self.ways = _ways(dg, program, G.directed)
         degrees = [cupy.diff(graph.offsets) for graph in self.ways]  # each way's, kept as g_deg{w}
+        ideg = cupy.diff(dg.csc()[0]).astype(cupy.int32)
+        self._vertices(G.n, program, values, degrees, dg.out_degree, ideg, dg.offsets, dg.indices)
+        self.spmv = Spmv(program, G.n, self.arrays, blocking="auto")
+
+    @classmethod
+    def vertices_only(cls, G, program, values, push_offsets):
+        """An engine of the vertex phases alone (init, send, apply, the flags), without a copy of
+        the graph: a hybrid run's state on the GPU (:mod:`.home`), whose SpMV its part runs over
+        the rows it holds. ``step`` is not available.
+
+        Parameters
+        ----------
+        G : Graph
+            Its host degrees are copied.
+        program : Program
+        values : dict
+            The run's parameter values.
+        push_offsets : list of numpy.ndarray
+            The host offsets of the lists a push reads along each way.
+
+        Returns
+        -------
+        CudaEngine
+        """
+        import cupy
+
+        self = cls.__new__(cls)
+        degrees = [cupy.asarray(np.diff(offsets)) for offsets in push_offsets]
+        odeg = cupy.asarray(G.out_degree, dtype=cupy.int32)
+        ideg = cupy.asarray(G.in_degree, dtype=cupy.int32)
+        self._vertices(G.n, program, values, degrees, odeg, ideg, None, None)
+        return self
+
+    def _vertices(self, n, program, values, degrees, odeg, ideg, g_off, g_idx):
+        """The vertex arrays, the flags and the code of send and apply, from each way's push
+        degrees (device arrays), the out- and in-degrees and the lists common(a, b) reads."""
+        import cupy
+
+        self.program, self.n, self.way_count = program, n, len(degrees)
+        self.can_push = isinstance(program.reduce, str)
         #: the arcs a push from each vertex reads, along every way
         self.push_degree = sum(degrees)
         self.st = [cupy.zeros(n, f.dtype) for f in program.state]
@@ -240,23 +302,17 @@ class CudaEngine:
         self.arrays |= {f"ms{i}": a for i, a in enumerate(self.ms)}
         self.arrays |= {f"tt{i}": a for i, a in enumerate(self.tt)}
         self.arrays |= {"active": self.active, "received": self.received}
-        self.arrays |= {
-            "odeg": dg.out_degree,
-            "ideg": cupy.diff(dg.csc()[0]).astype(cupy.int32),
-            "gn": np.int32(n),
-            "g_off": dg.offsets,
-            "g_idx": dg.indices,
-        }
+        self.arrays |= {"odeg": odeg, "ideg": ideg, "gn": np.int32(n)}
+        self.arrays |= {"g_off": g_off, "g_idx": g_idx}
         self.arrays |= {f"g_deg{w}": d for w, d in enumerate(degrees)}
         self.arrays |= {f"p_{k}": x for k, x in values.items()}
         listing = self.can_push and program.senders != "all"
         #: the bitmaps the flags set: the senders a push lists, the vertices a pull reads
         self.bitmaps = ["g_sending"] * listing + ["g_hearing"] * program.listens
         self.arrays |= {name: cupy.zeros((n + 31) // 32, cupy.uint32) for name in self.bitmaps}
-        self.spmv = Spmv(program, n, self.arrays, blocking="auto")
-        self.send = _send_code(program, guarded=program.senders != "all")
-        self.apply = _apply_code(program)
-        self.flags, self.terms = _flag_code(program, len(self.ways), listing)
+        self.send_code = _send_code(program, guarded=program.senders != "all")
+        self.apply_code = _apply_code(program)
+        self.flags, self.terms = _flag_code(program, len(degrees), listing)
         self.sums = self.way_arcs = self.listening = None
 
     def _compute(self, frontier, statement, iteration):
@@ -306,7 +362,7 @@ class CudaEngine:
             Their count and the arcs a push from them reads along every way; no ids.
         """
         sums = [int(x) for x in self.sums.get()]
-        self.way_arcs = sums[1 : 1 + len(self.ways)]
+        self.way_arcs = sums[1 : 1 + self.way_count]
         if self.program.listens:
             self.listening = sums[-1]
         return Active(sums[0], sum(self.way_arcs))
@@ -333,7 +389,7 @@ class CudaEngine:
         senders = None  # every vertex
         if push and self.program.senders != "all":
             senders = self._listed("g_sending", active.count)
-        self._compute(None, self.send, iteration)
+        self._compute(None, self.send_code, iteration)
         if push:
             listeners = None
         else:
@@ -341,7 +397,7 @@ class CudaEngine:
         ways = [(graph, senders if push else None) for graph in self.ways]
         arcs = self.way_arcs if senders is not None else None
         self.spmv(ways, direction, listeners=listeners, arcs=arcs)
-        self._flagged(self.apply, iteration)
+        self._flagged(self.apply_code, iteration)
 
     def state(self):
         """The state, copied to the host.

@@ -8,7 +8,7 @@ which the split's room is measured with.
 from .cuda import Spmv, _ways, _wide
 
 
-def vertex_bytes(program):
+def vertex_bytes(program, home_ways=0):
     """Device bytes per vertex of a hybrid run's GPU part (:class:`CudaPart`): messages, totals,
     the state where process reads it, the flags, and the SpMV's temporaries (a way's totals and
     marks, the compressed ids); at least what a placement plan sets aside for vertex state.
@@ -16,6 +16,10 @@ def vertex_bytes(program):
     Parameters
     ----------
     program : Program
+    home_ways : int, default 0
+        The ways of a part that holds the state (:class:`~gravel.programs.home.CudaHome`): the
+        whole state, each way's push degrees, the in- and out-degrees and the flags' bitmaps
+        come too; 0 where the state lives on the CPU.
 
     Returns
     -------
@@ -26,8 +30,10 @@ def vertex_bytes(program):
 
     wide = [_wide(f.dtype).itemsize for f in program.message]
     held = sum(f.dtype.itemsize for f in program.message) + sum(wide) + 1 + 4
-    if program.process_uses("state"):
+    if home_ways or program.process_uses("state"):
         held += sum(f.dtype.itemsize for f in program.state)
+    if home_ways:
+        held += 8 * home_ways + 4 + 4 + 1
     return max(held + max(wide) + 4 + 4, STATE_BYTES_PER_VERTEX)
 
 
@@ -48,6 +54,9 @@ class CudaPart:
     whole : bool
         True for "hybrid-seed": the SpMV reads the whole graph as ``G.to("cuda")`` places it
         (:meth:`whole`); False: it reads the rows the split holds (:meth:`hold`).
+    home : CudaHome, optional
+        The state's engine where the state lives on the GPU (:mod:`.home`): the SpMV then reads
+        its messages and flags and writes its totals, and :meth:`launch` uploads nothing.
     """
 
     #: the GPU's share of the arcs until a pull iteration has measured both sides (a prior: the
@@ -59,22 +68,28 @@ class CudaPart:
     #: streams lists over the bus at a few times less than it reads them in device memory)
     bus_prior = 0.2
 
-    def __init__(self, G, program, values, *, whole):
+    def __init__(self, G, program, values, *, whole, home=None):
         import cupy
 
         n = G.n
         self.G, self.program, self.n, self.whole_graph = G, program, n, whole
         self.can_push = isinstance(program.reduce, str)
-        self.vertex_bytes = vertex_bytes(program)
-        self.ms = [cupy.zeros(n, f.dtype) for f in program.message]
-        self.tt = [cupy.zeros(n, _wide(f.dtype)) for f in program.message]
-        reads_state = program.process_uses("state")
-        self.st = [cupy.zeros(n, f.dtype) for f in program.state] if reads_state else []
-        self.arrays = {f"st{i}": a for i, a in enumerate(self.st)}
-        self.arrays |= {f"ms{i}": a for i, a in enumerate(self.ms)}
-        self.arrays |= {f"tt{i}": a for i, a in enumerate(self.tt)}
-        self.arrays |= {"active": cupy.zeros(n, cupy.uint8), "received": cupy.zeros(n, cupy.int32)}
-        self.arrays |= {f"p_{k}": x for k, x in values.items()}
+        if home is not None:
+            e = home.engine
+            self.vertex_bytes = vertex_bytes(program, home.way_count)
+            self.ms, self.tt, self.st, self.arrays = e.ms, e.tt, e.st, dict(e.arrays)
+        else:
+            self.vertex_bytes = vertex_bytes(program)
+            self.ms = [cupy.zeros(n, f.dtype) for f in program.message]
+            self.tt = [cupy.zeros(n, _wide(f.dtype)) for f in program.message]
+            reads_state = program.process_uses("state")
+            self.st = [cupy.zeros(n, f.dtype) for f in program.state] if reads_state else []
+            self.arrays = {f"st{i}": a for i, a in enumerate(self.st)}
+            self.arrays |= {f"ms{i}": a for i, a in enumerate(self.ms)}
+            self.arrays |= {f"tt{i}": a for i, a in enumerate(self.tt)}
+            self.arrays |= {"active": cupy.zeros(n, cupy.uint8)}
+            self.arrays |= {"received": cupy.zeros(n, cupy.int32)}
+            self.arrays |= {f"p_{k}": x for k, x in values.items()}
         self.lists_bytes = 0  # device bytes of common's lists, besides the split's
         if program.process_uses("common"):
             dg = G.to("cuda") if whole else G.to("cuda", placement="host")
@@ -87,6 +102,31 @@ class CudaPart:
         self.events = tuple(cupy.cuda.Event() for _ in range(3))
         self.compile_s, self.bused = (0.0, 0.0), False
         self.pins = {}  # host arrays the bus rows read, by id: (the array, its mapped view)
+
+    @classmethod
+    def with_home(cls, G, program, values, push_offsets):
+        """A part whose SpMV reads and writes the arrays of the state's engine on the GPU, and
+        that engine (:mod:`.home`).
+
+        Parameters
+        ----------
+        G : Graph
+        program : Program
+        values : dict
+            The run's parameter values.
+        push_offsets : list of numpy.ndarray
+            The host offsets of the lists a push reads along each way.
+
+        Returns
+        -------
+        part : CudaPart
+        home : CudaHome
+        """
+        from .home import CudaHome
+
+        home = CudaHome(G, program, values, push_offsets)
+        home.part = cls(G, program, values, whole=False, home=home)
+        return home.part, home
 
     def limit(self):
         """Device bytes the split may fill with the vertex arrays and lists: the budget
@@ -216,34 +256,23 @@ class CudaPart:
             (held graph, first, stop): a graph of the device rows (:meth:`hold`, :meth:`whole`)
             or of the bus rows (:meth:`bus`), and the senders ``ids[first:stop]`` a push reads
             (ignored by a pull).
-        ids : numpy.ndarray or None
+        ids : numpy.ndarray, cupy.ndarray or None
             The senders (int32, sorted); None: every vertex sends.
-        messages : list of numpy.ndarray
+        messages : list of numpy.ndarray or None
             One host array per message field: the senders' values, in the order of `ids` (or
-            one per vertex).
-        state : list of numpy.ndarray
+            one per vertex); None where the part's home holds them (`ids` then on the device).
+        state : list of numpy.ndarray or None
             The host state, one array per field; copied only where process reads it.
         """
         import cupy
 
         from ..compiling import compile_clock
 
-        at = None
+        at = None if ids is None else cupy.asarray(ids, dtype=cupy.int32)  # vertex ids: in range
         with compile_clock() as compiled:
             self.events[0].record()
-            if ids is None:
-                for mine, given in zip(self.ms, messages, strict=True):
-                    mine.set(given)
-            else:
-                at = cupy.asarray(ids, dtype=cupy.int32)  # vertex ids: in range
-                for mine, given in zip(self.ms, messages, strict=True):
-                    mine[at] = cupy.asarray(given)
-                if direction == "pull":  # only the senders' messages count
-                    sending = self.arrays["active"]
-                    sending.fill(0)
-                    sending[at] = 1
-            for mine, given in zip(self.st, state, strict=False):
-                mine.set(given)
+            if messages is not None:
+                self._upload(direction, at, messages, state)
             self._reduce(device, direction, at, 0)  # also starts the totals afresh
             self.events[1].record()
         device_compile = compiled()
@@ -254,15 +283,29 @@ class CudaPart:
         self.compile_s = (device_compile, compiled())
         self.bused = bool(bus)
 
-    def finish(self):
-        """Wait for the SpMV and bring its totals back, compressed.
+    def _upload(self, direction, at, messages, state):
+        """The senders' messages (at `at`; None: dense), their flags for a pull, and the state
+        where process reads it, from the host."""
+        if at is None:
+            for mine, given in zip(self.ms, messages, strict=True):
+                mine.set(given)
+        else:
+            import cupy
+
+            for mine, given in zip(self.ms, messages, strict=True):
+                mine[at] = cupy.asarray(given)
+            if direction == "pull":  # only the senders' messages count
+                sending = self.arrays["active"]
+                sending.fill(0)
+                sending[at] = 1
+        for mine, given in zip(self.st, state, strict=False):
+            mine.set(given)
+
+    def wait(self):
+        """Wait for the SpMV.
 
         Returns
         -------
-        ids : numpy.ndarray
-            The vertices that received (int32, sorted).
-        totals : list of numpy.ndarray
-            Their totals, one host array per message field.
         device_s, bus_s : float
             The GPU's seconds from the messages' upload to the end of the device rows' SpMV,
             and of the bus rows' SpMV (0.0 without any), compiling left out (CUDA events).
@@ -274,5 +317,22 @@ class CudaPart:
         seconds = [max(cupy.cuda.get_elapsed_time(a, b) / 1e3 - c, 0.0) for a, b, c in spans]
         if not self.bused:
             seconds[1] = 0.0
+        return tuple(seconds)
+
+    def finish(self):
+        """Wait for the SpMV and bring its totals back, compressed.
+
+        Returns
+        -------
+        ids : numpy.ndarray
+            The vertices that received (int32, sorted).
+        totals : list of numpy.ndarray
+            Their totals, one host array per message field.
+        device_s, bus_s : float
+            As :meth:`wait` gives them.
+        """
+        import cupy
+
+        seconds = self.wait()
         got = cupy.flatnonzero(self.arrays["received"] > 0).astype(cupy.int32)
         return got.get(), [tt[got].get() for tt in self.tt], *seconds

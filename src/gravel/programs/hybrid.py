@@ -9,11 +9,13 @@ their totals).
 ``"hybrid"`` goes further: each set of lists is cut by rows into three shares (:mod:`.split`):
 the GPU holds rows ``[0, k)`` in device memory within the budget, reads rows ``[k, j)`` from
 pinned host memory over the bus, and the CPU (Numba, every core) takes rows ``[j, n)``. The GPU's
-part is launched, the CPU's runs meanwhile, and the GPU's totals are folded into the CPU's, where
-the state lives. After each pull iteration (but the first over a new split) the split moves
-toward the share at which both sides finish together, from the arcs each share took and its time
-(a push's frontier is too small a sample: it takes the split as it stands). Where the budget
-holds every list, there are no bus rows (j == k).
+part is launched, the CPU's runs meanwhile, and one side's totals are folded into the other's,
+where the state lives: on the side expected to do most of the work (the part's prior share over
+a half: the GPU's, :mod:`.home`, which then sends the CPU the senders' messages and gets its
+rows' totals back), else on the CPU. After each pull iteration (but the first over a new
+split) the split moves toward the share at which both sides finish together, from the arcs each
+share took and its time (a push's frontier is too small a sample: it takes the split as it
+stands). Where the budget holds every list, there are no bus rows (j == k).
 
 On device "cpu" the GPU's part runs on the CPU as well (:class:`~.cpu_part.CpuPart`, before the
 CPU's own): the split, the compressed vectors and the combining, tested without a GPU. It reads
@@ -105,13 +107,17 @@ class HybridEngine:
         self.cpu = CpuEngine(G, program, values)
         whole = execution == "hybrid-seed"
         if device == "cuda":
-            from .cuda_part import CudaPart
-
-            self.part = CudaPart(G, program, values, whole=whole)
+            from .cuda_part import CudaPart as Part
         else:
-            from .cpu_part import CpuPart
-
-            self.part = CpuPart(G, program, values, whole=whole)
+            from .cpu_part import CpuPart as Part
+        #: the state's engine on the GPU's side, where most of the work is (:mod:`.home`); None:
+        #: the state lives on the CPU
+        self.home = None
+        if not whole and Part.prior_share > 0.5:
+            push_offsets = [push[0] for push, _ in self.cpu.ways]
+            self.part, self.home = Part.with_home(G, program, values, push_offsets)
+        else:
+            self.part = Part(G, program, values, whole=whole)
         self.can_push = self.part.can_push
         self.adjusting = not whole
         if whole:
@@ -178,45 +184,56 @@ class HybridEngine:
             bus = device * self.part.bus_prior
         self._place(next_share(self.share, split_share(self.cap, device, bus, cpu)))
 
+    @property
+    def state_side(self):
+        """Where the state lives: ``"gpu"`` (the GPU's side: :mod:`.home`) or ``"cpu"``."""
+        return "cpu" if self.home is None else "gpu"
+
+    @property
+    def _state(self):
+        """The engine holding the state: the home, or the CPU's."""
+        return self.cpu if self.home is None else self.home
+
     def init(self, state):
-        """Set the starting state on the CPU (:meth:`CpuEngine.init
-        <gravel.programs.cpu.CpuEngine.init>`).
+        """Set the starting state where it lives.
 
         Parameters
         ----------
         state : list of numpy.ndarray or None
             One host array per state field; None: the program's `init`.
         """
-        self.cpu.init(state)
+        self._state.init(state)
 
     def actives(self):
-        """The active vertices, listed by the CPU.
+        """The active vertices, as the engine holding the state gives them.
 
         Returns
         -------
         Active
-            Their count and ids (int32, sorted).
+            Their count, and their ids or their push arcs.
         """
-        return self.cpu.actives()
+        return self._state.actives()
 
     @property
     def push_degree(self):
-        """The arcs a push from each vertex reads, along every way (the CPU's)."""
-        return self.cpu.push_degree
+        """The arcs a push from each vertex reads, along every way."""
+        return self._state.push_degree
 
     def state(self):
-        """The state, on the CPU.
+        """The state, on the host.
 
         Returns
         -------
         list of numpy.ndarray
-            One array per state field: the CPU engine's own.
+            One array per state field.
         """
-        return self.cpu.state()
+        return self._state.state()
 
     def step(self, active, iteration, direction):
-        """One iteration: send on the CPU; the part's SpMV launched, the CPU's meanwhile; the
-        part's totals combined into the CPU's; apply.
+        """One iteration: send where the state lives; the part's SpMV launched, the CPU's
+        meanwhile; the other side's totals combined into those where the state lives; apply.
+        With the state on the GPU's side (:mod:`.home`), the CPU gets the senders' messages
+        (and the state, where its rows read it) and sends back its rows' totals, compressed.
 
         After a pull (but the first over a new split) of a "hybrid" run, the split moves toward
         the share at which both sides finish together (:func:`~gravel.programs.split.split_share`,
@@ -244,17 +261,21 @@ class HybridEngine:
         bus_s : float
             The part's seconds over the bus rows (part of `gpu_s`).
         """
-        cpu, pull, active = self.cpu, direction == "pull", active.ids
-        cpu.send(active, iteration)
-        senders = cpu.senders(active)
+        pull = direction == "pull"
         sets = [pair[pull] for pair in self.ways]
+        cpu_rows = [rows.j for rows in sets]
+        if self.home is None:
+            self.cpu.send(active.ids, iteration)
+            senders = self.cpu.senders(active.ids)
+        else:
+            self.home.send(active, iteration)
+            wanted = pull and min(cpu_rows) < self.n or not pull
+            ids, values, states = self.home.export(direction, wanted)
+            senders = self.cpu.every if ids is None else ids
         if pull:
             cuts = [(None, None)] * len(sets)
-            ids = None if self.program.senders == "all" else senders
         else:
             cuts = [(senders_below(senders, r.k), senders_below(senders, r.j)) for r in sets]
-            ids = senders[: max(j for _, j in cuts)]
-        messages = cpu.messages if ids is None else [m[ids] for m in cpu.messages]
         device = [
             (rows.held, 0, c)
             for rows, (c, _) in zip(sets, cuts, strict=True)
@@ -265,14 +286,19 @@ class HybridEngine:
             for rows, (c, d) in zip(sets, cuts, strict=True)
             if rows.bus is not None and rows.bus_arcs and (pull or d > c)
         ]
-        self.part.launch(direction, device, bus, ids, messages, cpu.states)
-        with Timer("cpu") as t:
-            reached = cpu.reduce(active, direction, [rows.j for rows in sets])
-        got, totals, device_s, bus_s = self.part.finish()
-        fresh = cpu.combine(got, totals)
-        if not pull:
-            reached = np.concatenate((reached, got[fresh]))
-        cpu.apply(reached, iteration)
+        if self.home is None:
+            args = (active.ids, iteration, direction, cuts, cpu_rows)
+            device_s, bus_s, cpu_s = self._cpu_home(*args, device, bus)
+        else:
+            self.home.launch(direction, device, bus)
+            with Timer("cpu") as t:
+                if wanted:
+                    got, totals = self._cpu_rows(ids, values, states, direction, cpu_rows)
+            device_s, bus_s = self.home.finish()
+            if wanted:
+                self.home.combine(got, totals)
+            self.home.apply(direction, iteration)
+            cpu_s = t.seconds
         if pull:
             split = [(r.part_arcs, r.bus_arcs, r.arcs - r.part_arcs - r.bus_arcs) for r in sets]
         else:
@@ -280,9 +306,56 @@ class HybridEngine:
         arcs = [sum(x) for x in zip(*split, strict=True)]
         if pull and self.adjusting:
             if self.settled:
-                self._measure(arcs, (device_s, bus_s, t.seconds))
+                self._measure(arcs, (device_s, bus_s, cpu_s))
             else:  # the first pull over a new copy builds its layouts: no fair measure
                 self.settled = True
         total = sum(arcs)
         gpu_share, bus_share = ((arcs[0] + arcs[1]) / total, arcs[1] / total) if total else (0, 0)
-        return float(gpu_share), device_s + bus_s, t.seconds, float(bus_share), bus_s
+        return float(gpu_share), device_s + bus_s, cpu_s, float(bus_share), bus_s
+
+    def _cpu_home(self, active, iteration, direction, cuts, first, device, bus):
+        """The SpMV's rows ``[j, n)`` on the CPU, where the state lives, while the part reduces
+        the rest from the messages it is sent; both sides' totals folded and applied on the CPU.
+        Returns the part's seconds over the device and the bus rows, and the CPU's."""
+        cpu, pull = self.cpu, direction == "pull"
+        senders = cpu.senders(active)
+        if pull:
+            ids = None if self.program.senders == "all" else senders
+        else:
+            ids = senders[: max(j for _, j in cuts)]
+        messages = cpu.messages if ids is None else [m[ids] for m in cpu.messages]
+        self.part.launch(direction, device, bus, ids, messages, cpu.states)
+        with Timer("cpu") as t:
+            reached = cpu.reduce(active, direction, first)
+        got, totals, device_s, bus_s = self.part.finish()
+        fresh = cpu.combine(got, totals)
+        if not pull:
+            reached = np.concatenate((reached, got[fresh]))
+        cpu.apply(reached, iteration)
+        return device_s, bus_s, t.seconds
+
+    def _cpu_rows(self, ids, messages, states, direction, first):
+        """The CPU's rows of a run whose state lives on the GPU's side: the senders' messages
+        (`ids` None: every vertex's) and the state copied in, then a pull over rows ``[first[w],
+        n)`` of each way or a push from the senders from row ``first[w]`` on. Returns the
+        vertices reached (int32, distinct) and their totals, which it forgets."""
+        cpu, pull = self.cpu, direction == "pull"
+        for mine, given in zip(cpu.messages, messages, strict=True):
+            if ids is None:
+                mine[:] = given
+            else:
+                mine[ids] = given
+        for mine, given in zip(cpu.states, states or (), strict=False):
+            mine[:] = given
+        if pull and ids is not None:  # a pull reads the senders' flags
+            cpu.active[:] = False
+            cpu.active[ids] = True
+        reached = cpu.reduce(cpu.every if ids is None else ids, direction, first)
+        if pull:
+            lo = min(first)
+            got = (np.flatnonzero(cpu.received[lo:]) + lo).astype(np.int32)
+        else:
+            got = reached.copy()
+        totals = [t[got] for t in cpu.totals]
+        cpu.received[got] = False
+        return got, totals

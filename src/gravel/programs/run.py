@@ -144,7 +144,8 @@ def run(
         between the GPU (as many rows as the device-memory budget,
         ``gravel.config.device_memory``, holds, then rows it reads from pinned host memory over
         the bus) and the CPU by their measured throughput, both working at once
-        (:mod:`gravel.programs.hybrid`). A hybrid run needs a GPU; with
+        (:mod:`gravel.programs.hybrid`), the state on the side expected to do most of the work
+        (the GPU's: :mod:`gravel.programs.home`). A hybrid run needs a GPU; with
         ``device="cpu"`` the GPU's part runs on the CPU too (for tests).
 
     Returns
@@ -155,7 +156,8 @@ def run(
         GPU read over the bus), ``iterations``, ``converged`` (False when `max_iter` stopped it)
         and ``time_s`` (compiling left out). A hybrid run's ``stats`` give the execution and the
         final split (``gpu_share``, the GPU's whole share, and ``bus_share``, its part read over
-        the bus); its device is "cpu+cuda".
+        the bus) and ``state_side``, where the state lived ("gpu" or "cpu"); its device is
+        "cpu+cuda".
 
     Raises
     ------
@@ -226,6 +228,7 @@ def run(
     stats = {}
     if not single:
         stats = {"execution": execution, "gpu_share": engine.share, "bus_share": engine.bus_share}
+        stats["state_side"] = engine.state_side
     return ProgramResult(
         "program",
         where,
