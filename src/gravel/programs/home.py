@@ -17,7 +17,42 @@ import numpy as np
 from .cpu import CpuEngine
 
 
-class CudaHome:
+class _Home:
+    """What both sides' homes do alike: the engine that holds the state starts it, counts the
+    active vertices and gives the state back."""
+
+    def init(self, state):
+        """Set the starting state and actives.
+
+        Parameters
+        ----------
+        state : list of numpy.ndarray or None
+            One host array per state field; None: the program's `init`.
+        """
+        self.engine.init(state)
+
+    def actives(self):
+        """The active vertices, as the engine gives them: listed on the CPU, counted with their
+        push arcs on the GPU (whose :meth:`export` lists them).
+
+        Returns
+        -------
+        Active
+        """
+        return self.engine.actives()
+
+    def state(self):
+        """The state, on the host.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            One array per state field.
+        """
+        return self.engine.state()
+
+
+class CudaHome(_Home):
     """The state of a hybrid run on the GPU: send, the flags and apply as
     :class:`~gravel.programs.cuda.CudaEngine` runs them, the SpMV the part's
     (:class:`~gravel.programs.cuda_part.CudaPart`, made over this home's arrays).
@@ -54,38 +89,6 @@ class CudaHome:
         self.way_count = len(push_offsets)
         self.reads_state = program.listens or program.process_uses("state")
         self.part = self.at = None
-
-    def init(self, state):
-        """Set the starting state and actives (:meth:`CudaEngine.init
-        <gravel.programs.cuda.CudaEngine.init>`).
-
-        Parameters
-        ----------
-        state : list of numpy.ndarray or None
-            One host array per state field; None: the program's `init`.
-        """
-        self.engine.init(state)
-
-    def actives(self):
-        """The active vertices' count and push arcs (:meth:`CudaEngine.actives
-        <gravel.programs.cuda.CudaEngine.actives>`).
-
-        Returns
-        -------
-        Active
-            No ids: :meth:`export` lists them.
-        """
-        return self.engine.actives()
-
-    def state(self):
-        """The state, copied to the host.
-
-        Returns
-        -------
-        list of numpy.ndarray
-            One array per state field.
-        """
-        return self.engine.state()
 
     def send(self, active, iteration):
         """Every sender's message, on the GPU.
@@ -185,7 +188,7 @@ class CudaHome:
         e._flagged(e.apply_code, iteration)
 
 
-class CpuHome:
+class CpuHome(_Home):
     """The state of a hybrid run on the GPU's side, played by the CPU (device "cpu"): a
     :class:`~gravel.programs.cpu.CpuEngine` holds it, sends and applies; the part
     (:class:`~gravel.programs.cpu_part.CpuPart`) reduces the GPU's rows from its messages.
@@ -212,37 +215,6 @@ class CpuHome:
         self.reads_state = program.listens or program.process_uses("state")
         self.active = self.ids = self.messages = None
         self.reached = []
-
-    def init(self, state):
-        """Set the starting state and actives (:meth:`CpuEngine.init
-        <gravel.programs.cpu.CpuEngine.init>`).
-
-        Parameters
-        ----------
-        state : list of numpy.ndarray or None
-            One host array per state field; None: the program's `init`.
-        """
-        self.engine.init(state)
-
-    def actives(self):
-        """The active vertices, listed.
-
-        Returns
-        -------
-        Active
-            Their count and ids (int32, sorted).
-        """
-        return self.engine.actives()
-
-    def state(self):
-        """The state.
-
-        Returns
-        -------
-        list of numpy.ndarray
-            One array per state field.
-        """
-        return self.engine.state()
 
     def send(self, active, iteration):
         """Every sender's message.
