@@ -117,6 +117,7 @@ def program_row(G, name, mode, iterations, repeat):
         row |= {
             "gpu_share": pulls[-1].gpu_share if pulls else None,
             "bus_share": pulls[-1].bus_share if pulls else None,
+            "state_side": runs[-1].stats["state_side"],
             "gpu_ms": 1e3 * statistics.median(s.gpu_s for s in steps),
             "bus_ms": 1e3 * statistics.median(s.bus_s for s in steps),
             "cpu_ms": 1e3 * statistics.median(s.cpu_s for s in steps),
@@ -183,6 +184,7 @@ def report(spec, label, name, mode, row):
     share = ""
     if row.get("gpu_share") is not None:
         share = f", GPU share {row['gpu_share']:.2f} (bus {row['bus_share']:.2f})"
+        share += f", state on the {row['state_side'].upper()}"
     print(
         f"{spec} [{label}] {name:>8} {mode:>11}: {row['iter_ms']:9.2f} ms/iter "
         f"(mean {row['mean_iter_ms']:9.2f}, {row['iterations']} iter){share}",
