@@ -59,6 +59,12 @@ run() {
     | grep --line-buffered -v generating | grep --line-buffered . \
     | tee "$out/$name.log"
 }
+# how the GPU suite's workers share its tests: an idle worker takes queued tests from a busy one
+# (xdist 3.2 and later), so that the compile-heavy tests do not leave one worker running alone
+xdist_mode() {
+  python3 -c "import xdist; v = tuple(map(int, xdist.__version__.split('.')[:2])); \
+print('worksteal' if v >= (3, 2) else 'load')" 2>/dev/null || echo load
+}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 road=${GRAVEL_DATASETS:+$GRAVEL_DATASETS/USA-road-NE.pace.gr.gz}
 case "${1:-}" in
@@ -105,7 +111,7 @@ case "${1:-}" in
     # run's log still tells what it ran
     timeout -s INT $((${SUITE_SECONDS:-3600} - ${RERUN_SECONDS:-60} - SECONDS)) \
       python3 -m pytest -v -m gpu -p no:cacheprovider tests -rA -n "$(($(nproc) - 1))" \
-      >"$out/gpu-suite.log" 2>&1
+      --dist "$(xdist_mode)" >"$out/gpu-suite.log" 2>&1
     grep -E "^(FAILED|ERROR) | in [0-9.]+s" "$out/gpu-suite.log"
     # the failures again, one process, with their tracebacks (a cut run prints none)
     failed=$(grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/gpu-suite.log" | cut -d" " -f2 | sort -u)
@@ -116,6 +122,7 @@ case "${1:-}" in
     # the tests a cut-off --suite run (its log in $out) did not get to, in a later call
     timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) \
       python3 scripts/gpu-suite-rest.py "$out/gpu-suite.log" -n "$(($(nproc) - 1))" \
+      --dist "$(xdist_mode)" \
       >"$out/gpu-suite-rest.log" 2>&1
     grep -E "^(FAILED|ERROR) | to run| in [0-9.]+s" "$out/gpu-suite-rest.log"
     exit 0 ;;
