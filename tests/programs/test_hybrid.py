@@ -64,6 +64,18 @@ def side(request):
         yield request.param
 
 
+#: (execution, the side the state lives on): the seed's scheme keeps it on the CPU
+RUNS = [("hybrid-seed", "cpu"), ("hybrid", "cpu"), ("hybrid", "gpu")]
+
+
+@pytest.fixture(params=RUNS, ids="-".join)
+def hybrid_run(request):
+    """Each hybrid execution, and each side the state may live on where it can move."""
+    execution, where = request.param
+    with state_on(where):
+        yield execution, where
+
+
 def assert_same(got, expect, rtol=1e-9):
     """The same state (a GPU's sums in another order: within `rtol`, the iterations free)."""
     assert got.state.dtype == expect.state.dtype and got.converged == expect.converged
@@ -87,17 +99,16 @@ def test_combine_folds_where_received_and_sets_where_not():
 
 
 # -- the CPU stand-in ------------------------------------------------------------------------------
-@pytest.mark.parametrize("execution", HYBRID)
 @pytest.mark.parametrize("direction", DIRECTIONS)
 @pytest.mark.parametrize("name", LIBRARY)
-def test_cpu_split_matches_single(graph, name, direction, execution, side):
+def test_cpu_split_matches_single(graph, name, direction, hybrid_run):
+    execution, side = hybrid_run
     G, prog, direction = case(graph, name, direction)
     kw = dict(max_iter=1000, direction=direction, device="cpu")
     got = programs.run(G, prog, execution=execution, **kw)
     assert_same(got, programs.run(G, prog, **kw))
     assert got.stats["execution"] == execution and got.stats["bus_share"] == 0
-    # the seed's scheme keeps the state on the CPU
-    assert got.stats["state_side"] == ("cpu" if execution == "hybrid-seed" else side)
+    assert got.stats["state_side"] == side
     for s in got.steps:
         assert 0 <= s.gpu_share <= 1 and s.gpu_s >= 0 and s.cpu_s >= 0
         assert s.bus_share == 0 and s.bus_s == 0  # no budget: every list fits, none on the bus
@@ -193,14 +204,15 @@ LABELS = {
 
 
 @pytest.mark.parametrize("directed", [True, False], ids=["directed", "undirected"])
-@pytest.mark.parametrize("execution", ("single", *HYBRID))
+@pytest.mark.parametrize("hybrid_run", [("single", "cpu"), *RUNS], indirect=True, ids="-".join)
 @pytest.mark.parametrize("direction", DIRECTIONS)
 @pytest.mark.parametrize("way", ["out", "in", "both"])
-def test_cpu_ways_of_a_program(way, direction, execution, directed, side):
+def test_cpu_ways_of_a_program(way, direction, hybrid_run, directed):
     """Every edge direction of a program (out, in, both), on a directed graph and an undirected
     one, pulled, pushed or switched, on one device and both hybrids: the labels it must reach,
     in the iterations of the single-device run (a hybrid-seed part that reduced along one way
     only, for "both" on a directed graph, missed labels or stopped early)."""
+    execution, _ = hybrid_run
     G = gravel.Graph.from_edges(*ARCS, n=7, directed=directed)
     kw = dict(direction=direction, device="cpu", max_iter=50)
     got = programs.run(G, smallest_label(way), execution=execution, **kw)
@@ -348,28 +360,26 @@ def test_bad_execution():
 
 # -- on the GPU ------------------------------------------------------------------------------------
 @pytest.mark.gpu
-@pytest.mark.parametrize("execution", HYBRID)
 @pytest.mark.parametrize("direction", DIRECTIONS)
 @pytest.mark.parametrize("name", LIBRARY)
-def test_gpu_hybrid_matches_single(graph, name, direction, execution, side):
+def test_gpu_hybrid_matches_single(graph, name, direction, hybrid_run):
+    execution, side = hybrid_run
     G, prog, direction = case(graph, name, direction)
     kw = dict(max_iter=1000, direction=direction)
     got = programs.run(G, prog, execution=execution, device="cuda", **kw)
-    assert got.device == "cpu+cuda"
-    assert got.stats["state_side"] == ("cpu" if execution == "hybrid-seed" else side)
+    assert got.device == "cpu+cuda" and got.stats["state_side"] == side
     assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)
     assert_same(got, programs.run(G, prog, device="cuda", **kw), rtol=1e-6)
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("fits", [None, 0.25, 0.0])
-@pytest.mark.parametrize("execution", HYBRID)
 @pytest.mark.parametrize("direction", DIRECTIONS)
-def test_gpu_hybrid_collaborative_filtering(direction, execution, fits, side):
+def test_gpu_hybrid_collaborative_filtering(direction, fits, hybrid_run):
+    execution, side = hybrid_run
     G, prog = ratings(), programs.collaborative_filtering(k=4, rate=0.02)
     kw = dict(max_iter=20, direction=direction)
-    home = side == "gpu" and execution == "hybrid"
-    limit = None if fits is None else budget(G, prog, fits, direction, home)
+    limit = None if fits is None else budget(G, prog, fits, direction, side == "gpu")
     with gravel.config.using(device_memory=limit):
         got = programs.run(G, prog, execution=execution, device="cuda", **kw)
     assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-7)
@@ -392,11 +402,13 @@ def test_gpu_hybrid_random_graphs(G, direction, execution):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("directed", [True, False], ids=["directed", "undirected"])
-@pytest.mark.parametrize("execution", ("single", *HYBRID))
+@pytest.mark.parametrize("hybrid_run", [("single", "cpu"), *RUNS], indirect=True, ids="-".join)
 @pytest.mark.parametrize("direction", DIRECTIONS)
 @pytest.mark.parametrize("way", ["out", "in", "both"])
-def test_gpu_ways_of_a_program(way, direction, execution, directed):
-    """As test_cpu_ways_of_a_program, the GPU taking the SpMV (its part, or all of it)."""
+def test_gpu_ways_of_a_program(way, direction, hybrid_run, directed):
+    """As test_cpu_ways_of_a_program, the GPU taking the SpMV (its part, or all of it), the
+    state on either side."""
+    execution, _ = hybrid_run
     G = gravel.Graph.from_edges(*ARCS, n=7, directed=directed)
     kw = dict(direction=direction, max_iter=50)
     got = programs.run(G, smallest_label(way), execution=execution, device="cuda", **kw)
