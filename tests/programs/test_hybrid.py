@@ -532,3 +532,34 @@ def _gpu_random_graph_runs(G, direction, fits, side):
             with gravel.config.using(device_memory=limit):
                 got = programs.run(G, prog, execution="hybrid", device="cuda", **kw)
             assert_same(got, programs.run(G, prog, device="cpu", **kw), rtol=1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["sssp", "pagerank", "bfs"])
+def test_gpu_fold_in_folds_where_received_and_sets_where_not(name):
+    """Spmv.fold_in, the CPU's totals folded into the GPU's (the state on the GPU's side), on
+    random totals: the program's reduce where the GPU's rows reached a vertex, the CPU's total
+    where not, every given vertex received after; the others untouched."""
+    import cupy
+
+    from gravel.programs.cuda import Spmv
+
+    prog = getattr(programs, name)()
+    rng = np.random.default_rng(7)
+    n = 1000
+    field = prog.message[0]
+    tt = cupy.asarray(rng.integers(0, 50, n).astype(field.dtype))
+    received = cupy.asarray((rng.random(n) < 0.5).astype(np.int32))
+    arrays = {"tt0": tt, "received": received, "ms0": cupy.zeros(n, field.dtype)}
+    arrays |= {"active": cupy.zeros(n, cupy.uint8), "st0": cupy.zeros(n, prog.state[0].dtype)}
+    before_tt, before_received = tt.get(), received.get()
+    ids = np.sort(rng.choice(n, 300, replace=False)).astype(np.int32)
+    given = rng.integers(0, 50, ids.size).astype(field.dtype)
+    Spmv(prog, n, arrays).fold_in(ids, [given])
+    expect, marked = before_tt.copy(), before_received.copy()
+    had = before_received[ids] > 0
+    fold = {"min": np.minimum, "sum": np.add, "any": np.minimum}[prog.reduce]  # any folds as min
+    expect[ids] = np.where(had, fold(before_tt[ids], given), given)
+    marked[ids] = 1
+    np.testing.assert_allclose(tt.get(), expect, rtol=1e-6)
+    np.testing.assert_array_equal(received.get(), marked)
