@@ -225,3 +225,19 @@ def test_bad_execution():
     G = gravel.generate.grid(2, 2)
     with pytest.raises(gravel.UnknownNameError, match="unknown execution"):
         programs.run(G, programs.bfs(), execution="both", device="cpu")
+
+
+@pytest.mark.parametrize(("reduce", "side"), [("sum", "cpu"), ("max", "gpu")])
+def test_narrow_sums_keep_the_state_on_the_cpu(reduce, side):
+    """A one-byte message summed wraps in its type on the CPU and not on the GPU (int32): where
+    partial totals of both would mix, the state stays on the CPU; a maximum folds alike on both
+    and the state goes where most of the work is."""
+    G = gravel.generate.kronecker(8, 8, seed=2)
+    prog = programs.Program(
+        "int32", "uint8", init="v", send="1", process="message", reduce=reduce, apply="total"
+    )
+    kw = dict(device="cpu", max_iter=2)
+    with state_on("gpu"):
+        got = programs.run(G, prog, execution="hybrid", **kw)
+    assert got.stats["state_side"] == side
+    assert_same(got, programs.run(G, prog, **kw))

@@ -123,7 +123,7 @@ class Spmv:
             # a pull of the messages themselves from every vertex reduces the message array, which
             # a sweep over every vertex may then block or stage (`blocking`)
             bare = self.all_send and e.cuda(edge) == f"(ms{i}[u])" and wide == f.dtype
-            given = fold.format(a=tt, b="gpart[v]")
+            given = fold.format(a=tt, b="gpart[i]")
             code = {
                 "push": marked,
                 "pull": pull,
@@ -131,7 +131,7 @@ class Spmv:
                 "set": f"{tt} = acc",
                 "fold": f"{tt} = {fold.format(a=tt, b='acc')}",
                 "fold pushed": f"{tt} = {fold.format(a=tt, b='gpart[v]')}",
-                "fold given": f"{tt} = received[v] ? ({given}) : gpart[v]",
+                "fold given": f"{tt} = received[v] ? ({given}) : gpart[i]",
             }
             identity = wide.type(p.identity[i])
             # the arrays each direction's kernels name (an apply names tt{i} alone)
@@ -206,13 +206,15 @@ class Spmv:
         """
         import cupy
 
+        from ..frontier import Frontier
+
         if not len(ids):
             return
-        at = cupy.asarray(ids)
-        for i, (f, given) in enumerate(zip(self.fields, totals, strict=True)):
-            part = cupy.full(self.n, f["identity"], f["dtype"])
-            part[at] = cupy.asarray(given).astype(f["dtype"])
-            _run_compute(self.n, self.arrays, None, f["fold given"], 0, {"gpart": part})
+        at = cupy.asarray(ids, dtype=cupy.int32)
+        given_at = Frontier(self.n, ids=at, length=len(ids))  # distinct, in range: the caller's
+        for f, given in zip(self.fields, totals, strict=True):
+            part = cupy.asarray(given).astype(f["dtype"])  # the total of the i-th given vertex
+            _run_compute(self.n, self.arrays, given_at, f["fold given"], 0, {"gpart": part})
         self.arrays["received"][at] = 1
 
     def _fold(self, i, part):

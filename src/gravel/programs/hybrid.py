@@ -45,6 +45,15 @@ from .split import (
 EXECUTIONS = ("single", "hybrid-seed", "hybrid")
 
 
+def _narrow_sums(program):
+    """Whether a message field narrower than 4 bytes folds by sum or a custom reduce: the CPU's
+    totals of such a field wrap in its type, the GPU's do not (it reduces in int32), so partial
+    totals of both would mix two arithmetics; the state then stays on the CPU, whose combine
+    narrows the GPU's totals as its own."""
+    named = program.reduce in ("min", "max", "or", "and", "any")
+    return not named and any(f.dtype.itemsize < 4 for f in program.message)
+
+
 @dataclass
 class _Rows:
     """A set of lists, ``(offsets, ids, (weights, weighted))`` on the host, of which the GPU's
@@ -113,7 +122,7 @@ class HybridEngine:
         #: the state's engine on the GPU's side, where most of the work is (:mod:`.home`); None:
         #: the state lives on the CPU
         self.home = None
-        if not whole and Part.prior_share > 0.5:
+        if not whole and Part.prior_share > 0.5 and not _narrow_sums(program):
             push_offsets = [push[0] for push, _ in self.cpu.ways]
             self.part, self.home = Part.with_home(G, program, values, push_offsets)
         else:
