@@ -17,6 +17,12 @@ import numpy as np
 from .cpu import CpuEngine
 
 
+def _reads_state(program, direction):
+    """Whether the CPU's rows read the state: process reads the receiving vertex's, or a pull
+    asks whether it listens (a push's apply does that, on the state's side)."""
+    return program.process_uses("state") or (direction == "pull" and program.listens)
+
+
 class _Home:
     """What both sides' homes do alike: the engine that holds the state starts it, counts the
     active vertices and gives the state back."""
@@ -87,7 +93,6 @@ class CudaHome(_Home):
         self.engine = CudaEngine.vertices_only(G, program, values, push_offsets)
         self.push_degree = self.engine.push_degree
         self.way_count = len(push_offsets)
-        self.reads_state = program.listens or program.process_uses("state")
         self.part = self.at = None
 
     def send(self, active, iteration):
@@ -121,7 +126,8 @@ class CudaHome(_Home):
             One array per message field, the senders' values in the order of `ids` (one per
             vertex where `ids` is None); None without `values`.
         states : list of numpy.ndarray or None
-            The whole state, where listen or process reads it and `values` asks; else None.
+            The whole state, where the CPU's rows read it (process, or a pull's listen) and `values`
+            asks; else None.
         """
         import cupy
 
@@ -134,7 +140,7 @@ class CudaHome(_Home):
         if not values:
             return ids, None, None
         messages = [m.get() if self.at is None else m[self.at].get() for m in e.ms]
-        states = [s.get() for s in e.st] if self.reads_state else None
+        states = [s.get() for s in e.st] if _reads_state(self.program, direction) else None
         return ids, messages, states
 
     def launch(self, direction, device, bus):
@@ -212,7 +218,6 @@ class CpuHome(_Home):
         self.program, self.part = program, part
         self.engine = CpuEngine(G, program, values)
         self.push_degree = self.engine.push_degree
-        self.reads_state = program.listens or program.process_uses("state")
         self.active = self.ids = self.messages = None
         self.reached = []
 
@@ -245,7 +250,7 @@ class CpuHome(_Home):
         messages : list of numpy.ndarray or None
             The senders' values, one array per message field; None without `values`.
         states : list of numpy.ndarray or None
-            The state, where listen or process reads it and `values` asks.
+            The state, where the CPU's rows read it and `values` asks.
         """
         e = self.engine
         self.ids = self.active
@@ -254,7 +259,7 @@ class CpuHome(_Home):
         self.messages = e.messages if self.ids is None else [m[self.ids] for m in e.messages]
         if not values:
             return self.ids, None, None
-        return self.ids, self.messages, e.states if self.reads_state else None
+        return self.ids, self.messages, e.states if _reads_state(self.program, direction) else None
 
     def launch(self, direction, device, bus):
         """Run the part's SpMV over the device and the bus rows from this home's messages.
