@@ -233,18 +233,18 @@ class CudaPart:
         graph.placement = "host"  # what the operators read over the bus (streamed sweeps)
         return graph
 
-    def _reduce(self, ways, direction, at, folded):
+    def _reduce(self, ways, direction, at, folded, listeners):
         """Launch the SpMV along `ways`, (graph, first, stop of the senders `at` it pushes from),
-        folding into the `folded` ways reduced before."""
+        folding into the `folded` ways reduced before; a pull reads the `listeners`' lists."""
         from ..frontier import Frontier
 
         listed = []
         for graph, a, b in ways:
             senders = Frontier(self.n, ids=at[a:b], length=b - a) if direction == "push" else None
             listed.append((graph, senders))
-        self.spmv(listed, direction, folded=folded)
+        self.spmv(listed, direction, listeners=listeners, folded=folded)
 
-    def launch(self, direction, device, bus, ids, messages, state):
+    def launch(self, direction, device, bus, ids, messages, state, listeners=None):
         """Start the SpMV along the `device` ways, then the `bus` ways, a CUDA event between them,
         and return without waiting for it. `messages`: one host array per field, the values of
         the senders `ids` (None: every vertex, dense); `state`: the host state.
@@ -263,6 +263,9 @@ class CudaPart:
             one per vertex); None where the part's home holds them (`ids` then on the device).
         state : list of numpy.ndarray or None
             The host state, one array per field; copied only where process reads it.
+        listeners : Frontier, optional
+            The vertices whose lists a pull reads (the home's, where the program listens);
+            None: every vertex.
         """
         import cupy
 
@@ -273,12 +276,12 @@ class CudaPart:
             self.events[0].record()
             if messages is not None:
                 self._upload(direction, at, messages, state)
-            self._reduce(device, direction, at, 0)  # also starts the totals afresh
+            self._reduce(device, direction, at, 0, listeners)  # also starts the totals afresh
             self.events[1].record()
         device_compile = compiled()
         with compile_clock() as compiled:
             if bus:
-                self._reduce(bus, direction, at, len(device))
+                self._reduce(bus, direction, at, len(device), listeners)
             self.events[2].record()
         self.compile_s = (device_compile, compiled())
         self.bused = bool(bus)

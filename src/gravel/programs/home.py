@@ -144,8 +144,9 @@ class CudaHome(_Home):
         return ids, messages, states
 
     def launch(self, direction, device, bus):
-        """Start the part's SpMV over the device and the bus rows from this home's messages
-        (:meth:`CudaPart.launch <gravel.programs.cuda_part.CudaPart.launch>`), without waiting.
+        """Start the part's SpMV over the device and the bus rows from this home's messages, a
+        pull reading the lists of the vertices that listen (:meth:`CudaPart.launch
+        <gravel.programs.cuda_part.CudaPart.launch>`), without waiting.
 
         Parameters
         ----------
@@ -155,7 +156,10 @@ class CudaHome(_Home):
             <gravel.programs.cuda_part.CudaPart.launch>` takes them, over the senders
             :meth:`export` listed.
         """
-        self.part.launch(direction, device, bus, self.at, None, None)
+        e, listeners = self.engine, None
+        if direction == "pull" and self.program.listens:  # the lists of the listening only
+            listeners = e._listed("g_hearing", e.listening)
+        self.part.launch(direction, device, bus, self.at, None, None, listeners)
 
     def finish(self):
         """Wait for the part's SpMV.
