@@ -12,7 +12,9 @@ few lines::
     [0, 1, 2, 1, 2, 3, 2, 3, 4]
 
 Betweenness centrality (the sources spread over parts that each hold a whole replica,
-:mod:`.replicated`), triangle counts and core numbers (:mod:`.counting`) run on CPU workers only.
+:mod:`.replicated`), triangle counts and core numbers (:mod:`.counting`), and the vertex
+programs of :mod:`gravel.programs` (:func:`run_program`, :mod:`.vertex_programs`) run on CPU
+workers only.
 
 Without `cluster`, a call starts a ``distributed.LocalCluster`` of `parts` single-threaded
 worker processes and shuts it down after; pass a :class:`Cluster` (or a ``distributed.Client``)
@@ -46,6 +48,7 @@ from .partition import (
 )
 from .replicated import betweenness_centrality
 from .results import PartArrays
+from .vertex_programs import run_program
 
 #: the names whose modules load on first use (Dask, CuPy and Numba stay unimported till then)
 _LAZY = {
@@ -85,6 +88,7 @@ __all__ = [
     "pagerank",
     "part_of",
     "partition",
+    "run_program",
     "split",
     "sssp",
     "triangles",

@@ -195,7 +195,7 @@ def run(
         raise UnknownNameError(f"unknown execution {execution!r} (expected {EXECUTIONS})")
     if G.order is not None:
         raise InvalidArgumentError("programs run on graphs that are not reordered (G.order)")
-    values = _check_vertices(G, program, program.bind(_vertex_params(G, program, params)))
+    values = bind_params(G, program, params)
     single = execution == "single"
     wanted = "cuda" if device == "auto" and not single else device
     dev = choose_device(wanted, ("cpu", "cuda"), "gravel.programs.run")
@@ -210,7 +210,7 @@ def run(
     if direction == "push" and not engine.can_push:
         raise ProgramError(f"a {dev} push needs a named reduce (sum, min, max, or, and, any)")
     with Timer(clock) as t:
-        engine.init(_initial(G, program, init))
+        engine.init(initial_state(G, program, init))
     seconds = t.seconds
     if hasattr(engine, "loop"):  # the fused engine: the whole loop on the device
         steps, left, looped = _fused(engine, G, program, max_iter, direction, clock)
@@ -275,6 +275,34 @@ def _fused(engine, G, program, max_iter, direction, clock):
     return steps, left, t.seconds
 
 
+def bind_params(G, program, params):
+    """The values of `program`'s parameters on `G`: the caller's `params` over the defaults, each
+    vertex parameter (a BFS's ``source``) checked as a vertex of `G` (an id, or a label).
+
+    Parameters
+    ----------
+    G : Graph or a partitioned graph
+        Its ``n`` and ``labels`` are read.
+    program : Program
+    params : dict or None
+        The caller's values.
+
+    Returns
+    -------
+    dict
+        The bound values (:meth:`Program.bind <gravel.programs.Program.bind>`), in the
+        program's order.
+
+    Raises
+    ------
+    ProgramError
+        A parameter is unknown or its value does not fit its type.
+    VertexNotFoundError
+        A vertex parameter is not a vertex of `G`.
+    """
+    return _check_vertices(G, program, program.bind(_vertex_params(G, program, params)))
+
+
 def _vertex_params(G, program, params):
     """`params` with each of the program's declared vertex parameters, given or by default, checked
     as a vertex of G (an id, or a label of a labelled graph), VertexNotFoundError naming it
@@ -304,8 +332,30 @@ def _directions(program, direction):
     return {"pull", "push"}
 
 
-def _initial(G, program, init):
-    """The caller's starting state, one host array per field, or None for the program's init."""
+def initial_state(G, program, init):
+    """The caller's starting state as one host array per state field.
+
+    Parameters
+    ----------
+    G : Graph or a partitioned graph
+        Its ``n`` is read.
+    program : Program
+    init : array, structured array, dict of arrays or None
+        As :func:`run` takes it.
+
+    Returns
+    -------
+    list of numpy.ndarray or None
+        One contiguous array per field, in the state's dtypes; None where `init` is None (the
+        program's own init).
+
+    Raises
+    ------
+    ProgramError
+        `init` gives other fields than the state's.
+    InvalidArgumentError
+        An array does not hold one value per vertex.
+    """
     if init is None:
         return None
     if isinstance(init, np.ndarray) and init.dtype.names is not None:
