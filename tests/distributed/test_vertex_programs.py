@@ -16,15 +16,8 @@ from gravel.programs.expressions import ProgramError
 from gravel.transform import add_random_weights
 
 from ..programs.helpers import PARENT_BFS, ratings, with_loops
+from ..programs.hybrid_cases import smallest_label
 from ..strategies import graphs
-
-
-def smallest_label(way):
-    """Each vertex takes the smallest id it hears along its edges `way`."""
-    return programs.Program(
-        "int32", "int32", init="v", send="state", process="message", reduce="min",
-        apply="min(state, total)", direction=way,
-    )  # fmt: skip
 
 
 def assert_same(got, expect):
