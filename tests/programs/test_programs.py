@@ -301,6 +301,21 @@ def make(**changes):
         ({"send": "common(v, 0)"}, "'common(v, 0)' is not allowed"),
         ({"process": "common(message)"}, "'common(message)' is not allowed"),
         ({"senders": "some"}, "senders 'some'"),
+        (
+            {"semiring": None, "process": "message", "reduce": "or"},
+            "reduce 'or' folds bool messages; message field 'message' is float64: reduce by 'max'",
+        ),
+        (
+            {
+                "message": [("m", "bool"), ("k", "int32")],
+                "send": {"m": "state > 0", "k": "v"},
+                "process": {"m": "message.m", "k": "message.k"},
+                "apply": "total.k",
+                "reduce": "and",
+                "semiring": None,
+            },
+            "message field 'k' is int32: reduce by 'min'",
+        ),
         ({"listen": "total > 0"}, "'total' is not a name listen knows"),
         (
             {

@@ -94,7 +94,8 @@ class Program:
         `semiring` when omitted.
     reduce : {"sum", "min", "max", "or", "and", "any"} or str
         How the values reaching a vertex fold into its ``total``: a name (field by field), or an
-        expression over ``a`` and ``b`` with its `identity` (scalar messages only). "any" keeps
+        expression over ``a`` and ``b`` with its `identity` (scalar messages only). "or" and
+        "and" fold bool messages ("max" and "min" are their integers' counterparts). "any" keeps
         one of the values, whichever the device meets first (a pull then reads no further): for
         programs whose values at a vertex are all equal, or all equally good.
     apply : str or dict
@@ -281,6 +282,15 @@ class Program:
         if reduce in REDUCTIONS:
             if identity is not None:
                 raise ProgramError(f"reduce {reduce!r} has its own identity: pass none")
+            wide = [f for f in self.message if f.dtype != np.bool_]
+            if reduce in ("or", "and") and wide:
+                # an integer's or/and would be the first truthy value on the CPU, max/min on the
+                # GPU: one meaning on both is max/min's, which says so
+                instead = "max" if reduce == "or" else "min"
+                raise ProgramError(
+                    f"reduce {reduce!r} folds bool messages; message field "
+                    f"{wide[0].key or 'message'!r} is {wide[0].dtype}: reduce by {instead!r}"
+                )
             if reduce == "any" and len(self.message) > 1:
                 raise ProgramError(
                     "reduce 'any' keeps one sender's value: a structured message would mix "
