@@ -121,6 +121,44 @@ def test_issue_51_an_interrupt_python_swallowed_comes_again():
     one_line(done.stderr, "gravel: interrupted")
 
 
+def test_issue_51_work_that_fails_after_a_swallowed_stop_ends_as_stopped():
+    """SIGTERM swallowed inside a weakref callback, then the work failing before the signal comes
+    again (as a Numba compilation cut short did: "no compiled object yet"): the command ends as
+    terminated, one line and 143, not with the failure's traceback and then killed by the
+    signal sent again (-15)."""
+    code = (
+        "import os, signal, weakref\n"
+        "import gravel.cli.command as command\n"
+        "class Lock: pass\n"
+        "def callback(ref):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)  # handled here, inside the callback\n"
+        "def info(args):\n"
+        "    lock = Lock(); ref = weakref.ref(lock, callback); del lock\n"
+        "    raise RuntimeError('no compiled object yet')\n"
+        "command.cmd_info = info\n"
+        "raise SystemExit(command.main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "info"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    one_line(done.stderr, "gravel: terminated")
+
+
+def test_a_failure_without_a_stop_still_shows_its_traceback():
+    code = (
+        "import gravel.cli.command as command\n"
+        "def info(args):\n"
+        "    raise RuntimeError('a fault of the code')\n"
+        "command.cmd_info = info\n"
+        "raise SystemExit(command.main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "info"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1 and "RuntimeError: a fault of the code" in done.stderr
+
+
 @pytest.mark.parametrize(
     "args",
     [

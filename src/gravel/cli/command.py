@@ -331,6 +331,14 @@ def main(argv=None):
             if interruption is None:
                 raise
             status = _stopped(interruption)
+        except Exception:
+            # a stop that Python swallowed (see _terminate_as_interrupt) can leave the work to
+            # fail before it comes again (a compilation cut short): the stop is what happened
+            if not _resending:
+                raise
+            signum = _resending[-1]
+            _resending.clear()  # the stop is taken: not sent again
+            status = _stopped(_Terminated() if signum == signal.SIGTERM else KeyboardInterrupt())
         if argv is None:
             _leave(status)
     return status
@@ -343,6 +351,8 @@ class _Terminated(KeyboardInterrupt):
 
 #: seconds before a swallowed signal comes again (its hook has returned by then)
 AGAIN_S = 0.05
+#: the signals swallowed while the command runs and due to come again (cleared once taken)
+_resending = []
 
 
 def _raise_stop(signum, frame):
@@ -368,20 +378,29 @@ def _terminate_as_interrupt():
             hook(unraisable)
             return
         signum = signal.SIGTERM if isinstance(e, _Terminated) else signal.SIGINT
+        _resending.append(signum)
         while True:  # sent again from a thread (raised here, it would be lost), until it is out
             try:
-                threading.Timer(AGAIN_S, os.kill, (os.getpid(), signum)).start()
+                threading.Timer(AGAIN_S, _resend, (signum,)).start()
                 return
             except KeyboardInterrupt:  # the one sent before landed in this hook: once more
                 continue
 
+    _resending.clear()
     sys.unraisablehook = again
     try:
         yield
     finally:
+        _resending.clear()
         sys.unraisablehook = hook
         for s, handler in before.items():
             signal.signal(s, handler)
+
+
+def _resend(signum):
+    """Send the swallowed signal `signum` again, unless the command has taken it or ended."""
+    if _resending:
+        os.kill(os.getpid(), signum)
 
 
 def _leave(status):
