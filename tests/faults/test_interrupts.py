@@ -98,64 +98,47 @@ def _delays(command):
     return [rng.uniform(0.0, LATEST_S) for _ in SIGNALS]
 
 
+def info_doing(work, swallowed=None):
+    """`gravel info` in a fresh process with its work replaced by the statements `work`, after
+    a `swallowed` signal (None: none) was sent from a weakref callback, where Python only prints
+    the exception it raises ("Exception ignored in ..."; an import's module lock has one)."""
+    lines = [
+        "import os, signal, time, weakref",
+        "import gravel.cli.command as command",
+        "class Lock: pass",
+        "def callback(ref):",
+        f"    os.kill(os.getpid(), {int(swallowed or 0)})  # handled here, inside the callback",
+        "def info(args):",
+        "    lock = Lock(); ref = weakref.ref(lock, callback); del lock" if swallowed else "",
+        *(f"    {w}" for w in work),
+        "command.cmd_info = info",
+        "raise SystemExit(command.main())",
+    ]
+    return subprocess.run(
+        [sys.executable, "-c", "\n".join(lines), "info"], capture_output=True, text=True, timeout=60
+    )
+
+
 def test_issue_51_an_interrupt_python_swallowed_comes_again():
-    """A signal whose exception is raised inside a weakref callback (an import's module lock has
-    one) is only printed by Python ("Exception ignored in ..."), and the command ran on to exit 0:
-    it now comes again at once, and the command ends as interrupted."""
-    code = (
-        "import os, signal, sys, time, weakref\n"
-        "import gravel.cli.command as command\n"
-        "class Lock: pass\n"
-        "def callback(ref):\n"
-        "    os.kill(os.getpid(), signal.SIGINT)  # handled here, inside the callback\n"
-        "def info(args):\n"
-        "    lock = Lock(); ref = weakref.ref(lock, callback); del lock\n"
-        "    time.sleep(5); print('finished')\n"
-        "command.cmd_info = info\n"
-        "raise SystemExit(command.main())\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, "info"], capture_output=True, text=True, timeout=60
-    )
+    """A swallowed SIGINT: the command ran on to exit 0; it now comes again at once, and the
+    command ends as interrupted."""
+    done = info_doing(["time.sleep(5); print('finished')"], signal.SIGINT)
     assert done.returncode == 130 and "finished" not in done.stdout
     one_line(done.stderr, "gravel: interrupted")
 
 
 def test_issue_51_work_that_fails_after_a_swallowed_stop_ends_as_stopped():
-    """SIGTERM swallowed inside a weakref callback, then the work failing before the signal comes
-    again (as a Numba compilation cut short did: "no compiled object yet"): the command ends as
-    terminated, one line and 143, not with the failure's traceback and then killed by the
-    signal sent again (-15)."""
-    code = (
-        "import os, signal, weakref\n"
-        "import gravel.cli.command as command\n"
-        "class Lock: pass\n"
-        "def callback(ref):\n"
-        "    os.kill(os.getpid(), signal.SIGTERM)  # handled here, inside the callback\n"
-        "def info(args):\n"
-        "    lock = Lock(); ref = weakref.ref(lock, callback); del lock\n"
-        "    raise RuntimeError('no compiled object yet')\n"
-        "command.cmd_info = info\n"
-        "raise SystemExit(command.main())\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, "info"], capture_output=True, text=True, timeout=60
-    )
+    """A swallowed SIGTERM, then the work failing before the signal comes again (as a Numba
+    compilation cut short did: "no compiled object yet"): the command ends as terminated, one
+    line and 143, not with the failure's traceback and then killed by the signal sent again
+    (-15)."""
+    done = info_doing(["raise RuntimeError('no compiled object yet')"], signal.SIGTERM)
     assert done.returncode == 128 + signal.SIGTERM, done.stderr
     one_line(done.stderr, "gravel: terminated")
 
 
 def test_a_failure_without_a_stop_still_shows_its_traceback():
-    code = (
-        "import gravel.cli.command as command\n"
-        "def info(args):\n"
-        "    raise RuntimeError('a fault of the code')\n"
-        "command.cmd_info = info\n"
-        "raise SystemExit(command.main())\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, "info"], capture_output=True, text=True, timeout=60
-    )
+    done = info_doing(["raise RuntimeError('a fault of the code')"])
     assert done.returncode == 1 and "RuntimeError: a fault of the code" in done.stderr
 
 
