@@ -215,6 +215,7 @@ def test_a_worker_lost_under_a_count_is_one_error():
 
 @pytest.mark.gpu
 def test_gpu_clusters_are_refused_before_any_work():
+    pytest.importorskip("distributed")
     G = gravel.generate.kronecker(6, 8)
     with gd.GPUCluster(1) as c:
         for call in (gd.triangles, gd.core_number, gd.betweenness_centrality):

@@ -3,6 +3,7 @@ against the single-process CPU path, in this process and on Dask workers (skippe
 dask/distributed)."""
 
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 import gravel
 import gravel.distributed as gd
 from gravel.distributed import exchange
-from gravel.errors import GravelError, InvalidArgumentError
+from gravel.errors import GravelError, InvalidArgumentError, MissingDependencyError
 
 from ..strategies import graphs
 from .helpers import check_bfs, check_cc, check_pagerank, check_sssp
@@ -103,6 +104,13 @@ def test_bad_parts():
 
 
 # -- the exchange ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [lambda: gd.Cluster(parts=1), lambda: gd.GPUCluster(1)])
+def test_clusters_without_dask_name_the_install(make, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
+    with pytest.raises(MissingDependencyError, match=r"pip install 'gravel\[distributed\]'"):
+        make()
 
 
 def test_route_collectives():

@@ -22,6 +22,7 @@ from .liveness import (
     alive,
     gather,
     lost_error,
+    require_distributed,
     start_local,
     wait_ended,
     watch,
@@ -178,6 +179,8 @@ class Cluster(Owner):
     ------
     InvalidArgumentError
         Neither `parts` nor `client`, or `parts` is not a positive integer.
+    MissingDependencyError
+        Dask's distributed is not installed.
     GravelError
         The Dask cluster has no workers.
     WorkerLostError
@@ -199,7 +202,7 @@ class Cluster(Owner):
     """
 
     def __init__(self, parts=None, *, client=None, **cluster_kwargs):
-        import distributed
+        distributed = require_distributed("Cluster")
 
         if client is None:
             if parts is None:

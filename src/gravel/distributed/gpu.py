@@ -25,7 +25,7 @@ from ..errors import GravelError, InvalidArgumentError
 from .cluster import WORKER_ENV, Owner, _set_env
 from .exchange import Stats
 from .gpu_worker import _build, _connect, _facts, _facts_of, _run, to_device
-from .liveness import WorkerLostError, gather
+from .liveness import WorkerLostError, gather, require_distributed
 from .partition import _check_parts, split
 
 # -- GPUs and their workers --------------------------------------------------------------------
@@ -176,6 +176,8 @@ class GPUCluster(Owner):
     InvalidArgumentError
         Neither `gpus` nor `client`, or `gpus` is not a positive integer or more than the GPUs
         visible here.
+    MissingDependencyError
+        Dask's distributed is not installed.
     GravelError
         The Dask cluster has no workers.
 
@@ -187,7 +189,7 @@ class GPUCluster(Owner):
     """
 
     def __init__(self, gpus=None, *, client=None):
-        import distributed
+        distributed = require_distributed("GPUCluster")
 
         self._ready = False  # joined: a failed step may restart and join the workers again
         ids = None

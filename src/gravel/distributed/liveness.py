@@ -15,10 +15,37 @@ import os
 import threading
 import time
 
-from ..errors import GravelError
+from ..errors import GravelError, MissingDependencyError
 
 #: seconds between checks that the workers holding a run's parts are alive
 POLL_S = 1.0
+
+
+def require_distributed(what):
+    """The ``distributed`` module (Dask's), which the clusters run on.
+
+    Parameters
+    ----------
+    what : str
+        The feature that needs it, named in the error.
+
+    Returns
+    -------
+    module
+        ``distributed``.
+
+    Raises
+    ------
+    MissingDependencyError
+        Dask's distributed is not installed; the message names the ``pip install`` that adds it.
+    """
+    try:
+        import distributed
+    except ImportError:
+        raise MissingDependencyError(
+            f"{what} needs Dask's distributed: pip install 'gravel[distributed]'"
+        ) from None
+    return distributed
 
 
 class WorkerLostError(GravelError, RuntimeError):

@@ -57,7 +57,7 @@ class CpuPart:
         self.seconds = (0.0, 0.0)
 
     @classmethod
-    def with_home(cls, G, program, values, push_offsets):
+    def with_home(cls, G, program, values, cpu):
         """A part and the state's engine on its side (:class:`~gravel.programs.home.CpuHome`),
         as :meth:`CudaPart.with_home <gravel.programs.cuda_part.CudaPart.with_home>` makes them.
 
@@ -67,8 +67,8 @@ class CpuPart:
         program : Program
         values : dict
             The run's parameter values.
-        push_offsets : list of numpy.ndarray
-            The host offsets of the lists a push reads along each way (their number counts in
+        cpu : CpuEngine
+            The engine of the CPU's rows, into whose arrays the home exports (its ways count in
             the part's bytes per vertex, as on the GPU).
 
         Returns
@@ -79,8 +79,8 @@ class CpuPart:
         from .home import CpuHome
 
         part = cls(G, program, values, whole=False)
-        part.vertex_bytes = vertex_bytes(program, len(push_offsets))  # as the GPU's home holds
-        return part, CpuHome(G, program, values, part)
+        part.vertex_bytes = vertex_bytes(program, len(cpu.ways))  # as the GPU's home holds
+        return part, CpuHome(G, program, values, part, cpu)
 
     def limit(self):
         """Bytes the split may fill: the device-memory budget, as on the GPU.

@@ -104,7 +104,7 @@ class CudaPart:
         self.pins = {}  # host arrays the bus rows read, by id: (the array, its mapped view)
 
     @classmethod
-    def with_home(cls, G, program, values, push_offsets):
+    def with_home(cls, G, program, values, cpu):
         """A part whose SpMV reads and writes the arrays of the state's engine on the GPU, and
         that engine (:mod:`.home`).
 
@@ -114,8 +114,8 @@ class CudaPart:
         program : Program
         values : dict
             The run's parameter values.
-        push_offsets : list of numpy.ndarray
-            The host offsets of the lists a push reads along each way.
+        cpu : CpuEngine
+            The engine of the CPU's rows, into whose arrays the home exports.
 
         Returns
         -------
@@ -124,7 +124,7 @@ class CudaPart:
         """
         from .home import CudaHome
 
-        home = CudaHome(G, program, values, push_offsets)
+        home = CudaHome(G, program, values, cpu)
         home.part = cls(G, program, values, whole=False, home=home)
         return home.part, home
 

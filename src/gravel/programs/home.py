@@ -69,8 +69,10 @@ class CudaHome(_Home):
     program : Program
     values : dict
         The run's parameter values (:meth:`Program.bind <gravel.programs.Program.bind>`).
-    push_offsets : list of numpy.ndarray
-        The host offsets of the lists a push reads along each way.
+    cpu : CpuEngine
+        The engine of the CPU's rows: :meth:`export` copies into its messages and state, which
+        it moves to pinned host memory (a copy at the bus's speed, into the same arrays each
+        iteration).
 
     Attributes
     ----------
@@ -86,14 +88,19 @@ class CudaHome(_Home):
         The ways messages travel.
     """
 
-    def __init__(self, G, program, values, push_offsets):
+    def __init__(self, G, program, values, cpu):
+        import cupyx
+
         from .cuda import CudaEngine
 
-        self.program = program
+        self.program, self.cpu = program, cpu
+        push_offsets = [push[0] for push, _ in cpu.ways]
         self.engine = CudaEngine.vertices_only(G, program, values, push_offsets)
         self.push_degree = self.engine.push_degree
         self.way_count = len(push_offsets)
         self.part = self.at = None
+        for arrays in (cpu.messages, cpu.states):
+            arrays[:] = [cupyx.empty_pinned(a.shape, a.dtype) for a in arrays]
 
     def send(self, active, iteration):
         """Every sender's message, on the GPU.
@@ -109,7 +116,8 @@ class CudaHome(_Home):
         e._compute(None, e.send_code, iteration)
 
     def export(self, direction, values):
-        """The senders, and what the CPU's rows need of them, on the host.
+        """The senders, their messages copied into the CPU engine's (and the state, where the
+        CPU's rows read it).
 
         Parameters
         ----------
@@ -120,28 +128,27 @@ class CudaHome(_Home):
 
         Returns
         -------
-        ids : numpy.ndarray or None
+        numpy.ndarray or None
             The senders (int32, sorted); None: every vertex, in a pull.
-        messages : list of numpy.ndarray or None
-            One array per message field, the senders' values in the order of `ids` (one per
-            vertex where `ids` is None); None without `values`.
-        states : list of numpy.ndarray or None
-            The whole state, where the CPU's rows read it (process, or a pull's listen) and `values`
-            asks; else None.
         """
         import cupy
 
-        e = self.engine
+        e, cpu = self.engine, self.cpu
         if self.program.senders != "all":
             self.at = cupy.flatnonzero(e.active).astype(cupy.int32)
         else:  # a push lists every vertex as a sender
             self.at = None if direction == "pull" else cupy.arange(e.n, dtype=cupy.int32)
         ids = None if self.at is None else self.at.get()
-        if not values:
-            return ids, None, None
-        messages = [m.get() if self.at is None else m[self.at].get() for m in e.ms]
-        states = [s.get() for s in e.st] if _reads_state(self.program, direction) else None
-        return ids, messages, states
+        if values:
+            for given, mine in zip(e.ms, cpu.messages, strict=True):
+                if self.at is None:
+                    given.get(out=mine)
+                else:
+                    mine[ids] = given[self.at].get()
+            if _reads_state(self.program, direction):
+                for given, mine in zip(e.st, cpu.states, strict=True):
+                    given.get(out=mine)
+        return ids
 
     def launch(self, direction, device, bus):
         """Start the part's SpMV over the device and the bus rows from this home's messages, a
@@ -211,6 +218,8 @@ class CpuHome(_Home):
         The run's parameter values (:meth:`Program.bind <gravel.programs.Program.bind>`).
     part : CpuPart
         The SpMV over the GPU's rows.
+    cpu : CpuEngine
+        The engine of the CPU's rows, into whose arrays :meth:`export` copies.
 
     Attributes
     ----------
@@ -218,8 +227,8 @@ class CpuHome(_Home):
         The arcs a push from each vertex reads, along every way.
     """
 
-    def __init__(self, G, program, values, part):
-        self.program, self.part = program, part
+    def __init__(self, G, program, values, part, cpu):
+        self.program, self.part, self.cpu = program, part, cpu
         self.engine = CpuEngine(G, program, values)
         self.push_degree = self.engine.push_degree
         self.active = self.ids = self.messages = None
@@ -239,7 +248,8 @@ class CpuHome(_Home):
         self.engine.send(active.ids, iteration)
 
     def export(self, direction, values):
-        """The senders, and what the CPU's rows need of them (:meth:`CudaHome.export`).
+        """The senders, their messages copied into the CPU engine's (and the state, where the
+        CPU's rows read it): :meth:`CudaHome.export`.
 
         Parameters
         ----------
@@ -249,21 +259,24 @@ class CpuHome(_Home):
 
         Returns
         -------
-        ids : numpy.ndarray or None
+        numpy.ndarray or None
             The senders (int32, sorted); None: every vertex, in a pull.
-        messages : list of numpy.ndarray or None
-            The senders' values, one array per message field; None without `values`.
-        states : list of numpy.ndarray or None
-            The state, where the CPU's rows read it and `values` asks.
         """
-        e = self.engine
+        e, cpu = self.engine, self.cpu
         self.ids = self.active
         if self.program.senders == "all":  # a push lists every vertex as a sender
             self.ids = None if direction == "pull" else e.every
         self.messages = e.messages if self.ids is None else [m[self.ids] for m in e.messages]
-        if not values:
-            return self.ids, None, None
-        return self.ids, self.messages, e.states if _reads_state(self.program, direction) else None
+        if values:
+            for given, mine in zip(self.messages, cpu.messages, strict=True):
+                if self.ids is None:
+                    mine[:] = given
+                else:
+                    mine[self.ids] = given
+            if _reads_state(self.program, direction):
+                for given, mine in zip(e.states, cpu.states, strict=True):
+                    mine[:] = given
+        return self.ids
 
     def launch(self, direction, device, bus):
         """Run the part's SpMV over the device and the bus rows from this home's messages.

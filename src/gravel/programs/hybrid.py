@@ -123,8 +123,7 @@ class HybridEngine:
         #: the state lives on the CPU
         self.home = None
         if not whole and Part.prior_share > 0.5 and not _narrow_sums(program):
-            push_offsets = [push[0] for push, _ in self.cpu.ways]
-            self.part, self.home = Part.with_home(G, program, values, push_offsets)
+            self.part, self.home = Part.with_home(G, program, values, self.cpu)
         else:
             self.part = Part(G, program, values, whole=whole)
         self.can_push = self.part.can_push
@@ -279,7 +278,7 @@ class HybridEngine:
         else:
             self.home.send(active, iteration)
             wanted = pull and min(cpu_rows) < self.n or not pull
-            ids, values, states = self.home.export(direction, wanted)
+            ids = self.home.export(direction, wanted)
             senders = self.cpu.every if ids is None else ids
         if pull:
             cuts = [(None, None)] * len(sets)
@@ -302,7 +301,7 @@ class HybridEngine:
             self.home.launch(direction, device, bus)
             with Timer("cpu") as t:
                 if wanted:
-                    got, totals = self._cpu_rows(ids, values, states, direction, cpu_rows)
+                    got, totals = self._cpu_rows(ids, direction, cpu_rows)
             device_s, bus_s = self.home.finish()
             if wanted:
                 self.home.combine(got, totals)
@@ -343,19 +342,12 @@ class HybridEngine:
         cpu.apply(reached, iteration)
         return device_s, bus_s, t.seconds
 
-    def _cpu_rows(self, ids, messages, states, direction, first):
-        """The CPU's rows of a run whose state lives on the GPU's side: the senders' messages
-        (`ids` None: every vertex's) and the state copied in, then a pull over rows ``[first[w],
-        n)`` of each way or a push from the senders from row ``first[w]`` on. Returns the
-        vertices reached (int32, distinct) and their totals, which it forgets."""
+    def _cpu_rows(self, ids, direction, first):
+        """The CPU's rows of a run whose state lives on the GPU's side, the senders' messages
+        (`ids` None: every vertex's) and the state already exported into the CPU's arrays: a pull
+        over rows ``[first[w], n)`` of each way or a push from the senders from row ``first[w]``
+        on. Returns the vertices reached (int32, distinct) and their totals, which it forgets."""
         cpu, pull = self.cpu, direction == "pull"
-        for mine, given in zip(cpu.messages, messages, strict=True):
-            if ids is None:
-                mine[:] = given
-            else:
-                mine[ids] = given
-        for mine, given in zip(cpu.states, states or (), strict=False):
-            mine[:] = given
         if pull and ids is not None:  # a pull reads the senders' flags
             cpu.active[:] = False
             cpu.active[ids] = True
