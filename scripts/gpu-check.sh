@@ -21,7 +21,7 @@
 #               RECORD_SECONDS caps the recording, SUITE_SECONDS the whole, from the script's start)
 #   --suite-rest  runs the GPU tests that a --suite run cut off by its cap did not get to (its log
 #               read from $OUT: a later call on the same warm machine, OUT pointing to a folder
-#               that stays, such as build/)
+#               that stays, such as build/); both name each test as it ends and list the slowest
 #   --kernels   runs only kernel_times.py on kron:22 and urand:22: issue 23's six GPU cells, kernel
 #               by kernel
 #               (--nx and --programs each fit one call of the device tool; --primitives does
@@ -111,7 +111,7 @@ case "${1:-}" in
     # run's log still tells what it ran
     timeout -s INT $((${SUITE_SECONDS:-3600} - ${RERUN_SECONDS:-60} - SECONDS)) \
       python3 -m pytest -v -m gpu -p no:cacheprovider tests -rA -n "$(($(nproc) - 1))" \
-      --dist "$(xdist_mode)" >"$out/gpu-suite.log" 2>&1
+      --dist "$(xdist_mode)" --durations=40 >"$out/gpu-suite.log" 2>&1
     grep -E "^(FAILED|ERROR) | in [0-9.]+s" "$out/gpu-suite.log"
     # the failures again, one process, with their tracebacks (a cut run prints none)
     failed=$(grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/gpu-suite.log" | cut -d" " -f2 | sort -u)
@@ -121,9 +121,8 @@ case "${1:-}" in
   --suite-rest)
     # the tests a cut-off --suite run (its log in $out) did not get to, in a later call
     timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) \
-      python3 scripts/gpu-suite-rest.py "$out/gpu-suite.log" -n "$(($(nproc) - 1))" \
-      --dist "$(xdist_mode)" \
-      >"$out/gpu-suite-rest.log" 2>&1
+      python3 scripts/gpu-suite-rest.py "$out/gpu-suite.log" -v -n "$(($(nproc) - 1))" \
+      --dist "$(xdist_mode)" --durations=40 >"$out/gpu-suite-rest.log" 2>&1
     grep -E "^(FAILED|ERROR) | to run| in [0-9.]+s" "$out/gpu-suite-rest.log"
     exit 0 ;;
   --kernels)

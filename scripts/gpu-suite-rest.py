@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 REPORTED = re.compile(r"(?:^|\] )(PASSED|FAILED|ERROR|XFAIL|XPASS) (tests/\S.*?)(?: - .*)?$")
-PYTEST = [sys.executable, "-m", "pytest", "-q", "-m", "gpu", "-p", "no:cacheprovider"]
+PYTEST = [sys.executable, "-m", "pytest", "-m", "gpu", "-p", "no:cacheprovider"]
 
 
 def reported(log):
@@ -23,7 +23,9 @@ def reported(log):
 
 
 def main(log, *args):
-    listed = subprocess.run([*PYTEST, "--collect-only", "tests"], capture_output=True, text=True)
+    listed = subprocess.run(
+        [*PYTEST, "-q", "--collect-only", "tests"], capture_output=True, text=True
+    )
     ids = [i for i in listed.stdout.splitlines() if i.startswith("tests/") and "::" in i]
     done = reported(log)
     rest = [i for i in ids if i not in done]
