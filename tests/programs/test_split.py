@@ -4,7 +4,7 @@ and the share at which both sides finish together."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from gravel.programs import split
@@ -66,12 +66,26 @@ def test_room_and_cap():
 def test_rates_and_resplit():
     assert split.rate(100, 2.0) == 50.0
     assert split.rate(0, 1.0) is None and split.rate(100, 0.0) is None
-    assert split.next_share(0.5, 0.5 + split.RESPLIT_ABOVE / 2) == 0.5  # not worth a copy
+    assert split.next_share(0.5, 0.52) == 0.5  # the CPU's time cut by 4 %: not worth a copy
+    assert split.next_share(0.5, 0.48) == 0.5
     assert split.next_share(0.9, 0.2) == 0.2
+    assert split.next_share(0.9, 0.94) == 0.94  # the CPU's 10 % of the arcs cut to 6 %
     assert split.next_share(0.9, None) == 0.9
 
 
 RATES = st.floats(1.0, 1e9, allow_nan=False)
+
+
+@given(st.floats(0.01, 0.99), st.floats(0.01, 0.99), RATES)
+def test_resplit_only_where_it_saves_time(current, measured, gpu_rate):
+    """Rates at which `measured` is the balance: the move is taken exactly where an iteration at
+    it (both sides finishing together) is shorter than one at `current` by RESPLIT_GAIN."""
+    cpu_rate = gpu_rate * (1 - measured) / measured
+    now = max(current / gpu_rate, (1 - current) / cpu_rate)
+    saved = 1 - (measured / gpu_rate) / now
+    assume(abs(saved - split.RESPLIT_GAIN) > 1e-9)
+    moved = split.next_share(current, measured) != current
+    assert moved == (saved > split.RESPLIT_GAIN)
 
 
 @settings(max_examples=200, deadline=None)

@@ -12,9 +12,9 @@ bus rows only where the device rows alone are fewer than that.
 
 import numpy as np
 
-#: a measured balance moves the split (the GPU's lists copied again) only when it differs from
-#: the current share by more than this: a copy of the lists costs several sweeps over them
-RESPLIT_ABOVE = 0.05
+#: a measured balance moves the split (the GPU's lists copied again) only where it is expected to
+#: cut an iteration's time by more than this part: a copy of the lists costs several sweeps
+RESPLIT_GAIN = 0.1
 #: device bytes of an offset (int64): every set of lists the GPU holds has n + 1 of them
 OFFSET_BYTES = 8
 
@@ -310,8 +310,13 @@ def held_lists(lists, k):
 
 def next_share(current, measured):
     """The GPU's share for the next iteration: the `measured` balance (None: none, else at most 1,
-    as :func:`split_share` gives it) where it moves the share by more than :data:`RESPLIT_ABOVE`;
-    else the `current` one.
+    as :func:`split_share` gives it) where moving there is expected to cut the iteration's time
+    by more than :data:`RESPLIT_GAIN`; else the `current` one.
+
+    The side that gives up arcs is the one that finished last, and its time falls with its share:
+    the CPU's from ``1 - current`` to ``1 - measured`` where the balance gives the GPU more, the
+    GPU's from `current` to `measured` otherwise. So a move of a few points counts where it halves
+    a small share (0.90 -> 0.95 halves the CPU's time), not where it trims a large one.
 
     Parameters
     ----------
@@ -326,9 +331,13 @@ def next_share(current, measured):
 
     Examples
     --------
-    >>> next_share(0.5, 0.9), next_share(0.5, 0.52), next_share(0.5, None)
-    (0.9, 0.5, 0.5)
+    >>> next_share(0.5, 0.9), next_share(0.5, 0.52), next_share(0.9, 0.95), next_share(0.5, None)
+    (0.9, 0.5, 0.95, 0.5)
     """
-    if measured is None:
+    if measured is None or measured == current:
         return current
-    return measured if abs(measured - current) > RESPLIT_ABOVE else current
+    if measured > current:  # the CPU finished last
+        kept = (1 - measured) / (1 - current)
+    else:
+        kept = measured / current
+    return measured if 1 - kept > RESPLIT_GAIN else current
