@@ -137,6 +137,22 @@ def test_issue_51_work_that_fails_after_a_swallowed_stop_ends_as_stopped():
     one_line(done.stderr, "gravel: terminated")
 
 
+def test_issue_51_what_a_stop_left_half_built_fails_quietly():
+    """A stop while the work holds an object that cannot finalise half-built (as llvmlite's
+    cut in a compilation: "Exception ignored in ObjectRef.__del__"): one line and 143, without
+    the finaliser's traceback."""
+    work = [
+        "class Half:",
+        "    def __del__(self):",
+        "        self.handle  # set after the stop: never",
+        "half = Half()",
+        "os.kill(os.getpid(), signal.SIGTERM); time.sleep(5)",
+    ]
+    done = info_doing(work)
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    one_line(done.stderr, "gravel: terminated")
+
+
 def test_a_failure_without_a_stop_still_shows_its_traceback():
     done = info_doing(["raise RuntimeError('a fault of the code')"])
     assert done.returncode == 1 and "RuntimeError: a fault of the code" in done.stderr

@@ -70,6 +70,7 @@ def test_rates_and_resplit():
     assert split.next_share(0.5, 0.48) == 0.5
     assert split.next_share(0.9, 0.2) == 0.2
     assert split.next_share(0.9, 0.94) == 0.94  # the CPU's 10 % of the arcs cut to 6 %
+    assert split.next_share(0.99, 0.997) == 0.99  # too few arcs moved to pay for the copy
     assert split.next_share(0.9, None) == 0.9
 
 
@@ -78,14 +79,16 @@ RATES = st.floats(1.0, 1e9, allow_nan=False)
 
 @given(st.floats(0.01, 0.99), st.floats(0.01, 0.99), RATES)
 def test_resplit_only_where_it_saves_time(current, measured, gpu_rate):
-    """Rates at which `measured` is the balance: the move is taken exactly where an iteration at
-    it (both sides finishing together) is shorter than one at `current` by RESPLIT_GAIN."""
+    """Rates at which `measured` is the balance: the move is taken exactly where it moves the share
+    by more than RESPLIT_ABOVE and an iteration at it (both sides finishing together) is shorter
+    than one at `current` by more than RESPLIT_GAIN."""
     cpu_rate = gpu_rate * (1 - measured) / measured
     now = max(current / gpu_rate, (1 - current) / cpu_rate)
     saved = 1 - (measured / gpu_rate) / now
-    assume(abs(saved - split.RESPLIT_GAIN) > 1e-9)
+    far = abs(measured - current)
+    assume(abs(saved - split.RESPLIT_GAIN) > 1e-9 and abs(far - split.RESPLIT_ABOVE) > 1e-9)
     moved = split.next_share(current, measured) != current
-    assert moved == (saved > split.RESPLIT_GAIN)
+    assert moved == (saved > split.RESPLIT_GAIN and far > split.RESPLIT_ABOVE)
 
 
 @settings(max_examples=200, deadline=None)

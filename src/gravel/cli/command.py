@@ -422,12 +422,19 @@ def _leave(status):
 
 
 def _stopped(interruption):
-    """The one line and the exit status of a run ended by Ctrl-C or SIGTERM."""
+    """The one line and the exit status of a run ended by Ctrl-C or SIGTERM. From here until the
+    command returns, an object the stop left half-built that fails to finalise (llvmlite's, cut
+    in a compilation: "Exception ignored in ...") is not printed: the stop's line says it."""
+    sys.unraisablehook = _ignore
     if isinstance(interruption, _Terminated):
         print("gravel: terminated", file=sys.stderr)
         return 128 + signal.SIGTERM
     print("gravel: interrupted", file=sys.stderr)
     return 128 + signal.SIGINT
+
+
+def _ignore(unraisable):
+    """An unraisable exception after the stop: dropped (:func:`_stopped`)."""
 
 
 def _quiet_stdout():

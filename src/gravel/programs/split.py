@@ -12,8 +12,10 @@ bus rows only where the device rows alone are fewer than that.
 
 import numpy as np
 
-#: a measured balance moves the split (the GPU's lists copied again) only where it is expected to
-#: cut an iteration's time by more than this part: a copy of the lists costs several sweeps
+#: a measured balance moves the split (the GPU's lists copied again, or its bus rows mapped again)
+#: only where it moves the share by more than RESPLIT_ABOVE and is expected to cut an iteration's
+#: time by more than RESPLIT_GAIN: a copy of the lists costs several sweeps over them
+RESPLIT_ABOVE = 0.02
 RESPLIT_GAIN = 0.1
 #: device bytes of an offset (int64): every set of lists the GPU holds has n + 1 of them
 OFFSET_BYTES = 8
@@ -310,13 +312,15 @@ def held_lists(lists, k):
 
 def next_share(current, measured):
     """The GPU's share for the next iteration: the `measured` balance (None: none, else at most 1,
-    as :func:`split_share` gives it) where moving there is expected to cut the iteration's time
-    by more than :data:`RESPLIT_GAIN`; else the `current` one.
+    as :func:`split_share` gives it) where it differs from `current` by more than
+    :data:`RESPLIT_ABOVE` and moving there is expected to cut the iteration's time by more than
+    :data:`RESPLIT_GAIN`; else the `current` one.
 
     The side that gives up arcs is the one that finished last, and its time falls with its share:
     the CPU's from ``1 - current`` to ``1 - measured`` where the balance gives the GPU more, the
     GPU's from `current` to `measured` otherwise. So a move of a few points counts where it halves
-    a small share (0.90 -> 0.95 halves the CPU's time), not where it trims a large one.
+    a small share (0.90 -> 0.95 halves the CPU's time), not where it trims a large one, nor where
+    it moves too few arcs to pay for the copy (0.990 -> 0.997).
 
     Parameters
     ----------
@@ -331,10 +335,12 @@ def next_share(current, measured):
 
     Examples
     --------
-    >>> next_share(0.5, 0.9), next_share(0.5, 0.52), next_share(0.9, 0.95), next_share(0.5, None)
-    (0.9, 0.5, 0.95, 0.5)
+    >>> next_share(0.5, 0.9), next_share(0.5, 0.52), next_share(0.9, 0.95), next_share(0.99, 0.997)
+    (0.9, 0.5, 0.95, 0.99)
+    >>> next_share(0.5, None)
+    0.5
     """
-    if measured is None or measured == current:
+    if measured is None or abs(measured - current) <= RESPLIT_ABOVE:
         return current
     if measured > current:  # the CPU finished last
         kept = (1 - measured) / (1 - current)
