@@ -205,6 +205,30 @@ def test_cpu_split_moves_keep_the_result(scripted, monkeypatch, name, prior):
         assert bus >= 0 and (bus > 0) == (share > cap + row)
 
 
+@pytest.mark.parametrize("direction", ["pull", "push"])
+def test_cpu_rows_none_nothing_exported(scripted, monkeypatch, direction):
+    """The state on the GPU's side and every arc the GPU's (share 1.0, j == n): the CPU has no
+    rows, so no iteration, pull or push, copies the messages to it; the result is the single
+    device's."""
+    from gravel.programs import home
+
+    monkeypatch.setattr(cpu_part.CpuPart, "prior_share", 1.0)
+    scripted(1.0)
+    copied = []
+    export = home.CpuHome.export
+
+    def counted(self, way, values):
+        copied.append(values)
+        return export(self, way, values)
+
+    monkeypatch.setattr(home.CpuHome, "export", counted)
+    G, prog, direction = case(gravel.generate.kronecker(8, 8, seed=2), "bfs", direction)
+    kw = dict(max_iter=100, direction=direction, device="cpu", params={"source": 0})
+    got = programs.run(G, prog, execution="hybrid", **kw)
+    assert_same(got, programs.run(G, prog, **kw))
+    assert got.stats["state_side"] == "gpu" and copied and not any(copied)
+
+
 def test_cpu_part_bus_rows():
     """The stand-in's bus graph holds rows [k, j) of the lists, ids and weights, and no other."""
     G = add_random_weights(gravel.generate.kronecker(7, 8, seed=5), seed=1)

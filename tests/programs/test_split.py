@@ -77,6 +77,24 @@ def test_rates_and_resplit():
 RATES = st.floats(1.0, 1e9, allow_nan=False)
 
 
+@given(RATES, RATES, RATES, st.floats(0.0, 1.0), st.floats(0.0, 1e-6))
+def test_the_gpu_takes_every_arc_where_a_split_costs_more(device, bus, cpu, cap, serial):
+    """With `serial` seconds per arc that a split adds, the share is 1.0 exactly where the GPU's
+    time over every arc is at most its time over the balance's share plus them."""
+    balance = split.split_share(cap, device, bus, cpu)
+    share = split.split_share(cap, device, bus, cpu, serial)
+
+    def gpu(s):  # seconds per arc: the device rows, then the bus rows
+        return min(s, cap) / device + max(s - cap, 0.0) / bus
+
+    if serial == 0 or balance == 1.0:
+        assert share == balance
+        return
+    alone, split_time = gpu(1.0), gpu(balance) + serial
+    assume(abs(alone - split_time) > 1e-9 * alone)
+    assert share == (1.0 if alone < split_time else balance)
+
+
 @given(st.floats(0.01, 0.99), st.floats(0.01, 0.99), RATES)
 def test_resplit_only_where_it_saves_time(current, measured, gpu_rate):
     """Rates at which `measured` is the balance: the move is taken exactly where it moves the share

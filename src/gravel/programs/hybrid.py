@@ -15,7 +15,9 @@ a half: the GPU's, :mod:`.home`, which then sends the CPU the senders' messages 
 rows' totals back), else on the CPU. After each pull iteration (but the first over a new
 split) the split moves toward the share at which both sides finish together, from the arcs each
 share took and its time (a push's frontier is too small a sample: it takes the split as it
-stands). Where the budget holds every list, there are no bus rows (j == k).
+stands); with the state on the GPU's side, it gives the GPU every arc where that is expected to be
+quicker than the balance plus the copies between the sides, which then stop. Where the budget
+holds every list, there are no bus rows (j == k).
 
 On device "cpu" the GPU's part runs on the CPU as well (:class:`~.cpu_part.CpuPart`, before the
 CPU's own): the split, the compressed vectors and the combining, tested without a GPU. It reads
@@ -155,6 +157,9 @@ class HybridEngine:
         self.cap = cap_share(room, arcs)
         #: the last measured arcs a second of the device rows, the bus rows and the CPU's rows
         self.rates = {"device": None, "bus": None, "cpu": None}
+        #: the last measured seconds per arc of the whole that a split with the state on the
+        #: GPU's side adds to an iteration (the messages out, the CPU's totals back)
+        self.serial = 0.0
         self.share = None
         self._place(self.part.prior_share)
 
@@ -181,16 +186,20 @@ class HybridEngine:
             if rows.bus is None and rows.bus_arcs:
                 rows.bus = self.part.bus(rows.lists, k, j)
 
-    def _measure(self, arcs, seconds):
+    def _measure(self, arcs, seconds, serial_s):
         """The next split from the arcs and seconds of the device rows, the bus rows and the CPU's
-        rows of a pull: each share's rate where it worked, the last one measured otherwise (the
-        bus's, before any, the device's times the part's `bus_prior`)."""
+        rows of a pull, and the seconds the split added (None: not measured): each share's rate
+        where it worked, the last one measured otherwise (the bus's, before any, the device's
+        times the part's `bus_prior`)."""
         for side, a, s in zip(("device", "bus", "cpu"), arcs, seconds, strict=True):
             self.rates[side] = rate(a, s) or self.rates[side]
+        if serial_s is not None:
+            self.serial = serial_s / sum(arcs)
         device, bus, cpu = self.rates.values()
         if bus is None and device is not None:
             bus = device * self.part.bus_prior
-        self._place(next_share(self.share, split_share(self.cap, device, bus, cpu)))
+        measured = split_share(self.cap, device, bus, cpu, self.serial)
+        self._place(next_share(self.share, measured))
 
     @property
     def state_side(self):
@@ -245,7 +254,9 @@ class HybridEngine:
 
         After a pull (but the first over a new split) of a "hybrid" run, the split moves toward
         the share at which both sides finish together (:func:`~gravel.programs.split.split_share`,
-        :func:`~gravel.programs.split.next_share`).
+        :func:`~gravel.programs.split.next_share`), weighing, with the state on the GPU's side,
+        the seconds of the copies between the sides (the export and the fold of the CPU's totals,
+        timed where the CPU had rows).
 
         Parameters
         ----------
@@ -277,8 +288,9 @@ class HybridEngine:
             senders = self.cpu.senders(active.ids)
         else:
             self.home.send(active, iteration)
-            wanted = pull and min(cpu_rows) < self.n or not pull
-            ids = self.home.export(direction, wanted)
+            wanted = min(cpu_rows) < self.n  # whether the CPU has rows
+            with Timer("cpu") as out:
+                ids = self.home.export(direction, wanted)
             senders = self.cpu.every if ids is None else ids
         if pull:
             cuts = [(None, None)] * len(sets)
@@ -294,6 +306,7 @@ class HybridEngine:
             for rows, (c, d) in zip(sets, cuts, strict=True)
             if rows.bus is not None and rows.bus_arcs and (pull or d > c)
         ]
+        serial_s = None  # measured with the state on the GPU's side, where the CPU has rows
         if self.home is None:
             args = (active.ids, iteration, direction, cuts, cpu_rows)
             device_s, bus_s, cpu_s = self._cpu_home(*args, device, bus)
@@ -304,7 +317,9 @@ class HybridEngine:
                     got, totals = self._cpu_rows(ids, direction, cpu_rows)
             device_s, bus_s = self.home.finish()
             if wanted:
-                self.home.combine(got, totals)
+                with Timer("cpu") as back:
+                    self.home.combine(got, totals)
+                serial_s = out.seconds + back.seconds
             self.home.apply(direction, iteration)
             cpu_s = t.seconds
         if pull:
@@ -314,7 +329,7 @@ class HybridEngine:
         arcs = [sum(x) for x in zip(*split, strict=True)]
         if pull and self.adjusting:
             if self.settled:
-                self._measure(arcs, (device_s, bus_s, cpu_s))
+                self._measure(arcs, (device_s, bus_s, cpu_s), serial_s)
             else:  # the first pull over a new copy builds its layouts: no fair measure
                 self.settled = True
         total = sum(arcs)

@@ -234,7 +234,7 @@ def rate(arcs, seconds):
     return arcs / seconds
 
 
-def split_share(cap, device_rate, bus_rate, cpu_rate):
+def split_share(cap, device_rate, bus_rate, cpu_rate, serial=0.0):
     """The GPU's whole share of the arcs (device rows, then bus rows) at which both sides finish
     together, the device rows holding at most `cap` of them.
 
@@ -244,6 +244,10 @@ def split_share(cap, device_rate, bus_rate, cpu_rate):
     the bus's rate), clipped to ``[0, 1 - cap]``: none where the device rows alone outlast the
     CPU's rest.
 
+    A split also costs `serial` seconds an iteration that neither side's SpMV overlaps (the
+    copies between the sides); where the GPU alone, taking every arc, is expected to finish no
+    later than the balance plus them, the share is 1.0, and the CPU takes no rows.
+
     Parameters
     ----------
     cap : float
@@ -251,6 +255,8 @@ def split_share(cap, device_rate, bus_rate, cpu_rate):
     device_rate, bus_rate, cpu_rate : float or None
         Arcs a second of each (:func:`rate`); None: not measured. The device's is not needed
         where `cap` is 0, nor the bus's where the device rows reach the balance.
+    serial : float, default 0.0
+        Seconds a split adds to an iteration, per arc of the whole.
 
     Returns
     -------
@@ -267,7 +273,46 @@ def split_share(cap, device_rate, bus_rate, cpu_rate):
     0.5
     >>> split_share(0.5, 90_000, None, 10_000) is None
     True
+    >>> split_share(1.0, 90_000, None, 10_000, serial=2e-6)  # 1/90k < 0.9/90k + 2e-6: alone
+    1.0
     """
+    share = _balance(cap, device_rate, bus_rate, cpu_rate)
+    if serial and share is not None and share < 1:
+        alone = gpu_seconds(1.0, cap, device_rate, bus_rate)
+        split = gpu_seconds(share, cap, device_rate, bus_rate)
+        if alone is not None and split is not None and alone <= split + serial:
+            return 1.0
+    return share
+
+
+def gpu_seconds(share, cap, device_rate, bus_rate):
+    """Seconds per arc of the whole that the GPU's part takes at `share`: its device rows up to
+    `cap` at `device_rate`, the rest over the bus at `bus_rate`.
+
+    Parameters
+    ----------
+    share, cap : float
+    device_rate, bus_rate : float or None
+        Arcs a second (:func:`rate`); None: not measured.
+
+    Returns
+    -------
+    float or None
+        None where a rate it needs is not known.
+
+    Examples
+    --------
+    >>> gpu_seconds(0.75, 0.5, 1.0, 0.5), gpu_seconds(0.75, 0.5, 1.0, None)
+    (1.0, None)
+    """
+    held, over = min(share, cap), max(share - cap, 0.0)
+    if (held > 0 and device_rate is None) or (over > 0 and bus_rate is None):
+        return None
+    return (held / device_rate if held > 0 else 0.0) + (over / bus_rate if over > 0 else 0.0)
+
+
+def _balance(cap, device_rate, bus_rate, cpu_rate):
+    """:func:`split_share` without the serial seconds."""
     if cpu_rate is None or (cap > 0 and device_rate is None):
         return None
     device_s = 0.0
