@@ -193,7 +193,7 @@ class HybridEngine:
         times the part's `bus_prior`)."""
         for side, a, s in zip(("device", "bus", "cpu"), arcs, seconds, strict=True):
             self.rates[side] = rate(a, s) or self.rates[side]
-        if serial_s is not None:
+        if serial_s is not None and sum(arcs):
             self.serial = serial_s / sum(arcs)
         device, bus, cpu = self.rates.values()
         if bus is None and device is not None:
