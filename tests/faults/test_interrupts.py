@@ -153,6 +153,24 @@ def test_issue_51_what_a_stop_left_half_built_fails_quietly():
     one_line(done.stderr, "gravel: terminated")
 
 
+def test_a_stop_off_the_main_thread_leaves_the_unraisable_hook(monkeypatch):
+    """main() run from a thread and stopped: status 130, and Python's hook for unraisable
+    exceptions is the one it had (the stop's quiet one ends with the command)."""
+    import threading
+
+    import gravel.cli.command as command
+
+    def stop(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "cmd_info", stop)
+    before, got = sys.unraisablehook, []
+    worker = threading.Thread(target=lambda: got.append(command.main(["info"])))
+    worker.start()
+    worker.join()
+    assert got == [128 + signal.SIGINT] and sys.unraisablehook is before
+
+
 def test_a_failure_without_a_stop_still_shows_its_traceback():
     done = info_doing(["raise RuntimeError('a fault of the code')"])
     assert done.returncode == 1 and "RuntimeError: a fault of the code" in done.stderr

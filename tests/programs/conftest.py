@@ -38,7 +38,7 @@ def scripted(monkeypatch):
         it = iter(values)
         last = [values[-1]]
 
-        def measured(cap, device, bus, cpu, serial=0.0):
+        def measured(cap, device, bus, cpu, serial=0.0, current=None):
             last[0] = next(it, last[0])
             return last[0]
 

@@ -77,12 +77,13 @@ def test_rates_and_resplit():
 RATES = st.floats(1.0, 1e9, allow_nan=False)
 
 
-@given(RATES, RATES, RATES, st.floats(0.0, 1.0), st.floats(0.0, 1e-6))
-def test_the_gpu_takes_every_arc_where_a_split_costs_more(device, bus, cpu, cap, serial):
-    """With `serial` seconds per arc that a split adds, the share is 1.0 exactly where the GPU's
-    time over every arc is at most its time over the balance's share plus them."""
+@given(RATES, RATES, RATES, st.floats(0.0, 1.0), st.floats(0.0, 1e-6), st.sampled_from([0.5, 1.0]))
+def test_the_gpu_takes_every_arc_where_a_split_costs_more(device, bus, cpu, cap, serial, current):
+    """With `serial` seconds per arc that a split adds, the share is 1.0 where the GPU's time over
+    every arc beats its time over the balance's share plus them by RESPLIT_GAIN, the balance where
+    the split wins by that much, and otherwise whichever of the two `current` is."""
     balance = split.split_share(cap, device, bus, cpu)
-    share = split.split_share(cap, device, bus, cpu, serial)
+    share = split.split_share(cap, device, bus, cpu, serial, current)
 
     def gpu(s):  # seconds per arc: the device rows, then the bus rows
         return min(s, cap) / device + max(s - cap, 0.0) / bus
@@ -90,9 +91,14 @@ def test_the_gpu_takes_every_arc_where_a_split_costs_more(device, bus, cpu, cap,
     if serial == 0 or balance == 1.0:
         assert share == balance
         return
-    alone, split_time = gpu(1.0), gpu(balance) + serial
-    assume(abs(alone - split_time) > 1e-9 * alone)
-    assert share == (1.0 if alone < split_time else balance)
+    alone, split_time, keep = gpu(1.0), gpu(balance) + serial, 1 - split.RESPLIT_GAIN
+    assume(min(abs(alone - split_time * keep), abs(split_time - alone * keep)) > 1e-9 * alone)
+    if alone < split_time * keep:
+        assert share == 1.0
+    elif split_time < alone * keep:
+        assert share == balance
+    else:
+        assert share == (1.0 if current == 1.0 else balance)
 
 
 @given(st.floats(0.01, 0.99), st.floats(0.01, 0.99), RATES)

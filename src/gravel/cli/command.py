@@ -366,11 +366,14 @@ def _terminate_as_interrupt():
     callback may be: "Exception ignored in ...") comes again, at once, instead of being printed.
     From the main thread only (Python lets no other thread set a handler); what was there before
     comes back after."""
+    hook = sys.unraisablehook
     if threading.current_thread() is not threading.main_thread():
-        yield
+        try:
+            yield
+        finally:
+            sys.unraisablehook = hook  # _stopped's
         return
     before = {s: signal.signal(s, _raise_stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    hook = sys.unraisablehook
 
     def again(unraisable):
         e = unraisable.exc_value

@@ -16,7 +16,7 @@ rows' totals back), else on the CPU. After each pull iteration (but the first ov
 split) the split moves toward the share at which both sides finish together, from the arcs each
 share took and its time (a push's frontier is too small a sample: it takes the split as it
 stands); with the state on the GPU's side, it gives the GPU every arc where that is expected to be
-quicker than the balance plus the copies between the sides, which then stop. Where the budget
+clearly quicker than the balance plus the copies between the sides, which then stop. Where the budget
 holds every list, there are no bus rows (j == k).
 
 On device "cpu" the GPU's part runs on the CPU as well (:class:`~.cpu_part.CpuPart`, before the
@@ -198,7 +198,7 @@ class HybridEngine:
         device, bus, cpu = self.rates.values()
         if bus is None and device is not None:
             bus = device * self.part.bus_prior
-        measured = split_share(self.cap, device, bus, cpu, self.serial)
+        measured = split_share(self.cap, device, bus, cpu, self.serial, self.share)
         self._place(next_share(self.share, measured))
 
     @property

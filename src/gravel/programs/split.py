@@ -234,7 +234,7 @@ def rate(arcs, seconds):
     return arcs / seconds
 
 
-def split_share(cap, device_rate, bus_rate, cpu_rate, serial=0.0):
+def split_share(cap, device_rate, bus_rate, cpu_rate, serial=0.0, current=None):
     """The GPU's whole share of the arcs (device rows, then bus rows) at which both sides finish
     together, the device rows holding at most `cap` of them.
 
@@ -245,8 +245,10 @@ def split_share(cap, device_rate, bus_rate, cpu_rate, serial=0.0):
     CPU's rest.
 
     A split also costs `serial` seconds an iteration that neither side's SpMV overlaps (the
-    copies between the sides); where the GPU alone, taking every arc, is expected to finish no
-    later than the balance plus them, the share is 1.0, and the CPU takes no rows.
+    copies between the sides). Where the GPU alone, taking every arc, is expected to be quicker
+    than the balance plus them by more than :data:`RESPLIT_GAIN`, the share is 1.0 (the CPU takes
+    no rows); where neither is quicker by that much, the share stays on the side of 1.0 that
+    `current` is on, so that timing noise near the break-even does not move it to and fro.
 
     Parameters
     ----------
@@ -257,6 +259,8 @@ def split_share(cap, device_rate, bus_rate, cpu_rate, serial=0.0):
         where `cap` is 0, nor the bus's where the device rows reach the balance.
     serial : float, default 0.0
         Seconds a split adds to an iteration, per arc of the whole.
+    current : float, optional
+        The GPU's share now.
 
     Returns
     -------
@@ -273,16 +277,22 @@ def split_share(cap, device_rate, bus_rate, cpu_rate, serial=0.0):
     0.5
     >>> split_share(0.5, 90_000, None, 10_000) is None
     True
-    >>> split_share(1.0, 90_000, None, 10_000, serial=2e-6)  # 1/90k < 0.9/90k + 2e-6: alone
+    >>> split_share(1.0, 90_000, None, 10_000, serial=5e-6)  # 1/90k well below 0.9/90k + 5e-6
     1.0
+    >>> [split_share(1.0, 90_000, None, 10_000, 2e-6, current) for current in (0.9, 1.0)]
+    [0.9, 1.0]
     """
     share = _balance(cap, device_rate, bus_rate, cpu_rate)
-    if serial and share is not None and share < 1:
-        alone = gpu_seconds(1.0, cap, device_rate, bus_rate)
-        split = gpu_seconds(share, cap, device_rate, bus_rate)
-        if alone is not None and split is not None and alone <= split + serial:
-            return 1.0
-    return share
+    if not serial or share is None or share >= 1:
+        return share
+    alone = gpu_seconds(1.0, cap, device_rate, bus_rate)
+    split = gpu_seconds(share, cap, device_rate, bus_rate)
+    if alone is None or split is None:
+        return share
+    split += serial
+    quicker_alone = alone < split * (1 - RESPLIT_GAIN)
+    quicker_split = split < alone * (1 - RESPLIT_GAIN)
+    return 1.0 if quicker_alone or (current == 1.0 and not quicker_split) else share
 
 
 def gpu_seconds(share, cap, device_rate, bus_rate):
