@@ -15,9 +15,9 @@ a half: the GPU's, :mod:`.home`, which then sends the CPU the senders' messages 
 rows' totals back), else on the CPU. After each pull iteration (but the first over a new
 split) the split moves toward the share at which both sides finish together, from the arcs each
 share took and its time (a push's frontier is too small a sample: it takes the split as it
-stands); with the state on the GPU's side, it gives the GPU every arc where that is expected to be
-clearly quicker than the balance plus the copies between the sides, which then stop. Where the budget
-holds every list, there are no bus rows (j == k).
+stands); with the state on the GPU's side, it gives the GPU every arc where that is expected to
+be clearly quicker than the balance plus the copies between the sides, which then stop. Where the
+budget holds every list, there are no bus rows (j == k).
 
 On device "cpu" the GPU's part runs on the CPU as well (:class:`~.cpu_part.CpuPart`, before the
 CPU's own): the split, the compressed vectors and the combining, tested without a GPU. It reads
