@@ -36,9 +36,9 @@ def _kill_part_one(client, killed):
     note its address and the time of the kill."""
     pids = client.run(os.getpid)
     address = sorted(pids)[1]  # parts go round the workers in the order of their addresses
+    worker = psutil.Process(pids[address])  # before the kill: its nanny may reap it at once
     os.kill(pids[address], signal.SIGKILL)
     killed.update(address=address, at=time.monotonic())
-    worker = psutil.Process(pids[address])
     while time.monotonic() - killed["at"] < HUNG_S:
         try:
             if worker.status() == psutil.STATUS_ZOMBIE:
