@@ -256,6 +256,24 @@ def test_small_graphs_stay_on_networkx():
     assert BackendInterface.should_run("pagerank", (big,), {}) is True
 
 
+def test_the_edge_count_dispatch_reads_follows_the_graph():
+    G = nx.gnm_random_graph(2000, SMALL_GRAPH_EDGES - 1, seed=1)
+    assert isinstance(BackendInterface.should_run("pagerank", (G,), {}), str)
+    G.add_edge(*next(nx.non_edges(G)))  # NetworkX empties G's cache, the count with it
+    assert BackendInterface.should_run("pagerank", (G,), {}) is True
+    G.remove_edge(*next(iter(G.edges)))
+    assert isinstance(BackendInterface.should_run("pagerank", (G,), {}), str)
+
+
+def test_node_local_calls_stay_on_networkx_under_auto_dispatch(caplog):
+    G = nx.gnm_random_graph(2000, SMALL_GRAPH_EDGES, seed=1)
+    G.add_node("alone")
+    with nx.config(backend_priority=["gravel"]), caplog.at_level("DEBUG", "networkx"):
+        assert nx.is_isolate(G, "alone") and not nx.is_isolate(G, 0)
+    assert "one node's adjacency" in caplog.text
+    assert nx.is_isolate(G, "alone", backend="gravel")
+
+
 def test_auto_dispatch_falls_back_with_the_reason(caplog):
     G = nx.path_graph(5)
     with nx.config(backend_priority=["gravel"]), caplog.at_level("DEBUG", "networkx"):

@@ -11,6 +11,10 @@ from .convert import edges_hold_data, from_networkx, require_networkx, to_networ
 # gravel's kernels costs more than NetworkX's own run (docs/networkx.md has the figures).
 SMALL_GRAPH_EDGES = 10_000
 
+# Functions NetworkX answers from one node's adjacency: its own call (about 4 us) costs less than
+# NetworkX's dispatch to any backend (about 18 us), so automatic dispatch keeps them on NetworkX.
+NODE_LOCAL = frozenset({"is_isolate"})
+
 # NetworkX tests that check a deliberate difference, with the reason (see docs/networkx.md)
 XFAIL = {
     ("components/tests/test_strongly_connected.py", "test_condensation_mapping_and_members"): (
@@ -52,8 +56,37 @@ XFAIL = {
 
 def _reads_adjacency_its_own_way(G):
     """A Graph subclass overriding adjacency (as NetworkX's complement ``_AntiGraph`` does)."""
-    base = nx.DiGraph if G.is_directed() else nx.Graph
-    return any(getattr(type(G), a) is not getattr(base, a) for a in ("adj", "edges", "__getitem__"))
+    kind = type(G)
+    if kind not in _OWN_ADJACENCY:
+        base = nx.DiGraph if G.is_directed() else nx.Graph
+        names = ("adj", "edges", "__getitem__")
+        _OWN_ADJACENCY[kind] = any(getattr(kind, a) is not getattr(base, a) for a in names)
+    return _OWN_ADJACENCY[kind]
+
+
+# graph type -> whether it overrides adjacency; the dispatch asks on every call
+_OWN_ADJACENCY = {}
+
+
+def _graph_argument(func, args, kwargs):
+    """The graph a call names: its first argument, without binding the whole signature (that
+    costs more than the functions that only read a degree)."""
+    return args[0] if args else bound(func, args, kwargs)["G"]
+
+
+def _number_of_edges(G):
+    """G's edge count, kept in NetworkX's cache of G: ``G.number_of_edges()`` sums every node's
+    degree, which costs more than many calls, and dispatch asks on every call. NetworkX empties
+    that cache whenever a method changes G, as it does for its conversions."""
+    cache = getattr(G, "__networkx_cache__", None)
+    if cache is None or not nx.config.cache_converted_graphs:
+        return G.number_of_edges()
+    if _EDGES not in cache:
+        cache[_EDGES] = G.number_of_edges()
+    return cache[_EDGES]
+
+
+_EDGES = "gravel_number_of_edges"
 
 
 class BackendInterface:
@@ -90,20 +123,21 @@ class BackendInterface:
         func = ALGORITHMS.get(name)
         if func is None:
             return f"gravel has no {name}"
-        arguments = bound(func, args, kwargs)
-        G = arguments["G"]
+        G = _graph_argument(func, args, kwargs)
         require_networkx(G)  # a gravel.Graph reaches here unconverted: it names no backend
         if G.is_multigraph():
             return "gravel does not hold multigraphs"
         if isinstance(G, nx.Graph) and _reads_adjacency_its_own_way(G):
             return f"{type(G).__name__} changes what its adjacency reads; gravel reads stored edges"
-        return True if func.can_run is None else func.can_run(**arguments)
+        return True if func.can_run is None else func.can_run(**bound(func, args, kwargs))
 
     @staticmethod
     def should_run(name, args, kwargs):
         """True, or why NetworkX itself is the better choice for this call."""
-        G = bound(ALGORITHMS[name], args, kwargs)["G"]
-        if isinstance(G, nx.Graph) and G.number_of_edges() < SMALL_GRAPH_EDGES:
+        if name in NODE_LOCAL:
+            return f"NetworkX answers {name} from one node's adjacency, faster than any dispatch"
+        G = _graph_argument(ALGORITHMS[name], args, kwargs)
+        if isinstance(G, nx.Graph) and _number_of_edges(G) < SMALL_GRAPH_EDGES:
             return f"graph too small: under {SMALL_GRAPH_EDGES} edges NetworkX is faster"
         return True
 

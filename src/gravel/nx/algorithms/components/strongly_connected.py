@@ -31,4 +31,7 @@ def number_strongly_connected_components(G):
 def is_strongly_connected(G):
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    g = G.graph
+    if g.n > 1 and (np.any(g.out_degree == 0) or np.any(g.in_degree == 0)):
+        return False  # a vertex no arc leaves or enters: no labelling needed
     return bool(np.all(_labels(G) == 0))

@@ -8,11 +8,9 @@ replayed here on the host, so that of several tied paths gravel's is NetworkX's.
 import networkx as nx
 import numpy as np
 
-from gravel.algorithms import bfs
-from gravel.arrays import host
 from gravel.backends.cpu import networkx_order
 
-from ..._algorithm import algorithm, device
+from ..._algorithm import algorithm
 from . import unweighted as uw
 from . import weighted as wd
 from .trees import check_weights, shortest_tree
@@ -117,4 +115,5 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
 def has_path(G, source, target):
     s = G.id_of(source, nx.NodeNotFound(f"Source {source} is not in G"))
     t = G.id_of(target, nx.NodeNotFound(f"Target {target} is not in G"))
-    return bool(host(bfs(G.graph, s, device=device()).depth)[t] >= 0) if s != t else True
+    # NetworkX's own has_path: a bidirectional BFS, which stops where the two sides meet
+    return uw.bidirectional_path(G, s, t) is not None
