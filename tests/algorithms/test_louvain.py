@@ -283,11 +283,11 @@ def test_dense_links_choose_as_the_hash_table(G, data):
         return
     arcs, q = (offsets, G.indices[keep], w), (k.sum(), data.draw(st.sampled_from([0.5, 1.0, 2.0])))
     slots = 2 * int(2 ** np.ceil(np.log2(2 * (np.diff(offsets).max() + 1))))
-    keys, link = np.empty(slots, np.int64), np.empty(slots)
+    keys, link, gathered = np.empty(slots, np.int64), np.empty(slots), np.empty(slots, np.int32)
     dense, reached = np.full(G.n, -1.0), np.empty(G.n, np.int32)
     for v in range(G.n):
-        expect = _k._best_move(arcs, community, total, k, v, q, keys, link)
-        got = _k._best_move_dense(arcs, community, total, k, v, q, dense, reached)
+        expect = _k._best_move(arcs, community, total, k, v, q, keys, link, gathered)
+        got = _k._best_move_dense(arcs, community, total, k, v, q, dense, reached, gathered)
         assert got[0] == expect[0]
         assert got[1] == pytest.approx(expect[1], rel=1e-12, abs=1e-15)
         assert np.all(dense == -1.0)  # left as found

@@ -22,7 +22,7 @@ from ..errors import InvalidArgumentError, InvalidGraphError
 from ..results import Timer
 from ..transform import check_weights
 from .coloring import colour_classes, jones_plassmann
-from .lpa import LPAResult, caller_ids, modularity
+from .lpa import LPAResult, caller_ids, degrees, modularity
 
 #: NetworkX runs whose median modularity the verifier compares with
 NX_SEEDS = 5
@@ -175,7 +175,12 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
     graph = first = _level_graph(G, w)
     rng = seeds.rng(seed)
     labels = np.arange(n, dtype=np.int32)  # int32: half the cache lines of int64 (tuning.md)
-    q = modularity(G.offsets, G.indices, labels, w, resolution)
+    degree = degrees(G.offsets, G.indices, w)
+
+    def modularity_of(labels):
+        return modularity(G.offsets, G.indices, labels, w, resolution, degree=degree)
+
+    q = modularity_of(labels)
     levels, history = 0, []
     with Timer() as t:
         while graph[0].size > 1:
@@ -188,7 +193,7 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
             community = _dense(community, size)
             labels = community[labels]
             history.append(labels)
-            q_new = modularity(G.offsets, G.indices, labels, w, resolution)
+            q_new = modularity_of(labels)
             if q_new - q <= threshold:
                 q = q_new
                 break
@@ -196,7 +201,7 @@ def _louvain_cpu(G, weighted, resolution, threshold, seed):
             graph = _k.aggregate(*graph, community)
         if levels > 1:  # the vertices move once more, between the final communities
             if _move(first, labels, rng, resolution, threshold):
-                q = modularity(G.offsets, G.indices, labels, w, resolution)
+                q = modularity_of(labels)
     run = ("louvain_communities", "cpu", t.seconds, "louvain", weighted)
     return community_result(LouvainResult, G, labels, history, q, run)
 

@@ -135,7 +135,8 @@ def simple_graph(G):
     offsets : numpy.ndarray
         int64 row offsets, n + 1, over G's internal ids.
     indices : numpy.ndarray
-        int32 neighbours, each row's distinct ones.
+        int32 neighbours, each row's distinct ones: G's own arrays (read-only) where G has no
+        parallel arcs.
 
     Examples
     --------
@@ -148,6 +149,8 @@ def simple_graph(G):
     >>> degrees(offsets, indices).tolist()  # the loop at 1 adds 2
     [1.0, 4.0, 1.0]
     """
+    if not G.has_parallel_arcs:
+        return G.offsets, G.indices  # already simple: no copy
     offsets, indices, _ = _csr.clean_rows(G.offsets, G.indices, None, dedupe=True, drop_loops=False)
     return offsets, indices
 
@@ -193,7 +196,7 @@ def degrees(offsets, indices, weights=None):
     return _mod.kernels(indices.shape[0]).degrees(offsets, indices, weights)
 
 
-def modularity(offsets, indices, labels, weights=None, resolution=1.0):
+def modularity(offsets, indices, labels, weights=None, resolution=1.0, *, degree=None):
     """Modularity of the partition `labels` of an undirected CSR graph (weighted where `weights`
     are given), as ``networkx.community.modularity`` defines it; 0 without edges.
 
@@ -209,6 +212,9 @@ def modularity(offsets, indices, labels, weights=None, resolution=1.0):
         The entries' weights; None counts each edge 1.
     resolution : float, default 1.0
         NetworkX's `resolution` (gamma).
+    degree : numpy.ndarray, optional
+        Each vertex's degree as :func:`degrees` gives it for these arcs and weights, where the
+        caller has it (a loop over several partitions of one graph): not counted again.
 
     Returns
     -------
@@ -223,7 +229,8 @@ def modularity(offsets, indices, labels, weights=None, resolution=1.0):
     >>> round(modularity(G.offsets, G.indices, np.array([0, 0, 0, 3, 3, 3])), 3)
     0.357
     """
-    degree = degrees(offsets, indices, weights)
+    if degree is None:
+        degree = degrees(offsets, indices, weights)
     two_m = float(degree.sum())
     if two_m == 0:
         return 0.0

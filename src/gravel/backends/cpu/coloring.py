@@ -7,6 +7,7 @@ marks the colours it sees in its own row of `seen` (n_threads x (max degree + 1)
 """
 
 import numba
+import numpy as np
 
 from .serial import by_size
 
@@ -20,18 +21,19 @@ def colour_round(offsets, indices, rank, pending, colour, seen, stop):
         if stop[0]:
             continue
         v = pending[i]
+        row = seen[numba.get_thread_id()]
         ready = True
+        # one pass marks the neighbours' colours and meets any uncoloured one of higher priority;
+        # marks left by a vertex that was not ready stay true: a colour, once given, stays
         for p in range(offsets[v], offsets[v + 1]):
-            u = indices[p]
-            if rank[u] < rank[v] and colour[u] < 0:
+            u = np.uint64(indices[np.uint64(p)])  # unsigned: no wraparound test
+            c = colour[u]
+            if c >= 0:
+                row[np.uint64(c)] = v
+            elif rank[u] < rank[v]:
                 ready = False
                 break
         if ready:
-            row = seen[numba.get_thread_id()]
-            for p in range(offsets[v], offsets[v + 1]):
-                c = colour[indices[p]]
-                if c >= 0:
-                    row[c] = v
             c = 0
             while row[c] == v:
                 c += 1

@@ -121,6 +121,7 @@ def local_moves_parallel(
     widest = most if most > DENSE_DEGREE else 0
     dense = np.full((threads, n if widest else 0), -1.0)
     reached = np.empty((threads, widest), community.dtype)
+    hub_gathered = np.empty((threads, widest), community.dtype)
     active, touched = np.ones(n, np.bool_), np.zeros(n, np.bool_)
     moves = 0
     while True:
@@ -133,11 +134,14 @@ def local_moves_parallel(
                 lo, hi = class_piece(starts, c, j, parts)
                 slots = table_slots(offsets, members, lo, hi)
                 keys, link = np.empty(slots, np.int64), np.empty(slots)
+                gathered = np.empty(slots // 2, community.dtype)
                 for i in range(lo, hi):
                     v = members[i]
                     was[i] = community[v]
                     if active[v] and offsets[v + 1] - offsets[v] <= DENSE_DEGREE:
-                        best, inside[i] = _best_move(arcs, community, total, k, v, q, keys, link)
+                        best, inside[i] = _best_move(
+                            arcs, community, total, k, v, q, keys, link, gathered
+                        )
                         community[v] = best
             if widest:  # the class's vertices of many arcs, in one piece per thread
                 parts = min(threads, starts[c + 1] - starts[c])
@@ -147,7 +151,15 @@ def local_moves_parallel(
                         v = members[i]
                         if active[v] and offsets[v + 1] - offsets[v] > DENSE_DEGREE:
                             best, inside[i] = _best_move_dense(
-                                arcs, community, total, k, v, q, dense[t], reached[t]
+                                arcs,
+                                community,
+                                total,
+                                k,
+                                v,
+                                q,
+                                dense[t],
+                                reached[t],
+                                hub_gathered[t],
                             )
                             community[v] = best
             # Each move again, one after another, against the totals as the moves before it left
@@ -177,12 +189,13 @@ def local_moves_parallel(
 
 
 @numba.njit(cache=True, inline="always")
-def _best_move(arcs, community, total, k, v, q, keys, link):
+def _best_move(arcs, community, total, k, v, q, keys, link, gathered):
     """v's community of largest modularity gain (its own on a tie with staying, else the smallest
     on a tie; `q` is (2m, resolution)) and the change of modularity's inside-weight term by
     moving there (2 (link to it - link to its own) / 2m). v's edge weights into its neighbouring
     communities are summed in the open-addressing table (`keys`, `link`) of at least twice v's
-    degree plus one slots."""
+    degree plus one slots, from its neighbours' communities gathered into `gathered` (at least v's
+    degree entries) first."""
     offsets, indices, weights = arcs
     two_m, resolution = q
     lo, hi = offsets[v], offsets[v + 1]
@@ -192,11 +205,13 @@ def _best_move(arcs, community, total, k, v, q, keys, link):
         bits += 1
     shift = np.uint64(64 - bits)
     mask = (1 << bits) - 1
+    for j in range(hi - lo):  # loads that depend on nothing: many in flight (lpa._choice)
+        gathered[j] = community[np.uint64(indices[np.uint64(lo + j)])]
     keys[: mask + 1] = -1
     h = _slot(mine, shift)
     keys[h], link[h] = mine, 0.0
     for p in range(lo, hi):
-        c = community[indices[p]]
+        c = gathered[p - lo]
         h = _slot(c, shift)
         while keys[h] != c and keys[h] != -1:
             h = (h + 1) & mask
@@ -220,17 +235,21 @@ def _best_move(arcs, community, total, k, v, q, keys, link):
 
 
 @numba.njit(cache=True, inline="always")
-def _best_move_dense(arcs, community, total, k, v, q, link, reached):
+def _best_move_dense(arcs, community, total, k, v, q, link, reached, gathered):
     """`_best_move` for a vertex of many arcs: its link to each community summed in `link`, an
     array over the communities (-1 where not reached: weights are never negative; left so), the
-    communities in the order first reached in `reached`. One access an arc where the table probes
+    communities in the order first reached in `reached`, from its neighbours' communities
+    gathered into `gathered` first (as in `_best_move`). One access an arc where the table probes
     a table too large for the caches."""
     offsets, indices, weights = arcs
     two_m, resolution = q
     mine = community[v]
+    lo, hi = offsets[v], offsets[v + 1]
+    for j in range(hi - lo):
+        gathered[j] = community[np.uint64(indices[np.uint64(lo + j)])]
     found = 0
-    for p in range(offsets[v], offsets[v + 1]):
-        c = community[indices[p]]
+    for p in range(lo, hi):
+        c = gathered[p - lo]
         if link[c] < 0.0:
             link[c] = weights[p]
             reached[found] = c

@@ -26,9 +26,9 @@ def greedy_colour(offsets, indices, order, colour, seen, stop):
             return
         v = order[i]
         for p in range(offsets[v], offsets[v + 1]):
-            c = colour[indices[p]]
+            c = colour[np.uint64(indices[np.uint64(p)])]  # unsigned: no wraparound test
             if c >= 0:
-                seen[c] = v
+                seen[np.uint64(c)] = v
         c = 0
         while seen[c] == v:
             c += 1
@@ -42,23 +42,28 @@ def _slot(label, shift):
 
 
 @numba.njit(cache=True, inline="always")
-def _choice(offsets, indices, labels, v, keys, counts):
+def _choice(offsets, indices, labels, v, keys, counts, gathered):
     """(whether v's label is among the most frequent of its neighbours', the largest of those most
-    frequent); (True, label) for a vertex without neighbours. Labels are tallied in an
-    open-addressing table of at least twice v's degree slots (`keys`, `counts`)."""
+    frequent); (True, label) for a vertex without neighbours. The neighbours' labels are first
+    gathered into `gathered` (at least v's degree entries): loads that depend on nothing, so many
+    are in flight at once, where the tally's probes would wait for each. They are then tallied in
+    an open-addressing table of at least twice v's degree slots (`keys`, `counts`)."""
     lo, hi = offsets[v], offsets[v + 1]
     own = labels[v]
     if hi == lo:
         return True, own
+    degree = hi - lo
+    for j in range(degree):
+        gathered[j] = labels[np.uint64(indices[np.uint64(lo + j)])]
     bits = 1
-    while (1 << bits) < 2 * (hi - lo):
+    while (1 << bits) < 2 * degree:
         bits += 1
     shift = np.uint64(64 - bits)
     mask = (1 << bits) - 1
     keys[: mask + 1] = -1
     top, best = 0, own
-    for p in range(lo, hi):
-        label = labels[indices[p]]
+    for j in range(degree):
+        label = gathered[j]
         h = _slot(label, shift)
         while keys[h] != label and keys[h] != -1:
             h = (h + 1) & mask
@@ -121,12 +126,13 @@ def propagate(offsets, indices, members, starts, labels, pieces, stop):
                 lo, hi = class_piece(starts, c, k, parts)
                 slots = table_slots(offsets, members, lo, hi)
                 keys, counts = np.empty(slots, labels.dtype), np.empty(slots, np.int32)
+                gathered = np.empty(slots // 2, labels.dtype)
                 for i in range(lo, hi):
                     v = members[i]
                     if not stale[v]:
                         continue
                     stale[v] = False
-                    kept, best = _choice(offsets, indices, labels, v, keys, counts)
+                    kept, best = _choice(offsets, indices, labels, v, keys, counts, gathered)
                     if not kept:
                         labels[v] = best
                         changed[k] += 1

@@ -33,9 +33,10 @@ def inside(offsets, indices, labels, weights):
     rows = np.zeros(n)
     for u in numba.prange(n):
         s = 0.0
+        mine = labels[u]
         for p in range(offsets[u], offsets[u + 1]):
-            v = indices[p]
-            if labels[v] == labels[u]:
+            v = indices[np.uint64(p)]
+            if labels[np.uint64(v)] == mine:  # unsigned: no wraparound test
                 w = 1.0 if weights is None else np.float64(weights[p])
                 s += 2.0 * w if v == u else w
         rows[u] = s
