@@ -214,6 +214,33 @@ def test_weights_float32_cannot_hold_go_back_to_networkx():
 
 
 @pytest.mark.parametrize(
+    "weight,expect", [(3.0, "cuda"), (2.5, "cpu"), (float(2**24), "cpu"), (None, "cuda")]
+)
+def test_weighted_closeness_takes_the_gpu_only_where_float32_sums_are_exact(
+    monkeypatch, weight, expect
+):
+    """With `distance`, closeness runs an SSSP per vertex: on the GPU only where its float32 path
+    sums are exact (whole weights, paths below 2**24), as the Dijkstra lengths; else the CPU."""
+    from gravel.nx.algorithms.centrality import closeness
+    from gravel.nx.algorithms.shortest_paths import trees
+
+    asked = []
+
+    def fake(graph, sources, *, weight, wf_improved, device):
+        asked.append(device)
+        return type("R", (), {"closeness": np.zeros(graph.n)})
+
+    monkeypatch.setattr(trees, "choose_device", lambda *a: "cuda")  # as if a GPU were usable
+    monkeypatch.setattr(closeness, "device", lambda: "cuda")
+    monkeypatch.setattr(closeness, "gravel_closeness", fake)
+    G = nx.path_graph(4)
+    if weight is not None:
+        nx.set_edge_attributes(G, weight, "weight")
+    nx.closeness_centrality(G, distance="weight" if weight else None, backend="gravel")
+    assert asked == [expect]
+
+
+@pytest.mark.parametrize(
     "name,kwargs,reason",
     [
         ("hits", {"tol": 0}, "tol=0"),

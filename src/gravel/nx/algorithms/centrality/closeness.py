@@ -2,7 +2,8 @@
 
 gravel's closeness reads the distances into each vertex, as NetworkX's (which reverses a directed
 graph first): BFS per vertex, or gravel's SSSP where `distance` names the weights, which must be
-numbers float32 holds exactly (others run on NetworkX).
+numbers float32 holds exactly (others run on NetworkX), on the GPU only where its float32 path
+sums are exact too (whole weights whose paths stay below 2**24, as for the Dijkstra lengths).
 """
 
 import networkx as nx
@@ -13,6 +14,7 @@ from gravel.arrays import host
 from gravel.errors import InvalidWeightError
 
 from ..._algorithm import algorithm, device
+from ..shortest_paths.trees import exact_sssp_device
 
 
 def _can_run(G, u, distance, wf_improved):
@@ -34,7 +36,8 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
             sources,
             weight=distance is not None,
             wf_improved=bool(wf_improved),
-            device=device(),
+            # with weights, the GPU only where its float32 sums are exact, as for Dijkstra
+            device=device() if distance is None else exact_sssp_device(G.graph),
         ).closeness
     except InvalidWeightError as exc:
         raise NotImplementedError(str(exc)) from exc

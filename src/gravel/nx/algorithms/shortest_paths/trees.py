@@ -164,7 +164,7 @@ def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None, o
         if method == "bellman-ford":
             r = bellman_ford(graph, s, device=device())
         else:
-            r = sssp(graph, s, device=_sssp_device(graph))
+            r = sssp(graph, s, device=exact_sssp_device(graph))
     except NegativeCycleError as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
     dist = host(r.distance).astype(np.float64)
@@ -174,9 +174,25 @@ def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None, o
     return Tree(ids, dist[ids].tolist(), host(r.predecessor).astype(np.int64))
 
 
-def _sssp_device(graph):
+def exact_sssp_device(graph):
     """The call's device for SSSP, but the CPU (float64 sums) where the GPU's float32 distances
-    could round: weights that are not whole, or paths that may pass EXACT_FLOAT32_SUMS."""
+    could round: weights that are not whole, or paths that may pass EXACT_FLOAT32_SUMS.
+
+    Parameters
+    ----------
+    graph : gravel.Graph
+        The weighted graph the SSSP reads.
+
+    Returns
+    -------
+    str
+        "cpu" or "cuda".
+
+    Raises
+    ------
+    DeviceUnavailableError
+        The backend's device is "cuda" and no GPU is usable.
+    """
     dev = choose_device(device(), ("cpu", "cuda"), "sssp")
     exact = graph.whole_weights and graph.n * graph.weight_stats[1] < EXACT_FLOAT32_SUMS
     return dev if exact else "cpu"
