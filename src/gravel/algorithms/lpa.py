@@ -135,8 +135,8 @@ def simple_graph(G):
     offsets : numpy.ndarray
         int64 row offsets, n + 1, over G's internal ids.
     indices : numpy.ndarray
-        int32 neighbours, each row's distinct ones: G's own arrays (read-only) where G has no
-        parallel arcs.
+        int32 neighbours, each row's distinct ones: G's own arrays where G has no parallel arcs.
+        Both read-only.
 
     Examples
     --------
@@ -152,6 +152,8 @@ def simple_graph(G):
     if not G.has_parallel_arcs:
         return G.offsets, G.indices  # already simple: no copy
     offsets, indices, _ = _csr.clean_rows(G.offsets, G.indices, None, dedupe=True, drop_loops=False)
+    # read-only as G's own arrays: the kernels compiled (and prebuilt) for one serve both
+    offsets.flags.writeable = indices.flags.writeable = False
     return offsets, indices
 
 

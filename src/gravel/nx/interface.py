@@ -86,7 +86,7 @@ def _number_of_edges(G):
     return cache[_EDGES]
 
 
-_EDGES = "gravel_number_of_edges"
+_EDGES = "gravel:number_of_edges"  # beside convert.ATTRIBUTE_CACHE, "gravel:attributes"
 
 
 class BackendInterface:

@@ -15,7 +15,8 @@ from .serial import by_size
 @numba.njit(parallel=True, nogil=True, cache=True)
 def colour_round(offsets, indices, rank, pending, colour, seen, stop):
     """Colour the vertices of `pending` whose higher-priority neighbours are coloured (-1: not
-    yet). `seen` must hold -1 on first use; self loops must be gone. Once `stop[0]` is set the
+    yet). `seen` must hold -1 at the colouring's first round (a fresh array per colouring: its
+    marks are vertex ids of this colouring); self loops must be gone. Once `stop[0]` is set the
     rest stay uncoloured (an interrupted caller)."""
     for i in numba.prange(pending.shape[0]):
         if stop[0]:
