@@ -13,7 +13,7 @@ up: between passes, and between colour classes.
 import numba
 import numpy as np
 
-from .lpa import _slot, class_piece, table_slots
+from .lpa import _slot, class_piece, gather, table_slots
 from .serial import is_small
 
 #: above so many arcs a vertex's links are summed in an array over the communities, not a hash
@@ -205,8 +205,7 @@ def _best_move(arcs, community, total, k, v, q, keys, link, gathered):
         bits += 1
     shift = np.uint64(64 - bits)
     mask = (1 << bits) - 1
-    for j in range(hi - lo):  # loads that depend on nothing: many in flight (lpa._choice)
-        gathered[j] = community[np.uint64(indices[np.uint64(lo + j)])]
+    gather(community, indices, lo, hi, gathered)
     keys[: mask + 1] = -1
     h = _slot(mine, shift)
     keys[h], link[h] = mine, 0.0
@@ -245,8 +244,7 @@ def _best_move_dense(arcs, community, total, k, v, q, link, reached, gathered):
     two_m, resolution = q
     mine = community[v]
     lo, hi = offsets[v], offsets[v + 1]
-    for j in range(hi - lo):
-        gathered[j] = community[np.uint64(indices[np.uint64(lo + j)])]
+    gather(community, indices, lo, hi, gathered)
     found = 0
     for p in range(lo, hi):
         c = gathered[p - lo]

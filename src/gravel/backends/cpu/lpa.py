@@ -42,19 +42,26 @@ def _slot(label, shift):
 
 
 @numba.njit(cache=True, inline="always")
+def gather(values, indices, lo, hi, out):
+    """out[: hi - lo] = values[indices[lo:hi]], element by element with unsigned ids (no
+    wraparound test): loads that depend on nothing, so many are in flight at once, where a tally
+    reading each value as it probes would wait for each (docs/tuning.md, Gathered labels)."""
+    for j in range(hi - lo):
+        out[j] = values[np.uint64(indices[np.uint64(lo + j)])]
+
+
+@numba.njit(cache=True, inline="always")
 def _choice(offsets, indices, labels, v, keys, counts, gathered):
     """(whether v's label is among the most frequent of its neighbours', the largest of those most
     frequent); (True, label) for a vertex without neighbours. The neighbours' labels are first
-    gathered into `gathered` (at least v's degree entries): loads that depend on nothing, so many
-    are in flight at once, where the tally's probes would wait for each. They are then tallied in
-    an open-addressing table of at least twice v's degree slots (`keys`, `counts`)."""
+    gathered into `gathered` (at least v's degree entries), then tallied in an open-addressing
+    table of at least twice v's degree slots (`keys`, `counts`)."""
     lo, hi = offsets[v], offsets[v + 1]
     own = labels[v]
     if hi == lo:
         return True, own
     degree = hi - lo
-    for j in range(degree):
-        gathered[j] = labels[np.uint64(indices[np.uint64(lo + j)])]
+    gather(labels, indices, lo, hi, gathered)
     bits = 1
     while (1 << bits) < 2 * degree:
         bits += 1

@@ -11,6 +11,7 @@ from gravel.algorithms import connected_components as gravel_cc
 from gravel.arrays import host
 
 from ..._algorithm import algorithm, device
+from ..isolate import isolated
 
 
 def component_labels(G):
@@ -36,16 +37,16 @@ def number_connected_components(G):
     return int(np.unique(component_labels(G)).size)
 
 
-def one_component(G):
-    """Whether every vertex is in one (weakly) connected component. A vertex without arcs either
-    way answers False before any labelling, as NetworkX's search from the first node ends at once
-    where that node is isolated."""
+def one_component(G, labels=None, stranded=None):
+    """Whether every vertex is in one component: of ``labels(G)`` (default: the (weakly)
+    connected ones). A `stranded` vertex (bool per vertex, default: those without arcs either
+    way), which shares a component with no other, answers False before any labelling, as
+    NetworkX's search from the first node ends at once where that node is isolated."""
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    graph = G.graph
-    if len(G) > 1 and not np.all((graph.out_degree > 0) | (graph.in_degree > 0)):
+    if len(G) > 1 and np.any(isolated(G) if stranded is None else stranded):
         return False
-    return bool(np.all(component_labels(G) == 0))
+    return bool(np.all((component_labels if labels is None else labels)(G) == 0))
 
 
 @algorithm

@@ -3,14 +3,13 @@
 Components come by their first node, not in Tarjan's order as NetworkX yields them.
 """
 
-import networkx as nx
 import numpy as np
 
 from gravel.algorithms import strongly_connected_components as gravel_scc
 from gravel.arrays import host
 
 from ..._algorithm import algorithm, device
-from .connected import components
+from .connected import components, one_component
 
 
 def _labels(G):
@@ -29,9 +28,5 @@ def number_strongly_connected_components(G):
 
 @algorithm
 def is_strongly_connected(G):
-    if len(G) == 0:
-        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    g = G.graph
-    if g.n > 1 and (np.any(g.out_degree == 0) or np.any(g.in_degree == 0)):
-        return False  # a vertex no arc leaves or enters: no labelling needed
-    return bool(np.all(_labels(G) == 0))
+    g = G.graph  # a vertex no arc leaves or enters is a component of its own
+    return one_component(G, _labels, (g.out_degree == 0) | (g.in_degree == 0))
