@@ -23,6 +23,7 @@ import numpy as np
 
 from . import algorithms
 from .algorithms.catalog import CATALOG, PAGERANK_ITERATIONS
+from .io import atomic_write
 
 
 def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
@@ -389,10 +390,14 @@ def write_record(path, script, rows, **extra):
     rows : list of dict
     **extra
         More top-level entries.
+
+    Raises
+    ------
+    OSError
+        The file cannot be written (the error names `path`); the file is then as it was.
     """
     record = {"machine": machine(), "command": [script, *sys.argv[1:]]} | extra | {"rows": rows}
-    with open(path, "w") as fh:
-        json.dump(record, fh, indent=1)
+    _dump(path, record)
 
 
 def machine():
@@ -436,54 +441,6 @@ def _git_head():
         return None
 
 
-def _ms(key):
-    return lambda r: f"{1e3 * r[key]:.2f}" if key in r else ""
-
-
-def _times(key):
-    return lambda r: f"{r[key]:.1f}x" if key in r else ""
-
-
-#: (heading, cell) of the table; columns that are empty in every row are left out
-COLUMNS = [
-    ("graph", lambda r: r["graph"]),
-    ("algo", lambda r: r["algo"]),
-    ("device", lambda r: r["device"]),
-    ("time (ms)", _ms("time_s")),
-    ("min..max", lambda r: f"{1e3 * r['min_s']:.1f}..{1e3 * r['max_s']:.1f}"),
-    ("GTEPS", lambda r: f"{r['gteps']:.3f}" if "gteps" in r else ""),
-    ("x floor", lambda r: f"{r['floor_ratio']:.1f}" if "floor_ratio" in r else ""),
-    ("launches/it", lambda r: f"{r['launches_per_iteration']:.1f}" if "launches" in r else ""),
-    ("SciPy (ms)", _ms("scipy_s")),
-    ("vs SciPy", _times("speedup_vs_scipy")),
-    ("cuSPARSE (ms)", _ms("cusparse_s")),
-    ("vs cuSPARSE", _times("speedup_vs_cusparse")),
-    ("CPU path (ms)", _ms("cpu_s")),
-    ("vs CPU", _times("speedup_vs_cpu")),
-]
-
-
-def print_table(rows):
-    """Print bench rows as a table (rich), leaving out the columns empty in every row.
-
-    Parameters
-    ----------
-    rows : list of dict
-    """
-    from rich.console import Console
-    from rich.table import Table
-
-    cells = [[cell(r) for _, cell in COLUMNS] for r in rows]
-    keep = [j for j in range(len(COLUMNS)) if any(c[j] for c in cells)]
-    table = Table(title="gravel bench")
-    for j in keep:
-        head = COLUMNS[j][0]
-        table.add_column(head, justify="left" if head in ("graph", "algo", "device") else "right")
-    for c in cells:
-        table.add_row(*(c[j] for j in keep))
-    Console(width=max(Console().width, 190)).print(table)
-
-
 def write_json(path, rows, extra):
     """Write a ``gravel bench`` record, ``{"schema": 1, "machine": machine(), **extra,
     "results": rows}``, to the JSON file `path` (:func:`gravel.plots.bench_rows` reads it).
@@ -494,6 +451,17 @@ def write_json(path, rows, extra):
     rows : list of dict
     extra : dict
         More top-level entries (the bandwidths, the graphs, the command line, ...).
+
+    Raises
+    ------
+    OSError
+        The file cannot be written (the error names `path`); the file is then as it was.
     """
-    with open(path, "w") as f:
-        json.dump({"schema": 1, "machine": machine(), **extra, "results": rows}, f, indent=1)
+    _dump(path, {"schema": 1, "machine": machine(), **extra, "results": rows})
+
+
+def _dump(path, record):
+    """Write `record` as JSON to `path` atomically: a run stopped while it writes leaves the file
+    as it was (or absent), never empty or cut."""
+    with atomic_write(path, "w") as f:
+        json.dump(record, f, indent=1)

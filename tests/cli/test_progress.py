@@ -9,8 +9,7 @@ import time
 
 import pytest
 
-from gravel import bench as harness
-from gravel.cli import main, progress
+from gravel.cli import main, output, progress
 from gravel.cli.bench import row_line
 
 
@@ -21,7 +20,7 @@ def test_bench_prints_each_row_flushed_before_the_table(tmp_path, monkeypatch):
 
     out, record = tmp_path / "out.txt", tmp_path / "b.json"
     on_disk = {}  # what the file held when cc first ran, and when the table was printed
-    real_cc, real_table = cc.connected_components, harness.print_table
+    real_cc, real_table = cc.connected_components, output.print_bench_table
 
     def cc_spy(*args, **kwargs):
         on_disk.setdefault("cc", out.read_text())
@@ -32,7 +31,7 @@ def test_bench_prints_each_row_flushed_before_the_table(tmp_path, monkeypatch):
         return real_table(rows)
 
     monkeypatch.setattr(cc, "connected_components", cc_spy)
-    monkeypatch.setattr(harness, "print_table", table_spy)
+    monkeypatch.setattr(output, "print_bench_table", table_spy)
     argv = ["bench", "grid:8x8", "--algo", "bfs", "--algo", "cc", "--device", "cpu"]
     with open(out, "w") as f:  # block-buffered, as stdout is when redirected to a file
         monkeypatch.setattr(sys, "stdout", f)

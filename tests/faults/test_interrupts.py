@@ -194,3 +194,25 @@ def test_issue_51_a_reader_that_stops_early_ends_the_command_quietly(args):
     err = proc.stderr.read().decode()
     assert first and proc.wait(timeout=120) == 0, err
     assert "Traceback" not in err and "Broken pipe" not in err and "error" not in err, err
+
+
+@pytest.mark.parametrize("write", ["write_json", "write_record"])
+def test_issue_51_a_stop_while_a_record_is_written_leaves_the_old_file(
+    write, tmp_path, monkeypatch
+):
+    """`gravel bench --json` and the benchmark scripts write their records atomically: a stop
+    halfway through the JSON leaves the file as it was, and no temporary."""
+    import gravel.bench as bench
+
+    def cut(record, f, **kw):
+        f.write('{"schema": ')
+        raise KeyboardInterrupt
+
+    path = tmp_path / "bench.json"
+    path.write_text('{"old": 1}\n')
+    monkeypatch.setattr(bench.json, "dump", cut)
+    args = ([], {}) if write == "write_json" else ("script", [])
+    with pytest.raises(KeyboardInterrupt):
+        getattr(bench, write)(path, *args)
+    assert path.read_text() == '{"old": 1}\n'
+    assert not temporaries(tmp_path)

@@ -14,6 +14,7 @@ from ..errors import GravelError, InvalidArgumentError, UnknownNameError
 from ..io import check_writable
 from ..programs import files as programs_files
 from ..reorder import reorder
+from . import output
 from .graphs import open_graph, vertex_of
 from .plot import check_plot
 from .progress import say, working
@@ -79,7 +80,7 @@ def cmd_bench(args):
                     args.baselines,
                 )
             rows += show_rows([row])
-    bench.print_table(rows)
+    output.print_bench_table(rows)
     measured = {d: bandwidth(d) for d in sorted({r["device"] for r in rows})}
     print(
         "copy bandwidth "
@@ -124,9 +125,7 @@ def row_line(row):
     str
         E.g. ``grid:20x20  bfs (cpu): time (ms) 0.12, min..max 0.1..0.2, GTEPS 0.013, ...``.
     """
-    from .. import bench
-
-    cells = [(head, cell(row)) for head, cell in bench.COLUMNS if head not in _NAMED]
+    cells = [(head, cell(row)) for head, cell in output.BENCH_COLUMNS if head not in _NAMED]
     shown = ", ".join(f"{head} {text}" for head, text in cells if text)
     return f"{row['graph']}  {row['algo']} ({row['device']}): {shown}"
 
@@ -180,7 +179,7 @@ def _bench_on_gpus(args):
                     )
                 rows += show_rows([row])
             dg.free()
-    bench.print_table(rows)
+    output.print_bench_table(rows)
     if args.json:
         bench.write_json(args.json, rows, {"command": sys.argv, "gpus": args.gpus})
 

@@ -128,3 +128,51 @@ def write_output(path, first, res, G):
     else:
         raise UnknownNameError(f"{path}: unknown output type (use .npy, .csv or .parquet)")
     return path
+
+
+def _ms(key):
+    return lambda r: f"{1e3 * r[key]:.2f}" if key in r else ""
+
+
+def _times(key):
+    return lambda r: f"{r[key]:.1f}x" if key in r else ""
+
+
+#: (heading, cell) of `gravel bench`'s table; columns that are empty in every row are left out
+BENCH_COLUMNS = [
+    ("graph", lambda r: r["graph"]),
+    ("algo", lambda r: r["algo"]),
+    ("device", lambda r: r["device"]),
+    ("time (ms)", _ms("time_s")),
+    ("min..max", lambda r: f"{1e3 * r['min_s']:.1f}..{1e3 * r['max_s']:.1f}"),
+    ("GTEPS", lambda r: f"{r['gteps']:.3f}" if "gteps" in r else ""),
+    ("x floor", lambda r: f"{r['floor_ratio']:.1f}" if "floor_ratio" in r else ""),
+    ("launches/it", lambda r: f"{r['launches_per_iteration']:.1f}" if "launches" in r else ""),
+    ("SciPy (ms)", _ms("scipy_s")),
+    ("vs SciPy", _times("speedup_vs_scipy")),
+    ("cuSPARSE (ms)", _ms("cusparse_s")),
+    ("vs cuSPARSE", _times("speedup_vs_cusparse")),
+    ("CPU path (ms)", _ms("cpu_s")),
+    ("vs CPU", _times("speedup_vs_cpu")),
+]
+
+
+def print_bench_table(rows):
+    """Print :mod:`gravel.bench` rows as a table (rich), leaving out the columns empty in every row.
+
+    Parameters
+    ----------
+    rows : list of dict
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    cells = [[cell(r) for _, cell in BENCH_COLUMNS] for r in rows]
+    keep = [j for j in range(len(BENCH_COLUMNS)) if any(c[j] for c in cells)]
+    table = Table(title="gravel bench")
+    for j in keep:
+        head = BENCH_COLUMNS[j][0]
+        table.add_column(head, justify="left" if head in ("graph", "algo", "device") else "right")
+    for c in cells:
+        table.add_row(*(c[j] for j in keep))
+    Console(width=max(Console().width, 190)).print(table)
