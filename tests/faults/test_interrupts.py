@@ -137,6 +137,21 @@ def test_issue_51_work_that_fails_after_a_swallowed_stop_ends_as_stopped():
     one_line(done.stderr, "gravel: terminated")
 
 
+def test_issue_51_a_stop_the_work_turned_into_another_error_ends_as_stopped():
+    """A stop that the work caught and turned into another error (as a SIGINT that cut an import
+    short did: the next import of the half-built module failed with "cannot import name"): the
+    command ends as interrupted, one line and 130, not with that error's traceback."""
+    work = [
+        "try:",
+        "    os.kill(os.getpid(), signal.SIGINT); time.sleep(5)",
+        "except KeyboardInterrupt:",
+        "    raise ImportError(\"cannot import name '_slot' from 'gravel.backends.cpu.lpa'\")",
+    ]
+    done = info_doing(work)
+    assert done.returncode == 128 + signal.SIGINT, done.stderr
+    one_line(done.stderr, "gravel: interrupted")
+
+
 def test_issue_51_what_a_stop_left_half_built_fails_quietly():
     """A stop while the work holds an object that cannot finalise half-built (as llvmlite's
     cut in a compilation: "Exception ignored in ObjectRef.__del__"): one line and 143, without

@@ -333,10 +333,12 @@ def main(argv=None):
             status = _stopped(interruption)
         except Exception:
             # a stop that Python swallowed (see _terminate_as_interrupt) can leave the work to
-            # fail before it comes again (a compilation cut short): the stop is what happened
-            if not _resending:
+            # fail before it comes again (a compilation cut short), and one that the work caught
+            # or that cut an import short can surface as another error (a module left half-built:
+            # "cannot import name ..."): the stop is what happened
+            if not (_resending or _received):
                 raise
-            signum = _resending[-1]
+            signum = (_resending or _received)[-1]
             _resending.clear()  # the stop is taken: not sent again
             status = _stopped(_Terminated() if signum == signal.SIGTERM else KeyboardInterrupt())
         if argv is None:
@@ -353,9 +355,12 @@ class _Terminated(KeyboardInterrupt):
 AGAIN_S = 0.05
 #: the signals swallowed while the command runs and due to come again (cleared once taken)
 _resending = []
+#: the stop signals the command has received (cleared when it starts)
+_received = []
 
 
 def _raise_stop(signum, frame):
+    _received.append(signum)
     raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
@@ -390,11 +395,13 @@ def _terminate_as_interrupt():
                 continue
 
     _resending.clear()
+    _received.clear()
     sys.unraisablehook = again
     try:
         yield
     finally:
         _resending.clear()
+        _received.clear()
         sys.unraisablehook = hook
         for s, handler in before.items():
             signal.signal(s, handler)
