@@ -119,6 +119,15 @@ def info_doing(work, swallowed=None):
     )
 
 
+def stopped(done, signum):
+    """Assert that the finished command `done` ended as stopped by `signum`: its status and one
+    line."""
+    assert done.returncode == 128 + signum, done.stderr
+    one_line(
+        done.stderr, "gravel: terminated" if signum == signal.SIGTERM else "gravel: interrupted"
+    )
+
+
 def test_issue_51_an_interrupt_python_swallowed_comes_again():
     """A swallowed SIGINT: the command ran on to exit 0; it now comes again at once, and the
     command ends as interrupted."""
@@ -132,9 +141,9 @@ def test_issue_51_work_that_fails_after_a_swallowed_stop_ends_as_stopped():
     compilation cut short did: "no compiled object yet"): the command ends as terminated, one
     line and 143, not with the failure's traceback and then killed by the signal sent again
     (-15)."""
-    done = info_doing(["raise RuntimeError('no compiled object yet')"], signal.SIGTERM)
-    assert done.returncode == 128 + signal.SIGTERM, done.stderr
-    one_line(done.stderr, "gravel: terminated")
+    stopped(
+        info_doing(["raise RuntimeError('no compiled object yet')"], signal.SIGTERM), signal.SIGTERM
+    )
 
 
 def test_issue_51_a_stop_the_work_turned_into_another_error_ends_as_stopped():
@@ -147,9 +156,7 @@ def test_issue_51_a_stop_the_work_turned_into_another_error_ends_as_stopped():
         "except KeyboardInterrupt:",
         "    raise ImportError(\"cannot import name '_slot' from 'gravel.backends.cpu.lpa'\")",
     ]
-    done = info_doing(work)
-    assert done.returncode == 128 + signal.SIGINT, done.stderr
-    one_line(done.stderr, "gravel: interrupted")
+    stopped(info_doing(work), signal.SIGINT)
 
 
 def test_issue_51_what_a_stop_left_half_built_fails_quietly():
@@ -163,9 +170,7 @@ def test_issue_51_what_a_stop_left_half_built_fails_quietly():
         "half = Half()",
         "os.kill(os.getpid(), signal.SIGTERM); time.sleep(5)",
     ]
-    done = info_doing(work)
-    assert done.returncode == 128 + signal.SIGTERM, done.stderr
-    one_line(done.stderr, "gravel: terminated")
+    stopped(info_doing(work), signal.SIGTERM)
 
 
 def test_a_stop_off_the_main_thread_leaves_the_unraisable_hook(monkeypatch):
