@@ -236,3 +236,31 @@ def test_issue_51_a_stop_while_a_record_is_written_leaves_the_old_file(
         getattr(bench, write)(path, *args)
     assert path.read_text() == '{"old": 1}\n'
     assert not temporaries(tmp_path)
+
+
+def test_issue_51_a_kernel_module_cut_short_on_first_use_runs_again():
+    """Ctrl-C while a CPU kernel module's definitions first run (on its first use, lazily) leaves
+    it to run again at the next use, as a failed import does, not half-built for the rest of the
+    process ("cannot import name '_slot' from 'gravel.backends.cpu.lpa'")."""
+    code = "\n".join(
+        [
+            "import gravel.backends.cpu as cpu",
+            "import gravel.backends.cpu.cache as cache",
+            "real, calls = cache.install, []",
+            "def cut():",  # the stop lands before the module's definitions run
+            "    calls.append(1)",
+            "    if len(calls) == 1:",
+            "        raise KeyboardInterrupt",
+            "    real()",
+            "cache.install = cut",
+            "try:",
+            "    cpu.lpa.gather",
+            "except KeyboardInterrupt:",
+            "    print('stopped')",
+            "from gravel.backends.cpu.lpa import _slot, gather",
+            "from gravel.backends.cpu import louvain",
+            "print(callable(gather), callable(louvain.local_moves), len(calls) > 1)",
+        ]
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["stopped", "True", "True", "True"], done.stderr

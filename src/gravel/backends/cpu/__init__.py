@@ -12,6 +12,8 @@ content, so the caches that ``python -m gravel.prebuild_cpu`` builds into an ins
 import importlib.machinery
 import importlib.util
 import sys
+import threading
+import types
 
 #: the kernel modules of this package, loaded lazily
 KERNELS = (
@@ -111,17 +113,58 @@ def chunks():
     return 4 * numba.get_num_threads()
 
 
+class _Lazy(types.ModuleType):
+    """A kernel module whose definitions have not run: the first access to an attribute it lacks
+    runs them, in this very module object, which then becomes a plain module. A run that fails
+    or is cut short (Ctrl-C) leaves the module as it was before it, to run again at the next
+    access, as a failed import does; the standard library's LazyLoader would leave it half-built
+    for good ("cannot import name ...")."""
+
+    def __getattr__(self, attr):
+        state = _LAZY[self.__name__]
+        with state["lock"]:  # another thread waits for the run; this one's re-entry does not
+            if type(self) is _Lazy:
+                if state["running"]:  # asked for by its own definitions: not there yet
+                    raise AttributeError(f"module {self.__name__!r} has no attribute {attr!r}")
+                state["running"] = True
+                try:
+                    self.__spec__.loader.exec_module(self)
+                except BaseException:
+                    fresh = state["fresh"]
+                    for key in [k for k in vars(self) if k not in fresh]:
+                        delattr(self, key)
+                    vars(self).update(fresh)
+                    raise
+                finally:
+                    state["running"] = False
+                self.__class__ = types.ModuleType
+        return getattr(self, attr)
+
+
+#: per lazy module: its lock, whether its definitions are running, its attributes before they ran
+_LAZY = {}
+#: held while a lazy module is made, so that two threads make one
+_creating = threading.Lock()
+
+
 def __getattr__(name):
     if name not in KERNELS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     fullname = f"{__name__}.{name}"
-    module = sys.modules.get(fullname)
-    if module is None:
-        # the standard library's recipe for lazy imports (importlib.util.LazyLoader)
-        spec = importlib.util.find_spec(fullname)
-        spec.loader = importlib.util.LazyLoader(_Watching(spec.loader))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[fullname] = module
-        spec.loader.exec_module(module)
+    with _creating:
+        module = sys.modules.get(fullname)
+        if module is None:
+            module = _lazy(fullname)
     globals()[name] = module
+    return module
+
+
+def _lazy(fullname):
+    """A :class:`_Lazy` module of the kernel module `fullname`, in sys.modules."""
+    spec = importlib.util.find_spec(fullname)
+    spec.loader = _Watching(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    _LAZY[fullname] = {"lock": threading.RLock(), "running": False, "fresh": dict(vars(module))}
+    module.__class__ = _Lazy
+    sys.modules[fullname] = module
     return module
