@@ -5,6 +5,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 
 import numpy as np
 import pytest
@@ -205,6 +206,57 @@ def test_issue_51_interruptible_turns_a_kernels_system_error_back_into_ctrl_c():
     with pytest.raises(ValueError), shares.interruptible():
         raise ValueError("unchanged")
     assert shares.interrupted(ValueError()) is None
+
+
+def _swallow(interruption):
+    """Raise `interruption` where Python swallows it: in a weakref callback (as in llvmlite's
+    ctypes callback during a compilation), which Python hands to sys.unraisablehook."""
+
+    def callback(ref):
+        raise interruption
+
+    class Held:
+        pass
+
+    held = Held()
+    ref = weakref.ref(held, callback)
+    del held
+    return ref
+
+
+@pytest.mark.parametrize("then", ["fails", "finishes"])
+def test_issue_51_interruptible_raises_a_ctrl_c_python_swallowed(then):
+    """Ctrl-C swallowed in a block (Python printed "Exception ignored ..." and ran on): the block
+    raises it, in place of the error it led to (Numba's "no compiled object yet" after llvmlite's
+    callback lost it) or once it finished; the hook is the one before after the block."""
+    hook = sys.unraisablehook
+    sent = KeyboardInterrupt()
+    with pytest.raises(KeyboardInterrupt) as got, shares.interruptible():
+        _swallow(sent)
+        if then == "fails":
+            raise RuntimeError("no compiled object yet")
+    assert got.value is sent
+    assert isinstance(got.value.__cause__, RuntimeError) == (then == "fails")
+    assert sys.unraisablehook is hook
+    with shares.interruptible():  # the swallowed stop is taken: the next block runs
+        pass
+
+
+def test_a_swallowed_ctrl_c_off_the_main_thread_is_left_to_python():
+    """Off the main thread (no signal lands there) a block changes nothing: an error passes."""
+    seen = []
+
+    def work():
+        try:
+            with shares.interruptible():
+                raise ValueError("unchanged")
+        except BaseException as e:
+            seen.append(type(e))
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert seen == [ValueError]
 
 
 def _kcore_inputs(G):

@@ -39,6 +39,7 @@ generator block made every later BFS level wait: a grid's BFS ran three times sl
 """
 
 import os
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
@@ -158,8 +159,10 @@ def interrupted(error):
 
 @contextmanager
 def interruptible():
-    """A context in which Ctrl-C surfaces as KeyboardInterrupt, never as the SystemError that a
-    compiled kernel may return when the signal came while it called back into Python.
+    """A context in which Ctrl-C surfaces as KeyboardInterrupt: never as the SystemError that a
+    compiled kernel may return when the signal came while it called back into Python, nor lost
+    where Python swallowed it (raised inside a callback, as llvmlite's in a compilation, Python
+    prints "Exception ignored ..." and the work runs on, to fail later or to finish).
 
     Yields
     ------
@@ -169,15 +172,52 @@ def interruptible():
     ------
     KeyboardInterrupt
         In place of an error of the block that :func:`interrupted` traces to Ctrl-C: that
-        KeyboardInterrupt itself (a subclass stays what it is).
+        KeyboardInterrupt itself (a subclass stays what it is); and, on the main thread, in place
+        of the block's error or at its end where a KeyboardInterrupt was swallowed in it.
     """
+    global _depth
+    watch = threading.current_thread() is threading.main_thread() and _depth == 0
+    hook = sys.unraisablehook
+    if watch:  # the outermost block of the main thread, where signals land
+        _swallowed.clear()
+        _depth += 1
+        sys.unraisablehook = _keep_interruption(hook)
     try:
         yield
     except SystemError as e:
-        interruption = interrupted(e)
+        interruption = interrupted(e) or (_swallowed[-1] if watch and _swallowed else None)
         if interruption is None:
             raise
         raise interruption from None
+    except Exception as e:
+        if watch and _swallowed:
+            raise _swallowed[-1] from e
+        raise
+    finally:
+        if watch:
+            _depth -= 1
+            sys.unraisablehook = hook
+    if watch and _swallowed:
+        raise _swallowed[-1]
+
+
+#: KeyboardInterrupts swallowed in the main thread's outermost interruptible() block
+_swallowed = []
+#: how deep the main thread is in interruptible() blocks
+_depth = 0
+
+
+def _keep_interruption(hook):
+    """An unraisable-exception hook that keeps a swallowed KeyboardInterrupt (for interruptible()
+    to raise) and hands anything else to `hook`."""
+
+    def keep(unraisable):
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            _swallowed.append(unraisable.exc_value)
+        else:
+            hook(unraisable)
+
+    return keep
 
 
 @contextmanager
