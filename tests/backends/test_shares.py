@@ -242,13 +242,16 @@ def test_issue_51_interruptible_raises_a_ctrl_c_python_swallowed(then):
         pass
 
 
-def test_a_swallowed_ctrl_c_off_the_main_thread_is_left_to_python():
-    """Off the main thread (no signal lands there) a block changes nothing: an error passes."""
-    seen = []
+def test_a_swallowed_ctrl_c_off_the_main_thread_is_left_to_python(monkeypatch):
+    """Off the main thread (no signal lands there) a block changes nothing: a stop swallowed in
+    it goes to the hook there was, and an error passes unchanged."""
+    seen, hooked = [], []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: hooked.append(type(u.exc_value)))
 
     def work():
         try:
             with shares.interruptible():
+                _swallow(KeyboardInterrupt())
                 raise ValueError("unchanged")
         except BaseException as e:
             seen.append(type(e))
@@ -256,7 +259,7 @@ def test_a_swallowed_ctrl_c_off_the_main_thread_is_left_to_python():
     thread = threading.Thread(target=work)
     thread.start()
     thread.join()
-    assert seen == [ValueError]
+    assert seen == [ValueError] and hooked == [KeyboardInterrupt]
 
 
 def _kcore_inputs(G):

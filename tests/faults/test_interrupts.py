@@ -10,6 +10,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -136,6 +137,23 @@ def test_issue_51_an_interrupt_python_swallowed_comes_again():
     one_line(done.stderr, "gravel: interrupted")
 
 
+def test_issue_51_a_stop_swallowed_inside_an_algorithms_block_comes_again_at_once():
+    """The same inside shares.interruptible() (around every algorithm): the command's hook still
+    sends the stop again, so the work ends within a second, not when it has finished."""
+    work = [
+        "from gravel.backends.cpu import shares",
+        "def inside(ref):",
+        "    os.kill(os.getpid(), signal.SIGINT)  # handled here, inside the callback",
+        "with shares.interruptible():",
+        "    held = Lock(); ref = weakref.ref(held, inside); del held",
+        "    time.sleep(5); print('finished')",
+    ]
+    started = time.perf_counter()
+    done = info_doing(work)
+    assert "finished" not in done.stdout and time.perf_counter() - started < 4.0
+    stopped(done, signal.SIGINT)
+
+
 def test_issue_51_work_that_fails_after_a_swallowed_stop_ends_as_stopped():
     """A swallowed SIGTERM, then the work failing before the signal comes again (as a Numba
     compilation cut short did: "no compiled object yet"): the command ends as terminated, one
@@ -245,22 +263,24 @@ def test_issue_51_a_kernel_module_cut_short_on_first_use_runs_again():
     code = "\n".join(
         [
             "import gravel.backends.cpu as cpu",
-            "import gravel.backends.cpu.cache as cache",
-            "real, calls = cache.install, []",
-            "def cut():",  # the stop lands before the module's definitions run
+            "calls = []",
+            "import numba",
+            "njit = numba.njit",
+            "def cut(*args, **kwargs):",  # the stop lands on lpa's third definition
             "    calls.append(1)",
-            "    if len(calls) == 1:",
+            "    if len(calls) == 3:",
             "        raise KeyboardInterrupt",
-            "    real()",
-            "cache.install = cut",
+            "    return njit(*args, **kwargs)",
+            "numba.njit = cut",
             "try:",
             "    cpu.lpa.gather",
             "except KeyboardInterrupt:",
-            "    print('stopped')",
+            "    print('stopped', '_slot' in vars(cpu.lpa))",  # what ran before is undone
+            "numba.njit = njit",
             "from gravel.backends.cpu.lpa import _slot, gather",
             "from gravel.backends.cpu import louvain",
             "print(callable(gather), callable(louvain.local_moves), len(calls) > 1)",
         ]
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.stdout.split() == ["stopped", "True", "True", "True"], done.stderr
+    assert done.stdout.split() == ["stopped", "False", "True", "True", "True"], done.stderr

@@ -394,6 +394,8 @@ def _terminate_as_interrupt():
             except KeyboardInterrupt:  # the one sent before landed in this hook: once more
                 continue
 
+    again.resends = True  # shares.interruptible() leaves swallowed stops to this hook
+
     _resending.clear()
     _received.clear()
     sys.unraisablehook = again

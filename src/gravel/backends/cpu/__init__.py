@@ -14,6 +14,7 @@ import importlib.util
 import sys
 import threading
 import types
+import weakref
 
 #: the kernel modules of this package, loaded lazily
 KERNELS = (
@@ -118,10 +119,11 @@ class _Lazy(types.ModuleType):
     runs them, in this very module object, which then becomes a plain module. A run that fails
     or is cut short (Ctrl-C) leaves the module as it was before it, to run again at the next
     access, as a failed import does; the standard library's LazyLoader would leave it half-built
-    for good ("cannot import name ...")."""
+    for good ("cannot import name ..."). Until then `vars()` and `dir()` show only the module's
+    spec and names."""
 
     def __getattr__(self, attr):
-        state = _LAZY[self.__name__]
+        state = _LAZY[self]
         with state["lock"]:  # another thread waits for the run; this one's re-entry does not
             if type(self) is _Lazy:
                 if state["running"]:  # asked for by its own definitions: not there yet
@@ -129,11 +131,13 @@ class _Lazy(types.ModuleType):
                 state["running"] = True
                 try:
                     self.__spec__.loader.exec_module(self)
-                except BaseException:
+                except BaseException as e:
                     fresh = state["fresh"]
                     for key in [k for k in vars(self) if k not in fresh]:
                         delattr(self, key)
                     vars(self).update(fresh)
+                    if isinstance(e, AttributeError):  # else read as a missing attribute
+                        raise ImportError(f"{self.__name__} failed to load: {e}") from e
                     raise
                 finally:
                     state["running"] = False
@@ -142,7 +146,7 @@ class _Lazy(types.ModuleType):
 
 
 #: per lazy module: its lock, whether its definitions are running, its attributes before they ran
-_LAZY = {}
+_LAZY = weakref.WeakKeyDictionary()
 #: held while a lazy module is made, so that two threads make one
 _creating = threading.Lock()
 
@@ -164,7 +168,7 @@ def _lazy(fullname):
     spec = importlib.util.find_spec(fullname)
     spec.loader = _Watching(spec.loader)
     module = importlib.util.module_from_spec(spec)
-    _LAZY[fullname] = {"lock": threading.RLock(), "running": False, "fresh": dict(vars(module))}
+    _LAZY[module] = {"lock": threading.RLock(), "running": False, "fresh": dict(vars(module))}
     module.__class__ = _Lazy
     sys.modules[fullname] = module
     return module

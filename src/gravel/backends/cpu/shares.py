@@ -178,10 +178,14 @@ def interruptible():
     global _depth
     watch = threading.current_thread() is threading.main_thread() and _depth == 0
     hook = sys.unraisablehook
-    if watch:  # the outermost block of the main thread, where signals land
+    # the outermost block of the main thread, where signals land; a hook that sends a swallowed
+    # stop again itself (the command's: it ends the work within a second) is left to do so
+    watch = watch and not getattr(hook, "resends", False)
+    keep = _keep_interruption(hook) if watch else hook
+    if watch:
         _swallowed.clear()
-        _depth += 1
-        sys.unraisablehook = _keep_interruption(hook)
+        _depth, sys.unraisablehook = _depth + 1, keep
+    swallowed = None
     try:
         yield
     except SystemError as e:
@@ -195,10 +199,11 @@ def interruptible():
         raise
     finally:
         if watch:
-            _depth -= 1
-            sys.unraisablehook = hook
-    if watch and _swallowed:
-        raise _swallowed[-1]
+            _depth, sys.unraisablehook = _depth - 1, hook
+            swallowed = _swallowed[-1] if _swallowed else None
+            _swallowed.clear()  # its traceback holds the frames of the work
+    if swallowed is not None:
+        raise swallowed
 
 
 #: KeyboardInterrupts swallowed in the main thread's outermost interruptible() block
