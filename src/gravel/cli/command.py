@@ -336,9 +336,9 @@ def main(argv=None):
             # fail before it comes again (a compilation cut short), and one that the work caught
             # or that cut an import short can surface as another error (a module left half-built:
             # "cannot import name ..."): the stop is what happened
-            if not (_resending or _received):
+            if not _received:  # every stop, swallowed or not, came through _raise_stop
                 raise
-            signum = (_resending or _received)[-1]
+            signum = _received[-1]
             _resending.clear()  # the stop is taken: not sent again
             status = _stopped(_Terminated() if signum == signal.SIGTERM else KeyboardInterrupt())
         if argv is None:

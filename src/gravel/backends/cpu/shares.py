@@ -181,10 +181,9 @@ def interruptible():
     # the outermost block of the main thread, where signals land; a hook that sends a swallowed
     # stop again itself (the command's: it ends the work within a second) is left to do so
     watch = watch and not getattr(hook, "resends", False)
-    keep = _keep_interruption(hook) if watch else hook
     if watch:
         _swallowed.clear()
-        _depth, sys.unraisablehook = _depth + 1, keep
+        _depth, sys.unraisablehook = _depth + 1, _keep_interruption(hook)
     swallowed = None
     try:
         yield
