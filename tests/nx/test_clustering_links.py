@@ -271,3 +271,14 @@ def test_gpu_clustering_matches_networkx(directed, on_gpu):
     check("clustering", G, weight="weight")
     check("clustering", G)
     check("square_clustering", G)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("directed", [False, True])
+def test_gpu_clustering_of_graphs_without_arcs(directed, on_gpu):
+    kind = nx.DiGraph if directed else nx.Graph
+    loops = kind([(0, 0, {"weight": 2.0}), (1, 1, {"weight": 3.0})])
+    for G in (kind(), nx.empty_graph(4, create_using=kind), loops):
+        for weight in (None, "weight"):
+            check("clustering", G, weight=weight)
+            check("average_clustering", G, weight=weight)  # the empty graph's raises

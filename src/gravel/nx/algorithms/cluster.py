@@ -149,9 +149,11 @@ def _general_coefficients(graph, weighted, dev):
     undirected one), NetworkX's triangle sum at v is (S^3)[v, v], the row sum of S ∘ S^2. Its
     denominator is d(v) (d(v) - 1) undirected; 2 (d(v) (d(v) - 1) - 2 b(v)) directed, with d(v)
     the in + out degree and b(v) the reciprocated neighbours."""
-    m, sp = _sparse(dev)
     offsets, cols, _, keep = _loop_free(graph)
     n = graph.n
+    if not cols.size:  # no triangles; CuPy's sparse products fail on an empty matrix
+        return np.zeros(n, object)
+    m, sp = _sparse(dev)
     values = np.ones(cols.size)
     if weighted and graph.weights is not None and graph.nnz:
         w = graph.weights.astype(np.float64)
