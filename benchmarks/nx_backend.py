@@ -16,9 +16,20 @@ gravel's arrays back to NetworkX's dicts and sets. "diff" compares gravel's answ
 equal and 1 for different); seeded calls (random draws) are not compared. A call gravel declines
 (NotImplementedError) is listed as not served, with the reason.
 
+On large graphs, where NetworkX alone would run for hours: --nx-timeout runs it in a forked
+child killed after that many seconds (the row says ``networkx_over_s`` and compares nothing),
+--heavy-max-edges leaves heavy calls out for gravel too, and --incl-repeat 0 leaves out the
+"incl." runs (each converts the whole graph again; the conversion is timed apart once per graph
+kind, "convert_s"). A run stopped by SIGINT or SIGTERM writes the rows it has, marked
+``"cut": true``.
+
     python benchmarks/nx_backend.py kron:16 --json benchmarks/results/cpu-2core/nx_backend.json
+    python benchmarks/nx_backend.py kron:20 --devices cuda --nx-timeout 10 \
+        --heavy-max-edges 1000000 --incl-repeat 0 --repeat 1
 """
 
+import multiprocessing
+import signal
 import statistics
 import sys
 import time
@@ -50,16 +61,55 @@ def median_s(fn, repeat, before=None):
     return statistics.median(timed(fn, before)[0] for _ in range(repeat))
 
 
-def gravel_times(call, inputs, G, repeat):
-    """(answer, excl. s, incl. s) of `call` on gravel's current device; NotImplementedError where
-    gravel declines it."""
+def gravel_times(call, inputs, G, repeat, incl_repeat):
+    """(answer, excl. s, incl. s or None) of `call` on gravel's current device;
+    NotImplementedError where gravel declines it."""
     G.__networkx_cache__.clear()
     got = call.run(inputs, G, backend="gravel")  # warm-up: fills the cache
     excl = median_s(lambda: call.run(inputs, G, backend="gravel"), repeat)
-    incl = median_s(
-        lambda: call.run(inputs, G, backend="gravel"), repeat, G.__networkx_cache__.clear
-    )
+    incl = None
+    if incl_repeat:
+        run = lambda: call.run(inputs, G, backend="gravel")  # noqa: E731
+        incl = median_s(run, incl_repeat, G.__networkx_cache__.clear)
     return got, excl, incl
+
+
+def _alone_child(call, inputs, H, pipe):
+    try:
+        pipe.send((True, timed(lambda: call.run(inputs, H))))
+    except Exception as exc:  # NetworkX's error, raised again in the parent
+        pipe.send((False, exc))
+
+
+def networkx_alone(call, inputs, H, timeout):
+    """(seconds, answer) of NetworkX alone; with `timeout`, in a forked child (it shares the
+    graphs) killed after that many seconds: then None. NotImplementedError where NetworkX only
+    dispatches the function."""
+    if timeout is None:
+        return timed(lambda: call.run(inputs, H))
+    recv, send = multiprocessing.Pipe(duplex=False)
+    child = multiprocessing.get_context("fork").Process(
+        target=_alone_child, args=(call, inputs, H, send)
+    )
+    child.start()
+    send.close()
+    try:
+        if not recv.poll(timeout):
+            return None
+        ok, out = recv.recv()
+    finally:  # also on a stop of this process
+        child.kill()
+        child.join()
+    if not ok:
+        raise out
+    return out
+
+
+def conversion_s(G, repeat):
+    """Median seconds of converting `G` to gravel's graph (NetworkX's conversion cache emptied)."""
+    from gravel.nx import BackendInterface
+
+    return median_s(lambda: BackendInterface.convert_from_nx(G), repeat)
 
 
 def main():
@@ -69,9 +119,15 @@ def main():
     p.add_argument(
         "--nx-max-edges", type=int, default=200_000, help="largest graph heavy calls run on"
     )
+    p.add_argument(
+        "--heavy-max-edges", type=int, help="largest graph heavy calls run on in gravel (no limit)"
+    )
+    p.add_argument("--nx-timeout", type=float, help="seconds NetworkX alone may take a call")
+    p.add_argument("--incl-repeat", type=int, help="runs of incl. (default --repeat; 0: none)")
     p.add_argument("--devices", nargs="+", choices=("cpu", "cuda"), help="default: cpu (and cuda)")
     p.add_argument("--calls", nargs="+", help="names of the calls to run (default: all)")
     a = p.parse_args()
+    incl_repeat = a.repeat if a.incl_repeat is None else a.incl_repeat
     devices = a.devices or ["cpu"] + (["cuda"] if cuda.available() else [])
     calls = {k: c for k, c in CALLS.items() if not a.calls or k in a.calls}
     # compile each device's kernels on a small graph first: the warm-ups below then time nothing
@@ -84,6 +140,22 @@ def main():
                 except NotImplementedError:
                     pass
     rows = []
+    # SIGTERM (a time limit's) and SIGINT, even where the shell ignored it, end the run as below
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.default_int_handler)
+    try:
+        measure(a, calls, devices, incl_repeat, rows)
+    except KeyboardInterrupt:  # the rows so far, written below
+        cut = True
+        print("stopped: the rows so far are written", flush=True)
+    else:
+        cut = False
+    if a.json:
+        write_record(a.json, "benchmarks/nx_backend.py", rows, networkx=nx.__version__, cut=cut)
+
+
+def measure(a, calls, devices, incl_repeat, rows):
+    """Time `calls` on each of `a.graphs`, appending a row per call and device to `rows`."""
     for spec in a.graphs:
         G, name = open_graph(spec, undirected=True)
         t, inputs = timed(lambda: Inputs(G.to_networkx()))
@@ -93,13 +165,26 @@ def main():
             f"(NetworkX graphs built in {t:.1f} s, not timed)",
             flush=True,
         )
+        for kind in dict.fromkeys(c.kind for c in calls.values()):
+            s = conversion_s(inputs.graph(kind), a.repeat)
+            rows.append({"graph": name, "kind": kind, "function": "convert", "convert_s": s})
+            print(f"{name} {kind} graph converted to gravel's in {s:.3f} s", flush=True)
         for function, call in calls.items():
             H = inputs.graph(call.kind)
             nx_s = want = None
-            if not (call.heavy and H.number_of_edges() > a.nx_max_edges):
+            edges = H.number_of_edges()
+            if call.heavy and a.heavy_max_edges is not None and edges > a.heavy_max_edges:
+                print(f"{name} {function:>38}: heavy, not run", flush=True)
+                continue
+            over = False
+            if not (call.heavy and edges > a.nx_max_edges):
                 try:
-                    alone = [timed(lambda: call.run(inputs, H)) for _ in range(a.nx_repeat)]
-                    nx_s, want = statistics.median(t for t, _ in alone), alone[0][1]
+                    alone = [networkx_alone(call, inputs, H, a.nx_timeout)]
+                    alone += [timed(lambda: call.run(inputs, H)) for _ in range(a.nx_repeat - 1)]
+                    if alone[0] is None:
+                        over = True
+                    else:
+                        nx_s, want = statistics.median(t for t, _ in alone), alone[0][1]
                 except NotImplementedError:  # an API NetworkX only dispatches (leiden)
                     pass
             for dev in devices:
@@ -114,9 +199,11 @@ def main():
                     "networkx_runs": a.nx_repeat,
                     "gravel_runs": a.repeat,
                 }
+                if over:
+                    row["networkx_over_s"] = a.nx_timeout
                 try:
                     with nx.config.backends.gravel(device=dev):
-                        got, excl, incl = gravel_times(call, inputs, H, a.repeat)
+                        got, excl, incl = gravel_times(call, inputs, H, a.repeat, incl_repeat)
                 except NotImplementedError as exc:
                     row["not_served"] = str(exc)
                     rows.append(row)
@@ -129,15 +216,15 @@ def main():
                     diff=difference(want, got) if compared else None,
                 )
                 rows.append(row)
-                alone = "not run" if nx_s is None else f"{nx_s:8.3f} s"
+                alone = f"{nx_s:8.3f} s" if nx_s is not None else "not run"
+                alone = f"> {a.nx_timeout} s" if over else alone
                 diff = "-" if row["diff"] is None else f"{row['diff']:.1e}"
+                with_conversion = "" if incl is None else f"incl. {incl:7.3f} s, "
                 print(
-                    f"{name} {function:>38} {dev:>4}: networkx {alone}; gravel incl. "
-                    f"{incl:7.3f} s, excl. {excl:7.3f} s; diff {diff}",
+                    f"{name} {function:>38} {dev:>4}: networkx {alone}; gravel "
+                    f"{with_conversion}excl. {excl:7.3f} s; diff {diff}",
                     flush=True,
                 )
-    if a.json:
-        write_record(a.json, "benchmarks/nx_backend.py", rows, networkx=nx.__version__)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@
 #   --beyond [SPEC]  runs only benchmarks/beyond_memory.py (default kron:30:13, 111 GB of ids: the
 #               two-H100 machine with 256 GB of host memory)
 #   --primitives  runs only primitives.py on kron:22 and urand:22, NetworkX at scale 14 (issue 22)
-#   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh) and
-#               benchmarks/nx_backend.py on kron:16 (issue 20)
+#   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh)
+#   --nx-table 1|2  runs only benchmarks/nx_backend.py on kron:20 on the GPU, half of its calls
 #   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
 #   --suite     installs gravel (and dask, NetworKit, igraph from .whl/, when carried), runs
 #               scripts/record-kernels.py (its instances.json and log copied to $OUT; RECORD_SECONDS=0
@@ -37,25 +37,31 @@
 #               git ignores; carry it)
 #   --compare DIR bench|blocking|gap|programs|kernels [GAPDIR]   times this tree against DIR (another
 #               commit's src/ and benchmarks/, from `git archive`) in one session, alternately:
-#               `gravel bench kron:22` twice each, benchmarks/blocking.py on kron:25 once each, the
+#               `gravel bench kron:22 urand:22` of the six primitives twice each, benchmarks/blocking.py on kron:25 once each, the
 #               CPU path beside GAP from GAPDIR (gap.py on every core; GAP_ARGS picks, e.g. "--algo
 #               bfs") twice each, the GPU programs against their primitives on kron:22
 #               (programs.py --primitives-only) twice each, or kernel_times.py on kron:22 and
 #               urand:22 twice each (KERNEL_ARGS picks the primitives, default "--algo bfs --algo
 #               tc")
 # JSON and logs land in ${OUT:-/tmp/gravel-gpu}, the JSON named as in benchmarks/results/<card>/.
-# Set GRAVEL_DATASETS to a folder holding USA-road-NE.pace.gr.gz to include it and the dataset tests.
+# Set GRAVEL_DATASETS to a folder holding USA-road-NE.pace.gr.gz to include it and the dataset tests;
+# without it, build/datasets where carried (a copy of the datasets that sit beside the checkout).
 set -uo pipefail
+[ -z "${GRAVEL_DATASETS:-}" ] && [ -d build/datasets ] && export GRAVEL_DATASETS=$PWD/build/datasets
 out=${OUT:-/tmp/gravel-gpu}
 mkdir -p "$out"
 export PYTHONPATH=src PYTHONUNBUFFERED=1 GRAVEL_CACHE_DIR=${GRAVEL_CACHE_DIR:-/tmp/gravel-cache}
-bench() { python3 -m gravel bench "$@" --device cuda 2>&1 | grep -v generating; }
-# run NAME SCRIPT ARGS...: a benchmark script, its JSON to $out/NAME.json, its output to $out/NAME.log
+bench() { python3 -m gravel bench "$@" --device cuda 2>&1 | grep --line-buffered -v generating; }
+PRIMARY="--algo bfs --algo sssp --algo pagerank --algo cc --algo bc --algo tc"
+# run NAME SCRIPT ARGS...: a benchmark script, its JSON to $out/NAME.json, its output to $out/NAME.log;
+# RUN_SECONDS stops it with SIGTERM after that many seconds (a script that catches it writes what
+# it has)
 run() {
   local name=$1 script=$2
   shift 2
   # line-buffered throughout, so that a call cut off by its time limit keeps what was printed
-  python3 "benchmarks/$script" "$@" --json "$out/$name.json" 2>&1 | stdbuf -oL tr "\r" "\n" \
+  timeout "${RUN_SECONDS:-0}" python3 "benchmarks/$script" "$@" --json "$out/$name.json" 2>&1 \
+    | stdbuf -oL tr "\r" "\n" \
     | grep --line-buffered -v generating | grep --line-buffered . \
     | tee "$out/$name.log"
 }
@@ -85,7 +91,16 @@ case "${1:-}" in
     exit 0 ;;
   --nx)
     scripts/nx-suite.sh | tee "$out/nx-suite.log"  # installs gravel: the backend's entry point
-    run nx_backend nx_backend.py kron:16 --devices cpu cuda
+    exit 0 ;;
+  --nx-table)
+    # the GPU column of docs/networkx.md's table: kron:20, NetworkX alone stopped after 3 s a
+    # call, heavy calls left out; in halves of the calls (1 or 2), each within one call
+    half=${2:?--nx-table 1 or 2}
+    mapfile -t names < <(python3 -c "import sys; sys.path.insert(0, 'benchmarks'); \
+from nx_calls import CALLS; n = list(CALLS); h = len(n) // 2; \
+print(*(n[:h] if $half == 1 else n[h:]), sep='\n')")
+    run "nx_backend-kron20-$half" nx_backend.py kron:20 --devices cuda --nx-timeout 3 \
+      --heavy-max-edges 1000000 --incl-repeat 0 --repeat 3 --calls "${names[@]}"
     exit 0 ;;
   --programs)
     run programs programs.py kron:22 kron:24 --repeat 3
@@ -160,7 +175,10 @@ case "${1:-}" in
       for side in "$base" .; do
         tag=$([ "$side" = . ] && echo this || echo base)
         if [ "$3" = bench ]; then
-          PYTHONPATH=$side/src bench kron:22 --repeat 5 --json "$out/bench-kron22-$tag-$round.json" | tail -9
+          # docs/performance.md's first table, streamed: a call cut off by its limit keeps its rows
+          # shellcheck disable=SC2086
+          PYTHONPATH=$side/src bench kron:22 urand:22 --no-baselines --repeat 5 $PRIMARY \
+            --json "$out/bench-primitives-$tag-$round.json" | tee "$out/bench-$tag-$round.log"
         elif [ "$3" = gap ]; then
           # shellcheck disable=SC2086
           PYTHONPATH=$side/src run "gap-$tag-$round" gap.py kron:22 urand:22 --gap "$4" \
