@@ -1,4 +1,5 @@
 import _thread
+import inspect
 import os
 import signal
 import subprocess
@@ -240,6 +241,46 @@ def test_issue_51_interruptible_raises_a_ctrl_c_python_swallowed(then):
     assert sys.unraisablehook is hook
     with shares.interruptible():  # the swallowed stop is taken: the next block runs
         pass
+
+
+def _entry_lines():
+    """The lines of code interruptible() runs before its block, its ``yield`` the last."""
+    code = shares.interruptible.__wrapped__.__code__
+    source, first = inspect.getsourcelines(code)
+    end = first + next(i for i, line in enumerate(source) if line.strip() == "yield")
+    return sorted({line for *_, line in code.co_lines() if line and first < line <= end})
+
+
+@pytest.mark.parametrize("line", _entry_lines())
+def test_a_ctrl_c_while_a_block_starts_leaves_nothing_behind(line):
+    """A stop landing at any line of interruptible()'s entry (its hook installed or not) leaves
+    Python's hook as it was, and the next block still keeps a stop swallowed in it."""
+    hook, previous = sys.unraisablehook, sys.gettrace()
+    code = shares.interruptible.__wrapped__.__code__
+
+    def trace(frame, event, arg):
+        if frame.f_code is not code:
+            return None
+        if event == "line" and frame.f_lineno == line:
+            sys.settrace(previous)
+            raise KeyboardInterrupt
+        return trace
+
+    body = []
+    sys.settrace(trace)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with shares.interruptible():
+                body.append(1)
+    finally:
+        sys.settrace(previous)
+    assert sys.unraisablehook is hook
+    if not body:  # stopped before its block: a later block works as ever
+        sent = KeyboardInterrupt()
+        with pytest.raises(KeyboardInterrupt) as got:
+            with shares.interruptible():
+                _swallow(sent)
+        assert got.value is sent
 
 
 def test_a_swallowed_ctrl_c_off_the_main_thread_is_left_to_python(monkeypatch):

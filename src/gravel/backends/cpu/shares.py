@@ -175,17 +175,20 @@ def interruptible():
         KeyboardInterrupt itself (a subclass stays what it is); and, on the main thread, in place
         of the block's error or at its end where a KeyboardInterrupt was swallowed in it.
     """
-    global _depth
-    watch = threading.current_thread() is threading.main_thread() and _depth == 0
     hook = sys.unraisablehook
-    # the outermost block of the main thread, where signals land; a hook that sends a swallowed
-    # stop again itself (the command's: it ends the work within a second) is left to do so
-    watch = watch and not getattr(hook, "resends", False)
-    if watch:
-        _swallowed.clear()
-        _depth, sys.unraisablehook = _depth + 1, _keep_interruption(hook)
+    # the outermost block of the main thread, where signals land (an inner block finds its hook
+    # installed); a hook that sends a swallowed stop again itself (the command's: it ends the
+    # work within a second) is left to do so
+    watch = (
+        threading.current_thread() is threading.main_thread()
+        and not getattr(hook, "keeps", False)
+        and not getattr(hook, "resends", False)
+    )
     swallowed = None
-    try:
+    try:  # installed inside: a stop at any point leaves `hook` restored by the finally
+        if watch:
+            _swallowed.clear()
+            sys.unraisablehook = _keep_interruption(hook)
         yield
     except SystemError as e:
         interruption = interrupted(e) or (_swallowed[-1] if watch and _swallowed else None)
@@ -198,7 +201,7 @@ def interruptible():
         raise
     finally:
         if watch:
-            _depth, sys.unraisablehook = _depth - 1, hook
+            sys.unraisablehook = hook
             swallowed = _swallowed[-1] if _swallowed else None
             _swallowed.clear()  # its traceback holds the frames of the work
     if swallowed is not None:
@@ -207,8 +210,6 @@ def interruptible():
 
 #: KeyboardInterrupts swallowed in the main thread's outermost interruptible() block
 _swallowed = []
-#: how deep the main thread is in interruptible() blocks
-_depth = 0
 
 
 def _keep_interruption(hook):
@@ -221,6 +222,7 @@ def _keep_interruption(hook):
         else:
             hook(unraisable)
 
+    keep.keeps = True  # marks the outermost block's hook for the blocks inside it
     return keep
 
 
