@@ -28,11 +28,25 @@ def test_every_function_has_a_benchmark_call():
     assert set(FUNCTIONS) - set(nx_calls.CALLS) == set()
 
 
-@pytest.mark.parametrize("name", sorted(FUNCTIONS))
-def test_benchmark_call_agrees_with_networkx(inputs, name):
+def agrees(inputs, name, tolerance):
+    """The call's answer through the backend is NetworkX's, to `tolerance`."""
     call = nx_calls.CALLS[name]
     G = inputs.graph(call.kind)
     got = call.run(inputs, G, backend="gravel")
     if call.seeded:  # a random draw: NetworkX's draw differs, and tests/nx checks its validity
         return
-    assert nx_calls.difference(call.run(inputs, G), got) < 1e-6
+    assert nx_calls.difference(call.run(inputs, G), got) < tolerance
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_benchmark_call_agrees_with_networkx(inputs, name):
+    agrees(inputs, name, 1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_benchmark_call_agrees_with_networkx_on_the_gpu(inputs, name):
+    """Every function on the GPU (float32 there: ranks and scores to 1e-5), on kron:7, whose
+    isolated vertices and hubs reach paths the suites' small graphs may not."""
+    with nx.config.backends.gravel(device="cuda"):
+        agrees(inputs, name, 1e-5)
