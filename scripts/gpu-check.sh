@@ -90,7 +90,8 @@ case "${1:-}" in
     run primitives primitives.py kron:22 urand:22 --repeat 3 --nx-timeout 30
     exit 0 ;;
   --nx)
-    scripts/nx-suite.sh | tee "$out/nx-suite.log"  # installs gravel: the backend's entry point
+    # installs gravel (the backend's entry point); both runs' logs kept in $out
+    NX_SUITE_LOGS=$out/nx-suite scripts/nx-suite.sh | tee "$out/nx-suite.log"
     exit 0 ;;
   --nx-table)
     # the GPU column of docs/networkx.md's table: kron:20, NetworkX alone stopped after 3 s a

@@ -18,19 +18,26 @@ mapfile -t modules < <(python3 scripts/nx_test_modules.py) || exit 1
 export NETWORKX_TEST_BACKEND=gravel PYTHONPATH="$scripts${PYTHONPATH:+:$PYTHONPATH}"
 export NX_SERVED_REPORT=${NX_SERVED_REPORT:-/tmp/nx-served.md}
 python3 -c "import gravel.nx, networkx as nx; print('backend device:', nx.config.backends.gravel.device)"
+# NX_SUITE_LOGS: a folder that keeps both runs' logs (each test named as it ends, so that a run
+# cut off by a time limit still says how far it got, and the slowest listed)
+logs=
+if [ -n "${NX_SUITE_LOGS:-}" ]; then
+  logs=$(realpath -m "$NX_SUITE_LOGS") && mkdir -p "$logs" && set -- -v -v --durations=20 "$@"
+fi
 # an empty folder outside the repository: NetworkX's conftest, not ours
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT && cd "$work" || exit 1
+logs=${logs:-$work}
 mkdir counts
 workers=(-n "${NX_SUITE_WORKERS:-2}")
 status=0
 
 NETWORKX_FALLBACK_TO_NX=True NX_SERVED_DIR=$work/counts python3 -m pytest -q -p no:cacheprovider \
-  -p nx_served "${workers[@]}" "$@" --pyargs "${modules[@]}" > "$work/off.log" 2>&1 \
-  || { status=1; tail -60 "$work/off.log"; }
-echo "fallback off for gravel's functions, ${#modules[@]} modules: $(tail -1 "$work/off.log")"
-grep '^gravel served' "$work/off.log"
+  -p nx_served "${workers[@]}" "$@" --pyargs "${modules[@]}" > "$logs/off.log" 2>&1 \
+  || { status=1; tail -60 "$logs/off.log"; }
+echo "fallback off for gravel's functions, ${#modules[@]} modules: $(tail -1 "$logs/off.log")"
+grep '^gravel served' "$logs/off.log"
 
 NETWORKX_FALLBACK_TO_NX=True python3 -m pytest -q -p no:cacheprovider "${workers[@]}" "$@" \
-  --pyargs networkx.algorithms > "$work/on.log" 2>&1 || { status=1; tail -60 "$work/on.log"; }
-echo "fallback on, networkx.algorithms: $(tail -1 "$work/on.log")"
+  --pyargs networkx.algorithms > "$logs/on.log" 2>&1 || { status=1; tail -60 "$logs/on.log"; }
+echo "fallback on, networkx.algorithms: $(tail -1 "$logs/on.log")"
 exit $status
