@@ -179,12 +179,13 @@ def measure(a, calls, devices, incl_repeat, rows):
             over = False
             if not (call.heavy and edges > a.nx_max_edges):
                 try:
-                    alone = [networkx_alone(call, inputs, H, a.nx_timeout)]
-                    alone += [timed(lambda: call.run(inputs, H)) for _ in range(a.nx_repeat - 1)]
-                    if alone[0] is None:
-                        over = True
-                    else:
-                        nx_s, want = statistics.median(t for t, _ in alone), alone[0][1]
+                    first = networkx_alone(call, inputs, H, a.nx_timeout)
+                    over = first is None
+                    if not over:  # the further runs, once the first fits in the time given
+                        alone = [first] + [
+                            timed(lambda: call.run(inputs, H)) for _ in range(a.nx_repeat - 1)
+                        ]
+                        nx_s, want = statistics.median(t for t, _ in alone), first[1]
                 except NotImplementedError:  # an API NetworkX only dispatches (leiden)
                     pass
             for dev in devices:
