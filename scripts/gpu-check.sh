@@ -16,7 +16,7 @@
 #   --suite     installs gravel (and dask, NetworKit, igraph from .whl/, when carried), runs
 #               scripts/record-kernels.py (its instances.json and log copied to $OUT; RECORD_SECONDS=0
 #               leaves it out), gravel.prebuild (KEEP_PREBUILT=1: its cubins to $OUT, to carry
-#               next time) and then the whole GPU suite, its log to
+#               next time; KEEP_CUPY_CACHE=1: CuPy's cache too) and then the whole GPU suite, its log to
 #               $OUT/gpu-suite.log: what a merge of GPU code needs (over 600 s on an H100;
 #               RECORD_SECONDS caps the recording, SUITE_SECONDS the whole, from the script's start)
 #   --suite-rest  runs the GPU tests that a --suite run cut off by its cap did not get to (its log
@@ -51,6 +51,18 @@ set -uo pipefail
 out=${OUT:-/tmp/gravel-gpu}
 mkdir -p "$out"
 export PYTHONPATH=src PYTHONUNBUFFERED=1 GRAVEL_CACHE_DIR=${GRAVEL_CACHE_DIR:-/tmp/gravel-cache}
+# CuPy's cache of what NVRTC compiled (gravel's generated kernels, the tests' instances), unpacked
+# from build/cupy-cache.tar.xz where carried; KEEP_CUPY_CACHE=1 packs it back to $out after
+# --suite and --suite-rest, so that a later machine compiles only what changed
+export CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-$PWD/build/cupy-cache}
+if [ -f build/cupy-cache.tar.xz ] && [ ! -d "$CUPY_CACHE_DIR" ]; then
+  mkdir -p "$CUPY_CACHE_DIR" && tar -xJf build/cupy-cache.tar.xz -C "$CUPY_CACHE_DIR"
+fi
+keep_cupy_cache() {
+  [ "${KEEP_CUPY_CACHE:-0}" = 1 ] && [ -d "$CUPY_CACHE_DIR" ] \
+    && XZ_OPT=-T0 tar -cJf "$out/cupy-cache.tar.xz" -C "$CUPY_CACHE_DIR" . \
+    && du -h "$out/cupy-cache.tar.xz"
+}
 bench() { python3 -m gravel bench "$@" --device cuda 2>&1 | grep --line-buffered -v generating; }
 PRIMARY="--algo bfs --algo sssp --algo pagerank --algo cc --algo bc --algo tc"
 # run NAME SCRIPT ARGS...: a benchmark script, its JSON to $out/NAME.json, its output to $out/NAME.log;
@@ -133,6 +145,7 @@ print(*(n[:h] if $half == 1 else n[h:]), sep='\n')")
     failed=$(grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/gpu-suite.log" | cut -d" " -f2 | sort -u)
     [ -n "$failed" ] && timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) \
       python3 -m pytest -q -p no:cacheprovider --tb=long $failed >"$out/gpu-suite-failed.log" 2>&1
+    keep_cupy_cache
     exit 0 ;;
   --suite-rest)
     # the tests a cut-off --suite run (its log in $out) did not get to, in a later call
@@ -140,6 +153,7 @@ print(*(n[:h] if $half == 1 else n[h:]), sep='\n')")
       python3 scripts/gpu-suite-rest.py "$out/gpu-suite.log" -v -n "$(($(nproc) - 1))" \
       --dist "$(xdist_mode)" --durations=40 >"$out/gpu-suite-rest.log" 2>&1
     grep -E "^(FAILED|ERROR) | to run| in [0-9.]+s" "$out/gpu-suite-rest.log"
+    keep_cupy_cache
     exit 0 ;;
   --kernels)
     run kernel-times kernel_times.py kron:22 urand:22 --algo bfs --algo sssp --algo pagerank \
