@@ -16,8 +16,8 @@
 #   --suite     installs gravel (and dask, NetworKit, igraph from .whl/, when carried), runs
 #               scripts/record-kernels.py (its instances.json and log copied to $OUT; RECORD_SECONDS=0
 #               leaves it out), gravel.prebuild (KEEP_PREBUILT=1: its cubins to $OUT, to carry
-#               next time; KEEP_CUPY_CACHE=1: CuPy's cache too) and then the whole GPU suite, its log to
-#               $OUT/gpu-suite.log: what a merge of GPU code needs (over 600 s on an H100;
+#               next time; KEEP_CUPY_CACHE=1: CuPy's cache too) and then the whole GPU suite, its
+#               log to $OUT/gpu-suite.log: what a merge of GPU code needs (over 600 s on an H100;
 #               RECORD_SECONDS caps the recording, SUITE_SECONDS the whole, from the script's start)
 #   --suite-rest  runs the GPU tests that a --suite run cut off by its cap did not get to (its log
 #               read from $OUT: a later call on the same warm machine, OUT pointing to a folder
@@ -37,8 +37,8 @@
 #               git ignores; carry it)
 #   --compare DIR bench|blocking|gap|programs|kernels [GAPDIR]   times this tree against DIR (another
 #               commit's src/ and benchmarks/, from `git archive`) in one session, alternately:
-#               `gravel bench kron:22 urand:22` of the six primitives twice each, benchmarks/blocking.py on kron:25 once each, the
-#               CPU path beside GAP from GAPDIR (gap.py on every core; GAP_ARGS picks, e.g. "--algo
+#               `gravel bench kron:22 urand:22` of the six primitives twice each,
+#               benchmarks/blocking.py on kron:25 once each, the CPU path beside GAP from GAPDIR (gap.py on every core; GAP_ARGS picks, e.g. "--algo
 #               bfs") twice each, the GPU programs against their primitives on kron:22
 #               (programs.py --primitives-only) twice each, or kernel_times.py on kron:22 and
 #               urand:22 twice each (KERNEL_ARGS picks the primitives, default "--algo bfs --algo
