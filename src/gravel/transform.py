@@ -405,7 +405,7 @@ def check_weights(G, *, negative=False, name="this algorithm"):
     e = int(m.flatnonzero(bad)[0])
     u = int(m.searchsorted(offsets, m.asarray([e]), side="right")[0]) - 1
     weight = float(w[e])
-    arc = f"arc {_caller_name(G, u)} -> {_caller_name(G, int(indices[e]))} has weight {weight}"
+    arc = f"arc {caller_name(G, u)} -> {caller_name(G, int(indices[e]))} has weight {weight}"
     if np.isnan(weight):
         raise InvalidWeightError(f"{name} needs weights that are numbers: {arc}")
     if np.isinf(weight):
@@ -413,8 +413,20 @@ def check_weights(G, *, negative=False, name="this algorithm"):
     raise InvalidWeightError(f"{name} needs non-negative weights: {arc}")
 
 
-def _caller_name(G, v):
-    """How the caller names internal vertex `v`: its id before reordering, or its label."""
+def caller_name(G, v):
+    """How the caller names internal vertex `v`, for an error message: its id before reordering,
+    or its label.
+
+    Parameters
+    ----------
+    G : Graph
+    v : int
+        An internal id (an index of G's arrays).
+
+    Returns
+    -------
+    int or label
+    """
     if G.order is not None:
         v = int(np.flatnonzero(G.order == v)[0])
     return v if G.labels is None else G.labels[v : v + 1].tolist()[0]

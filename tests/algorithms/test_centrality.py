@@ -263,6 +263,19 @@ def test_gpu_closeness_matches_cpu(gpu_graph_kron, weight):
 
 
 @pytest.mark.gpu
+def test_gpu_closeness_beyond_int32_offsets_searches_each_source(monkeypatch):
+    """A graph of more arcs than cuSPARSE's int32 offsets hold takes an SSSP per source (made so
+    here by lowering the bound: such a graph does not fit a test)."""
+    from gravel.algorithms import closeness
+
+    monkeypatch.setattr(closeness, "SPARSE_MAX_ARCS", 0)
+    G = deduplicate(gravel.generate.kronecker(9, 8, seed=4))
+    gpu, cpu = both(gravel.closeness_centrality, G, sources=np.arange(0, G.n, 16))
+    assert gpu.strategy == "sssp per source"
+    assert np.allclose(gpu.closeness.get(), cpu.closeness, rtol=1e-6, equal_nan=True)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("sources", [8, 200], ids=["per-source", "batched"])
 def test_gpu_edge_betweenness_matches_cpu(sources):
     G = deduplicate(gravel.generate.kronecker(11, 8, seed=6))

@@ -104,18 +104,26 @@ def test_bad_nstart(nstart):
         gravel.hits(gravel.generate.grid(3, 3), nstart=nstart)
 
 
-@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
-@pytest.mark.parametrize(
+#: weights and starts whose scores all vanish at the first iteration
+VANISHING = pytest.mark.parametrize(
     ("weights", "nstart"),
     [([0.0, 0.0, 0.0], None), ([1.0, 1.0, 1.0], {2: 1.0})],
     ids=["zero-weights", "nstart-on-a-sink"],
 )
-def test_scores_that_vanish_are_an_error(weights, nstart, parallel, monkeypatch):
-    if parallel:
+
+
+@pytest.mark.parametrize(
+    "device", ["serial", "parallel", pytest.param("cuda", marks=pytest.mark.gpu)]
+)
+@VANISHING
+def test_scores_that_vanish_are_an_error(weights, nstart, device, monkeypatch):
+    """An error at once on every path (the GPU's ran its 2,000 iterations on NaNs, then said it
+    did not converge)."""
+    if device == "parallel":
         monkeypatch.setattr(serial, "SMALL_ARCS", -1)
     G = gravel.Graph.from_edges([0, 0, 1], [1, 2, 2], weights, directed=True)
-    with pytest.raises(gravel.InvalidArgumentError, match="0 or NaN after iteration"):
-        gravel.hits(G, nstart=nstart, tol=0.0, device="cpu")
+    with pytest.raises(gravel.InvalidArgumentError, match="0 or NaN after iteration 1 "):
+        gravel.hits(G, nstart=nstart, tol=0.0, device="cuda" if device == "cuda" else "cpu")
 
 
 @pytest.mark.parametrize(

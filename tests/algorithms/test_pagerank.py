@@ -1,6 +1,8 @@
 """PageRank on the CPU and the GPU: against NetworkX (same alpha, vectors, weights and, where asked,
 its stopping rule) and against a tight float64 power iteration written here with SciPy."""
 
+import re
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -388,6 +390,20 @@ def test_gpu_sweeps_converge_to_the_reference(name, G, direction, blocking, pers
     assert ("weighted" in r.strategy) == G.weighted
     cpu = gravel.pagerank(G, device="cpu", **opts)
     assert abs(cpu.iterations - r.iterations) <= 1  # float32 ranks may cross one iteration apart
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "weight,says", [(1e-35, "vertex 0's is 2e-35"), (1e30, "vertex 0's is 2e+30")]
+)
+def test_gpu_refuses_out_weights_float32_cannot_divide_by(weight, says):
+    """1 / W(u) in float32 is infinite below about 1e-38, and rank / W(u) loses its digits
+    (subnormal) far above 2**80: the GPU path names the vertex; the CPU's ranks are NetworkX's."""
+    G = gravel.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 0], [weight, weight, 1.0, 1.0])
+    with pytest.raises(gravel.InvalidWeightError, match=re.escape(says)):
+        gravel.pagerank(G, device="cuda")
+    want = nx.pagerank(G.to_networkx(), weight="weight")
+    assert np.allclose(gravel.pagerank(G, device="cpu").rank, [want[v] for v in range(3)])
 
 
 @pytest.mark.gpu

@@ -1,6 +1,6 @@
 """Per-vertex distributions given by a caller (PageRank's start, teleport and dangling vectors): a
 dict keyed by the caller's vertices (ids, or labels on a labelled graph) or an array over the
-caller's ids, checked and normalised, over the internal ids."""
+caller's ids, checked and normalised, over the internal ids; and whether the weights are read."""
 
 from dataclasses import dataclass
 
@@ -69,3 +69,28 @@ def distribution(G, values, name):
     if not 0 < total < np.inf:
         raise InvalidArgumentError(f"{name} must have a positive (finite) sum")
     return x / total
+
+
+def uses_weights(G, weight):
+    """Does the iteration read G's weights? (`weight` True or a name: where G has them.)
+
+    Parameters
+    ----------
+    G : Graph
+    weight : bool, str or None
+        PageRank's `weight` argument.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    InvalidArgumentError
+        `weight` of another kind.
+    """
+    if weight is None or weight is False:
+        return False
+    if weight is True or isinstance(weight, str):
+        return G.weighted
+    raise InvalidArgumentError(f"weight must be True, None or an attribute name, not {weight!r}")

@@ -22,6 +22,8 @@ from ..transform import check_weights
 BATCH_WIDTH = 1024
 #: device memory for a batch's (n, width) arrays: about 16 bytes an entry
 BATCH_BYTES = 1 << 30
+#: arcs from which the batches' sparse products cannot run: cuSPARSE's offsets are int32
+SPARSE_MAX_ARCS = 2**31
 
 
 @dataclass
@@ -189,11 +191,12 @@ def _closeness_cuda(G, sources, weighted, wf_improved):
     """Weighted: an SSSP per source on the GPU. Unweighted: batches of sources, one column each
     of dense (n, width) 0/1 frontiers; a level's next frontier is A times it (cuSPARSE; A's row u
     sums u's out-arcs into the frontier), less the vertices seen, and each column adds the level
-    times its new vertices to its sum. A few launches per level for the whole batch."""
+    times its new vertices to its sum. A few launches per level for the whole batch. Graphs of
+    SPARSE_MAX_ARCS arcs or more take an SSSP per source either way."""
     import cupy
 
     with Timer("cuda") as t:
-        if weighted:
+        if weighted or G.nnz >= SPARSE_MAX_ARCS:
             total, reached = _weighted_sums(G, sources, "cuda", cupy)
             method = "sssp per source"
         else:

@@ -160,10 +160,7 @@ def _hits_cpu(G, max_iter, tol, start):
             k.gather(G.offsets, G.indices, G.weights, a, h)
             err = k.scale(h, a, last)
             if not math.isfinite(err):
-                raise InvalidArgumentError(
-                    f"hits: every hub or every authority is 0 or NaN after iteration {it} (weights"
-                    " of 0, or an nstart only on vertices without out-arcs)"
-                )
+                raise _all_zero(it)
             if err < tol:
                 break
         else:
@@ -198,13 +195,22 @@ def _hits_cuda(G, max_iter, tol, start):
             last, h = h, gather(rev, a)
             h /= h.max()
             a /= a.max()
-            err = float(cupy.abs(h - last).sum())  # sync
+            err = float(cupy.abs(h - last).sum())  # sync; NaN where a largest entry was 0
+            if not math.isfinite(err):
+                raise _all_zero(it)
             if err < tol:
                 break
         else:
             if tol > 0:
                 raise _not_converged(max_iter, err, tol)
     return HITSResult("hits", "cuda", t.seconds, it, "power", {"error": err}, hubs=h, authorities=a)
+
+
+def _all_zero(iteration):
+    return InvalidArgumentError(
+        f"hits: every hub or every authority is 0 or NaN after iteration {iteration} (weights"
+        " of 0, or an nstart only on vertices without out-arcs)"
+    )
 
 
 def verify_hits(G, hubs, authorities, *, rtol=1e-5):

@@ -14,12 +14,13 @@ from ..dispatch import choose_device, takes_graph, to_caller
 from ..errors import (
     InvalidArgumentError,
     InvalidGraphError,
+    InvalidWeightError,
     PowerIterationFailedConvergence,
     UnknownNameError,
 )
 from ..results import Result, Timer
-from ..transform import check_weights
-from ._vectors import Vectors, distribution
+from ..transform import caller_name, check_weights
+from ._vectors import Vectors, distribution, uses_weights
 
 #: the default bound on the last iteration's L1 change: the result then lies within
 #: alpha / (1 - alpha) * tol of the fixed point (docs/tuning.md, DEFAULT_TOL)
@@ -130,7 +131,8 @@ def pagerank(
     VertexNotFoundError
         A dict key that is neither a vertex id nor a label of the graph.
     InvalidWeightError
-        A negative or non-finite weight (with `weight` on).
+        A negative or non-finite weight (with `weight` on); on the GPU, a vertex whose out-weight
+        lies outside ``FLOAT32_OUT_WEIGHTS``.
     PowerIterationFailedConvergence
         No convergence within `max_iter` iterations (``tol > 0``).
     UnknownNameError
@@ -224,31 +226,6 @@ def check_numbers(alpha, max_iter, tol):
     return float(alpha), int(max_iter), float(tol)
 
 
-def uses_weights(G, weight):
-    """Does the iteration read G's weights? (`weight` True or a name: where G has them.)
-
-    Parameters
-    ----------
-    G : Graph
-    weight : bool, str or None
-        PageRank's `weight` argument.
-
-    Returns
-    -------
-    bool
-
-    Raises
-    ------
-    InvalidArgumentError
-        `weight` of another kind.
-    """
-    if weight is None or weight is False:
-        return False
-    if weight is True or isinstance(weight, str):
-        return G.weighted
-    raise InvalidArgumentError(f"weight must be True, None or an attribute name, not {weight!r}")
-
-
 def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
     """Float64 power iteration, one pass per iteration (backends/cpu/pagerank.py, `iterate`): the
     pull sums the contributions x[u] / W(u) over each vertex's in-edges, writes the new ranks and
@@ -294,6 +271,26 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
     return PageRankResult("pagerank", "cpu", t.seconds, it, kind, stats, rank=rank)
 
 
+#: the out-weights W(u) whose contributions rank / W(u) float32 holds as normal numbers
+FLOAT32_OUT_WEIGHTS = (2.0**-100, 2.0**80)
+
+
+def _check_float32(G, out):
+    """InvalidWeightError where a vertex's out-weight `out` lies outside FLOAT32_OUT_WEIGHTS (0
+    aside)."""
+    import cupy
+
+    lo, hi = FLOAT32_OUT_WEIGHTS
+    bad = cupy.flatnonzero((out > 0) & ((out < lo) | (out > hi)))
+    if bad.size:  # sync
+        v = int(bad[0])
+        raise InvalidWeightError(
+            f"pagerank on the GPU divides by each vertex's out-weight in float32, which needs it "
+            f"in [2**-100, 2**80]: vertex {caller_name(G, v)}'s is {float(out[v]):.3g}; pass "
+            "device='cpu'"
+        )
+
+
 def _pagerank_cuda(G, alpha, max_iter, threshold, weighted, vec, direction="pull", blocking="auto"):
     """PageRank on the GPU: per iteration one sweep sums contrib[u] = rank[u] / W(u) over every
     vertex's in-edges (times the edge's weight where weighted) and runs the update, which writes the
@@ -326,6 +323,7 @@ def _pagerank_cuda(G, alpha, max_iter, threshold, weighted, vec, direction="pull
         _, sources, w = dg.csc()  # the sources of the in-edges: each arc's tail
         # float64 out-weights (cupy.bincount takes no empty array)
         out = cupy.bincount(sources, weights=w, minlength=n) if w.size else cupy.zeros(n)
+        _check_float32(G, out)
     inv_deg = cupy.where(out > 0, 1.0 / cupy.maximum(out, 1e-300), 0.0).astype(cupy.float32)
     if vec.start is None:
         rank = cupy.full(n, 1.0 / n, cupy.float32)
