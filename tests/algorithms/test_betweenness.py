@@ -338,9 +338,16 @@ def test_bc_backward_scatters_where_fewer_arcs(monkeypatch, G):
 
 
 @pytest.mark.gpu
-def test_bc_on_a_deep_graph_goes_source_by_source():
+@pytest.mark.parametrize("isolated_first", [False, True])
+def test_bc_on_a_deep_graph_goes_source_by_source(isolated_first):
+    """Also where the first source is isolated (its search is 0 deep: the depth is probed from
+    the first source with arcs)."""
     G = generate.grid(2, 100)  # 100 levels from a corner
-    r = gravel.betweenness_centrality(G, device="cuda")
+    sources = None
+    if isolated_first:  # each edge's two arcs, and one vertex more
+        G = gravel.Graph.from_edges(*G.edges(), n=G.n + 1)
+        sources = [G.n - 1, *range(0, G.n - 1, 2)]
+    r = gravel.betweenness_centrality(G, sources=sources, device="cuda")
     assert r.strategy == "brandes"
-    ref = gravel.betweenness_centrality(G, device="cpu").centrality
-    assert np.allclose(r.centrality.get(), ref)
+    ref = gravel.betweenness_centrality(G, sources=sources, device="cpu").centrality
+    assert np.allclose(r.centrality.get(), ref, equal_nan=True)

@@ -45,13 +45,17 @@ BATCH_MAX_DEPTH = 64
 
 def _bc_cuda(G, sources, edges=False):
     """Brandes on the GPU: in batches of sources (:func:`_bc_batched`) when there are many and the
-    graph is shallow (a BFS from the first source is at most BATCH_MAX_DEPTH deep), else source by
-    source on the operators (:func:`_bc_each`). With `edges`, each arc's dependencies too
-    (``edge_centrality``, in CSR order)."""
+    graph is shallow (a BFS from the first source with out-arcs is at most BATCH_MAX_DEPTH deep:
+    an isolated one would call any graph shallow), else source by source on the operators
+    (:func:`_bc_each`). With `edges`, each arc's dependencies too (``edge_centrality``, in CSR
+    order)."""
+    import cupy
+
     from ..bfs import bfs
 
     if len(sources) >= BATCH_MIN_SOURCES and G.nnz < 2**31:  # cuSPARSE's int32 ids
-        depth = bfs(G, int(sources[0]), device="cuda").depth
+        degree = G.to("cuda").out_degree[cupy.asarray(sources)]
+        depth = bfs(G, int(sources[int((degree > 0).argmax())]), device="cuda").depth
         if int(depth.max()) <= BATCH_MAX_DEPTH:
             return _bc_batched(G, sources, edges)
     return _bc_each(G, sources, edges)
