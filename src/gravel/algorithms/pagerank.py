@@ -22,6 +22,8 @@ from ..results import Result, Timer
 from ..transform import caller_name, check_weights
 from ._vectors import Vectors, distribution, uses_weights
 
+#: the out-weights W(u) whose contributions rank / W(u) float32 holds as normal numbers (the GPU's)
+FLOAT32_OUT_WEIGHTS = (2.0**-100, 2.0**80)
 #: the default bound on the last iteration's L1 change: the result then lies within
 #: alpha / (1 - alpha) * tol of the fixed point (docs/tuning.md, DEFAULT_TOL)
 DEFAULT_TOL = 1e-6
@@ -269,10 +271,6 @@ def _pagerank_cpu(G, alpha, max_iter, threshold, weighted, vec):
                 )
     stats = {"error": err, "changes": changes}
     return PageRankResult("pagerank", "cpu", t.seconds, it, kind, stats, rank=rank)
-
-
-#: the out-weights W(u) whose contributions rank / W(u) float32 holds as normal numbers
-FLOAT32_OUT_WEIGHTS = (2.0**-100, 2.0**80)
 
 
 def _check_float32(G, out):
