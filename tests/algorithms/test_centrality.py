@@ -268,7 +268,7 @@ def test_gpu_closeness_beyond_int32_offsets_searches_each_source(monkeypatch):
     here by lowering the bound: such a graph does not fit a test)."""
     from gravel.algorithms import closeness
 
-    monkeypatch.setattr(closeness, "SPARSE_MAX_ARCS", 0)
+    monkeypatch.setattr(closeness, "INT32_ARCS", 0)
     G = deduplicate(gravel.generate.kronecker(9, 8, seed=4))
     gpu, cpu = both(gravel.closeness_centrality, G, sources=np.arange(0, G.n, 16))
     assert gpu.strategy == "sssp per source"

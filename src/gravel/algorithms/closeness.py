@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..arrays import xp
+from ..backends.cuda.graph import INT32_ARCS
 from ..dispatch import caller_id, choose_device, takes_graph, to_caller
 from ..errors import InvalidGraphError, VertexNotFoundError
 from ..graph import Graph
@@ -22,8 +23,6 @@ from ..transform import check_weights
 BATCH_WIDTH = 1024
 #: device memory for a batch's (n, width) arrays: about 16 bytes an entry
 BATCH_BYTES = 1 << 30
-#: arcs from which the batches' sparse products cannot run: cuSPARSE's offsets are int32
-SPARSE_MAX_ARCS = 2**31
 
 
 @dataclass
@@ -192,11 +191,11 @@ def _closeness_cuda(G, sources, weighted, wf_improved):
     of dense (n, width) 0/1 frontiers; a level's next frontier is A times it (cuSPARSE; A's row u
     sums u's out-arcs into the frontier), less the vertices seen, and each column adds the level
     times its new vertices to its sum. A few launches per level for the whole batch. Graphs of
-    SPARSE_MAX_ARCS arcs or more take an SSSP per source either way."""
+    INT32_ARCS arcs or more (cuSPARSE's offsets are int32) take an SSSP per source either way."""
     import cupy
 
     with Timer("cuda") as t:
-        if weighted or G.nnz >= SPARSE_MAX_ARCS:
+        if weighted or G.nnz >= INT32_ARCS:
             total, reached = _weighted_sums(G, sources, "cuda", cupy)
             method = "sssp per source"
         else:

@@ -4,6 +4,7 @@
 import numpy as np
 
 from ...arrays import entry_rows
+from ...backends.cuda.graph import INT32_ARCS
 from ...results import Timer
 from .result import BCResult
 
@@ -53,7 +54,7 @@ def _bc_cuda(G, sources, edges=False):
 
     from ..bfs import bfs
 
-    if len(sources) >= BATCH_MIN_SOURCES and G.nnz < 2**31:  # cuSPARSE's int32 ids
+    if len(sources) >= BATCH_MIN_SOURCES and G.nnz < INT32_ARCS:  # cuSPARSE's int32 offsets
         degree = G.to("cuda").out_degree[cupy.asarray(sources)]
         depth = bfs(G, int(sources[int((degree > 0).argmax())]), device="cuda").depth
         if int(depth.max()) <= BATCH_MAX_DEPTH:

@@ -5,6 +5,9 @@ from functools import cached_property
 from ...arrays import entry_rows, xp
 from ...errors import InvalidGraphError
 
+#: arcs from which an arc's position overflows int32 (cuSPARSE's offsets, kept permutations)
+INT32_ARCS = 2**31
+
 
 class DeviceGraph:
     """CSR (and, on first use, CSC) of a graph as device arrays.
@@ -182,7 +185,7 @@ def _mapped_csc(G):
 
 def _index_type(m, nnz):
     """Arc positions as int32 where they fit: half the memory of a kept permutation."""
-    return m.int32 if nnz < 2**31 else m.int64
+    return m.int32 if nnz < INT32_ARCS else m.int64
 
 
 def _csc_order(indices):
