@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import gravel
 import gravel.distributed as gd
 from gravel.arrays import host
-from gravel.distributed import exchange, gpu, programs, timing
+from gravel.distributed import exchange, gpu, host_steps, programs, timing
 from gravel.distributed.build import Source, build_program
 from gravel.errors import InvalidArgumentError
 
@@ -266,16 +266,16 @@ def test_nccl_bfs_hypothesis_graphs(fake_nccl, G, parts, direction, data):
 
 def test_bfs_chunks_and_sparse_levels(monkeypatch):
     G = gravel.generate.kronecker(9, 8)
-    monkeypatch.setattr(programs, "CHUNK_ARCS", 64)
+    monkeypatch.setattr(host_steps, "CHUNK_ARCS", 64)
     check_bfs(G, 3, gd.bfs(G, 3, parts=3, cluster="in-process"))
-    monkeypatch.setattr(programs, "DENSE_LEVEL", 0)  # never dense: every level sorts
+    monkeypatch.setattr(host_steps, "DENSE_LEVEL", 0)  # never dense: every level sorts
     check_bfs(G, 3, gd.bfs(G, 3, parts=3, cluster="in-process"))
 
 
 @pytest.mark.parametrize("chunk", [1, 64, 1 << 27])
 def test_sssp_relaxes_its_near_arcs_in_chunks(monkeypatch, chunk):
     G = gravel.transform.add_random_weights(gravel.generate.kronecker(9, 8), 1, 9)
-    monkeypatch.setattr(programs, "CHUNK_ARCS", chunk)
+    monkeypatch.setattr(host_steps, "CHUNK_ARCS", chunk)
     for delta in (1.0, 40.0):
         check_sssp(G, 3, gd.sssp(G, 3, delta=delta, parts=3, cluster="in-process"))
 

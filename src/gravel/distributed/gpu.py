@@ -13,7 +13,7 @@ it (a cluster started here is closed, a given one restarted) and raises one erro
 worker and its GPU; a new cluster runs again.
 
 This module is the driver's side; the tasks each worker runs are in :mod:`.gpu_worker`, the
-kernels of the per-part programs on the GPU in :mod:`.device_kernels`.
+part on a GPU and the operator calls of its programs' steps in :mod:`.device_part`.
 """
 
 import logging
@@ -23,8 +23,9 @@ import uuid
 
 from ..errors import GravelError, InvalidArgumentError
 from .cluster import WORKER_ENV, Owner, _set_env
+from .device_part import to_device
 from .exchange import Stats
-from .gpu_worker import _build, _connect, _facts, _facts_of, _run, to_device
+from .gpu_worker import _build, _connect, _facts, _facts_of, _run
 from .liveness import WorkerLostError, gather, require_distributed
 from .partition import _check_parts, split
 

@@ -1,16 +1,14 @@
 """The worker's side of a :class:`~gravel.distributed.gpu.GPUCluster`: the tasks each GPU worker
 runs, its NCCL communicator (one per cluster key), its parts moved to the device and the runs of
 their programs. The driver's side is :mod:`gravel.distributed.gpu`; the kernels the per-part
-programs call on the GPU are :mod:`gravel.distributed.device_kernels`.
+programs take on the GPU, and the part there, are :mod:`gravel.distributed.device_part`.
 """
 
 import time
-from dataclasses import replace
-
-import numpy as np
 
 from ..arrays import host
 from ..errors import GravelError
+from .device_part import to_device
 from .exchange import drive
 
 # -- on each worker ----------------------------------------------------------------------------
@@ -33,42 +31,6 @@ def _comm(key):
             "this worker has no NCCL communicator for the cluster (was it restarted?)"
         )
     return comm
-
-
-def to_device(part):
-    """A part with its arrays in this process's GPU (the bounds stay on the host).
-
-    Parameters
-    ----------
-    part : Part
-
-    Returns
-    -------
-    Part
-        A copy with CuPy int64 offsets, int32 ids and float32 weights (or None); an undirected
-        part's in-edges are its out-edges' arrays, copied once.
-    """
-    import cupy
-
-    def dev(a, dtype):
-        return None if a is None else cupy.asarray(a, dtype=dtype)
-
-    out = (dev(part.out_offsets, np.int64), dev(part.out_targets, np.int32))
-    out_w = dev(part.out_weights, np.float32)
-    if part.in_offsets is part.out_offsets:  # undirected: one copy serves both
-        ins = out + (out_w,)
-    else:
-        ins = (dev(part.in_offsets, np.int64), dev(part.in_sources, np.int32))
-        ins += (dev(part.in_weights, np.float32),)
-    return replace(
-        part,
-        out_offsets=out[0],
-        out_targets=out[1],
-        out_weights=out_w,
-        in_offsets=ins[0],
-        in_sources=ins[1],
-        in_weights=ins[2],
-    )
 
 
 def _build(key, source, rank, size):

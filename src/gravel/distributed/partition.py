@@ -92,8 +92,59 @@ def owner(bounds, ids):
     return (np.searchsorted(bounds, ids, side="right") - 1).astype(np.int32)
 
 
+class PartRange:
+    """What a part of a 1-D partition is wherever it lives (:class:`Part` on the host,
+    :class:`~gravel.distributed.device_part.DevicePart` on a GPU): its vertex range and arc counts,
+    from ``index``, ``bounds``, ``out_offsets`` and ``in_offsets``."""
+
+    @property
+    def lo(self):
+        """The first global id of this part."""
+        return int(self.bounds[self.index])
+
+    @property
+    def hi(self):
+        """One past the last global id of this part."""
+        return int(self.bounds[self.index + 1])
+
+    @property
+    def size(self):
+        """Vertices this part owns."""
+        return self.hi - self.lo
+
+    @property
+    def parts(self):
+        """How many parts the partition has (``len(bounds) - 1``)."""
+        return self.bounds.shape[0] - 1
+
+    @property
+    def out_arcs(self):
+        """Arcs out of this part's vertices (``out_offsets[-1]``, an int)."""
+        return int(self.out_offsets[-1])
+
+    @property
+    def in_arcs(self):
+        """Arcs into this part's vertices (``in_offsets[-1]``, an int)."""
+        return int(self.in_offsets[-1])
+
+    def owner(self, ids):
+        """The part that owns each global id.
+
+        Parameters
+        ----------
+        ids : int or array_like of int
+            Global vertex ids.
+
+        Returns
+        -------
+        numpy.ndarray of int32
+            As :func:`gravel.distributed.owner` gives it, over this partition's `bounds`.
+        """
+        return owner(self.bounds, ids)
+
+
 @dataclass(eq=False)
-class Part:
+class Part(PartRange):
     """One part of a 1-D partition: the vertex range ``lo .. hi - 1`` of an n-vertex graph.
 
     Attributes
@@ -125,54 +176,9 @@ class Part:
     in_weights: np.ndarray | None
 
     @property
-    def lo(self):
-        """The first global id of this part."""
-        return int(self.bounds[self.index])
-
-    @property
-    def hi(self):
-        """One past the last global id of this part."""
-        return int(self.bounds[self.index + 1])
-
-    @property
-    def size(self):
-        """Vertices this part owns."""
-        return self.hi - self.lo
-
-    @property
-    def parts(self):
-        """How many parts the partition has (``len(bounds) - 1``)."""
-        return self.bounds.shape[0] - 1
-
-    @property
     def weighted(self):
         """Whether the part holds weights (``out_weights`` is not None)."""
         return self.out_weights is not None
-
-    @property
-    def out_arcs(self):
-        """Arcs out of this part's vertices (``out_offsets[-1]``, an int)."""
-        return int(self.out_offsets[-1])
-
-    @property
-    def in_arcs(self):
-        """Arcs into this part's vertices (``in_offsets[-1]``, an int)."""
-        return int(self.in_offsets[-1])
-
-    def owner(self, ids):
-        """The part that owns each global id.
-
-        Parameters
-        ----------
-        ids : int or array_like of int
-            Global vertex ids.
-
-        Returns
-        -------
-        numpy.ndarray of int32
-            As :func:`gravel.distributed.owner` gives it, over this partition's `bounds`.
-        """
-        return owner(self.bounds, ids)
 
     def __repr__(self):
         return (

@@ -48,16 +48,34 @@ class DeviceGraph:
             self._build_csc = lambda: _mapped_csc(G)
 
     @classmethod
-    def from_arrays(cls, offsets, indices, weights=None, *, directed=True, host=None):
+    def from_arrays(cls, offsets, indices, weights=None, *, directed=True, host=None, csc=None):
         """A device graph over CSR arrays that gravel built on the GPU (no copy, no check).
 
         For transforms of a graph that lives on the device (:func:`gravel.transform.relabel`,
-        :func:`gravel.transform.orient_by_degree`); algorithms use views (:meth:`reverse`,
-        :meth:`with_weights`) instead. Rows must be sorted and ids in range. `host`, the same graph
-        on the host if there is one, is only kept as ``.host``.
+        :func:`gravel.transform.orient_by_degree`) and the parts of a partitioned graph
+        (:mod:`gravel.distributed.device_part`); algorithms use views (:meth:`reverse`,
+        :meth:`with_weights`) instead. Rows must be sorted and ids in range.
+
+        Parameters
+        ----------
+        offsets, indices : device arrays of int64 and int32
+            The CSR.
+        weights : device array of float32, optional
+        directed : bool, default True
+        host : Graph, optional
+            The same graph on the host, if there is one; only kept as ``.host``.
+        csc : tuple of (offsets, sources, weights), optional
+            The in-edges, where they are not the CSR's transpose: a part's in-lists name arcs
+            its out-lists do not hold. Default: transposed on first use.
+
+        Returns
+        -------
+        DeviceGraph
+            Over the given arrays, sharing them. Its :meth:`csc_order` and :meth:`with_weights`
+            assume the CSC is the CSR's transpose.
         """
         self = cls.__new__(cls)
-        self._set(offsets, indices, weights, directed=directed, host=host)
+        self._set(offsets, indices, weights, directed=directed, host=host, csc=csc)
         return self
 
     #: where the lists live: "device", "managed", "host" (pinned, read over the bus) or "tiered"
