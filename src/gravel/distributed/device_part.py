@@ -212,7 +212,16 @@ class DeviceSteps:
 
     @staticmethod
     def claims(part):
-        """BFS's claim array: one slot per vertex of the part's graph, each -1."""
+        """BFS's claim array: one slot per vertex of the part's graph, each -1.
+
+        Parameters
+        ----------
+        part : DevicePart
+
+        Returns
+        -------
+        cupy.ndarray of int32
+        """
         import cupy
 
         return cupy.full(part.graph.n, -1, cupy.int32)

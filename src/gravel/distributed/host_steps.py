@@ -54,7 +54,7 @@ def arcs(offsets, frontier):
     Examples
     --------
     >>> import numpy as np
-    >>> from gravel.distributed.programs import arcs
+    >>> from gravel.distributed.host_steps import arcs
     >>> at, rows = arcs(np.array([0, 2, 2, 5]), np.array([2, 0]))
     >>> at.tolist(), rows.tolist()
     ([2, 3, 4, 0, 1], [2, 2, 2, 0, 0])
@@ -129,7 +129,28 @@ def lowest(ids, offer, via):
     """Each id once, sorted, with its lowest offer (offers are non-negative) and that offer's
     `via` (the first in the given order among equal offers). One stable sort by id, then each
     run's minimum by a scatter of the offers' bits: a non-negative float64 orders as its bits do
-    as int64, whose atomic minimum is exact (a float lexsort costs several times more)."""
+    as int64, whose atomic minimum is exact (a float lexsort costs several times more).
+
+    Parameters
+    ----------
+    ids : numpy.ndarray or cupy.ndarray of int
+    offer : numpy.ndarray or cupy.ndarray of float64
+        Non-negative, one per id.
+    via : numpy.ndarray or cupy.ndarray
+        One per id.
+
+    Returns
+    -------
+    ids, offer, via : arrays
+        Of the same module and dtypes, one entry per distinct id.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.distributed.host_steps import lowest
+    >>> [a.tolist() for a in lowest(np.array([3, 1, 3]), np.array([2.0, 5.0, 1.0]), np.arange(3))]
+    [[1, 3], [5.0, 1.0], [1, 2]]
+    """
     m = xp(ids)
     if ids.size == 0:
         return ids, offer, via
@@ -198,6 +219,16 @@ class HostSteps:
 
     @staticmethod
     def claims(part):
+        """BFS's claim array, the dense levels' scatter target: one slot per vertex, each -1.
+
+        Parameters
+        ----------
+        part : Part
+
+        Returns
+        -------
+        numpy.ndarray of int32
+        """
         return np.full(part.n, -1, np.int32)
 
     found = staticmethod(_found)
@@ -207,6 +238,16 @@ class HostSteps:
 
     @staticmethod
     def neighbour_min(part, everyone, labels):
+        """``labels[v] = min(labels[v], the smallest label among v's out- and in-neighbours)``.
+
+        Parameters
+        ----------
+        part : Part
+        everyone : numpy.ndarray of int32
+            Every vertex's label, by global id.
+        labels : numpy.ndarray of int32
+            The own vertices' labels, lowered in place.
+        """
         _neighbour_min(part.out_offsets, part.out_targets, everyone, labels)
         if part.directed:
             _neighbour_min(part.in_offsets, part.in_sources, everyone, labels)
