@@ -207,3 +207,17 @@ def test_bfs_on_device_parts_each_direction(directions):
     out = exchange.run_in_process(pieces, programs.bfs_program, s, directions)
     check_bfs(G, s, types.SimpleNamespace(depth=_joined(out), parent=_joined(out, 1)))
     assert (out[0][2] > 0) == (directions != "top-down")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("directed", [True, False])
+def test_betweenness_on_device_part_replicas(directed):
+    from gravel.distributed.replicated import bc_program
+
+    G = _graph(8, directed, weighted=False)
+    sources = np.arange(0, G.n, 3, dtype=np.int32)
+    pieces = [device_part.to_device(p) for p in gd.split(G, 3)]
+    out = exchange.run_in_process(pieces, bc_program, sources, None, True)
+    assert sum(o[1] for o in out) == sources.size
+    ref = gravel.betweenness_centrality(G, sources=sources, device="cpu")
+    np.testing.assert_allclose(_joined(out), ref.centrality, rtol=1e-9, atol=1e-12)

@@ -91,10 +91,11 @@ def to_device(part, placement="auto"):
     part : Part
         Its arrays on the host or on this GPU.
     placement : {"auto", "device", "host"}, default "auto"
-        Where the lists go: device memory, or pinned host memory read over the bus. "auto" keeps
-        a part built on the GPU there, and takes the device for a part in host memory where its
-        lists, offsets and vertex state (``gravel.placement.STATE_BYTES_PER_VERTEX`` a vertex)
-        fit in the free device memory and the budget (``GRAVEL_DEVICE_MEMORY``), else the host.
+        Where the lists go: device memory, or pinned host memory read over the bus. A part built
+        on the GPU stays there unless "host" is asked for; "auto" takes the device for a part in
+        host memory where its lists, offsets and vertex state
+        (``gravel.placement.STATE_BYTES_PER_VERTEX`` a vertex) fit in the free device memory and
+        the budget (``GRAVEL_DEVICE_MEMORY``), else the host.
 
     Returns
     -------
@@ -157,8 +158,10 @@ def _placement(part, placement):
         raise UnknownNameError(
             f"unknown placement {placement!r} (expected {', '.join(PLACEMENTS)})"
         )
-    if placement == "host" or (placement == "auto" and xp(part.out_targets) is not np):
-        return "host" if placement == "host" else "device"
+    if placement == "host":
+        return "host"
+    if xp(part.out_targets) is not np:  # built on this GPU: its lists are there already
+        return "device"
     from ..backends.cuda.runtime import free_bytes
 
     arrays = [part.out_offsets, part.out_targets, part.out_weights]

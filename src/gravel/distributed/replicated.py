@@ -2,16 +2,18 @@
 
 Brandes' algorithm needs every vertex's lists from every source, so the parts do not split the
 graph's work: they split the sources. One allgather of the parts' out-lists gives every part (and
-so every worker) a whole copy of the graph; each part runs the single-process CPU kernel from its
-share of the sources, and one allreduce sums the partial centralities. The graph must fit in each
-worker's memory: there is no partitioned fallback.
+so every worker) a whole copy of the graph; each part runs the single-process kernel of its device
+from its share of the sources (gravel's CPU kernel on a CPU worker, its GPU Brandes on a GPU's),
+and one allreduce sums the partial centralities. The graph must fit in each worker's memory (and
+each GPU's): there is no partitioned fallback.
 """
 
 import numpy as np
 
 from ..dispatch import to_caller
 from ..errors import InvalidArgumentError
-from .algorithms import _check_gather, _run, _stats
+from .algorithms import _check_gather, _device, _run, _stats
+from .device_part import DevicePart
 from .exchange import allgather, allreduce
 from .partition import PartitionedGraph
 
@@ -21,8 +23,7 @@ def replica(part):
 
     Parameters
     ----------
-    part : Part
-        On the host (NumPy arrays).
+    part : Part or DevicePart
 
     Yields
     ------
@@ -32,14 +33,18 @@ def replica(part):
     Returns
     -------
     Graph
-        The whole graph in the partition's ids, unweighted, its rows as the parts hold them.
+        The whole graph in the partition's ids, unweighted, its rows as the parts hold them, in
+        host memory.
     """
+    from ..arrays import host, xp
     from ..graph import Graph
 
-    degrees, targets = yield allgather((np.diff(part.out_offsets), part.out_targets))
+    on_gpu = isinstance(part, DevicePart)
+    targets = part.ids[part.graph.indices] if on_gpu else part.out_targets
+    degrees, targets = yield allgather((xp(targets).diff(part.out_offsets), targets))
     offsets = np.zeros(part.n + 1, np.int64)
-    np.cumsum(degrees, out=offsets[1:])
-    return Graph.from_csr(offsets, targets, directed=part.directed, trusted=True)
+    np.cumsum(host(degrees), out=offsets[1:])
+    return Graph.from_csr(offsets, host(targets), directed=part.directed, trusted=True)
 
 
 def bc_program(part, sources, k, normalized):
@@ -69,13 +74,15 @@ def bc_program(part, sources, k, normalized):
     """
     from ..algorithms.betweenness import rescale
     from ..algorithms.betweenness.api import IMPLEMENTATIONS
+    from ..arrays import host
     from ..transform import deduplicate
 
     G = yield from replica(part)
     mine = np.array_split(sources, part.parts)[part.index]
     if G.has_parallel_arcs:
         G = deduplicate(G)
-    raw = IMPLEMENTATIONS["cpu"](G, mine, False).centrality if mine.size else np.zeros(G.n)
+    brandes = IMPLEMENTATIONS["cuda" if isinstance(part, DevicePart) else "cpu"]
+    raw = host(brandes(G, mine, False).centrality) if mine.size else np.zeros(G.n)
     total = yield allreduce(raw, "sum")
     scaled = rescale(total, G.n, sources, k, normalized, G.directed)
     return scaled[part.lo : part.hi], int(mine.size)
@@ -104,16 +111,25 @@ def cpu_only(G, cluster, name):
 
 
 def betweenness_centrality(
-    G, k=None, *, normalized=True, seed=None, sources=None, parts=2, cluster=None, gather=True
+    G,
+    k=None,
+    *,
+    normalized=True,
+    seed=None,
+    sources=None,
+    parts=2,
+    cluster=None,
+    gpus=None,
+    gather=True,
 ):
     """Betweenness centrality over `parts` parts: the sources spread over the parts, each part
     with a whole replica of the graph, their partial centralities summed.
 
     Parameters
     ----------
-    G : Graph, PartitionedGraph or DistributedGraph
-        As for :func:`gravel.distributed.bfs` (CPU parts only); weights are ignored and parallel
-        arcs count once, as for :func:`gravel.betweenness_centrality`.
+    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
+        As for :func:`gravel.distributed.bfs`; weights are ignored and parallel arcs count once,
+        as for :func:`gravel.betweenness_centrality`.
     k : int, optional
         Sample `k` sources (with `seed`); a Graph is needed to sample or name sources.
     normalized : bool, default True
@@ -123,8 +139,9 @@ def betweenness_centrality(
     sources : sequence, optional
         Use exactly these sources (caller ids, or labels), as :func:`gravel.betweenness_centrality`
         takes them.
-    parts, cluster, gather
-        As for :func:`gravel.distributed.bfs`.
+    parts, cluster, gpus, gather
+        As for :func:`gravel.distributed.bfs`: on GPUs each worker runs gravel's GPU Brandes
+        on its replica.
 
     Returns
     -------
@@ -140,8 +157,10 @@ def betweenness_centrality(
     VertexNotFoundError
         A source is not a vertex of `G`.
     InvalidArgumentError
-        `k`, `seed` or `sources` with a graph already partitioned; a GPU cluster or graph; else
-        as for :func:`gravel.distributed.bfs`.
+        `k`, `seed` or `sources` with a graph already partitioned; else as for
+        :func:`gravel.distributed.bfs`.
+    GraphTooLargeError
+        On GPUs, a replica larger than a GPU's free memory.
     WorkerLostError
         A worker holding a part left the cluster during the run.
 
@@ -152,8 +171,9 @@ def betweenness_centrality(
     Notes
     -----
     Each part runs ``len(sources) / parts`` sources of Brandes' O(m) per source on its replica:
-    the whole graph is copied to every part (through the driver on the CPU path), so it must
-    fit in each worker's memory. Only the centrality's n sums cross between the parts after.
+    the whole graph is copied to every part (through the driver on the CPU path, over NCCL and
+    then through each worker's host memory on GPUs), so it must fit in each worker's memory.
+    Only the centrality's n sums cross between the parts after.
 
     Examples
     --------
@@ -165,7 +185,6 @@ def betweenness_centrality(
     from ..algorithms.betweenness import BCResult
     from ..algorithms.betweenness.api import choose_sources
 
-    cpu_only(G, cluster, "betweenness_centrality")
     if isinstance(G, PartitionedGraph) or not hasattr(G, "csc"):
         if k is not None or seed is not None or sources is not None:
             raise InvalidArgumentError(
@@ -177,11 +196,11 @@ def betweenness_centrality(
     internal = chosen if G.order is None else G.order[chosen].astype(np.int32)
     _check_gather(G, cluster, gather)
     args = (internal, k_scale, bool(normalized))
-    with _run(G, parts, cluster, None, gather, bc_program, *args) as (dg, out, stats, t):
+    with _run(G, parts, cluster, gpus, gather, bc_program, *args) as (dg, out, stats, t):
         centrality = out.array(0, np.float64)
     return BCResult(
         "betweenness_centrality",
-        "cpu",
+        _device(dg),
         t,
         1,
         f"distributed Brandes on replicas, {dg.nparts} parts",
