@@ -14,6 +14,7 @@ import gravel.distributed as gd
 from gravel.arrays import host
 from gravel.distributed import device_part, exchange, programs
 from gravel.distributed.host_steps import HostSteps
+from gravel.operators import SweepPlan
 
 from ..strategies import graphs
 from .helpers import check_bfs, check_cc, check_pagerank, check_sssp
@@ -136,12 +137,26 @@ def test_sssp_offers_against_the_host(placement, weighted):
             np.testing.assert_array_equal(made, got_offer)
 
 
+#: the sweeps' plans a test forces on the pulls (the parts of these graphs are small: "auto"
+#: plans them plain, or streamed over the bus): blocked through the L2, staged where stageable
+PLANS = {
+    "auto": None,
+    "blocked": lambda graph, stageable: SweepPlan("blocked", 64),
+    "staged": lambda graph, stageable: SweepPlan("staged" if stageable else "blocked", 64),
+}
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("placement", PLACEMENTS)
+@pytest.mark.parametrize(  # blocked layouts live in device memory: a host part's sweep streams
+    ("placement", "plan"), [("device", "auto"), ("device", "blocked"), ("device", "staged"),
+                            ("host", "auto")]
+)  # fmt: skip
 @pytest.mark.parametrize("weighted", [True, False])
-def test_pagerank_and_min_label_pulls_against_the_host(placement, weighted):
+def test_pagerank_and_min_label_pulls_against_the_host(monkeypatch, plan, placement, weighted):
     import cupy
 
+    if PLANS[plan] is not None:
+        monkeypatch.setattr(device_part, "_plan", PLANS[plan])
     G, rng = _graph(4, weighted=weighted), np.random.default_rng(4)
     for p, d in _pairs(G, 3, placement):
         everyone = rng.random(G.n)

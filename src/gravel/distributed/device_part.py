@@ -8,7 +8,8 @@ out-lists of its own vertices and whose CSC holds their in-lists, the ghosts' ro
 advance, with its load balancing, reads the one; neighbor_reduce, with its planned sweeps
 (blocked, staged, streamed), the other. ``ids`` maps each id back to its global id. A part whose
 lists do not fit in the GPU's memory keeps them in pinned host memory, read over the bus
-(placement "host"), as a graph on one GPU does.
+(placement "host"), as a graph on one GPU does. A list keeps its global order, so ghosts below
+``lo`` follow the own vertices in it: its ids are not sorted, which no step here needs.
 
 The exchange stays in global ids: a step maps what it sends through ``ids`` and what it receives
 is the owner's own vertices (``global - lo``).

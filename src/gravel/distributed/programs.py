@@ -231,9 +231,9 @@ def sssp_program(part, source, delta):
 def pagerank_program(part, alpha, max_iter, threshold, weighted):
     """Pull PageRank: each iteration all-gathers the contributions rank / out-weight of every
     vertex (with each part's dangling mass and last L1 change) and pulls them over the part's
-    in-edges. Ranks and sums are float64; the contributions are as wide as the kernels take them
-    (float32 on GPUs: half the bytes all-gathered and gathered, the single GPU's precision). Every
-    part sums the same gathered figures, so all stop together.
+    in-edges. Ranks are float64; the contributions are as wide as the steps take them (float32 on
+    GPUs, summed in float32 by the single GPU's sweep: half the bytes all-gathered and gathered,
+    the single GPU's precision). Every part sums the same gathered figures, so all stop together.
 
     Parameters
     ----------
