@@ -1,5 +1,5 @@
 """A part of a 1-D partition on a GPU, as gravel's operators take a graph, and the per-part
-programs' steps (:mod:`.programs`) as operator calls on it.
+programs' steps (:mod:`gravel.distributed.programs`) as operator calls on it.
 
 :func:`to_device` numbers a part's vertices afresh: its own, ``lo .. hi - 1``, as ``0 .. size -
 1``, then its ghosts, the other parts' vertices that its arcs name, in increasing global id. Over
