@@ -189,7 +189,8 @@ def _run_all(G, parts, placement):
     check_bfs(G, s, types.SimpleNamespace(depth=_joined(out), parent=_joined(out, 1)))
     out = exchange.run_in_process(pieces, programs.sssp_program, s, 4.0)
     check_sssp(G, s, types.SimpleNamespace(distance=_joined(out), predecessor=_joined(out, 1)))
-    out = exchange.run_in_process(pieces, programs.pagerank_program, 0.85, 100, 1e-6, False)
+    args = (0.85, 100, 1e-6, G.weighted)  # as gravel.pagerank's default weight="weight" takes it
+    out = exchange.run_in_process(pieces, programs.pagerank_program, *args)
     check_pagerank(G, types.SimpleNamespace(rank=_joined(out), iterations=out[0][1]), gpu=True)
     check_cc(
         G,
@@ -227,12 +228,13 @@ def test_bfs_on_device_parts_each_direction(directions):
 @pytest.mark.gpu
 @pytest.mark.parametrize("directed", [True, False])
 def test_betweenness_on_device_part_replicas(directed):
+    from gravel.algorithms.betweenness.api import choose_sources
     from gravel.distributed.replicated import bc_program
 
     G = _graph(8, directed, weighted=False)
-    sources = np.arange(0, G.n, 3, dtype=np.int32)
+    sources, k = choose_sources(G, None, None, np.arange(0, G.n, 3))
     pieces = [device_part.to_device(p) for p in gd.split(G, 3)]
-    out = exchange.run_in_process(pieces, bc_program, sources, None, True)
+    out = exchange.run_in_process(pieces, bc_program, sources, k, True)
     assert sum(o[1] for o in out) == sources.size
     ref = gravel.betweenness_centrality(G, sources=sources, device="cpu")
     np.testing.assert_allclose(_joined(out), ref.centrality, rtol=1e-9, atol=1e-12)
