@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import gravel
 import gravel.distributed as gd
 from gravel.arrays import host
-from gravel.distributed import device_part, exchange, programs
+from gravel.distributed import counting, device_part, exchange, programs
 from gravel.distributed.host_steps import HostSteps
 from gravel.operators import SweepPlan
 
@@ -192,10 +192,11 @@ def _run_all(G, parts, placement):
     args = (0.85, 100, 1e-6, G.weighted)  # as gravel.pagerank's default weight="weight" takes it
     out = exchange.run_in_process(pieces, programs.pagerank_program, *args)
     check_pagerank(G, types.SimpleNamespace(rank=_joined(out), iterations=out[0][1]), gpu=True)
-    check_cc(
-        G,
-        types.SimpleNamespace(labels=_joined(exchange.run_in_process(pieces, programs.cc_program))),
-    )
+    labels = _joined(exchange.run_in_process(pieces, programs.cc_program))
+    check_cc(G, types.SimpleNamespace(labels=labels))
+    tc = exchange.run_in_process(pieces, counting.triangles_program, True)
+    ref = gravel.triangles(G, device="cpu")
+    assert tc[0][1] == ref.total and np.array_equal(_joined(tc), ref.triangles)
 
 
 @pytest.mark.gpu
@@ -238,3 +239,18 @@ def test_betweenness_on_device_part_replicas(directed):
     assert sum(o[1] for o in out) == sources.size
     ref = gravel.betweenness_centrality(G, sources=sources, device="cpu")
     np.testing.assert_allclose(_joined(out), ref.centrality, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("per_vertex", [True, False])
+@pytest.mark.parametrize("directed", [True, False])
+def test_triangles_on_device_part_replicas(per_vertex, directed):
+    from gravel.distributed.counting import triangles_program
+
+    G = _graph(9, directed, weighted=False)
+    ref = gravel.triangles(G, device="cpu")
+    pieces = [device_part.to_device(p) for p in gd.split(G, 3)]
+    out = exchange.run_in_process(pieces, triangles_program, per_vertex)
+    assert {o[1] for o in out} == {ref.total}
+    if per_vertex:
+        assert np.array_equal(_joined(out), ref.triangles)

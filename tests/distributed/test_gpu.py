@@ -380,6 +380,17 @@ def test_two_gpus_weighted_directed_graph_sent(two, algo):
 
 
 @pytest.mark.gpu
+def test_two_gpus_betweenness_and_triangles_on_replicas(two):
+    G = gravel.generate.kronecker(10, 8, directed=True)
+    got = gd.betweenness_centrality(G, k=40, seed=1, cluster=two)
+    ref = gravel.betweenness_centrality(G, k=40, seed=1, device="cpu")
+    assert got.device == "cuda" and got.stats["parts"] == 2
+    np.testing.assert_allclose(got.centrality, ref.centrality, rtol=1e-9, atol=1e-12)
+    got, ref = gd.triangles(G, cluster=two), gravel.triangles(G, device="cpu")
+    assert got.total == ref.total and np.array_equal(got.triangles, ref.triangles)
+
+
+@pytest.mark.gpu
 def test_two_gpus_results_left_on_the_gpus(two):
     G = gravel.generate.kronecker(11, 8, directed=True)
     DG = two.load(G)

@@ -26,9 +26,10 @@ array where its parts computed it, a :class:`PartArrays` of (global id offset, s
 also joins as one Dask array (``to_dask()``) without moving.
 
 On the CPU the exchange routes through the driver; on GPUs (``gpus=N``, or a
-:class:`GPUCluster`: one worker process per GPU) the same per-part programs run on CuPy arrays and
-an NCCL communicator performs the same collectives between the workers (:mod:`.nccl`). A
-:class:`GPUCluster` builds each part on its own worker from a generator spec or a file::
+:class:`GPUCluster`: one worker process per GPU) the same per-part programs run on each part as a
+DeviceGraph, every step an operator call (:mod:`.device_part`), and an NCCL communicator performs
+the same collectives between the workers (:mod:`.nccl`). A :class:`GPUCluster` builds each part on
+its own worker from a generator spec or a file::
 
     with gravel.distributed.GPUCluster(2) as cluster:
         DG = cluster.load("kron:24")

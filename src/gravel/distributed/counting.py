@@ -1,4 +1,5 @@
-"""Triangle counts and core numbers over a 1-D partitioned graph (CPU parts).
+"""Triangle counts and core numbers over a 1-D partitioned graph (CPU parts; triangles on GPU
+parts count on replicas: :func:`gravel.distributed.replicated.replica_triangles`).
 
 Both read each local vertex's undirected neighbours (:func:`neighbour_lists`): its out-list and,
 on a directed graph, its in-list, without self loops. A part's local work runs in the CPU
@@ -25,10 +26,34 @@ from ..backends.cpu import arcs as _arcs
 from ..backends.cpu import kcore as _kcore
 from ..backends.cpu import tc as _tc
 from ..dispatch import to_caller
-from .algorithms import _check_gather, _run, _stats
+from ..errors import InvalidArgumentError
+from .algorithms import _check_gather, _device, _run, _stats
+from .device_part import DevicePart
 from .exchange import allgather, allreduce, alltoall
 from .programs import _by_owner
-from .replicated import cpu_only
+from .replicated import replica_triangles
+
+
+def cpu_only(G, cluster, name):
+    """Refuse, before any work, a GPU run of a primitive that runs on CPU workers only.
+
+    Parameters
+    ----------
+    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
+    cluster : object
+        The `cluster` argument as given.
+    name : str
+        The primitive, for the message.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A GPUCluster, or a graph on GPU workers.
+    """
+    from .gpu import GPUCluster, GPUGraph
+
+    if isinstance(cluster, GPUCluster) or isinstance(G, GPUGraph):
+        raise InvalidArgumentError(f"distributed {name} runs on CPU workers only, not on GPUs")
 
 
 def _threads():
@@ -89,7 +114,7 @@ def triangles_program(part, per_vertex):
 
     Parameters
     ----------
-    part : Part
+    part : Part or DevicePart
     per_vertex : bool
         Also count the triangles through each vertex.
 
@@ -97,7 +122,8 @@ def triangles_program(part, per_vertex):
     ------
     Collective
         An allgather of the degrees, two alltoalls (the oriented lists asked for and sent), with
-        `per_vertex` a third (the counts to their owners), and an allreduce of the total.
+        `per_vertex` a third (the counts to their owners), and an allreduce of the total; on a
+        GPU part, :func:`~gravel.distributed.replicated.replica_triangles`' two.
 
     Returns
     -------
@@ -106,6 +132,8 @@ def triangles_program(part, per_vertex):
     total : int
         The triangles of the whole graph.
     """
+    if isinstance(part, DevicePart):  # a replica and the GPU's segmented intersection
+        return (yield from replica_triangles(part, per_vertex))
     n, lo, hi = part.n, part.lo, part.hi
     offsets, ids = neighbour_lists(part)
     rank = yield allgather(np.diff(offsets))
@@ -175,19 +203,22 @@ def core_program(part):
         everyone[at] = values
 
 
-def triangles(G, *, per_vertex=True, parts=2, cluster=None, gather=True):
+def triangles(G, *, per_vertex=True, parts=2, cluster=None, gpus=None, gather=True):
     """Triangles through each vertex and in the whole graph over `parts` parts, as
     :func:`gravel.triangles` counts them (a directed graph symmetrised; self loops and parallel
     arcs form none).
 
     Parameters
     ----------
-    G : Graph, PartitionedGraph or DistributedGraph
-        As for :func:`gravel.distributed.bfs` (CPU parts only).
-    per_vertex : bool, default True
-        Count the triangles through each vertex too (one more exchange).
-    parts, cluster, gather
+    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
         As for :func:`gravel.distributed.bfs`.
+    per_vertex : bool, default True
+        Count the triangles through each vertex too (one more exchange on CPU parts).
+    parts, cluster, gpus, gather
+        As for :func:`gravel.distributed.bfs`. On GPUs every worker holds a replica of the
+        graph and intersects the lists of its own rows' edges
+        (:func:`gravel.distributed.replicated.replica_triangles`): the graph must fit in each
+        GPU's memory.
 
     Returns
     -------
@@ -198,7 +229,7 @@ def triangles(G, *, per_vertex=True, parts=2, cluster=None, gather=True):
     Raises
     ------
     InvalidArgumentError
-        A GPU cluster or graph; else as for :func:`gravel.distributed.bfs`.
+        As for :func:`gravel.distributed.bfs`.
     WorkerLostError
         A worker holding a part left the cluster during the run.
 
@@ -216,18 +247,19 @@ def triangles(G, *, per_vertex=True, parts=2, cluster=None, gather=True):
     """
     from ..algorithms.triangles import TriangleResult
 
-    cpu_only(G, cluster, "triangles")
     _check_gather(G, cluster, gather)
-    with _run(G, parts, cluster, None, gather, triangles_program, bool(per_vertex)) as run:
+    with _run(G, parts, cluster, gpus, gather, triangles_program, bool(per_vertex)) as run:
         dg, out, stats, t = run
         total = out.each(lambda r: r[1])[0]
         per = to_caller(dg, out.array(0, np.int64)) if per_vertex else None
+    device = _device(dg)
+    how = "segmented intersection on replicas" if device == "cuda" else "forward"
     return TriangleResult(
         "triangles",
-        "cpu",
+        device,
         t,
         1,
-        f"distributed forward, {dg.nparts} parts",
+        f"distributed {how}, {dg.nparts} parts",
         _stats(dg, stats),
         triangles=per,
         total=int(total),

@@ -276,7 +276,7 @@ class DeviceSteps:
     def bottom_up(part, depth, seen):
         """Bottom-up: each unvisited own vertex with an in-neighbour in `seen` (global ids), with
         that neighbour (global id). A neighbor_reduce "any" over their in-lists, which stops a
-        list at its first hit.
+        short list at its first hit.
 
         Parameters
         ----------
@@ -421,6 +421,8 @@ class _PageRank:
     def __init__(self, part, weighted):
         self.part, self.weighted = part, weighted
         key = f"distributed.pagerank_plan.{weighted}"
+        # staged as the single GPU's PageRank stages it: unweighted only (a weighted value
+        # reads each arc's weight, so its blocks go through the L2)
         self.plan = part.graph.cached(key, lambda: _plan(part.graph, not weighted))
 
     @staticmethod

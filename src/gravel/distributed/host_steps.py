@@ -1,16 +1,16 @@
 """The per-part programs' steps (:func:`gravel.distributed.programs.steps`) on a part in host
-memory: array calls over its lists of global ids (NumPy; CuPy serves them as well) and gravel's
-Numba kernels. A part on a GPU takes :class:`~.device_part.DeviceSteps` instead.
+memory: array calls over its lists of global ids (NumPy) and gravel's Numba kernels. A part on a
+GPU takes :class:`~.device_part.DeviceSteps` instead; the loops call :func:`lowest` and
+:func:`rows_of` on either device's arrays.
 """
 
 import numpy as np
 
 from ..arrays import host, xp
 
-#: arcs a BFS level expands at once on the host: bounds the temporaries (16 bytes an arc)
+#: arcs a BFS level (or an SSSP superstep) expands at once on the host: bounds the temporaries
+#: (16 bytes an arc)
 CHUNK_ARCS = 1 << 27
-
-
 #: a host BFS level whose arcs number more than n / DENSE_LEVEL dedupes its targets by a scatter
 #: into an n-long claim array (one scan of n) rather than by a sort of the targets
 DENSE_LEVEL = 32
@@ -212,7 +212,8 @@ def _neighbour_min(offsets, ids, labels, out):
 
 
 class HostSteps:
-    """The programs' steps on a part in host memory (:func:`steps`)."""
+    """The programs' steps on a part in host memory
+    (:func:`gravel.distributed.programs.steps`)."""
 
     #: the dtype PageRank's contributions are all-gathered in
     contributions_dtype = np.float64

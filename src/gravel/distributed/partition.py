@@ -4,7 +4,8 @@ Part k owns the global ids ``bounds[k] .. bounds[k + 1] - 1``. It holds its vert
 CSR over its local vertices whose targets are global ids) and their in-edges (a CSC over its local
 vertices whose sources are global ids), with the weights where the graph has them: every arc is in
 exactly one part's out-edges (its tail's) and one part's in-edges (its head's). The owner of a
-global id is a binary search in `bounds`. Pure NumPy: a part is what a worker (or a GPU) keeps.
+global id is a binary search in `bounds`. Pure NumPy: a part is what a CPU worker keeps (a GPU
+keeps a :class:`~gravel.distributed.device_part.DevicePart`, made from one).
 """
 
 from dataclasses import dataclass

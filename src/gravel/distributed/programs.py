@@ -112,7 +112,7 @@ def bfs_program(part, source, direction="auto"):
 
     Parameters
     ----------
-    part : Part
+    part : Part or DevicePart
     source : int
         The source, a global (internal) id.
     direction : {"auto", "top-down", "bottom-up"}, default "auto"
@@ -179,7 +179,7 @@ def sssp_program(part, source, delta):
 
     Parameters
     ----------
-    part : Part
+    part : Part or DevicePart
         Unit weights where it has none.
     source : int
         The source, a global (internal) id.
@@ -237,7 +237,7 @@ def pagerank_program(part, alpha, max_iter, threshold, weighted):
 
     Parameters
     ----------
-    part : Part
+    part : Part or DevicePart
     alpha : float
     max_iter : int
     threshold : float
@@ -295,7 +295,7 @@ def cc_program(part):
 
     Parameters
     ----------
-    part : Part
+    part : Part or DevicePart
 
     Yields
     ------

@@ -54,7 +54,8 @@ class DeviceGraph:
         For transforms of a graph that lives on the device (:func:`gravel.transform.relabel`,
         :func:`gravel.transform.orient_by_degree`) and the parts of a partitioned graph
         (:mod:`gravel.distributed.device_part`); algorithms use views (:meth:`reverse`,
-        :meth:`with_weights`) instead. Rows must be sorted and ids in range.
+        :meth:`with_weights`) instead. Ids must be in range, and rows sorted wherever an
+        operator that needs them so (intersect) reads them: a part's are not.
 
         Parameters
         ----------
