@@ -214,12 +214,13 @@ def test_a_worker_lost_under_a_count_is_one_error():
 
 
 @pytest.mark.gpu
-def test_gpu_clusters_run_betweenness_and_triangles_and_refuse_core_numbers():
+def test_gpu_clusters_run_betweenness_triangles_and_core_numbers():
     pytest.importorskip("distributed")
     G = gravel.generate.kronecker(6, 8)
     with gd.GPUCluster(1) as c:
-        with pytest.raises(InvalidArgumentError, match="CPU workers only"):
-            gd.core_number(G, cluster=c)
+        core = gd.core_number(G, cluster=c)
+        assert core.device == "cuda"
+        np.testing.assert_array_equal(core.core, gravel.core_number(G, device="cpu").core)
         got = gd.betweenness_centrality(G, k=20, seed=3, cluster=c)
         ref = gravel.betweenness_centrality(G, k=20, seed=3, device="cpu")
         assert got.device == "cuda" and np.array_equal(got.sources, ref.sources)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import gravel
 import gravel.distributed as gd
 from gravel.arrays import host
-from gravel.distributed import counting, device_part, exchange, programs
+from gravel.distributed import counting, device_part, device_steps, exchange, programs
 from gravel.distributed.host_steps import HostSteps
 from gravel.operators import SweepPlan
 
@@ -102,15 +102,15 @@ def test_bfs_steps_against_the_host(placement, seed):
         depth = np.where(rng.random(p.size) < 0.4, 1, -1).astype(np.int32)
         frontier = _frontier(rng, p.size)
         want, _ = HostSteps.found(p, frontier, depth, HostSteps.claims(p))
-        claim = device_part.DeviceSteps.claims(d)
+        claim = device_steps.DeviceSteps.claims(d)
         args = (cupy.asarray(frontier), cupy.asarray(depth), claim)
-        got, via = device_part.DeviceSteps.found(d, *args)
+        got, via = device_steps.DeviceSteps.found(d, *args)
         assert np.array_equal(host(got), want) and bool((claim == -1).all())
         via, got = host(via), host(got)
         assert np.all(G.has_arcs(via, got)) and np.all(np.isin(via - p.lo, frontier))
         seen = rng.random(G.n) < 0.2
         want, _ = HostSteps.bottom_up(p, depth, seen)
-        got, via = device_part.DeviceSteps.bottom_up(d, cupy.asarray(depth), cupy.asarray(seen))
+        got, via = device_steps.DeviceSteps.bottom_up(d, cupy.asarray(depth), cupy.asarray(seen))
         got, via = host(got), host(via)
         assert np.array_equal(np.sort(got), np.sort(want))
         assert np.all(seen[via]) and np.all(G.has_arcs(via, got + p.lo))
@@ -139,7 +139,7 @@ def test_sssp_offers_against_the_host(placement, weighted):
         near = _frontier(rng, p.size, 0.5)
         ids, offer, _ = HostSteps.offers(p, near, dist)
         for _ in range(2):  # the second finds the offer state left as it started
-            got = device_part.DeviceSteps.offers(d, cupy.asarray(near), cupy.asarray(dist))
+            got = device_steps.DeviceSteps.offers(d, cupy.asarray(near), cupy.asarray(dist))
             got_ids, got_offer, via = (host(a) for a in got)
             assert np.array_equal(got_ids, ids) and np.array_equal(got_offer, offer)
             assert np.all(np.isin(via - p.lo, near)) and np.all(G.has_arcs(via, got_ids))
@@ -166,7 +166,7 @@ def test_pagerank_and_min_label_pulls_against_the_host(monkeypatch, plan, placem
     import cupy
 
     if PLANS[plan] is not None:
-        monkeypatch.setattr(device_part, "_plan", PLANS[plan])
+        monkeypatch.setattr(device_steps, "_plan", PLANS[plan])
     G, rng = _graph(4, weighted=weighted), np.random.default_rng(4)
     for p, d in _pairs(G, 3, placement):
         everyone = rng.random(G.n)
@@ -174,7 +174,7 @@ def test_pagerank_and_min_label_pulls_against_the_host(monkeypatch, plan, placem
         want = np.empty(p.size)
         err = HostSteps.pagerank(p, weighted).pull(everyone, base, 0.85, rank, want)
         new = cupy.empty(p.size)
-        k = device_part.DeviceSteps.pagerank(d, weighted)
+        k = device_steps.DeviceSteps.pagerank(d, weighted)
         x = cupy.asarray(everyone.astype(np.float32))
         got = k.pull(x, cupy.asarray(base), 0.85, cupy.asarray(rank), new)
         np.testing.assert_allclose(host(new), want, rtol=1e-5)
@@ -184,7 +184,7 @@ def test_pagerank_and_min_label_pulls_against_the_host(monkeypatch, plan, placem
         expect = mine.copy()
         HostSteps.neighbour_min(p, labels, expect)
         out = cupy.asarray(mine)
-        device_part.DeviceSteps.neighbour_min(d, cupy.asarray(labels), out)
+        device_steps.DeviceSteps.neighbour_min(d, cupy.asarray(labels), out)
         assert np.array_equal(host(out), expect)
 
 
@@ -264,3 +264,47 @@ def test_triangles_on_device_part_replicas(per_vertex, directed):
     assert {o[1] for o in out} == {ref.total}
     if per_vertex:
         assert np.array_equal(_joined(out), ref.triangles)
+
+
+# -- core numbers on a part's array calls: NumPy stands in for CuPy ------------------------------
+
+
+def _stand_in(G, parts):
+    """G's parts as DeviceParts over NumPy arrays (``made``), for the steps that are array calls."""
+    return [device_part.made(p, np) for p in gd.split(G, parts)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(G=graphs(max_n=30, max_m=90), parts=st.integers(1, 4))
+def test_device_neighbours_are_the_hosts(G, parts):
+    for p, d in zip(gd.split(G, parts), _stand_in(G, parts), strict=True):
+        offsets, ids = counting.neighbour_lists(p, multi=True)
+        rows, local = counting.device_neighbours(d)
+        want = sorted(zip(np.repeat(np.arange(p.size), np.diff(offsets)).tolist(), ids.tolist()))
+        assert sorted(zip(rows.tolist(), d.ids[local].tolist())) == want
+
+
+@settings(max_examples=30, deadline=None)
+@given(G=graphs(max_n=30, max_m=90), parts=st.integers(1, 4))
+def test_core_numbers_on_stand_in_parts_against_the_cpu(G, parts):
+    out = exchange.run_in_process(_stand_in(G, parts), counting.core_program)
+    np.testing.assert_array_equal(_joined(out), gravel.core_number(G, device="cpu").core)
+    cpu = exchange.run_in_process(gd.split(G, parts), counting.core_program)
+    assert {o[1] for o in out} == {cpu[0][1]}  # the same rounds as the CPU parts'
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_core_numbers_on_stand_in_parts_of_kron(directed):
+    G = gravel.generate.kronecker(9, 8, directed=directed, seed=2)
+    out = exchange.run_in_process(_stand_in(G, 3), counting.core_program)
+    np.testing.assert_array_equal(_joined(out), gravel.core_number(G, device="cpu").core)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("placement", PLACEMENTS)
+@pytest.mark.parametrize("directed", [True, False])
+def test_core_numbers_on_device_parts(placement, directed):
+    G = _graph(10, directed, weighted=False)
+    pieces = [device_part.to_device(p, placement) for p in gd.split(G, 3)]
+    out = exchange.run_in_process(pieces, counting.core_program)
+    np.testing.assert_array_equal(_joined(out), gravel.core_number(G, device="cpu").core)

@@ -27,7 +27,7 @@ also joins as one Dask array (``to_dask()``) without moving.
 
 On the CPU the exchange routes through the driver; on GPUs (``gpus=N``, or a
 :class:`GPUCluster`: one worker process per GPU) the same per-part programs run on each part as a
-DeviceGraph, every step an operator call (:mod:`.device_part`), and an NCCL communicator performs
+DeviceGraph, every step an operator call (:mod:`.device_steps`), and an NCCL communicator performs
 the same collectives between the workers (:mod:`.nccl`). A :class:`GPUCluster` builds each part on
 its own worker from a generator spec or a file::
 

@@ -1,5 +1,5 @@
-"""A part of a 1-D partition on a GPU, as gravel's operators take a graph, and the per-part
-programs' steps (:mod:`gravel.distributed.programs`) as operator calls on it.
+"""A part of a 1-D partition on a GPU, as gravel's operators take a graph (its programs' steps,
+operator calls on it, are :mod:`.device_steps`).
 
 :func:`to_device` numbers a part's vertices afresh: its own, ``lo .. hi - 1``, as ``0 .. size -
 1``, then its ghosts, the other parts' vertices that its arcs name, in increasing global id. Over
@@ -15,7 +15,7 @@ The exchange stays in global ids: a step maps what it sends through ``ids`` and 
 is the owner's own vertices (``global - lo``).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -29,10 +29,6 @@ PLACEMENTS = ("auto", "device", "host")
 
 #: ids renumbered at a time when a part is loaded: bounds the temporaries of each step
 RENUMBER_IDS = 1 << 26
-#: int32's largest: the empty result of the pulls' "any" and "min", and no predecessor yet
-_NONE = np.iinfo(np.int32).max
-#: +inf as the bits of a float64: no offer yet (non-negative doubles order as their bits)
-_NO_OFFER = int(np.float64(np.inf).view(np.int64))
 
 
 @dataclass(eq=False)
@@ -121,9 +117,41 @@ def to_device(part, placement="auto", *, consume=False):
     import cupy
 
     from ..backends.cuda import pinned
-    from ..backends.cuda.graph import DeviceGraph
 
-    m = cupy if placement == "device" else np
+    if placement == "device":
+        return made(part, cupy, consume=consume)
+
+    def pinned_lists(offsets, named, weights):  # read over the bus; the offsets on the device
+        return cupy.asarray(offsets), pinned.mapped(named), pinned.mapped(weights)
+
+    made_part = made(part, np, consume=consume, place=pinned_lists)
+    made_part.graph.placement = "host"
+    return replace(made_part, ids=cupy.asarray(made_part.ids))
+
+
+def made(part, m, *, consume=False, place=None):
+    """`part` renumbered into its own ids as a :class:`DevicePart` whose arrays are of module `m`
+    (what :func:`to_device` builds; NumPy stands in for CuPy in tests, as
+    :class:`~gravel.backends.cuda.graph.DeviceGraph` lets it).
+
+    Parameters
+    ----------
+    part : Part
+    m : module
+        NumPy or CuPy: where the renumbering runs and the arrays live.
+    consume : bool, default False
+        As :func:`to_device` takes it.
+    place : callable, optional
+        ``place(offsets, ids, weights)`` gives each set of lists as the graph keeps them
+        (pinned and mapped, say); default: as they are.
+
+    Returns
+    -------
+    DevicePart
+        Its graph's placement "device" (:func:`to_device` says otherwise where it places the
+        lists elsewhere), its `ids` of module `m`.
+    """
+    from ..backends.cuda.graph import DeviceGraph
 
     def on(a, dtype):
         return None if a is None else m.ascontiguousarray(m.asarray(_to(m, a), dtype=dtype))
@@ -143,15 +171,12 @@ def to_device(part, placement="auto", *, consume=False):
 
     def lists(offsets, named, weights):
         offsets = m.concatenate([offsets, m.full(ghosts.size, int(offsets[-1]), m.int64)])
-        if m is np:
-            return cupy.asarray(offsets), pinned.mapped(named), pinned.mapped(weights)
-        return offsets, named, weights
+        return (offsets, named, weights) if place is None else place(offsets, named, weights)
 
     csr = lists(*out)
     csc = lists(*inn) if part.directed else csr
     graph = DeviceGraph.from_arrays(*csr, directed=part.directed, csc=csc)
-    graph.placement = placement
-    ids = cupy.concatenate([cupy.arange(lo, hi, dtype=cupy.int32), cupy.asarray(ghosts)])
+    ids = m.concatenate([m.arange(lo, hi, dtype=m.int32), ghosts])
     return DevicePart(part.index, part.bounds, part.n, part.directed, graph, ids)
 
 
@@ -232,255 +257,3 @@ def _renumber(m, n, lo, hi, *named):
         for at in range(0, a.size, RENUMBER_IDS):
             a[at : at + RENUMBER_IDS] = local[a[at : at + RENUMBER_IDS]]
     return ghosts
-
-
-# -- the programs' steps -----------------------------------------------------------------------
-
-#: SSSP's offer: the lowest distance by an atomic minimum of its bits; true at a target's first
-_OFFER = """
-__device__ __forceinline__ bool offer_once(long long* best, int* seen, double offer) {
-    atomicMin(best, __double_as_longlong(offer));
-    return atomicExch(seen, 1) == 0;
-}
-"""
-
-
-class DeviceSteps:
-    """The per-part programs' steps (:func:`gravel.distributed.programs.steps`) on a
-    :class:`DevicePart`, each an operator call over ``part.graph``."""
-
-    #: PageRank's contributions travel and are gathered in float32, as the single GPU's are
-    contributions_dtype = np.float32
-
-    @staticmethod
-    def claims(part):
-        """BFS's claim array: one slot per vertex of the part's graph, each -1.
-
-        Parameters
-        ----------
-        part : DevicePart
-
-        Returns
-        -------
-        cupy.ndarray of int32
-        """
-        import cupy
-
-        return cupy.full(part.graph.n, -1, cupy.int32)
-
-    @staticmethod
-    def found(part, frontier, depth, claim):
-        """Top-down: the targets of the frontier's out-arcs that may be new (sorted global ids),
-        each once, with a parent (global id). One advance whose functor claims each target by
-        compare-and-swap, the part's own targets already reached left out.
-
-        Parameters
-        ----------
-        part : DevicePart
-        frontier : cupy.ndarray of int
-            Own vertices.
-        depth : cupy.ndarray of int32
-            Per own vertex, its level or -1.
-        claim : cupy.ndarray of int32
-            :meth:`claims`, all -1; left so.
-
-        Returns
-        -------
-        found, parents : cupy.ndarray of int32
-        """
-        import cupy
-
-        from ..frontier import Frontier
-        from ..operators import advance
-
-        g = part.graph
-        if frontier.size == 0:
-            return cupy.zeros(0, cupy.int32), cupy.zeros(0, cupy.int32)
-        front = Frontier(g.n, ids=frontier.astype(cupy.int32), length=int(frontier.size))
-        out = advance(
-            g,
-            front,
-            "(dst >= size || depth[dst] < 0) && atomicCAS(&claim[dst], -1, src) == -1",
-            params={"depth": depth, "claim": claim, "size": np.int32(part.size)},
-            capacity=g.n,
-        ).ids
-        parents = claim[out] + np.int32(part.lo)
-        claim[out] = -1
-        found = part.ids[out]
-        order = cupy.argsort(found)
-        return found[order], parents[order]
-
-    @staticmethod
-    def bottom_up(part, depth, seen):
-        """Bottom-up: each unvisited own vertex with an in-neighbour in `seen` (global ids), with
-        that neighbour (global id). A neighbor_reduce "any" over their in-lists, which stops a
-        short list at its first hit.
-
-        Parameters
-        ----------
-        part : DevicePart
-        depth : cupy.ndarray of int32
-        seen : cupy.ndarray of bool
-            Every vertex of the graph: whether it is in the frontier.
-
-        Returns
-        -------
-        ids : cupy.ndarray of int32
-            Own vertices.
-        parents : cupy.ndarray of int32
-            Global ids.
-        """
-        import cupy
-
-        from ..frontier import Frontier
-        from ..operators import neighbor_reduce
-
-        unvisited = cupy.flatnonzero(depth < 0).astype(cupy.int32)
-        if unvisited.size == 0:
-            return unvisited, unvisited
-        g = part.graph
-        front = Frontier(g.n, ids=unvisited, length=int(unvisited.size))
-        mine = seen[part.ids]
-        hit = neighbor_reduce(
-            g, front, f"seen[u] ? u : {_NONE}", "any", dtype=np.int32, params={"seen": mine}
-        )
-        got = hit < _NONE
-        return unvisited[got], part.ids[hit[got]]
-
-    @staticmethod
-    def offers(part, near, dist):
-        """SSSP: each target's lowest offer (distance) over the out-arcs of the own vertices
-        `near`, with its predecessor (global id; the lowest own id among equal offers). Two
-        advances: one lowers each target's offer by an atomic minimum and emits the target
-        once, the next names the predecessors whose arc made the lowest.
-
-        Parameters
-        ----------
-        part : DevicePart
-            Unit weights where it has none.
-        near : cupy.ndarray of int
-            Own vertices.
-        dist : cupy.ndarray of float64
-            Per own vertex.
-
-        Returns
-        -------
-        ids : cupy.ndarray of int32
-            Sorted global ids.
-        offer : cupy.ndarray of float64
-        via : cupy.ndarray of int32
-        """
-        import cupy
-
-        from ..frontier import Frontier
-        from ..operators import advance
-
-        g = part.graph
-        if near.size == 0:
-            return cupy.zeros(0, cupy.int32), cupy.zeros(0), cupy.zeros(0, cupy.int32)
-        best, seen, via = g.cached("distributed.offers", lambda: _offer_state(g.n))
-        front = Frontier(g.n, ids=near.astype(cupy.int32), length=int(near.size))
-        offer = "dist[src] + (double)weight"
-        params = {"dist": dist, "best": best, "seen": seen}
-        t = advance(
-            g, front, f"offer_once(&best[dst], &seen[dst], {offer})", params=params,
-            capacity=g.n, preamble=_OFFER,
-        ).ids  # fmt: skip
-        lowest = f"{offer} == __longlong_as_double(best[dst]) && (atomicMin(&via[dst], src), true)"
-        advance(g, front, lowest, params={"dist": dist, "best": best, "via": via}, output=None)
-        offers, who = best[t].view(cupy.float64), via[t] + np.int32(part.lo)
-        best[t], seen[t], via[t] = _NO_OFFER, 0, _NONE
-        ids = part.ids[t]
-        order = cupy.argsort(ids)
-        return ids[order], offers[order], who[order]
-
-    @staticmethod
-    def pagerank(part, weighted):
-        """PageRank's steps on `part`: ``contributions(rank, out_weight, contrib)`` (returns
-        the dangling rank) and ``pull(everyone, base, alpha, rank, new_rank)`` (returns the L1
-        change), the pull a neighbor_reduce sweep over the part's in-lists as the single GPU's
-        plan_sweep blocks it.
-
-        Parameters
-        ----------
-        part : DevicePart
-        weighted : bool
-
-        Returns
-        -------
-        object
-        """
-        return _PageRank(part, weighted)
-
-    @staticmethod
-    def neighbour_min(part, everyone, labels):
-        """``labels[v] = min(labels[v], the smallest label among v's out- and in-neighbours)``:
-        neighbor_reduce "min" sweeps over the in-lists and (directed) the out-lists.
-
-        Parameters
-        ----------
-        part : DevicePart
-        everyone : cupy.ndarray of int32
-            Every vertex's label, by global id.
-        labels : cupy.ndarray of int32
-            The own vertices' labels, lowered in place.
-        """
-        import cupy
-
-        from ..operators import neighbor_reduce
-
-        mine = everyone[part.ids]
-        g = part.graph
-        for view in (g, g.reverse()) if part.directed else (g,):
-            plan = view.cached("distributed.min_plan", lambda v=view: _plan(v, True))
-            low = neighbor_reduce(view, None, mine, "min", dtype=np.int32, blocking=plan)
-            cupy.minimum(labels, low[: part.size], out=labels)
-
-
-def _offer_state(n):
-    """SSSP's per-vertex offer state, kept with the part's graph and left as it starts after each
-    step: the lowest offer's bits, whether a target was emitted, its predecessor."""
-    import cupy
-
-    return (
-        cupy.full(n, _NO_OFFER, cupy.int64),
-        cupy.zeros(n, cupy.int32),
-        cupy.full(n, _NONE, cupy.int32),
-    )
-
-
-def _plan(graph, stageable):
-    from ..operators import plan_sweep
-
-    return plan_sweep(graph, "auto", stageable=stageable)
-
-
-class _PageRank:
-    def __init__(self, part, weighted):
-        self.part, self.weighted = part, weighted
-        key = f"distributed.pagerank_plan.{weighted}"
-        # staged as the single GPU's PageRank stages it: unweighted only (a weighted value
-        # reads each arc's weight, so its blocks go through the L2)
-        self.plan = part.graph.cached(key, lambda: _plan(part.graph, not weighted))
-
-    @staticmethod
-    def contributions(rank, out_weight, contrib):
-        import cupy
-
-        has = out_weight > 0
-        contrib[...] = cupy.where(has, rank / cupy.where(has, out_weight, 1), 0.0)
-        return float(cupy.where(has, 0.0, rank).sum())
-
-    def pull(self, everyone, base, alpha, rank, new_rank):
-        import cupy
-
-        from ..operators import neighbor_reduce
-
-        if everyone.dtype != cupy.float32:
-            raise TypeError(f"PageRank's contributions must be float32, not {everyone.dtype}")
-        p = self.part
-        combine = "*" if self.weighted else None
-        x = everyone[p.ids]
-        sums = neighbor_reduce(p.graph, None, x, "sum", combine=combine, blocking=self.plan)
-        new_rank[...] = base + alpha * sums[: p.size]
-        return float(cupy.abs(new_rank - rank).sum())

@@ -13,7 +13,8 @@ it (a cluster started here is closed, a given one restarted) and raises one erro
 worker and its GPU; a new cluster runs again.
 
 This module is the driver's side; the tasks each worker runs are in :mod:`.gpu_worker`, the
-part on a GPU and the operator calls of its programs' steps in :mod:`.device_part`.
+part on a GPU in :mod:`.device_part` and the operator calls of its programs' steps in
+:mod:`.device_steps`.
 """
 
 import logging

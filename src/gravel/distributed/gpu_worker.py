@@ -1,7 +1,8 @@
 """The worker's side of a :class:`~gravel.distributed.gpu.GPUCluster`: the tasks each GPU worker
 runs, its NCCL communicator (one per cluster key), its parts moved to the device and the runs of
 their programs. The driver's side is :mod:`gravel.distributed.gpu`; the part on the GPU and the
-operator calls of its programs' steps are :mod:`gravel.distributed.device_part`.
+operator calls of its programs' steps are :mod:`gravel.distributed.device_part` and
+:mod:`gravel.distributed.device_steps`.
 """
 
 import time

@@ -1,6 +1,6 @@
 """The per-part programs' steps (:func:`gravel.distributed.programs.steps`) on a part in host
 memory: array calls over its lists of global ids (NumPy) and gravel's Numba kernels. A part on a
-GPU takes :class:`~.device_part.DeviceSteps` instead; the loops call :func:`lowest` and
+GPU takes :class:`~.device_steps.DeviceSteps` instead; the loops call :func:`lowest` and
 :func:`rows_of` on either device's arrays.
 """
 

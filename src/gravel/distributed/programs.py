@@ -2,7 +2,7 @@
 devices: each loop and its exchange are here, its steps come from the part's :func:`steps`. On
 the host they are array calls (NumPy) and gravel's Numba kernels; on a GPU
 (:class:`~.device_part.DevicePart`) they are gravel's operators over the part's graph
-(:class:`~.device_part.DeviceSteps`).
+(:class:`~.device_steps.DeviceSteps`).
 
 A collective's control values (frontier sizes, the SSSP split) are host scalars: the part needs
 them on the host to decide its next step anyway. Its payloads are arrays of the part's device.
@@ -11,7 +11,8 @@ them on the host to decide its next step anyway. Its payloads are arrays of the 
 import numpy as np
 
 from ..arrays import host, xp
-from .device_part import DevicePart, DeviceSteps
+from .device_part import DevicePart
+from .device_steps import DeviceSteps
 from .exchange import allgather, allreduce, alltoall
 from .host_steps import HostSteps, lowest, rows_of
 
@@ -29,7 +30,7 @@ def steps(part):
     Returns
     -------
     type
-        :class:`~.device_part.DeviceSteps` for a part on a GPU, else the host's (array calls
+        :class:`~.device_steps.DeviceSteps` for a part on a GPU, else the host's (array calls
         and gravel's Numba kernels); ``contributions_dtype``: PageRank's contributions' (float64,
         float32 on GPUs).
     """
