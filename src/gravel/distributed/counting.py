@@ -199,7 +199,7 @@ def _device_core(part):
         pick = dirty[rows]
         h = _h_index(m, rows[pick], known[ids[pick]], estimate, size)
         changed = m.flatnonzero(dirty & (h < estimate))
-        estimate[changed] = known[changed] = h[changed]
+        estimate[changed] = known[changed] = h[changed].astype(m.int32)
         rounds += 1
         at, values = yield allgather(((changed + lo).astype(m.int32), estimate[changed]))
         if not at.size:
