@@ -24,7 +24,7 @@ from ..errors import GraphTooLargeError, UnknownNameError
 from .partition import PartRange
 
 #: where a part's lists may live: "device", or "host" (pinned, read over the bus); "auto" takes
-#: the device where the lists and the part's vertex state fit in its free memory
+#: the device where the lists, the vertex state and the loading's temporaries fit in its free memory
 PLACEMENTS = ("auto", "device", "host")
 
 #: ids renumbered at a time when a part is loaded: bounds the temporaries of each step

@@ -23,7 +23,7 @@ __device__ __forceinline__ bool offer_once(long long* best, int* seen, double of
 
 class DeviceSteps:
     """The per-part programs' steps (:func:`gravel.distributed.programs.steps`) on a
-    :class:`DevicePart`, each an operator call over ``part.graph``."""
+    :class:`~.device_part.DevicePart`, each an operator call over ``part.graph``."""
 
     #: PageRank's contributions travel and are gathered in float32, as the single GPU's are
     contributions_dtype = np.float32
