@@ -214,14 +214,20 @@ def test_a_worker_lost_under_a_count_is_one_error():
 
 
 @pytest.mark.gpu
-def test_gpu_clusters_run_betweenness_and_refuse_the_counts():
+def test_gpu_clusters_run_betweenness_triangles_and_core_numbers():
     pytest.importorskip("distributed")
     G = gravel.generate.kronecker(6, 8)
     with gd.GPUCluster(1) as c:
-        for call in (gd.triangles, gd.core_number):
-            with pytest.raises(InvalidArgumentError, match="CPU workers only"):
-                call(G, cluster=c)
+        core = gd.core_number(G, cluster=c)
+        assert core.device == "cuda"
+        np.testing.assert_array_equal(core.core, gravel.core_number(G, device="cpu").core)
         got = gd.betweenness_centrality(G, k=20, seed=3, cluster=c)
         ref = gravel.betweenness_centrality(G, k=20, seed=3, device="cpu")
         assert got.device == "cuda" and np.array_equal(got.sources, ref.sources)
         np.testing.assert_allclose(got.centrality, ref.centrality, rtol=1e-9, atol=1e-12)
+        ref = gravel.triangles(G, device="cpu")
+        for per_vertex in (True, False):
+            got = gd.triangles(G, per_vertex=per_vertex, cluster=c)
+            assert got.device == "cuda" and got.total == ref.total
+            if per_vertex:
+                assert np.array_equal(got.triangles, ref.triangles)

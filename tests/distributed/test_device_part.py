@@ -3,6 +3,7 @@
 then whole programs over several parts on one GPU against the CPU path, in both placements."""
 
 import types
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 import gravel
 import gravel.distributed as gd
 from gravel.arrays import host
-from gravel.distributed import device_part, device_steps, exchange, programs
+from gravel.distributed import counting, device_part, device_steps, exchange, programs
 from gravel.distributed.host_steps import HostSteps
 from gravel.operators import SweepPlan
 
@@ -23,17 +24,26 @@ from .helpers import check_bfs, check_cc, check_pagerank, check_sssp
 
 
 @settings(max_examples=40, deadline=None)
-@given(G=graphs(max_n=30, max_m=90), parts=st.integers(1, 4), data=st.data())
-def test_renumbered_lists_name_the_same_vertices(G, parts, data):
+@given(
+    G=graphs(max_n=30, max_m=90),
+    parts=st.integers(1, 4),
+    chunk=st.sampled_from([1, 3, 1 << 26]),
+    data=st.data(),
+)
+def test_renumbered_lists_name_the_same_vertices(G, parts, chunk, data):
     part = gd.split(G, parts)[data.draw(st.integers(0, parts - 1))]
     lo, hi = part.lo, part.hi
     named = [part.out_targets, part.in_sources]
-    ghosts = device_part._ghosts(np, lo, hi, *named)
-    outside = np.concatenate([a[(a < lo) | (a >= hi)] for a in named])
-    assert ghosts.tolist() == sorted(set(outside.tolist()))
+    if not part.directed:
+        assert part.in_sources is part.out_targets
+        named = named[:1]
+    given = [a.copy() for a in named]
+    with mock.patch.object(device_part, "RENUMBER_IDS", chunk):  # 1, 3: many pieces
+        ghosts = device_part._renumber(np, G.n, lo, hi, *named)
+    outside = np.concatenate([a[(a < lo) | (a >= hi)] for a in given])
+    assert ghosts.dtype == np.int32 and ghosts.tolist() == sorted(set(outside.tolist()))
     ids = np.concatenate([np.arange(lo, hi), ghosts])
-    for a in named:
-        local = device_part._renumbered(np, a, lo, hi, ghosts)
+    for local, a in zip(named, given, strict=True):
         assert local.dtype == np.int32 and np.array_equal(ids[local], a)
         assert np.all((local < hi - lo) == ((a >= lo) & (a < hi)))
 
@@ -192,10 +202,11 @@ def _run_all(G, parts, placement):
     args = (0.85, 100, 1e-6, G.weighted)  # as gravel.pagerank's default weight="weight" takes it
     out = exchange.run_in_process(pieces, programs.pagerank_program, *args)
     check_pagerank(G, types.SimpleNamespace(rank=_joined(out), iterations=out[0][1]), gpu=True)
-    check_cc(
-        G,
-        types.SimpleNamespace(labels=_joined(exchange.run_in_process(pieces, programs.cc_program))),
-    )
+    labels = _joined(exchange.run_in_process(pieces, programs.cc_program))
+    check_cc(G, types.SimpleNamespace(labels=labels))
+    tc = exchange.run_in_process(pieces, counting.triangles_program, True)
+    ref = gravel.triangles(G, device="cpu")
+    assert tc[0][1] == ref.total and np.array_equal(_joined(tc), ref.triangles)
 
 
 @pytest.mark.gpu
@@ -238,3 +249,62 @@ def test_betweenness_on_device_part_replicas(directed):
     assert sum(o[1] for o in out) == sources.size
     ref = gravel.betweenness_centrality(G, sources=sources, device="cpu")
     np.testing.assert_allclose(_joined(out), ref.centrality, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("per_vertex", [True, False])
+@pytest.mark.parametrize("directed", [True, False])
+def test_triangles_on_device_part_replicas(per_vertex, directed):
+    from gravel.distributed.counting import triangles_program
+
+    G = _graph(9, directed, weighted=False)
+    ref = gravel.triangles(G, device="cpu")
+    pieces = [device_part.to_device(p) for p in gd.split(G, 3)]
+    out = exchange.run_in_process(pieces, triangles_program, per_vertex)
+    assert {o[1] for o in out} == {ref.total}
+    if per_vertex:
+        assert np.array_equal(_joined(out), ref.triangles)
+
+
+# -- core numbers on a part's array calls: NumPy stands in for CuPy ------------------------------
+
+
+def _stand_in(G, parts):
+    """G's parts as DeviceParts over NumPy arrays (``made``), for the steps that are array calls."""
+    return [device_part.made(p, np) for p in gd.split(G, parts)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(G=graphs(max_n=30, max_m=90), parts=st.integers(1, 4))
+def test_device_neighbours_are_the_hosts(G, parts):
+    for p, d in zip(gd.split(G, parts), _stand_in(G, parts), strict=True):
+        offsets, ids = counting.neighbour_lists(p, multi=True)
+        rows, local = counting.device_neighbours(d)
+        want = sorted(zip(np.repeat(np.arange(p.size), np.diff(offsets)).tolist(), ids.tolist()))
+        assert sorted(zip(rows.tolist(), d.ids[local].tolist())) == want
+
+
+@settings(max_examples=30, deadline=None)
+@given(G=graphs(max_n=30, max_m=90), parts=st.integers(1, 4))
+def test_core_numbers_on_stand_in_parts_against_the_cpu(G, parts):
+    out = exchange.run_in_process(_stand_in(G, parts), counting.core_program)
+    np.testing.assert_array_equal(_joined(out), gravel.core_number(G, device="cpu").core)
+    cpu = exchange.run_in_process(gd.split(G, parts), counting.core_program)
+    assert {o[1] for o in out} == {cpu[0][1]}  # the same rounds as the CPU parts'
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_core_numbers_on_stand_in_parts_of_kron(directed):
+    G = gravel.generate.kronecker(9, 8, directed=directed, seed=2)
+    out = exchange.run_in_process(_stand_in(G, 3), counting.core_program)
+    np.testing.assert_array_equal(_joined(out), gravel.core_number(G, device="cpu").core)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("placement", PLACEMENTS)
+@pytest.mark.parametrize("directed", [True, False])
+def test_core_numbers_on_device_parts(placement, directed):
+    G = _graph(10, directed, weighted=False)
+    pieces = [device_part.to_device(p, placement) for p in gd.split(G, 3)]
+    out = exchange.run_in_process(pieces, counting.core_program)
+    np.testing.assert_array_equal(_joined(out), gravel.core_number(G, device="cpu").core)

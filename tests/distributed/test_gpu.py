@@ -380,12 +380,16 @@ def test_two_gpus_weighted_directed_graph_sent(two, algo):
 
 
 @pytest.mark.gpu
-def test_two_gpus_betweenness_on_replicas(two):
+def test_two_gpus_betweenness_triangles_and_core_numbers(two):
     G = gravel.generate.kronecker(10, 8, directed=True)
     got = gd.betweenness_centrality(G, k=40, seed=1, cluster=two)
     ref = gravel.betweenness_centrality(G, k=40, seed=1, device="cpu")
     assert got.device == "cuda" and got.stats["parts"] == 2
     np.testing.assert_allclose(got.centrality, ref.centrality, rtol=1e-9, atol=1e-12)
+    got, ref = gd.triangles(G, cluster=two), gravel.triangles(G, device="cpu")
+    assert got.total == ref.total and np.array_equal(got.triangles, ref.triangles)
+    core = gd.core_number(G, cluster=two).core
+    np.testing.assert_array_equal(core, gravel.core_number(G, device="cpu").core)
 
 
 @pytest.mark.gpu

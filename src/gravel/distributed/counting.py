@@ -1,4 +1,7 @@
-"""Triangle counts and core numbers over a 1-D partitioned graph (CPU parts).
+"""Triangle counts and core numbers over a 1-D partitioned graph. On GPU parts, triangles count on
+replicas (:func:`gravel.distributed.replicated.replica_triangles`) and core numbers run the rounds
+below as array calls on the part's lists (:func:`device_neighbours`); the rest of these notes is
+the CPU parts'.
 
 Both read each local vertex's undirected neighbours (:func:`neighbour_lists`): its out-list and,
 on a directed graph, its in-list, without self loops. A part's local work runs in the CPU
@@ -21,36 +24,16 @@ forward algorithm, here counting at the local rows only), the h-indices (``kcore
 
 import numpy as np
 
+from ..arrays import entry_rows, xp
 from ..backends.cpu import arcs as _arcs
 from ..backends.cpu import kcore as _kcore
 from ..backends.cpu import tc as _tc
 from ..dispatch import to_caller
-from ..errors import InvalidArgumentError
-from .algorithms import _check_gather, _run, _stats
+from .algorithms import _check_gather, _device, _run, _stats
+from .device_part import DevicePart
 from .exchange import allgather, allreduce, alltoall
 from .programs import _by_owner
-
-
-def cpu_only(G, cluster, name):
-    """Refuse, before any work, a GPU run of a primitive that runs on CPU workers only.
-
-    Parameters
-    ----------
-    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
-    cluster : object
-        The `cluster` argument as given.
-    name : str
-        The primitive, for the message.
-
-    Raises
-    ------
-    InvalidArgumentError
-        A GPUCluster, or a graph on GPU workers.
-    """
-    from .gpu import GPUCluster, GPUGraph
-
-    if isinstance(cluster, GPUCluster) or isinstance(G, GPUGraph):
-        raise InvalidArgumentError(f"distributed {name} runs on CPU workers only, not on GPUs")
+from .replicated import replica_triangles
 
 
 def _threads():
@@ -111,7 +94,7 @@ def triangles_program(part, per_vertex):
 
     Parameters
     ----------
-    part : Part
+    part : Part or DevicePart
     per_vertex : bool
         Also count the triangles through each vertex.
 
@@ -119,7 +102,8 @@ def triangles_program(part, per_vertex):
     ------
     Collective
         An allgather of the degrees, two alltoalls (the oriented lists asked for and sent), with
-        `per_vertex` a third (the counts to their owners), and an allreduce of the total.
+        `per_vertex` a third (the counts to their owners), and an allreduce of the total; on a
+        GPU part, :func:`~gravel.distributed.replicated.replica_triangles`' two.
 
     Returns
     -------
@@ -128,6 +112,8 @@ def triangles_program(part, per_vertex):
     total : int
         The triangles of the whole graph.
     """
+    if isinstance(part, DevicePart):  # a replica and the GPU's segmented intersection
+        return (yield from replica_triangles(part, per_vertex))
     n, lo, hi = part.n, part.lo, part.hi
     offsets, ids = neighbour_lists(part)
     rank = yield allgather(np.diff(offsets))
@@ -159,7 +145,7 @@ def core_program(part):
 
     Parameters
     ----------
-    part : Part
+    part : Part or DevicePart
 
     Yields
     ------
@@ -174,6 +160,8 @@ def core_program(part):
     rounds : int
         The rounds run (the last one changed nothing).
     """
+    if isinstance(part, DevicePart):  # array calls on the part's lists, on its GPU
+        return (yield from _device_core(part))
     offsets, ids = neighbour_lists(part, multi=True)
     degree = np.diff(offsets)
     estimate = degree.astype(np.int32)
@@ -197,19 +185,105 @@ def core_program(part):
         everyone[at] = values
 
 
-def triangles(G, *, per_vertex=True, parts=2, cluster=None, gather=True):
+def _device_core(part):
+    """core_program on a GPU part: the same rounds and exchanges, each round's h-indices by array
+    calls (a sort of the dirty rows' capped values, highest first, and a count per row of the
+    values above their place), the rows made dirty those beside a changed estimate."""
+    m = xp(part.graph.offsets)
+    size, lo = part.size, part.lo
+    rows, ids = device_neighbours(part)
+    estimate = m.bincount(rows, minlength=size).astype(m.int32)
+    known = (yield allgather(estimate))[part.ids]  # the part's vertices' and ghosts' estimates
+    dirty, rounds = m.ones(size, bool), 0
+    while True:
+        pick = dirty[rows]
+        h = _h_index(m, rows[pick], known[ids[pick]], estimate, size)
+        changed = m.flatnonzero(dirty & (h < estimate))
+        estimate[changed] = known[changed] = h[changed].astype(m.int32)
+        rounds += 1
+        at, values = yield allgather(((changed + lo).astype(m.int32), estimate[changed]))
+        if not at.size:
+            return estimate, rounds
+        mine = _part_ids(part, at)
+        held = mine >= 0
+        known[mine[held]] = values[held]
+        moved = m.zeros(part.graph.n, bool)
+        moved[mine[held]] = True
+        dirty = m.zeros(size, bool)
+        dirty[rows[moved[ids]]] = True
+
+
+def device_neighbours(part):
+    """A GPU part's own vertices' neighbours as :func:`neighbour_lists` gives them with
+    ``multi=True``: the distinct out-neighbours, then (a directed part) the distinct
+    in-neighbours, never the vertex itself.
+
+    Parameters
+    ----------
+    part : DevicePart
+
+    Returns
+    -------
+    rows, ids : arrays of int32
+        Per neighbour, its row (an own vertex) and its id, in the part's numbering.
+    """
+    m = xp(part.graph.offsets)
+    g, size, n = part.graph, part.size, part.graph.n
+    rows, ids = [], []
+    for offsets, named in [(g.offsets, g.indices)] + ([g.csc()[:2]] if part.directed else []):
+        arcs = int(offsets[size])
+        r = entry_rows(offsets[: size + 1], arcs)
+        v = named[:arcs].astype(m.int64)
+        key = m.unique(r[r != v] * n + v[r != v])  # each (row, neighbour) once
+        rows.append(key // n)
+        ids.append(key % n)
+    return m.concatenate(rows).astype(m.int32), m.concatenate(ids).astype(m.int32)
+
+
+def _h_index(m, rows, values, cap, size):
+    """Per row 0 .. size - 1, the h-index of its `values` (one per entry of `rows`) capped at
+    ``cap[row]``: sorted by row, then highest first, the values greater than their place."""
+    if not rows.size:
+        return m.zeros(size, m.int64)
+    v = m.minimum(values, cap[rows]).astype(m.int64)
+    top = int(v.max()) + 1
+    order = m.argsort(rows.astype(m.int64) * top + (top - 1 - v))
+    r, v = rows[order], v[order]
+    place = m.arange(r.size) - m.searchsorted(r, r)
+    return m.bincount(r[v > place], minlength=size)
+
+
+def _part_ids(part, at):
+    """Global ids `at` in a GPU part's numbering (its own from 0, then its ghosts), -1 where it
+    holds none."""
+    m = xp(at)
+    size, ghosts = part.size, part.ids[part.size :]
+    local = m.full(at.size, -1, m.int64)
+    own = (at >= part.lo) & (at < part.hi)
+    local[own] = at[own] - part.lo
+    if ghosts.size:
+        j = m.minimum(m.searchsorted(ghosts, at), ghosts.size - 1)
+        hit = ~own & (ghosts[j] == at)
+        local[hit] = size + j[hit]
+    return local
+
+
+def triangles(G, *, per_vertex=True, parts=2, cluster=None, gpus=None, gather=True):
     """Triangles through each vertex and in the whole graph over `parts` parts, as
     :func:`gravel.triangles` counts them (a directed graph symmetrised; self loops and parallel
     arcs form none).
 
     Parameters
     ----------
-    G : Graph, PartitionedGraph or DistributedGraph
-        As for :func:`gravel.distributed.bfs` (CPU parts only).
-    per_vertex : bool, default True
-        Count the triangles through each vertex too (one more exchange).
-    parts, cluster, gather
+    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
         As for :func:`gravel.distributed.bfs`.
+    per_vertex : bool, default True
+        Count the triangles through each vertex too (one more exchange on CPU parts).
+    parts, cluster, gpus, gather
+        As for :func:`gravel.distributed.bfs`. On GPUs every worker holds a replica of the
+        graph and intersects the lists of its own rows' edges
+        (:func:`gravel.distributed.replicated.replica_triangles`): the graph must fit in each
+        GPU's memory.
 
     Returns
     -------
@@ -220,7 +294,7 @@ def triangles(G, *, per_vertex=True, parts=2, cluster=None, gather=True):
     Raises
     ------
     InvalidArgumentError
-        A GPU cluster or graph; else as for :func:`gravel.distributed.bfs`.
+        As for :func:`gravel.distributed.bfs`.
     WorkerLostError
         A worker holding a part left the cluster during the run.
 
@@ -238,33 +312,34 @@ def triangles(G, *, per_vertex=True, parts=2, cluster=None, gather=True):
     """
     from ..algorithms.triangles import TriangleResult
 
-    cpu_only(G, cluster, "triangles")
     _check_gather(G, cluster, gather)
-    with _run(G, parts, cluster, None, gather, triangles_program, bool(per_vertex)) as run:
+    with _run(G, parts, cluster, gpus, gather, triangles_program, bool(per_vertex)) as run:
         dg, out, stats, t = run
         total = out.each(lambda r: r[1])[0]
         per = to_caller(dg, out.array(0, np.int64)) if per_vertex else None
+    device = _device(dg)
+    how = "segmented intersection on replicas" if device == "cuda" else "forward"
     return TriangleResult(
         "triangles",
-        "cpu",
+        device,
         t,
         1,
-        f"distributed forward, {dg.nparts} parts",
+        f"distributed {how}, {dg.nparts} parts",
         _stats(dg, stats),
         triangles=per,
         total=int(total),
     )
 
 
-def core_number(G, *, parts=2, cluster=None, gather=True):
+def core_number(G, *, parts=2, cluster=None, gpus=None, gather=True):
     """Core number of every vertex over `parts` parts, as :func:`gravel.core_number` gives it
     (on a directed graph the degree is in + out, reciprocal arcs counting twice).
 
     Parameters
     ----------
-    G : Graph, PartitionedGraph or DistributedGraph
-        As for :func:`gravel.distributed.bfs` (CPU parts only).
-    parts, cluster, gather
+    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
+        As for :func:`gravel.distributed.bfs`.
+    parts, cluster, gpus, gather
         As for :func:`gravel.distributed.bfs`.
 
     Returns
@@ -276,7 +351,7 @@ def core_number(G, *, parts=2, cluster=None, gather=True):
     Raises
     ------
     InvalidArgumentError
-        A GPU cluster or graph; else as for :func:`gravel.distributed.bfs`.
+        As for :func:`gravel.distributed.bfs`.
     WorkerLostError
         A worker holding a part left the cluster during the run.
 
@@ -298,14 +373,13 @@ def core_number(G, *, parts=2, cluster=None, gather=True):
     """
     from ..algorithms.kcore import CoreResult
 
-    cpu_only(G, cluster, "core_number")
     _check_gather(G, cluster, gather)
-    with _run(G, parts, cluster, None, gather, core_program) as (dg, out, stats, t):
+    with _run(G, parts, cluster, gpus, gather, core_program) as (dg, out, stats, t):
         rounds = out.each(lambda r: r[1])[0]
         core = to_caller(dg, out.array(0, np.int32))
     return CoreResult(
         "core_number",
-        "cpu",
+        _device(dg),
         t,
         rounds,
         f"distributed h-index iteration, {dg.nparts} parts",

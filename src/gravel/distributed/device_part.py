@@ -15,7 +15,7 @@ The exchange stays in global ids: a step maps what it sends through ``ids`` and 
 is the owner's own vertices (``global - lo``).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -24,8 +24,11 @@ from ..errors import GraphTooLargeError, UnknownNameError
 from .partition import PartRange
 
 #: where a part's lists may live: "device", or "host" (pinned, read over the bus); "auto" takes
-#: the device where the lists and the part's vertex state fit in its free memory
+#: the device where the lists, the vertex state and the loading's temporaries fit in its free memory
 PLACEMENTS = ("auto", "device", "host")
+
+#: ids renumbered at a time when a part is loaded: bounds the temporaries of each step
+RENUMBER_IDS = 1 << 26
 
 
 @dataclass(eq=False)
@@ -79,7 +82,7 @@ class DevicePart(PartRange):
         )
 
 
-def to_device(part, placement="auto"):
+def to_device(part, placement="auto", *, consume=False):
     """`part` on this process's GPU, as gravel's operators take it.
 
     Parameters
@@ -89,9 +92,13 @@ def to_device(part, placement="auto"):
     placement : {"auto", "device", "host"}, default "auto"
         Where the lists go: device memory, or pinned host memory read over the bus. A part built
         on the GPU stays there unless "host" is asked for; "auto" takes the device for a part in
-        host memory where its lists, offsets and vertex state
-        (``gravel.placement.STATE_BYTES_PER_VERTEX`` a vertex) fit in the free device memory and
-        the budget (``GRAVEL_DEVICE_MEMORY``), else the host.
+        host memory where its lists, offsets, vertex state
+        (``gravel.placement.STATE_BYTES_PER_VERTEX`` for each of its vertices and ghosts) and
+        the renumbering's 5 bytes a vertex of the graph fit in the free device memory and the
+        budget (``GRAVEL_DEVICE_MEMORY``), else the host.
+    consume : bool, default False
+        Renumber the part's id arrays in place where they are already where the lists go (a
+        part built for this call, which is not used again): no copy of its ids at the peak.
 
     Returns
     -------
@@ -110,33 +117,66 @@ def to_device(part, placement="auto"):
     import cupy
 
     from ..backends.cuda import pinned
+
+    if placement == "device":
+        return made(part, cupy, consume=consume)
+
+    def pinned_lists(offsets, named, weights):  # read over the bus; the offsets on the device
+        return cupy.asarray(offsets), pinned.mapped(named), pinned.mapped(weights)
+
+    made_part = made(part, np, consume=consume, place=pinned_lists)
+    made_part.graph.placement = "host"
+    return replace(made_part, ids=cupy.asarray(made_part.ids))
+
+
+def made(part, m, *, consume=False, place=None):
+    """`part` renumbered into its own ids as a :class:`DevicePart` whose arrays are of module `m`
+    (what :func:`to_device` builds; NumPy stands in for CuPy in tests, as
+    :class:`~gravel.backends.cuda.graph.DeviceGraph` lets it).
+
+    Parameters
+    ----------
+    part : Part
+    m : module
+        NumPy or CuPy: where the renumbering runs and the arrays live.
+    consume : bool, default False
+        As :func:`to_device` takes it.
+    place : callable, optional
+        ``place(offsets, ids, weights)`` gives each set of lists as the graph keeps them
+        (pinned and mapped, say); default: as they are.
+
+    Returns
+    -------
+    DevicePart
+        Its graph's placement "device" (:func:`to_device` says otherwise where it places the
+        lists elsewhere), its `ids` of module `m`.
+    """
     from ..backends.cuda.graph import DeviceGraph
 
-    m = cupy if placement == "device" else np
+    def on(a, dtype):
+        return None if a is None else m.ascontiguousarray(m.asarray(_to(m, a), dtype=dtype))
+
+    def ids_of(a):  # renumbered in place: the caller's own array only where it gives it up
+        given = _to(m, a)
+        ids = on(given, np.int32)
+        return ids.copy() if ids is given and not consume else ids
 
     def arrays(offsets, ids, weights):
-        def on(a, dtype):
-            return None if a is None else m.ascontiguousarray(m.asarray(_to(m, a), dtype=dtype))
-
-        return on(offsets, np.int64), on(ids, np.int32), on(weights, np.float32)
+        return on(offsets, np.int64), ids_of(ids), on(weights, np.float32)
 
     out = arrays(part.out_offsets, part.out_targets, part.out_weights)
     inn = arrays(part.in_offsets, part.in_sources, part.in_weights) if part.directed else out
     lo, hi = part.lo, part.hi
-    ghosts = _ghosts(m, lo, hi, out[1], *((inn[1],) if part.directed else ()))
+    ghosts = _renumber(m, part.n, lo, hi, out[1], *((inn[1],) if part.directed else ()))
 
     def lists(offsets, named, weights):
         offsets = m.concatenate([offsets, m.full(ghosts.size, int(offsets[-1]), m.int64)])
-        named = _renumbered(m, named, lo, hi, ghosts)
-        if m is np:
-            return cupy.asarray(offsets), pinned.mapped(named), pinned.mapped(weights)
-        return offsets, named, weights
+        return (offsets, named, weights) if place is None else place(offsets, named, weights)
 
     csr = lists(*out)
     csc = lists(*inn) if part.directed else csr
     graph = DeviceGraph.from_arrays(*csr, directed=part.directed, csc=csc)
-    graph.placement = placement
-    ids = cupy.concatenate([cupy.arange(lo, hi, dtype=cupy.int32), cupy.asarray(ghosts)])
+    ids = m.concatenate([m.arange(lo, hi, dtype=m.int32), ghosts])
     return DevicePart(part.index, part.bounds, part.n, part.directed, graph, ids)
 
 
@@ -163,29 +203,57 @@ def _placement(part, placement):
     arrays = [part.out_offsets, part.out_targets, part.out_weights]
     if part.directed:
         arrays += [part.in_offsets, part.in_sources, part.in_weights]
-    need = sum(a.nbytes for a in arrays if a is not None) + part.size * STATE_BYTES_PER_VERTEX
+    ids = part.out_arcs + (part.in_arcs if part.directed else 0)
+    vertices = part.size + min(part.n - part.size, ids)  # its own and at most that many ghosts
+    # the lists, the vertex state, the offsets' ghost rows, and the renumbering's bitmap and map
+    need = sum(a.nbytes for a in arrays if a is not None) + vertices * STATE_BYTES_PER_VERTEX
+    need += 16 * (vertices - part.size) + 5 * part.n
     limit, budget = free_bytes(), resolve_budget()
     limit = limit if budget is None else min(limit, budget)
     if need <= limit:
         return "device"
     if placement == "device":
         raise GraphTooLargeError(
-            f"part {part.index}: placement 'device': its lists and vertex state need "
+            f"part {part.index}: placement 'device': its lists, vertex state and loading need "
             f"{format_bytes(need)} of device memory, and {format_bytes(limit)} are free or "
             "budgeted: use 'host' or more GPUs"
         )
     return "host"
 
 
-def _ghosts(m, lo, hi, *named):
-    """The global ids outside ``lo .. hi - 1`` that the arrays `named` hold, sorted, once each."""
-    outside = [a[(a < lo) | (a >= hi)] for a in named]
-    return m.unique(m.concatenate(outside)).astype(m.int32)
+def _renumber(m, n, lo, hi, *named):
+    """Renumber the global ids in the int32 arrays `named` in place, into the part's own numbering:
+    ``lo .. hi - 1`` from 0, then the ghosts (the other ids they hold) in increasing order.
+    A bitmap of the ids held, then a map of n ids, each array read RENUMBER_IDS ids at a time.
 
+    Parameters
+    ----------
+    m : module
+        NumPy or CuPy, that of the arrays.
+    n : int
+        Vertices of the whole graph.
+    lo, hi : int
+        The part's vertex range.
+    *named : arrays of int32
+        Global ids, each below n; renumbered in place.
 
-def _renumbered(m, named, lo, hi, ghosts):
-    """Global ids `named` in the part's own numbering: ``lo .. hi - 1`` from 0, then `ghosts`."""
-    local = (named - lo).astype(m.int32)
-    outside = (named < lo) | (named >= hi)
-    local[outside] = (hi - lo) + m.searchsorted(ghosts, named[outside])
-    return local
+    Returns
+    -------
+    array of int32
+        The ghosts' global ids, sorted.
+    """
+    held = m.zeros(n, m.bool_)
+    for a in named:
+        for at in range(0, a.size, RENUMBER_IDS):
+            held[a[at : at + RENUMBER_IDS]] = True
+    held[lo:hi] = False
+    ghosts = m.flatnonzero(held).astype(m.int32)
+    del held
+    size = hi - lo
+    local = m.empty(n, m.int32)  # read at the ids held only
+    local[lo:hi] = m.arange(size, dtype=m.int32)
+    local[ghosts] = m.arange(size, size + ghosts.size, dtype=m.int32)
+    for a in named:
+        for at in range(0, a.size, RENUMBER_IDS):
+            a[at : at + RENUMBER_IDS] = local[a[at : at + RENUMBER_IDS]]
+    return ghosts

@@ -37,7 +37,7 @@ def _comm(key):
 def _build(key, source, rank, size):
     from .build import build_program
 
-    return to_device(drive(build_program(rank, source, size, "cuda"), _comm(key)))
+    return to_device(drive(build_program(rank, source, size, "cuda"), _comm(key)), consume=True)
 
 
 def _facts(part):

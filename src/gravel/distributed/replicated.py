@@ -1,11 +1,15 @@
-"""Betweenness centrality with the sources spread over the parts, each part on a whole replica.
+"""Primitives whose parts each hold a whole replica of the graph: betweenness centrality with the
+sources spread over the parts, and triangle counting on GPUs with the rows spread over them.
 
 Brandes' algorithm needs every vertex's lists from every source, so the parts do not split the
 graph's work: they split the sources. One allgather of the parts' out-lists gives every part (and
 so every worker) a whole copy of the graph; each part runs the single-process kernel of its device
 from its share of the sources (gravel's CPU kernel on a CPU worker, its GPU Brandes on a GPU's),
-and one allreduce sums the partial centralities. The graph must fit in each worker's memory (and
-each GPU's): there is no partitioned fallback.
+and one allreduce sums the partial centralities. On GPUs, triangle counting takes the same
+replica: each part intersects the lists of its own rows' edges with gravel's segmented
+intersection (:func:`gravel.operators.intersect`), and one allreduce sums the counts (CPU parts
+count partitioned: :mod:`.counting`). The graph must fit in each worker's memory (and each
+GPU's): there is no partitioned fallback.
 """
 
 import numpy as np
@@ -88,6 +92,52 @@ def bc_program(part, sources, k, normalized):
     return scaled[part.lo : part.hi], int(mine.size)
 
 
+def replica_triangles(part, per_vertex):
+    """Triangles on a replica of the graph on this part's GPU, counted at the part's rows.
+
+    Parameters
+    ----------
+    part : DevicePart
+    per_vertex : bool
+        Count the triangles through each of the part's vertices: the ends' lists of every edge
+        of its rows in the simple undirected graph intersected, each row's sum halved (each
+        triangle at u is seen from both its edges at u). Else the total alone: the edges of its
+        rows in the graph oriented by (degree, id) rank, each triangle once.
+
+    Yields
+    ------
+    Collective
+        The replica's allgather, then an allreduce of the part's count.
+
+    Returns
+    -------
+    triangles : numpy.ndarray of int64
+        Per local vertex (empty without `per_vertex`).
+    total : int
+        The triangles of the whole graph.
+    """
+    import cupy
+
+    from ..arrays import entry_rows, host
+    from ..operators import intersect
+    from ..transform import orient_by_degree
+
+    G = yield from replica(part)
+    S = G.simple_undirected()
+    H = S if per_vertex else orient_by_degree(S)
+    dg = H.to("cuda")
+    lo, hi = part.lo, part.hi
+    a, b = int(H.offsets[lo]), int(H.offsets[hi])
+    offsets = dg.offsets[lo : hi + 1] - a
+    rows = (entry_rows(offsets, b - a) + lo).astype(cupy.int32)
+    counts, mine = intersect(dg, rows, dg.indices[a:b])
+    if not per_vertex:
+        return np.zeros(0, np.int64), int((yield allreduce(np.int64(mine), "sum")))
+    prefix = cupy.concatenate([cupy.zeros(1, cupy.int64), cupy.cumsum(counts)])
+    per = host((prefix[offsets[1:]] - prefix[offsets[:-1]]) // 2)
+    return per, int((yield allreduce(np.int64(per.sum()), "sum"))) // 3
+
+
 def betweenness_centrality(
     G,
     k=None,
@@ -137,8 +187,8 @@ def betweenness_centrality(
     InvalidArgumentError
         `k`, `seed` or `sources` with a graph already partitioned; else as for
         :func:`gravel.distributed.bfs`.
-    cupy.cuda.memory.OutOfMemoryError
-        On GPUs, a replica larger than a GPU's free memory (the run fails on its worker).
+    GraphTooLargeError
+        On GPUs, a replica larger than a GPU's free memory.
     WorkerLostError
         A worker holding a part left the cluster during the run.
 
