@@ -124,6 +124,9 @@ def main():
     )
     p.add_argument("--nx-timeout", type=float, help="seconds NetworkX alone may take a call")
     p.add_argument("--incl-repeat", type=int, help="runs of incl. (default --repeat; 0: none)")
+    p.add_argument(
+        "--convert-repeat", type=int, help="runs of each graph kind's conversion (default --repeat)"
+    )
     p.add_argument("--devices", nargs="+", choices=("cpu", "cuda"), help="default: cpu (and cuda)")
     p.add_argument("--calls", nargs="+", help="names of the calls to run (default: all)")
     a = p.parse_args()
@@ -131,7 +134,7 @@ def main():
     devices = a.devices or ["cpu"] + (["cuda"] if cuda.available() else [])
     calls = {k: c for k, c in CALLS.items() if not a.calls or k in a.calls}
     # compile each device's kernels on a small graph first: the warm-ups below then time nothing
-    small = Inputs(open_graph("kron:8", undirected=True)[0].to_networkx())
+    small = Inputs(open_graph("kron:8", undirected=True)[0])
     for dev in devices:
         with nx.config.backends.gravel(device=dev):
             for call in calls.values():
@@ -158,7 +161,7 @@ def measure(a, calls, devices, incl_repeat, rows):
     """Time `calls` on each of `a.graphs`, appending a row per call and device to `rows`."""
     for spec in a.graphs:
         G, name = open_graph(spec, undirected=True)
-        t, inputs = timed(lambda: Inputs(G.to_networkx()))
+        t, inputs = timed(lambda: Inputs(G))
         H = inputs.undirected
         print(
             f"{name}: {H.number_of_nodes():,} nodes, {H.number_of_edges():,} edges "
@@ -166,7 +169,7 @@ def measure(a, calls, devices, incl_repeat, rows):
             flush=True,
         )
         for kind in dict.fromkeys(c.kind for c in calls.values()):
-            s = conversion_s(inputs.graph(kind), a.repeat)
+            s = conversion_s(inputs.graph(kind), a.convert_repeat or a.repeat)
             rows.append({"graph": name, "kind": kind, "function": "convert", "convert_s": s})
             print(f"{name} {kind} graph converted to gravel's in {s:.3f} s", flush=True)
         for function, call in calls.items():

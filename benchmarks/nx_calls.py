@@ -1,6 +1,6 @@
 """The NetworkX calls that benchmarks/nx_backend.py times: one per function gravel's backend serves.
 
-Each call takes a :class:`Inputs` (the graph in the form the function needs, with random
+Each call takes an :class:`Inputs` (the graph in the form the function needs, with random
 ``"weight"`` attributes that float32 holds exactly and that rarely tie, a source, a target and
 node pairs) and optional ``backend=`` keywords, and returns the answer in a form two runs can be
 compared in (iterators drawn, graphs as edge sets). ``kind`` says which graph the call takes:
@@ -12,59 +12,55 @@ quadratic layouts): NetworkX alone skips them on graphs above ``--nx-max-edges``
 marks calls whose answer is a random draw: not compared (tests/nx checks its validity).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
 import networkx as nx
 import numpy as np
 
+import gravel
+from gravel.interop import networkx_graph
+
 ALL_PAIRS_SOURCES = 4  # all-pairs calls draw this many sources from their iterator
 PAIRS = 10_000  # node pairs given to the link-prediction calls
 
 
-@dataclass
 class Inputs:
-    """One graph in its three forms, and the nodes and pairs the calls are given."""
+    """One undirected gravel graph in the forms the calls take (NetworkX graphs built from its
+    arrays by :func:`gravel.interop.networkx_graph`, not edge by edge), and the nodes and pairs
+    the calls are given."""
 
-    undirected: nx.Graph
-    plain: nx.Graph = field(init=False)
-    directed: nx.DiGraph = field(init=False)
-    dag: nx.DiGraph = field(init=False)
-    source: Any = field(init=False)
-    max_degree: int = field(init=False)
-    target: Any = field(init=False)
-    pairs: list = field(init=False)
-
-    def __post_init__(self):
+    def __init__(self, G):
         rng = np.random.default_rng(1)
-        G = self.undirected
-        self.plain = nx.Graph(G.edges())
-        self.plain.add_nodes_from(G)
-        edges = np.array(G.edges(), dtype=np.int64).reshape(-1, 2)
-        u, v = edges.min(axis=1), edges.max(axis=1)
-        w = (rng.integers(1, 2**24, len(u)) / 1024).tolist()  # exact in float32
-        nx.set_edge_attributes(G, dict(zip(zip(u.tolist(), v.tolist()), w)), "weight")
-        self.dag = nx.DiGraph()
-        self.dag.add_nodes_from(G)
-        self.dag.add_weighted_edges_from(zip(u.tolist(), v.tolist(), w))
+        names = G.labels.tolist() if G.labels is not None else range(G.n)
+        src, dst = G.edges()
+        src, dst = src.astype(np.int64), dst.astype(np.int64)
+        # each edge once, (lower id, higher id), in CSR order: NetworkX's edge order
+        once = src <= dst
+        keys, first = np.unique(src[once] * G.n + dst[once], return_index=True)
+        u, v = src[once][first], dst[once][first]
+        w = rng.integers(1, 2**24, len(u)) / 1024  # exact in float32
+        canon = np.minimum(src, dst) * G.n + np.maximum(src, dst)
+        weight = w[np.searchsorted(keys, canon)]
+        self.undirected = networkx_graph(names, src, dst, weight, directed=False)
+        self.plain = networkx_graph(names, src, dst, None, directed=False)
+        self.dag = networkx_graph(names, u, v, w, directed=True)
         flip = (u * 0x9E3779B1 + v) % 20
-        a, b = np.where(flip < 10, u, v).tolist(), np.where(flip < 10, v, u).tolist()
-        self.directed = nx.DiGraph()
-        self.directed.add_nodes_from(G)
-        self.directed.add_weighted_edges_from(zip(a, b, w))
-        both = np.flatnonzero(flip == 0).tolist()
-        self.directed.add_weighted_edges_from((b[k], a[k], w[k]) for k in both)
-        degree = dict(G.degree())
-        self.source = max(degree, key=degree.get)
-        self.max_degree = degree[self.source] if degree else 0
-        reach = nx.single_source_shortest_path_length(G, self.source)
-        self.target = max(reach, key=reach.get)
-        nodes = np.array(list(G))
+        a, b = np.where(flip < 10, u, v), np.where(flip < 10, v, u)
+        both = flip == 0
+        a, b, wd = np.r_[a, b[both]], np.r_[b, a[both]], np.r_[w, w[both]]
+        order = np.lexsort((b, a))
+        self.directed = networkx_graph(names, a[order], b[order], wd[order], directed=True)
+        depth = gravel.bfs(G, int(np.argmax(G.out_degree)), device="cpu").depth
+        self.source = names[int(np.argmax(G.out_degree))]
+        self.max_degree = int(G.out_degree.max(initial=0))
+        reached = np.flatnonzero(depth >= 0)
+        self.target = names[int(reached[np.argmax(depth[reached])])]
         # pairs of distinct nodes: NetworkX raises on (u, u) in adamic_adar_index (log 1 = 0)
         # and common_neighbor_centrality
-        pairs = rng.choice(nodes, (PAIRS, 2))
-        self.pairs = [tuple(p) for p in pairs[pairs[:, 0] != pairs[:, 1]].tolist()]
+        pairs = rng.integers(0, G.n, (PAIRS, 2))
+        self.pairs = [(names[p], names[q]) for p, q in pairs[pairs[:, 0] != pairs[:, 1]].tolist()]
 
     def graph(self, kind):
         return getattr(self, kind)

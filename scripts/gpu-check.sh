@@ -11,7 +11,8 @@
 #               two-H100 machine with 256 GB of host memory)
 #   --primitives  runs only primitives.py on kron:22 and urand:22, NetworkX at scale 14 (issue 22)
 #   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh)
-#   --nx-table 1|2  runs only benchmarks/nx_backend.py on kron:20 on the GPU, half of its calls
+#   --nx-table [DONE.json ...]  runs only benchmarks/nx_backend.py on kron:20 on the GPU: the calls
+#               not in the rows of the given records of earlier runs
 #   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
 #   --suite     installs gravel (and dask, NetworKit, igraph from .whl/, when carried), runs
 #               scripts/record-kernels.py (its instances.json and log copied to $OUT; RECORD_SECONDS=0
@@ -103,17 +104,19 @@ case "${1:-}" in
     exit 0 ;;
   --nx)
     # installs gravel (the backend's entry point); both runs' logs kept in $out
-    NX_SUITE_LOGS=$out/nx-suite scripts/nx-suite.sh | tee "$out/nx-suite.log"
+    NX_SUITE_WORKERS=${NX_SUITE_WORKERS:-12} NX_SUITE_LOGS=$out/nx-suite scripts/nx-suite.sh | tee "$out/nx-suite.log"
     exit 0 ;;
   --nx-table)
     # the GPU column of docs/networkx.md's table: kron:20, NetworkX alone stopped after 3 s a
-    # call, heavy calls left out; in halves of the calls (1 or 2), each within one call
-    half=${2:?--nx-table 1 or 2}
-    mapfile -t names < <(python3 -c "import sys; sys.path.insert(0, 'benchmarks'); \
-from nx_calls import CALLS; n = list(CALLS); h = len(n) // 2; \
-print(*(n[:h] if $half == 1 else n[h:]), sep='\n')")
-    run "nx_backend-kron20-$half" nx_backend.py kron:20 --devices cuda --nx-timeout 3 \
-      --heavy-max-edges 1000000 --incl-repeat 0 --repeat 3 --calls "${names[@]}"
+    # call, heavy calls left out, each conversion timed once; the calls not yet in the JSON
+    # records named after --nx-table (none: every call), so that a run cut off by RUN_SECONDS
+    # goes on where it stopped
+    shift
+    mapfile -t names < <(python3 -c "import json, sys; sys.path.insert(0, 'benchmarks'); \
+from nx_calls import CALLS; done = {r['function'] for f in sys.argv[1:] \
+for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done), sep='\n')" "$@")
+    run "nx_backend-kron20-$(($# + 1))" nx_backend.py kron:20 --devices cuda --nx-timeout 3 \
+      --heavy-max-edges 1000000 --incl-repeat 0 --convert-repeat 1 --repeat 3 --calls "${names[@]}"
     exit 0 ;;
   --programs)
     run programs programs.py kron:22 kron:24 --repeat 3

@@ -48,6 +48,8 @@ LAYERS = (
 #: private attributes of other libraries' objects that gravel reads, each with its reason
 FOREIGN = {
     "_adj": "a NetworkX graph's adjacency dict, read as nx-cugraph reads it (no view per node)",
+    "_node": "a NetworkX graph's node dict, filled row by row by interop.networkx_graph",
+    "_pred": "a NetworkX digraph's in-adjacency dict, filled by interop.networkx_graph",
     "_run_exitfuncs": "the atexit handlers, run before os._exit ends an interrupted command "
     "without the interpreter's teardown (cli/command.py)",
     "_exit": "os._exit: an interrupted command ends without the interpreter's teardown",

@@ -5,6 +5,8 @@ Each function here is a method of :class:`gravel.Graph`: ``Graph.from_scipy(matr
 imported when a conversion runs, never with gravel. Arrays of other libraries (DLPack, PyTorch
 Geometric) come in through :mod:`gravel.tensors`."""
 
+import gc
+
 import numpy as np
 
 from .errors import InvalidGraphError
@@ -189,19 +191,85 @@ def to_networkx(G):
     >>> sorted(g.edges())
     [(0, 1), (1, 2)]
     """
+    names = G.labels.tolist() if G.labels is not None else range(G.n)
+    return networkx_graph(names, *G.edges(), G.weights, directed=G.directed)
+
+
+def networkx_graph(names, src, dst, weights, *, directed):
+    """A NetworkX graph of arcs in CSR order, built as ``add_weighted_edges_from`` would build it
+    (nodes in order, each node's neighbours in arc order, one attribute dict per edge shared by
+    both directions, the last of parallel arcs winning) but row by row in C loops, about 3x faster:
+    its node and adjacency dicts (``_node``, ``_adj``, ``_pred``) are filled directly.
+
+    Parameters
+    ----------
+    names : sequence
+        The node of each vertex id.
+    src, dst : numpy.ndarray of int
+        The arcs, sorted by `src`; an undirected graph's both ways, mirrored as
+        :class:`gravel.Graph` keeps them.
+    weights : numpy.ndarray or None
+        Each arc's ``"weight"`` attribute.
+    directed : bool
+
+    Returns
+    -------
+    networkx.DiGraph or networkx.Graph
+    """
     import networkx as nx
 
-    g = nx.DiGraph() if G.directed else nx.Graph()
-    names = G.labels.tolist() if G.labels is not None else range(G.n)
-    g.add_nodes_from(names)
-    src, dst = G.edges()
-    if G.labels is not None:
-        src, dst = G.labels[src], G.labels[dst]
-    if G.weights is None:
-        g.add_edges_from(zip(src.tolist(), dst.tolist()))
-    else:
-        g.add_weighted_edges_from(zip(src.tolist(), dst.tolist(), G.weights.tolist()))
+    # millions of new dicts, none in a cycle: the collector's passes over them would double the
+    # time, so it pauses for the build
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(nx, names, src, dst, weights, directed)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _build(nx, names, src, dst, weights, directed):
+    """The graph :func:`networkx_graph` returns."""
+    n = len(names)
+    src, dst = np.asarray(src, np.int64), np.asarray(dst, np.int64)
+    g = nx.DiGraph() if directed else nx.Graph()
+    g._node.update((v, {}) for v in names)
+    if directed:
+        data = _edge_data(weights, np.arange(len(src)))
+        g._adj.update(_rows(names, src, dst, data))
+        by_dst = np.argsort(dst, kind="stable")
+        pred = list(map(data.__getitem__, by_dst.tolist()))
+        g._pred.update(_rows(names, dst[by_dst], src[by_dst], pred))
+        return g
+    # an edge's dict is that of its last arc in the row of its larger end (NetworkX's last write)
+    lower = np.flatnonzero(src >= dst)
+    data = _edge_data(weights, lower)
+    key = dst[lower] * n + src[lower]
+    order = np.argsort(key, kind="stable")
+    ref = np.empty(len(src), np.int64)
+    ref[lower] = np.arange(len(lower))
+    upper = np.flatnonzero(src < dst)
+    ref[upper] = order[np.searchsorted(key[order], src[upper] * n + dst[upper], "right") - 1]
+    g._adj.update(_rows(names, src, dst, list(map(data.__getitem__, ref.tolist()))))
     return g
+
+
+def _edge_data(weights, arcs):
+    """A new attribute dict for each of `arcs`: its weight, or empty."""
+    if weights is None:
+        return [{} for _ in range(len(arcs))]
+    return [{"weight": w} for w in np.asarray(weights)[arcs].tolist()]
+
+
+def _rows(names, src, dst, data):
+    """``{name: {neighbour: data}}`` of every vertex, from arcs sorted by `src`."""
+    bounds = np.searchsorted(src, np.arange(len(names) + 1)).tolist()
+    heads = dst.tolist() if isinstance(names, range) else list(map(names.__getitem__, dst.tolist()))
+    return {
+        v: dict(zip(heads[a:b], data[a:b]))
+        for v, a, b in zip(names, bounds[:-1], bounds[1:], strict=True)
+    }
 
 
 def _is_range(nodes):

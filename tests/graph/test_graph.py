@@ -394,3 +394,38 @@ def test_from_scipy_checks_an_undirected_matrix_entry_by_entry():
     one_way = sp.csr_array(np.array([[0, 1.0], [0, 0]]))
     with pytest.raises(gravel.InvalidGraphError, match="arc 0 -> 1 has no 1 -> 0"):
         gravel.Graph.from_scipy(one_way, directed=False)
+
+
+def _built_by_networkx(G):
+    """G as ``add_weighted_edges_from`` over its arcs builds it: the reference."""
+    g = nx.DiGraph() if G.directed else nx.Graph()
+    names = G.labels.tolist() if G.labels is not None else list(range(G.n))
+    g.add_nodes_from(names)
+    src, dst = G.edges()
+    w = np.ones(G.nnz) if G.weights is None else G.weights
+    heads, tails = ([names[i] for i in a.tolist()] for a in (src, dst))
+    g.add_weighted_edges_from(zip(heads, tails, w.tolist()))
+    if G.weights is None:
+        for _, _, d in g.edges(data=True):
+            d.clear()
+    return g
+
+
+def _adjacency(g, ways):
+    return [(v, list(getattr(g, way)[v].items())) for way in ways for v in g]
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs(weighted=True), st.booleans(), st.booleans())
+def test_to_networkx_is_built_as_networkx_builds_it(G, weighted, labelled):
+    labels = np.array([f"v{i}" for i in range(G.n)], dtype=object) if labelled else None
+    weights = G.weights if weighted else None
+    G = gravel.Graph(G.offsets, G.indices, weights, directed=G.directed, labels=labels)
+    got, want = G.to_networkx(), _built_by_networkx(G)
+    ways = ("succ", "pred") if G.directed else ("adj",)
+    # the same nodes, neighbours in the same order, the same attributes
+    assert list(got.nodes(data=True)) == list(want.nodes(data=True))
+    assert _adjacency(got, ways) == _adjacency(want, ways)
+    # both directions of an edge (succ and pred; u-v and v-u) hold one dict, as in NetworkX
+    for u, v, d in got.edges(data=True):
+        assert (got.pred if G.directed else got.adj)[v][u] is d

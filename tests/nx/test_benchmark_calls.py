@@ -20,7 +20,7 @@ _spec.loader.exec_module(nx_calls)
 @pytest.fixture(scope="module")
 def inputs():
     nx.config.warnings_to_ignore.add("cache")
-    yield nx_calls.Inputs(open_graph("kron:7", undirected=True)[0].to_networkx())
+    yield nx_calls.Inputs(open_graph("kron:7", undirected=True)[0])
     nx.config.warnings_to_ignore.discard("cache")
 
 

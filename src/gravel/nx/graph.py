@@ -3,10 +3,10 @@
 import weakref
 from functools import cached_property
 
-import networkx as nx
 import numpy as np
 
 from ..graph import Graph
+from ..interop import networkx_graph
 
 
 class BackendGraph:
@@ -84,15 +84,8 @@ class BackendGraph:
 
     def to_networkx(self):
         """A new ``nx.Graph`` / ``nx.DiGraph`` with the labels and the weights as ``"weight"``."""
-        g = nx.DiGraph() if self.graph.directed else nx.Graph()
-        g.add_nodes_from(self.labels)
-        src, dst = self.graph.edges()
-        u, v = self.labels_of(src), self.labels_of(dst)
-        if self.graph.weights is None:
-            g.add_edges_from(zip(u, v))
-        else:
-            g.add_weighted_edges_from(zip(u, v, self.graph.weights.tolist()))
-        return g
+        g = self.graph
+        return networkx_graph(self.labels, *g.edges(), g.weights, directed=g.directed)
 
     def __repr__(self):
         return f"<gravel.nx.BackendGraph of {self.graph!r}>"
