@@ -107,16 +107,16 @@ case "${1:-}" in
     NX_SUITE_WORKERS=${NX_SUITE_WORKERS:-12} NX_SUITE_LOGS=$out/nx-suite scripts/nx-suite.sh | tee "$out/nx-suite.log"
     exit 0 ;;
   --nx-table)
-    # the GPU column of docs/networkx.md's table: kron:20, NetworkX alone stopped after 3 s a
-    # call, heavy calls left out, each conversion timed once; the calls not yet in the JSON
-    # records named after --nx-table (none: every call), so that a run cut off by RUN_SECONDS
-    # goes on where it stopped
+    # the GPU column of docs/networkx.md's table: kron:20, one run a call (as the CPU column),
+    # NetworkX alone stopped after 3 s a call, heavy calls left out, each conversion timed once;
+    # the calls not yet in the JSON records named after --nx-table (none: every call), so that a
+    # run cut off by RUN_SECONDS goes on where it stopped
     shift
     mapfile -t names < <(python3 -c "import json, sys; sys.path.insert(0, 'benchmarks'); \
 from nx_calls import CALLS; done = {r['function'] for f in sys.argv[1:] \
 for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done), sep='\n')" "$@")
     run "nx_backend-kron20-$(($# + 1))" nx_backend.py kron:20 --devices cuda --nx-timeout 3 \
-      --heavy-max-edges 1000000 --incl-repeat 0 --convert-repeat 1 --repeat 3 --calls "${names[@]}"
+      --heavy-max-edges 1000000 --incl-repeat 0 --convert-repeat 1 --repeat 1 --calls "${names[@]}"
     exit 0 ;;
   --programs)
     run programs programs.py kron:22 kron:24 --repeat 3
