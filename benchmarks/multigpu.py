@@ -82,7 +82,7 @@ def main():
     p = script_parser(__doc__, repeat=5)
     p.add_argument("graphs", nargs="*", help="generator specs (default: kron:26 urand:26)")
     p.add_argument("--gpus", type=int, nargs="+", help="GPU counts (default: 1 2 4, those present)")
-    p.add_argument("--algo", nargs="+", choices=timing.ALGOS, default=list(timing.ALGOS))
+    p.add_argument("--algo", nargs="+", choices=timing.ALGOS, default=list(timing.DEFAULT_ALGOS))
     p.add_argument("--weights", type=int, default=255, help="SSSP's weights are 1..WEIGHTS")
     p.add_argument("--validate", metavar="GRAPH", help="check BFS and CC of GRAPH on the most GPUs")
     p.add_argument("--only-validate", action="store_true", help="no timings: --validate alone")

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import gravel
 import gravel.distributed as gd
-from gravel.distributed import exchange
+from gravel import programs
+from gravel.distributed import exchange, timing
 from gravel.errors import GravelError, InvalidArgumentError, MissingDependencyError
 
 from ..strategies import graphs
@@ -625,3 +626,37 @@ def test_gravel_run_parts_errors(argv, says, capsys):
 
     assert main(argv) == 2
     assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("algo", timing.ALGOS)
+def test_every_timed_algorithm_runs_on_parts_and_matches(algo):
+    """Each name `gravel bench --gpus` and benchmarks/multigpu.py time gives a row, and the run
+    it times the single process's answer."""
+    G = gravel.generate.kronecker(8, 8, seed=2)
+    PG = gd.partition(G, 3)
+    hub, delta = int(np.argmax(G.out_degree)), timing.delta_for(PG)
+    row = timing.measure(PG, algo, name="kron:8", repeat=1, source=hub, delta=delta)
+    assert row["parts"] == 3 and row["time_s"] > 0 and row["device"] == "cpu x3"
+    got = timing.runner(PG, algo, hub, delta)()
+    depth = gravel.bfs(G, hub, device="cpu").depth
+    if algo in ("bfs", "bfs-program", "sssp"):  # unweighted: the distances are the depths
+        named = {"bfs": "depth", "bfs-program": "state", "sssp": "distance"}[algo]
+        dist, reached = np.asarray(getattr(got, named), float), depth >= 0
+        np.testing.assert_array_equal(dist[reached], depth[reached])
+        assert not np.any((dist[~reached] >= 0) & np.isfinite(dist[~reached]))
+    elif algo == "cc":
+        ref = gravel.connected_components(G, device="cpu").labels
+        assert len(set(zip(got.labels.tolist(), ref.tolist()))) == len(set(ref.tolist()))
+    elif algo == "tc":
+        assert got.total == gravel.triangles(G, device="cpu").total
+    elif algo == "kcore":
+        np.testing.assert_array_equal(got.core, gravel.core_number(G, device="cpu").core)
+    elif algo == "pagerank":
+        ref = gravel.pagerank(G, max_iter=20, tol=0.0, weight=None, device="cpu").rank
+        np.testing.assert_allclose(got.rank, ref, rtol=1e-9)
+        assert row["algo"] == "pagerank/iteration" and row["iterations"] == 20
+    else:
+        prog = programs.pagerank(tol=0.0)
+        ref = programs.run(G, prog, max_iter=20, device="cpu", direction="pull").state
+        np.testing.assert_allclose(got.state, ref, rtol=1e-12)
+        assert row["algo"] == "pagerank-program/iteration" and row["iterations"] == 20

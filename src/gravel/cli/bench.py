@@ -150,13 +150,14 @@ def show_rows(rows):
 
 
 def _bench_on_gpus(args):
-    """`gravel bench GRAPH... --gpus N`: bfs, sssp, pagerank (per iteration) and cc on N GPUs,
-    each worker building its own part; the time and the time in exchange of each."""
+    """`gravel bench GRAPH... --gpus N`: the --algo asked of those that run distributed
+    (:data:`gravel.distributed.timing.ALGOS`; default bfs, sssp, pagerank per iteration and cc) on
+    N GPUs, each worker building its own part; the time and the time in exchange of each."""
     from .. import bench, distributed
     from ..distributed import timing
     from ..distributed.build import Source
 
-    algos = args.algo or list(timing.ALGOS)
+    algos = args.algo or list(timing.DEFAULT_ALGOS)
     for name in algos:
         check_gpu_flags(CATALOG[name], args)
     if args.json:

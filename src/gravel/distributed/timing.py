@@ -4,10 +4,13 @@ by ``gravel bench --gpus`` and benchmarks/multigpu.py."""
 
 import statistics
 
-from . import algorithms
+from . import algorithms, counting, vertex_programs
 
-#: what runs distributed, by the command line's names
-ALGOS = ("bfs", "sssp", "pagerank", "cc")
+#: what runs distributed, by the command line's names (the catalog's, and the library's BFS and
+#: PageRank as vertex programs)
+ALGOS = ("bfs", "sssp", "pagerank", "cc", "tc", "kcore", "bfs-program", "pagerank-program")
+#: what is timed unless asked otherwise: the primitives that partition the graph
+DEFAULT_ALGOS = ALGOS[:4]
 #: PageRank iterations per timed run (fixed: tol=0), reported per iteration
 PAGERANK_ITERATIONS = 20
 
@@ -19,10 +22,10 @@ def runner(dg, algo, source=None, delta=None, direction="auto"):
     ----------
     dg : PartitionedGraph, DistributedGraph or GPUGraph
         The graph, already partitioned.
-    algo : {"bfs", "sssp", "pagerank", "cc"}
-        The algorithm, by the command line's name.
+    algo : str
+        The algorithm, by the command line's name (one of :data:`ALGOS`).
     source : int, optional
-        The source of BFS and SSSP (they need one).
+        The source of BFS and SSSP, and of BFS as a program (they need one).
     delta : float, optional
         SSSP's bucket width (needed where `dg` is weighted).
     direction : {"auto", "top-down", "bottom-up"}, default "auto"
@@ -31,8 +34,9 @@ def runner(dg, algo, source=None, delta=None, direction="auto"):
     Returns
     -------
     callable
-        Of no arguments, returning the algorithm's result; PageRank runs
-        ``PAGERANK_ITERATIONS`` (20) iterations, unweighted, with ``tol=0``.
+        Of no arguments, returning the algorithm's result; PageRank (the primitive and the
+        program) runs ``PAGERANK_ITERATIONS`` (20) iterations with ``tol=0``, the primitive
+        unweighted; triangle counting the total alone.
 
     Raises
     ------
@@ -47,6 +51,19 @@ def runner(dg, algo, source=None, delta=None, direction="auto"):
         return lambda: algorithms.pagerank(dg, max_iter=PAGERANK_ITERATIONS, tol=0.0, weight=None)
     if algo == "cc":
         return lambda: algorithms.connected_components(dg)
+    if algo == "tc":
+        return lambda: counting.triangles(dg, per_vertex=False)
+    if algo == "kcore":
+        return lambda: counting.core_number(dg)
+    if algo in ("bfs-program", "pagerank-program"):
+        from .. import programs
+
+        if algo == "bfs-program":
+            return lambda: vertex_programs.run_program(
+                dg, programs.bfs(), params={"source": source}
+            )
+        prog = programs.pagerank(tol=0.0)
+        return lambda: vertex_programs.run_program(dg, prog, max_iter=PAGERANK_ITERATIONS)
     raise ValueError(f"{algo!r} does not run distributed (choose from {', '.join(ALGOS)})")
 
 
@@ -85,8 +102,8 @@ def measure(dg, algo, *, name, repeat=5, source=None, delta=None, direction="aut
     ----------
     dg : PartitionedGraph, DistributedGraph or GPUGraph
         The graph, already partitioned.
-    algo : {"bfs", "sssp", "pagerank", "cc"}
-        The algorithm, by the command line's name.
+    algo : str
+        The algorithm, by the command line's name (one of :data:`ALGOS`).
     name : str
         The graph's name in the row.
     repeat : int, default 5
@@ -97,13 +114,12 @@ def measure(dg, algo, *, name, repeat=5, source=None, delta=None, direction="aut
     Returns
     -------
     dict
-        ``graph``, ``algo`` (``"pagerank/iteration"`` for PageRank), ``device`` (``"cuda x2"``,
-        say), ``parts``, ``n``, ``arcs``; ``time_s``, ``min_s``, ``max_s`` (on GPUs the slowest
-        part's time inside its worker, ``worker_s``; else the run's time on the driver),
-        ``exchange_s`` (median), ``exchange_bytes`` (of the first timed run) and ``wall_s``
-        (the median of the runs' times), per iteration for PageRank; ``iterations``,
-        ``supersteps``, ``strategy``, ``gteps`` (billions of arcs / median time) and
-        ``floor_ratio`` (NaN).
+        ``graph``, ``algo`` (``"pagerank/iteration"`` for PageRank, the program's too), ``device``
+        (``"cuda x2"``, say), ``parts``, ``n``, ``arcs``; ``time_s``, ``min_s``, ``max_s`` (on GPUs
+        the slowest part's time inside its worker, ``worker_s``; else the run's time on the driver),
+        ``exchange_s`` (median), ``exchange_bytes`` (of the first timed run) and ``wall_s`` (the
+        median of the runs' times), per iteration for PageRank; ``iterations``, ``supersteps``,
+        ``strategy``, ``gteps`` (billions of arcs / median time) and ``floor_ratio`` (NaN).
 
     Raises
     ------
@@ -122,7 +138,7 @@ def measure(dg, algo, *, name, repeat=5, source=None, delta=None, direction="aut
     run = runner(dg, algo, source, delta, direction)
     run()
     results = [run() for _ in range(repeat)]
-    per = PAGERANK_ITERATIONS if algo == "pagerank" else 1
+    per = PAGERANK_ITERATIONS if algo.startswith("pagerank") else 1
     times = [r.stats.get("worker_s", r.time_s) / per for r in results]
     exchange = [r.stats["exchange_s"] / per for r in results]
     t = statistics.median(times)
