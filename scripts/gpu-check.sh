@@ -31,6 +31,8 @@
 #               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it);
 #               GAP_ARGS adds gap.py's options, e.g. GAP_ARGS="--algo bfs --threads 1,4,16" for a
 #               scaling table (NUMBA_THREADING_LAYER=tbb, with tbb installed, for dynamic shares)
+#   --load [DIR]  runs only benchmarks/load.py on kron:22 and urand:22 (issue 55), beside GAP
+#               built from DIR where given
 #   --scaling DIR  runs only gap.py's scaling table (threads 1, 4 and every core) for BFS, SSSP and
 #               CC on kron:22 and urand:22 beside GAP from DIR, on Numba's omp layer, then
 #               cpu_phases.py (each kernel on 1 thread and on every core), then gap.py on Numba's tbb
@@ -165,6 +167,11 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
   --gap)
     # shellcheck disable=SC2086
     run gap gap.py kron:22 urand:22 --gap "$2" --repeat 3 ${GAP_ARGS:-}
+    exit 0 ;;
+  --load)
+    # issue 55 on the GPU machine: text in and out on every core and on the GPU, file -> answer
+    # beside NetworkX and (with DIR, a gapbs checkout) GAP's converter and kernels
+    run load load.py kron:22 urand:22 ${2:+--gap "$2"}
     exit 0 ;;
   --scaling)
     all=$(nproc)
