@@ -614,9 +614,27 @@ def test_gravel_run_with_parts(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
+    ("algo", "reference", "field"),
+    [
+        ("tc", lambda G: gravel.triangles(G, device="cpu").triangles, "triangles"),
+        ("kcore", lambda G: gravel.core_number(G, device="cpu").core, "core"),
+        ("bc", lambda G: gravel.betweenness_centrality(G, device="cpu").centrality, "centrality"),
+    ],
+)
+def test_gravel_run_counts_and_centrality_on_parts(algo, reference, field, tmp_path, capsys):
+    pytest.importorskip("distributed")
+    from gravel.cli import main
+
+    out = tmp_path / f"{field}.npy"
+    assert main(["run", algo, "kron:7", "--parts", "2", "--json", "-o", str(out)]) == 0
+    assert "distributed" in capsys.readouterr().out
+    np.testing.assert_allclose(np.load(out), reference(gravel.generate.from_spec("kron:7")))
+
+
+@pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["run", "tc", "grid:3x3", "--parts", "2"], "--parts runs bfs, sssp, pagerank, cc"),
+        (["run", "hits", "grid:3x3", "--parts", "2"], "--parts runs bfs, sssp, pagerank, cc, bc"),
         (["run", "bfs", "grid:3x3", "--parts", "0"], "--parts must be at least 1"),
         (["run", "bfs", "grid:3x3", "--parts", "2", "--device", "cuda"], "CPU workers"),
     ],

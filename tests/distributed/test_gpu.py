@@ -312,11 +312,12 @@ def test_check_gpus(gpus, says):
     [
         (["run", "bfs", "kron:6", "--gpus", "64"], "asked for 64 GPUs"),
         (["run", "bfs", "kron:6", "--gpus", "0"], "at least 1"),
-        (["run", "tc", "kron:6", "--gpus", "1"], "--gpus runs bfs, sssp, pagerank, cc"),
+        (["run", "hits", "kron:6", "--gpus", "1"], "--gpus runs bfs, sssp, pagerank, cc, bc"),
         (["run", "bfs", "kron:6", "--gpus", "1", "--parts", "2"], "not both"),
         (["run", "bfs", "kron:6", "--gpus", "1", "--device", "cpu"], "leave out --device cpu"),
         (["bench", "kron:6", "--gpus", "64"], "asked for 64 GPUs"),
-        (["bench", "kron:6", "--gpus", "1", "--algo", "tc"], "--gpus runs"),
+        (["bench", "kron:6", "--gpus", "1", "--algo", "hits"], "--gpus times"),
+        (["bench", "kron:6", "--gpus", "1", "--algo", "bc"], "--gpus times bfs, sssp"),
     ],
 )
 def test_gpus_errors_before_any_work(argv, says, capsys):

@@ -159,6 +159,9 @@ def _bench_on_gpus(args):
 
     algos = args.algo or list(timing.DEFAULT_ALGOS)
     for name in algos:
+        if name not in timing.ALGOS:
+            timed = ", ".join(a for a in timing.ALGOS if a in CATALOG)
+            raise UnknownNameError(f"--gpus times {timed}, not {name}")
         check_gpu_flags(CATALOG[name], args)
     if args.json:
         check_writable(args.json)

@@ -232,8 +232,8 @@ def _add_bench(sub):
         "--gpus",
         type=int,
         metavar="N",
-        help="time bfs, sssp, pagerank and cc (or the --algo asked: tc and kcore too) on N "
-        "GPUs (one Dask worker each, NCCL exchange)",
+        help="time bfs, sssp, pagerank and cc (or those --algo asks of these, tc and kcore) on "
+        "N GPUs (one Dask worker each, NCCL exchange)",
     )
     s.set_defaults(func=cmd_bench)
 

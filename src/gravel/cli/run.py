@@ -15,7 +15,15 @@ from .plot import check_plot, plot_run
 from .progress import working
 
 #: what `gravel run --parts` runs, by the catalog's name: gravel.distributed's function
-DISTRIBUTED = {"bfs": "bfs", "sssp": "sssp", "pagerank": "pagerank", "cc": "connected_components"}
+DISTRIBUTED = {
+    "bfs": "bfs",
+    "sssp": "sssp",
+    "pagerank": "pagerank",
+    "cc": "connected_components",
+    "bc": "betweenness_centrality",
+    "tc": "triangles",
+    "kcore": "core_number",
+}
 
 #: the flags that `gravel run` passes to an algorithm as keywords of the same name, for the
 #: algorithms whose catalog entry lists them in ``options``: (type, help)
