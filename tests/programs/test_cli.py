@@ -49,6 +49,19 @@ def test_params_from_the_file_and_the_flags(tmp_path, capsys):
     assert np.loadtxt(out, delimiter=",", skiprows=1)[:, 1].tolist() == [0, 1, 2, 3, 4]
 
 
+def test_a_program_file_runs_over_parts(tmp_path, capsys):
+    """--parts: the program over CPU workers, to the single machine's state."""
+    pytest.importorskip("distributed")
+    path = write(tmp_path, STRUCTURED_FILE)
+    out = tmp_path / "s.csv"
+    argv = ["run", f"program:{path}", "grid:4x5", "--parts", "2", "-o", str(out), "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert "distributed" in summary["strategy"] and summary["converged"] is True
+    table = np.loadtxt(out, delimiter=",", skiprows=1)
+    assert table[:, 1].tolist() == gravel.bfs(gravel.generate.grid(4, 5), 0).depth.tolist()
+
+
 def test_max_iter_stops_and_says_so(tmp_path, capsys):
     path = write(tmp_path, BFS_FILE)
     assert main(["run", f"program:{path}", "grid:1x9", "--max-iter", "2", "--json"]) == 0
@@ -83,6 +96,8 @@ def test_a_structured_state_writes_a_column_per_field(tmp_path, capsys):
         (BFS_FILE, ["--param", "depth=3"], "unknown parameters ['depth']"),
         (BFS_FILE.replace("source", "root"), ["--source", "1"], "programs with a `source`"),
         (BFS_FILE, ["--alpha", "0.5"], "--alpha does not apply to vertex programs"),
+        (BFS_FILE, ["--parts", "0"], "--parts must be at least 1, not 0"),
+        (BFS_FILE, ["--parts", "2", "--execution", "hybrid"], "--execution chooses devices"),
         (BFS_FILE, ["--param", "source=1e300"], "parameter 'source' = 1e+300 is not a int64"),
         (BFS_FILE + "params = {'source': 'abc'}\n", [], "'abc': expected a int64 value"),
         (

@@ -132,7 +132,8 @@ def _add_run(sub):
         "--parts",
         type=int,
         metavar="N",
-        help=f"cut the graph into N parts, one Dask worker process each ({', '.join(DISTRIBUTED)})",
+        help="cut the graph into N parts, one Dask worker process each "
+        f"({', '.join(DISTRIBUTED)}, program:FILE)",
     )
     s.add_argument(
         "--gpus",

@@ -124,15 +124,22 @@ def _run_distributed(algo, G, args):
     from .. import distributed
 
     if algo.name not in DISTRIBUTED:
-        raise UnknownNameError(f"--parts runs {', '.join(DISTRIBUTED)}, not {algo.name}")
-    if args.parts < 1:
-        raise InvalidArgumentError(f"--parts must be at least 1, not {args.parts}")
-    if args.device == "cuda":
-        raise UnknownNameError("--parts runs on CPU workers for now: leave out --device cuda")
+        raise UnknownNameError(
+            f"--parts runs {', '.join(DISTRIBUTED)} and vertex programs, not {algo.name}"
+        )
+    _check_parts(args)
     fn = getattr(distributed, DISTRIBUTED[algo.name])
     options = _algorithm_options(algo, args)
     source = run_source(algo, G, args.source)
     return fn(G, *([] if source is None else [source]), parts=args.parts, **options)
+
+
+def _check_parts(args):
+    """Check ``--parts`` (CPU workers) before any work."""
+    if args.parts < 1:
+        raise InvalidArgumentError(f"--parts must be at least 1, not {args.parts}")
+    if args.device == "cuda":
+        raise UnknownNameError("--parts runs on CPU workers (--gpus on GPUs): leave out --device")
 
 
 def check_gpu_flags(algo, args):
@@ -186,8 +193,9 @@ def _run_on_gpus(algo, args):
 
 def _run_program(args):
     """`gravel run program:FILE`: the vertex program the file defines, its params updated by
-    --param NAME=VALUE and, for a program with a `source` parameter, --source."""
-    from .. import programs
+    --param NAME=VALUE and, for a program with a `source` parameter, --source; on one machine, or
+    over --parts CPU workers (:func:`gravel.distributed.run_program`)."""
+    from .. import distributed, programs
 
     program, params = programs_files.load_program(args.algo[len(programs_files.PREFIX) :])
     for item in args.param or ():
@@ -196,9 +204,13 @@ def _run_program(args):
             raise InvalidArgumentError(f"--param {item!r}: write NAME=VALUE")
         params[key.strip()] = _literal(value, item)
     _check_outputs(args)
-    for name in ("k", "alpha", "tol", "parts", "gpus"):
+    for name in ("k", "alpha", "tol", "gpus"):
         if getattr(args, name) is not None:
             raise UnknownNameError(f"--{name} does not apply to vertex programs")
+    if args.parts is not None:
+        _check_parts(args)
+        if args.execution is not None:
+            raise UnknownNameError("--execution chooses devices of one machine: not with --parts")
     G, name, load_s = _open(args)
     if args.source is not None:
         if "source" not in program.params:
@@ -208,16 +220,12 @@ def _run_program(args):
     max_iter = {} if args.max_iter is None else {"max_iter": args.max_iter}
     execution = {} if args.execution is None else {"execution": args.execution}
     title = f"program {Path(args.algo[len(programs_files.PREFIX) :]).name}"
-    res, call_s = timed_call(
-        f"running {title} on {name}",
-        programs.run,
-        G,
-        program,
-        params=params,
-        device=args.device,
-        **max_iter,
-        **execution,
-    )
+    if args.parts is None:
+        run, where = programs.run, {"device": args.device} | execution
+    else:
+        run, where = distributed.run_program, {"parts": args.parts}
+    what = f"running {title} on {name}"
+    res, call_s = timed_call(what, run, G, program, params=params, **max_iter, **where)
     fields = res.state.dtype.names
     first = f"state.{fields[0]}" if fields else "state"
     _report(args, title, name, G, load_s, res, call_s, first)
