@@ -179,7 +179,8 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
     exit 0 ;;
   --load)
     # issue 55 on the GPU machine: text in and out on every core and on the GPU, file -> answer
-    # beside NetworkX and (with DIR, a gapbs checkout) GAP's converter and kernels
+    # beside GAP's converter and kernels (with DIR, a gapbs checkout; NetworkX's read_edgelist
+    # runs up to scale 18 only, so not here)
     [ -n "${2:-}" ] && make -s -C "$2" -j "$(nproc)" >/dev/null
     run load load.py kron:22 urand:22 ${2:+--gap "$2"}
     exit 0 ;;
