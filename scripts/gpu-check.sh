@@ -13,7 +13,8 @@
 #   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh)
 #   --nx-table [DONE.json ...]  runs only benchmarks/nx_backend.py on kron:20 on the GPU: the calls
 #               not in the rows of the given records of earlier runs
-#   --programs  runs only programs.py on kron:22 and kron:24 (issue 19)
+#   --programs  runs only programs.py: programs against the built-ins on kron:22 and urand:22,
+#               the hybrid on kron:25 (issue 53)
 #   --suite     installs gravel (and dask, NetworKit, igraph from .whl/, when carried), runs
 #               scripts/record-kernels.py (its instances.json and log copied to $OUT; RECORD_SECONDS=0
 #               leaves it out), gravel.prebuild (KEEP_PREBUILT=1: its cubins to $OUT, to carry
@@ -25,8 +26,8 @@
 #               that stays, such as build/); both name each test as it ends and list the slowest
 #   --kernels   runs only kernel_times.py on kron:22 and urand:22: issue 23's six GPU cells, kernel
 #               by kernel
-#               (--nx and --programs each fit one call of the device tool; --primitives does
-#               not: split it with primitives.py --algo/--devices)
+#               (--nx fits one call of the device tool; --primitives and --programs may not:
+#               split them with primitives.py --algo/--devices, or programs.py's runs above)
 #   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
 #               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it);
 #               GAP_ARGS adds gap.py's options, e.g. GAP_ARGS="--algo bfs --threads 1,4,16" for a
@@ -130,7 +131,13 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
       --heavy-max-edges 1000000 --incl-repeat 0 --convert-repeat 1 --repeat 1 --calls "${names[@]}"
     exit 0 ;;
   --programs)
-    run programs programs.py kron:22 kron:24 --repeat 3
+    # docs/programs.md's tables (issue 53): the programs against the built-ins on kron:22 and
+    # urand:22, then the hybrid on kron:25 under budgets of a third and a tenth of its ids
+    for g in kron:22 urand:22; do
+      run "programs-primitives-${g/:/}" programs.py --primitives "$g" --primitives-only --repeat 3
+    done
+    run programs-hybrid-kron25 programs.py kron:25 --budget-fractions 0.333 0.1 --modes gpu \
+      gpu-tiered gpu-host hybrid cpu --primitives '' --repeat 3 --cpu-repeat 1
     exit 0 ;;
   --suite)
     # the NetworkX backend's entry point needs gravel installed; dask and the CPU peers (NetworKit,
