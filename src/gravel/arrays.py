@@ -82,3 +82,39 @@ def entry_rows(offsets, nnz):
         return m.zeros(0, m.int64)  # (CuPy's bincount takes no empty array: a graph of no vertex)
     ends = m.bincount(offsets[1:], minlength=nnz + 1)[:nnz]
     return m.cumsum(ends, dtype=m.int64)
+
+
+def list_entries(offsets, rows):
+    """The entries of the CSR rows `rows`: list after list in the order of `rows`, gathered
+    without a loop over the rows, with the module of `offsets`.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray or cupy.ndarray of int64
+        The CSR's row offsets.
+    rows : numpy.ndarray or cupy.ndarray of int
+        Row ids (repeats allowed).
+
+    Returns
+    -------
+    positions : numpy.ndarray or cupy.ndarray of int64
+        Each entry's position in the CSR's lists.
+    which : numpy.ndarray or cupy.ndarray of int64
+        Each entry's index in `rows` (its row is ``rows[which]``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gravel.arrays import list_entries
+    >>> at, which = list_entries(np.array([0, 2, 2, 5]), np.array([2, 0]))
+    >>> at.tolist(), which.tolist()
+    ([2, 3, 4, 0, 1], [0, 0, 0, 1, 1])
+    """
+    m = xp(offsets)
+    start = offsets[rows]
+    deg = offsets[rows + 1] - start
+    ends = m.cumsum(deg)
+    total = int(ends[-1]) if deg.size else 0
+    k = m.arange(total, dtype=m.int64)
+    which = m.searchsorted(ends, k, side="right")
+    return start[which] + k - (ends[which] - deg[which]), which

@@ -1,12 +1,12 @@
-"""entry_rows against a binary search of the offsets, on random CSRs with empty rows, on the host
-and (marked gpu) on the device."""
+"""entry_rows against a binary search of the offsets, and list_entries against a loop over the
+rows, on random CSRs with empty rows, on the host and (marked gpu) on the device."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gravel.arrays import entry_rows
+from gravel.arrays import entry_rows, list_entries
 
 
 @st.composite
@@ -41,3 +41,32 @@ def test_entry_rows_on_the_device(lengths):
     got = entry_rows(cupy.asarray(offsets), int(offsets[-1]))
     assert isinstance(got, cupy.ndarray) and got.dtype == np.int64
     assert np.array_equal(got.get(), reference(offsets))
+
+
+def listed(offsets, rows):
+    """(positions, index in rows) of the rows' entries, row after row: a loop."""
+    pairs = [(p, k) for k, r in enumerate(rows) for p in range(offsets[r], offsets[r + 1])]
+    return [p for p, _ in pairs], [k for _, k in pairs]
+
+
+@settings(max_examples=80, deadline=None)
+@given(row_lengths(), st.data())
+def test_list_entries_on_the_host(lengths, data):
+    offsets = offsets_of(lengths)
+    picked = st.lists(st.integers(0, max(len(lengths) - 1, 0)), max_size=20 if len(lengths) else 0)
+    rows = np.array(data.draw(picked), np.int64)  # repeats and any order
+    at, which = list_entries(offsets, rows)
+    assert (at.tolist(), which.tolist()) == listed(offsets, rows)
+
+
+@pytest.mark.gpu
+@settings(max_examples=40, deadline=None)
+@given(row_lengths(), st.data())
+def test_list_entries_on_the_device(lengths, data):
+    cupy = pytest.importorskip("cupy")
+    offsets = offsets_of(lengths)
+    picked = st.lists(st.integers(0, max(len(lengths) - 1, 0)), max_size=20 if len(lengths) else 0)
+    rows = np.array(data.draw(picked), np.int64)
+    at, which = list_entries(cupy.asarray(offsets), cupy.asarray(rows))
+    assert isinstance(at, cupy.ndarray)
+    assert (at.get().tolist(), which.get().tolist()) == listed(offsets, rows)

@@ -10,6 +10,7 @@ are float64 on both devices, summed in the same order, so they agree.
 
 import numpy as np
 
+from ..arrays import list_entries
 from ..dispatch import caller_id, check_source, choose_device, ids_to_caller, takes_graph, to_caller
 from ..errors import NegativeCycleError
 from ..results import Timer
@@ -130,7 +131,8 @@ def _bellman_ford_cuda(G, source):
     with Timer() as t:
         while front.size:
             rounds += 1
-            u, v, arcs = _out_arcs(cupy, offsets, indices, front)
+            arcs, which = list_entries(offsets, front)
+            u, v = front[which], indices[arcs].astype(cupy.int64)
             w = 1.0 if weights is None else weights[arcs].astype(cupy.float64)
             d = dist[u] + w  # against the distances the round started from
             lower = d < dist[v]
@@ -150,34 +152,6 @@ def _bellman_ford_cuda(G, source):
         "bellman_ford", "cuda", t.seconds, rounds, "rounds", distance=dist, predecessor=pred
     )
     return res, -1
-
-
-def _out_arcs(xp, offsets, indices, front):
-    """The out-arcs of the vertices `front`, in order (by position in `front`, then by arc),
-    gathered without a loop over the vertices.
-
-    Parameters
-    ----------
-    xp : module
-        numpy, or cupy where the arrays live on the GPU.
-    offsets, indices : array
-        A CSR's row offsets and column indices.
-    front : array of int64
-        Vertex ids.
-
-    Returns
-    -------
-    tuple of arrays
-        (tail, head, arc index), int64 each, one entry per arc.
-    """
-    starts = offsets[front]
-    counts = offsets[front + 1] - starts
-    ends = xp.cumsum(counts)
-    total = int(ends[-1]) if ends.size else 0
-    at = xp.arange(total, dtype=xp.int64)
-    owner = xp.searchsorted(ends, at, side="right")
-    arcs = starts[owner] + at - (ends - counts)[owner]
-    return front[owner], indices[arcs].astype(xp.int64), arcs
 
 
 def verify_bellman_ford(G, source, distance, predecessor=None, *, rtol=1e-6):

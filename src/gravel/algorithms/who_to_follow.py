@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..arguments import is_integer
-from ..arrays import host
+from ..arrays import host, list_entries
 from ..dispatch import caller_id, ids_to_caller, takes_graph
 from ..errors import InvalidArgumentError
 from ..results import Result
@@ -153,10 +153,7 @@ def _out_arcs(G, vertices):
     """The out-arcs of `vertices` (caller ids): (the position in `vertices` of each arc's tail, its
     head as a caller id, its weight or None)."""
     inner = vertices if G.order is None else G.order[vertices]
-    starts, ends = G.offsets[inner], G.offsets[inner + 1]
-    tails = np.repeat(np.arange(vertices.size), ends - starts)
-    at = np.repeat(starts - np.cumsum(ends - starts) + (ends - starts), ends - starts)
-    at = at + np.arange(at.size)
+    at, tails = list_entries(G.offsets, inner)
     heads = ids_to_caller(G, G.indices[at])
     return tails, heads, None if G.weights is None else G.weights[at]
 

@@ -1,12 +1,12 @@
 """The per-part programs' steps (:func:`gravel.distributed.programs.steps`) on a part in host
 memory: array calls over its lists of global ids (NumPy) and gravel's Numba kernels. A part on a
-GPU takes :class:`~.device_steps.DeviceSteps` instead; the loops call :func:`lowest` and
-:func:`rows_of` on either device's arrays.
+GPU takes :class:`~.device_steps.DeviceSteps` instead; the loops call :func:`lowest` on either
+device's arrays.
 """
 
 import numpy as np
 
-from ..arrays import host, xp
+from ..arrays import host, list_entries, xp
 
 #: arcs a BFS level (or an SSSP superstep) expands at once on the host: bounds the temporaries
 #: (16 bytes an arc)
@@ -14,59 +14,6 @@ CHUNK_ARCS = 1 << 27
 #: a host BFS level whose arcs number more than n / DENSE_LEVEL dedupes its targets by a scatter
 #: into an n-long claim array (one scan of n) rather than by a sort of the targets
 DENSE_LEVEL = 32
-
-
-def rows_of(offsets):
-    """The local row of every arc of a CSR.
-
-    Parameters
-    ----------
-    offsets : numpy.ndarray or cupy.ndarray of int64
-        The CSR's offsets over the part's local vertices.
-
-    Returns
-    -------
-    numpy.ndarray or cupy.ndarray of int32
-        ``offsets[-1]`` local rows, non-decreasing, on the device of `offsets`.
-    """
-    m = xp(offsets)
-    total = int(offsets[-1])
-    return m.searchsorted(offsets[1:], m.arange(total), side="right").astype(m.int32)
-
-
-def arcs(offsets, frontier):
-    """The arcs out of the local vertices `frontier`.
-
-    Parameters
-    ----------
-    offsets : numpy.ndarray or cupy.ndarray of int64
-        The CSR's offsets over the part's local vertices.
-    frontier : numpy.ndarray or cupy.ndarray of int
-        Local vertex ids.
-
-    Returns
-    -------
-    positions : numpy.ndarray or cupy.ndarray of int64
-        Each arc's position in the CSR's lists, list after list in the order of `frontier`.
-    rows : numpy.ndarray or cupy.ndarray
-        The local row (the entry of `frontier`) of each arc.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from gravel.distributed.host_steps import arcs
-    >>> at, rows = arcs(np.array([0, 2, 2, 5]), np.array([2, 0]))
-    >>> at.tolist(), rows.tolist()
-    ([2, 3, 4, 0, 1], [2, 2, 2, 0, 0])
-    """
-    m = xp(offsets)
-    start = offsets[frontier]
-    deg = offsets[frontier + 1] - start
-    ends = m.cumsum(deg)
-    total = int(ends[-1]) if deg.size else 0
-    k = m.arange(total, dtype=m.int64)
-    which = m.searchsorted(ends, k, side="right")
-    return start[which] + k - (ends[which] - deg[which]), frontier[which]
 
 
 def _chunks(offsets, frontier):
@@ -89,7 +36,8 @@ def _found(part, frontier, depth, claim):
     dense = total * DENSE_LEVEL > part.n
     kept = []
     for piece in pieces:
-        at, rows = arcs(part.out_offsets, piece)
+        at, which = list_entries(part.out_offsets, piece)
+        rows = piece[which]
         t = part.out_targets[at]
         local = (t >= lo) & (t < hi)
         keep = ~local | (depth[m.clip(t - lo, 0, max(part.size - 1, 0))] < 0)
@@ -115,7 +63,8 @@ def _bottom_up(part, depth, seen):
     m = xp(depth)
     ids, via = [], []
     for piece in _chunks(part.in_offsets, m.flatnonzero(depth < 0))[0]:
-        at, rows = arcs(part.in_offsets, piece)
+        at, which = list_entries(part.in_offsets, piece)
+        rows = piece[which]
         src = part.in_sources[at]
         hit = seen[src]
         rows, src = rows[hit], src[hit]
@@ -175,7 +124,8 @@ def _offers(part, near, dist):
     m, weights = xp(dist), part.out_weights
     best = []
     for piece in _chunks(part.out_offsets, near)[0]:
-        at, rows = arcs(part.out_offsets, piece)
+        at, which = list_entries(part.out_offsets, piece)
+        rows = piece[which]
         offer = dist[rows] + (weights[at] if weights is not None else 1.0)
         best.append(lowest(part.out_targets[at], offer, (rows + part.lo).astype(m.int32)))
     if len(best) == 1:

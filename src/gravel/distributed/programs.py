@@ -10,11 +10,11 @@ them on the host to decide its next step anyway. Its payloads are arrays of the 
 
 import numpy as np
 
-from ..arrays import host, xp
+from ..arrays import entry_rows, host, xp
 from .device_part import DevicePart
 from .device_steps import DeviceSteps
 from .exchange import allgather, allreduce, alltoall
-from .host_steps import HostSteps, lowest, rows_of
+from .host_steps import HostSteps, lowest
 
 
 def steps(part):
@@ -263,7 +263,8 @@ def pagerank_program(part, alpha, max_iter, threshold, weighted):
     """
     m, n, size = xp(part.out_offsets), part.n, part.size
     if weighted:
-        out = m.bincount(rows_of(part.out_offsets), part.out_weights, minlength=size)
+        rows = entry_rows(part.out_offsets, part.out_arcs)
+        out = m.bincount(rows, part.out_weights, minlength=size)
     else:
         out = m.diff(part.out_offsets).astype(m.int32)
     kind = steps(part)
