@@ -308,3 +308,14 @@ def test_core_numbers_on_device_parts(placement, directed):
     pieces = [device_part.to_device(p, placement) for p in gd.split(G, 3)]
     out = exchange.run_in_process(pieces, counting.core_program)
     np.testing.assert_array_equal(_joined(out), gravel.core_number(G, device="cpu").core)
+
+
+@settings(max_examples=30, deadline=None)
+@given(G=graphs(max_n=30, max_m=90), parts=st.integers(1, 4))
+def test_local_ids_name_the_parts_vertices_and_ghosts(G, parts):
+    everyone = np.arange(G.n)
+    for d in _stand_in(G, parts):
+        local = d.local_ids(everyone)
+        held = local >= 0
+        assert np.array_equal(d.ids[local[held]], everyone[held])
+        assert set(everyone[held].tolist()) == set(d.ids.tolist())  # each it holds, no other

@@ -204,7 +204,7 @@ def _device_core(part):
         at, values = yield allgather(((changed + lo).astype(m.int32), estimate[changed]))
         if not at.size:
             return estimate, rounds
-        mine = _part_ids(part, at)
+        mine = part.local_ids(at)
         held = mine >= 0
         known[mine[held]] = values[held]
         moved = m.zeros(part.graph.n, bool)
@@ -251,21 +251,6 @@ def _h_index(m, rows, values, cap, size):
     r, v = rows[order], v[order]
     place = m.arange(r.size) - m.searchsorted(r, r)
     return m.bincount(r[v > place], minlength=size)
-
-
-def _part_ids(part, at):
-    """Global ids `at` in a GPU part's numbering (its own from 0, then its ghosts), -1 where it
-    holds none."""
-    m = xp(at)
-    size, ghosts = part.size, part.ids[part.size :]
-    local = m.full(at.size, -1, m.int64)
-    own = (at >= part.lo) & (at < part.hi)
-    local[own] = at[own] - part.lo
-    if ghosts.size:
-        j = m.minimum(m.searchsorted(ghosts, at), ghosts.size - 1)
-        hit = ~own & (ghosts[j] == at)
-        local[hit] = size + j[hit]
-    return local
 
 
 def triangles(G, *, per_vertex=True, parts=2, cluster=None, gpus=None, gather=True):

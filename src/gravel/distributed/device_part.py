@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..arrays import host
+from ..arrays import host, xp
 from ..errors import GraphTooLargeError, UnknownNameError
 from .partition import PartRange
 
@@ -73,6 +73,30 @@ class DevicePart(PartRange):
     def weighted(self):
         """Whether the part holds weights."""
         return self.graph.weighted
+
+    def local_ids(self, at):
+        """Global ids in the part's numbering (its own vertices from 0, then its ghosts).
+
+        Parameters
+        ----------
+        at : array of int
+            Global vertex ids, on the device of the part's arrays.
+
+        Returns
+        -------
+        array of int64
+            Each id's vertex in ``graph``, -1 where the part holds none.
+        """
+        m = xp(at)
+        size, ghosts = self.size, self.ids[self.size :]
+        local = m.full(at.size, -1, m.int64)
+        own = (at >= self.lo) & (at < self.hi)
+        local[own] = at[own] - self.lo
+        if ghosts.size:
+            j = m.minimum(m.searchsorted(ghosts, at), ghosts.size - 1)
+            hit = ~own & (ghosts[j] == at)
+            local[hit] = size + j[hit]
+        return local
 
     def __repr__(self):
         return (
@@ -186,7 +210,6 @@ def _to(m, a):
 
 def _placement(part, placement):
     """The placement of `part`'s lists that `placement` asks for (:func:`to_device`)."""
-    from ..arrays import xp
     from ..placement.budget import format_bytes, resolve_budget
     from ..placement.planner import STATE_BYTES_PER_VERTEX
 
