@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import gravel
 import gravel.distributed as gd
+from gravel import programs as library
 from gravel.arrays import host
 from gravel.distributed import exchange, gpu, host_steps, programs, timing
 from gravel.distributed.build import Source, build_program
@@ -391,6 +392,20 @@ def test_two_gpus_betweenness_triangles_and_core_numbers(two):
     assert got.total == ref.total and np.array_equal(got.triangles, ref.triangles)
     core = gd.core_number(G, cluster=two).core
     np.testing.assert_array_equal(core, gravel.core_number(G, device="cpu").core)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["bfs", "sssp", "pagerank", "connected_components"])
+def test_two_gpus_vertex_programs(two, name):
+    """The library's programs over NCCL, against the single machine's pull run on the CPU."""
+    G = gravel.transform.add_random_weights(gravel.generate.kronecker(10, 8, directed=True), 1, 9)
+    prog = getattr(library, name)()
+    params = {"source": int(np.argmax(G.out_degree))} if name in ("bfs", "sssp") else None
+    got = gd.run_program(G, prog, params=params, cluster=two)
+    ref = library.run(G, prog, params=params, device="cpu", direction="pull")
+    assert got.device == "cuda" and got.stats["parts"] == 2
+    assert (got.iterations, got.converged) == (ref.iterations, ref.converged)
+    np.testing.assert_allclose(got.state, ref.state, rtol=1e-9, atol=1e-12)
 
 
 @pytest.mark.gpu

@@ -15,7 +15,7 @@ from gravel.errors import InvalidArgumentError, VertexNotFoundError
 from gravel.programs.expressions import ProgramError
 from gravel.transform import add_random_weights
 
-from ..programs.helpers import PARENT_BFS, ratings, with_loops
+from ..programs.helpers import PARENT_BFS, parent_bfs, ratings, with_loops
 from ..programs.hybrid_cases import smallest_label
 from ..strategies import graphs
 
@@ -121,3 +121,115 @@ def test_errors_name_what_is_wrong():
         gd.run_program(G, programs.bfs(), params={"nope": 1}, **kw)
     with pytest.raises(InvalidArgumentError, match="reordered"):
         gd.run_program(gravel.reorder.reorder(G, "degree"), programs.bfs(), **kw)
+
+
+def _on_device_parts(G, prog, parts, placement="device", **kw):
+    """The rounds on `parts` GPU parts in this process: (every part's output, the single
+    machine's pull run)."""
+    from gravel.distributed import device_part, exchange, vertex_programs
+    from gravel.programs.run import bind_params, initial_state
+
+    pieces = [device_part.to_device(p, placement) for p in gd.split(G, parts)]
+    args = (bind_params(G, prog, kw.get("params")), initial_state(G, prog, kw.get("init")))
+    out = exchange.run_in_process(
+        pieces, vertex_programs.vertex_program, prog, *args, kw.get("max_iter", 100)
+    )
+    return out, programs.run(G, prog, device="cpu", direction="pull", **kw)
+
+
+def _assert_same_on_device(out, expect, prog):
+    from gravel.arrays import host
+
+    iterations, converged, _, counts = out[0][-4:]
+    assert (iterations, converged) == (expect.iterations, expect.converged)
+    # each iteration's senders as gravel.programs.run counts them (every vertex, where all send)
+    n = len(expect.state)
+    assert [n if prog.senders == "all" else c for c in counts] == [s.active for s in expect.steps]
+    for i, f in enumerate(prog.state):
+        got = np.concatenate([host(o[i]) for o in out])
+        want = expect.state if prog.state_dtype.names is None else expect.state[f.key]
+        if np.issubdtype(got.dtype, np.floating):  # sums in another order
+            np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+        else:
+            np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("placement", ["device", "host"])
+@pytest.mark.parametrize("parts", [1, 2, 3])
+@pytest.mark.parametrize("directed", [False, True], ids=["undirected", "directed"])
+@pytest.mark.parametrize("name", ["bfs", "sssp", "connected_components", "pagerank"])
+def test_programs_on_gpu_parts_match_the_single_machine(name, directed, parts, placement):
+    G = gravel.generate.kronecker(9, 8, seed=3, directed=directed)
+    G = add_random_weights(with_loops(G) if name == "pagerank" else G, seed=2)
+    params = {"source": int(G.out_degree.argmax())} if name in ("bfs", "sssp") else None
+    prog = getattr(programs, name)()
+    _assert_same_on_device(*_on_device_parts(G, prog, parts, placement, params=params), prog)
+
+
+#: a BFS whose parents come from the sender's id in process (``u``) and whose depths count the
+#: iterations (``iteration``): both must be the caller's ids and the run's count on every part
+SENDER_BFS = parent_bfs(depth="iteration + 1", parent="0", heard="u")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("directed", [True, False], ids=["directed", "undirected"])
+@pytest.mark.parametrize("way", ["out", "in", "both"])
+def test_gpu_parts_see_global_ids_and_every_way(way, directed):
+    """smallest_label's labels are the vertices' global ids (``v``), and parents read in process
+    (``u``) too; a structured state with a caller's init; max_iter stopping every part
+    together."""
+    G = gravel.Graph.from_edges([1, 1, 3, 4, 5, 6], [0, 2, 2, 3, 4, 0], n=8, directed=directed)
+    prog = smallest_label(way)
+    _assert_same_on_device(*_on_device_parts(G, prog, 3, max_iter=20), prog)
+    G = gravel.generate.grid(6, 7)
+    for bfs in (PARENT_BFS, SENDER_BFS):
+        _assert_same_on_device(*_on_device_parts(G, bfs, 3, max_iter=50), bfs)
+    for max_iter in (0, 1, 4):
+        bfs = programs.bfs()
+        out, expect = _on_device_parts(G, bfs, 2, params={"source": 0}, max_iter=max_iter)
+        _assert_same_on_device(out, expect, bfs)
+    R = ratings()
+    cf = programs.collaborative_filtering(k=4, rate=0.02)
+    rng = np.random.default_rng(1)
+    init = {f"f{i}": rng.random(R.n) for i in range(4)}
+    _assert_same_on_device(*_on_device_parts(R, cf, 2, max_iter=6, init=init), cf)
+
+
+@pytest.mark.gpu
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graphs(weighted=True), st.integers(1, 4), st.sampled_from(["out", "in", "both"]))
+def test_gpu_parts_random_graphs(G, parts, way):
+    parts = max(1, min(parts, G.n))
+    prog = smallest_label(way)
+    _assert_same_on_device(*_on_device_parts(G, prog, parts, max_iter=40), prog)
+    if G.n:
+        sssp = programs.sssp()
+        _assert_same_on_device(*_on_device_parts(G, sssp, parts, params={"source": 0}), sssp)
+
+
+@pytest.mark.gpu
+def test_on_a_one_gpu_cluster():
+    pytest.importorskip("distributed")
+    G = add_random_weights(gravel.generate.kronecker(8, 8, seed=5), seed=1)
+    expect = programs.run(G, programs.sssp(), params={"source": 3}, device="cpu", direction="pull")
+    got = gd.run_program(G, programs.sssp(), params={"source": 3}, gpus=1)
+    assert got.device == "cuda" and got.stats["parts"] == 1
+    assert (got.iterations, got.converged) == (expect.iterations, expect.converged)
+    np.testing.assert_allclose(got.state, expect.state, rtol=1e-6)
+
+
+#: a star: its edge-balanced split into 4 parts leaves part 1 without a vertex
+STAR = gravel.Graph.from_edges(np.zeros(50, int), np.arange(1, 51), n=51, directed=False)
+
+
+def test_a_part_without_vertices():
+    assert [p.size for p in gd.split(STAR, 4)][1] == 0
+    for prog, params in ((programs.bfs(), {"source": 7}), (programs.pagerank(), None)):
+        assert_same(*both(STAR, prog, 4, params=params))
+
+
+@pytest.mark.gpu
+def test_a_gpu_part_without_vertices():
+    for prog, params in ((programs.bfs(), {"source": 7}), (programs.pagerank(), None)):
+        _assert_same_on_device(*_on_device_parts(STAR, prog, 4, params=params), prog)

@@ -31,21 +31,27 @@ def with_loops(G):
     return gravel.Graph.from_edges(np.r_[src, loops], np.r_[dst, loops], n=G.n, directed=G.directed)
 
 
-#: BFS from vertex 0 keeping a parent: a structured state, a structured message reduced field by
-#: field (the smallest parent among the senders of the smallest depth)
-PARENT_BFS = Program(
-    [("depth", "int32"), ("parent", "int64")],
-    [("depth", "int32"), ("parent", "int64")],
-    init={"depth": "0 if v == 0 else -1", "parent": "-1"},
-    start="v == 0",
-    send={"depth": "state.depth + 1", "parent": "v"},
-    process={"depth": "message.depth", "parent": "message.parent"},
-    reduce="min",
-    apply={
-        "depth": "total.depth if state.depth < 0 else state.depth",
-        "parent": "total.parent if state.depth < 0 else state.parent",
-    },
-)
+def parent_bfs(depth="state.depth + 1", parent="v", heard="message.parent"):
+    """BFS from vertex 0 keeping a parent: a structured state, a structured message reduced field
+    by field (the smallest parent among the senders of the smallest depth). `depth` and `parent`
+    are the sent fields' expressions, `heard` the parent process takes."""
+    return Program(
+        [("depth", "int32"), ("parent", "int64")],
+        [("depth", "int32"), ("parent", "int64")],
+        init={"depth": "0 if v == 0 else -1", "parent": "-1"},
+        start="v == 0",
+        send={"depth": depth, "parent": parent},
+        process={"depth": "message.depth", "parent": heard},
+        reduce="min",
+        apply={
+            "depth": "total.depth if state.depth < 0 else state.depth",
+            "parent": "total.parent if state.depth < 0 else state.parent",
+        },
+    )
+
+
+#: the parent sent by each sender (``v``)
+PARENT_BFS = parent_bfs()
 
 
 #: reachability from vertex 0 by a named semiring

@@ -62,6 +62,18 @@ def test_a_program_file_runs_over_parts(tmp_path, capsys):
     assert table[:, 1].tolist() == gravel.bfs(gravel.generate.grid(4, 5), 0).depth.tolist()
 
 
+@pytest.mark.gpu
+def test_a_program_file_runs_on_a_gpu_cluster(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    path = write(tmp_path, BFS_FILE)
+    out = tmp_path / "depth.npy"
+    argv = ["run", f"program:{path}", "grid:6x7", "--source", "9", "--gpus", "1", "-o", str(out)]
+    assert main(argv + ["--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["device"] == "cuda" and "distributed" in summary["strategy"]
+    assert np.array_equal(np.load(out), gravel.bfs(gravel.generate.grid(6, 7), 9).depth)
+
+
 def test_max_iter_stops_and_says_so(tmp_path, capsys):
     path = write(tmp_path, BFS_FILE)
     assert main(["run", f"program:{path}", "grid:1x9", "--max-iter", "2", "--json"]) == 0
@@ -98,6 +110,7 @@ def test_a_structured_state_writes_a_column_per_field(tmp_path, capsys):
         (BFS_FILE, ["--alpha", "0.5"], "--alpha does not apply to vertex programs"),
         (BFS_FILE, ["--parts", "0"], "--parts must be at least 1, not 0"),
         (BFS_FILE, ["--parts", "2", "--execution", "hybrid"], "--execution chooses devices"),
+        (BFS_FILE, ["--parts", "2", "--gpus", "1"], "give --gpus or --parts, not both"),
         (BFS_FILE, ["--param", "source=1e300"], "parameter 'source' = 1e+300 is not a int64"),
         (BFS_FILE + "params = {'source': 'abc'}\n", [], "'abc': expected a int64 value"),
         (

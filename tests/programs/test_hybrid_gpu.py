@@ -217,7 +217,7 @@ def test_gpu_fold_in_folds_where_received_and_sets_where_not(name):
     where not, every given vertex received after; the others untouched."""
     import cupy
 
-    from gravel.programs.cuda import Spmv
+    from gravel.programs.cuda_spmv import Spmv
 
     prog = getattr(programs, name)()
     rng = np.random.default_rng(7)

@@ -194,8 +194,9 @@ def _run_on_gpus(algo, args):
 def _run_program(args):
     """`gravel run program:FILE`: the vertex program the file defines, its params updated by
     --param NAME=VALUE and, for a program with a `source` parameter, --source; on one machine, or
-    over --parts CPU workers (:func:`gravel.distributed.run_program`)."""
+    over --parts CPU workers or --gpus GPUs (:func:`gravel.distributed.run_program`)."""
     from .. import distributed, programs
+    from ..distributed.gpu import check_gpus
 
     program, params = programs_files.load_program(args.algo[len(programs_files.PREFIX) :])
     for item in args.param or ():
@@ -204,13 +205,20 @@ def _run_program(args):
             raise InvalidArgumentError(f"--param {item!r}: write NAME=VALUE")
         params[key.strip()] = _literal(value, item)
     _check_outputs(args)
-    for name in ("k", "alpha", "tol", "gpus"):
+    for name in ("k", "alpha", "tol"):
         if getattr(args, name) is not None:
             raise UnknownNameError(f"--{name} does not apply to vertex programs")
+    if args.parts is not None and args.gpus is not None:
+        raise UnknownNameError("give --gpus or --parts, not both")
     if args.parts is not None:
         _check_parts(args)
-        if args.execution is not None:
-            raise UnknownNameError("--execution chooses devices of one machine: not with --parts")
+    if args.gpus is not None:
+        if args.device == "cpu":
+            raise UnknownNameError("--gpus runs on GPUs: leave out --device cpu")
+        check_gpus(args.gpus)
+    spread = args.parts is not None or args.gpus is not None
+    if spread and args.execution is not None:
+        raise UnknownNameError("--execution chooses devices of one machine: not with --parts")
     G, name, load_s = _open(args)
     if args.source is not None:
         if "source" not in program.params:
@@ -220,10 +228,12 @@ def _run_program(args):
     max_iter = {} if args.max_iter is None else {"max_iter": args.max_iter}
     execution = {} if args.execution is None else {"execution": args.execution}
     title = f"program {Path(args.algo[len(programs_files.PREFIX) :]).name}"
-    if args.parts is None:
+    if not spread:
         run, where = programs.run, {"device": args.device} | execution
-    else:
+    elif args.parts is not None:
         run, where = distributed.run_program, {"parts": args.parts}
+    else:
+        run, where = distributed.run_program, {"gpus": args.gpus}
     what = f"running {title} on {name}"
     res, call_s = timed_call(what, run, G, program, params=params, **max_iter, **where)
     fields = res.state.dtype.names

@@ -12,9 +12,9 @@ few lines::
     [0, 1, 2, 1, 2, 3, 2, 3, 4]
 
 Betweenness centrality (the sources spread over parts that each hold a whole replica,
-:mod:`.replicated`), triangle counts and core numbers (:mod:`.counting`) run on CPU workers and
-GPUs; the vertex programs of :mod:`gravel.programs` (:func:`run_program`,
-:mod:`.vertex_programs`) on CPU workers.
+:mod:`.replicated`), triangle counts and core numbers (:mod:`.counting`) and the vertex programs
+of :mod:`gravel.programs` (:func:`run_program`, :mod:`.vertex_programs`) run on CPU workers and
+GPUs alike.
 
 Without `cluster`, a call starts a ``distributed.LocalCluster`` of `parts` single-threaded
 worker processes and shuts it down after; pass a :class:`Cluster` (or a ``distributed.Client``)

@@ -1,5 +1,5 @@
 """gravel's vertex programs (:class:`gravel.programs.Program`) over the parts of a distributed
-graph: GraphMat's generalized SpMV in bulk-synchronous rounds, on the CPU workers' parts.
+graph: GraphMat's generalized SpMV in bulk-synchronous rounds, on CPU workers' or GPUs' parts.
 
 Each round every part sends the messages of its active vertices (every vertex's where all send),
 all-gathers the senders' ids and messages with the parts' active counts, pulls them over its own
@@ -8,7 +8,11 @@ in-edges, both for both), and applies its vertices' totals. The rounds stop toge
 vertex of any part is active or after `max_iter`: every part sees the same gathered counts. A
 part's kernels are the single machine's (:func:`gravel.programs.cpu.kernels`), over arrays of
 every vertex of which it reads and writes its own rows: the messages arrive for the whole graph,
-so a part holds O(n) values besides its lists.
+so a part holds O(n) values besides its lists. On a GPU (:class:`~.device_part.DevicePart`) the
+part's engine is the single GPU's (:meth:`gravel.programs.cuda.CudaEngine.of_part`, gravel's
+operators) over the part's own vertices and ghosts: of the gathered messages (every sender's) it
+keeps its ghosts', the expressions see global ids, and its vertex arrays cover its own vertices
+and ghosts only.
 """
 
 import operator
@@ -20,19 +24,22 @@ from ..errors import InvalidArgumentError
 from ..programs.expressions import ProgramError
 from ..programs.program import Program
 from ..programs.run import ProgramResult, Step, bind_params, initial_state
-from .algorithms import _run
+from .algorithms import _device, _run
+from .device_part import DevicePart
 from .exchange import allgather
 
 
-def run_program(G, program, *, max_iter=100, init=None, params=None, parts=2, cluster=None):
-    """Run the vertex `program` over `parts` parts of `G` on CPU workers, as
+def run_program(
+    G, program, *, max_iter=100, init=None, params=None, parts=2, cluster=None, gpus=None
+):
+    """Run the vertex `program` over `parts` parts of `G` on CPU workers or over GPUs, as
     :func:`gravel.programs.run` runs it on one machine (every iteration a pull).
 
     Parameters
     ----------
-    G : Graph, PartitionedGraph or DistributedGraph
+    G : Graph, PartitionedGraph, DistributedGraph or GPUGraph
         Not reordered: expressions see vertex ids (``v``) as the caller's. A Graph is partitioned
-        where `cluster` says, as for :func:`gravel.distributed.bfs`.
+        where `cluster` and `gpus` say, as for :func:`gravel.distributed.bfs`.
     program : Program
         Whose ``process`` does not call ``common`` (a part holds its own vertices' lists only).
     max_iter : int, default 100
@@ -43,24 +50,26 @@ def run_program(G, program, *, max_iter=100, init=None, params=None, parts=2, cl
         Values of the program's parameters, over their defaults.
     parts : int, default 2
         Parts (and CPU workers of a cluster started for the call).
-    cluster : Cluster, distributed.Client, str or "in-process", optional
-        Where the parts run, as for :func:`gravel.distributed.bfs` (not a GPUCluster).
+    cluster : Cluster, GPUCluster, distributed.Client, str or "in-process", optional
+        Where the parts run, as for :func:`gravel.distributed.bfs`.
+    gpus : int or sequence of int, optional
+        Run on a GPUCluster of these GPUs started for the call (one part each), as for
+        :func:`gravel.distributed.bfs`.
 
     Returns
     -------
     ProgramResult
-        ``state`` (the single machine's), ``iterations``, ``converged``, and ``steps``: each
-        iteration's senders (as :func:`gravel.programs.run` counts them), its direction
-        ("pull") and its seconds on part 0 (the exchange included, compiling not);
-        ``stats``: ``parts`` and the exchange's.
+        ``state`` (the single machine's; on GPUs, to the rounding of sums in another order),
+        ``iterations``, ``converged``, and ``steps``: each iteration's senders (as
+        :func:`gravel.programs.run` counts them), its direction ("pull") and its seconds on part
+        0 (the exchange included, compiling not); ``stats``: ``parts`` and the exchange's.
 
     Raises
     ------
     ProgramError
         `program` is not a Program or calls ``common``; `params` or `init` do not fit it.
     InvalidArgumentError
-        `max_iter` is not an integer at least 0; `G` is reordered; `cluster` is a GPUCluster
-        or `G` a GPUGraph (vertex programs run on CPU workers).
+        `max_iter` is not an integer at least 0; `G` is reordered.
     VertexNotFoundError
         A vertex parameter is not a vertex of `G`.
     WorkerLostError
@@ -80,15 +89,8 @@ def run_program(G, program, *, max_iter=100, init=None, params=None, parts=2, cl
     >>> r.state.tolist(), r.converged
     ([0, 1, 2, 3, 4], True)
     """
-    from .gpu import GPUCluster, GPUGraph
-
     if not isinstance(program, Program):
         raise ProgramError(f"program must be a gravel.programs.Program, not {type(program)}")
-    if isinstance(cluster, GPUCluster) or isinstance(G, GPUGraph):
-        raise InvalidArgumentError(
-            "distributed vertex programs run on CPU workers (a Cluster, a Dask client or "
-            '"in-process"); on one GPU use gravel.programs.run(..., device="cuda")'
-        )
     if program.process_uses("common"):
         raise ProgramError(
             "process calls common(), which reads other vertices' lists: a part holds its own "
@@ -101,7 +103,7 @@ def run_program(G, program, *, max_iter=100, init=None, params=None, parts=2, cl
     values = bind_params(G, program, params)
     state = initial_state(G, program, init)
     args = (program, values, state, int(max_iter))
-    with _run(G, parts, cluster, None, True, vertex_program, *args) as (dg, out, stats, t):
+    with _run(G, parts, cluster, gpus, True, vertex_program, *args) as (dg, out, stats, t):
         fields = [out.array(i, f.dtype) for i, f in enumerate(program.state)]
         iterations, converged, times, counts = out.each(operator.itemgetter(slice(-4, None)))[0]
     result = fields[0]
@@ -114,7 +116,7 @@ def run_program(G, program, *, max_iter=100, init=None, params=None, parts=2, cl
     steps = [Step(c, "pull", s) for c, s in zip(senders, times, strict=True)]
     return ProgramResult(
         "program",
-        "cpu",
+        _device(dg),
         t,
         iterations,
         f"distributed pull, {dg.nparts} parts",
@@ -130,8 +132,8 @@ def vertex_program(part, program, values, init, max_iter):
 
     Parameters
     ----------
-    part : Part
-        A part in host memory.
+    part : Part or DevicePart
+        A part in host memory, or on a GPU.
     program : Program
     values : dict
         The bound parameter values.
@@ -152,6 +154,8 @@ def vertex_program(part, program, values, init, max_iter):
         left active, and each iteration's seconds and active count (the same on every part but
         the seconds).
     """
+    if isinstance(part, DevicePart):
+        return (yield from _device_rounds(part, program, values, init, max_iter))
     from ..programs.cpu import kernels
 
     n, lo, hi = part.n, part.lo, part.hi
@@ -206,6 +210,56 @@ def vertex_program(part, program, values, init, max_iter):
                       *st, *ms, *tt, received)  # fmt: skip
         k["apply"](own, n, it, odeg, ideg, *params, *st, *tt, received, active)
         it += 1
+
+
+def _device_rounds(part, program, values, init, max_iter):
+    """:func:`vertex_program` on a GPU: the single GPU's engine over the part's own vertices and
+    ghosts, driven phase by phase; each round's gathered messages written to its ghosts. A
+    round's seconds leave out the kernels compiled in it (NVRTC's, at their first launch)."""
+    import cupy
+
+    from ..compiling import compile_clock
+    from ..programs.cuda import CudaEngine
+
+    size, lo = part.size, part.lo
+    engine = CudaEngine.of_part(part.graph, part.ids, size, part.n, program, values)
+    engine.init(None if init is None else [given[lo : part.hi] for given in init])
+    own = cupy.arange(size, dtype=cupy.int32)
+    it, times, counts, compiled, found = 0, [], [], 0.0, None
+    with compile_clock() as compiling:
+        clock = time.perf_counter()
+        while True:
+            count = engine.actives().count
+            if it < max_iter:  # (a round that turns out the last sends for nothing)
+                engine.send(it)
+                senders = own if program.senders == "all" else own[engine.active[:size] != 0]
+            else:
+                senders = own[:0]  # the last round: only the counts matter
+            ids, *messages, total = yield allgather(
+                (senders + lo, *(m[senders] for m in engine.ms), cupy.asarray([count], cupy.int64))
+            )
+            total = int(total.sum())
+            if it:
+                now, spent = time.perf_counter(), compiling()
+                times.append(now - clock - (spent - compiled))
+                clock, compiled = now, spent
+            if not total or it == max_iter:
+                return (*(s[:size] for s in engine.st), it, not total, times, counts)
+            counts.append(total)
+            # the ghosts among the senders: their messages, and the flags a pull masks senders
+            # by; where every vertex sends, every round gathers the same ids: found once
+            if found is None or program.senders != "all":
+                local = part.local_ids(ids)
+                hit = local >= size
+                found = hit, local[hit]
+            hit, ghost = found
+            engine.active[size:] = 0
+            engine.active[ghost] = 1
+            for mine, given in zip(engine.ms, messages, strict=True):
+                mine[ghost] = given[hit]
+            engine.reduce(None, "pull")
+            engine.apply(it)
+            it += 1
 
 
 def _pull_lists(part, direction):

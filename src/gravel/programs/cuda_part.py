@@ -1,11 +1,12 @@
-"""The GPU's part of a hybrid run (:mod:`.hybrid`): :class:`CudaPart` takes the senders' messages
-as a compressed sparse vector, runs the SpMV (:class:`.cuda.Spmv`) over the lists the GPU holds
-in device memory and then over those it reads from pinned host memory, without the host waiting
-for it, and sends the totals back compressed; :func:`vertex_bytes` says what it holds per vertex,
-which the split's room is measured with.
+"""The GPU's part of a hybrid run (:mod:`.hybrid`): :class:`CudaPart` takes the senders' messages as
+a compressed sparse vector, runs the SpMV (:class:`.cuda_spmv.Spmv`) over the lists the GPU holds in
+device memory and then over those it reads from pinned host memory, without the host waiting for it,
+and sends the totals back compressed; :func:`vertex_bytes` says what it holds per vertex, which the
+split's room is measured with.
 """
 
-from .cuda import Spmv, _ways, _wide
+from .cuda import _ways
+from .cuda_spmv import Spmv, _wide
 
 
 def vertex_bytes(program, home_ways=0):

@@ -20,7 +20,8 @@ import numpy as np
 
 from .. import config
 from ..operators.codegen import BLOCK, CTYPES, LONG_LIST, prelude
-from .cuda import _BASE, _ways, _wide
+from .cuda import _ways
+from .cuda_spmv import _BASE, _wide
 
 #: most iterations one launch runs before the host reads its log and launches again
 CHUNK = 256

@@ -180,7 +180,7 @@ class CudaHome(_Home):
 
     def combine(self, ids, totals):
         """Fold the CPU's totals into the GPU's (:meth:`Spmv.fold_in
-        <gravel.programs.cuda.Spmv.fold_in>`).
+        <gravel.programs.cuda_spmv.Spmv.fold_in>`).
 
         Parameters
         ----------
