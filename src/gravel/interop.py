@@ -5,6 +5,7 @@ Each function here is a method of :class:`gravel.Graph`: ``Graph.from_scipy(matr
 imported when a conversion runs, never with gravel. Arrays of other libraries (DLPack, PyTorch
 Geometric) come in through :mod:`gravel.tensors`."""
 
+import contextlib
 import gc
 
 import numpy as np
@@ -220,12 +221,30 @@ def networkx_graph(names, src, dst, weights, *, directed):
 
     # millions of new dicts, none in a cycle: the collector's passes over them would double the
     # time, so it pauses for the build
-    paused = gc.isenabled()
+    with collector_paused():
+        return _build(nx, names, src, dst, weights, directed)
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """Pause Python's cyclic garbage collector for a block that builds many containers in no
+    cycle (a NetworkX graph's dicts, a dict of a million paths), then restore it as it was.
+
+    Each batch of new containers counts towards the collector's next pass, and its passes of the
+    oldest generation walk every object the process holds: beside a large NetworkX graph such
+    passes, not the build, take most of the time. Nested blocks leave the collector paused until
+    the outermost ends.
+
+    Yields
+    ------
+    None
+    """
+    enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build(nx, names, src, dst, weights, directed)
+        yield
     finally:
-        if paused:
+        if enabled:
             gc.enable()
 
 

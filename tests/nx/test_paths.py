@@ -2,6 +2,7 @@
 graphs: equal where NetworkX defines the answer (BFS trees, lengths, unweighted paths), valid
 shortest paths of NetworkX's length where weighted paths tie, and NetworkX's exceptions."""
 
+import gc
 import inspect
 
 import networkx as nx
@@ -334,6 +335,31 @@ def test_all_pairs_are_lazy():
         out = nx_function(name)(G, backend="gravel")
         assert iter(out) is out
         assert next(out) == next(nx_function(name)(G))
+
+
+def test_results_are_built_with_the_collector_paused_and_it_is_restored(monkeypatch):
+    from gravel.nx.algorithms.shortest_paths.trees import Tree
+
+    built, paths = [], Tree.paths
+
+    def spy(self, *args, **kwargs):
+        built.append(gc.isenabled())
+        return paths(self, *args, **kwargs)
+
+    monkeypatch.setattr(Tree, "paths", spy)
+    G = nx.path_graph(5)
+    want = nx.single_source_shortest_path(G, 1)
+    assert nx.single_source_shortest_path(G, 1, backend="gravel") == want
+    lazy = nx.all_pairs_shortest_path(G, backend="gravel")  # each source's paths as it comes
+    assert gc.isenabled() and next(lazy) == (0, nx.single_source_shortest_path(G, 0))
+    assert dict(lazy) == dict(list(nx.all_pairs_shortest_path(G))[1:])
+    assert built == [False] * 6 and gc.isenabled()
+    gc.disable()  # a caller's own pause outlasts the call
+    try:
+        assert nx.single_source_shortest_path(G, 1, backend="gravel") == want
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 @pytest.mark.gpu

@@ -1,8 +1,11 @@
 """The registry of backend functions and their ``can_run`` conditions."""
 
+import functools
 import inspect
 
 import networkx as nx
+
+from gravel.interop import collector_paused
 
 # name -> function, filled by @algorithm as the algorithm modules load
 ALGORITHMS = {}
@@ -19,11 +22,38 @@ def algorithm(func=None, *, can_run=None, reads_attributes=False):
     """
     if func is None:
         return lambda f: algorithm(f, can_run=can_run, reads_attributes=reads_attributes)
-    func.can_run = can_run
-    func.reads_attributes = reads_attributes
-    func.signature = inspect.signature(func)
-    ALGORITHMS[func.__name__] = func
-    return func
+    call = collector_paused_calls(func)
+    call.can_run = can_run
+    call.reads_attributes = reads_attributes
+    call.signature = inspect.signature(func)
+    ALGORITHMS[func.__name__] = call
+    return call
+
+
+def collector_paused_calls(func):
+    """`func` run with Python's garbage collector paused (:func:`gravel.interop.collector_paused`),
+    and each item of a generator it returns made so too: the results hold up to millions of new
+    containers (paths, edge tuples, sets), and the collector's passes over the caller's graph
+    that they would set off cost more than building them."""
+
+    @functools.wraps(func)
+    def call(*args, **kwargs):
+        with collector_paused():
+            out = func(*args, **kwargs)
+        return paused_items(out) if inspect.isgenerator(out) else out
+
+    return call
+
+
+def paused_items(generator):
+    """The items of `generator`, each made with the collector paused; its return value too."""
+    while True:
+        with collector_paused():
+            try:
+                item = next(generator)
+            except StopIteration as stop:
+                return stop.value
+        yield item
 
 
 def device():
