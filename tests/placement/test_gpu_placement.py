@@ -3,6 +3,8 @@
 gives on the device, and the line-aligned advances read every list whatever its alignment and
 length."""
 
+import mmap
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -183,6 +185,39 @@ def test_the_bus_ceiling_kernel_reads_every_word(where):
     words = np.random.default_rng(3).integers(0, 2**32, 4 * 100_003, dtype=np.uint32)
     view = mapped(words) if where == "host" else cupy.asarray(words)
     assert int(bus_read(view).get()[0]) == int(np.bitwise_xor.reduce(words))
+
+
+def test_arrays_that_share_pages_are_pinned_and_read_right():
+    from gravel.backends.cuda.pinned import mapped
+    from gravel.bench import bus_read
+
+    pages = np.frombuffer(mmap.mmap(-1, 1 << 16), np.uint32)  # 1,024 words a page
+    pages[:] = np.random.default_rng(4).integers(0, 2**32, pages.size, dtype=np.uint32)
+    # the middle one shares a page with each of the others
+    parts = [pages[24:1224], pages[1400:2600], pages[2800:4000]]
+    views = [mapped(part) for part in parts]
+    for part, view in zip(parts, views):
+        assert int(bus_read(view).get()[0]) == int(np.bitwise_xor.reduce(part))
+
+
+def test_an_array_the_driver_will_not_pin_in_place_is_pinned_as_a_copy(monkeypatch):
+    from gravel.backends.cuda import pinned
+    from gravel.bench import bus_read
+
+    register, refused = cupy.cuda.runtime.hostRegister, []
+
+    def refuse_once(*args):
+        if not refused:
+            refused.append(args)
+            raise cupy.cuda.runtime.CUDARuntimeError(712)  # cudaErrorHostMemoryAlreadyRegistered
+        return register(*args)
+
+    monkeypatch.setattr(cupy.cuda.runtime, "hostRegister", refuse_once)
+    words = np.random.default_rng(5).integers(0, 2**32, 4 * 1_001, dtype=np.uint32)
+    pin = pinned.HostPin(words)
+    assert refused and pin.array.ctypes.data != words.ctypes.data
+    assert np.array_equal(pin.array, words)
+    assert int(bus_read(pin.device).get()[0]) == int(np.bitwise_xor.reduce(words))
 
 
 def test_a_failed_pin_names_the_limit_and_the_fix(monkeypatch):

@@ -2,6 +2,7 @@
 CUDA backend builds device graphs from."""
 
 import dataclasses
+import mmap
 from types import SimpleNamespace
 
 import numpy as np
@@ -428,3 +429,15 @@ def test_short_lists_spare_more_lines_than_long_ones():
 def test_an_unknown_tier_is_refused():
     with pytest.raises(gravel.UnknownNameError, match="tier 'fastest'"):
         plan(graph_of([1, 1]), "tiered", 0, tier="fastest")
+
+
+@given(st.lists(st.integers(-(2**31), 2**31 - 1), max_size=3000), st.booleans())
+def test_own_pages_copies_into_pages_no_other_array_shares(values, writeable):
+    from gravel.backends.cuda.pinned import own_pages
+
+    array = np.array(values, np.int32)
+    array.flags.writeable = writeable
+    copy = own_pages(array)
+    assert np.array_equal(copy, array) and copy.dtype == array.dtype
+    assert copy.flags.writeable == writeable
+    assert copy.ctypes.data % mmap.PAGESIZE == 0 and not np.shares_memory(copy, array)

@@ -4,9 +4,12 @@ reads, streamed sweeps, settings): :mod:`gravel.placement`.
 
 A host array is pinned where it is (``cudaHostRegister``, mapped; read-only for a memory-mapped
 ``.gravel`` file), with no second host copy, and seen by kernels as a CuPy array over its device
-address. It stays pinned while any CuPy array over it lives.
+address. It stays pinned while any CuPy array over it lives. The driver pins whole pages, and one
+that another pinned array holds too can make a registration fail: such an array is copied into
+pages of its own and pinned there (kernels read the copy: the arrays pinned are never written).
 """
 
+import mmap
 import resource
 import weakref
 
@@ -14,6 +17,9 @@ import numpy as np
 
 #: cudaHostRegister flags
 _MAPPED, _READ_ONLY = 2, 8
+#: cudaHostRegister's errors where the range shares a page with memory pinned already
+#: (cudaErrorInvalidValue, cudaErrorHostMemoryAlreadyRegistered)
+_SHARED_PAGE = (1, 712)
 #: cudaMemAdvise: the data is mostly read, so each GPU may keep a copy of a page
 _READ_MOSTLY = 1
 
@@ -29,24 +35,50 @@ class HostPin:
 
         rt = cupy.cuda.runtime
         self.array = np.ascontiguousarray(array)  # kept alive as long as the pin
-        ptr, nbytes = self.array.ctypes.data, self.array.nbytes
         flags = _MAPPED | (0 if self.array.flags.writeable else _READ_ONLY)
         try:
-            rt.hostRegister(ptr, nbytes, flags)
+            try:
+                rt.hostRegister(self.array.ctypes.data, self.array.nbytes, flags)
+            except rt.CUDARuntimeError as e:
+                if e.status not in _SHARED_PAGE:
+                    raise
+                self.array = own_pages(self.array)
+                rt.hostRegister(self.array.ctypes.data, self.array.nbytes, flags)
         except rt.CUDARuntimeError as e:
             soft, _ = resource.getrlimit(resource.RLIMIT_MEMLOCK)
             limit = "unlimited" if soft == resource.RLIM_INFINITY else f"{soft:,} bytes"
             raise PinnedMemoryError(
-                f"pinning {nbytes:,} bytes of host memory failed ({e}); the locked-memory "
-                f"limit is {limit}: raise it (`ulimit -l unlimited`, or memlock in "
-                "/etc/security/limits.conf), or choose placement='managed' or 'device'"
+                f"pinning {self.array.nbytes:,} bytes of host memory failed ({e}); the "
+                f"locked-memory limit is {limit}: raise it (`ulimit -l unlimited`, or memlock "
+                "in /etc/security/limits.conf), or choose placement='managed' or 'device'"
             ) from None
+        ptr, nbytes = self.array.ctypes.data, self.array.nbytes
         self._unpin = weakref.finalize(self, rt.hostUnregister, ptr)
         # unified addressing (every 64-bit CUDA platform): the device sees it at the same address
         memory = cupy.cuda.UnownedMemory(ptr, nbytes, self, cupy.cuda.Device().id)
         self.device = cupy.ndarray(
             self.array.shape, self.array.dtype, cupy.cuda.MemoryPointer(memory, 0)
         )
+
+
+def own_pages(array):
+    """A copy of `array` in anonymous memory mapped for it alone: no other array shares its pages.
+
+    Parameters
+    ----------
+    array : numpy.ndarray
+        C-contiguous.
+
+    Returns
+    -------
+    numpy.ndarray
+        Equal to `array`, read-only where `array` is; it keeps its mapping alive.
+    """
+    pages = mmap.mmap(-1, max(array.nbytes, 1))
+    copy = np.frombuffer(pages, array.dtype, array.size).reshape(array.shape)
+    copy[...] = array
+    copy.flags.writeable = array.flags.writeable
+    return copy
 
 
 #: the pins alive, by (address, bytes): graphs over the same host arrays share one registration
