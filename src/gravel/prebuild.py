@@ -190,6 +190,10 @@ VARIANTS = {
     "bc": [{"k": 2, "seed": 1}],
     "tc": [{"per_vertex": False}],
 }
+#: algorithms whose first run draws its own seed, and the seeds the capture runs them with too:
+#: the random choices change the sizes of their arrays, and CuPy's nonzero and scan launch other
+#: kernels on arrays of more than one block
+SEEDED, SEEDS = ("louvain", "leiden", "mis", "coloring", "forceatlas2"), range(1, 7)
 
 
 def graph_builders(large):
@@ -228,7 +232,8 @@ def graph_builders(large):
 def exercise(algorithms=None, graphs=None, *, large=False):
     """Launch every kernel the algorithms launch, on the GPU.
 
-    Each algorithm runs with its defaults, its benchmark options and :data:`VARIANTS`, on each
+    Each algorithm runs with its defaults, its benchmark options, :data:`VARIANTS` and, where it
+    draws a seed, :data:`SEEDS`, on each
     graph that it accepts (undirected-only ones skip directed graphs). Betweenness runs its
     benchmark's few sources, not all, on large graphs.
 
@@ -252,6 +257,8 @@ def exercise(algorithms=None, graphs=None, *, large=False):
             if algo.undirected_only and G.directed:
                 continue
             runs = [algo.timed(G), *VARIANTS.get(name, [])]
+            if name in SEEDED:
+                runs += [{"seed": seed} for seed in SEEDS]
             if name != "bc" or G.n <= 1 << 12:
                 runs.append({})
             for options in runs:
