@@ -6,16 +6,16 @@ Each graph (a generator spec or a file) is read by gravel and turned into an ``n
 into the directed graph and the DAG that directed calls take; building them is not timed. Per call,
 NetworkX alone runs --nx-repeat times (pure Python: nothing to warm up); calls marked heavy (all
 sources, all pairs, quadratic layouts) skip it above --nx-max-edges. Then per device
-(``nx.config.backends.gravel.device``), with the kernels compiled on a small graph first: "excl." is
-the median of --repeat calls with the conversion cached on the graph (``G.__networkx_cache__``),
-after a warm-up call where the call's conversion was not cached yet (the first call that needs it:
-later calls find it there and count from their first run); "incl." the median of --repeat calls each
-with that cache emptied first, as on a fresh graph (conversion to gravel's CSR and, on the GPU, the
-copy to the device included). Times are wall clock around the NetworkX call, including the
-conversion of gravel's arrays back to NetworkX's dicts and sets. "diff" compares gravel's answer to
-NetworkX's (benchmarks/nx_calls.py's ``difference``: the largest absolute difference of numbers,
-else 0 for equal and 1 for different); seeded calls (random draws) are not compared. A call gravel
-declines (NotImplementedError) is listed as not served, with the reason.
+(``nx.config.backends.gravel.device``), with the kernels compiled on a small graph first and after a
+warm-up call (which converts the graph where no earlier call did; a first call on a large graph may
+compile more): "excl." is the median of --repeat calls with the conversion cached on the graph
+(``G.__networkx_cache__``); "incl." the median of --repeat calls each with that cache emptied first,
+as on a fresh graph (conversion to gravel's CSR and, on the GPU, the copy to the device included).
+Times are wall clock around the NetworkX call, including the conversion of gravel's arrays back to
+NetworkX's dicts and sets. "diff" compares gravel's answer to NetworkX's (benchmarks/nx_calls.py's
+``difference``: the largest absolute difference of numbers, else 0 for equal and 1 for different);
+seeded calls (random draws) are not compared. A call gravel declines (NotImplementedError) is listed
+as not served, with the reason.
 
 On large graphs, where NetworkX alone would run for hours: --nx-timeout runs it in a forked
 child killed after that many seconds (the row says ``networkx_over_s`` and compares nothing),
@@ -66,31 +66,11 @@ def median_s(fn, repeat, before=None):
     return statistics.median(timed(fn, before)[0] for _ in range(repeat))
 
 
-def counted_conversions():
-    """Count the backend's conversions from NetworkX from now on: a function giving the count."""
-    from gravel.nx import BackendInterface
-
-    convert, count = BackendInterface.convert_from_nx, [0]
-
-    def counted(*args, **kwargs):
-        count[0] += 1
-        return convert(*args, **kwargs)
-
-    BackendInterface.convert_from_nx = staticmethod(counted)
-    return lambda: count[0]
-
-
-def gravel_times(call, inputs, G, repeat, incl_repeat, conversions):
+def gravel_times(call, inputs, G, repeat, incl_repeat):
     """(answer, excl. s, incl. s or None) of `call` on gravel's current device;
-    NotImplementedError where gravel declines it. The first call is the first of the `repeat`
-    timed ones unless it converted the graph (`conversions`, a count, grew): then a warm-up."""
-    before = conversions()
-    t, got = timed(lambda: call.run(inputs, G, backend="gravel"))
-    runs = [] if conversions() > before else [t]
-    runs += [
-        timed(lambda: call.run(inputs, G, backend="gravel"))[0] for _ in range(repeat - len(runs))
-    ]
-    excl = statistics.median(runs)
+    NotImplementedError where gravel declines it."""
+    got = call.run(inputs, G, backend="gravel")  # warm-up: converts where no call did yet
+    excl = median_s(lambda: call.run(inputs, G, backend="gravel"), repeat)
     incl = None
     if incl_repeat:
         run = lambda: call.run(inputs, G, backend="gravel")  # noqa: E731
@@ -183,7 +163,6 @@ def main():
 
 def measure(a, calls, devices, incl_repeat, rows):
     """Time `calls` on each of `a.graphs`, appending a row per call and device to `rows`."""
-    conversions = counted_conversions()
     for spec in a.graphs:
         G, name = open_graph(spec, undirected=True)
         t, inputs = timed(lambda: Inputs(G))
@@ -233,9 +212,7 @@ def measure(a, calls, devices, incl_repeat, rows):
                     row["networkx_over_s"] = a.nx_timeout
                 try:
                     with nx.config.backends.gravel(device=dev):
-                        got, excl, incl = gravel_times(
-                            call, inputs, H, a.repeat, incl_repeat, conversions
-                        )
+                        got, excl, incl = gravel_times(call, inputs, H, a.repeat, incl_repeat)
                 except NotImplementedError as exc:
                     row["not_served"] = str(exc)
                     rows.append(row)
