@@ -18,9 +18,10 @@
 #   --suite     installs gravel (and dask, NetworKit, igraph from .whl/, when carried), runs
 #               scripts/record-kernels.py (its instances.json and log copied to $OUT; RECORD_SECONDS=0
 #               leaves it out), gravel.prebuild (KEEP_PREBUILT=1: its cubins to $OUT, to carry
-#               next time; KEEP_CUPY_CACHE=1: CuPy's cache too) and then the whole GPU suite, its
-#               log to $OUT/gpu-suite.log: what a merge of GPU code needs (over 600 s on an H100;
-#               RECORD_SECONDS caps the recording, SUITE_SECONDS the whole, from the script's start)
+#               next time; KEEP_CUPY_CACHE=1 and KEEP_NUMBA_CACHE=1: CuPy's and Numba's caches too)
+#               and then the whole GPU suite, its log to $OUT/gpu-suite.log: what a merge of GPU
+#               code needs (over 600 s on an H100; RECORD_SECONDS caps the recording, SUITE_SECONDS
+#               the whole, from the script's start)
 #   --suite-rest  runs the GPU tests that a --suite run cut off by its cap did not get to (its log
 #               read from $OUT: a later call on the same warm machine, OUT pointing to a folder
 #               that stays, such as build/); both name each test as it ends and list the slowest
@@ -67,10 +68,21 @@ fi
 if [ -f build/prebuilt.tar.xz ] && [ ! -d src/gravel/backends/cuda/prebuilt ]; then
   tar -xJf build/prebuilt.tar.xz -C src/gravel/backends/cuda
 fi
+# Numba's cache of the CPU kernels (content-stamped: gravel.backends.cpu.cache), unpacked from
+# build/numba-cache.tar.xz where carried; KEEP_NUMBA_CACHE=1 packs it back to $out with CuPy's,
+# so that the suite's workers load the CPU kernels their comparisons run instead of each compiling
+if [ -f build/numba-cache.tar.xz ]; then
+  tar -xJf build/numba-cache.tar.xz -C src/gravel
+fi
 keep_cupy_cache() {
   [ "${KEEP_CUPY_CACHE:-0}" = 1 ] && [ -d "$CUPY_CACHE_DIR" ] \
     && XZ_OPT=-T0 tar -cJf "$out/cupy-cache.tar.xz" -C "$CUPY_CACHE_DIR" . \
     && du -h "$out/cupy-cache.tar.xz"
+  [ "${KEEP_NUMBA_CACHE:-0}" = 1 ] \
+    && (cd src/gravel && find . -name '*.nbi' -o -name '*.nbc' \
+      | XZ_OPT=-T0 tar -cJf "$out/numba-cache.tar.xz" -T -) \
+    && du -h "$out/numba-cache.tar.xz"
+  return 0
 }
 bench() { python3 -m gravel bench "$@" --device cuda 2>&1 | grep --line-buffered -v generating; }
 PRIMARY="--algo bfs --algo sssp --algo pagerank --algo cc --algo bc --algo tc"
