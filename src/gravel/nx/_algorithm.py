@@ -18,7 +18,8 @@ def algorithm(func=None, *, can_run=None, reads_attributes=False):
     graph), bound to `func`'s signature with defaults applied; it returns True, or a string saying
     why gravel cannot run the call (NetworkX logs it and runs its own code). `reads_attributes`:
     where NetworkX keeps every edge attribute for the call, the function reads the one it needs
-    from the caller's graph (:func:`gravel.nx.convert.with_attribute`).
+    from the caller's graph (:func:`gravel.nx.convert.with_attribute`). Registered, and returned,
+    as :func:`collector_paused_calls` wraps it.
     """
     if func is None:
         return lambda f: algorithm(f, can_run=can_run, reads_attributes=reads_attributes)
