@@ -12,6 +12,7 @@ quadratic layouts): NetworkX alone skips them on graphs above ``--nx-max-edges``
 marks calls whose answer is a random draw: not compared (tests/nx checks its validity).
 """
 
+import functools
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -28,30 +29,23 @@ PAIRS = 10_000  # node pairs given to the link-prediction calls
 
 class Inputs:
     """One undirected gravel graph in the forms the calls take (NetworkX graphs built from its
-    arrays by :func:`gravel.interop.networkx_graph`, not edge by edge), and the nodes and pairs
-    the calls are given."""
+    arrays by :func:`gravel.interop.networkx_graph`, not edge by edge, each when a call first
+    asks for it: ``graph(kind)``), and the nodes and pairs the calls are given."""
 
     def __init__(self, G):
         rng = np.random.default_rng(1)
-        names = G.labels.tolist() if G.labels is not None else range(G.n)
+        self.names = G.labels.tolist() if G.labels is not None else range(G.n)
+        names = self.names
         src, dst = G.edges()
-        src, dst = src.astype(np.int64), dst.astype(np.int64)
+        self.src, self.dst = src.astype(np.int64), dst.astype(np.int64)
+        src, dst = self.src, self.dst
         # each edge once, (lower id, higher id), in CSR order: NetworkX's edge order
         once = src <= dst
         keys, first = np.unique(src[once] * G.n + dst[once], return_index=True)
-        u, v = src[once][first], dst[once][first]
-        w = rng.integers(1, 2**24, len(u)) / 1024  # exact in float32
+        self.u, self.v = src[once][first], dst[once][first]
+        self.w = rng.integers(1, 2**24, len(self.u)) / 1024  # exact in float32
         canon = np.minimum(src, dst) * G.n + np.maximum(src, dst)
-        weight = w[np.searchsorted(keys, canon)]
-        self.undirected = networkx_graph(names, src, dst, weight, directed=False)
-        self.plain = networkx_graph(names, src, dst, None, directed=False)
-        self.dag = networkx_graph(names, u, v, w, directed=True)
-        flip = (u * 0x9E3779B1 + v) % 20
-        a, b = np.where(flip < 10, u, v), np.where(flip < 10, v, u)
-        both = flip == 0
-        a, b, wd = np.r_[a, b[both]], np.r_[b, a[both]], np.r_[w, w[both]]
-        order = np.lexsort((b, a))
-        self.directed = networkx_graph(names, a[order], b[order], wd[order], directed=True)
+        self.weight = self.w[np.searchsorted(keys, canon)]
         depth = gravel.bfs(G, int(np.argmax(G.out_degree)), device="cpu").depth
         self.source = names[int(np.argmax(G.out_degree))]
         self.max_degree = int(G.out_degree.max(initial=0))
@@ -61,6 +55,32 @@ class Inputs:
         # and common_neighbor_centrality
         pairs = rng.integers(0, G.n, (PAIRS, 2))
         self.pairs = [(names[p], names[q]) for p, q in pairs[pairs[:, 0] != pairs[:, 1]].tolist()]
+
+    @functools.cached_property
+    def undirected(self):
+        """The graph with the random weights."""
+        return networkx_graph(self.names, self.src, self.dst, self.weight, directed=False)
+
+    @functools.cached_property
+    def plain(self):
+        """The graph without attributes."""
+        return networkx_graph(self.names, self.src, self.dst, None, directed=False)
+
+    @functools.cached_property
+    def dag(self):
+        """Each edge from the lower id to the higher, weighted."""
+        return networkx_graph(self.names, self.u, self.v, self.w, directed=True)
+
+    @functools.cached_property
+    def directed(self):
+        """Each edge one way by a hash of its ends, a tenth both ways, weighted."""
+        u, v, w = self.u, self.v, self.w
+        flip = (u * 0x9E3779B1 + v) % 20
+        a, b = np.where(flip < 10, u, v), np.where(flip < 10, v, u)
+        both = flip == 0
+        a, b, wd = np.r_[a, b[both]], np.r_[b, a[both]], np.r_[w, w[both]]
+        order = np.lexsort((b, a))
+        return networkx_graph(self.names, a[order], b[order], wd[order], directed=True)
 
     def graph(self, kind):
         return getattr(self, kind)
