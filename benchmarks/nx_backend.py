@@ -5,17 +5,17 @@ on gravel's CPU path and, where CuPy sees a GPU, on its GPU path.
 Each graph (a generator spec or a file) is read by gravel and turned into the NetworkX graphs the
 calls given take (an ``nx.Graph`` with weights, one without, a directed graph, a DAG), each once;
 building them is not timed. Per call, NetworkX alone runs --nx-repeat times (pure Python: nothing to
-warm up); calls marked heavy (all sources, all pairs, quadratic layouts) skip it above --nx-max-
-edges. Then per device (``nx.config.backends.gravel.device``), with the kernels compiled on a small
-graph first and after a warm-up call (which converts the graph where no earlier call did; a first
-call on a large graph may compile more): "excl." is the median of --repeat calls with the conversion
-cached on the graph (``G.__networkx_cache__``); "incl." the median of --repeat calls each with that
-cache emptied first, as on a fresh graph (conversion to gravel's CSR and, on the GPU, the copy to
-the device included). Times are wall clock around the NetworkX call, including the conversion of
-gravel's arrays back to NetworkX's dicts and sets. "diff" compares gravel's answer to NetworkX's
-(benchmarks/nx_calls.py's ``difference``: the largest absolute difference of numbers, else 0 for
-equal and 1 for different); seeded calls (random draws) are not compared. A call gravel declines
-(NotImplementedError) is listed as not served, with the reason.
+warm up); calls marked heavy (all sources, all pairs, quadratic layouts) skip it above
+--nx-max-edges. Then per device (``nx.config.backends.gravel.device``), with the kernels compiled on
+a small graph first and after a warm-up call (which converts the graph where no earlier call did; a
+first call on a large graph may compile more): "excl." is the median of --repeat calls with the
+conversion cached on the graph (``G.__networkx_cache__``); "incl." the median of --repeat calls each
+with that cache emptied first, as on a fresh graph (conversion to gravel's CSR and, on the GPU, the
+copy to the device included). Times are wall clock around the NetworkX call, including the
+conversion of gravel's arrays back to NetworkX's dicts and sets. "diff" compares gravel's answer to
+NetworkX's (benchmarks/nx_calls.py's ``difference``: the largest absolute difference of numbers,
+else 0 for equal and 1 for different); seeded calls (random draws) are not compared. A call gravel
+declines (NotImplementedError) is listed as not served, with the reason.
 
 On large graphs, where NetworkX alone would run for hours: --nx-timeout runs it in a forked
 child killed after that many seconds (the row says ``networkx_over_s`` and compares nothing),
