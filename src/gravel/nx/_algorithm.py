@@ -11,19 +11,22 @@ from gravel.interop import collector_paused
 ALGORITHMS = {}
 
 
-def algorithm(func=None, *, can_run=None, reads_attributes=False):
+def algorithm(func=None, *, can_run=None, reads_attributes=False, large_items=False):
     """Register `func` under its (NetworkX) name.
 
     `can_run`, if given, is called with the arguments NetworkX received (the graph still a NetworkX
     graph), bound to `func`'s signature with defaults applied; it returns True, or a string saying
     why gravel cannot run the call (NetworkX logs it and runs its own code). `reads_attributes`:
     where NetworkX keeps every edge attribute for the call, the function reads the one it needs
-    from the caller's graph (:func:`gravel.nx.convert.with_attribute`). Registered, and returned,
-    as :func:`collector_paused_calls` wraps it.
+    from the caller's graph (:func:`gravel.nx.convert.with_attribute`). `large_items`: the function
+    returns a generator whose every item is a large structure (a source's paths, a partition).
+    Registered, and returned, as :func:`collector_paused_calls` wraps it.
     """
     if func is None:
-        return lambda f: algorithm(f, can_run=can_run, reads_attributes=reads_attributes)
-    call = collector_paused_calls(func)
+        return lambda f: algorithm(
+            f, can_run=can_run, reads_attributes=reads_attributes, large_items=large_items
+        )
+    call = collector_paused_calls(func, large_items)
     call.can_run = can_run
     call.reads_attributes = reads_attributes
     call.signature = inspect.signature(func)
@@ -31,17 +34,18 @@ def algorithm(func=None, *, can_run=None, reads_attributes=False):
     return call
 
 
-def collector_paused_calls(func):
+def collector_paused_calls(func, large_items=False):
     """`func` run with Python's garbage collector paused (:func:`gravel.interop.collector_paused`),
-    and each item of a generator it returns made so too: the results hold up to millions of new
-    containers (paths, edge tuples, sets), and the collector's passes over the caller's graph
-    that they would set off cost more than building them."""
+    and, with `large_items`, each item of the generator it returns made so too: the results hold
+    up to millions of new containers (paths, edge tuples, sets), and the collector's passes over
+    the caller's graph that they would set off cost more than building them. A generator of small
+    items (nodes, edges) runs as it is: a pause per item would cost more than the item."""
 
     @functools.wraps(func)
     def call(*args, **kwargs):
         with collector_paused():
             out = func(*args, **kwargs)
-        return paused_items(out) if inspect.isgenerator(out) else out
+        return paused_items(out) if large_items and inspect.isgenerator(out) else out
 
     return call
 

@@ -62,7 +62,7 @@ def leiden_communities(G, weight="weight", resolution=1, max_level=None, seed=No
     return list(components(G, labels))
 
 
-@algorithm(can_run=_can_run)
+@algorithm(can_run=_can_run, large_items=True)
 def leiden_partitions(G, weight="weight", resolution=1, seed=None):
     kept = _levels(G, weight, resolution, seed).partitions
     return (list(components(G, labels)) for labels in kept)

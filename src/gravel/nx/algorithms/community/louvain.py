@@ -72,7 +72,7 @@ def louvain_communities(
     return list(components(G, host(labels)))
 
 
-@algorithm(can_run=_can_run)
+@algorithm(can_run=_can_run, large_items=True)
 def louvain_partitions(G, weight="weight", resolution=1, threshold=0.0000001, seed=None):
     # run now, not at the first next(): a refusal (NotImplementedError) then reaches NetworkX's
     # dispatch, which runs its own generator (NetworkX's louvain_communities consumes this one)

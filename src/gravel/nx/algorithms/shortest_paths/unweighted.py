@@ -59,7 +59,7 @@ def single_target_shortest_path_length(G, target, cutoff=None):
     return hops_from(G, _source(G, target, "Target {} is not in G"), cutoff, reverse=True)
 
 
-@algorithm
+@algorithm(large_items=True)
 def all_pairs_shortest_path_length(G, cutoff=None):
     for v, s in G.index.items():
         yield v, hops_from(G, s, cutoff)
@@ -76,7 +76,7 @@ def single_target_shortest_path(G, target, cutoff=None):
     return hop_tree(G, t, reverse=True, cutoff=cutoff).paths(G, towards_root=True)
 
 
-@algorithm
+@algorithm(large_items=True)
 def all_pairs_shortest_path(G, cutoff=None):
     for v, s in G.index.items():
         yield v, hop_tree(G, s, cutoff=cutoff).paths(G)

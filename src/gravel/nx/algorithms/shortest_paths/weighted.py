@@ -111,17 +111,17 @@ def _all_pairs(G, method, cutoff, weight, parts, ordered=True):
     return ((v, parts(tree(s))) for v, s in G.index.items())
 
 
-@algorithm(can_run=_can_run)
+@algorithm(can_run=_can_run, large_items=True)
 def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     return _all_pairs(G, "dijkstra", cutoff, weight, lambda t: (t.lengths_dict(G), t.paths(G)))
 
 
-@algorithm(can_run=_can_run)
+@algorithm(can_run=_can_run, large_items=True)
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     return _all_pairs(G, "dijkstra", cutoff, weight, lambda t: t.lengths_dict(G), ordered=False)
 
 
-@algorithm(can_run=_can_run)
+@algorithm(can_run=_can_run, large_items=True)
 def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
     return _all_pairs(G, "dijkstra", cutoff, weight, lambda t: t.paths(G))
 
@@ -168,11 +168,11 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
     return _to(G, _bf_tree(G, source, weight), target, no_path)[0]
 
 
-@algorithm(can_run=_can_run)
+@algorithm(can_run=_can_run, large_items=True)
 def all_pairs_bellman_ford_path_length(G, weight="weight"):
     return _all_pairs(G, "bellman-ford", None, weight, lambda t: t.lengths_dict(G))
 
 
-@algorithm(can_run=_can_run)
+@algorithm(can_run=_can_run, large_items=True)
 def all_pairs_bellman_ford_path(G, weight="weight"):
     return _all_pairs(G, "bellman-ford", None, weight, lambda t: t.paths(G))
