@@ -163,78 +163,86 @@ def main():
 
 def measure(a, calls, devices, incl_repeat, rows):
     """Time `calls` on each of `a.graphs`, appending a row per call and device to `rows`."""
-    for spec in a.graphs:
-        G, name = open_graph(spec, undirected=True)
-        inputs = Inputs(G)
-        kinds = list(dict.fromkeys(c.kind for c in calls.values()))
-        t, _ = timed(lambda: [inputs.graph(kind) for kind in kinds])
-        print(
-            f"{name}: {G.n:,} nodes, {len(inputs.u):,} edges "
-            f"(NetworkX graphs {', '.join(kinds)} built in {t:.1f} s, not timed)",
-            flush=True,
-        )
-        gc.freeze()  # the graphs, out of the collector's passes (the docstring says why)
-        for kind in kinds:
-            s = conversion_s(inputs.graph(kind), a.convert_repeat or a.repeat)
-            rows.append({"graph": name, "kind": kind, "function": "convert", "convert_s": s})
-            print(f"{name} {kind} graph converted to gravel's in {s:.3f} s", flush=True)
-        for function, call in calls.items():
-            H = inputs.graph(call.kind)
-            nx_s = want = None
-            edges = H.number_of_edges()
-            if call.heavy and a.heavy_max_edges is not None and edges > a.heavy_max_edges:
-                print(f"{name} {function:>38}: heavy, not run", flush=True)
-                continue
-            over = False
-            if not (call.heavy and edges > a.nx_max_edges):
-                try:
-                    first = networkx_alone(call, inputs, H, a.nx_timeout)
-                    over = first is None
-                    if not over:  # the further runs, once the first fits in the time given
-                        alone = [first] + [
-                            timed(lambda: call.run(inputs, H)) for _ in range(a.nx_repeat - 1)
-                        ]
-                        nx_s, want = statistics.median(t for t, _ in alone), first[1]
-                except NotImplementedError:  # an API NetworkX only dispatches (leiden)
-                    pass
-            for dev in devices:
-                row = {
-                    "graph": name,
-                    "kind": call.kind,
-                    "nodes": H.number_of_nodes(),
-                    "edges": H.number_of_edges(),
-                    "function": function,
-                    "device": dev,
-                    "networkx_s": nx_s,
-                    "networkx_runs": a.nx_repeat,
-                    "gravel_runs": a.repeat,
-                }
-                if over:
-                    row["networkx_over_s"] = a.nx_timeout
-                try:
-                    with nx.config.backends.gravel(device=dev):
-                        got, excl, incl = gravel_times(call, inputs, H, a.repeat, incl_repeat)
-                except NotImplementedError as exc:
-                    row["not_served"] = str(exc)
-                    rows.append(row)
-                    print(f"{name} {function:>38} {dev:>4}: not served", flush=True)
-                    continue
-                compared = want is not None and not call.seeded
-                row.update(
-                    gravel_incl_conversion_s=incl,
-                    gravel_excl_conversion_s=excl,
-                    diff=difference(want, got) if compared else None,
-                )
+    for i, spec in enumerate(a.graphs):
+        if i:  # the last graph's NetworkX graphs, frozen for its calls, go before the next
+            gc.unfreeze()
+            gc.collect()
+        measure_graph(a, spec, calls, devices, incl_repeat, rows)
+
+
+def measure_graph(a, spec, calls, devices, incl_repeat, rows):
+    """Time `calls` on graph `spec`, appending a row per call and device to `rows`."""
+    G, name = open_graph(spec, undirected=True)
+    inputs = Inputs(G)
+    kinds = list(dict.fromkeys(c.kind for c in calls.values()))
+    t, _ = timed(lambda: [inputs.graph(kind) for kind in kinds])
+    print(
+        f"{name}: {G.n:,} nodes, {len(inputs.u):,} edges "
+        f"(NetworkX graphs {', '.join(kinds)} built in {t:.1f} s, not timed)",
+        flush=True,
+    )
+    gc.freeze()  # the graphs, out of the collector's passes (the docstring says why)
+    for kind in kinds:
+        s = conversion_s(inputs.graph(kind), a.convert_repeat or a.repeat)
+        rows.append({"graph": name, "kind": kind, "function": "convert", "convert_s": s})
+        print(f"{name} {kind} graph converted to gravel's in {s:.3f} s", flush=True)
+    for function, call in calls.items():
+        H = inputs.graph(call.kind)
+        nx_s = want = None
+        edges = H.number_of_edges()
+        if call.heavy and a.heavy_max_edges is not None and edges > a.heavy_max_edges:
+            print(f"{name} {function:>38}: heavy, not run", flush=True)
+            continue
+        over = False
+        if not (call.heavy and edges > a.nx_max_edges):
+            try:
+                first = networkx_alone(call, inputs, H, a.nx_timeout)
+                over = first is None
+                if not over:  # the further runs, once the first fits in the time given
+                    alone = [first] + [
+                        timed(lambda: call.run(inputs, H)) for _ in range(a.nx_repeat - 1)
+                    ]
+                    nx_s, want = statistics.median(t for t, _ in alone), first[1]
+            except NotImplementedError:  # an API NetworkX only dispatches (leiden)
+                pass
+        for dev in devices:
+            row = {
+                "graph": name,
+                "kind": call.kind,
+                "nodes": H.number_of_nodes(),
+                "edges": H.number_of_edges(),
+                "function": function,
+                "device": dev,
+                "networkx_s": nx_s,
+                "networkx_runs": a.nx_repeat,
+                "gravel_runs": a.repeat,
+            }
+            if over:
+                row["networkx_over_s"] = a.nx_timeout
+            try:
+                with nx.config.backends.gravel(device=dev):
+                    got, excl, incl = gravel_times(call, inputs, H, a.repeat, incl_repeat)
+            except NotImplementedError as exc:
+                row["not_served"] = str(exc)
                 rows.append(row)
-                alone = f"{nx_s:8.3f} s" if nx_s is not None else "not run"
-                alone = f"> {a.nx_timeout} s" if over else alone
-                diff = "-" if row["diff"] is None else f"{row['diff']:.1e}"
-                with_conversion = "" if incl is None else f"incl. {incl:7.3f} s, "
-                print(
-                    f"{name} {function:>38} {dev:>4}: networkx {alone}; gravel "
-                    f"{with_conversion}excl. {excl:7.3f} s; diff {diff}",
-                    flush=True,
-                )
+                print(f"{name} {function:>38} {dev:>4}: not served", flush=True)
+                continue
+            compared = want is not None and not call.seeded
+            row.update(
+                gravel_incl_conversion_s=incl,
+                gravel_excl_conversion_s=excl,
+                diff=difference(want, got) if compared else None,
+            )
+            rows.append(row)
+            alone = f"{nx_s:8.3f} s" if nx_s is not None else "not run"
+            alone = f"> {a.nx_timeout} s" if over else alone
+            diff = "-" if row["diff"] is None else f"{row['diff']:.1e}"
+            with_conversion = "" if incl is None else f"incl. {incl:7.3f} s, "
+            print(
+                f"{name} {function:>38} {dev:>4}: networkx {alone}; gravel "
+                f"{with_conversion}excl. {excl:7.3f} s; diff {diff}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@
 set -uo pipefail
 [ -z "${GRAVEL_DATASETS:-}" ] && [ -d build/datasets ] && export GRAVEL_DATASETS=$PWD/build/datasets
 out=${OUT:-/tmp/gravel-gpu}
-mkdir -p "$out"
+mkdir -p "$out" && out=$(cd "$out" && pwd)  # absolute: some steps run in other folders
 export PYTHONPATH=src PYTHONUNBUFFERED=1 GRAVEL_CACHE_DIR=${GRAVEL_CACHE_DIR:-/tmp/gravel-cache}
 # CuPy's cache of what NVRTC compiled (gravel's generated kernels, the tests' instances), unpacked
 # from build/cupy-cache.tar.xz where carried; KEEP_CUPY_CACHE=1 packs it back to $out after
@@ -69,10 +69,12 @@ if [ -f build/prebuilt.tar.xz ] && [ ! -d src/gravel/backends/cuda/prebuilt ]; t
   tar -xJf build/prebuilt.tar.xz -C src/gravel/backends/cuda
 fi
 # Numba's cache of the CPU kernels (content-stamped: gravel.backends.cpu.cache), unpacked from
-# build/numba-cache.tar.xz where carried; KEEP_NUMBA_CACHE=1 packs it back to $out with CuPy's,
-# so that the suite's workers load the CPU kernels their comparisons run instead of each compiling
+# build/numba-cache.tar.xz where carried (files already there, newer on a warm machine, kept);
+# KEEP_NUMBA_CACHE=1 packs it back to $out with CuPy's, so that the suite's workers load the CPU
+# kernels their comparisons run instead of each compiling them. Entries of changed sources stay in
+# the archive unused: delete build/numba-cache.tar.xz to start afresh
 if [ -f build/numba-cache.tar.xz ]; then
-  tar -xJf build/numba-cache.tar.xz -C src/gravel
+  tar -xJf build/numba-cache.tar.xz -C src/gravel --skip-old-files
 fi
 keep_cupy_cache() {
   [ "${KEEP_CUPY_CACHE:-0}" = 1 ] && [ -d "$CUPY_CACHE_DIR" ] \

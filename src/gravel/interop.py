@@ -233,7 +233,7 @@ def collector_paused():
     Each batch of new containers counts towards the collector's next pass, and its passes of the
     oldest generation walk every object the process holds: beside a large NetworkX graph such
     passes, not the build, take most of the time. Nested blocks leave the collector paused until
-    the outermost ends.
+    the outermost ends. The pause is the process's: other threads' cycles wait for its end too.
 
     Yields
     ------

@@ -214,7 +214,8 @@ def test_an_array_the_driver_will_not_pin_in_place_is_pinned_as_a_copy(monkeypat
 
     monkeypatch.setattr(cupy.cuda.runtime, "hostRegister", refuse_once)
     words = np.random.default_rng(5).integers(0, 2**32, 4 * 1_001, dtype=np.uint32)
-    pin = pinned.HostPin(words)
+    with pytest.warns(UserWarning, match="16,016 bytes .* pinned a copy"):
+        pin = pinned.HostPin(words)
     assert refused and pin.array.ctypes.data != words.ctypes.data
     assert np.array_equal(pin.array, words)
     assert int(bus_read(pin.device).get()[0]) == int(np.bitwise_xor.reduce(words))

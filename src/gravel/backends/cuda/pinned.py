@@ -6,11 +6,13 @@ A host array is pinned where it is (``cudaHostRegister``, mapped; read-only for 
 ``.gravel`` file), with no second host copy, and seen by kernels as a CuPy array over its device
 address. It stays pinned while any CuPy array over it lives. The driver pins whole pages, and one
 that another pinned array holds too can make a registration fail: such an array is copied into
-pages of its own and pinned there (kernels read the copy: the arrays pinned are never written).
+pages of its own and pinned there, with a UserWarning (the copy's memory is new; kernels read
+the copy: the arrays pinned are never written).
 """
 
 import mmap
 import resource
+import warnings
 import weakref
 
 import numpy as np
@@ -34,7 +36,10 @@ class HostPin:
         from ...errors import PinnedMemoryError
 
         rt = cupy.cuda.runtime
-        self.array = np.ascontiguousarray(array)  # kept alive as long as the pin
+        # the pins are found by the caller's array's address: it lives as long as the pin, so
+        # that no other array takes that address while a pin of a copy stands for it
+        self.source = array
+        self.array = np.ascontiguousarray(array)
         flags = _MAPPED | (0 if self.array.flags.writeable else _READ_ONLY)
         try:
             try:
@@ -42,6 +47,12 @@ class HostPin:
             except rt.CUDARuntimeError as e:
                 if e.status not in _SHARED_PAGE:
                     raise
+                warnings.warn(
+                    f"pinning {self.array.nbytes:,} bytes of host memory in place failed ({e}): "
+                    "pinned a copy in pages of its own instead",
+                    UserWarning,
+                    stacklevel=3,
+                )
                 self.array = own_pages(self.array)
                 rt.hostRegister(self.array.ctypes.data, self.array.nbytes, flags)
         except rt.CUDARuntimeError as e:
