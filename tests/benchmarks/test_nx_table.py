@@ -47,7 +47,8 @@ def test_each_kind_of_row():
 def test_later_records_replace_a_function_and_every_row_is_listed():
     path = BENCHMARKS / "results" / "cpu-2core" / "nx_backend.json"
     record = json.loads(path.read_text())
-    first = dict(record["rows"][0], networkx_s=99.0)
+    rows = [r for r in record["rows"] if r["function"] != "convert"]  # listed below the table
+    first = dict(rows[0], networkx_s=99.0)
     lines = nx_table.table([{"rows": [first]}, record]).splitlines()
-    assert len(lines) == 2 + len(record["rows"])
-    assert lines[2] == nx_table.row_line(record["rows"][0]) and "99.0 s" not in lines[2]
+    assert len(lines) == 2 + len(rows)
+    assert lines[2] == nx_table.row_line(rows[0]) and "99.0 s" not in lines[2]
