@@ -190,10 +190,10 @@ VARIANTS = {
     "bc": [{"k": 2, "seed": 1}],
     "tc": [{"per_vertex": False}],
 }
-#: algorithms whose first run draws its own seed, and the seeds the capture runs them with too:
-#: the random choices change the sizes of their arrays, and CuPy's nonzero and scan launch other
-#: kernels on arrays of more than one block
-SEEDED, SEEDS = ("louvain", "leiden", "mis", "coloring", "forceatlas2"), range(1, 4)
+#: seeds the capture runs the algorithms that draw their own seed with too (those taking a `seed`
+#: but no sample size `k`): the random choices change the sizes of their arrays, and CuPy's
+#: nonzero and scan launch other kernels on arrays of more than one block
+SEEDS = range(1, 4)
 
 
 def graph_builders(large):
@@ -233,9 +233,8 @@ def exercise(algorithms=None, graphs=None, *, large=False):
     """Launch every kernel the algorithms launch, on the GPU.
 
     Each algorithm runs with its defaults, its benchmark options, :data:`VARIANTS` and, where it
-    draws a seed, :data:`SEEDS`, on each
-    graph that it accepts (undirected-only ones skip directed graphs). Betweenness runs its
-    benchmark's few sources, not all, on large graphs.
+    draws a seed, :data:`SEEDS`, on each graph that it accepts (undirected-only ones skip directed
+    graphs). Betweenness runs its benchmark's few sources, not all, on large graphs.
 
     Parameters
     ----------
@@ -257,7 +256,7 @@ def exercise(algorithms=None, graphs=None, *, large=False):
             if algo.undirected_only and G.directed:
                 continue
             runs = [algo.timed(G), *VARIANTS.get(name, [])]
-            if name in SEEDED:
+            if "seed" in algo.options and "k" not in algo.options:
                 runs += [{"seed": seed} for seed in SEEDS]
             if name != "bc" or G.n <= 1 << 12:
                 runs.append({})
