@@ -76,7 +76,7 @@ fi
 if [ -f build/numba-cache.tar.xz ]; then
   tar -xJf build/numba-cache.tar.xz -C src/gravel --skip-old-files
 fi
-keep_cupy_cache() {
+keep_caches() {
   [ "${KEEP_CUPY_CACHE:-0}" = 1 ] && [ -d "$CUPY_CACHE_DIR" ] \
     && XZ_OPT=-T0 tar -cJf "$out/cupy-cache.tar.xz" -C "$CUPY_CACHE_DIR" . \
     && du -h "$out/cupy-cache.tar.xz"
@@ -129,10 +129,7 @@ case "${1:-}" in
     NX_SUITE_WORKERS=${NX_SUITE_WORKERS:-12} NX_SUITE_LOGS=$out/nx-suite scripts/nx-suite.sh | tee "$out/nx-suite.log"
     exit 0 ;;
   --nx-table)
-    # the backend's entry point needs gravel installed
-    python3 -c "import importlib.metadata as m; \
-assert m.entry_points(group='networkx.backends', name='gravel')" 2>/dev/null \
-      || GRAVEL_PREBUILD=0 python3 -m pip install -q --no-deps --no-build-isolation -e .
+    GRAVEL_PREBUILD=0 scripts/install-backend.sh
     # the GPU column of docs/networkx.md's table: kron:20, one run a call (as the CPU column),
     # NetworkX alone stopped after 3 s a call, heavy calls left out, each conversion timed once;
     # the calls not yet in the JSON records named after --nx-table (none: every call), so that a
@@ -180,7 +177,7 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
     failed=$(grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/gpu-suite.log" | cut -d" " -f2 | sort -u)
     [ -n "$failed" ] && timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) \
       python3 -m pytest -q -p no:cacheprovider --tb=long $failed >"$out/gpu-suite-failed.log" 2>&1
-    keep_cupy_cache
+    keep_caches
     exit 0 ;;
   --suite-rest)
     # the tests a cut-off --suite run (its log in $out) did not get to, in a later call
@@ -188,7 +185,7 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
       python3 scripts/gpu-suite-rest.py "$out/gpu-suite.log" -v -n "$(($(nproc) - 1))" \
       --dist "$(xdist_mode)" --durations=40 >"$out/gpu-suite-rest.log" 2>&1
     grep -E "^(FAILED|ERROR) | to run| in [0-9.]+s" "$out/gpu-suite-rest.log"
-    keep_cupy_cache
+    keep_caches
     exit 0 ;;
   --kernels)
     run kernel-times kernel_times.py kron:22 urand:22 --algo bfs --algo sssp --algo pagerank \

@@ -11,8 +11,7 @@
 # point registers the backend): the script installs it editable without dependencies when not.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-python3 -c "import importlib.metadata as m; assert m.entry_points(group='networkx.backends', name='gravel')" \
-  2>/dev/null || python3 -m pip install -q --no-deps --no-build-isolation -e . || exit 1
+scripts/install-backend.sh || exit 1
 scripts=$PWD/scripts
 mapfile -t modules < <(python3 scripts/nx_test_modules.py) || exit 1
 export NETWORKX_TEST_BACKEND=gravel PYTHONPATH="$scripts${PYTHONPATH:+:$PYTHONPATH}"
