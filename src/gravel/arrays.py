@@ -112,9 +112,8 @@ def list_entries(offsets, rows):
     """
     m = xp(offsets)
     start = offsets[rows]
-    deg = offsets[rows + 1] - start
-    ends = m.cumsum(deg)
-    total = int(ends[-1]) if deg.size else 0
-    k = m.arange(total, dtype=m.int64)
-    which = m.searchsorted(ends, k, side="right")
-    return start[which] + k - (ends[which] - deg[which]), which
+    ends = m.cumsum(offsets[rows + 1] - start, dtype=m.int64)
+    bounds = m.concatenate([m.zeros(1, m.int64), ends])  # the lists' bounds in the output
+    total = int(bounds[-1])  # sync on the GPU: the entries to list
+    which = entry_rows(bounds, total)
+    return start[which] + (m.arange(total, dtype=m.int64) - bounds[which]), which

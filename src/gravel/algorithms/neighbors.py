@@ -4,7 +4,7 @@ device, and the tests run them on the host against the CPU kernels."""
 
 import numpy as np
 
-from ..arrays import entry_rows, xp
+from ..arrays import entry_rows, list_entries, xp
 
 
 def arc_keys(offsets, indices):
@@ -74,11 +74,7 @@ def common_entries(offsets, indices, keys, us, vs):
     du, dv = offsets[us + 1] - offsets[us], offsets[vs + 1] - offsets[vs]
     swap = du > dv
     short, long_ = m.where(swap, vs, us), m.where(swap, us, vs)
-    lengths = m.minimum(du, dv)
-    starts = m.concatenate([m.zeros(1, np.int64), m.cumsum(lengths, dtype=np.int64)])
-    total = int(starts[-1])  # sync: the entries to search
-    pair = entry_rows(starts, total)
-    at_short = offsets[short][pair] + (m.arange(total, dtype=np.int64) - starts[pair])
+    at_short, pair = list_entries(offsets, short)
     at_long = find_arcs(keys, n, long_[pair], indices[at_short])
     hit = at_long >= 0
     return pair[hit], at_short[hit], at_long[hit]

@@ -16,6 +16,7 @@ keeps one of two reciprocal arcs' weights).
 import networkx as nx
 import numpy as np
 
+from gravel.arrays import list_entries
 from gravel.graph import Graph
 
 from .._algorithm import algorithm
@@ -43,9 +44,7 @@ def _within(G, s, radius, undirected):
         level += 1
         reached = []
         for offsets, indices in sides:
-            starts, counts = offsets[front], offsets[front + 1] - offsets[front]
-            first = np.repeat(starts - np.cumsum(counts) + counts, counts)
-            reached.append(indices[first + np.arange(counts.sum())])
+            reached.append(indices[list_entries(offsets, front)[0]])
         front = np.unique(np.concatenate(reached))
         front = front[~seen[front]]
         seen[front] = True
