@@ -4,13 +4,16 @@ by ``gravel bench --gpus`` and benchmarks/multigpu.py."""
 
 import statistics
 
+from .. import programs
 from . import algorithms, counting, vertex_programs
 
+#: what is timed unless asked otherwise: the primitives that partition the graph
+DEFAULT_ALGOS = ("bfs", "sssp", "pagerank", "cc")
 #: what runs distributed, by the command line's names (the catalog's, and the library's BFS and
 #: PageRank as vertex programs)
-ALGOS = ("bfs", "sssp", "pagerank", "cc", "tc", "kcore", "bfs-program", "pagerank-program")
-#: what is timed unless asked otherwise: the primitives that partition the graph
-DEFAULT_ALGOS = ALGOS[:4]
+ALGOS = (*DEFAULT_ALGOS, "tc", "kcore", "bfs-program", "pagerank-program")
+#: what is timed per iteration
+PER_ITERATION = ("pagerank", "pagerank-program")
 #: PageRank iterations per timed run (fixed: tol=0), reported per iteration
 PAGERANK_ITERATIONS = 20
 
@@ -55,15 +58,14 @@ def runner(dg, algo, source=None, delta=None, direction="auto"):
         return lambda: counting.triangles(dg, per_vertex=False)
     if algo == "kcore":
         return lambda: counting.core_number(dg)
-    if algo in ("bfs-program", "pagerank-program"):
-        from .. import programs
-
-        if algo == "bfs-program":
-            return lambda: vertex_programs.run_program(
-                dg, programs.bfs(), params={"source": source}
-            )
-        prog = programs.pagerank(tol=0.0)
-        return lambda: vertex_programs.run_program(dg, prog, max_iter=PAGERANK_ITERATIONS)
+    if algo == "bfs-program":  # as many rounds as a BFS may take
+        bfs = programs.bfs()
+        return lambda: vertex_programs.run_program(
+            dg, bfs, params={"source": source}, max_iter=max(dg.n, 1)
+        )
+    if algo == "pagerank-program":
+        pagerank = programs.pagerank(tol=0.0)
+        return lambda: vertex_programs.run_program(dg, pagerank, max_iter=PAGERANK_ITERATIONS)
     raise ValueError(f"{algo!r} does not run distributed (choose from {', '.join(ALGOS)})")
 
 
@@ -138,7 +140,7 @@ def measure(dg, algo, *, name, repeat=5, source=None, delta=None, direction="aut
     run = runner(dg, algo, source, delta, direction)
     run()
     results = [run() for _ in range(repeat)]
-    per = PAGERANK_ITERATIONS if algo.startswith("pagerank") else 1
+    per = PAGERANK_ITERATIONS if algo in PER_ITERATION else 1
     times = [r.stats.get("worker_s", r.time_s) / per for r in results]
     exchange = [r.stats["exchange_s"] / per for r in results]
     t = statistics.median(times)
