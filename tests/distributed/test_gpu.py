@@ -301,7 +301,11 @@ def test_worker_k_takes_the_kth_visible_gpu():
 
 @pytest.mark.parametrize(
     ("gpus", "says"),
-    [(3, "asked for 3 GPUs, but this machine has 2"), (0, "at least 1"), ("2", "integer")],
+    [
+        (3, "asked for 3 GPUs, but this machine has 2"),
+        (0, "gpus must be at least 1, not 0"),
+        ("2", "gpus must be an integer"),
+    ],
 )
 def test_check_gpus(gpus, says):
     with pytest.raises(InvalidArgumentError, match=says):

@@ -112,6 +112,9 @@ def test_a_structured_state_writes_a_column_per_field(tmp_path, capsys):
         (BFS_FILE, ["--parts", "0"], "--parts must be at least 1, not 0"),
         (BFS_FILE, ["--parts", "2", "--execution", "hybrid"], "--execution chooses devices"),
         (BFS_FILE, ["--parts", "2", "--gpus", "1"], "give --gpus or --parts, not both"),
+        (BFS_FILE, ["--gpus", "1", "--device", "cpu"], "leave out --device cpu"),
+        (BFS_FILE, ["--gpus", "0", "--device", "auto"], "gpus must be at least 1, not 0"),
+        (BFS_FILE, ["--gpus", "1", "--execution", "hybrid"], "not with --parts or --gpus"),
         (BFS_FILE, ["--param", "source=1e300"], "parameter 'source' = 1e+300 is not a int64"),
         (BFS_FILE + "params = {'source': 'abc'}\n", [], "'abc': expected a int64 value"),
         (

@@ -123,7 +123,7 @@ def _run_distributed(algo, G, args):
     """`gravel run ALGO --parts N`: the graph cut into N parts, one Dask worker process each."""
     from .. import distributed
 
-    if algo.name not in DISTRIBUTED:
+    if algo is not None and algo.name not in DISTRIBUTED:
         raise UnknownNameError(
             f"--parts runs {', '.join(DISTRIBUTED)} and vertex programs, not {algo.name}"
         )
@@ -147,8 +147,8 @@ def check_gpu_flags(algo, args):
 
     Parameters
     ----------
-    algo : Algorithm
-        The algorithm's catalog description.
+    algo : Algorithm or None
+        The algorithm's catalog description; None for a vertex program (any runs over GPUs).
     args : argparse.Namespace
         ``gravel run``'s or ``gravel bench``'s arguments: ``--gpus``, ``--device``, and
         ``--parts`` where the command has it.
@@ -163,7 +163,7 @@ def check_gpu_flags(algo, args):
     """
     from ..distributed.gpu import check_gpus
 
-    if algo.name not in DISTRIBUTED:
+    if algo is not None and algo.name not in DISTRIBUTED:
         raise UnknownNameError(f"--gpus runs {', '.join(DISTRIBUTED)}, not {algo.name}")
     if getattr(args, "parts", None) is not None:
         raise UnknownNameError("give --gpus or --parts, not both")
@@ -196,7 +196,6 @@ def _run_program(args):
     --param NAME=VALUE and, for a program with a `source` parameter, --source; on one machine, or
     over --parts CPU workers or --gpus GPUs (:func:`gravel.distributed.run_program`)."""
     from .. import distributed, programs
-    from ..distributed.gpu import check_gpus
 
     program, params = programs_files.load_program(args.algo[len(programs_files.PREFIX) :])
     for item in args.param or ():
@@ -208,17 +207,15 @@ def _run_program(args):
     for name in ("k", "alpha", "tol"):
         if getattr(args, name) is not None:
             raise UnknownNameError(f"--{name} does not apply to vertex programs")
-    if args.parts is not None and args.gpus is not None:
-        raise UnknownNameError("give --gpus or --parts, not both")
-    if args.parts is not None:
-        _check_parts(args)
-    if args.gpus is not None:
-        if args.device == "cpu":
-            raise UnknownNameError("--gpus runs on GPUs: leave out --device cpu")
-        check_gpus(args.gpus)
     spread = args.parts is not None or args.gpus is not None
     if spread and args.execution is not None:
-        raise UnknownNameError("--execution chooses devices of one machine: not with --parts")
+        raise UnknownNameError(
+            "--execution chooses devices of one machine: not with --parts or --gpus"
+        )
+    if args.gpus is not None:
+        check_gpu_flags(None, args)
+    if args.parts is not None:
+        _check_parts(args)
     G, name, load_s = _open(args)
     if args.source is not None:
         if "source" not in program.params:

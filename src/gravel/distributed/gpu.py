@@ -74,7 +74,7 @@ def check_gpus(gpus, count=None):
     >>> check_gpus(2, count=4)
     2
     """
-    gpus = _check_parts(gpus)
+    gpus = _check_parts(gpus, "gpus")
     count = device_count() if count is None else count
     if gpus > count:
         from ..backends import cuda

@@ -289,11 +289,11 @@ def part_of(G, index, bounds):
     return Part(index, bounds, G.n, G.directed, *o, *i)
 
 
-def _check_parts(parts):
+def _check_parts(parts, name="parts"):
     if not is_integer(parts):
-        raise InvalidArgumentError(f"parts must be an integer, not {parts!r}")
+        raise InvalidArgumentError(f"{name} must be an integer, not {parts!r}")
     if parts < 1:
-        raise InvalidArgumentError(f"parts must be at least 1, not {parts}")
+        raise InvalidArgumentError(f"{name} must be at least 1, not {parts}")
     return int(parts)
 
 
