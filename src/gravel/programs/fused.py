@@ -13,7 +13,6 @@ engine, as every run does where ``gravel.config.program_engine`` is "operators" 
 Imports no CuPy until it runs: :func:`source` writes the code on any machine.
 """
 
-import re
 from typing import NamedTuple
 
 import numpy as np
@@ -21,7 +20,7 @@ import numpy as np
 from .. import config
 from ..operators.codegen import BLOCK, CTYPES, LONG_LIST, prelude
 from .cuda import _ways
-from .cuda_spmv import _BASE, _wide
+from .cuda_spmv import _BASE, _NAME, _wide
 
 #: most iterations one launch runs before the host reads its log and launches again
 CHUNK = 256
@@ -40,7 +39,6 @@ _FOLD = {
     "and": "({a}) < ({b}) ? ({a}) : ({b})",
     "any": "({a}) < ({b}) ? ({a}) : ({b})",
 }
-_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 class Code(NamedTuple):
