@@ -241,8 +241,9 @@ class CudaEngine:
 
         Parameters
         ----------
-        active : Active
-            The active vertices (:meth:`actives`).
+        active : Active or None
+            The active vertices (:meth:`actives`): a push lists its senders from them; a pull
+            reads none (None will do).
         direction : {"pull", "push"}
         """
         push = direction == "push"
