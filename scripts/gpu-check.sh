@@ -24,7 +24,8 @@
 #               the whole, from the script's start)
 #   --suite-rest  runs the GPU tests that a --suite run cut off by its cap did not get to (its log
 #               read from $OUT: a later call on the same warm machine, OUT pointing to a folder
-#               that stays, such as build/); both name each test as it ends and list the slowest
+#               that stays, such as build/); both name each test as it ends, list the slowest,
+#               and run the failed tests again in one process (RERUN_SECONDS kept for it)
 #   --kernels   runs only kernel_times.py on kron:22 and urand:22: issue 23's six GPU cells, kernel
 #               by kernel
 #               (--nx fits one call of the device tool; --primitives and --programs may not:
@@ -100,11 +101,17 @@ run() {
     | grep --line-buffered -v generating | grep --line-buffered . \
     | tee "$out/$name.log"
 }
-# how the GPU suite's workers share its tests: an idle worker takes queued tests from a busy one
-# (xdist 3.2 and later), so that the compile-heavy tests do not leave one worker running alone
-xdist_mode() {
-  python3 -c "import xdist; v = tuple(map(int, xdist.__version__.split('.')[:2])); \
-print('worksteal' if v >= (3, 2) else 'load')" 2>/dev/null || echo load
+# rerun_failed NAME: the tests that failed in $out/NAME.log again, in one process (a timing check
+# then runs without the other workers' load), with their tracebacks (a cut run prints none), to
+# $out/NAME-failed.log; its summary line printed
+rerun_failed() {
+  local failed
+  failed=$(grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/$1.log" | cut -d" " -f2 | sort -u)
+  [ -z "$failed" ] && return 0
+  # shellcheck disable=SC2086
+  timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) python3 -m pytest -q -p no:cacheprovider \
+    --tb=long $failed >"$out/$1-failed.log" 2>&1
+  echo "again, one process: $(grep -E " in [0-9.]+s" "$out/$1-failed.log" | tail -1)"
 }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 road=${GRAVEL_DATASETS:+$GRAVEL_DATASETS/USA-road-NE.pace.gr.gz}
@@ -171,20 +178,18 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
     # run's log still tells what it ran
     timeout -s INT $((${SUITE_SECONDS:-3600} - ${RERUN_SECONDS:-60} - SECONDS)) \
       python3 -m pytest -v -m gpu -p no:cacheprovider tests -rA -n "$(($(nproc) - 1))" \
-      --dist "$(xdist_mode)" --durations=40 >"$out/gpu-suite.log" 2>&1
+      --dist "$(scripts/xdist-mode.sh)" --durations=40 >"$out/gpu-suite.log" 2>&1
     grep -E "^(FAILED|ERROR) | in [0-9.]+s" "$out/gpu-suite.log"
-    # the failures again, one process, with their tracebacks (a cut run prints none)
-    failed=$(grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/gpu-suite.log" | cut -d" " -f2 | sort -u)
-    [ -n "$failed" ] && timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) \
-      python3 -m pytest -q -p no:cacheprovider --tb=long $failed >"$out/gpu-suite-failed.log" 2>&1
+    rerun_failed gpu-suite
     keep_caches
     exit 0 ;;
   --suite-rest)
     # the tests a cut-off --suite run (its log in $out) did not get to, in a later call
-    timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) \
+    timeout -s INT $((${SUITE_SECONDS:-3600} - ${RERUN_SECONDS:-60} - SECONDS)) \
       python3 scripts/gpu-suite-rest.py "$out/gpu-suite.log" -v -n "$(($(nproc) - 1))" \
-      --dist "$(xdist_mode)" --durations=40 >"$out/gpu-suite-rest.log" 2>&1
+      --dist "$(scripts/xdist-mode.sh)" --durations=40 >"$out/gpu-suite-rest.log" 2>&1
     grep -E "^(FAILED|ERROR) | to run| in [0-9.]+s" "$out/gpu-suite-rest.log"
+    rerun_failed gpu-suite-rest
     keep_caches
     exit 0 ;;
   --kernels)
