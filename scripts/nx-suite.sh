@@ -27,7 +27,7 @@ fi
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT && cd "$work" || exit 1
 logs=${logs:-$work}
 mkdir counts
-workers=(-n "${NX_SUITE_WORKERS:-2}")
+workers=(-n "${NX_SUITE_WORKERS:-2}" --dist "$("$scripts/xdist-mode.sh")")
 status=0
 
 NETWORKX_FALLBACK_TO_NX=True NX_SERVED_DIR=$work/counts python3 -m pytest -q -p no:cacheprovider \
