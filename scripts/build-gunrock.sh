@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Build Gunrock's example apps (bfs, sssp, pr, bc, tc) for benchmarks/gunrock.py and gap.py's
+# --gunrock, on a machine with the CUDA toolkit (CUDA_HOME, default /usr/local/cuda; no GPU
+# needed) and without a network:
+#
+#   scripts/build-gunrock.sh GUNROCK DEPS [BIN] [ARCH]
+#
+# GUNROCK: a gunrock/gunrock source tree (its files, or a git checkout; not changed: the build
+# patches a copy). DEPS: a folder with the source trees Gunrock's CMake would fetch, as
+# cxxopts/ (jarro2783/cxxopts at its tag v3.0.0), json/ (nlohmann/json) and cmake_modules/
+# (rpavlik/cmake-modules); CCCL (Thrust, CUB) is the toolkit's. BIN (default
+# third_party/gunrock-bin, which git ignores: carry it to the GPU machine) receives the five apps
+# and COMMIT, the Gunrock commit built (from GUNROCK_COMMIT, or GUNROCK's git head). ARCH: the
+# GPU architecture (default 90: H100 and H200).
+#
+# scripts/gunrock.patch goes on the copy first: it removes the debug block of the merge-path (v2)
+# advance that sorts and prints whole frontiers at every step (BC uses that advance), and makes
+# print::head print every value, at round-trip precision, when GUNROCK_PRINT_ALL is set, so that
+# gravel's verifiers check the whole answer.
+#
+# The apps link Gunrock's libraries as needed only: they load none of cuRAND and cuSPARSE, and
+# link the CUDA driver (libcuda.so.1) through a stub where the build machine has no driver.
+set -euo pipefail
+[ $# -ge 2 ] || { sed -n '2,13p' "$0"; exit 2; }
+src=$(realpath "$1") deps=$(realpath "$2")
+bin=$(realpath -m "${3:-third_party/gunrock-bin}") arch=${4:-90}
+patch=$(realpath "$(dirname "$0")/gunrock.patch")
+for d in cxxopts json cmake_modules; do
+  [ -d "$deps/$d" ] || { echo "build-gunrock: $deps/$d is missing" >&2; exit 2; }
+done
+commit=${GUNROCK_COMMIT:-$(git -C "$src" rev-parse HEAD 2>/dev/null || true)}
+[ -n "$commit" ] || { echo "build-gunrock: $src is not a git checkout: set GUNROCK_COMMIT" >&2; exit 2; }
+cuda=$(realpath "${CUDA_HOME:-/usr/local/cuda}")
+[ -x "$cuda/bin/nvcc" ] && [ -d "$cuda/include/cccl" ] \
+  || { echo "build-gunrock: no CUDA toolkit with CCCL in $cuda: set CUDA_HOME" >&2; exit 2; }
+
+work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
+mkdir "$work/src" "$work/stubs"
+tar -C "$src" --exclude=.git --exclude=datasets -cf - . | tar -C "$work/src" -xf -
+patch -s -d "$work/src" -p1 <"$patch"
+# link-time stand-ins for libraries the apps name but, linked as needed, do not load; libcuda's
+# soname is the driver's, so that an app that does call it finds the real one
+echo 'void gravel_gunrock_stub(void) {}' >"$work/stubs/stub.c"
+cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$work/stubs/libcuda.so" "$work/stubs/stub.c"
+for lib in curand cusparse; do
+  [ -e "$cuda/lib64/lib$lib.so" ] || cc -shared -fPIC -o "$work/stubs/lib$lib.so" "$work/stubs/stub.c"
+done
+
+cmake -S "$work/src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
+  -DESSENTIALS_NVIDIA_BACKEND=ON -DESSENTIALS_AMD_BACKEND=OFF -DESSENTIALS_BUILD_TESTS=OFF \
+  -DESSENTIALS_BUILD_BENCHMARKS=OFF -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+  -DCMAKE_CUDA_COMPILER="$cuda/bin/nvcc" \
+  -DFETCHCONTENT_FULLY_DISCONNECTED=ON \
+  -DFETCHCONTENT_SOURCE_DIR_CCCL="$cuda/include/cccl" \
+  -DFETCHCONTENT_SOURCE_DIR_CXXOPTS="$deps/cxxopts" \
+  -DFETCHCONTENT_SOURCE_DIR_JSON="$deps/json" \
+  -DFETCHCONTENT_SOURCE_DIR_CMAKE_MODULES="$deps/cmake_modules" \
+  -DJSON_BuildTests=OFF -DCXXOPTS_BUILD_EXAMPLES=OFF -DCXXOPTS_BUILD_TESTS=OFF \
+  -DCMAKE_EXE_LINKER_FLAGS="-Wl,--as-needed -L$work/stubs" \
+  -DCMAKE_CUDA_FLAGS="-L$work/stubs" >"$work/cmake.log" 2>&1 \
+  || { tail -40 "$work/cmake.log" >&2; exit 1; }
+apps=(bfs sssp pr bc tc)
+cmake --build "$work/build" -j "$(nproc)" --target "${apps[@]}" >"$work/build.log" 2>&1 \
+  || { grep -E "error|Error" "$work/build.log" | head -40 >&2; exit 1; }
+mkdir -p "$bin"
+for app in "${apps[@]}"; do
+  cp "$work/build/bin/$app" "$bin/$app"
+done
+echo "$commit" >"$bin/COMMIT"
+echo "Gunrock $commit for sm_$arch: ${apps[*]} in $bin"
