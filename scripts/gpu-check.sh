@@ -33,7 +33,9 @@
 #   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
 #               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it);
 #               GAP_ARGS adds gap.py's options, e.g. GAP_ARGS="--algo bfs --threads 1,4,16" for a
-#               scaling table (NUMBA_THREADING_LAYER=tbb, with tbb installed, for dynamic shares)
+#               scaling table (NUMBA_THREADING_LAYER=tbb, with tbb installed, for dynamic shares), or
+#               GAP_ARGS="--gunrock third_party/gunrock-bin --peers" for every peer in one table
+#               (Gunrock's apps built by scripts/build-gunrock.sh and carried; .whl/ carried)
 #   --load [DIR]  runs only benchmarks/load.py on kron:22 and urand:22 (issue 55), beside GAP
 #               built from DIR where given
 #   --scaling DIR  runs only gap.py's scaling table (threads 1, 4 and every core) for BFS, SSSP and
@@ -101,6 +103,13 @@ run() {
     | grep --line-buffered -v generating | grep --line-buffered . \
     | tee "$out/$name.log"
 }
+# dask and the CPU peers (NetworKit, igraph), which the GPU machine lacks, from the wheels
+# carried in .whl/
+install_wheels() {
+  [ -d .whl ] && python3 -m pip install -q --no-index --find-links .whl "dask[distributed]" \
+    networkit igraph
+  return 0
+}
 # rerun_failed NAME: the tests that failed in $out/NAME.log again, in one process (a timing check
 # then runs without the other workers' load), with their tracebacks (a cut run prints none), to
 # $out/NAME-failed.log; its summary line printed
@@ -161,8 +170,7 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
     # the NetworkX backend's entry point needs gravel installed; dask and the CPU peers (NetworKit,
     # igraph) travel as wheels in .whl/
     GRAVEL_PREBUILD=0 python3 -m pip install -q --no-deps --no-build-isolation -e .
-    [ -d .whl ] && python3 -m pip install -q --no-index --find-links .whl "dask[distributed]" \
-      networkit igraph
+    install_wheels
     # its whole output logged: a traceback (instances.json then left as it was) lands in $out too
     if [ "${RECORD_SECONDS:-1800}" != 0 ]; then
       timeout "${RECORD_SECONDS:-1800}" python3 scripts/record-kernels.py 2>&1 | tr "\r" "\n" \
@@ -197,6 +205,7 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
       --algo cc --algo bc --algo tc
     exit 0 ;;
   --gap)
+    install_wheels  # --peers in GAP_ARGS: NetworKit and igraph
     # shellcheck disable=SC2086
     run gap gap.py kron:22 urand:22 --gap "$2" --repeat 3 ${GAP_ARGS:-}
     exit 0 ;;
