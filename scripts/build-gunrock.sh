@@ -36,7 +36,7 @@ cuda=$(realpath "${CUDA_HOME:-/usr/local/cuda}")
 
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 mkdir "$work/src" "$work/stubs"
-tar -C "$src" --exclude=.git --exclude=datasets -cf - . | tar -C "$work/src" -xf -
+tar -C "$src" --exclude=./.git --exclude=./datasets -cf - . | tar -C "$work/src" -xf -
 patch -s -d "$work/src" -p1 <"$patch"
 # link-time stand-ins for libraries the apps name but, linked as needed, do not load; libcuda's
 # soname is the driver's, so that an app that does call it finds the real one
