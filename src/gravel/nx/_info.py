@@ -173,7 +173,7 @@ FUNCTIONS = {
     "strongly_connected_components": "Components come by first node, not in Tarjan's order.",
     "number_strongly_connected_components": "",
     "is_strongly_connected": "",
-    "transitivity": "",
+    "transitivity": "Undirected graphs; a directed graph runs on NetworkX.",
     "triangles": "",
     "weakly_connected_components": "",
 }
