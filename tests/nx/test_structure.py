@@ -62,7 +62,8 @@ READERS = {
 @st.composite
 def forests(draw, directed=None):
     """Random forests (arborescences' edges pointing away from each root when directed), some
-    with an extra edge, a self loop or an isolated node, so both answers come up."""
+    with an extra edge, a self loop or an isolated node, so both answers come up; string labels
+    half the time."""
     n = draw(st.integers(1, 20))
     directed = draw(st.booleans()) if directed is None else directed
     G = nx.DiGraph() if directed else nx.Graph()
@@ -80,7 +81,7 @@ def forests(draw, directed=None):
         u, v = next(iter(G.edges))
         G.remove_edge(u, v)
         G.add_edge(v, u)
-    return G
+    return nx.relabel_nodes(G, {v: f"v{v}" for v in G}) if draw(st.booleans()) else G
 
 
 @pytest.mark.parametrize("name", sorted(READERS))
@@ -113,45 +114,45 @@ def test_the_null_graph_is_a_pointless_concept(name):
 @pytest.mark.parametrize(
     "call, error",
     [
-        (lambda: nx.is_isolate(nx.path_graph(3), 7, backend="gravel"), nx.NetworkXError),
-        (lambda: nx.is_arborescence(nx.path_graph(3), backend="gravel"), nx.NetworkXNotImplemented),
-        (lambda: nx.ego_graph(nx.path_graph(3), 9, backend="gravel"), nx.NodeNotFound),
+        (lambda **b: nx.is_isolate(nx.path_graph(3), 7, **b), nx.NetworkXError),
+        (lambda **b: nx.is_arborescence(nx.path_graph(3), **b), nx.NetworkXNotImplemented),
+        (lambda **b: nx.ego_graph(nx.path_graph(3), 9, **b), nx.NodeNotFound),
         (
-            lambda: nx.minimum_spanning_edges(nx.path_graph(3), "dijkstra", backend="gravel"),
+            lambda **b: nx.minimum_spanning_edges(nx.path_graph(3), "dijkstra", **b),
             ValueError,
         ),
         (
-            lambda: nx.minimum_spanning_tree(nx.path_graph(3), algorithm="x", backend="gravel"),
+            lambda **b: nx.minimum_spanning_tree(nx.path_graph(3), algorithm="x", **b),
             ValueError,
         ),
         (
-            lambda: nx.minimum_spanning_tree(nx.path_graph(3, nx.DiGraph), backend="gravel"),
+            lambda **b: nx.minimum_spanning_tree(nx.path_graph(3, nx.DiGraph), **b),
             nx.NetworkXNotImplemented,
         ),
         (
-            lambda: nx.maximal_independent_set(nx.path_graph(3), [0, 1], backend="gravel"),
+            lambda **b: nx.maximal_independent_set(nx.path_graph(3), [0, 1], **b),
             nx.NetworkXUnfeasible,
         ),
         (
-            lambda: nx.maximal_independent_set(nx.path_graph(3), [7], backend="gravel"),
+            lambda **b: nx.maximal_independent_set(nx.path_graph(3), [7], **b),
             nx.NetworkXUnfeasible,
         ),
         (
-            lambda: nx.maximal_independent_set(nx.path_graph(3, nx.DiGraph), backend="gravel"),
+            lambda **b: nx.maximal_independent_set(nx.path_graph(3, nx.DiGraph), **b),
             nx.NetworkXNotImplemented,
         ),
-        (lambda: nx.maximal_independent_set(nx.Graph(), backend="gravel"), IndexError),
+        (lambda **b: nx.maximal_independent_set(nx.Graph(), **b), IndexError),
         (
-            lambda: list(
-                nx.community.louvain_communities(nx.path_graph(4), max_level=0, backend="gravel")
-            ),
+            lambda **b: list(nx.community.louvain_communities(nx.path_graph(4), max_level=0, **b)),
             ValueError,
         ),
     ],
 )
 def test_networkx_exceptions(call, error):
     with pytest.raises(error):
-        call()
+        call()  # NetworkX's own, to be sure the case is one
+    with pytest.raises(error):
+        call(backend="gravel")
 
 
 # -- spanning trees -------------------------------------------------------------------------------
@@ -427,6 +428,19 @@ def test_forceatlas2_seed_dim_and_partial_pos_are_networkx_s():
     ours = nx.forceatlas2_layout(G, partial, seed=2, max_iter=0, backend="gravel")
     theirs = nx.forceatlas2_layout(G, partial, seed=2, max_iter=0)
     assert np.allclose(as_array(G, ours), as_array(G, theirs))
+
+
+@settings(max_examples=30, deadline=None)
+@given(G=nx_graphs(), weight=st.sampled_from([None, "weight"]), max_iter=st.integers(1, 3))
+def test_forceatlas2_steps_are_networkx_s_on_random_graphs(G, weight, max_iter):
+    """Directed or not, weighted or not, self loops, isolated nodes, string labels: from the
+    same start, a few iterations equal NetworkX's up to rounding."""
+    start = np.random.default_rng(len(G)).random((len(G), 2))
+    pos = {v: start[i].copy() for i, v in enumerate(G)}
+    ours = nx.forceatlas2_layout(G, pos, max_iter=max_iter, weight=weight, backend="gravel")
+    theirs = nx.forceatlas2_layout(G, pos, max_iter=max_iter, weight=weight)
+    assert list(ours) == list(theirs)
+    assert np.allclose(as_array(G, ours), as_array(G, theirs), rtol=1e-9, atol=1e-9)
 
 
 #: a graph whose layouts from seed 70 part after about 65 iterations: gravel's then draws its edges
