@@ -111,7 +111,7 @@ def test_edge_betweenness(G, normalized, k):
 
 
 @SETTINGS
-@given(nx_graphs(directed=False), st.integers(0, 30))
+@given(nx_graphs(), st.integers(0, 30))
 def test_bipartite_betweenness(G, top):
     nodes = list(G)[: min(top, len(G))]
     check(nx.bipartite.betweenness_centrality, G, nodes=nodes)

@@ -93,12 +93,23 @@ def signed(G):
 @given(data=st.data())
 def test_matches_networkx(name, data):
     G = data.draw(nx_graphs())
-    if name.startswith(("bellman_ford", "single_source_bellman", "all_pairs_bellman")):
+    if name.startswith(("bellman_ford", "single_source_bellman", "all_pairs_bellman", "is_neg")):
         G = data.draw(st.sampled_from([G, signed(G)]))
     args = EXACT[name](G)
     if "dijkstra" in name and "weight" not in args:
         args["weight"] = data.draw(st.sampled_from([None, "weight"]))
     assert same(called(name, G, **args), called(name, G, backend="gravel", **args))
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_is_negatively_weighted_of_each_edge_matches_networkx(data):
+    G = data.draw(nx_graphs().filter(lambda G: G.number_of_edges()).map(signed))
+    for edge in G.edges:
+        args = {"edge": edge, "weight": data.draw(st.sampled_from(["weight", "other"]))}
+        assert called("is_negatively_weighted", G, backend="gravel", **args) == called(
+            "is_negatively_weighted", G, **args
+        )
 
 
 @pytest.mark.parametrize("name", ["shortest_path", "shortest_path_length"])
