@@ -53,6 +53,37 @@ def test_degree_centralities(G):
 
 
 @SETTINGS
+@given(nx_graphs(), st.data())
+def test_pagerank_options(G, data):
+    """The default call and NetworkX's options: weights or none, a personalization, a start and
+    a dangling distribution over some nodes (NetworkX fills the rest with zeros)."""
+    nodes = list(G)
+
+    def some():
+        chosen = data.draw(st.lists(st.sampled_from(nodes), min_size=1, unique=True))
+        return {v: data.draw(st.integers(1, 5)) for v in chosen}
+
+    kwargs = {
+        "alpha": data.draw(st.sampled_from([0.85, 0.5])),
+        "weight": data.draw(st.sampled_from(["weight", None])),
+        "personalization": data.draw(st.sampled_from([None, "some"])),
+        "dangling": data.draw(st.sampled_from([None, "some"])),
+        "nstart": data.draw(st.sampled_from([None, "every"])),
+    }
+    kwargs = {
+        k: some() if v == "some" else {u: 1.0 for u in nodes} if v == "every" else v
+        for k, v in kwargs.items()
+    }
+    check(nx.pagerank, G, **kwargs)
+
+
+@SETTINGS
+@given(nx_graphs(), st.booleans(), st.booleans())
+def test_exact_betweenness(G, normalized, endpoints):
+    check(nx.betweenness_centrality, G, normalized=normalized, endpoints=endpoints)
+
+
+@SETTINGS
 @given(nx_graphs(), st.booleans(), st.booleans())
 def test_closeness(G, weighted, wf_improved):
     distance = "weight" if weighted else None
