@@ -115,12 +115,19 @@ install_wheels() {
 # $out/NAME-failed.log; its summary line printed
 rerun_failed() {
   local failed
-  failed=$(grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/$1.log" | cut -d" " -f2 | sort -u)
-  [ -z "$failed" ] && return 0
-  # shellcheck disable=SC2086
-  timeout -s INT $((${SUITE_SECONDS:-3600} - SECONDS)) python3 -m pytest -q -p no:cacheprovider \
-    --tb=long $failed >"$out/$1-failed.log" 2>&1
+  # whole test ids (a parameter may hold spaces), up to pytest's " - reason"
+  mapfile -t failed < <(grep -oP '(?:^|\] )(?:FAILED|ERROR) \Ktests/\S.*?(?= - |$)' "$out/$1.log" \
+    | sort -u)
+  [ ${#failed[@]} = 0 ] && return 0
+  timeout -s INT "$(left 0)" python3 -m pytest -q -p no:cacheprovider --tb=long "${failed[@]}" \
+    >"$out/$1-failed.log" 2>&1
   echo "again, one process: $(grep -E " in [0-9.]+s" "$out/$1-failed.log" | tail -1)"
+}
+# left KEEP: the seconds left of SUITE_SECONDS (counted from the script's start) less KEEP, at
+# least 1 (timeout takes 0 as no limit)
+left() {
+  local t=$((${SUITE_SECONDS:-3600} - $1 - SECONDS))
+  echo $((t > 0 ? t : 1))
 }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 road=${GRAVEL_DATASETS:+$GRAVEL_DATASETS/USA-road-NE.pace.gr.gz}
@@ -184,7 +191,7 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
     [ "${KEEP_PREBUILT:-0}" = 1 ] && XZ_OPT=-T0 tar -cJf "$out/prebuilt.tar.xz" -C src/gravel/backends/cuda prebuilt
     # SIGINT at the time limit (RERUN_SECONDS before it); -v names each test as it ends, so a cut
     # run's log still tells what it ran
-    timeout -s INT $((${SUITE_SECONDS:-3600} - ${RERUN_SECONDS:-60} - SECONDS)) \
+    timeout -s INT "$(left "${RERUN_SECONDS:-60}")" \
       python3 -m pytest -v -m gpu -p no:cacheprovider tests -rA -n "$(($(nproc) - 1))" \
       --dist "$(scripts/xdist-mode.sh)" --durations=40 >"$out/gpu-suite.log" 2>&1
     grep -E "^(FAILED|ERROR) | in [0-9.]+s" "$out/gpu-suite.log"
@@ -193,7 +200,7 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
     exit 0 ;;
   --suite-rest)
     # the tests a cut-off --suite run (its log in $out) did not get to, in a later call
-    timeout -s INT $((${SUITE_SECONDS:-3600} - ${RERUN_SECONDS:-60} - SECONDS)) \
+    timeout -s INT "$(left "${RERUN_SECONDS:-60}")" \
       python3 scripts/gpu-suite-rest.py "$out/gpu-suite.log" -v -n "$(($(nproc) - 1))" \
       --dist "$(scripts/xdist-mode.sh)" --durations=40 >"$out/gpu-suite-rest.log" 2>&1
     grep -E "^(FAILED|ERROR) | to run| in [0-9.]+s" "$out/gpu-suite-rest.log"
