@@ -16,19 +16,26 @@
 # scripts/gunrock.patch goes on the copy first: it removes the debug block of the merge-path (v2)
 # advance that sorts and prints whole frontiers at every step (BC uses that advance), and makes
 # print::head print every value, at round-trip precision, when GUNROCK_PRINT_ALL is set, so that
-# gravel's verifiers check the whole answer.
+# gravel's verifiers check the whole answer (an integer result leaves the stream at precision 0:
+# the time printed after it has one digit, so benchmarks/gunrock.py times such apps in a second
+# run without GUNROCK_PRINT_ALL).
 #
-# The apps link Gunrock's libraries as needed only: they load none of cuRAND and cuSPARSE, and
-# link the CUDA driver (libcuda.so.1) through a stub where the build machine has no driver.
+# The apps link the libraries Gunrock names as needed only, and these five use none of cuRAND,
+# cuSPARSE and the driver API (CUDA's runtime, linked statically, loads the driver itself): empty
+# stand-ins of those libraries satisfy the link where the toolkit lacks them (a build machine
+# without a driver). An app that did call one of them would fail to link, not to run.
 set -euo pipefail
-[ $# -ge 2 ] || { sed -n '2,13p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,14p' "$0"; exit 2; }
 src=$(realpath "$1") deps=$(realpath "$2")
-bin=$(realpath -m "${3:-third_party/gunrock-bin}") arch=${4:-90}
+bin=$(realpath -m "${3:-$(dirname "$0")/../third_party/gunrock-bin}") arch=${4:-90}
 patch=$(realpath "$(dirname "$0")/gunrock.patch")
 for d in cxxopts json cmake_modules; do
   [ -d "$deps/$d" ] || { echo "build-gunrock: $deps/$d is missing" >&2; exit 2; }
 done
-commit=${GUNROCK_COMMIT:-$(git -C "$src" rev-parse HEAD 2>/dev/null || true)}
+# the checkout's head only where GUNROCK is a checkout's top, not a copy inside another repository
+[ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$src" ] \
+  && checkout_head=$(git -C "$src" rev-parse HEAD)
+commit=${GUNROCK_COMMIT:-${checkout_head:-}}
 [ -n "$commit" ] || { echo "build-gunrock: $src is not a git checkout: set GUNROCK_COMMIT" >&2; exit 2; }
 cuda=$(realpath "${CUDA_HOME:-/usr/local/cuda}")
 [ -x "$cuda/bin/nvcc" ] && [ -d "$cuda/include/cccl" ] \
@@ -38,8 +45,7 @@ work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 mkdir "$work/src" "$work/stubs"
 tar -C "$src" --exclude=./.git --exclude=./datasets -cf - . | tar -C "$work/src" -xf -
 patch -s -d "$work/src" -p1 <"$patch"
-# link-time stand-ins for libraries the apps name but, linked as needed, do not load; libcuda's
-# soname is the driver's, so that an app that does call it finds the real one
+# the empty stand-ins (libcuda's soname the driver's, as the toolkit's own stub has it)
 echo 'void gravel_gunrock_stub(void) {}' >"$work/stubs/stub.c"
 cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$work/stubs/libcuda.so" "$work/stubs/stub.c"
 for lib in curand cusparse; do
