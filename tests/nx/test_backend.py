@@ -300,11 +300,6 @@ def test_auto_dispatch_falls_back_with_the_reason(caplog):
         ),
         (lambda **b: nx.node_connected_component(nx.path_graph(3), 9, **b), KeyError),
         (lambda **b: nx.is_connected(nx.Graph(), **b), nx.NetworkXPointlessConcept),
-        (lambda **b: nx.triangles(nx.DiGraph([(0, 1)]), **b), nx.NetworkXNotImplemented),
-        (
-            lambda **b: list(nx.connected_components(nx.DiGraph([(0, 1)]), **b)),
-            nx.NetworkXNotImplemented,
-        ),
         (
             lambda **b: nx.core_number(nx.Graph([(0, 0), (0, 1)]), **b),
             nx.NetworkXNotImplemented,

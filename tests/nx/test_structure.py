@@ -115,7 +115,6 @@ def test_the_null_graph_is_a_pointless_concept(name):
     "call, error",
     [
         (lambda **b: nx.is_isolate(nx.path_graph(3), 7, **b), nx.NetworkXError),
-        (lambda **b: nx.is_arborescence(nx.path_graph(3), **b), nx.NetworkXNotImplemented),
         (lambda **b: nx.ego_graph(nx.path_graph(3), 9, **b), nx.NodeNotFound),
         (
             lambda **b: nx.minimum_spanning_edges(nx.path_graph(3), "dijkstra", **b),
@@ -136,10 +135,6 @@ def test_the_null_graph_is_a_pointless_concept(name):
         (
             lambda **b: nx.maximal_independent_set(nx.path_graph(3), [7], **b),
             nx.NetworkXUnfeasible,
-        ),
-        (
-            lambda **b: nx.maximal_independent_set(nx.path_graph(3, nx.DiGraph), **b),
-            nx.NetworkXNotImplemented,
         ),
         (lambda **b: nx.maximal_independent_set(nx.Graph(), **b), IndexError),
         (
