@@ -35,7 +35,7 @@ CASES = [
     ("k_core", P3, (), {"k": "x"}),
     # a sample larger than the graph
     ("betweenness_centrality", P3, (), {"k": 4, "seed": 1}),
-    # no such algorithm; NaN weights where NetworkX is asked not to ignore them
+    # no such algorithm; NaN weights (NetworkX raises on them unless told to ignore them)
     ("maximum_spanning_edges", P3, (), {"algorithm": "nope"}),
     ("maximum_spanning_tree", P3, (), {"algorithm": "nope"}),
     ("maximum_spanning_tree", NAN, (), {}),
