@@ -2,7 +2,8 @@
 function and device, NetworkX's time, gravel's with the conversion and with it cached (each with
 its speedup over NetworkX alone), and the largest difference of the answers. Records of several
 runs (the calls of one graph split over runs) join in the order given; a function timed twice
-keeps its last row.
+keeps its last row. Where the records come from more than one card, each row's device names its
+card.
 
     python benchmarks/nx_table.py benchmarks/results/h100/nx_backend-kron20-*.json
 """
@@ -36,9 +37,10 @@ def speedup(alone, s, over=None):
     return f"{seconds(s)} ({'>' if alone is None else ''}{text})"
 
 
-def row_line(row):
-    """One row of the table."""
-    name = f"| `{row['function']}` | {row['device']} |"
+def row_line(row, card=None):
+    """One row of the table, its device followed by `card` where one is given."""
+    device = row["device"] if card is None else f"{row['device']} ({card})"
+    name = f"| `{row['function']}` | {device} |"
     if "not_served" in row:
         return f"{name} not served: {row['not_served']} | | | |"
     if row.get("networkx_over_s") is not None:
@@ -55,12 +57,14 @@ def row_line(row):
 def table(records):
     """The table of the rows of `records` (parsed JSON records, in order), conversions left out
     (they are listed apart)."""
+    cards = [r.get("machine", {}).get("gpu") for r in records]
+    named = len(set(cards)) > 1
     rows = {}
-    for record in records:
+    for record, card in zip(records, cards):
         for row in record["rows"]:
             if row["function"] != "convert":
-                rows[row["function"], row["device"]] = row
-    return "\n".join([HEADER, *map(row_line, rows.values())])
+                rows[row["function"], row["device"]] = row_line(row, card if named else None)
+    return "\n".join([HEADER, *rows.values()])
 
 
 def main():

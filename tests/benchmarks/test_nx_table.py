@@ -52,3 +52,15 @@ def test_later_records_replace_a_function_and_every_row_is_listed():
     lines = nx_table.table([{"rows": [first]}, record]).splitlines()
     assert len(lines) == 2 + len(rows)
     assert lines[2] == nx_table.row_line(rows[0]) and "99.0 s" not in lines[2]
+
+
+def test_rows_of_records_from_two_cards_name_their_card():
+    bfs = _row("bfs_edges", networkx_s=4.0, gravel_excl_conversion_s=0.002, diff=0.0)
+    hits = _row("hits", networkx_s=1.0, gravel_excl_conversion_s=0.5, diff=0.0)
+    h100 = {"machine": {"gpu": "NVIDIA H100 80GB HBM3"}, "rows": [bfs]}
+    h200 = {"machine": {"gpu": "NVIDIA H200"}, "rows": [hits]}
+    lines = nx_table.table([h100, h200]).splitlines()
+    assert lines[2].startswith("| `bfs_edges` | cuda (NVIDIA H100 80GB HBM3) | 4.000 s |")
+    assert lines[3].startswith("| `hits` | cuda (NVIDIA H200) | 1.000 s |")
+    same = nx_table.table([h100, dict(h200, machine=h100["machine"])]).splitlines()
+    assert [line.split(" | ")[1] for line in same[2:]] == ["cuda", "cuda"]
