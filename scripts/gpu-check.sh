@@ -148,8 +148,10 @@ case "${1:-}" in
     run primitives primitives.py kron:22 urand:22 --repeat 3 --nx-timeout 30
     exit 0 ;;
   --nx)
-    # installs gravel (the backend's entry point); both runs' logs kept in $out
-    NX_SUITE_WORKERS=${NX_SUITE_WORKERS:-12} NX_SUITE_LOGS=$out/nx-suite scripts/nx-suite.sh | tee "$out/nx-suite.log"
+    # installs gravel (the backend's entry point); both runs' logs kept in $out; gravel's own
+    # functions (the first run) on the GPU whatever the graph's size
+    NX_SUITE_DEVICE=${NX_SUITE_DEVICE:-cuda} NX_SUITE_WORKERS=${NX_SUITE_WORKERS:-12} \
+      NX_SUITE_LOGS=$out/nx-suite scripts/nx-suite.sh | tee "$out/nx-suite.log"
     exit 0 ;;
   --nx-table)
     GRAVEL_PREBUILD=0 scripts/install-backend.sh

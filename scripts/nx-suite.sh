@@ -7,7 +7,10 @@
 #    /tmp/nx-served.md).
 # 2. fallback on: the whole networkx.algorithms suite, NetworkX running what gravel declines.
 # The backend runs where nx.config.backends.gravel.device says ("auto": the GPU where CuPy sees
-# one). Extra arguments go to pytest. Run from the repo root; gravel must be installed (its entry
+# one and the graph holds 20,000 arcs or more, so NetworkX's small test graphs run on the CPU);
+# NX_SUITE_DEVICE=cuda sends the first run's calls to the GPU whatever their size (the second
+# keeps "auto": the GPU's launches on every small graph of the whole suite take too long). Extra
+# arguments go to pytest. Run from the repo root; gravel must be installed (its entry
 # point registers the backend): the script installs it editable without dependencies when not.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +19,7 @@ scripts=$PWD/scripts
 mapfile -t modules < <(python3 scripts/nx_test_modules.py) || exit 1
 export NETWORKX_TEST_BACKEND=gravel PYTHONPATH="$scripts${PYTHONPATH:+:$PYTHONPATH}"
 export NX_SERVED_REPORT=${NX_SERVED_REPORT:-/tmp/nx-served.md}
-python3 -c "import gravel.nx, networkx as nx; print('backend device:', nx.config.backends.gravel.device)"
+echo "backend device: ${NX_SUITE_DEVICE:-the backend's default} in the first run, its default in the second"
 # NX_SUITE_LOGS: a folder that keeps both runs' logs (each test named as it ends, so that a run
 # cut off by a time limit still says how far it got, and the slowest listed)
 logs=
@@ -31,7 +34,7 @@ workers=(-n "${NX_SUITE_WORKERS:-2}" --dist "$("$scripts/xdist-mode.sh")")
 status=0
 
 NETWORKX_FALLBACK_TO_NX=True NX_SERVED_DIR=$work/counts python3 -m pytest -q -p no:cacheprovider \
-  -p nx_served "${workers[@]}" "$@" --pyargs "${modules[@]}" > "$logs/off.log" 2>&1 \
+  -p nx_served -p nx_device "${workers[@]}" "$@" --pyargs "${modules[@]}" > "$logs/off.log" 2>&1 \
   || { status=1; tail -60 "$logs/off.log"; }
 echo "fallback off for gravel's functions, ${#modules[@]} modules: $(tail -1 "$logs/off.log")"
 grep '^gravel served' "$logs/off.log"

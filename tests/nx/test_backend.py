@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gravel.nx._algorithm import ALGORITHMS
+from gravel.nx._algorithm import ALGORITHMS, GPU_MIN_ARCS
 from gravel.nx._info import FUNCTIONS
 from gravel.nx.interface import SMALL_GRAPH_EDGES, XFAIL, BackendInterface
 
@@ -482,6 +482,33 @@ def test_device_config_chooses_gravel_s_device():
     if not cuda.available():
         with nx.config.backends.gravel(device="cuda"), pytest.raises(DeviceUnavailableError):
             nx.pagerank(G, backend="gravel")
+
+
+@pytest.mark.parametrize(
+    "config,edges,expect",
+    [
+        ("auto", GPU_MIN_ARCS // 2 - 1, "cpu"),
+        ("auto", GPU_MIN_ARCS // 2, "auto"),
+        ("cuda", 10, "cuda"),
+        ("cpu", GPU_MIN_ARCS, "cpu"),
+    ],
+)
+def test_auto_runs_graphs_under_the_gpu_s_size_on_the_cpu(monkeypatch, config, edges, expect):
+    """Under "auto" a graph of fewer than GPU_MIN_ARCS arcs goes to gravel's CPU path; a device
+    named in the config is passed on as it is."""
+    from gravel.nx.algorithms.link_analysis import pagerank_alg
+
+    asked = []
+
+    def spy(*args, device, **kwargs):
+        asked.append(device)
+        raise StopIteration  # the device is all this test reads
+
+    monkeypatch.setattr(pagerank_alg, "gravel_pagerank", spy)
+    G = nx.gnm_random_graph(2 * edges // 3 + 2, edges, seed=1)  # no self loops: 2 arcs an edge
+    with nx.config.backends.gravel(device=config), pytest.raises(StopIteration):
+        nx.pagerank(G, backend="gravel")
+    assert asked == [expect]
 
 
 @settings(max_examples=60, deadline=None)

@@ -269,7 +269,7 @@ def test_weighted_closeness_takes_the_gpu_only_where_float32_sums_are_exact(
         return type("R", (), {"closeness": np.zeros(graph.n)})
 
     monkeypatch.setattr(trees, "choose_device", lambda *a: "cuda")  # as if a GPU were usable
-    monkeypatch.setattr(closeness, "device", lambda: "cuda")
+    monkeypatch.setattr(closeness, "device", lambda graph: "cuda")
     monkeypatch.setattr(closeness, "gravel_closeness", fake)
     G = nx.path_graph(4)
     if weight is not None:

@@ -5,8 +5,8 @@ NetworkX finds this backend through the ``networkx.backends`` entry point
 ``networkx.backend_info`` (:func:`gravel.nx._info.get_info`, which imports nothing heavy). Modules
 under :mod:`gravel.nx.algorithms` mirror NetworkX's paths; each function keeps NetworkX's
 signature, defaults, return types and exceptions. Runs on the GPU where gravel's CUDA path is
-available, else on gravel's CPU path; ``nx.config.backends.gravel.device`` ("auto", "cpu" or
-"cuda") forces one.
+available and the graph holds at least ``GPU_MIN_ARCS`` arcs (:mod:`gravel.nx._algorithm`), else
+on gravel's CPU path; ``nx.config.backends.gravel.device`` ("auto", "cpu" or "cuda") forces one.
 """
 
 

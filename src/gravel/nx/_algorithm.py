@@ -61,10 +61,27 @@ def paused_items(generator):
         yield item
 
 
-def device():
-    """Where gravel runs the call: ``nx.config.backends.gravel.device``, "auto" (the GPU where
-    gravel's CUDA path is available), "cpu" or "cuda"."""
-    return nx.config.backends.gravel.device
+#: under the device "auto", graphs of fewer stored arcs run on the CPU: copying one to the GPU and
+#: launching its kernels costs more than the CPU's whole call (docs/tuning.md, GPU_MIN_ARCS)
+GPU_MIN_ARCS = 20_000
+
+
+def device(graph):
+    """Where gravel runs a call on `graph`.
+
+    Parameters
+    ----------
+    graph : gravel.Graph
+        The graph the call's algorithm reads.
+
+    Returns
+    -------
+    str
+        ``nx.config.backends.gravel.device``: "cpu", "cuda", or "auto" (the GPU where gravel's CUDA
+        path is available), which is "cpu" for a graph of fewer than :data:`GPU_MIN_ARCS` arcs.
+    """
+    wanted = nx.config.backends.gravel.device
+    return "cpu" if wanted == "auto" and graph.nnz < GPU_MIN_ARCS else wanted
 
 
 def bound(func, args, kwargs):

@@ -21,7 +21,7 @@ from .._algorithm import algorithm, device, single_node
 
 def _counts(G):
     """Triangles through each vertex and each vertex's degree, self loops excluded."""
-    t = host(gravel_triangles(G.graph, device=device()).triangles).astype(np.int64)
+    t = host(gravel_triangles(G.graph, device=device(G.graph)).triangles).astype(np.int64)
     return t, G.graph.simple_undirected().out_degree.astype(np.int64)
 
 
@@ -95,7 +95,7 @@ def _any_coefficients(G, weight):
     if weight is not None and G.graph.nnz and G.graph.weights.min() < 0:
         # triangles of mixed signs cancel: NetworkX's sums, in another order, end off zero
         raise NotImplementedError("negative weights: clustering runs on NetworkX")
-    dev = choose_device(device(), ("cpu", "cuda"), "clustering")
+    dev = choose_device(device(G.graph), ("cpu", "cuda"), "clustering")
     return _general_coefficients(G.graph, weight is not None, dev)
 
 
@@ -229,7 +229,7 @@ def _square_terms(graph, ids, dev):
 @algorithm
 def square_clustering(G, nodes=None):
     ids = np.arange(len(G)) if nodes is None else _ids(G, nodes)
-    dev = choose_device(device(), ("cpu", "cuda"), "square_clustering")
+    dev = choose_device(device(G.graph), ("cpu", "cuda"), "square_clustering")
     squares, potential = _square_terms(G.graph, ids, dev)
     c = np.zeros(ids.size, object)  # int 0s
     has = potential > 0

@@ -22,7 +22,7 @@ def _refuse_self_loops(G):
 def _cores(G):
     """Core number of each vertex; NetworkX's refusal of self loops first."""
     _refuse_self_loops(G)
-    return host(gravel_core_number(G.graph, device=device()).core)
+    return host(gravel_core_number(G.graph, device=device(G.graph)).core)
 
 
 @algorithm
@@ -46,7 +46,7 @@ def k_core(G, k=None, core_number=None):
 @algorithm
 def k_truss(G, k):
     _refuse_self_loops(G)
-    r = truss_number(G.graph, device=device())
+    r = truss_number(G.graph, device=device(G.graph))
     edge_truss, vertex_truss = host(r.edge_truss), host(r.truss)
     drop = edge_truss < k
     # NetworkX's own steps on a copy: the edges below k out, then the nodes left without edges

@@ -20,7 +20,7 @@ from .traversal.breadth_first_search import discovery, source_id
 def _reached(G, source, reverse):
     """The labels BFS reaches from `source` (a label), itself left out."""
     graph = G.reverse if reverse else G.graph
-    depth = host(bfs(graph, source_id(G, source), device=device()).depth)
+    depth = host(bfs(graph, source_id(G, source), device=device(graph)).depth)
     return set(G.labels_of(np.flatnonzero(depth > 0)))
 
 
@@ -48,7 +48,7 @@ def is_dag(G):
     g = G.graph
     if g.self_loops:
         return False
-    labels = host(strongly_connected_components(g, device=device()).labels)
+    labels = host(strongly_connected_components(g, device=device(g)).labels)
     return bool(np.array_equal(labels, np.arange(g.n)))
 
 

@@ -89,7 +89,7 @@ class _Scorer:
     def common(self, i, j, weights=None):
         """|N(u) ∩ N(v) - {u, v}| per pair (NetworkX's common_neighbors), and the sums of
         per-node `weights` over them."""
-        counts, sums = neighbor_sums(self.simple, i, j, weights, device=device())
+        counts, sums = neighbor_sums(self.simple, i, j, weights, device=device(self.simple))
         return host(counts), (None if sums is None else host(sums))
 
 
@@ -163,7 +163,7 @@ def common_neighbor_centrality(G, ebunch=None, alpha=0.8):
             order = np.argsort(i, kind="stable")
             starts = np.flatnonzero(np.diff(i[order], prepend=-1))
             for at in np.split(order, starts[1:]):  # one BFS per distinct first node
-                depth = host(bfs(s.graph, int(i[at[0]]), device=device()).depth)[j[at]]
+                depth = host(bfs(s.graph, int(i[at[0]]), device=device(s.graph)).depth)[j[at]]
                 hops[at] = np.where(depth >= 0, depth, np.inf)
             with np.errstate(divide="ignore"):  # a pair (u, u), which raises below
                 values = (alpha * c + (1 - alpha) * n / hops).tolist()

@@ -50,7 +50,7 @@ def maximal_independent_set(G, nodes=None, seed=None):
         G.graph,
         nodes=None if required is None else ids,
         seed=gravel_seed(seed),
-        device=device(),
+        device=device(G.graph),
     )
     in_set = host(r.in_set).copy()
     if required is None:

@@ -80,7 +80,7 @@ def forceatlas2_layout(
         node_size=size,
         weight=weight is not None,
         linlog=linlog,
-        device=device(),
+        device=device(G.graph),
     )
     positions = dict(zip(G.labels, host(r.pos)))
     if store_pos_as is not None:

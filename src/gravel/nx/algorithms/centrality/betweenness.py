@@ -30,13 +30,12 @@ def _can_run(G, k, normalized, weight, endpoints, seed):
 def _raw(G, sources):
     """Brandes' sums over `sources` (ids, distinct), endpoints excluded, unscaled."""
     n, K = len(G), len(sources)
+    r = gravel_bc(G.graph, sources=sources, normalized=False, device=device(G.graph))
+    scaled = host(r.centrality)
     if n < 3:  # gravel leaves these unscaled, as NetworkX does
-        return host(
-            gravel_bc(G.graph, sources=sources, normalized=False, device=device()).centrality
-        )
+        return scaled
     # gravel scales a sample of K as N / ((K - 1) c) on sources and N / (K c) elsewhere
     c = 1 if G.is_directed() else 2
-    scaled = host(gravel_bc(G.graph, sources=sources, normalized=False, device=device()).centrality)
     raw = scaled * (K * c / (n - 1))
     raw[sources] = 0.0 if K == 1 else scaled[sources] * ((K - 1) * c / (n - 1))
     return raw
@@ -54,7 +53,7 @@ def _reached(G, sources):
         return by, reach
     by, reach = np.zeros(n), np.empty(len(sources), np.int64)
     for i, s in enumerate(sources.tolist()):
-        seen = host(bfs(G.graph, s, device=device()).depth) >= 0
+        seen = host(bfs(G.graph, s, device=device(G.graph)).depth) >= 0
         by += seen
         reach[i] = seen.sum()
     by[sources] -= 1
@@ -144,7 +143,7 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
     at, keys = _edge_keys(G)
     if len(sources):  # gravel scales as a sample of len(sources): NetworkX's k, or n
         res = gravel_bc(
-            G.graph, sources=sources, normalized=normalized, edges=True, device=device()
+            G.graph, sources=sources, normalized=normalized, edges=True, device=device(G.graph)
         )
         arcs = host(res.edge_centrality)[at]
     else:  # k=0: NetworkX divides by 0

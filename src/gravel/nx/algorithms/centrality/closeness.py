@@ -37,7 +37,7 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
             weight=distance is not None,
             wf_improved=bool(wf_improved),
             # with weights, the GPU only where its float32 sums are exact, as for Dijkstra
-            device=device() if distance is None else exact_sssp_device(G.graph),
+            device=device(G.graph) if distance is None else exact_sssp_device(G.graph),
         ).closeness
     except InvalidWeightError as exc:
         raise NotImplementedError(str(exc)) from exc

@@ -54,7 +54,7 @@ def eigenvector_centrality(G, max_iter=100, tol=1e-06, nstart=None, weight=None)
         weight,
         max_iter,
         lambda: gravel_eigenvector(
-            G.graph, max_iter, tol, start, weight is not None, device=device()
+            G.graph, max_iter, tol, start, weight is not None, device=device(G.graph)
         ),
     )
     return in_start_order(G, x, nstart)

@@ -73,7 +73,7 @@ def katz_centrality(
             start,
             normalized,
             weight is not None,
-            device=device(),
+            device=device(G.graph),
         ),
     )
     return in_start_order(G, x, nstart)

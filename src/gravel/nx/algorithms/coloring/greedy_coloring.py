@@ -32,4 +32,4 @@ def greedy_color(G, strategy="largest_first", interchange=False):
     ids = np.arange(g.n, dtype=np.int32)
     degree = to_caller(g, g.out_degree + g.has_arcs(ids, ids))  # a self loop counts 2
     order = np.argsort(-degree.astype(np.int64), kind="stable")
-    return G.to_dict(host(gravel_greedy_color(g, device=device()).colors), order)
+    return G.to_dict(host(gravel_greedy_color(g, device=device(g)).colors), order)

@@ -23,7 +23,7 @@ def _can_run(G):
 def label_propagation_communities(G):
     clusters = {}
     if len(G):
-        labels = host(gravel_lpa(G.graph, device=device()).labels)
+        labels = host(gravel_lpa(G.graph, device=device(G.graph)).labels)
         _, first = np.unique(labels, return_index=True)
         for label in labels[np.sort(first)].tolist():
             clusters[label] = set()

@@ -44,7 +44,7 @@ def _levels(G, weight, resolution, seed, max_level=None):
         resolution=resolution,
         max_level=max_level,
         seed=gravel_seed(seed),
-        device=device(),
+        device=device(G.graph),
     )
 
 

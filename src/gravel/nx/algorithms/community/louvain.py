@@ -56,7 +56,7 @@ def _partitions(G, weight, resolution, threshold, seed):
         resolution=resolution,
         threshold=threshold,
         seed=gravel_seed(seed),
-        device=device(),
+        device=device(G.graph),
     ).partitions
 
 

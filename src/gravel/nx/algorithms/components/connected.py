@@ -16,7 +16,7 @@ from ..isolate import isolated
 
 def component_labels(G):
     """Per vertex, the smallest vertex id of its (weakly) connected component."""
-    return host(gravel_cc(G.graph, device=device()).labels)
+    return host(gravel_cc(G.graph, device=device(G.graph)).labels)
 
 
 def components(G, labels):

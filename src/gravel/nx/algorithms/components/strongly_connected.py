@@ -13,7 +13,7 @@ from .connected import components, one_component
 
 
 def _labels(G):
-    return host(gravel_scc(G.graph, device=device()).labels)
+    return host(gravel_scc(G.graph, device=device(G.graph)).labels)
 
 
 @algorithm

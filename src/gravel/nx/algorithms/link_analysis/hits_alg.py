@@ -51,7 +51,7 @@ def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
         start = np.array([nstart[v] for v in G.labels], float)
     steps = max_iter * ARPACK_VECTORS
     try:
-        res = gravel_hits(G.graph, steps, tol, start, normalized, device=device())
+        res = gravel_hits(G.graph, steps, tol, start, normalized, device=device(G.graph))
     except PowerIterationFailedConvergence as exc:
         raise nx.PowerIterationFailedConvergence(max_iter) from exc
     except (InvalidArgumentError, InvalidWeightError) as exc:

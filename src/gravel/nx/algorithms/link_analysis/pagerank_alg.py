@@ -53,7 +53,7 @@ def pagerank(
             weight is not None,
             _vector(G, dangling),
             stopping="networkx",
-            device=device(),
+            device=device(G.graph),
         ).rank
     except PowerIterationFailedConvergence as exc:
         raise nx.PowerIterationFailedConvergence(max_iter) from exc

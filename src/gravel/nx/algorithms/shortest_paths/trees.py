@@ -162,7 +162,7 @@ def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None, o
         return _settled(graph, s, cutoff)
     try:
         if method == "bellman-ford":
-            r = bellman_ford(graph, s, device=device())
+            r = bellman_ford(graph, s, device=device(graph))
         else:
             r = sssp(graph, s, device=exact_sssp_device(graph))
     except NegativeCycleError as exc:
@@ -193,7 +193,7 @@ def exact_sssp_device(graph):
     DeviceUnavailableError
         The backend's device is "cuda" and no GPU is usable.
     """
-    dev = choose_device(device(), ("cpu", "cuda"), "sssp")
+    dev = choose_device(device(graph), ("cpu", "cuda"), "sssp")
     exact = graph.whole_weights and graph.n * graph.weight_stats[1] < EXACT_FLOAT32_SUMS
     return dev if exact else "cpu"
 

@@ -32,7 +32,7 @@ def hops_from(G, s, cutoff=None, reverse=False):
     dict
     """
     graph = G.reverse if reverse else G.graph
-    depth = host(bfs(graph, s, device=device()).depth)
+    depth = host(bfs(graph, s, device=device(graph)).depth)
     reached = depth >= 0
     if cutoff is not None:
         reached &= (depth < cutoff + 1) | (depth == 0)

@@ -150,5 +150,5 @@ def descendants_at_distance(G, source, distance):
     s = G.id_of(source, node_not_found(source))
     if distance < 0:  # -1 is the depth of the unreached
         return set()
-    depth = host(bfs(G.graph, s, device=device()).depth)
+    depth = host(bfs(G.graph, s, device=device(G.graph)).depth)
     return set(G.labels_of(np.flatnonzero(depth == distance)))

@@ -66,7 +66,7 @@ def _forest(G, minimum, ignore_nan):
             graph = Graph.from_csr(
                 graph.offsets, graph.indices, -graph.weights, directed=False, trusted=True
             )
-    r = minimum_spanning_forest(graph, weight=True, device=device())
+    r = minimum_spanning_forest(graph, weight=True, device=device(graph))
     return host(r.src), host(r.dst)
 
 
