@@ -7,7 +7,7 @@
 #    /tmp/nx-served.md).
 # 2. fallback on: the whole networkx.algorithms suite, NetworkX running what gravel declines.
 # The backend runs where nx.config.backends.gravel.device says ("auto": the GPU where CuPy sees
-# one and the graph holds 20,000 arcs or more, so NetworkX's small test graphs run on the CPU);
+# one and the graph holds 65,536 arcs or more, so NetworkX's small test graphs run on the CPU);
 # NX_SUITE_DEVICE=cuda sends the first run's calls to the GPU whatever their size (the second
 # keeps "auto": the GPU's launches on every small graph of the whole suite take too long). Extra
 # arguments go to pytest. Run from the repo root; gravel must be installed (its entry

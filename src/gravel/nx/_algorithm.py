@@ -63,7 +63,7 @@ def paused_items(generator):
 
 #: under the device "auto", graphs of fewer stored arcs run on the CPU: copying one to the GPU and
 #: launching its kernels costs more than the CPU's whole call (docs/tuning.md, GPU_MIN_ARCS)
-GPU_MIN_ARCS = 20_000
+GPU_MIN_ARCS = 65_536
 
 
 def device(graph):
