@@ -105,6 +105,30 @@ def test_is_isolate_matches_networkx(G):
     assert inspect.isgenerator(nx.isolates(G, backend="gravel"))
 
 
+@pytest.mark.parametrize("stranded", ["first", "last", "none"])
+@pytest.mark.parametrize(
+    "name,make",
+    [
+        ("is_connected", nx.Graph),
+        ("is_weakly_connected", nx.DiGraph),
+        ("is_strongly_connected", nx.DiGraph),
+    ],
+)
+def test_connectivity_with_a_stranded_node_first_last_or_none(name, make, stranded):
+    """The first node, which the backend asks before any other, and a later one: a node without
+    arcs (strongly: without an arc in) makes the answer False, wherever it stands."""
+    G = make()
+    if stranded == "first":  # the node comes first in NetworkX's (and the conversion's) order
+        G.add_node("first")
+    G.add_edges_from(nx.cycle_graph(6, create_using=make).edges)
+    if stranded == "last":
+        G.add_node("last")
+    if stranded != "none" and name == "is_strongly_connected":
+        G.add_edge(stranded, 0)  # an arc out and none in
+    ours = getattr(nx, name)(G, backend="gravel")
+    assert ours == getattr(nx, name)(G) == (stranded == "none")
+
+
 @pytest.mark.parametrize("name", ["is_tree", "is_forest", "is_arborescence", "is_branching"])
 def test_the_null_graph_is_a_pointless_concept(name):
     ours, theirs = both(name, nx.DiGraph())

@@ -10,17 +10,15 @@ import numpy as np
 from .._algorithm import algorithm
 
 
-def isolated(G):
-    """bool per vertex: no out-arc and (directed) no in-arc."""
+def isolated(G, ids=slice(None)):
+    """bool per vertex of `ids` (default: every vertex): no out-arc and (directed) no in-arc."""
     graph = G.graph
-    return (graph.out_degree == 0) & (graph.in_degree == 0)
+    return (graph.out_degree[ids] == 0) & (graph.in_degree[ids] == 0)
 
 
 @algorithm
 def is_isolate(G, n):
-    i = G.id_of(n, nx.NetworkXError(f"Node {n} is not in the graph."))
-    graph = G.graph
-    return bool(graph.out_degree[i] == 0 and graph.in_degree[i] == 0)
+    return bool(isolated(G, G.id_of(n, nx.NetworkXError(f"Node {n} is not in the graph."))))
 
 
 @algorithm

@@ -37,16 +37,17 @@ def number_connected_components(G):
     return int(np.unique(component_labels(G)).size)
 
 
-def one_component(G, labels=None, stranded=None):
+def one_component(G, labels=component_labels, stranded=isolated):
     """Whether every vertex is in one component: of ``labels(G)`` (default: the (weakly)
-    connected ones). A `stranded` vertex (bool per vertex, default: those without arcs either
-    way), which shares a component with no other, answers False before any labelling, as
-    NetworkX's search from the first node ends at once where that node is isolated."""
+    connected ones). A stranded vertex (``stranded(G, ids)``: bool per vertex of `ids`, default
+    those without arcs either way), which shares a component with no other, answers False before
+    any labelling; the first vertex is asked first, as NetworkX's search from the first node ends
+    at once where that node is isolated."""
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    if len(G) > 1 and np.any(isolated(G) if stranded is None else stranded):
+    if len(G) > 1 and (stranded(G, 0) or np.any(stranded(G, slice(None)))):
         return False
-    return bool(np.all((component_labels if labels is None else labels)(G) == 0))
+    return bool(np.all(labels(G) == 0))
 
 
 @algorithm

@@ -26,7 +26,13 @@ def number_strongly_connected_components(G):
     return int(np.unique(_labels(G)).size)
 
 
+def _one_way(G, ids):
+    """bool per vertex of `ids`: no arc leaves it or none enters it, so that it is a strongly
+    connected component of its own."""
+    g = G.graph
+    return (g.out_degree[ids] == 0) | (g.in_degree[ids] == 0)
+
+
 @algorithm
 def is_strongly_connected(G):
-    g = G.graph  # a vertex no arc leaves or enters is a component of its own
-    return one_component(G, _labels, (g.out_degree == 0) | (g.in_degree == 0))
+    return one_component(G, _labels, _one_way)
