@@ -10,7 +10,8 @@
 #   --beyond [SPEC]  runs only benchmarks/beyond_memory.py (default kron:30:13, 111 GB of ids: the
 #               two-H100 machine with 256 GB of host memory)
 #   --primitives  runs only primitives.py on kron:22 and urand:22, NetworkX at scale 14 (issue 22)
-#   --nx        runs only NetworkX's suite through the backend on the GPU (scripts/nx-suite.sh)
+#   --nx        runs only NetworkX's suite through the backend (scripts/nx-suite.sh): its first run,
+#               NetworkX's tests of gravel's functions, on the GPU (NX_SUITE_DEVICE=cuda)
 #   --nx-table [DONE.json ...]  runs only benchmarks/nx_backend.py on kron:20 on the GPU: the calls
 #               not in the rows of the given records of earlier runs
 #   --programs  runs only programs.py: programs against the built-ins on kron:22 and urand:22,

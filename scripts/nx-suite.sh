@@ -19,7 +19,8 @@ scripts=$PWD/scripts
 mapfile -t modules < <(python3 scripts/nx_test_modules.py) || exit 1
 export NETWORKX_TEST_BACKEND=gravel PYTHONPATH="$scripts${PYTHONPATH:+:$PYTHONPATH}"
 export NX_SERVED_REPORT=${NX_SERVED_REPORT:-/tmp/nx-served.md}
-echo "backend device: ${NX_SUITE_DEVICE:-the backend's default} in the first run, its default in the second"
+python3 -c "import gravel.nx, networkx as nx; print('backend device:', nx.config.backends.gravel.device)"
+echo "the first run's device: ${NX_SUITE_DEVICE:-the same}"
 # NX_SUITE_LOGS: a folder that keeps both runs' logs (each test named as it ends, so that a run
 # cut off by a time limit still says how far it got, and the slowest listed)
 logs=

@@ -105,28 +105,55 @@ def test_is_isolate_matches_networkx(G):
     assert inspect.isgenerator(nx.isolates(G, backend="gravel"))
 
 
-@pytest.mark.parametrize("stranded", ["first", "last", "none"])
+@pytest.mark.parametrize("where", ["first", "last", "none"])
 @pytest.mark.parametrize(
-    "name,make",
+    "name,make,arcs",
     [
-        ("is_connected", nx.Graph),
-        ("is_weakly_connected", nx.DiGraph),
-        ("is_strongly_connected", nx.DiGraph),
+        ("is_connected", nx.Graph, []),
+        ("is_connected", nx.Graph, [("x", "x")]),
+        ("is_weakly_connected", nx.DiGraph, []),
+        ("is_weakly_connected", nx.DiGraph, [("x", "x")]),
+        ("is_strongly_connected", nx.DiGraph, [("x", 0)]),
+        ("is_strongly_connected", nx.DiGraph, [(0, "x")]),
+        ("is_strongly_connected", nx.DiGraph, [("x", "x"), ("x", 0)]),
     ],
 )
-def test_connectivity_with_a_stranded_node_first_last_or_none(name, make, stranded):
-    """The first node, which the backend asks before any other, and a later one: a node without
-    arcs (strongly: without an arc in) makes the answer False, wherever it stands."""
+def test_connectivity_with_a_stranded_node(name, make, arcs, where):
+    """A node "x" that shares a component with no other (no arcs, a self loop only, arcs one way
+    only), first in node order, last or absent: NetworkX's answer."""
     G = make()
-    if stranded == "first":  # the node comes first in NetworkX's (and the conversion's) order
-        G.add_node("first")
+    if where == "first":  # the node comes first in NetworkX's (and the conversion's) order
+        G.add_node("x")
     G.add_edges_from(nx.cycle_graph(6, create_using=make).edges)
-    if stranded == "last":
-        G.add_node("last")
-    if stranded != "none" and name == "is_strongly_connected":
-        G.add_edge(stranded, 0)  # an arc out and none in
-    ours = getattr(nx, name)(G, backend="gravel")
-    assert ours == getattr(nx, name)(G) == (stranded == "none")
+    if where != "none":
+        G.add_node("x")
+        G.add_edges_from(arcs)
+    expected = getattr(nx, name)(G)
+    assert expected == (where == "none")
+    assert getattr(nx, name)(G, backend="gravel") == expected
+
+
+def test_one_component_asks_the_first_node_before_the_rest():
+    """A first node without arcs answers False from its own degrees, as NetworkX's search from it
+    ends at once: neither the other nodes' degrees nor any labelling are read."""
+    from gravel.nx.algorithms.components.connected import one_component
+    from gravel.nx.algorithms.isolate import isolated
+
+    G = nx.Graph()
+    G.add_node("x")
+    G.add_edges_from(nx.cycle_graph(6).edges)
+    asked = []
+
+    def stranded(H, ids):
+        asked.append(ids)
+        return isolated(H, ids)
+
+    def labels(H):
+        raise AssertionError("labelled the graph although the first node answers")
+
+    H = BackendInterface.convert_from_nx(G)
+    assert one_component(H, labels, stranded) is False
+    assert asked == [0]
 
 
 @pytest.mark.parametrize("name", ["is_tree", "is_forest", "is_arborescence", "is_branching"])

@@ -18,7 +18,9 @@ def isolated(G, ids=slice(None)):
 
 @algorithm
 def is_isolate(G, n):
-    return bool(isolated(G, G.id_of(n, nx.NetworkXError(f"Node {n} is not in the graph."))))
+    i = G.id_of(n, nx.NetworkXError(f"Node {n} is not in the graph."))
+    graph = G.graph
+    return bool(graph.out_degree[i] == 0 and graph.in_degree[i] == 0)
 
 
 @algorithm
