@@ -1,16 +1,22 @@
 """Triangle counting on the CPU and the GPU: the published totals of the shared datasets, NetworkX's
 per-vertex counts on the smaller ones and on random graphs, the GPU's total against the CPU's."""
 
+import importlib
+
 import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gravel
+from gravel.backends.cpu import tc
 
 from ..conftest import dataset_ids, fresh, load_dataset, reference
 from ..strategies import graphs
 from .helpers import as_array, nx_simple_undirected
+
+triangles_module = importlib.import_module("gravel.algorithms.triangles")
 
 REF = reference()
 SMALL = [e for e in REF if e["computed"]["n_vertices"] <= 40000]
@@ -32,13 +38,45 @@ def test_triangles_per_vertex_match_networkx(entry):
     assert np.array_equal(gravel.triangles(G, device="cpu").triangles, as_array(nx.triangles(g), G))
 
 
+@pytest.mark.parametrize("by_degree", [True, False], ids=["degree ranks", "id ranks"])
 @settings(max_examples=60, deadline=None)
-@given(graphs())
-def test_random_triangles_as_networkx(G):
+@given(G=graphs())
+def test_random_triangles_as_networkx(by_degree, G):
     g = nx_simple_undirected(G)
-    tri = gravel.triangles(G, device="cpu")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(triangles_module, "ranks_by_degree", lambda degree: by_degree)
+        tri = gravel.triangles(G, device="cpu")
+        total = gravel.triangles(G, device="cpu", per_vertex=False).total
     assert np.array_equal(tri.triangles, as_array(nx.triangles(g), G))
-    assert tri.total == sum(nx.triangles(g).values()) // 3
+    assert tri.total == total == sum(nx.triangles(g).values()) // 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(G=graphs(), small=st.booleans())
+def test_lower_ends_split_each_sorted_row_at_its_own_id(G, small):
+    """Each row's ids below its own end where lower_ends says, on both its paths (NumPy up to
+    SMALL_ARCS arcs, the parallel kernel above)."""
+    S = G.simple_undirected()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tc, "is_small", lambda arcs: small)
+        ends = tc.lower_ends(S.offsets, S.indices)
+    for u in range(S.n):
+        row = S.indices[S.offsets[u] : S.offsets[u + 1]]
+        assert ends[u] - S.offsets[u] == np.count_nonzero(row < u)
+
+
+@pytest.mark.parametrize(
+    "degree,expect",
+    [
+        ([16] * 999 + [17], False),  # even degrees, as a uniform random graph's
+        ([12] * 500 + [14] * 500, False),  # mean 13 within 1.3 times the median
+        ([4] * 900 + [400] * 100, True),  # mean 43.6 over a median of 4
+        ([3] * 900 + [60] * 100, False),  # skewed, but a mean of 8.7: too sparse to pay
+        ([], False),
+    ],
+)
+def test_ranks_by_degree_follows_its_rule(degree, expect):
+    assert triangles_module.ranks_by_degree(np.array(degree, np.int32)) is expect
 
 
 @pytest.mark.gpu

@@ -3,7 +3,9 @@ symmetrised first, as SNAP does; self loops and parallel edges never form triang
 
 Forward algorithm: orient every edge from the lower to the higher (degree, id) rank, so each
 triangle is found exactly once, in the out-lists of the two ends of an oriented edge: on the CPU by
-marking the first end's list and looking up the second's, on the GPU by intersecting them.
+marking the first end's list and looking up the second's, on the GPU by intersecting them. On the
+CPU, where the degrees are not skewed enough for their ranking to pay (:func:`ranks_by_degree`),
+the rank is the id alone, read off the sorted rows without building the oriented graph.
 """
 
 from dataclasses import dataclass
@@ -15,6 +17,38 @@ from ..backends.cpu import tc as _k
 from ..dispatch import choose_device, takes_graph, to_caller
 from ..results import Result, Timer
 from ..transform import orient_by_degree
+
+#: ranking by degree pays where the mean degree is at least DEGREE_RANK_MEAN and over
+#: DEGREE_RANK_SKEW times the median (GAP's rule for relabelling; docs/tuning.md)
+DEGREE_RANK_MEAN = 10
+DEGREE_RANK_SKEW = 1.3
+#: degrees sampled, evenly spaced, for the median
+DEGREE_RANK_SAMPLE = 1000
+
+
+def ranks_by_degree(degree):
+    """Whether the CPU's count ranks vertices by degree (building the oriented graph) or by id.
+
+    Ranking by degree bounds every out-list by about sqrt(2m), which pays on skewed graphs; where
+    degrees are even (uniform random graphs) or small (roads, meshes) the id order does as much
+    counting and saves the oriented graph's build.
+
+    Parameters
+    ----------
+    degree : numpy.ndarray
+        Each vertex's degree in the simple undirected graph.
+
+    Returns
+    -------
+    bool
+        True where the mean degree is at least DEGREE_RANK_MEAN and over DEGREE_RANK_SKEW times
+        the median of an evenly spaced sample of DEGREE_RANK_SAMPLE degrees.
+    """
+    if degree.size == 0:
+        return False
+    mean = float(degree.mean())
+    sample = degree[:: max(1, degree.size // DEGREE_RANK_SAMPLE)]
+    return mean >= DEGREE_RANK_MEAN and mean > DEGREE_RANK_SKEW * float(np.median(sample))
 
 
 @dataclass
@@ -104,8 +138,12 @@ def _triangles_cpu(S, per_vertex):
 
     threads = get_num_threads()
     with Timer() as t:
-        O = orient_by_degree(S)
-        total, per = _k.count(O.offsets, O.indices, threads, per_vertex)
+        if ranks_by_degree(S.out_degree):
+            O = orient_by_degree(S)
+            total, per = _k.count(O.offsets, O.indices, threads, per_vertex)
+        else:
+            ends = _k.lower_ends(S.offsets, S.indices)
+            total, per = _k.count(S.offsets, S.indices, threads, per_vertex, ends=ends)
     return TriangleResult(
         "triangles",
         "cpu",

@@ -1,6 +1,7 @@
 """Triangle counting with Numba: orient each edge from lower to higher (degree, id) rank, then count
 |N+(u) ∩ N+(v)| for every oriented edge (the forward algorithm), each triangle found exactly
-once."""
+once. Where ranking by degree does not pay, the rank is the id alone and needs no new graph: each
+sorted row's ids below its own are its out-list (:func:`lower_ends`)."""
 
 import numba
 import numpy as np
@@ -56,10 +57,37 @@ def _orient_parallel(offsets, indices, degree, stop):
     return off, idx
 
 
-def count(off, idx, threads, per_vertex, rows=None):
+def lower_ends(offsets, indices):
+    """Where each sorted row's ids below the row's own end: ``indices[offsets[u]:ends[u]]`` is
+    u's out-list in the graph oriented from the higher id to the lower, so that :func:`count` reads
+    an undirected graph's own CSR as the forward algorithm's graph of id ranks.
+
+    Up to SMALL_ARCS arcs with NumPy (nothing to compile), above by a binary search a row in
+    parallel."""
+    if not is_small(indices.shape[0]):
+        return shares.stoppable(_lower_ends_parallel, offsets, indices)
+    n = offsets.shape[0] - 1
+    rows = np.repeat(np.arange(n, dtype=indices.dtype), np.diff(offsets))
+    return offsets[:-1] + np.bincount(rows[indices < rows], minlength=n)
+
+
+@numba.njit(parallel=True, nogil=True, cache=True)
+def _lower_ends_parallel(offsets, indices, stop):
+    n = offsets.shape[0] - 1
+    ends = np.empty(n, np.int64)
+    for u in numba.prange(n):
+        if stop[0]:  # an interrupted caller: what it returns is never read
+            continue
+        a = offsets[u]
+        ends[u] = a + np.searchsorted(indices[a : offsets[u + 1]], u)
+    return ends
+
+
+def count(off, idx, threads, per_vertex, rows=None, ends=None):
     """Triangles in total, and per vertex when asked (empty when not), found at the rows
     ``rows[0] .. rows[1] - 1`` (default all): the others' lists are read only as the middle
-    vertex v's (a part of a partitioned graph counts at its own rows).
+    vertex v's (a part of a partitioned graph counts at its own rows). Row u's out-list is
+    ``idx[off[u]:ends[u]]`` (default ``ends = off[1:]``: the whole row).
 
     Up to `threads` shares (:func:`gravel.backends.cpu.shares.run`) each run the serial kernel
     `_rows` over rows t, t + threads, ... (interleaving spreads the heavy rows) with a marker
@@ -69,20 +97,22 @@ def count(off, idx, threads, per_vertex, rows=None):
     ARCS_PER_THREAD."""
     n = off.shape[0] - 1
     first, last = (0, n) if rows is None else rows
+    ends = off[1:] if ends is None else ends
     threads = max(1, min(threads, int(off[last] - off[first]) // ARCS_PER_THREAD))
     local = np.zeros((threads, n if per_vertex else 0), np.int64)
     totals = np.zeros(threads, np.int64)
 
     def share(t, stop):
         mark = np.zeros(n, np.uint8)
-        totals[t] = _rows(off, idx, first + t, last, threads, mark, local[t], per_vertex, stop)
+        mine = local[t]
+        totals[t] = _rows(off, ends, idx, first + t, last, threads, mark, mine, per_vertex, stop)
 
     shares.run(share, threads)
     return totals.sum(), local.sum(axis=0)
 
 
 @numba.njit(nogil=True, cache=True)
-def _rows(off, idx, t, last, threads, mark, mine, per_vertex, stop):
+def _rows(off, ends, idx, t, last, threads, mark, mine, per_vertex, stop):
     """Triangles at rows t, t + threads, ... below `last`, and each corner's count in `mine` when
     asked.
 
@@ -96,28 +126,28 @@ def _rows(off, idx, t, last, threads, mark, mine, per_vertex, stop):
     for u in range(t, last, threads):
         if stop[0]:  # an interrupted caller: the count is abandoned
             return c
-        a, b = off[u], off[u + 1]
+        a, b = off[u], ends[u]
         if b - a < 2:
             continue
         for p in range(a, b):
             mark[np.uint32(idx[p])] = 1
         if per_vertex:
-            c += _closed_at(off, idx, mark, u, mine)
+            c += _closed_at(off, ends, idx, mark, u, mine)
         else:
-            c += _closed(off, idx, mark, u)
+            c += _closed(off, ends, idx, mark, u)
         for p in range(a, b):
             mark[np.uint32(idx[p])] = 0
     return c
 
 
 @numba.njit(inline="always")
-def _closed(off, idx, mark, u):
+def _closed(off, ends, idx, mark, u):
     """Triangles at u: the marked w in N+(v), v in N+(u). Four lookups an iteration, into four
     sums (docs/tuning.md, CPU kernels)."""
     c0 = c1 = c2 = c3 = 0
-    for p in range(off[u], off[u + 1]):
+    for p in range(off[u], ends[u]):
         v = idx[p]
-        q, end = off[v], off[v + 1]
+        q, end = off[v], ends[v]
         while q + 4 <= end:
             c0 += mark[np.uint32(idx[q])]
             c1 += mark[np.uint32(idx[q + 1])]
@@ -131,14 +161,14 @@ def _closed(off, idx, mark, u):
 
 
 @numba.njit(inline="always")
-def _closed_at(off, idx, mark, u, mine):
+def _closed_at(off, ends, idx, mark, u, mine):
     """`_closed`, each triangle also counted at its three corners in `mine`: w's count gets the
     lookup's result unconditionally (a branch on it mispredicts), u's and v's theirs once."""
     c = 0
-    for p in range(off[u], off[u + 1]):
+    for p in range(off[u], ends[u]):
         v = idx[p]
         cv = 0
-        for q in range(off[v], off[v + 1]):
+        for q in range(off[v], ends[v]):
             w = np.uint32(idx[q])
             hit = np.int64(mark[w])
             cv += hit
