@@ -69,13 +69,17 @@ def test_lower_ends_split_each_sorted_row_at_its_own_id(G, small):
     "degree,expect",
     [
         ([16] * 999 + [17], False),  # even degrees, as a uniform random graph's
-        ([12] * 500 + [14] * 500, False),  # mean 13 within 1.3 times the median
+        ([24] * 500 + [26] * 500, False),  # mean 25 within 1.3 times the median
         ([4] * 900 + [400] * 100, True),  # mean 43.6 over a median of 4
-        ([3] * 900 + [60] * 100, False),  # skewed, but a mean of 8.7: too sparse to pay
+        ([2] * 900 + [182] * 100, True),  # a mean of exactly 20 (DEGREE_RANK_MEAN), skewed
+        ([3] * 900 + [150] * 100, False),  # skewed, but a mean of 17.7: too sparse to pay
+        ([0, 100] * 1000, False),  # the sample holds vertices with arcs only: all of 100
+        ([0] * 1200 + [60] * 800, False),  # likewise: isolated vertices skew nothing
+        ([4] * 4500 + [400] * 500, True),  # more than 1,000: a sample decides
         ([], False),
     ],
 )
-def test_ranks_by_degree_follows_its_rule(degree, expect):
+def test_ranks_by_degree_follows_gap_s_rule(degree, expect):
     assert triangles_module.ranks_by_degree(np.array(degree, np.int32)) is expect
 
 

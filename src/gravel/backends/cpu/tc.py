@@ -65,10 +65,13 @@ def lower_ends(offsets, indices):
     Up to SMALL_ARCS arcs with NumPy (nothing to compile), above by a binary search a row in
     parallel."""
     if not is_small(indices.shape[0]):
-        return shares.stoppable(_lower_ends_parallel, offsets, indices)
-    n = offsets.shape[0] - 1
-    rows = np.repeat(np.arange(n, dtype=indices.dtype), np.diff(offsets))
-    return offsets[:-1] + np.bincount(rows[indices < rows], minlength=n)
+        ends = shares.stoppable(_lower_ends_parallel, offsets, indices)
+    else:
+        n = offsets.shape[0] - 1
+        rows = np.repeat(np.arange(n, dtype=indices.dtype), np.diff(offsets))
+        ends = offsets[:-1] + np.bincount(rows[indices < rows], minlength=n)
+    ends.flags.writeable = False  # as the graph's offsets: count's kernels compile once for both
+    return ends
 
 
 @numba.njit(parallel=True, nogil=True, cache=True)
@@ -97,8 +100,11 @@ def count(off, idx, threads, per_vertex, rows=None, ends=None):
     ARCS_PER_THREAD."""
     n = off.shape[0] - 1
     first, last = (0, n) if rows is None else rows
-    ends = off[1:] if ends is None else ends
-    threads = max(1, min(threads, int(off[last] - off[first]) // ARCS_PER_THREAD))
+    if ends is None:
+        ends, arcs = off[1:], int(off[last] - off[first])
+    else:
+        arcs = int((ends[first:last] - off[first:last]).sum())
+    threads = max(1, min(threads, arcs // ARCS_PER_THREAD))
     local = np.zeros((threads, n if per_vertex else 0), np.int64)
     totals = np.zeros(threads, np.int64)
 
