@@ -304,7 +304,7 @@ def gravel_call(name, G, W, source):
     }[name]
 
 
-def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None):
+def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None, timeout=600):
     """Gunrock's validated time for each primitive on G (W for SSSP), the median over `sources`
     (one for PageRank and TC).
 
@@ -322,6 +322,8 @@ def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None):
         The primitives.
     folder : str, optional
         Where the .mtx files go (a temporary folder if None).
+    timeout : float, default 600
+        Seconds before an app's run is stopped and its cell counted as failed.
 
     Returns
     -------
@@ -339,10 +341,11 @@ def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None):
         cells = {}
         for name in algos:
             each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
+            mtx = files[kinds.get(name, "pattern")]
             times, problems = [], []
             for v in each:
                 try:
-                    out = run_gunrock(bin_dir, name, files[kinds.get(name, "pattern")], v, repeat)
+                    out = run_gunrock(bin_dir, name, mtx, v, repeat, timeout)
                 except (RuntimeError, subprocess.TimeoutExpired) as e:  # a failed run: no cell
                     problems = [f"source {v}: {' '.join(str(e).split())[-300:]}"]
                     break

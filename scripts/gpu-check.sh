@@ -23,9 +23,10 @@
 #               and then the whole GPU suite, its log to $OUT/gpu-suite.log: what a merge of GPU
 #               code needs (over 600 s on an H100; RECORD_SECONDS caps the recording, SUITE_SECONDS
 #               the whole, from the script's start)
-#   --suite-rest  runs the GPU tests that a --suite run cut off by its cap did not get to (its log
-#               read from $OUT: a later call on the same warm machine, OUT pointing to a folder
-#               that stays, such as build/); both name each test as it ends, list the slowest,
+#   --suite-rest  runs the GPU tests that a --suite run cut off by its cap did not get to (its log,
+#               and those of earlier --suite-rest runs, read from $OUT: a later call on the same
+#               warm machine, OUT pointing to a folder that stays, such as build/; each run a log
+#               of its own); both name each test as it ends, list the slowest,
 #               and run the failed tests again in one process (RERUN_SECONDS kept for it)
 #   --kernels   runs only kernel_times.py on kron:22 and urand:22: issue 23's six GPU cells, kernel
 #               by kernel
@@ -117,7 +118,7 @@ install_wheels() {
 rerun_failed() {
   local failed
   # whole test ids (a parameter may hold spaces), up to pytest's " - reason"
-  mapfile -t failed < <(grep -oP '(?:^|\] )(?:FAILED|ERROR) \Ktests/\S.*?(?= - |$)' "$out/$1.log" \
+  mapfile -t failed < <(grep -oP '(?:^|\] )(?:FAILED|ERROR) \Ktests/\S.*?(?= - | *$)' "$out/$1.log" \
     | sort -u)
   [ ${#failed[@]} = 0 ] && return 0
   timeout -s INT "$(left 0)" python3 -m pytest -q -p no:cacheprovider --tb=long "${failed[@]}" \
@@ -202,12 +203,16 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
     keep_caches
     exit 0 ;;
   --suite-rest)
-    # the tests a cut-off --suite run (its log in $out) did not get to, in a later call
+    # the tests that a cut-off --suite run and the --suite-rest runs after it (their logs in $out:
+    # gpu-suite-rest.log, gpu-suite-rest2.log, ...) did not get to, in a later call
+    shopt -s nullglob
+    logs=("$out/gpu-suite.log" "$out"/gpu-suite-rest.log "$out"/gpu-suite-rest[0-9]*.log)
+    rest=gpu-suite-rest$([ ${#logs[@]} -gt 1 ] && echo ${#logs[@]})
     timeout -s INT "$(left "${RERUN_SECONDS:-60}")" \
-      python3 scripts/gpu-suite-rest.py "$out/gpu-suite.log" -v -n "$(($(nproc) - 1))" \
-      --dist "$(scripts/xdist-mode.sh)" --durations=40 >"$out/gpu-suite-rest.log" 2>&1
-    grep -E "^(FAILED|ERROR) | to run| in [0-9.]+s" "$out/gpu-suite-rest.log"
-    rerun_failed gpu-suite-rest
+      python3 scripts/gpu-suite-rest.py "${logs[@]}" -v -n "$(($(nproc) - 1))" \
+      --dist "$(scripts/xdist-mode.sh)" --durations=40 >"$out/$rest.log" 2>&1
+    grep -E "^(FAILED|ERROR) | to run| in [0-9.]+s" "$out/$rest.log"
+    rerun_failed "$rest"
     keep_caches
     exit 0 ;;
   --kernels)

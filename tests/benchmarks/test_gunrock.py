@@ -173,7 +173,8 @@ def test_tc_total_must_sum_the_counts(pair):
 def test_gunrock_answers_pass_gravels_verifiers(pair):
     G, W = pair
     sources = np.argsort(G.out_degree)[-2:].astype(int).tolist()
-    cells = gunrock.gunrock_cells(G, W, sources, BIN, repeat=2)
+    # an app that hangs fails its cell within a minute, not the device's whole call
+    cells = gunrock.gunrock_cells(G, W, sources, BIN, repeat=2, timeout=60)
     assert {name: cell["problems"] for name, cell in cells.items()} == {
         name: [] for name in gunrock.ALGOS
     }
@@ -224,6 +225,16 @@ def test_a_failing_app_gives_a_failed_cell(pair, tmp_path):
     cells = gunrock.gunrock_cells(G, W, [0], tmp_path, repeat=1, algos=["tc"])
     assert cells["tc"]["gunrock_s"] is None
     assert cells["tc"]["problems"][0].endswith("exited 1: Error: input matrix must be symmetric")
+
+
+def test_an_app_that_hangs_gives_a_failed_cell(pair, tmp_path):
+    G, W = pair
+    app = tmp_path / "bfs"
+    app.write_text("#!/bin/sh\nexec sleep 60\n")
+    app.chmod(0o755)
+    cells = gunrock.gunrock_cells(G, W, [0], tmp_path, repeat=1, algos=["bfs"], timeout=0.5)
+    assert cells["bfs"]["gunrock_s"] is None
+    assert "timed out after 0.5 seconds" in cells["bfs"]["problems"][0]
 
 
 def test_an_app_missing_or_not_executable_gives_a_failed_cell(pair, tmp_path):
