@@ -12,14 +12,7 @@ from hypothesis import strategies as st
 
 from gravel.nx.interface import BackendInterface
 
-from .test_backend import nx_graphs, same
-
-
-@pytest.fixture(autouse=True)
-def _quiet_cache():
-    nx.config.warnings_to_ignore.add("cache")
-    yield
-    nx.config.warnings_to_ignore.discard("cache")
+from .helpers import nx_graphs, same
 
 
 def outcome(f, G, **kwargs):

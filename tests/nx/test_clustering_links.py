@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gravel.nx.algorithms import link_prediction
 from gravel.nx.interface import BackendInterface
 
-from .test_backend import nx_graphs
+from .helpers import nx_graphs
 
 PREDICTORS = [
     "jaccard_coefficient",
@@ -20,13 +20,6 @@ PREDICTORS = [
     "preferential_attachment",
     "common_neighbor_centrality",
 ]
-
-
-@pytest.fixture(autouse=True)
-def _quiet_cache():
-    nx.config.warnings_to_ignore.add("cache")
-    yield
-    nx.config.warnings_to_ignore.discard("cache")
 
 
 def close(a, b):

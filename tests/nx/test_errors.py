@@ -11,7 +11,7 @@ import pytest
 
 from gravel.nx.interface import BackendInterface
 
-from .test_backend import nx_function
+from .helpers import nx_function
 
 P3 = nx.path_graph(3)
 LOOP = nx.Graph([(0, 0), (0, 1)])
@@ -54,13 +54,6 @@ def raised(name, G, args, kwargs):
     except Exception as exc:  # noqa: BLE001  (compared with NetworkX's own)
         return exc
     return None
-
-
-@pytest.fixture(autouse=True)
-def _quiet_cache():
-    nx.config.warnings_to_ignore.add("cache")
-    yield
-    nx.config.warnings_to_ignore.discard("cache")
 
 
 @pytest.mark.parametrize("name,G,args,kwargs", CASES, ids=[c[0] for c in CASES])

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from gravel.nx._algorithm import ALGORITHMS
 from gravel.nx.interface import BackendInterface
 
-from .test_backend import nx_graphs
+from .helpers import lfr, nx_graphs
 
 
 def valid(G, parts):
@@ -45,10 +45,6 @@ def test_random_graphs(G):
         if G.number_of_edges():
             q = [nx.community.modularity(G, p, weight=weight) for p in levels]
             assert all(b > a for a, b in zip(q, q[1:], strict=False))
-
-
-def lfr():
-    return nx.LFR_benchmark_graph(250, 3, 1.5, 0.009, average_degree=5, min_community=20, seed=10)
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ XFAIL = {
         ("community/tests/test_louvain.py", test): (
             "expects NetworkX's exact Louvain partition for a seed: gravel visits the vertices "
             "in another random order (NumPy's), so its partition differs (its modularity is "
-            "within 5 % of NetworkX's, tests/nx/test_backend.py)"
+            "within 5 % of NetworkX's, tests/nx/test_louvain.py)"
         )
         for test in (
             "test_karate_club_partition",
@@ -36,7 +36,7 @@ XFAIL = {
     ("algorithms/tests/test_mis.py", "test_random_seed"): (
         "expects NetworkX's own draw for seed=1 ([1, 0, 3, 2, 4]): gravel's maximal independent "
         "set ranks the vertices by a NumPy permutation, so its set for a seed differs (it is "
-        "valid and maximal, tests/nx/test_structure.py)"
+        "valid and maximal, tests/nx/test_mis_ego_complement.py)"
     ),
     ("algorithms/tests/test_cycles.py", "test_unweighted_diamond"): (
         "expects the exact node sequence of a cycle that NetworkX's minimum_cycle_basis finds "
