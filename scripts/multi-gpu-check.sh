@@ -39,13 +39,13 @@ nvidia-smi --query-gpu=index,name,memory.used,memory.total --format=csv,noheader
 
 status=0
 if [ "${ONLY:-}" != bench ]; then
-    echo "== tests: the part kernels, test_distributed_gpu.py (GPU and CPU), test_distributed.py"
-    timeout -k 10 300 python3 -m pytest -q -x -p no:cacheprovider tests/test_distributed_kernels.py \
+    echo "== tests: the part kernels, tests/distributed/test_gpu.py (GPU and CPU), tests/distributed"
+    timeout -k 10 300 python3 -m pytest -q -x -p no:cacheprovider tests/backends/test_part_kernels.py \
         || status=1
-    timeout -k 10 420 python3 -m pytest -q -x -p no:cacheprovider tests/test_distributed_gpu.py \
+    timeout -k 10 420 python3 -m pytest -q -x -p no:cacheprovider tests/distributed/test_gpu.py \
         || status=1
-    timeout -k 10 300 python3 -m pytest -q -x -p no:cacheprovider tests/test_distributed.py \
-        || status=1
+    timeout -k 10 300 python3 -m pytest -q -x -p no:cacheprovider tests/distributed \
+        --ignore=tests/distributed/test_gpu.py || status=1
 fi
 if [ "${ONLY:-}" != tests ]; then
     echo "== benchmark: $GRAPHS (validate $VALIDATE, BFS $BFS_DIRECTION), json $OUT/multigpu.json"

@@ -2,7 +2,9 @@
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 from hypothesis import strategies as st
+from scipy.sparse.csgraph import dijkstra
 
 import gravel
 
@@ -23,6 +25,38 @@ def multigraphs(draw, max_n=9, max_m=40, directed=None):
     src = np.array([a for a, _ in arcs], np.int64)
     dst = np.array([b for _, b in arcs], np.int64)
     return gravel.Graph.from_edges(src, dst, n=n, directed=directed), arcs
+
+
+#: weights that stress the arithmetic: zero (ties, zero cycles), tiny, huge but finite in float32
+AWKWARD_WEIGHTS = [0.0, 0.0, 1e-30, 0.5, 1.0, 3.0, 1e30, 3e38]
+
+
+@st.composite
+def weighted_multigraphs(draw, weights=AWKWARD_WEIGHTS, directed=None):
+    G, arcs = draw(multigraphs(directed=directed))
+    w = draw(st.lists(st.sampled_from(weights), min_size=len(arcs), max_size=len(arcs)))
+    W = gravel.Graph.from_edges(
+        np.array([a for a, _ in arcs], np.int64),
+        np.array([b for _, b in arcs], np.int64),
+        np.array(w, np.float32),
+        n=G.n,
+        directed=G.directed,
+    )
+    return W, arcs, w
+
+
+def scipy_dijkstra(G, arcs, w, source):
+    """SciPy's distances and predecessors on the lightest arc of each pair (explicit zeros are
+    arcs to SciPy)."""
+    lightest = {}
+    for (a, b), x in zip(arcs, w):
+        pairs = [(a, b)] if G.directed else [(a, b), (b, a)]
+        for key in pairs:
+            lightest[key] = min(lightest.get(key, np.inf), float(np.float32(x)))
+    rows = np.array([k[0] for k in lightest], np.int64)
+    cols = np.array([k[1] for k in lightest], np.int64)
+    A = sp.csr_array((np.array(list(lightest.values())), (rows, cols)), shape=(G.n, G.n))
+    return dijkstra(A, directed=True, indices=source, return_predecessors=True)
 
 
 def nx_simple_undirected(G):
