@@ -194,7 +194,8 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
     python3 -m gravel.prebuild 2>&1 | tail -1
     [ "${KEEP_PREBUILT:-0}" = 1 ] && XZ_OPT=-T0 tar -cJf "$out/prebuilt.tar.xz" -C src/gravel/backends/cuda prebuilt
     # SIGINT at the time limit (RERUN_SECONDS before it); -v names each test as it ends, so a cut
-    # run's log still tells what it ran
+    # run's log still tells what it ran (an earlier suite's --suite-rest logs go: they are not its)
+    rm -f "$out"/gpu-suite-rest*.log
     timeout -s INT "$(left "${RERUN_SECONDS:-60}")" \
       python3 -m pytest -v -m gpu -p no:cacheprovider tests -rA -n "$(($(nproc) - 1))" \
       --dist "$(scripts/xdist-mode.sh)" --durations=40 >"$out/gpu-suite.log" 2>&1
@@ -205,8 +206,10 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
   --suite-rest)
     # the tests that a cut-off --suite run and the --suite-rest runs after it (their logs in $out:
     # gpu-suite-rest.log, gpu-suite-rest2.log, ...) did not get to, in a later call
-    shopt -s nullglob
-    logs=("$out/gpu-suite.log" "$out"/gpu-suite-rest.log "$out"/gpu-suite-rest[0-9]*.log)
+    logs=("$out/gpu-suite.log")
+    for f in "$out"/gpu-suite-rest*.log; do
+      [[ $f =~ /gpu-suite-rest[0-9]*\.log$ ]] && logs+=("$f")  # not the -failed.log reruns
+    done
     rest=gpu-suite-rest$([ ${#logs[@]} -gt 1 ] && echo ${#logs[@]})
     timeout -s INT "$(left "${RERUN_SECONDS:-60}")" \
       python3 scripts/gpu-suite-rest.py "${logs[@]}" -v -n "$(($(nproc) - 1))" \
