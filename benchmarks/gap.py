@@ -152,6 +152,13 @@ def main():
     p.add_argument("--sources", type=int, default=2, help="BFS / SSSP / BC sources")
     p.add_argument("--algo", action="append", help="repeatable; default: all six")
     p.add_argument("--gunrock", type=Path, help="Gunrock's built apps (benchmarks/gunrock.py)")
+    p.add_argument(
+        "--gunrock-timeout",
+        type=float,
+        default=180.0,
+        help="seconds before a Gunrock app's run is stopped and its cell failed (default 180: each"
+        " run reads the graph's text file)",
+    )
     p.add_argument("--peers", action="store_true", help="NetworKit and igraph beside (peers.py)")
     p.add_argument(
         "--threads",
@@ -217,7 +224,9 @@ def main():
             gunrock = {}
             if a.gunrock:
                 algos = [x for x in ("bfs", "sssp", "bc", "tc") if not a.algo or x in a.algo]
-                gunrock = gunrock_cells(G, W, sources, a.gunrock, a.repeat, algos, tmp)
+                gunrock = gunrock_cells(
+                    G, W, sources, a.gunrock, a.repeat, algos, tmp, a.gunrock_timeout
+                )
             peers = {}
             if a.peers:
                 algos = [x for x in GAP_PRIMITIVES if not a.algo or x in a.algo]

@@ -37,6 +37,8 @@
 #               GAP_ARGS adds gap.py's options, e.g. GAP_ARGS="--algo bfs --threads 1,4,16" for a
 #               scaling table (NUMBA_THREADING_LAYER=tbb, with tbb installed, for dynamic shares), or
 #               GAP_ARGS="--gunrock third_party/gunrock-bin --peers" for every peer in one table
+#               (GAP_GRAPHS="kron:22" runs one graph: a call of the device tool may not hold both
+#               with Gunrock, whose apps read the graph's text file at every run)
 #               (Gunrock's apps built by scripts/build-gunrock.sh and carried; .whl/ carried)
 #   --load [DIR]  runs only benchmarks/load.py on kron:22 and urand:22 (issue 55), beside GAP
 #               built from DIR where given
@@ -224,8 +226,8 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
     exit 0 ;;
   --gap)
     install_wheels  # --peers in GAP_ARGS: NetworKit and igraph
-    # shellcheck disable=SC2086
-    run gap gap.py kron:22 urand:22 --gap "$2" --repeat 3 ${GAP_ARGS:-}
+    # shellcheck disable=SC2086  # GAP_GRAPHS and GAP_ARGS: words
+    run gap gap.py ${GAP_GRAPHS:-kron:22 urand:22} --gap "$2" --repeat 3 ${GAP_ARGS:-}
     exit 0 ;;
   --load)
     # issue 55 on the GPU machine: text in and out on every core and on the GPU, file -> answer
