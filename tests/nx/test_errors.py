@@ -1,5 +1,6 @@
-"""Bad input through the backend raises what NetworkX raises: the functions whose errors the
-other test files do not already compare (each case is first checked to raise in NetworkX, and
+"""Bad input through the backend raises what NetworkX raises: calls raising NetworkX's exceptions
+(missing nodes, empty graphs, bad arguments) and, by name, the functions whose errors the other
+test files do not already compare (each case is first checked to raise in NetworkX, and there
 gravel's function must have run). Left out: input that gravel declines (its ``can_run`` reasons,
 tested with them), where NetworkX's dispatch runs its own code, and graph kinds that NetworkX's
 ``not_implemented_for`` refuses before any backend is asked."""
@@ -70,3 +71,70 @@ def test_bad_input_raises_what_networkx_raises(name, G, args, kwargs, monkeypatc
     # the same class, or a subclass of it (NumPy's UFuncTypeError is a TypeError): what an
     # `except` clause written for NetworkX catches
     assert isinstance(ours, type(theirs)), f"{ours!r} where NetworkX raises {theirs!r}"
+
+
+@pytest.mark.parametrize(
+    "call,error",
+    [
+        (
+            lambda **b: nx.single_source_shortest_path_length(nx.path_graph(3), 9, **b),
+            nx.NodeNotFound,
+        ),
+        (
+            lambda **b: nx.single_source_dijkstra_path_length(nx.path_graph(3), 9, **b),
+            nx.NodeNotFound,
+        ),
+        (lambda **b: nx.shortest_path_length(nx.path_graph(3), 9, **b), nx.NodeNotFound),
+        (lambda **b: list(nx.bfs_edges(nx.path_graph(3), 9, **b)), nx.NetworkXError),
+        (
+            lambda **b: nx.descendants_at_distance(nx.path_graph(3), 9, 1, **b),
+            nx.NetworkXError,
+        ),
+        (lambda **b: nx.node_connected_component(nx.path_graph(3), 9, **b), KeyError),
+        (lambda **b: nx.is_connected(nx.Graph(), **b), nx.NetworkXPointlessConcept),
+        (
+            lambda **b: nx.core_number(nx.Graph([(0, 0), (0, 1)]), **b),
+            nx.NetworkXNotImplemented,
+        ),
+        (
+            lambda **b: nx.pagerank(nx.path_graph(9), max_iter=1, **b),
+            nx.PowerIterationFailedConvergence,
+        ),
+        (
+            lambda **b: nx.pagerank(nx.path_graph(3), personalization={7: 1}, **b),
+            ZeroDivisionError,
+        ),
+        (lambda **b: nx.is_isolate(nx.path_graph(3), 7, **b), nx.NetworkXError),
+        (lambda **b: nx.ego_graph(nx.path_graph(3), 9, **b), nx.NodeNotFound),
+        (
+            lambda **b: nx.minimum_spanning_edges(nx.path_graph(3), "dijkstra", **b),
+            ValueError,
+        ),
+        (
+            lambda **b: nx.minimum_spanning_tree(nx.path_graph(3), algorithm="x", **b),
+            ValueError,
+        ),
+        (
+            lambda **b: nx.minimum_spanning_tree(nx.path_graph(3, nx.DiGraph), **b),
+            nx.NetworkXNotImplemented,
+        ),
+        (
+            lambda **b: nx.maximal_independent_set(nx.path_graph(3), [0, 1], **b),
+            nx.NetworkXUnfeasible,
+        ),
+        (
+            lambda **b: nx.maximal_independent_set(nx.path_graph(3), [7], **b),
+            nx.NetworkXUnfeasible,
+        ),
+        (lambda **b: nx.maximal_independent_set(nx.Graph(), **b), IndexError),
+        (
+            lambda **b: list(nx.community.louvain_communities(nx.path_graph(4), max_level=0, **b)),
+            ValueError,
+        ),
+    ],
+)
+def test_networkx_exceptions(call, error):
+    with pytest.raises(error):
+        call()  # NetworkX's own, to be sure the case is one
+    with pytest.raises(error):
+        call(backend="gravel")

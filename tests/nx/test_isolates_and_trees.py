@@ -1,7 +1,6 @@
 """The functions that read a graph's structure, against NetworkX's own results: isolates, self
 loops, tree, forest, arborescence and branching recognition on random forests, the connectivity
-tests with a stranded node, and the NetworkX exceptions of the structure functions (isolates, ego
-graphs, spanning trees, maximal independent sets, Louvain's levels)."""
+tests with a stranded node (the NetworkX exceptions of these functions: test_errors.py)."""
 
 import inspect
 
@@ -145,42 +144,3 @@ def test_one_component_asks_the_first_node_before_the_rest():
 def test_the_null_graph_is_a_pointless_concept(name):
     ours, theirs = both(name, nx.DiGraph())
     assert ours is theirs is nx.NetworkXPointlessConcept
-
-
-@pytest.mark.parametrize(
-    "call, error",
-    [
-        (lambda **b: nx.is_isolate(nx.path_graph(3), 7, **b), nx.NetworkXError),
-        (lambda **b: nx.ego_graph(nx.path_graph(3), 9, **b), nx.NodeNotFound),
-        (
-            lambda **b: nx.minimum_spanning_edges(nx.path_graph(3), "dijkstra", **b),
-            ValueError,
-        ),
-        (
-            lambda **b: nx.minimum_spanning_tree(nx.path_graph(3), algorithm="x", **b),
-            ValueError,
-        ),
-        (
-            lambda **b: nx.minimum_spanning_tree(nx.path_graph(3, nx.DiGraph), **b),
-            nx.NetworkXNotImplemented,
-        ),
-        (
-            lambda **b: nx.maximal_independent_set(nx.path_graph(3), [0, 1], **b),
-            nx.NetworkXUnfeasible,
-        ),
-        (
-            lambda **b: nx.maximal_independent_set(nx.path_graph(3), [7], **b),
-            nx.NetworkXUnfeasible,
-        ),
-        (lambda **b: nx.maximal_independent_set(nx.Graph(), **b), IndexError),
-        (
-            lambda **b: list(nx.community.louvain_communities(nx.path_graph(4), max_level=0, **b)),
-            ValueError,
-        ),
-    ],
-)
-def test_networkx_exceptions(call, error):
-    with pytest.raises(error):
-        call()  # NetworkX's own, to be sure the case is one
-    with pytest.raises(error):
-        call(backend="gravel")

@@ -1,7 +1,7 @@
 """gravel as a NetworkX backend: ``nx.f(G, backend="gravel")`` equals NetworkX's own result.
 Every function is registered with NetworkX's signature, and each of the CASES gives NetworkX's
-answer on random graphs; also betweenness's options, labels that are not ints, NetworkX's
-exceptions, and label propagation's and greedy colouring's exact order. NetworkX's own suite, run
+answer on random graphs; also betweenness's options, labels that are not ints, and label
+propagation's and greedy colouring's exact order (NetworkX's exceptions: test_errors.py). NetworkX's own suite, run
 through the backend, is described in docs/networkx.md."""
 
 import inspect
@@ -140,46 +140,6 @@ def test_string_labels_map_back():
     assert nx.core_number(G, backend="gravel") == nx.core_number(G)
     assert list(nx.connected_components(G, backend="gravel")) == list(nx.connected_components(G))
     assert nx.pagerank(G, backend="gravel") == pytest.approx(nx.pagerank(G))
-
-
-@pytest.mark.parametrize(
-    "call,error",
-    [
-        (
-            lambda **b: nx.single_source_shortest_path_length(nx.path_graph(3), 9, **b),
-            nx.NodeNotFound,
-        ),
-        (
-            lambda **b: nx.single_source_dijkstra_path_length(nx.path_graph(3), 9, **b),
-            nx.NodeNotFound,
-        ),
-        (lambda **b: nx.shortest_path_length(nx.path_graph(3), 9, **b), nx.NodeNotFound),
-        (lambda **b: list(nx.bfs_edges(nx.path_graph(3), 9, **b)), nx.NetworkXError),
-        (
-            lambda **b: nx.descendants_at_distance(nx.path_graph(3), 9, 1, **b),
-            nx.NetworkXError,
-        ),
-        (lambda **b: nx.node_connected_component(nx.path_graph(3), 9, **b), KeyError),
-        (lambda **b: nx.is_connected(nx.Graph(), **b), nx.NetworkXPointlessConcept),
-        (
-            lambda **b: nx.core_number(nx.Graph([(0, 0), (0, 1)]), **b),
-            nx.NetworkXNotImplemented,
-        ),
-        (
-            lambda **b: nx.pagerank(nx.path_graph(9), max_iter=1, **b),
-            nx.PowerIterationFailedConvergence,
-        ),
-        (
-            lambda **b: nx.pagerank(nx.path_graph(3), personalization={7: 1}, **b),
-            ZeroDivisionError,
-        ),
-    ],
-)
-def test_networkx_exceptions(call, error):
-    with pytest.raises(error):
-        call()  # NetworkX's own, to be sure the case is one
-    with pytest.raises(error):
-        call(backend="gravel")
 
 
 @pytest.mark.parametrize(
