@@ -1,8 +1,8 @@
 """gravel as a NetworkX backend: ``nx.f(G, backend="gravel")`` equals NetworkX's own result.
 Every function is registered with NetworkX's signature, and each of the CASES gives NetworkX's
 answer on random graphs; also betweenness's options, labels that are not ints, and label
-propagation's and greedy colouring's exact order (NetworkX's exceptions: test_errors.py). NetworkX's own suite, run
-through the backend, is described in docs/networkx.md."""
+propagation's and greedy colouring's exact order (NetworkX's exceptions: test_errors.py).
+NetworkX's own suite, run through the backend, is described in docs/networkx.md."""
 
 import inspect
 
