@@ -20,11 +20,13 @@ bus_load_balance : str, default "auto"
     balanced by lines: ``"line_balanced"``) or another :class:`gravel.operators.LoadBalance` value,
     such as EMOGI's baselines ``"warp_aligned"`` (a warp per list) and ``"thread_mapped"`` (naive).
 
-program_engine : str, default "operators"
+program_engine : str, default "auto"
     Which engine runs a vertex program on one GPU (:func:`gravel.programs.run`): "operators" (a
-    few operator launches per iteration, every program and placement) or "fused" (the whole loop
+    few operator launches per iteration, every program and placement), "fused" (the whole loop
     in one cooperative launch, :mod:`gravel.programs.fused`, for the programs it takes; the
-    others still go to the operators).
+    others still go to the operators) or "auto" (the fused engine for the programs it takes
+    whose senders are the active vertices, the operators for those where every vertex sends:
+    their dense pulls run faster as the operators' blocked sweeps).
 compile_notice : bool, default True
     Whether gravel says "compiling kernels" on stderr when kernels compile for more than a second
     at their first use (:func:`gravel.compiling.watch`); the ``gravel.compiling`` logger records
@@ -41,7 +43,7 @@ device_memory = None
 placement = "auto"
 tier = "lines"
 bus_load_balance = "auto"
-program_engine = "operators"
+program_engine = "auto"
 compile_notice = os.environ.get("GRAVEL_COMPILE_NOTICE", "1") != "0"
 
 _SETTINGS = (

@@ -145,6 +145,17 @@ def test_fits_takes_device_graphs_and_the_language_it_writes(monkeypatch):
     assert not fused.fits(programs.bfs(), _Graph("device"))
 
 
+def test_auto_fuses_the_programs_of_active_senders(monkeypatch):
+    monkeypatch.setattr(gravel.config, "program_engine", "auto")
+    for name in ("bfs", "sssp", "connected_components"):
+        assert fused.fits(getattr(programs, name)(), _Graph("device")), name
+    assert not fused.fits(programs.pagerank(), _Graph("device"))  # every vertex sends
+    assert not fused.fits(programs.bfs(), _Graph("host"))
+    monkeypatch.setattr(gravel.config, "program_engine", "fuse")
+    with pytest.raises(gravel.UnknownNameError, match="'fuse'"):
+        fused.fits(programs.bfs(), _Graph("device"))
+
+
 # -- on the GPU (run with -m gpu on a machine with one) -------------------------------------------
 @pytest.fixture(scope="module", params=list(GRAPHS))
 def graph(request):

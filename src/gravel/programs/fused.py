@@ -8,7 +8,8 @@ program without ``listen`` reads no state to test it). :class:`FusedEngine` runs
 launches once per :data:`CHUNK` iterations and reads back one small log each launch, where the
 operator engine (:mod:`gravel.programs.cuda`) launches several kernels an iteration and reads its
 counts back every iteration. :func:`fits` says which runs it takes; the others stay on the operator
-engine, as every run does where ``gravel.config.program_engine`` is "operators" (the default).
+engine, as every run does where ``gravel.config.program_engine`` is "operators", and those where
+every vertex sends where it is "auto" (the default).
 
 Imports no CuPy until it runs: :func:`source` writes the code on any machine.
 """
@@ -18,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import config
+from ..errors import UnknownNameError
 from ..operators.codegen import BLOCK, CTYPES, LONG_LIST, prelude
 from .cuda import _ways
 from .cuda_spmv import _BASE, _NAME, _wide
@@ -26,6 +28,8 @@ from .cuda_spmv import _BASE, _NAME, _wide
 CHUNK = 256
 #: blocks per SM of the loop kernel (its launch bounds): every block must be resident at once
 BLOCKS_PER_SM = 4
+#: the values of ``gravel.config.program_engine``
+ENGINES = ("auto", "fused", "operators")
 #: most message fields the fused kernel holds (a struct of them per thread in shared memory)
 MAX_FIELDS = 8
 #: the atomic each named reduce pushes with (common.cuh's gravel_atomic_fold: add, min, max)
@@ -76,12 +80,23 @@ def fits(program, dg):
     Returns
     -------
     bool
-        ``gravel.config.program_engine`` is "fused", the lists are in device memory, the
-        message has at most :data:`MAX_FIELDS` fields and process calls no graph function
-        (``common``).
+        ``gravel.config.program_engine`` is "fused", or "auto" and only the active vertices
+        send (where every vertex sends, the operators' blocked sweeps pull faster), the lists are
+        in device memory, the message has at most :data:`MAX_FIELDS` fields and process calls
+        no graph function (``common``).
+
+    Raises
+    ------
+    UnknownNameError
+        ``gravel.config.program_engine`` is none of :data:`ENGINES`.
     """
+    engine = config.program_engine
+    if engine not in ENGINES:
+        raise UnknownNameError(
+            f"gravel.config.program_engine {engine!r}: expected one of {ENGINES}"
+        )
     return (
-        config.program_engine == "fused"
+        (engine == "fused" or engine == "auto" and program.senders == "active")
         and dg.placement == "device"
         and len(program.message) <= MAX_FIELDS
         and not program.process_uses("common")

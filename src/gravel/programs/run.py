@@ -135,18 +135,17 @@ def run(
         Where the run goes. "auto": the GPU where one can be used, else the CPU; but a hybrid
         execution under "auto" asks for the GPU.
     execution : {"single", "hybrid-seed", "hybrid"}, default "single"
-        "single": every phase on `device` (on the GPU with ``gravel.config.program_engine =
-        "fused"``, the whole loop in one cooperative launch per
-        ``gravel.programs.fused.CHUNK`` iterations where ``gravel.programs.fused.fits`` takes
-        the program). "hybrid-seed": GraphMat on CPU-GPU, the state, send and apply on
-        the CPU and every SpMV on the GPU, compressed sparse vectors (ids and values) crossing
-        the bus each way each iteration. "hybrid": as "hybrid-seed", with the SpMV's edges split
-        between the GPU (as many rows as the device-memory budget,
-        ``gravel.config.device_memory``, holds, then rows it reads from pinned host memory over
-        the bus) and the CPU by their measured throughput, both working at once
-        (:mod:`gravel.programs.hybrid`), the state on the side expected to do most of the work
-        (the GPU's: :mod:`gravel.programs.home`). A hybrid run needs a GPU; with
-        ``device="cpu"`` the GPU's part runs on the CPU too (for tests).
+        "single": every phase on `device` (on the GPU, the whole loop in one cooperative launch per
+        ``gravel.programs.fused.CHUNK`` iterations where ``gravel.programs.fused.fits`` takes the
+        program under ``gravel.config.program_engine``). "hybrid-seed": GraphMat on CPU-GPU, the
+        state, send and apply on the CPU and every SpMV on the GPU, compressed sparse vectors (ids
+        and values) crossing the bus each way each iteration. "hybrid": as "hybrid-seed", with the
+        SpMV's edges split between the GPU (as many rows as the device-memory budget,
+        ``gravel.config.device_memory``, holds, then rows it reads from pinned host memory over the
+        bus) and the CPU by their measured throughput, both working at once
+        (:mod:`gravel.programs.hybrid`), the state on the side expected to do most of the work (the
+        GPU's: :mod:`gravel.programs.home`). A hybrid run needs a GPU; with ``device="cpu"`` the
+        GPU's part runs on the CPU too (for tests).
 
     Returns
     -------
