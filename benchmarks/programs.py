@@ -25,9 +25,11 @@ iteration chose (device/bus/CPU shares of its arcs, printed, and "splits" in the
 Primitives: each library program (PageRank per iteration, BFS, SSSP, CC) against its built-in
 primitive on --primitives-device (default cuda) in the same run, on --primitives (default kron:22;
 the issue's target is a program within 1.3x of its primitive on the GPU), on each of --engines:
-"fused" (the whole loop in one cooperative launch, gravel.programs.fused) and "operators" (the
-loop on the operators, a launch per phase and a read-back per iteration); --primitives-only skips
-the hybrid section (`--primitives kron:20 --primitives-device cpu --primitives-only` needs no GPU).
+"fused" (the whole loop in one cooperative launch, gravel.programs.fused), "operators" (the
+loop on the operators, a launch per phase and a read-back per iteration) and "auto" (the
+default: the fused loop where only the active vertices send, else the operators);
+--primitives-only skips the hybrid section (`--primitives kron:20 --primitives-device cpu
+--primitives-only` needs no GPU).
 
 Times are medians of --repeat runs after a warm-up (compiles, lazy layouts): the results' own
 clocks, compiling left out (CUDA events on the GPU; wall time around a hybrid iteration, whose end
@@ -299,8 +301,8 @@ def cpu_push_rows(spec, args):
 
 def primitive_rows(spec, repeat, iterations, device, engines=("fused",)):
     """Each library program against its built-in primitive on `device`, on each of `engines`
-    ("fused": the fused GPU loop where it takes the program; "operators": the loop on the
-    operators, the fused one turned off)."""
+    (gravel.config.program_engine's values: "fused", the fused GPU loop where it takes the
+    program; "operators", the loop on the operators; "auto", as the default chooses)."""
     G, _ = open_graph(spec)
     W = add_random_weights(G, seed=1)
     hub = int(G.out_degree.argmax())
@@ -349,7 +351,8 @@ def primitive_rows(spec, repeat, iterations, device, engines=("fused",)):
 
 @contextmanager
 def fused_engine(engine):
-    """Programs on the GPU run on the fused loop ("fused"), or on the operators ("operators")."""
+    """Programs on the GPU run on the fused loop ("fused"), on the operators ("operators"), or
+    as the default chooses ("auto")."""
     with gravel.config.using(program_engine=engine):
         yield
 
@@ -378,7 +381,7 @@ def main():
     p.add_argument(
         "--engines",
         nargs="+",
-        choices=["fused", "operators"],
+        choices=["auto", "fused", "operators"],
         default=["fused", "operators"],
         help="the GPU engines programs run on against the built-ins",
     )
