@@ -8,7 +8,10 @@ compiled kernels come from Numba's disk cache, loaded by a warm-up load of a sma
 
 - load: each file read cold (no binary cache): seconds, MB/s of text, peak RSS over the RSS
   before the load, against the CSR's bytes (offsets, indices, weights); where a GPU is present,
-  each text also parsed and built on it (``device="cuda"``: io/device_text.py), in GB/s;
+  each text also parsed and built on it (``device="cuda"``: io/device_text.py), in GB/s. Its two
+  phases apart: the parse (the format's reader, the file's lines into edges, the file read while
+  it runs) and the build (the edges into the sorted, deduplicated CSR), each up to the device's
+  work done;
 - end to end, for BFS (from the smallest vertex with an edge) and PageRank: load the edge list,
   build, run, write the answer (.npy): seconds of each phase and in all, on the CPU and (where a
   GPU is present) on the GPU, its load included;
@@ -56,6 +59,24 @@ limits = _parse.SMALL_TEXT_BYTES, csr.SMALL_ARCS
 _parse.SMALL_TEXT_BYTES = csr.SMALL_ARCS = -1  # the warm-up loads every kernel of a large load
 gravel.load(small, cache=False, progress=False, device={device!r})
 _parse.SMALL_TEXT_BYTES, csr.SMALL_ARCS = limits
+phases = {{"parse_s": 0.0, "build_s": 0.0}}
+
+def timed(fn, key):  # fn, its seconds (the device's work done) added to phases[key]
+    def call(*args, **kwargs):
+        t = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if {device!r} == "cuda":
+                import cupy
+                cupy.cuda.Device().synchronize()
+            phases[key] += time.perf_counter() - t
+    return call
+
+gio = sys.modules["gravel.io"]
+for module in set(gio.FORMATS.values()):
+    module.read = timed(module.read, "parse_s")  # the file's lines into edges
+gio._build = timed(gio._build, "build_s")  # the edges into the CSR
 with open("/proc/self/clear_refs", "w") as f:
     f.write("5")  # the peak RSS starts again from the RSS now
 before = status("VmRSS:")
@@ -64,7 +85,8 @@ G = gravel.load(path, cache=False, progress=False, device={device!r})
 seconds = time.perf_counter() - t
 peak = status("VmHWM:")
 csr = sum(a.nbytes for a in (G.offsets, G.indices, G.weights) if a is not None)
-print(json.dumps({{"seconds": seconds, "csr_bytes": csr, "peak_over_csr": (peak - before) / csr}}))
+got = {{"seconds": seconds, "csr_bytes": csr, "peak_over_csr": (peak - before) / csr}}
+print(json.dumps(got | phases))
 """
 )
 
@@ -215,8 +237,9 @@ def main():
                 rate = mb / got["seconds"]
                 rate = f"{rate / 1e3:8.2f} GB/s" if device == "cuda" else f"{rate:8.1f} MB/s"
                 print(
-                    f"{spec} load  {suffix:8} {device:4} {got['seconds']:7.2f} s {rate}, peak "
-                    f"{got['peak_over_csr']:.2f}x the CSR"
+                    f"{spec} load  {suffix:8} {device:4} {got['seconds']:7.2f} s {rate} (parse "
+                    f"{got['parse_s']:.2f} s, {mb / max(got['parse_s'], 1e-9):.0f} MB/s; build "
+                    f"{got['build_s']:.2f} s), peak {got['peak_over_csr']:.2f}x the CSR"
                 )
             edge_list = str(Path(folder) / f"{name}.txt")
             for algorithm in ("bfs", "pagerank"):
