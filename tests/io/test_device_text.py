@@ -297,20 +297,22 @@ def test_pieces_are_read_ahead_into_buffers_of_their_own():
 
     from gravel.io._ahead import host_buffers, read_ahead
 
-    def reused():  # as Text.chunks: each piece a view of one buffer, overwritten by the next
-        buf = np.zeros(8, np.uint8)
+    def written(buffers):  # as Text.chunks: each piece written into the buffer asked for last
         for k in range(1, 6):
-            buf[:] = k
+            buf = buffers(k)
+            if k == 3:  # a line longer than the buffer: a larger one in its place
+                buf = buffers(2 * k)
+            buf[:k] = k
             yield buf[:k]
         raise gravel.GraphFormatError("truncated gzip file", "g.txt.gz")
 
     got = []
     with pytest.raises(gravel.GraphFormatError, match="truncated gzip"):
-        for piece in read_ahead(reused(), host_buffers(np)):
+        for piece in read_ahead(written, host_buffers(np)):
             got.append(piece.copy())
     assert [p.tolist() for p in got] == [[k] * k for k in range(1, 6)]
     before = threading.active_count()
-    parts = read_ahead(iter([np.ones(3, np.uint8)] * 100), host_buffers(np))
+    parts = read_ahead(lambda buffers: (buffers(3)[:3] for _ in range(100)), host_buffers(np))
     next(parts)
     parts.close()  # the caller stops early: the reading thread ends
     assert threading.active_count() == before

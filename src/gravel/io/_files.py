@@ -199,14 +199,19 @@ class Text:
         """Leave out the text's first `size` bytes (a header read from `head`)."""
         self._start += size
 
-    def chunks(self, size=None):
+    def chunks(self, size=None, buffers=None):
         """The text (less what `skip` left out), in chunks of whole lines. Each chunk is a view of
-        the one buffer, valid until the next is asked for.
+        the one buffer, valid until the next is asked for, or of a buffer `buffers` gave.
 
         Parameters
         ----------
         size : int, optional
             The bytes of a chunk (a longer line whole); default TEXT_CHUNK a thread.
+        buffers : callable, optional
+            ``size -> uint8 array`` of at least `size` bytes: each chunk is read straight into
+            the one it returns (the end of a line the chunk before left unfinished copied to its
+            start), which the caller owns with the chunk; called again before the chunk comes
+            where a line is longer than the buffer. Default: the one buffer of the text.
 
         Yields
         ------
@@ -215,28 +220,48 @@ class Text:
         """
         if size is not None:
             self._chunk = size
-            room = size if self._gz else min(size, self._size + 1)
-            if room > len(self._buf):  # a new buffer: `head` stays a view of the old one
-                self._buf = self._buf[: self._end] + bytearray(room - self._end)
+        room = self._chunk if self._gz else min(self._chunk, self._size + 1)
+        if buffers is None and room > len(self._buf):
+            # a new buffer: `head` stays a view of the old one
+            self._buf = self._buf[: self._end] + bytearray(room - self._end)
         while True:
             rest = self._end - self._start
-            if rest and self._start:
+            if buffers is not None:
+                fresh = buffers(max(room, rest + 1))
+                fresh[:rest] = np.frombuffer(self._buf, np.uint8, rest, self._start)
+                self._buf = fresh
+            elif rest and self._start:
                 self._buf[:rest] = self._buf[self._start : self._end]
             self._start, self._end = 0, rest
             self._fill()
             if not self._end:
                 return
-            limit = min(self._end, self._chunk)
-            cut = (
-                self._buf.rfind(b"\n", 0, limit) + 1 or self._buf.find(b"\n", limit, self._end) + 1
-            )
+            cut = _line_end(self._buf, min(self._end, self._chunk), self._end)
             if self._eof and (not cut or self._end <= self._chunk):
                 cut = self._end
             if not cut:  # a line longer than the buffer: a larger one
-                self._buf = self._buf[: self._end] + bytearray(len(self._buf))
+                size = 2 * len(self._buf)
+                bigger = bytearray(size) if buffers is None else buffers(size)
+                bigger[: self._end] = np.frombuffer(self._buf, np.uint8, self._end)
+                self._buf = bigger
                 continue
             self._start = cut
             yield np.frombuffer(self._buf, np.uint8, cut)
+
+
+def _line_end(buf, limit, end, window=1 << 16):
+    """One past the last LF of ``buf[:limit]``, else one past the first of ``buf[limit:end]``,
+    else 0 (`buf` a bytearray or a uint8 array: searched a window at a time)."""
+    text = np.frombuffer(buf, np.uint8, end)
+    for hi in range(limit, 0, -window):
+        at = np.flatnonzero(text[max(hi - window, 0) : hi] == 10)
+        if at.shape[0]:
+            return max(hi - window, 0) + int(at[-1]) + 1
+    for lo in range(limit, end, window):
+        at = np.flatnonzero(text[lo : lo + window] == 10)
+        if at.shape[0]:
+            return lo + int(at[0]) + 1
+    return 0
 
 
 def split_header(buf, is_header):

@@ -8,6 +8,7 @@ a first run does not wait for the tokenizer to compile (SMALL_TEXT_BYTES, docs/t
 """
 
 from contextlib import closing
+from functools import partial
 
 import numpy as np
 
@@ -293,7 +294,7 @@ def read_edges(
     read = {"comments": comments, "bounds": bounds, "declared": declared}
     if xp is not None:
         # the next piece read from the file while the device parses this one
-        parts = read_ahead(text.chunks(DEVICE_PIECE_BYTES), host_buffers(xp))
+        parts = read_ahead(partial(text.chunks, DEVICE_PIECE_BYTES), host_buffers(xp))
         with closing(parts):  # the reading thread stops when an error ends the parse
             return _read_pieces(xp, parts, path, read, prefix, first_line, base, whole, weighted)
     edges = Edges()
