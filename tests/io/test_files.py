@@ -254,3 +254,38 @@ def test_issue_18_gravel_files_are_mapped_not_read(tmp_path):
     assert H == G and H.labels.tolist() == [10, 11, 12, 13]
     for a in (H.offsets, H.indices):
         assert not a.flags.owndata and not a.flags.writeable  # a view of the mapped file
+
+
+def _line(raw):
+    """A line's bytes: no line end (LF, or CR, which a text without LF takes for one)."""
+    return raw.replace(b"\n", b" ").replace(b"\r", b" ")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lines=st.lists(st.binary(max_size=40).map(_line), max_size=60),
+    chunk=st.integers(1, 300),
+    part=st.integers(1, 50),
+    buffers=st.booleans(),
+)
+def test_text_chunks_read_in_parts_are_the_files_bytes(
+    tmp_path_factory, lines, chunk, part, buffers
+):
+    """Text.chunks with each fill read in parts on several threads (READ_PART), into the one
+    buffer or into buffers handed to it: whole lines, which joined are the file (less a
+    byte-order mark)."""
+    from gravel.io import _files
+
+    data = b"\n".join(lines)
+    path = tmp_path_factory.mktemp("text") / "t.txt"
+    path.write_bytes(data)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_files, "READ_PART", part)
+        m.setattr(_files, "TEXT_CHUNK", 1)  # the head as short: every chunk's fill reads
+        m.setattr(_files, "HEAD_BYTES", 1)
+        with _files.Text(path, False) as text:
+            take = (lambda size: np.empty(size, np.uint8)) if buffers else None
+            got = [piece.tobytes() for piece in text.chunks(chunk, take)]
+    bom = b"\xef\xbb\xbf"
+    assert b"".join(got) == (data[len(bom) :] if data.startswith(bom) else data)
+    assert all(piece.endswith(b"\n") for piece in got[:-1])

@@ -29,8 +29,10 @@ def one_thread(monkeypatch):
 
 
 def in_blocks(monkeypatch, chunk=61):
-    """Read texts by the parallel kernels, in chunks of `chunk` bytes."""
+    """Read texts by the parallel kernels, in chunks of `chunk` bytes, each read from the file
+    in parts of 3 bytes or more on several threads."""
     monkeypatch.setattr(_files, "TEXT_CHUNK", chunk)
+    monkeypatch.setattr(_files, "READ_PART", 3)
     monkeypatch.setattr(_parse, "SMALL_TEXT_BYTES", -1)
 
 

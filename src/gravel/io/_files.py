@@ -2,15 +2,18 @@
 
 import contextlib
 import errno
+import functools
 import gzip
 import hashlib
 import os
 import queue
 import secrets
 import socket
+import stat
 import threading
 import time
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -62,9 +65,19 @@ def is_gzip(path):
 #: let Ctrl-C through between chunks (docs/tuning.md)
 TEXT_CHUNK = 1 << 20
 
-
 #: the head of a text, where its header is read, holds at least this many bytes
 HEAD_BYTES = 1 << 16
+
+#: a plain file's text is read on several threads at once in parts of at least this many bytes,
+#: by READ_THREADS threads at most (docs/tuning.md, Text read in parts)
+READ_PART = 1 << 20
+READ_THREADS = 8
+
+
+@functools.cache
+def _readers():
+    """The threads that read a text's parts (made at the first large read)."""
+    return ThreadPoolExecutor(READ_THREADS, thread_name_prefix="gravel-read")
 
 
 class Text:
@@ -104,6 +117,9 @@ class Text:
 
         self._chunk = TEXT_CHUNK * numba.get_num_threads()
         self._size, self._gz = size, gz
+        # read in parts at offsets: a regular file, where the system has preadv
+        mode = os.fstat(self._file.fileno()).st_mode
+        self._regular = stat.S_ISREG(mode) and hasattr(os, "preadv")
         room = self._chunk if gz else min(self._chunk, size + 1)
         self._buf = bytearray(max(room, HEAD_BYTES))
         self._start = self._end = 0
@@ -139,13 +155,40 @@ class Text:
         end = self._end
         while self._end < len(self._buf) and not self._eof:
             room = memoryview(self._buf)[self._end :]
-            got = self._file.readinto(room) if self._inflater is None else self._inflate(room)
+            if self._inflater is not None:
+                got = self._inflate(room)
+            elif self._regular and len(room) >= 2 * READ_PART:
+                got = self._read_parts(room)
+            else:
+                got = self._file.readinto(room)
             self._bar.update(got if self._inflater is None else 0)
             self._eof = got == 0
             self._end += got
         if self._cr:
             text = np.frombuffer(self._buf, np.uint8, self._end - end, end)
             text[text == 13] = 10
+
+    def _read_parts(self, room):
+        """Read into `room` in parts on READ_THREADS threads at once (a page cache copies to one
+        thread at a fraction of the memory's speed); the bytes read, short only at the end."""
+        at = self._file.tell()
+        parts = min(READ_THREADS, len(room) // READ_PART)
+        bounds = [len(room) * k // parts for k in range(parts + 1)]
+        fd = self._file.fileno()
+
+        def read(k):
+            part, done = room[bounds[k] : bounds[k + 1]], 0
+            while done < len(part) and (got := os.preadv(fd, [part[done:]], at + bounds[k] + done)):
+                done += got
+            return done
+
+        got = 0
+        for k, done in enumerate(_readers().map(read, range(parts))):
+            got += done
+            if done < bounds[k + 1] - bounds[k]:  # the file's end: the parts after it read none
+                break
+        self._file.seek(at + got)
+        return got
 
     def _inflating(self):
         """The file's text, decompressed on a thread of its own while the caller parses: pieces
@@ -242,7 +285,7 @@ class Text:
             if not cut:  # a line longer than the buffer: a larger one
                 size = 2 * len(self._buf)
                 bigger = bytearray(size) if buffers is None else buffers(size)
-                bigger[: self._end] = np.frombuffer(self._buf, np.uint8, self._end)
+                bigger[: self._end] = memoryview(self._buf)[: self._end]
                 self._buf = bigger
                 continue
             self._start = cut
