@@ -15,6 +15,9 @@ compiled kernels come from Numba's disk cache, loaded by a warm-up load of a sma
 - end to end, for BFS (from the smallest vertex with an edge) and PageRank: load the edge list,
   build, run, write the answer (.npy): seconds of each phase and in all, on the CPU and (where a
   GPU is present) on the GPU, its load included;
+- pyarrow: its multi-threaded CSV reader (``pyarrow.csv.read_csv``, space-delimited, int64
+  columns) on the edge list, into NumPy arrays, beside the parse above (skipped with a line saying
+  so where pyarrow is absent);
 - NetworkX: ``nx.read_edgelist`` of the same edge list, then ``nx.bfs_edges`` or ``nx.pagerank``,
   in a child process with a time limit (--nx-limit; NetworkX is skipped with a line saying so
   where it is absent, as are graphs beyond --nx-scale);
@@ -114,6 +117,23 @@ print(json.dumps({{"load_s": t1 - t0, "run_s": t2 - t1, "write_s": t3 - t2, "tot
 """
 )
 
+PYARROW = """
+import json, time
+import pyarrow as pa
+from pyarrow import csv
+path, small = {path!r}, {small!r}
+def parse(p):  # an edge list of gravel's: its header line, then "source target" lines
+    read = csv.ReadOptions(skip_rows=1, column_names=["source", "target"])
+    types = csv.ConvertOptions(column_types={{"source": pa.int64(), "target": pa.int64()}})
+    table = csv.read_csv(p, read_options=read, parse_options=csv.ParseOptions(delimiter=" "),
+                         convert_options=types)
+    return table.column(0).to_numpy(), table.column(1).to_numpy()
+parse(small)  # warm-up: its threads started
+t = time.perf_counter()
+src, dst = parse(path)
+print(json.dumps({{"seconds": time.perf_counter() - t, "edges": len(src)}}))
+"""
+
 NETWORKX = """
 import json, time
 import networkx as nx
@@ -165,6 +185,21 @@ def write_files(spec, folder):
         )
         print(f"{spec} write {suffix:8} {seconds:7.2f} s {size / 1e6 / seconds:8.1f} MB/s")
     return rows, G.n
+
+
+def pyarrow_rows(spec, edge_list, small):
+    """pyarrow's multi-threaded CSV reader on the edge list, the columnar reader gravel's parse is
+    held against: its rows, or none (and a line saying so) without pyarrow."""
+    if importlib.util.find_spec("pyarrow") is None:
+        print(f"{spec} pyarrow: skipped, pyarrow is not installed")
+        return []
+    got = child(PYARROW.format(path=edge_list, small=small))
+    mb = os.path.getsize(edge_list) / 1e6
+    print(
+        f"{spec} parse .txt pyarrow's CSV reader {got['seconds']:7.2f} s "
+        f"{mb / got['seconds']:8.1f} MB/s"
+    )
+    return [{"graph": spec, "step": "parse", "format": ".txt", "system": "pyarrow", **got}]
 
 
 def gap_times(gap, edge_list, folder):
@@ -242,6 +277,7 @@ def main():
                     f"{got['build_s']:.2f} s), peak {got['peak_over_csr']:.2f}x the CSR"
                 )
             edge_list = str(Path(folder) / f"{name}.txt")
+            rows += pyarrow_rows(spec, edge_list, str(Path(folder) / "warm.txt"))
             for algorithm in ("bfs", "pagerank"):
                 out = str(Path(folder) / f"{algorithm}.npy")
                 for device in devices:
