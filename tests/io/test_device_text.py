@@ -294,28 +294,63 @@ def test_device_csr_is_from_edge_blocks_bit_for_bit(arcs, directed, dedupe, weig
 
 def test_pieces_are_read_ahead_into_buffers_of_their_own():
     import threading
+    import time
 
     from gravel.io._ahead import host_buffers, read_ahead
 
+    made = []
+
     def written(buffers):  # as Text.chunks: each piece written into the buffer asked for last
-        for k in range(1, 6):
+        for k in range(1, 7):
             buf = buffers(k)
+            assert buf.shape[0] >= k
             if k == 3:  # a line longer than the buffer: a larger one in its place
                 buf = buffers(2 * k)
+                assert buf.shape[0] >= 2 * k
             buf[:k] = k
+            made.append(k)
             yield buf[:k]
         raise gravel.GraphFormatError("truncated gzip file", "g.txt.gz")
 
     got = []
     with pytest.raises(gravel.GraphFormatError, match="truncated gzip"):
         for piece in read_ahead(written, host_buffers(np)):
+            ahead = min(piece.shape[0] + 1, 6)  # the piece the reader reads while this is held
+            deadline = time.monotonic() + 10
+            while made[-1] < ahead and time.monotonic() < deadline:
+                time.sleep(0.001)
+            time.sleep(0.02)  # time to run further, which it must not
+            assert made[-1] == ahead
+            assert piece.tolist() == [piece.shape[0]] * piece.shape[0]  # not written meanwhile
             got.append(piece.copy())
-    assert [p.tolist() for p in got] == [[k] * k for k in range(1, 6)]
+    assert [p.tolist() for p in got] == [[k] * k for k in range(1, 7)]
     before = threading.active_count()
     parts = read_ahead(lambda buffers: (buffers(3)[:3] for _ in range(100)), host_buffers(np))
     next(parts)
     parts.close()  # the caller stops early: the reading thread ends
     assert threading.active_count() == before
+
+
+def test_a_line_longer_than_a_piece_read_ahead_doubles_its_buffer(tmp_path, monkeypatch):
+    from functools import partial
+
+    from gravel.io import _ahead, _files
+
+    monkeypatch.setattr(_files, "TEXT_CHUNK", 1)
+    monkeypatch.setattr(_files, "HEAD_BYTES", 1)
+    text = b"0 1\n" + b"7" * 200_000 + b" 2\n1 2\n"
+    path = tmp_path / "long.txt"
+    path.write_bytes(text)
+    sizes = []
+
+    def empty(size):
+        sizes.append(size)
+        return np.empty(size, np.uint8)
+
+    with _files.Text(path, False) as t:
+        pieces = [p.tobytes() for p in _ahead.read_ahead(partial(t.chunks, 4096), empty)]
+    assert b"".join(pieces) == text
+    assert len(sizes) < 20  # the line's buffer doubled each time, not grown a byte at a time
 
 
 def test_a_pinned_buffer_that_cannot_be_had_is_a_pinned_memory_error(monkeypatch):

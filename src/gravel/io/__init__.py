@@ -16,8 +16,9 @@ from ..arrays import host
 from ..errors import DeviceUnavailableError, GraphFormatError, InvalidGraphError, UnknownNameError
 from ..graph import Graph
 from . import _cache, arrow, binary, dimacs, edgelist, gapbs, matrix_market
-from ._files import Text, atomic_write, is_gzip
-from ._files import check_writable as check_writable  # public: the CLI checks outputs first
+from ._atomic import atomic_write
+from ._atomic import check_writable as check_writable  # public: the CLI checks outputs first
+from ._files import Text, is_gzip
 from ._files import progress as progress  # public: the generators show it too
 
 FORMATS = {

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from ..errors import GraphFormatError
 from . import binary
-from ._files import atomic_write
+from ._atomic import atomic_write
 
 #: the identity's version: 3 named a copy by a plain SHA-1 of the identity
 _LAYOUT = 4

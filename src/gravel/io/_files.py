@@ -1,26 +1,19 @@
-"""File plumbing shared by the readers and writers: gzip, progress, atomic writes."""
+"""File plumbing shared by the readers and writers: texts read in chunks (gzip decompressed as they
+are read), progress bars, text written in lines."""
 
-import contextlib
-import errno
 import functools
-import gzip
-import hashlib
 import os
 import queue
-import secrets
-import socket
 import stat
 import threading
-import time
 import zlib
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
 from ..errors import GraphFormatError
-from ._gzip import GzipWriter
 
 _CHUNK = 1 << 22
 
@@ -76,8 +69,13 @@ READ_THREADS = 8
 
 @functools.cache
 def _readers():
-    """The threads that read a text's parts (made at the first large read)."""
+    """The threads that read a text's parts (made at the first large read; a forked child, which
+    has none of its parent's threads, makes its own)."""
     return ThreadPoolExecutor(READ_THREADS, thread_name_prefix="gravel-read")
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_readers.cache_clear)
 
 
 class Text:
@@ -182,10 +180,15 @@ class Text:
                 done += got
             return done
 
+        futures = [_readers().submit(read, k) for k in range(parts)]
+        try:
+            done = [f.result() for f in futures]
+        finally:  # no thread writes into `room` once this returns or raises (Ctrl-C)
+            wait(futures)
         got = 0
-        for k, done in enumerate(_readers().map(read, range(parts))):
-            got += done
-            if done < bounds[k + 1] - bounds[k]:  # the file's end: the parts after it read none
+        for k, part in enumerate(done):
+            got += part
+            if part < bounds[k + 1] - bounds[k]:  # the file's end: the parts after it read none
                 break
         self._file.seek(at + got)
         return got
@@ -267,12 +270,13 @@ class Text:
         if buffers is None and room > len(self._buf):
             # a new buffer: `head` stays a view of the old one
             self._buf = self._buf[: self._end] + bytearray(room - self._end)
+        take = buffers is not None  # a buffer of the caller's for the next chunk
         while True:
             rest = self._end - self._start
-            if buffers is not None:
+            if take:
                 fresh = buffers(max(room, rest + 1))
                 fresh[:rest] = np.frombuffer(self._buf, np.uint8, rest, self._start)
-                self._buf = fresh
+                self._buf, take = fresh, False
             elif rest and self._start:
                 self._buf[:rest] = self._buf[self._start : self._end]
             self._start, self._end = 0, rest
@@ -290,6 +294,7 @@ class Text:
                 continue
             self._start = cut
             yield np.frombuffer(self._buf, np.uint8, cut)
+            take = buffers is not None
 
 
 def _line_end(buf, limit, end, window=1 << 16):
@@ -324,101 +329,6 @@ def split_header(buf, is_header):
         lines.append(line.decode("utf-8", "replace").rstrip("\r"))
         p = q + 1
     return lines, buf[p:], len(lines)
-
-
-#: temporaries of atomic_write: ".<name>.<host>-<pid>-<random>.gravel-tmp" beside the target
-_TMP_SUFFIX = ".gravel-tmp"
-_HOST = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:8]
-#: another host's temporary older than this is taken as abandoned
-_FOREIGN_TMP_AGE_S = 24 * 3600
-
-
-def check_writable(path):
-    """Raise OSError naming `path` unless a file can be written there: its folder exists and is
-    writable, and `path` is not a folder. Called before slow work and by atomic_write."""
-    path = Path(path)
-    folder = path.parent
-    if path.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
-    if not folder.is_dir():
-        raise FileNotFoundError(errno.ENOENT, f"no such folder {str(folder)!r}", str(path))
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise PermissionError(errno.EACCES, f"folder {str(folder)!r} is not writable", str(path))
-
-
-def _remove_stale_temporaries(folder):
-    """Delete temporaries of atomic_write in `folder` whose writer is gone (killed): its process
-    no longer runs on this host, or it was another host's and is a day old."""
-    with contextlib.suppress(OSError), os.scandir(folder) as entries:
-        for e in entries:
-            if not (e.name.startswith(".") and e.name.endswith(_TMP_SUFFIX)):
-                continue
-            host, _, rest = e.name[: -len(_TMP_SUFFIX)].rpartition(".")[2].partition("-")
-            pid = rest.partition("-")[0]
-            if host == _HOST and pid.isdigit():
-                if _running(int(pid)):
-                    continue
-            elif time.time() - e.stat().st_mtime < _FOREIGN_TMP_AGE_S:
-                continue
-            with contextlib.suppress(OSError):
-                os.unlink(e.path)
-
-
-def _running(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process
-    return True
-
-
-@contextlib.contextmanager
-def atomic_write(path, mode="wb", perm=0o666):
-    """Write to a temporary file beside `path`, renamed over it only when the block succeeds.
-
-    The file is created with mode `perm` (0o666 by default) less the umask, as any tool's output
-    is (a temporary file module would give 0600); one with fewer bits than 0o600 gets them only
-    once written. Temporaries left by a killed write in the same folder are removed first. Errors
-    name `path`, never the temporary (a full disk's too)."""
-    path = Path(path)
-    check_writable(path)
-    folder = path.parent
-    _remove_stale_temporaries(folder)
-    token = f"{_HOST}-{os.getpid()}-{secrets.token_hex(4)}"
-    tmp = folder / f".{path.name}.{token}{_TMP_SUFFIX}"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, perm | 0o600)
-    except OSError as e:
-        raise type(e)(e.errno, e.strerror, str(path)) from None
-    os.close(fd)
-    try:
-        if str(path).endswith(".gz") and "b" in mode:
-            with open(tmp, "wb") as raw:
-                f = GzipWriter(raw)
-                try:
-                    yield f
-                except BaseException:
-                    f.abandon()
-                    raise
-                f.close()
-        elif str(path).endswith(".gz"):
-            with gzip.open(tmp, "wt", compresslevel=6) as f:
-                yield f
-        else:
-            with open(tmp, mode) as f:
-                yield f
-        if perm | 0o600 != perm:  # created (perm | 0o600) less the umask: now perm less the umask
-            os.chmod(tmp, os.stat(tmp).st_mode & perm)
-        os.replace(tmp, path)
-    except BaseException as e:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(e, OSError) and e.errno is not None and e.filename is None:
-            # a write's error (a full disk) names no file: this one names the output
-            raise type(e)(e.errno, e.strerror, str(path)) from None
-        raise
 
 
 #: texts of up to this many lines are written by NumPy (nothing to compile); longer ones by the
