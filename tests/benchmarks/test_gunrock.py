@@ -3,6 +3,8 @@ with Gunrock's reader written out here), its reading of Gunrock's output, and it
 answers from NetworkX and SciPy printed the way Gunrock's apps print them."""
 
 import importlib.util
+import subprocess
+import tempfile
 from pathlib import Path
 
 import networkx as nx
@@ -175,10 +177,24 @@ def test_gunrock_answers_pass_gravels_verifiers(pair):
     sources = np.argsort(G.out_degree)[-2:].astype(int).tolist()
     # an app that hangs fails its cell within a minute, not the device's whole call
     cells = gunrock.gunrock_cells(G, W, sources, BIN, repeat=2, timeout=60)
-    assert {name: cell["problems"] for name, cell in cells.items()} == {
-        name: [] for name in gunrock.ALGOS
-    }
+    problems = {name: cell["problems"] for name, cell in cells.items()}
+    assert problems == {name: [] for name in gunrock.ALGOS}, validated(G, sources[-1], problems)
     assert all(cell["gunrock_s"] > 0 for cell in cells.values())
+
+
+def validated(G, source, problems):
+    """The failure's message: the problems, then what Gunrock's BFS says of itself with
+    --validate (its answer beside its own CPU reference's), to tell a fault on the device from
+    one in the file or in the reading of its output."""
+    with tempfile.TemporaryDirectory() as folder:
+        mtx = gunrock.write_mtx(Path(folder) / "g.mtx", G)
+        cmd = [str(BIN / "bfs"), "-m", str(mtx), "-s", str(source), "--validate"]
+        try:
+            run = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+            said = (run.stdout + run.stderr)[-3000:]
+        except (OSError, subprocess.TimeoutExpired) as e:
+            said = str(e)
+    return f"{problems}\n{' '.join(cmd)}:\n{said}"
 
 
 FAKE_BFS = """#!{python}
