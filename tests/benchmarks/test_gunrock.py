@@ -2,7 +2,6 @@
 with Gunrock's reader written out here), its reading of Gunrock's output, and its checks, fed
 answers from NetworkX and SciPy printed the way Gunrock's apps print them."""
 
-import importlib.util
 import subprocess
 import tempfile
 from pathlib import Path
@@ -18,11 +17,10 @@ import gravel
 from gravel.cli import open_graph
 from tests.strategies import graphs
 
-_ROOT = Path(__file__).parents[2]
-_spec = importlib.util.spec_from_file_location("gunrock", _ROOT / "benchmarks" / "gunrock.py")
-gunrock = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gunrock)
-BIN = _ROOT / "third_party" / "gunrock-bin"
+from .helpers import BENCHMARKS, script
+
+gunrock = script("gunrock")
+BIN = BENCHMARKS.parent / "third_party" / "gunrock-bin"
 
 
 @pytest.fixture(scope="module")

@@ -2,19 +2,16 @@
 never growing, their times within the run's, and the moves put back after the run."""
 
 import importlib
-import importlib.util
 import json
 import sys
-from pathlib import Path
 
 import pytest
 
 import gravel
 
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
-_spec = importlib.util.spec_from_file_location("louvain_levels", BENCHMARKS / "louvain_levels.py")
-louvain_levels = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(louvain_levels)
+from .helpers import script
+
+louvain_levels = script("louvain_levels")
 louvain = importlib.import_module("gravel.algorithms.louvain")
 
 

@@ -1,19 +1,16 @@
 """benchmarks/nx_collector.py: both modes timed on every call asked, and gravel's pause back in
 place after the run."""
 
-import importlib.util
 import json
 import sys
-from pathlib import Path
 
 import gravel.nx._algorithm as registry
 from gravel.interop import collector_paused
 
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
+from .helpers import BENCHMARKS, script
+
 sys.path.insert(0, str(BENCHMARKS))  # the script imports nx_calls beside it
-_spec = importlib.util.spec_from_file_location("nx_collector", BENCHMARKS / "nx_collector.py")
-nx_collector = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(nx_collector)
+nx_collector = script("nx_collector")
 
 
 def test_both_modes_are_timed_and_the_pause_restored(tmp_path, monkeypatch):

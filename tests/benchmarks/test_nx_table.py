@@ -1,14 +1,11 @@
 """benchmarks/nx_table.py: the rows docs/networkx.md's tables are made of, from nx_backend.py's
 JSON records."""
 
-import importlib.util
 import json
-from pathlib import Path
 
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
-_spec = importlib.util.spec_from_file_location("nx_table", BENCHMARKS / "nx_table.py")
-nx_table = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(nx_table)
+from .helpers import BENCHMARKS, script
+
+nx_table = script("nx_table")
 
 
 def _row(function, **kw):

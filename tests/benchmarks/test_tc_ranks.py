@@ -2,15 +2,12 @@
 recorded, and the rule back in place after the run."""
 
 import importlib
-import importlib.util
 import json
 import sys
-from pathlib import Path
 
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
-_spec = importlib.util.spec_from_file_location("tc_ranks", BENCHMARKS / "tc_ranks.py")
-tc_ranks = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tc_ranks)
+from .helpers import script
+
+tc_ranks = script("tc_ranks")
 triangles = importlib.import_module("gravel.algorithms.triangles")
 
 
