@@ -6,7 +6,11 @@ Each GRAPH (a generator spec: kron:20, urand:20) is generated once and written a
 and MB/s per format. Then, each in a fresh process (so that its peak memory is its own, and
 compiled kernels come from Numba's disk cache, loaded by a warm-up load of a small file first):
 
-- load: each file read cold (no binary cache): seconds, MB/s of text, peak RSS over the RSS
+- the disk: each file read whole into memory, from the disk (its pages evicted from the page
+  cache first: fsync, then ``posix_fadvise(DONTNEED)``) and from the page cache, in MB/s, and the
+  folder's file system (a tmpfs keeps its pages: there every read is from memory);
+- load: each file read without gravel's binary cache, from the page cache ("warm") and from the
+  disk ("cold", its pages evicted as above): seconds, MB/s of text, peak RSS over the RSS
   before the load, against the CSR's bytes (offsets, indices, weights); where a GPU is present,
   each text also parsed and built on it (``device="cuda"``: io/device_text.py), in GB/s. Its two
   phases apart: the parse (the format's reader, the file's lines into edges, the file read while
@@ -26,6 +30,9 @@ compiled kernels come from Numba's disk cache, loaded by a warm-up load of a sma
   with a line saying so otherwise.
 
     python benchmarks/load.py kron:20 urand:20 --json benchmarks/results/cpu-2core/load.json
+
+--folder DIR writes the files there instead of a temporary folder (a folder on the disk to be
+measured, where the temporary one is a tmpfs).
 """
 
 import importlib.util
@@ -163,6 +170,40 @@ def child(code, timeout=None):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def evict(path):
+    """Drop `path`'s pages from the page cache (written back first), so that its next read is
+    from the disk; a tmpfs keeps them."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def read_seconds(path, cold, block=1 << 23):
+    """Seconds to read `path` whole in `block`-byte reads, from the disk if `cold`."""
+    if cold:
+        evict(path)
+    buf = bytearray(block)
+    t = time.perf_counter()
+    with open(path, "rb", buffering=0) as f:
+        while f.readinto(buf):
+            pass
+    return time.perf_counter() - t
+
+
+def file_system(folder):
+    """The type of the file system holding `folder` (the longest mount point above it)."""
+    folder, best = os.path.realpath(folder), ("", "?")
+    with open("/proc/mounts") as f:
+        for line in f:
+            mount, kind = line.split()[1:3]
+            if (folder + "/").startswith(mount.rstrip("/") + "/") and len(mount) > len(best[0]):
+                best = (mount, kind)
+    return best[1]
+
+
 def write_files(spec, folder):
     """Write the graph of `spec` in every format; the rows of their write times."""
     G = gravel.generate.from_spec(spec, progress=False, device="cpu")
@@ -185,6 +226,23 @@ def write_files(spec, folder):
         )
         print(f"{spec} write {suffix:8} {seconds:7.2f} s {size / 1e6 / seconds:8.1f} MB/s")
     return rows, G.n
+
+
+def disk_rows(spec, folder):
+    """The disk's read rate for each text file, cold and from the page cache: its rows."""
+    rows, kind = [], file_system(folder)
+    for suffix in FORMATS[:-1]:
+        path = Path(folder) / f"{spec.replace(':', '_')}{suffix}"
+        mb = path.stat().st_size / 1e6
+        for cache in ("cold", "warm"):
+            seconds = read_seconds(path, cache == "cold")
+            row = {"graph": spec, "step": "read", "format": suffix, "cache": cache}
+            rows.append(row | {"file_system": kind, "seconds": seconds, "MB_per_s": mb / seconds})
+            print(
+                f"{spec} read  {suffix:8} {cache} ({kind}) {seconds:7.2f} s "
+                f"{mb / seconds:8.1f} MB/s"
+            )
+    return rows
 
 
 def pyarrow_rows(spec, edge_list, small):
@@ -238,6 +296,9 @@ def main():
         default=18,
         help="NetworkX on graphs of 2**S vertices at most (default 18)",
     )
+    p.add_argument(
+        "--folder", type=Path, help="where the files are written (default: a temporary folder)"
+    )
     p.add_argument("--nx-limit", type=float, default=600, help="NetworkX's seconds (default 600)")
     a = p.parse_args()
     have_nx = importlib.util.find_spec("networkx") is not None
@@ -246,9 +307,9 @@ def main():
     devices = ("cpu", "cuda") if cuda.available() else ("cpu",)
     rows = []
     for spec in a.graphs:
-        with tempfile.TemporaryDirectory() as folder:
+        with tempfile.TemporaryDirectory(dir=a.folder) as folder:
             written, n = write_files(spec, folder)
-            rows += written
+            rows += written + disk_rows(spec, folder)
             name = spec.replace(":", "_")
             warm = gravel.generate.kronecker(10, progress=False, device="cpu")
             for suffix, device in ((s, d) for s in FORMATS for d in devices):
@@ -257,25 +318,30 @@ def main():
                 path = str(Path(folder) / f"{name}{suffix}")
                 small = str(Path(folder) / f"warm{suffix}")
                 gravel.save(warm, small)
-                got = child(LOAD.format(path=path, small=small, device=device))
                 mb = os.path.getsize(path) / 1e6
-                rows.append(
-                    {
-                        "graph": spec,
-                        "step": "load",
-                        "format": suffix,
-                        "device": device,
-                        **got,
-                        "MB_per_s": mb / got["seconds"],
-                    }
-                )
-                rate = mb / got["seconds"]
-                rate = f"{rate / 1e3:8.2f} GB/s" if device == "cuda" else f"{rate:8.1f} MB/s"
-                print(
-                    f"{spec} load  {suffix:8} {device:4} {got['seconds']:7.2f} s {rate} (parse "
-                    f"{got['parse_s']:.2f} s, {mb / max(got['parse_s'], 1e-9):.0f} MB/s; build "
-                    f"{got['build_s']:.2f} s), peak {got['peak_over_csr']:.2f}x the CSR"
-                )
+                for cache in ("warm", "cold"):
+                    if cache == "cold":
+                        evict(path)
+                    got = child(LOAD.format(path=path, small=small, device=device))
+                    rows.append(
+                        {
+                            "graph": spec,
+                            "step": "load",
+                            "format": suffix,
+                            "device": device,
+                            "cache": cache,
+                            **got,
+                            "MB_per_s": mb / got["seconds"],
+                        }
+                    )
+                    rate = mb / got["seconds"]
+                    rate = f"{rate / 1e3:8.2f} GB/s" if device == "cuda" else f"{rate:8.1f} MB/s"
+                    print(
+                        f"{spec} load  {suffix:8} {device:4} {cache} {got['seconds']:7.2f} s "
+                        f"{rate} (parse {got['parse_s']:.2f} s, "
+                        f"{mb / max(got['parse_s'], 1e-9):.0f} MB/s; build "
+                        f"{got['build_s']:.2f} s), peak {got['peak_over_csr']:.2f}x the CSR"
+                    )
             edge_list = str(Path(folder) / f"{name}.txt")
             rows += pyarrow_rows(spec, edge_list, str(Path(folder) / "warm.txt"))
             for algorithm in ("bfs", "pagerank"):

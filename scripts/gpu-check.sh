@@ -234,7 +234,9 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
     # beside GAP's converter and kernels (with DIR, a gapbs checkout; NetworkX's read_edgelist
     # runs up to scale 18 only, so not here)
     [ -n "${2:-}" ] && make -s -C "$2" -j "$(nproc)" >/dev/null
-    run load load.py kron:22 urand:22 ${2:+--gap "$2"}
+    # the files in build/, on the checkout's disk (/tmp may be a tmpfs, which no read finds cold)
+    mkdir -p build
+    run load load.py kron:22 urand:22 --folder build ${2:+--gap "$2"}
     exit 0 ;;
   --scaling)
     all=$(nproc)
