@@ -40,7 +40,7 @@ watch()  # the tokenizer's kernels compile at their first use: long compilations
 SMALL_TEXT_BYTES = 1 << 22
 #: text parsed at a time by whole-array operations (read_edges's `xp`): their temporaries take
 #: up to 32 bytes per byte of text (io/__init__.py: DEVICE_BYTES_PER_PIECE_BYTE)
-DEVICE_PIECE_BYTES = 1 << 28
+DEVICE_PIECE_BYTES = 1 << 26
 
 MESSAGES = {
     BAD_NUMBER: "cannot read a number",
