@@ -302,25 +302,35 @@ def read_edges(
     lead = prefix[0] if prefix else 0
     room = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
     line = first_line
-    for buf in text.chunks():
-        if text.whole and buf.shape[0] <= SMALL_TEXT_BYTES:
-            src, dst, w = parse(buf, comments=comments, prefix=prefix, path=path, first_line=line)
-            edges.columns = 3 if w is not None else 2 * (src.shape[0] > 0)
-            w = np.zeros(src.shape[0]) if w is None else w
-            cut, found = None, np.array([[src.shape[0], edges.columns, OK, 0]])
-            starts, lines = np.array([0, buf.shape[0]]), np.array([line])
-        else:
-            cuts = line_cuts(buf, pieces())
-            cut = block_rows(cuts)
-            if room[0].shape[0] < cut[-1]:
-                room = (np.empty(cut[-1], np.int64), np.empty(cut[-1], np.int64), np.empty(cut[-1]))
-            src, dst, w = room
-            found = np.empty((cuts.shape[0] - 1, 4), np.int64)
-            parse_blocks(buf, cuts, cut, marks, lead, src, dst, w, found)
-            lines = _check_blocks(edges, found, buf, cuts, line, comments, path)
-            starts = cuts
-        _keep(edges, src, dst, w, cut, found, buf, starts, lines, base, whole, weighted, read)
-        line = lines[-1] + found[-1, 3]
+    chunks = text.chunks()
+    if not text.whole:  # the next chunk read from the file while this one is parsed
+        chunks = read_ahead(partial(text.chunks, None), host_buffers(np))
+    with closing(chunks):
+        for buf in chunks:
+            if text.whole and buf.shape[0] <= SMALL_TEXT_BYTES:
+                src, dst, w = parse(
+                    buf, comments=comments, prefix=prefix, path=path, first_line=line
+                )
+                edges.columns = 3 if w is not None else 2 * (src.shape[0] > 0)
+                w = np.zeros(src.shape[0]) if w is None else w
+                cut, found = None, np.array([[src.shape[0], edges.columns, OK, 0]])
+                starts, lines = np.array([0, buf.shape[0]]), np.array([line])
+            else:
+                cuts = line_cuts(buf, pieces())
+                cut = block_rows(cuts)
+                if room[0].shape[0] < cut[-1]:
+                    room = (
+                        np.empty(cut[-1], np.int64),
+                        np.empty(cut[-1], np.int64),
+                        np.empty(cut[-1]),
+                    )
+                src, dst, w = room
+                found = np.empty((cuts.shape[0] - 1, 4), np.int64)
+                parse_blocks(buf, cuts, cut, marks, lead, src, dst, w, found)
+                lines = _check_blocks(edges, found, buf, cuts, line, comments, path)
+                starts = cuts
+            _keep(edges, src, dst, w, cut, found, buf, starts, lines, base, whole, weighted, read)
+            line = lines[-1] + found[-1, 3]
     return edges
 
 
