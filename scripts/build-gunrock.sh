@@ -61,6 +61,7 @@ cmake -S "$work/src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
   -DFETCHCONTENT_SOURCE_DIR_CXXOPTS="$deps/cxxopts" \
   -DFETCHCONTENT_SOURCE_DIR_JSON="$deps/json" \
   -DFETCHCONTENT_SOURCE_DIR_CMAKE_MODULES="$deps/cmake_modules" \
+  -DCMAKE_MODULE_PATH="$deps/cmake_modules" \
   -DJSON_BuildTests=OFF -DCXXOPTS_BUILD_EXAMPLES=OFF -DCXXOPTS_BUILD_TESTS=OFF \
   -DCMAKE_EXE_LINKER_FLAGS="-Wl,--as-needed -L$work/stubs" \
   -DCMAKE_CUDA_FLAGS="-L$work/stubs" >"$work/cmake.log" 2>&1 \
