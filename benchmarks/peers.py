@@ -1,6 +1,10 @@
 """gravel's CPU path beside NetworKit and igraph on the same graphs, in one process: BFS, SSSP,
-PageRank, CC, k-core, triangle counting, label propagation and Louvain, each validated before it is
-timed, with gravel's time over each peer's.
+PageRank, CC, k-core, triangle counting, label propagation, Louvain, Leiden, eigenvector
+centrality, HITS, the minimum spanning forest and greedy colouring, each validated before it is
+timed, with gravel's time over each peer's (a peer without the algorithm left blank: HITS and
+colouring are igraph's alone). NetworKit's Katz centrality is left out: it stops once its bounds
+separate the ranking, so its scores are not Katz's to any tolerance (0.024 from the exact ones,
+L1, on kron:12, where gravel's are within 1e-10).
 
 The three libraries get the same graph (gravel's, symmetrised and simple; SSSP on it with weights
 1..255), the same source (the highest-degree vertex) and the same threads (--threads, default
@@ -9,10 +13,13 @@ peer, round after round, so that a machine shared with other jobs slows them ali
 the median of --repeat rounds after one warm-up round. Each library runs its own method with its
 defaults: PageRank to its own tolerance (igraph's PRPACK solves exactly), label propagation as
 gravel's semi-synchronous rounds, NetworKit's PLP and igraph's asynchronous one, Louvain as
-gravel's (seed 1), NetworKit's PLM and igraph's multilevel; the communities' modularity is printed
-beside them. Validation: BFS depths, SSSP distances, CC's partition, core numbers and the triangle
-total equal gravel's; PageRank within 1e-4 of gravel's (L1, each scaled to sum 1); a peer that
-differs is reported and not timed. Needs ``pip install 'gravel[peers]'``.
+gravel's (seed 1), NetworKit's PLM and igraph's multilevel, Leiden as gravel's (seed 1),
+NetworKit's ParallelLeiden and igraph's (modularity); the communities' modularity is printed beside
+them, and each colouring's number of colours. Validation: BFS depths, SSSP distances, CC's
+partition, core numbers, the triangle total and the spanning forest's weight equal gravel's;
+PageRank, eigenvector and HITS's hub scores within 1e-4 of gravel's (L1, each scaled to sum 1); a
+colouring is proper; a peer that differs is reported and not timed.
+Needs ``pip install 'gravel[peers]'``.
 
     python benchmarks/peers.py kron:20 urand:20 --algo tc --algo lpa --algo louvain
 """
@@ -28,7 +35,21 @@ from gravel.algorithms.lpa import modularity
 from gravel.bench import script_parser, write_record
 from gravel.cli import open_graph
 
-ALGOS = ("bfs", "sssp", "pagerank", "cc", "kcore", "tc", "lpa", "louvain")
+ALGOS = (
+    "bfs",
+    "sssp",
+    "pagerank",
+    "cc",
+    "kcore",
+    "tc",
+    "lpa",
+    "louvain",
+    "leiden",
+    "eigenvector",
+    "hits",
+    "msf",
+    "coloring",
+)
 
 
 def peer_graphs(G, W):
@@ -60,6 +81,10 @@ def cases(G, W, source):
 
     degree = G.out_degree.astype(np.float64)
     triples = float(np.sum(degree * (degree - 1) / 2))
+    arcs = W.to_scipy()
+
+    def forest_weight(result):
+        return float(arcs[result.src, result.dst].sum())
 
     def nk_run(algorithm, read):
         algorithm.run()
@@ -116,6 +141,32 @@ def cases(G, W, source):
             lambda igg, igw: _igraph_triangles(igg, triples),
             lambda a, b: int(a) == int(b),
         ),
+        "eigenvector": (
+            lambda: gravel.eigenvector_centrality(G, tol=1e-9, device="cpu").centrality,
+            lambda nkg, nkw: nk_run(nk.centrality.EigenvectorCentrality(nkg), lambda a: a.scores()),
+            lambda igg, igw: igg.eigenvector_centrality(),
+            _same_ranks,
+        ),
+        "hits": (
+            lambda: gravel.hits(G, tol=1e-12, device="cpu").hubs,
+            None,
+            lambda igg, igw: igg.hub_score(),
+            _same_ranks,
+        ),
+        "msf": (
+            lambda: forest_weight(gravel.minimum_spanning_forest(W, device="cpu")),
+            lambda nkg, nkw: nk_run(nk.graph.KruskalMSF(nkw), lambda a: a.getTotalWeight()),
+            lambda igg, igw: sum(
+                igw.es[igw.spanning_tree(weights="weight", return_tree=False)]["weight"]
+            ),
+            lambda a, b: float(a) == float(b),
+        ),
+        "coloring": (
+            lambda: gravel.greedy_color(G, device="cpu").colors,
+            None,
+            lambda igg, igw: igg.vertex_coloring_greedy(),
+            lambda a, b: _proper(G, b),
+        ),
         "lpa": (
             lambda: gravel.label_propagation_communities(G, device="cpu").labels,
             lambda nkg, nkw: nk_part(nk.community.PLP(nkg)),
@@ -126,6 +177,12 @@ def cases(G, W, source):
             lambda: gravel.louvain_communities(G, seed=1, device="cpu").labels,
             lambda nkg, nkw: nk_part(nk.community.PLM(nkg)),
             lambda igg, igw: igg.community_multilevel().membership,
+            None,
+        ),
+        "leiden": (
+            lambda: gravel.leiden_communities(G, seed=1, device="cpu").labels,
+            lambda nkg, nkw: nk_part(nk.community.ParallelLeiden(nkg)),
+            lambda igg, igw: igg.community_leiden(objective_function="modularity").membership,
             None,
         ),
     }
@@ -145,6 +202,13 @@ def _same_ranks(a, b):
     out the isolated vertices' share)."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     return float(np.abs(a / a.sum() - b / b.sum()).sum()) < 1e-4
+
+
+def _proper(G, colors):
+    """Whether no arc of G joins two vertices of one colour."""
+    colors = np.asarray(colors)
+    src = np.repeat(np.arange(G.n), np.diff(G.offsets))
+    return not np.any(colors[src] == colors[G.indices])
 
 
 def _dense(labels):
@@ -263,19 +327,23 @@ def main():
             calls = {"gravel": ours} | {
                 k: (lambda f=f, k=k: f(*on[k]))
                 for k, f in zip(("networkit", "igraph"), theirs)
-                if k in peers
+                if k in peers and f is not None
             }
             row = {"graph": spec, "primitive": name}
             answer = ours()
-            for k in peers:
+            for k in calls.keys() - {"gravel"}:
                 theirs_answer = calls[k]()
                 if check is None:
                     row[f"{k}_modularity"] = modularity(G.offsets, G.indices, _dense(theirs_answer))
                 elif not check(answer, theirs_answer):
                     print(f"{spec} {name}: {k}'s answer differs from gravel's; not timed")
                     del calls[k]
+                if name == "coloring":
+                    row[f"{k}_colors"] = int(np.max(theirs_answer)) + 1
             if check is None:
                 row["gravel_modularity"] = modularity(G.offsets, G.indices, _dense(answer))
+            if name == "coloring":
+                row["gravel_colors"] = int(np.max(answer)) + 1
             times = interleaved(calls, a.repeat)
             for k, ts in times.items():
                 row[f"{k}_s"] = statistics.median(ts)
@@ -295,11 +363,12 @@ def _print(row, peers):
         for k in peers
     )
     print(f"{row['graph']:>10} {row['primitive']:>9} {1e3 * row['gravel_s']:10.1f}{cells}")
-    quality = [
-        f"{k} {row[k + '_modularity']:.4f}" for k in ["gravel", *peers] if k + "_modularity" in row
-    ]
-    if quality:
-        print(f"{'':>21} modularity: " + ", ".join(quality), flush=True)
+    for key, fmt in (("modularity", ".4f"), ("colors", "d")):
+        quality = [
+            f"{k} {row[f'{k}_{key}']:{fmt}}" for k in ["gravel", *peers] if f"{k}_{key}" in row
+        ]
+        if quality:
+            print(f"{'':>21} {key}: " + ", ".join(quality), flush=True)
 
 
 if __name__ == "__main__":

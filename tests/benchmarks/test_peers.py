@@ -1,0 +1,46 @@
+"""benchmarks/peers.py: every peer's answer on gravel's graph passes the check it is timed
+behind, and an answer changed in one place does not."""
+
+import numpy as np
+import pytest
+
+import gravel
+from gravel.cli import open_graph
+
+from .helpers import script
+
+pytest.importorskip("networkit")
+pytest.importorskip("igraph")
+peers = script("peers")
+
+
+@pytest.fixture(scope="module", params=["kron:9", "urand:9:6"])
+def setup(request):
+    G = open_graph(request.param)[0].simple_undirected()
+    W = gravel.transform.add_random_weights(G, 1, 255, seed=1)
+    source = int(np.argmax(G.out_degree))
+    return G, W, peers.peer_graphs(G, W), peers.cases(G, W, source)
+
+
+@pytest.mark.parametrize("name", peers.ALGOS)
+def test_peers_pass_the_checks_and_a_changed_answer_fails(setup, name):
+    G, W, (nkg, nkw, igg, igw), cases = setup
+    ours, nk_call, ig_call, check = cases[name]
+    answer = ours()
+    for call, graphs in ((nk_call, (nkg, nkw)), (ig_call, (igg, igw))):
+        if call is None:
+            continue
+        theirs = call(*graphs)
+        if check is None:  # communities: each method its own; both partitions of every vertex
+            assert len(theirs) == G.n
+            continue
+        assert check(answer, theirs)
+        wrong = np.array(theirs, dtype=np.float64, copy=True, ndmin=1)
+        if name == "coloring":  # two ends of an arc given one colour
+            u = int(np.flatnonzero(np.diff(G.offsets))[0])
+            wrong[G.indices[G.offsets[u]]] = wrong[u]
+        elif name in ("tc", "msf"):
+            wrong = wrong + 1
+        else:
+            wrong[int(np.argmax(G.out_degree))] += 1
+        assert not check(answer, wrong if wrong.size > 1 else wrong[0])
