@@ -68,6 +68,32 @@ def test_cc_compress_finds_every_root(small):
         assert np.array_equal(comp, ref)
 
 
+@pytest.mark.parametrize("small", [True, False], ids=["serial", "parallel"])
+@settings(max_examples=40, deadline=None)
+@given(graphs(max_n=60), st.integers(1, 5), st.integers(0, 2**32 - 1))
+def test_link_inside_finds_the_parts_of_each_labelled_set(small, G, sets, seed):
+    """link_inside then compress (Leiden's split) on random graphs and random labellings, against
+    SciPy's components of the graph of the arcs inside the sets: the same parts, each labelled by
+    its smallest vertex."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from gravel.backends.cpu import cc as kernels
+
+    label = np.random.default_rng(seed).integers(0, sets, G.n)
+    k = kernels.kernels(0 if small else 1 << 40)
+    comp = np.arange(G.n, dtype=np.int32)
+    k.link_inside(G.offsets, G.indices, comp, label)
+    k.compress(comp)
+    rows = np.repeat(np.arange(G.n), np.diff(G.offsets))
+    inside = label[rows] == label[G.indices]
+    A = csr_matrix((np.ones(int(inside.sum())), (rows[inside], G.indices[inside])), (G.n, G.n))
+    _, parts = connected_components(A, directed=True, connection="weak")
+    smallest = np.full(G.n, G.n)
+    np.minimum.at(smallest, parts, np.arange(G.n))
+    assert np.array_equal(comp, smallest[parts])
+
+
 @pytest.mark.gpu
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=1024))

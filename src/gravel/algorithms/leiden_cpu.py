@@ -60,14 +60,9 @@ class CpuLevels(Levels):
         """Each community's connected parts, labelled by vertex ids: union-find over the arcs
         inside communities (connected components' kernels)."""
         offsets, indices = self.graph[0], self.graph[1]
-        rows = np.repeat(np.arange(self.size), np.diff(offsets))
-        keep = community[rows] == community[indices]
-        inner = np.zeros(self.size + 1, np.int64)
-        np.cumsum(np.bincount(rows[keep], minlength=self.size), out=inner[1:])
-        ids = indices[keep]
         comp = np.arange(self.size, dtype=np.int32)
-        k = _cc.kernels(ids.size)
-        k.link_rest(inner, ids, comp, 0, -1)
+        k = _cc.kernels(indices.size)
+        k.link_inside(offsets, indices, comp, community)
         k.compress(comp)
         return comp.astype(np.int64)
 

@@ -75,5 +75,17 @@ def link_rest(offsets, indices, comp, start, skip):
             _link(comp, u, indices[p])
 
 
+@numba.njit(parallel=True, cache=True)
+def link_inside(offsets, indices, comp, label):
+    """Link the arcs whose two ends have the same `label` (the parts of each labelled set:
+    Leiden's split of its communities), reading the arcs where they lie."""
+    for u in numba.prange(comp.shape[0]):
+        mine = label[u]
+        for p in range(offsets[u], offsets[u + 1]):
+            v = indices[p]
+            if label[v] == mine:
+                _link(comp, u, v)
+
+
 #: the kernels for a graph of so many arcs (serial twins for small graphs)
-kernels = by_size(link_neighbour, compress, link_rest)
+kernels = by_size(link_neighbour, compress, link_rest, link_inside)
