@@ -50,6 +50,7 @@ def refine(offsets, indices, weights, k, community, members, starts, chance, q):
         sub = np.arange(size)  # each member's subcommunity
         link = np.zeros(size)  # v's weight into each neighbouring subcommunity
         seen = np.empty(size, np.int64)  # those subcommunities
+        mark = np.full(size, -1, np.int64)  # the member whose list last listed each
         gain = np.empty(size)
         for i in range(size):
             v = members[lo + i]
@@ -64,7 +65,8 @@ def refine(offsets, indices, weights, k, community, members, starts, chance, q):
                 if community[u] != s:
                     continue
                 c = sub[at[u]]
-                if link[c] == 0.0 and not _listed(seen, found, c):
+                if mark[c] != i:
+                    mark[c] = i
                     seen[found] = c
                     found += 1
                 link[c] += weights[p]
@@ -98,15 +100,6 @@ def refine(offsets, indices, weights, k, community, members, starts, chance, q):
         for i in range(size):
             refined[members[lo + i]] = members[lo + sub[i]]
     return refined
-
-
-@numba.njit(cache=True, inline="always")
-def _listed(seen, found, c):
-    """Whether c is among seen[:found] (a neighbour whose arcs so far weigh 0)."""
-    for j in range(found):
-        if seen[j] == c:
-            return True
-    return False
 
 
 #: the kernels for a graph of so many arcs (serial twins for small graphs)
