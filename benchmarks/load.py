@@ -48,7 +48,8 @@ from pathlib import Path
 import gravel
 from gravel.bench import script_parser, write_record
 
-FORMATS = (".mtx", ".txt", ".gr", ".gravel")
+TEXTS = (".mtx", ".txt", ".gr")
+FORMATS = (*TEXTS, ".gravel")
 
 _PROCESS = """
 import json, os, sys, time
@@ -231,7 +232,7 @@ def write_files(spec, folder):
 def disk_rows(spec, folder):
     """The disk's read rate for each text file, cold and from the page cache: its rows."""
     rows, kind = [], file_system(folder)
-    for suffix in FORMATS[:-1]:
+    for suffix in TEXTS:
         path = Path(folder) / f"{spec.replace(':', '_')}{suffix}"
         mb = path.stat().st_size / 1e6
         for cache in ("cold", "warm"):

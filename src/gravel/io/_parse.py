@@ -302,8 +302,9 @@ def read_edges(
     lead = prefix[0] if prefix else 0
     room = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
     line = first_line
-    chunks = text.chunks()
-    if not text.whole:  # the next chunk read from the file while this one is parsed
+    if text.whole:
+        chunks = text.chunks()
+    else:  # the next chunk read from the file while this one is parsed
         chunks = read_ahead(partial(text.chunks, None), host_buffers(np))
     with closing(chunks):
         for buf in chunks:
