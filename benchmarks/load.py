@@ -2,9 +2,10 @@
 PageRank end to end, beside NetworkX's read_edgelist and the same algorithm on the same files.
 
 Each GRAPH (a generator spec: kron:20, urand:20) is generated once and written as Matrix Market
-(.mtx), an edge list (.txt), DIMACS (.gr) and gravel's .gravel into a scratch folder: write time
-and MB/s per format. Then, each in a fresh process (so that its peak memory is its own, and
-compiled kernels come from Numba's disk cache, loaded by a warm-up load of a small file first):
+(.mtx), an edge list (.txt), DIMACS (.gr), gravel's .gravel and (with pyarrow) a Parquet edge
+table into a scratch folder: write time and MB/s per format. Then, each in a fresh process (so
+that its peak memory is its own, and compiled kernels come from Numba's disk cache, loaded by a
+warm-up load of a small file first):
 
 - the disk: each file read whole into memory, from the disk (its pages evicted from the page
   cache first: fsync, then ``posix_fadvise(DONTNEED)``) and from the page cache, in MB/s, and the
@@ -12,7 +13,8 @@ compiled kernels come from Numba's disk cache, loaded by a warm-up load of a sma
 - load: each file read without gravel's binary cache, from the page cache ("warm") and from the
   disk ("cold", its pages evicted as above): seconds, MB/s of text, peak RSS over the RSS
   before the load, against the CSR's bytes (offsets, indices, weights); where a GPU is present,
-  each text also parsed and built on it (``device="cuda"``: io/device_text.py), in GB/s. Its two
+  each text also parsed and built on it (``device="cuda"``: io/device_text.py), in GB/s, with
+  the most device memory it held at once from CuPy's pool, against the same bytes. Its two
   phases apart: the parse (the format's reader, the file's lines into edges, the file read while
   it runs) and the build (the edges into the sorted, deduplicated CSR), each up to the device's
   work done;
@@ -49,7 +51,9 @@ import gravel
 from gravel.bench import script_parser, write_record
 
 TEXTS = (".mtx", ".txt", ".gr")
-FORMATS = (*TEXTS, ".gravel")
+BINARIES = (".gravel", ".parquet")  # mapped or read by pyarrow, not parsed: no GPU path
+HAVE_ARROW = importlib.util.find_spec("pyarrow") is not None
+FORMATS = (*TEXTS, *BINARIES) if HAVE_ARROW else (*TEXTS, ".gravel")
 
 _PROCESS = """
 import json, os, sys, time
@@ -88,6 +92,26 @@ gio = sys.modules["gravel.io"]
 for module in set(gio.FORMATS.values()):
     module.read = timed(module.read, "parse_s")  # the file's lines into edges
 gio._build = timed(gio._build, "build_s")  # the edges into the CSR
+device = {{}}
+if {device!r} == "cuda":  # the device memory the load takes from CuPy's pool at most
+    import cupy
+
+    class Peak(cupy.cuda.MemoryHook):
+        name = "peak"
+
+        def __init__(self):
+            self.used = self.peak = cupy.get_default_memory_pool().used_bytes()
+            self.before = self.used
+
+        def malloc_postprocess(self, **kw):
+            self.used += kw["mem_size"]
+            self.peak = max(self.peak, self.used)
+
+        def free_postprocess(self, **kw):
+            self.used -= kw["mem_size"]
+
+    device["hook"] = Peak()
+    device["hook"].__enter__()
 with open("/proc/self/clear_refs", "w") as f:
     f.write("5")  # the peak RSS starts again from the RSS now
 before = status("VmRSS:")
@@ -97,6 +121,10 @@ seconds = time.perf_counter() - t
 peak = status("VmHWM:")
 csr = sum(a.nbytes for a in (G.offsets, G.indices, G.weights) if a is not None)
 got = {{"seconds": seconds, "csr_bytes": csr, "peak_over_csr": (peak - before) / csr}}
+if device:
+    hook = device["hook"]
+    hook.__exit__()
+    got["device_peak_over_csr"] = (hook.peak - hook.before) / csr
 print(json.dumps(got | phases))
 """
 )
@@ -249,7 +277,7 @@ def disk_rows(spec, folder):
 def pyarrow_rows(spec, edge_list, small):
     """pyarrow's multi-threaded CSV reader on the edge list, the columnar reader gravel's parse is
     held against: its rows, or none (and a line saying so) without pyarrow."""
-    if importlib.util.find_spec("pyarrow") is None:
+    if not HAVE_ARROW:
         print(f"{spec} pyarrow: skipped, pyarrow is not installed")
         return []
     got = child(PYARROW.format(path=edge_list, small=small))
@@ -318,8 +346,8 @@ def main():
             rows += written + disk_rows(spec, folder)
             name = spec.replace(":", "_")
             for suffix, device in ((s, d) for s in FORMATS for d in devices):
-                if device == "cuda" and suffix == ".gravel":
-                    continue  # mapped, not parsed: no GPU path
+                if device == "cuda" and suffix in BINARIES:
+                    continue
                 path = str(Path(folder) / f"{name}{suffix}")
                 small = str(Path(folder) / f"warm{suffix}")
                 mb = os.path.getsize(path) / 1e6
@@ -345,6 +373,11 @@ def main():
                         f"{rate} (parse {got['parse_s']:.2f} s, "
                         f"{mb / max(got['parse_s'], 1e-9):.0f} MB/s; build "
                         f"{got['build_s']:.2f} s), peak {got['peak_over_csr']:.2f}x the CSR"
+                        + (
+                            f" (device {got['device_peak_over_csr']:.2f}x)"
+                            if device == "cuda"
+                            else ""
+                        )
                     )
             edge_list = str(Path(folder) / f"{name}.txt")
             rows += pyarrow_rows(spec, edge_list, str(Path(folder) / "warm.txt"))
