@@ -103,10 +103,11 @@ def local_moves_parallel(
     before left them and the community totals as they stood when its class began. The class's
     moves are then checked one by one against the totals as updated, each kept only if it raises
     the modularity, so every pass raises it by what it reports; passes run while one gains more
-    than `threshold`. After the first pass only the vertices next to a move of the pass before
-    choose again (Ozaki, Tezuka and Inaba's pruning). A class's vertices of more than DENSE_DEGREE
-    arcs choose after the others, in `threads` pieces, each with an array over the communities of
-    its own. Returns the number of moves (early, between classes, once `stop[0]` is set)."""
+    than `threshold`. After the first pass only the movers of the pass before and their neighbours
+    outside the community each moved to choose again (Ozaki, Tezuka and Inaba's pruning, the rule
+    of Leiden's fast local moves). A class's vertices of more than DENSE_DEGREE arcs choose after
+    the others, in `threads` pieces, each with an array over the communities of its own. Returns
+    the number of moves (early, between classes, once `stop[0]` is set)."""
     n = offsets.shape[0] - 1
     k, total = _degrees(offsets, weights, loops, community)
     two_m = k.sum()
@@ -179,7 +180,8 @@ def local_moves_parallel(
                     gained += gain
                     touched[v] = True
                     for p in range(offsets[v], offsets[v + 1]):
-                        touched[indices[p]] = True
+                        if community[indices[p]] != b:
+                            touched[indices[p]] = True
                 else:
                     community[v] = a
         if gained <= threshold:
