@@ -157,6 +157,30 @@ def test_parquet_errors_name_the_file_and_column(tmp_path, columns, message):
         gravel.load(p)
 
 
+def test_parquet_read_in_batches_is_the_file_read_whole(tmp_path, monkeypatch):
+    from gravel.backends.cpu.csr import expand_runs
+    from gravel.io import arrow
+
+    rng = np.random.default_rng(5)
+    src, dst = rng.integers(0, 40, 50), rng.integers(0, 40, 50)
+    w = rng.random(50)
+    p = tmp_path / "e.parquet"
+    pq.write_table(pa.table({"source": src, "target": dst, "weight": w}), p, row_group_size=7)
+    monkeypatch.setattr(arrow, "BATCH_ROWS", 4)
+    blocks, n, directed = arrow.read(p)
+    assert len(blocks) == 13 and (n, directed) == (None, None)
+    got = [np.concatenate([expand_runs(s) for s, _, _ in blocks])]
+    got += [np.concatenate([b[k] for b in blocks]) for k in (1, 2)]
+    assert [a.tolist() for a in got] == [src.tolist(), dst.tolist(), w.tolist()]
+    G = gravel.load(p, cache=False)
+    assert G == gravel.Graph.from_edges(src, dst, w, dedupe=True)
+    # a null in a later batch is named by its row in the file
+    holes = pa.array([None if i == 37 else float(x) for i, x in enumerate(w)])
+    pq.write_table(pa.table({"source": src, "target": dst, "weight": holes}), p, row_group_size=7)
+    with pytest.raises(gravel.GraphFormatError, match=r"'weight' has a missing value.*row 37"):
+        arrow.read(p)
+
+
 def test_parquet_that_is_not_parquet(tmp_path):
     p = tmp_path / "junk.parquet"
     p.write_text("0 1\n")

@@ -198,9 +198,9 @@ def load(
     if entry is not None and (G := _cache.read(entry, path)) is not None:
         return G
     if fmt == "parquet":  # pyarrow reads the file itself, with its own threads
-        src, dst, w, n, directed = arrow.read(path, relabel, weighted)
-        blocks, m = [(src, dst, w if weighted else None)], len(src)
-        weighted = weighted and w is not None
+        blocks, n, directed = arrow.read(path, relabel, weighted)
+        m = sum(len(dst) for _, dst, _ in blocks)
+        weighted = weighted and any(w is not None for *_, w in blocks)
     else:
         with Text(path, progress) as text:
             edges, n, directed = FORMATS[fmt].read(text, path, weighted, xp=xp)

@@ -375,14 +375,14 @@ def _keep(edges, src, dst, w, firsts, found, buf, starts, lines, base, whole, we
             lo, hi, odd = stats[b]
             edges._note(src[a:z], dst[a:z], w[a:z], lo, hi, odd, block, int(lines[b]), read)
     if out[0].shape[0] and not edges._faulty:
-        edges.blocks.append((_runs(out[0]), out[1], kept if weights else None))
+        edges.blocks.append((runs(out[0]), out[1], kept if weights else None))
 
 
-def _runs(src):
+def runs(src):
     """Sources sorted in runs (as most edge lists list them) as a pair (ids, counts), a quarter
     of the memory or less; others as they are."""
     starts = np.flatnonzero(src[1:] != src[:-1]) + 1
-    if src.dtype != np.int32 or starts.shape[0] > src.shape[0] // 4:
+    if src.dtype != np.int32 or not src.shape[0] or starts.shape[0] > src.shape[0] // 4:
         return src
     bounds = np.concatenate([[0], starts, [src.shape[0]]])
     return src[bounds[:-1]], np.diff(bounds).astype(np.int32)

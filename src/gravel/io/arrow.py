@@ -3,8 +3,8 @@
 Which columns are the edges: ``source`` and ``target`` (and ``weight``, where there is one) by name,
 as :meth:`gravel.Graph.from_pandas` calls them; otherwise the first two integer columns are the
 source and the target and the first numeric column after the target, if any, is the weight.
-pyarrow reads the columns with its own threads, and the ids go to NumPy without a Python loop
-(without a copy where a column is one chunk with no nulls).
+pyarrow reads the columns with its own threads, a batch of rows at a time, into one NumPy array
+per column without a Python loop.
 
 Ids follow the edge lists' rules: integers (or whole floats) kept as ids unless the caller
 relabels; ids of other types (strings, say) only with ``relabel=True``, which numbers them in
@@ -20,9 +20,12 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from ..interop import edge_table, require_pyarrow
+from ._parse import runs
 
 #: key of gravel's entry in a Parquet file's schema metadata
 META = b"gravel"
+#: rows of a Parquet file decoded at a time (the memory pyarrow holds while reading)
+BATCH_ROWS = 1 << 20
 
 
 def edge_columns(schema, path=None):
@@ -72,7 +75,7 @@ def edge_columns(schema, path=None):
 
 
 def read(path, relabel=False, weighted=True):
-    """The edges of a Parquet file, as the text readers return them.
+    """The edges of a Parquet file, in blocks as the text readers return them.
 
     Parameters
     ----------
@@ -86,11 +89,12 @@ def read(path, relabel=False, weighted=True):
 
     Returns
     -------
-    src, dst : numpy.ndarray
-        The columns' ids: integers (whole floats as int64), or, with `relabel`, values of any
-        other type.
-    weights : numpy.ndarray or None
-        The weight column as stored (integers or floats), or None.
+    blocks : list of (src, dst, weights or None)
+        The rows, BATCH_ROWS at a time (one block with `relabel`, or for ids that are not
+        numbers), as :meth:`gravel.Graph.from_edge_blocks` takes them: the columns' ids
+        (integers, whole floats as int64, or with `relabel` values of any other type), int32
+        sources as runs (ids, counts) where that is smaller, and the weight column as stored
+        (integers or floats), or None without one.
     n : int or None
         The vertex count gravel's writer declared in the metadata (None for a labelled graph or
         a file of other writers).
@@ -113,54 +117,79 @@ def read(path, relabel=False, weighted=True):
         raise GraphFormatError(f"not a readable Parquet file ({e})", path) from None
     source, target, weight = edge_columns(schema, path)
     columns = [source, target] + ([weight] if weight is not None and weighted else [])
-    table = pa.parquet.read_table(path, columns=columns, use_threads=True)
-    src = _ids(table.column(source), source, path, relabel)
-    dst = _ids(table.column(target), target, path, relabel)
-    w = None
-    if len(columns) == 3:
-        col = table.column(weight)
-        if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type)):
-            raise GraphFormatError(f"column {weight!r} holds {col.type}, not numeric weights", path)
-        _no_nulls(col, weight, path)
-        w = col.to_numpy()
+    types = [schema.field(c).type for c in columns]
+    if len(columns) == 3 and not (pa.types.is_integer(types[2]) or pa.types.is_floating(types[2])):
+        raise GraphFormatError(f"column {weight!r} holds {types[2]}, not numeric weights", path)
     n, directed = _declared(schema, path)
-    for name, ids in ((source, src), (target, dst)):
-        if n is not None and len(ids) and ids.max() >= n:
-            raise GraphFormatError(
-                f"vertex {ids.max()} in column {name!r} outside 0..{n - 1} (the metadata "
-                f"declares {n} vertices)",
-                path,
-            )
-    return src, dst, w, n, directed
+    blocks, first = [], 0
+    for values in _batches(pa, path, columns, types, relabel):
+        src, dst = (_ids(values[i], types[i], columns[i], path, relabel, first, n) for i in (0, 1))
+        w = values[2] if len(columns) == 3 else None
+        blocks.append((src if relabel else runs(src), dst, w))
+        first += len(dst)
+    return blocks, n, directed
 
 
-def _ids(col, name, path, relabel):
+def _batches(pa, path, columns, types, whole):
+    """The columns' values as NumPy arrays, BATCH_ROWS rows at a time, each batch's arrays their
+    own (a block dropped frees its memory); nulls refused. Read `whole` (one batch), or where
+    a column is not numeric. pyarrow's allocator keeps the memory it frees: released after
+    each batch, so that a table's worth of buffers does not stay beside the arrays."""
+    f = pa.parquet.ParquetFile(path)
+    if whole or not all(pa.types.is_integer(t) or pa.types.is_floating(t) for t in types):
+        table = f.read(columns=columns, use_threads=True)
+        for name in columns:
+            _no_nulls(table.column(name), name, path)
+        yield [table.column(name).to_numpy() for name in columns]
+        return
+    if f.metadata.num_rows == 0:
+        yield [np.empty(0, t.to_pandas_dtype()) for t in types]
+        return
+    first = 0
+    for batch in f.iter_batches(batch_size=BATCH_ROWS, columns=columns, use_threads=True):
+        for name, col in zip(columns, batch.columns):
+            _no_nulls(col, name, path, first)
+        values = [np.array(col.to_numpy()) for col in batch.columns]
+        first += batch.num_rows
+        del batch
+        pa.default_memory_pool().release_unused()
+        yield values
+
+
+def _ids(a, kind, name, path, relabel, first, n):
+    """The ids of column `name` (rows `first` on) as gravel keeps them, checked."""
     import pyarrow as pa
 
-    _no_nulls(col, name, path)
-    a = col.to_numpy()
-    if pa.types.is_integer(col.type):
-        if len(a) and a.min() < 0:
-            row = int(np.argmax(a < 0))
-            raise GraphFormatError(
-                f"negative vertex id {a[row]} in column {name!r}, row {row}", path
-            )
-        return a
-    whole = pa.types.is_floating(col.type) and bool(np.all(np.isfinite(a) & (a == np.floor(a))))
-    if whole and (not len(a) or a.min() >= 0):
-        return a.astype(np.int64)
-    if relabel and not pa.types.is_floating(col.type):
-        return a  # labels of another type: relabelling numbers them
-    raise GraphFormatError(
-        f"column {name!r} holds {col.type}, not integer vertex ids"
-        + ("" if pa.types.is_floating(col.type) else ": load with relabel=True to number them"),
-        path,
-    )
+    if pa.types.is_floating(kind):
+        if not bool(np.all(np.isfinite(a) & (a == np.floor(a)))):
+            raise GraphFormatError(f"column {name!r} holds {kind}, not integer vertex ids", path)
+        a = a.astype(np.int64)
+    elif not pa.types.is_integer(kind):
+        if relabel:
+            return a  # labels of another type: relabelling numbers them
+        raise GraphFormatError(
+            f"column {name!r} holds {kind}, not integer vertex ids: load with relabel=True to "
+            "number them",
+            path,
+        )
+    if len(a) and a.min() < 0:
+        row = int(np.argmax(a < 0))
+        raise GraphFormatError(
+            f"negative vertex id {a[row]} in column {name!r}, row {first + row}", path
+        )
+    if n is not None and len(a) and a.max() >= n:
+        raise GraphFormatError(
+            f"vertex {a.max()} in column {name!r} outside 0..{n - 1} (the metadata declares "
+            f"{n} vertices)",
+            path,
+        )
+    return a
 
 
-def _no_nulls(col, name, path):
+def _no_nulls(col, name, path, first=0):
+    """Refuse a null in `col`, rows `first` on of column `name`."""
     if col.null_count:
-        row = int(np.argmax(col.is_null().to_numpy(zero_copy_only=False)))
+        row = first + int(np.argmax(col.is_null().to_numpy(zero_copy_only=False)))
         raise GraphFormatError(f"column {name!r} has a missing value (null) in row {row}", path)
 
 
@@ -200,4 +229,6 @@ def write(f, G):
     # a labelled graph's vertices are its labels: only an unlabelled one declares its ids' range
     info = {"n": G.n if G.labels is None else None, "directed": G.directed}
     meta = {META: json.dumps(info).encode()}
-    pa.parquet.write_table(table.replace_schema_metadata(meta), f)
+    # ids are many and distinct: a dictionary of them only slows the write (weights repeat)
+    dictionary = ["weight"] if "weight" in table.column_names else False
+    pa.parquet.write_table(table.replace_schema_metadata(meta), f, use_dictionary=dictionary)
