@@ -134,8 +134,9 @@ def _batches(pa, path, columns, types, whole):
     """The columns' values as NumPy arrays, BATCH_ROWS rows at a time, each batch's arrays their
     own (a block dropped frees its memory); nulls refused. Read `whole` (one batch), or where
     a column is not numeric. pyarrow's allocator keeps the memory it frees: released after
-    each batch, so that a table's worth of buffers does not stay beside the arrays."""
-    f = pa.parquet.ParquetFile(path)
+    each batch, and no row group read ahead, so that a table's worth of buffers does not stay
+    beside the arrays."""
+    f = pa.parquet.ParquetFile(path, pre_buffer=False)
     if whole or not all(pa.types.is_integer(t) or pa.types.is_floating(t) for t in types):
         table = f.read(columns=columns, use_threads=True)
         for name in columns:
