@@ -20,7 +20,6 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from ..interop import edge_table, require_pyarrow
-from ._parse import runs
 
 #: key of gravel's entry in a Parquet file's schema metadata
 META = b"gravel"
@@ -110,6 +109,8 @@ def read(path, relabel=False, weighted=True):
     ImportError
         pyarrow is not installed.
     """
+    from ._parse import runs  # Numba: loaded when a file is read
+
     pa = require_pyarrow(f"reading {path}")
     try:
         schema = pa.parquet.read_schema(path)
