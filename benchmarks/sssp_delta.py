@@ -75,7 +75,7 @@ def main():
         help='"P:Q" pull and push shares (1/P, 1/Q), "P:Q:A" and PULL_ARCS 1/A, or "off"',
     )
     a = p.parse_args()
-    module = importlib.import_module("gravel.algorithms.sssp")
+    module = importlib.import_module("gravel.algorithms.sssp.cuda")  # the shares are the GPU's
     chosen = {name: getattr(module, name) for name in ("PULL_SHARE", "PUSH_SHARE", "PULL_ARCS")}
     info = machine()
     where = info.get("gpu") if a.device == "cuda" else f"{info['threads']} CPU threads"
