@@ -92,7 +92,7 @@ gio = sys.modules["gravel.io"]
 for module in set(gio.FORMATS.values()):
     module.read = timed(module.read, "parse_s")  # the file's lines into edges
 gio._build = timed(gio._build, "build_s")  # the edges into the CSR
-device = {{}}
+hook = None
 if {device!r} == "cuda":  # the device memory the load takes from CuPy's pool at most
     import cupy
 
@@ -110,8 +110,8 @@ if {device!r} == "cuda":  # the device memory the load takes from CuPy's pool at
         def free_postprocess(self, **kw):
             self.used -= kw["mem_size"]
 
-    device["hook"] = Peak()
-    device["hook"].__enter__()
+    hook = Peak()
+    hook.__enter__()
 with open("/proc/self/clear_refs", "w") as f:
     f.write("5")  # the peak RSS starts again from the RSS now
 before = status("VmRSS:")
@@ -121,8 +121,7 @@ seconds = time.perf_counter() - t
 peak = status("VmHWM:")
 csr = sum(a.nbytes for a in (G.offsets, G.indices, G.weights) if a is not None)
 got = {{"seconds": seconds, "csr_bytes": csr, "peak_over_csr": (peak - before) / csr}}
-if device:
-    hook = device["hook"]
+if hook is not None:
     hook.__exit__()
     got["device_peak_over_csr"] = (hook.peak - hook.before) / csr
 print(json.dumps(got | phases))

@@ -327,9 +327,10 @@ def main():
                 for k, f in zip(("networkit", "igraph"), theirs)
                 if k in peers and f is not None
             }
+            others = [k for k in calls if k != "gravel"]  # NetworKit first, then igraph
             row = {"graph": spec, "primitive": name}
             answer = ours()
-            for k in [k for k in calls if k != "gravel"]:  # each peer, in --peer's order
+            for k in others:
                 theirs_answer = calls[k]()
                 if check is None:
                     row[f"{k}_modularity"] = modularity(G.offsets, G.indices, _dense(theirs_answer))
@@ -345,7 +346,7 @@ def main():
             times = interleaved(calls, a.repeat)
             for k, ts in times.items():
                 row[f"{k}_s"] = statistics.median(ts)
-            for k in [k for k in calls if k != "gravel"]:  # each peer, in --peer's order
+            for k in others:
                 row[f"gravel_over_{k}"] = row["gravel_s"] / row[f"{k}_s"]
             rows.append(row)
             _print(row, peers)
