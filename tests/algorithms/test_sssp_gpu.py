@@ -1,8 +1,8 @@
-"""SSSP on the GPU. Without a GPU: the near/far split in float32 is inf past its range without a
-warning, and the default bucket width narrows only on dense random graphs. On a GPU (``-m gpu``):
-SciPy's semantics on awkward weights (issue 17) and paths beyond float32 refused, predecessors by
-a pull or a BFS over tight arcs, and pull sweeps that file past the split as relaxations do, taken
-on a hub's wide frontiers and never on a mesh's, each against the CPU path."""
+"""SSSP on the GPU. Without a GPU: the default bucket width narrows only on dense random graphs. On
+a GPU (``-m gpu``): the near/far split in float32 is inf past its range without a warning; SciPy's
+semantics on awkward weights (issue 17) and paths beyond float32 refused, predecessors by a pull or
+a BFS over tight arcs, and pull sweeps that file past the split as relaxations do, taken on a hub's
+wide frontiers and never on a mesh's, each against the CPU path."""
 
 import importlib
 
@@ -24,10 +24,15 @@ sssp_cuda = importlib.import_module("gravel.algorithms.sssp.cuda")
 sssp_delta = importlib.import_module("gravel.algorithms.sssp.delta")
 
 
+@pytest.mark.gpu
 @pytest.mark.filterwarnings("error")
 @pytest.mark.parametrize(("split", "expect"), [(2.5, 2.5), (3.4e38, 3.4e38), (4e38, np.inf)])
 def test_the_gpu_split_in_float32_is_inf_past_its_range_without_warning(split, expect):
-    assert sssp_cuda._float32(split) == np.float32(expect)
+    cupy = pytest.importorskip("cupy")
+    from gravel.operators import Buckets
+
+    buckets = Buckets(cupy.zeros(1, cupy.float32), split)
+    assert buckets.split.get()[0] == np.float32(expect) and buckets.at.get()[0] == split
 
 
 @pytest.mark.parametrize(

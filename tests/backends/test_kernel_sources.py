@@ -39,6 +39,7 @@ CASES = [
     ("advance/merge_path.cu", "gravel_advance_merge_path<0, int, 256, 4>", VISIT),
     ("advance/steps.cu", f"gravel_advance_steps<{STEPS_BLOCK}, {STEPS_BLOCKS_PER_SM}>", VISIT),
     ("advance/steps.cu", f"gravel_advance_replay<{STEPS_BLOCK}, {STEPS_BLOCKS_PER_SM}>", VISIT),
+    ("advance/buckets.cu", f"gravel_advance_buckets<{STEPS_BLOCK}, {STEPS_BLOCKS_PER_SM}>", VISIT),
     (
         "advance/pull.cu",
         "gravel_advance_pull<3, unsigned int>",

@@ -8,6 +8,7 @@ import gravel
 from gravel import generate, transform
 from gravel.layouts import staged
 from gravel.operators import LoadBalance, sweep_plan
+from gravel.operators import steps as steps_module
 
 # the module whose name its operator shadows in gravel.operators
 nr = importlib.import_module("gravel.operators.neighbor_reduce")
@@ -128,3 +129,27 @@ def bfs_levels(G, source):
         depth[new] = len(levels)
         levels.append(new)
     return levels
+
+
+def split_long_lists(monkeypatch, how):
+    """Make the multi-step kernels set aside lists of `how` entries or more ("room 2": every list,
+    with room for two per step, the rest walked by their own block)."""
+    if how == "room 2":
+        import cupy
+
+        plain = steps_module._long_lists
+        monkeypatch.setattr(
+            steps_module,
+            "_long_lists",
+            lambda graph: (
+                plain(graph)[0],
+                np.int64(2),
+                np.int64(1),
+                cupy.zeros(3, dtype=cupy.uint64),
+            ),
+        )
+    else:
+        monkeypatch.setattr(steps_module, "LONG_LIST", how)
+
+
+LONG_LISTS = [2048, 4, 1, "room 2"]

@@ -16,9 +16,11 @@ from gravel.operators import steps as steps_module  # noqa: E402
 
 from .helpers import (  # noqa: E402
     GRAPHS,
+    LONG_LISTS,
     POISON,
     bfs_levels,
     reference_edges,
+    split_long_lists,
 )
 
 
@@ -150,28 +152,6 @@ def test_neighbor_reduce_steps_spread_the_least_label_over_listed_vertices(name,
 
 
 CLAIM = "atomicCAS(&depth[dst], -1, base + step) == -1"
-
-
-def split_long_lists(monkeypatch, how):
-    """Make the multi-step kernels set aside lists of `how` entries or more ("room 2": every list,
-    with room for two per step, the rest walked by their own block)."""
-    if how == "room 2":
-        plain = steps_module._long_lists
-        monkeypatch.setattr(
-            steps_module,
-            "_long_lists",
-            lambda graph: (
-                plain(graph)[0],
-                np.int64(2),
-                np.int64(1),
-                cupy.zeros(3, dtype=cupy.uint64),
-            ),
-        )
-    else:
-        monkeypatch.setattr(steps_module, "LONG_LIST", how)
-
-
-LONG_LISTS = [2048, 4, 1, "room 2"]
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ names in the expression; ``preamble`` may define helper functions. Example (a BF
 User names must not repeat the functor's own names (src, dst, edge, weight, step; v, i; u) nor start
 with ``gravel_``. One module per operator family, mirroring kernels/: advance (push, pull) and
 load_balance (the push's strategies and their choice), steps (multi-step advances and replay),
+buckets (delta-stepping's buckets kept on the device),
 compute (filter_frontier, split, compute, sums), neighbor_reduce (pull, push; a pull over every
 vertex is a sweep, planned by sweep_plan and launched by sweeps, or staged_sweep for the staged one)
 and intersect (pairs, or summed along every arc).
@@ -23,6 +24,7 @@ DeprecationWarning.
 import warnings
 
 from .advance import advance, advance_pull
+from .buckets import Buckets, advance_buckets
 from .compute import compute, compute_sums, filter_frontier, split
 from .intersect import intersect, intersect_arcs
 from .load_balance import LoadBalance, choose_load_balance
@@ -38,10 +40,12 @@ from .steps import (
 from .sweep_plan import SweepPlan, plan_sweep
 
 __all__ = [
+    "Buckets",
     "LoadBalance",
     "SweepPlan",
     "THIN_BLOCKS_PER_SM",
     "advance",
+    "advance_buckets",
     "advance_pull",
     "advance_pull_steps",
     "advance_replay",

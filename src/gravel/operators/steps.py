@@ -83,6 +83,40 @@ def _long_lists(graph):
     return buffer, np.int64(cap), np.int64(LONG_LIST), cupy.zeros(3, dtype=cupy.uint64)
 
 
+def launch_steps(path, name, graph, op, run, params, preamble, grid):
+    """Launch a multi-step advance kernel (STEPS_BLOCK threads a block, cooperative) of the advance
+    functor `op`.
+
+    Parameters
+    ----------
+    path, name : str
+        The kernel's file (under kernels/) and its name; its template arguments are STEPS_BLOCK
+        and STEPS_BLOCKS_PER_SM.
+    graph : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the GPU; its lists lead the arguments.
+    op : str
+        The functor, as for :func:`~gravel.operators.advance`.
+    run : tuple
+        The kernel's own arguments, after the lists; the long lists' buffer and counters
+        (:func:`_long_lists`) and the user parameters follow them.
+    params : dict of str to (cupy.ndarray or numpy.generic), or None
+        User parameters, by name.
+    preamble : str
+        CUDA C++ source put before the kernel.
+    grid : int
+        Blocks (:func:`_grid`).
+
+    Raises
+    ------
+    ValueError
+        A parameter name that is not a C identifier.
+    """
+    source, extra = functor(params, {ADVANCE_OP: f"({op})"}, preamble)
+    k = runtime.kernel(path, name, templates=_TEMPLATES, prelude=source, cooperative=True)
+    lists = Lists(graph.offsets, graph.indices, graph.weights).args()
+    k(grid, STEPS_BLOCK, lists + run + _long_lists(graph) + extra)
+
+
 def advance_steps(
     graph,
     queue,
@@ -150,14 +184,6 @@ def advance_steps(
     bounds = cupy.empty(slots + 2, dtype=cupy.int64)
     status = cupy.zeros(2, dtype=cupy.int64)
     counts = cupy.zeros(3, dtype=cupy.uint64)
-    source, extra = functor(params, {ADVANCE_OP: f"({op})"}, preamble)
-    k = runtime.kernel(
-        "advance/steps.cu",
-        "gravel_advance_steps",
-        templates=_TEMPLATES,
-        prelude=source,
-        cooperative=True,
-    )
     begin, end = queue.bounds[-2], queue.bounds[-1]
     run = (
         queue.buffer,
@@ -171,14 +197,7 @@ def advance_steps(
         counts,
         status,
     )
-    k(
-        grid,
-        STEPS_BLOCK,
-        Lists(graph.offsets, graph.indices, graph.weights).args()
-        + run
-        + _long_lists(graph)
-        + extra,
-    )
+    launch_steps("advance/steps.cu", "gravel_advance_steps", graph, op, run, params, preamble, grid)
     steps, overflow = (int(x) for x in status.get())  # sync: how far it got
     if overflow:
         raise RuntimeError(
@@ -240,22 +259,9 @@ def advance_replay(
     if last <= first:
         return
     bounds = cupy.asarray(np.asarray(queue.bounds, dtype=np.int64))
-    source, extra = functor(params, {ADVANCE_OP: f"({op})"}, preamble)
-    k = runtime.kernel(
-        "advance/steps.cu",
-        "gravel_advance_replay",
-        templates=_TEMPLATES,
-        prelude=source,
-        cooperative=True,
-    )
     run = (queue.buffer, bounds, np.int32(first), np.int32(last), np.int32(reverse))
-    k(
-        grid,
-        STEPS_BLOCK,
-        Lists(graph.offsets, graph.indices, graph.weights).args()
-        + run
-        + _long_lists(graph)
-        + extra,
+    launch_steps(
+        "advance/steps.cu", "gravel_advance_replay", graph, op, run, params, preamble, grid
     )
 
 

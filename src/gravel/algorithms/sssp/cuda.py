@@ -4,6 +4,7 @@ predecessors from a BFS over the tight arcs."""
 import numpy as np
 
 from ...errors import InvalidWeightError
+from ...operators.buckets import PILE_PUSH
 from ...results import Timer
 from .result import SSSPResult
 
@@ -14,27 +15,23 @@ from .result import SSSPResult
 PULL_SHARE, PULL_ARCS, PUSH_SHARE = 1 / 64, 1 / 4, 1 / 4
 
 
-_RELAX = """
-__device__ bool gravel_sssp_far(int* far, unsigned long long* far_len, long long far_cap, int v) {
-    unsigned long long k = atomicAdd(far_len, 1ULL);
-    if (k >= (unsigned long long)far_cap) return false;
-    far[k] = v;
-    return true;
-}
-
+_RELAX = (
+    PILE_PUSH
+    + """
 __device__ bool gravel_sssp_relax(float* dist, unsigned int* stamp, int* far,
                                   unsigned long long* far_len, long long far_cap, int src, int dst,
                                   float weight, float split, unsigned int tag) {
     float d = dist[src] + weight;
     if (!(d < dist[dst])) return false;
     if (!(__int_as_float(atomicMin((int*)&dist[dst], __float_as_int(d))) > d)) return false;
-    if (d >= split && gravel_sssp_far(far, far_len, far_cap, dst)) return false;
+    if (d >= split && gravel_pile_push(far, far_len, far_cap, dst)) return false;
     return atomicExch(&stamp[dst], tag) != tag;
 }
 """
+)
 _PULL_APPLY = (
     "if (acc < dist[v]) { dist[v] = acc; "
-    "if (!(acc >= split && gravel_sssp_far(far, far_len, far_cap, v))) stamp[v] = tag; }"
+    "if (!(acc >= split[0] && gravel_pile_push(far, far_len, far_cap, v))) stamp[v] = tag; }"
 )
 
 
@@ -52,19 +49,20 @@ __device__ bool gravel_sssp_tight(const float* dist, int* pred, int* overflow, i
 
 def _sssp_cuda(G, source, weights, delta):
     """Near/far SSSP on the GPU operators (Davidson et al.; Gunrock's SSSP): relax the near pile
-    with an advance whose functor does an atomic min on float distances; improved vertices below the
-    split go back to the near pile, the rest to the far pile; when near empties, the split moves up
-    by delta. The near pile is drained by multi-step advances (one launch for many relaxation
-    rounds, instead of launches, scans and host round trips per round), and where a step leaves a
-    wide frontier, by pull sweeps over every in-list (direction-optimizing, as BFS: a sweep reads
-    each arc once, without atomics) until few vertices improve. Where the lists are read over the
-    bus (placement "host" or "tiered"), one advance a round drains it, its frontier sorted
-    (line-aligned reads in address order, as BFS's). Float32 distances."""
+    with an advance whose functor does an atomic min on float distances; improved vertices below
+    the split go back to the near pile, the rest to the far pile; when near empties, the split
+    moves past the far pile's lowest distance (by delta at least). Steps and bucket changes run on
+    the device (:func:`gravel.operators.advance_buckets`: one launch for many relaxation rounds
+    and buckets, instead of launches, scans and host round trips per round), and where a step
+    leaves a wide frontier, pull sweeps over every in-list take over (direction-optimizing, as
+    BFS: a sweep reads each arc once, without atomics) until few vertices improve. Where the lists
+    are read over the bus (placement "host" or "tiered"), one advance a round drains the near
+    pile, its frontier sorted (line-aligned reads in address order, as BFS's), and each bucket
+    change is a launch of its own. Float32 distances."""
     import cupy
 
-    from ...frontier import Frontier, FrontierQueue
-    from ...operators import advance, advance_steps
-    from ...operators import filter_frontier as keep_if
+    from ...frontier import FrontierQueue
+    from ...operators import Buckets, advance, advance_buckets
     from ..bfs import _pull_pays
 
     dg = G.to("cuda")  # every kernel reads weight 1 where the graph has none
@@ -72,31 +70,23 @@ def _sssp_cuda(G, source, weights, delta):
     dist = cupy.full(n, cupy.inf, cupy.float32)
     dist[source] = 0
     stamp = cupy.zeros(n, cupy.uint32)
-    far = cupy.empty(max(n, 1), cupy.int32)
-    far_len = cupy.zeros(1, cupy.uint64)
-    # each step emits a vertex at most once: room for n more keeps every step's output in the queue
+    buckets = Buckets(dist, delta)
+    # each segment holds a vertex at most once: room for n more keeps every one in the queue
     capacity = 3 * n + 1
     near = FrontierQueue(n, capacity, [source])
-    split, phases, tag, sweeps = delta, 0, 1, 0
+    phases, tag, sweeps = 0, 1, 0
     wide, max_degree = max(1, int(PULL_SHARE * n)), G.max_out_degree
     relax = (
-        "gravel_sssp_relax(dist, stamp, far, far_len, far_cap, src, dst, weight, split, tag + step)"
+        "gravel_sssp_relax(dist, stamp, far, far_len, far_cap, src, dst, weight, split[0], "
+        "tag + step)"
     )
     over_bus = dg.placement in ("host", "tiered")
 
     def relax_params(tag):
-        return {
-            "dist": dist,
-            "stamp": stamp,
-            "far": far,
-            "far_len": far_len,
-            "far_cap": np.int64(far.size),
-            "split": _float32(split),
-            "tag": np.uint32(tag),
-        }
+        return {"dist": dist, "stamp": stamp, "tag": np.uint32(tag)} | buckets.params()
 
     with Timer("cuda") as t:
-        while True:
+        while not buckets.done:
             frontier = near.last
             while over_bus and len(frontier):  # a round at a time, in address order (as BFS)
                 frontier = advance(
@@ -108,40 +98,33 @@ def _sssp_cuda(G, source, weights, delta):
                     preamble=_RELAX,
                 )
                 phases, tag = phases + 1, tag + 1
-            while not over_bus and len(near.last):
-                steps = advance_steps(
-                    dg,
-                    near,
-                    relax,
-                    params=relax_params(tag),
-                    limit=wide,
-                    step_bound=n,
-                    preamble=_RELAX,
-                )
-                phases, tag = phases + steps, tag + steps
-                if len(near.last) > wide:
-                    # its relaxations cost more than a sweep: BFS's and BC's test (a sync)
-                    pulls, _ = _pull_pays(dg, near.last, None, PULL_ARCS * dg.nnz, max_degree)
-                    if pulls:
-                        ids, swept = _pull_sweeps(dg, relax_params, tag, int(PUSH_SHARE * n))
-                        phases, tag, sweeps = phases + swept, tag + swept, sweeps + swept
-                        near = FrontierQueue(n, capacity, ids)
-                        continue
-                    wide = 2 * len(near.last)  # wide frontiers of short lists (meshes): push on
-                if len(near.last):  # the queue ran out of room, or the frontier stays pushed
-                    near = FrontierQueue(n, capacity, near.last)
-            k = min(int(far_len.get()[0]), far.size)  # sync: the far pile's size
-            if not k:
-                break
-            ids = cupy.unique(far[:k])
-            pile = Frontier(n, ids=ids, length=ids.size)
-            lowest = float(dist[pile.ids].min())  # sync: jump over empty buckets
-            split = max(split + delta, (np.floor(lowest / delta) + 1) * delta)
-            params = {"dist": dist, "split": _float32(split)}
-            rest = keep_if(pile, "dist[v] >= split", params=params)
-            far[: len(rest)] = rest.ids
-            far_len.fill(len(rest))
-            near = FrontierQueue(n, capacity, keep_if(pile, "dist[v] < split", params=params))
+            if over_bus:
+                near = FrontierQueue(n, capacity, [])
+            steps = advance_buckets(
+                dg,
+                near,
+                relax,
+                buckets,
+                stamp=stamp,
+                tag=tag,
+                params=relax_params(tag),
+                limit=wide,
+                max_steps=0 if over_bus else None,
+                step_bound=n,
+                preamble=_RELAX,
+            )
+            phases, tag = phases + steps, tag + steps
+            if not over_bus and len(near.last) > wide:
+                # its relaxations cost more than a sweep: BFS's and BC's test (a sync)
+                pulls, _ = _pull_pays(dg, near.last, None, PULL_ARCS * dg.nnz, max_degree)
+                if pulls:
+                    ids, swept = _pull_sweeps(dg, relax_params, tag, int(PUSH_SHARE * n))
+                    phases, tag, sweeps = phases + swept, tag + swept, sweeps + swept
+                    near = FrontierQueue(n, capacity, ids)
+                    continue
+                wide = 2 * len(near.last)  # wide frontiers of short lists (meshes): push on
+            if not over_bus:  # room again for the frontier's next segments
+                near = FrontierQueue(n, capacity, near.last)
         if over_bus:  # a pull would read every in-list over the bus
             pred, overflow, how = *_tight_bfs(dg, dist, source), "bfs"
         else:
@@ -195,13 +178,6 @@ def _pull_sweeps(dg, params, tag, few):
         swept += 1
         if ids.size <= few:
             return ids, swept
-
-
-def _float32(split):
-    """A split in float32: infinity past float32's range (every distance is below it), without
-    NumPy's overflow warning."""
-    with np.errstate(over="ignore"):
-        return np.float32(split)
 
 
 #: the predecessor pull's value where an arc u -> v gives v no predecessor: "any"'s identity

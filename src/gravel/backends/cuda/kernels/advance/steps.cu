@@ -8,39 +8,7 @@
 // A list of long_min entries or more is not walked by its chunk's block: the chunk pass sets it aside,
 // and after a barrier every block takes a share of those lists' edges (one block walking a hub's
 // hundred thousand edges held the whole step back); a step without such lists pays no extra barrier.
-#include "advance/block_chunk.cuh"
-
-template <int OUT, int BLOCK>
-__device__ __forceinline__ void gravel_step_chunks(GravelChunkStorage<BLOCK> &s, const offset_t *__restrict__ offsets,
-                                                   const vid_t *__restrict__ indices, const float *__restrict__ weights,
-                                                   int weighted, const vid_t *items, long long n,
-                                                   const GravelLongs *longs, vid_t *out, unsigned long long *out_len,
-                                                   unsigned long long out_cap, int step GRAVEL_USER_PARAMS) {
-    // chunk c holds items c, c + chunks, c + 2 chunks, ...: runs of hubs are spread over the blocks
-    const long long chunks = (n + BLOCK - 1) / BLOCK;
-    for (long long c = blockIdx.x; c < chunks; c += gridDim.x)
-        gravel_block_chunk<OUT, vid_t, BLOCK>(s, offsets, indices, weights, weighted, items, n, c, chunks, longs, out,
-                                              out_len, out_cap, step GRAVEL_USER_ARGS);
-}
-
-// The long lists set aside by a step's chunk pass, after a barrier: each block stages BLOCK of them at
-// a time and the grid's threads deal out their edges. Returns whether there were any (the caller then
-// needs another barrier before the step's output is complete). Every thread reads the same count.
-template <int OUT, int BLOCK>
-__device__ __forceinline__ bool gravel_step_longs(GravelChunkStorage<BLOCK> &s, const offset_t *__restrict__ offsets,
-                                                  const vid_t *__restrict__ indices, const float *__restrict__ weights,
-                                                  int weighted, const GravelLongs &longs, vid_t *out,
-                                                  unsigned long long *out_len, unsigned long long out_cap,
-                                                  int step GRAVEL_USER_PARAMS) {
-    const long long n = min((long long)*(volatile unsigned long long *)longs.count, longs.cap);
-    for (long long base = 0; base < n; base += BLOCK) {
-        const long long total = gravel_chunk_stage<BLOCK>(s, offsets, longs.items, n, base, 1, nullptr);
-        gravel_chunk_walk<OUT, vid_t, BLOCK>(s, indices, weights, weighted, total,
-                                             blockIdx.x * (long long)BLOCK + threadIdx.x, (long long)gridDim.x * BLOCK,
-                                             out, out_len, out_cap, step GRAVEL_USER_ARGS);
-    }
-    return n > 0;
-}
+#include "advance/steps.cuh"
 
 // Steps run from queue[begin, end) until one outputs nothing or more than `limit` items, `max_steps`
 // have run, or fewer than `step_bound` entries of the queue's `cap` remain. bounds[s + 2] receives the
@@ -64,14 +32,9 @@ gravel_advance_steps(const offset_t *__restrict__ offsets, const vid_t *__restri
         unsigned long long *count = counts + step % 3;
         const GravelLongs longs{long_items, long_counts + step % 3, long_cap, long_min};
         if (grid.thread_rank() == 0) counts[(step + 1) % 3] = long_counts[(step + 1) % 3] = 0;
-        const unsigned long long room = (unsigned long long)(cap - end);
-        gravel_step_chunks<1, BLOCK>(s, offsets, indices, weights, weighted, queue + begin, end - begin, &longs,
-                                     queue + end, count, room, step GRAVEL_USER_ARGS);
-        grid.sync();
-        if (gravel_step_longs<1, BLOCK>(s, offsets, indices, weights, weighted, longs, queue + end, count, room,
-                                        step GRAVEL_USER_ARGS))
-            grid.sync();
-        long long made = (long long)*(volatile unsigned long long *)count;
+        long long made = gravel_one_step<BLOCK>(s, grid, offsets, indices, weights, weighted, queue, begin, end,
+                                                (unsigned long long)(cap - end), count, longs,
+                                                step GRAVEL_USER_ARGS);
         overflow = made > cap - end;
         begin = end;
         end += overflow ? cap - end : made;
