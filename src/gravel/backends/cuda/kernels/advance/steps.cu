@@ -2,7 +2,7 @@
 // diameter graphs (roads, meshes) have thousands of thin levels; as separate launches each costs a scan,
 // launches and a host round trip (a 2048x2048 grid's BFS has 4,093 levels). Frontiers live in one sliding queue: step s reads queue[bounds[s], bounds[s+1])
 // and appends its output right after, so every step's frontier survives (Brandes' backward pass
-// replays them with gravel_advance_replay). Each step's edges are balanced over inputs, a chunk of
+// replays them with gravel_advance_replay). Each step's edges are balanced over inputs, a chunk of up to
 // BLOCK items per block (advance/block_chunk.cuh), its items strided over the frontier: after a degree
 // sort, consecutive chunks would put the hubs into a few blocks (docs/tuning.md).
 // A list of long_min entries or more is not walked by its chunk's block: the chunk pass sets it aside,

@@ -9,8 +9,10 @@ __device__ __forceinline__ void gravel_step_chunks(GravelChunkStorage<BLOCK> &s,
                                                    int weighted, const vid_t *items, long long n,
                                                    const GravelLongs *longs, vid_t *out, unsigned long long *out_len,
                                                    unsigned long long out_cap, int step GRAVEL_USER_PARAMS) {
-    // chunk c holds items c, c + chunks, c + 2 chunks, ...: runs of hubs are spread over the blocks
-    const long long chunks = (n + BLOCK - 1) / BLOCK;
+    // chunk c holds items c, c + chunks, c + 2 chunks, ...: runs of hubs are spread over the blocks.
+    // A frontier smaller than the grid's threads is dealt to every block (a chunk of fewer than BLOCK
+    // items): each block then walks its edges in one pass, not one after another (docs/tuning.md)
+    const long long chunks = max((n + BLOCK - 1) / BLOCK, min((long long)gridDim.x, n));
     for (long long c = blockIdx.x; c < chunks; c += gridDim.x)
         gravel_block_chunk<OUT, vid_t, BLOCK>(s, offsets, indices, weights, weighted, items, n, c, chunks, longs, out,
                                               out_len, out_cap, step GRAVEL_USER_ARGS);
