@@ -108,6 +108,14 @@ def test_buckets_with_long_lists_set_aside(long_list, monkeypatch):
     assert np.allclose(got[finite], expect[finite], rtol=1e-5)
 
 
+def change_bucket(dg, queue, buckets, stamp, tag):
+    """advance_buckets with an empty near frontier and max_steps=0: one bucket change at most."""
+    params = {"dist": buckets.keys, "stamp": stamp, "tag": np.uint32(tag)}
+    return ops.advance_buckets(
+        dg, queue, OP, buckets, stamp=stamp, tag=tag, params=params, max_steps=0, preamble=RELAX
+    )
+
+
 def test_a_bucket_change_alone_matches_numpy():
     """An empty near frontier and max_steps=0: one bucket change. The pile's vertices whose keys
     lie between the split and the next one (past the lowest live key, by delta at least) form the
@@ -126,17 +134,7 @@ def test_a_bucket_change_alone_matches_numpy():
     buckets.length[0] = pile.size
     stamp = cupy.zeros(n, cupy.uint32)
     queue = FrontierQueue(n, n, [])
-    ran = ops.advance_buckets(
-        dg,
-        queue,
-        OP,
-        buckets,
-        stamp=stamp,
-        tag=7,
-        params={"dist": buckets.keys, "stamp": stamp, "tag": np.uint32(7)},
-        max_steps=0,
-        preamble=RELAX,
-    )
+    ran = change_bucket(dg, queue, buckets, stamp, 7)
     live = np.unique(pile[keys[pile] >= np.float32(split)])
     lowest = keys[live].min()
     nxt = max(split + delta, (np.floor(lowest / delta) + 1) * delta)
@@ -150,17 +148,7 @@ def test_a_bucket_change_alone_matches_numpy():
     # a pile of stale vertices only: nothing left
     buckets.pile[:5] = cupy.asarray(live[keys[live] < np.float32(nxt)][:5])
     buckets.length[0] = 5
-    ran = ops.advance_buckets(
-        dg,
-        FrontierQueue(n, n, []),
-        OP,
-        buckets,
-        stamp=stamp,
-        tag=9,
-        params={"dist": buckets.keys, "stamp": stamp, "tag": np.uint32(9)},
-        max_steps=0,
-        preamble=RELAX,
-    )
+    ran = change_bucket(dg, FrontierQueue(n, n, []), buckets, stamp, 9)
     assert ran == 0 and buckets.done and int(buckets.length.get()[0]) == 0
 
 

@@ -10,7 +10,7 @@ vertex) pay on the GPU too."""
 
 import numpy as np
 
-from .steps import STEPS_BLOCKS_PER_SM, _grid, launch_steps, steps_width
+from .steps import STEPS_BLOCKS_PER_SM, _grid, appended, launch_steps, queue_run, steps_width
 
 #: device source a functor's preamble takes in to push a vertex onto the far pile: the pile's
 #: length counts every push, its ids only the first `far_cap`; returns false when the pile is full
@@ -188,27 +188,13 @@ def advance_buckets(
         `blocks_per_sm` outside 1..STEPS_BLOCKS_PER_SM; a parameter name that is not a C
         identifier.
     """
-    import cupy
-
     grid = _grid(blocks_per_sm)
     limit = steps_width(blocks_per_sm) if limit is None else int(limit)
     max_steps = (1 << 30) if max_steps is None else max(int(max_steps), 0)
     slots = min(MAX_SEGMENTS, queue.room + 1)
-    bounds = cupy.empty(slots + 2, dtype=cupy.int64)
-    status = cupy.zeros(3, dtype=cupy.int64)
-    begin, end = queue.bounds[-2], queue.bounds[-1]
-    run = (
-        queue.buffer,
-        np.int64(queue.capacity),
-        np.int64(begin),
-        np.int64(end),
-        bounds,
-        np.int32(slots),
+    run, bounds, status = queue_run(queue, slots, limit, step_bound, 3)
+    run += (
         np.int32(min(max_steps, 1 << 30)),
-        np.int64(limit),
-        np.int64(step_bound),
-        cupy.zeros(3, dtype=cupy.uint64),
-        status,
         *buckets.run(),
         stamp,
         np.uint32(int(tag) & 0xFFFFFFFF),
@@ -216,9 +202,6 @@ def advance_buckets(
     params = (params or {}) | buckets.params()
     kernel = ("advance/buckets.cu", "gravel_advance_buckets")
     launch_steps(*kernel, graph, op, run, params, preamble, grid)
-    segments, overflow, done = (int(x) for x in status.get())  # sync: how far it got
-    if overflow:
-        raise RuntimeError(f"advance_buckets: a segment overflowed the queue of {queue.capacity}")
+    segments, _, done = appended(queue, bounds, status, "advance_buckets: a segment")
     buckets.done = bool(done)
-    queue.bounds += bounds[2 : segments + 2].get().tolist()
     return segments

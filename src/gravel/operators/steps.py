@@ -117,6 +117,76 @@ def launch_steps(path, name, graph, op, run, params, preamble, grid):
     k(grid, STEPS_BLOCK, lists + run + _long_lists(graph) + extra)
 
 
+def queue_run(queue, slots, limit, step_bound, statuses):
+    """The leading arguments of a multi-step kernel over the queue's last segment.
+
+    Parameters
+    ----------
+    queue : FrontierQueue
+        Its last segment is the first step's input.
+    slots : int
+        The most segments the launch may append.
+    limit, step_bound : int
+        As for :func:`advance_steps`.
+    statuses : int
+        The entries of the kernel's status array.
+
+    Returns
+    -------
+    run : tuple
+        The queue, its room and last segment, the segments' bounds (bounds[s + 2]: the end of
+        segment s), `slots`, `limit`, `step_bound`, three zeroed counters and the status.
+    bounds, status : cupy.ndarray of int64
+        Written by the kernel; see :func:`appended`.
+    """
+    import cupy
+
+    bounds = cupy.empty(slots + 2, dtype=cupy.int64)
+    status = cupy.zeros(statuses, dtype=cupy.int64)
+    begin, end = queue.bounds[-2], queue.bounds[-1]
+    run = (
+        queue.buffer,
+        np.int64(queue.capacity),
+        np.int64(begin),
+        np.int64(end),
+        bounds,
+        np.int32(slots),
+        np.int64(limit),
+        np.int64(step_bound),
+        cupy.zeros(3, dtype=cupy.uint64),
+        status,
+    )
+    return run, bounds, status
+
+
+def appended(queue, bounds, status, what):
+    """Read a multi-step launch's status back (one sync) and add its segments to the queue.
+
+    Parameters
+    ----------
+    queue : FrontierQueue
+    bounds, status : cupy.ndarray of int64
+        From :func:`queue_run`: status[0] the segments appended, status[1] whether one overflowed.
+    what : str
+        Names the segment in the error.
+
+    Returns
+    -------
+    list of int
+        The status.
+
+    Raises
+    ------
+    RuntimeError
+        A segment overflowed the queue.
+    """
+    status = [int(x) for x in status.get()]  # sync: how far it got
+    if status[1]:
+        raise RuntimeError(f"{what} overflowed the queue of {queue.capacity}")
+    queue.bounds += bounds[2 : status[0] + 2].get().tolist()
+    return status
+
+
 def advance_steps(
     graph,
     queue,
@@ -172,38 +242,15 @@ def advance_steps(
         `blocks_per_sm` outside 1..STEPS_BLOCKS_PER_SM; a parameter name that is not a C
         identifier.
     """
-    import cupy
-
     grid = _grid(blocks_per_sm)
     limit = steps_width(blocks_per_sm) if limit is None else int(limit)
     max_steps = (1 << 30) if max_steps is None else int(max_steps)
     if max_steps < 1 or not len(queue.last):
         return 0
-    # bounds[s + 2] = end of step s's output; the room bounds the steps that can append anything
-    slots = min(max_steps, queue.room + 1)
-    bounds = cupy.empty(slots + 2, dtype=cupy.int64)
-    status = cupy.zeros(2, dtype=cupy.int64)
-    counts = cupy.zeros(3, dtype=cupy.uint64)
-    begin, end = queue.bounds[-2], queue.bounds[-1]
-    run = (
-        queue.buffer,
-        np.int64(queue.capacity),
-        np.int64(begin),
-        np.int64(end),
-        bounds,
-        np.int32(slots),
-        np.int64(limit),
-        np.int64(step_bound),
-        counts,
-        status,
-    )
+    # the room bounds the steps that can append anything
+    run, bounds, status = queue_run(queue, min(max_steps, queue.room + 1), limit, step_bound, 2)
     launch_steps("advance/steps.cu", "gravel_advance_steps", graph, op, run, params, preamble, grid)
-    steps, overflow = (int(x) for x in status.get())  # sync: how far it got
-    if overflow:
-        raise RuntimeError(
-            f"advance_steps: a step's output overflowed the queue of {queue.capacity}"
-        )
-    queue.bounds += bounds[2 : steps + 2].get().tolist()
+    steps, _ = appended(queue, bounds, status, "advance_steps: a step's output")
     return steps
 
 

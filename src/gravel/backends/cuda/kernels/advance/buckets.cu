@@ -59,8 +59,8 @@ template <int BLOCK, int PER_SM>
 __global__ void __launch_bounds__(BLOCK, PER_SM)
 gravel_advance_buckets(const offset_t *__restrict__ offsets, const vid_t *__restrict__ indices,
                        const float *__restrict__ weights, int weighted, vid_t *queue, long long cap, long long begin,
-                       long long end, long long *bounds, int max_segments, int max_steps, long long limit,
-                       long long step_bound, unsigned long long *counts, long long *status, const float *keys,
+                       long long end, long long *bounds, int max_segments, long long limit, long long step_bound,
+                       unsigned long long *counts, long long *status, int max_steps, const float *keys,
                        double *split_at, float *split_f, double delta, vid_t *pile, unsigned long long *pile_len,
                        long long pile_cap, vid_t *spare, unsigned long long *scratch, unsigned int *stamp,
                        unsigned int tag, vid_t *long_items, long long long_cap, long long long_min,
