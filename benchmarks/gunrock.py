@@ -2,11 +2,13 @@
 same graphs and sources, each Gunrock answer checked by gravel's verifier before its time counts.
 
 Gunrock's apps are built outside this repository, for the GPU they run on, into one folder (--bin,
-default third_party/gunrock-bin) with a file COMMIT naming the Gunrock commit built. Two patches go
-on Gunrock's sources before the build: its merge-path (v2) advance, which BC uses, prints and sorts
-whole frontiers at every step (removed), and ``print::head``, which prints the first 40 values of a
-result, prints all of them, to round-trip precision, when GUNROCK_PRINT_ALL is set, so that every
-value can be checked.
+default third_party/gunrock-bin) with a file COMMIT naming the Gunrock commit built. Three patches
+go on Gunrock's sources before the build (scripts/build-gunrock.sh): its device code is chosen by
+``__HIP_DEVICE_COMPILE__``, which nvcc does not define (its atomics ran as plain host code on the
+GPU; ``__CUDA_ARCH__`` now chooses it too); its merge-path (v2) advance, which BC uses, prints and
+sorts whole frontiers at every step (removed); and ``print::head``, which prints the first 40
+values of a result, prints all of them, to round-trip precision, when GUNROCK_PRINT_ALL is set, so
+that every value can be checked.
 
 Each graph is gravel's (a generator spec or a file, symmetrised and simple; SSSP on it with weights
 1..255, gravel's ``add_random_weights`` seed 1), or with --gap DIR GAP's own kron and urand, as
