@@ -4,13 +4,15 @@ CPU's default delta, weights 1..255 added where a graph has none, from its highe
 The device's default (gravel.sssp with no delta) is timed beside them. This is the benchmark for
 SSSP's default delta (docs/tuning.md). --shares times the default delta again at other shares of
 the vertices that hand a bucket to pull sweeps and back (PULL_SHARE, PUSH_SHARE: 64:16 is 1/64 and
-1/16; a third, 64:16:8, sets PULL_ARCS to 1/8 of the arcs; "off" never pulls). Steps count push
-steps and sweeps alike.
+1/16; a third, 64:16:8, sets PULL_ARCS to 1/8 of the arcs; "off" never pulls). --serial-arcs
+times the CPU's default delta again with SERIAL_ARCS (the frontiers' size below which its phases run
+serially) at each value given. Steps count push steps and sweeps alike.
 
     python benchmarks/sssp_delta.py kron:22 grid:1024x1024 --json
     benchmarks/results/h200/sssp_delta.json
     python benchmarks/sssp_delta.py kron:20 --device cpu --factors 0.0625 0.125 0.25 1
     python benchmarks/sssp_delta.py kron:22 urand:22 --factors --shares off 64:16 128:4 64:4:8
+    python benchmarks/sssp_delta.py grid:1024x1024 --device cpu --factors --serial-arcs 512 4096
 """
 
 import importlib
@@ -74,9 +76,16 @@ def main():
         type=shared,
         help='"P:Q" pull and push shares (1/P, 1/Q), "P:Q:A" and PULL_ARCS 1/A, or "off"',
     )
+    p.add_argument(
+        "--serial-arcs",
+        nargs="*",
+        default=(),
+        type=int,
+        help="SERIAL_ARCS values for the CPU's default delta",
+    )
     a = p.parse_args()
-    module = importlib.import_module("gravel.algorithms.sssp.cuda")  # the shares are the GPU's
-    chosen = {name: getattr(module, name) for name in ("PULL_SHARE", "PUSH_SHARE", "PULL_ARCS")}
+    gpu = importlib.import_module("gravel.algorithms.sssp.cuda")  # the shares are the GPU's
+    cpu = importlib.import_module("gravel.algorithms.sssp.cpu")
     info = machine()
     where = info.get("gpu") if a.device == "cuda" else f"{info['threads']} CPU threads"
     rows = []
@@ -84,15 +93,17 @@ def main():
         G = weighted_graph(spec)
         source = int(np.argmax(G.out_degree))
         cpu_delta = default_delta(G, "cpu")
-        cases = [("default", None, {})]
-        cases += [(f"{f:g} x the CPU's", f * cpu_delta, {}) for f in a.factors]
-        cases += [(label, None, shares) for label, shares in a.shares]
-        for label, delta, shares in cases:
-            for name, share in shares.items():
-                setattr(module, name, share)
+        cases = [("default", None, gpu, {})]
+        cases += [(f"{f:g} x the CPU's", f * cpu_delta, gpu, {}) for f in a.factors]
+        cases += [(label, None, gpu, shares) for label, shares in a.shares]
+        cases += [(f"SERIAL_ARCS {k}", None, cpu, {"SERIAL_ARCS": k}) for k in a.serial_arcs]
+        for label, delta, module, values in cases:
+            chosen = {name: getattr(module, name) for name in values}
+            for name, value in values.items():
+                setattr(module, name, value)
             ms, steps, sweeps, used = timed(G, source, delta, a.repeat, a.device)
-            for name, share in chosen.items():
-                setattr(module, name, share)
+            for name, value in chosen.items():
+                setattr(module, name, value)
             row = {"graph": spec, "device": a.device, "case": label, "delta": used, "ms": ms}
             rows.append(row | {"steps": steps, "pull_sweeps": sweeps})
             print(

@@ -52,6 +52,8 @@ class Buckets:
     delta : float
     split : cupy.ndarray of float32
         One element: the current split, as the functor reads it.
+    at : cupy.ndarray of float64
+        One element: the split as the sum of its widths (float32 rounds each step's).
     pile : cupy.ndarray of int32
         The far pile: its first ``min(length, capacity)`` entries.
     length : cupy.ndarray of uint64
