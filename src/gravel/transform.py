@@ -162,19 +162,35 @@ def add_random_weights(G, low=1, high=64, *, seed=0):
     if not 0 <= low <= high:
         raise InvalidGraphError(f"weight range [{low}, {high}] is empty or negative")
     rng = seeds.rng(seed)
-    src, dst = G.edges()
     if G.directed:
         w = rng.integers(low, high + 1, size=G.nnz).astype(np.float32)
     else:
-        # the weight of an edge is a function of the unordered pair, so u->v and v->u agree
-        lo = np.minimum(src, dst).astype(np.uint64)
-        hi = np.maximum(src, dst).astype(np.uint64)
-        key = lo * np.uint64(G.n) + hi
-        salt = np.uint64(rng.integers(0, 2**63))
-        w = (low + mix64(key ^ salt) % np.uint64(high - low + 1)).astype(np.float32)
+        w = _pair_weights(G, low, high, np.uint64(rng.integers(0, 2**63)))
     return Graph.from_csr(
         G.offsets, G.indices, w, directed=G.directed, labels=G.labels, order=G.order, trusted=True
     )
+
+
+#: arcs an undirected graph's weights are hashed for at a time (rows whole): the hash's temporaries
+#: take about 60 bytes an arc, where the weights take 4 (a graph of 2 G arcs peaked at 11x its CSR)
+WEIGHT_CHUNK = 1 << 22
+
+
+def _pair_weights(G, low, high, salt):
+    """Weights of an undirected graph's arcs, each a hash of its unordered pair and `salt`, so that
+    u->v and v->u agree; rows WEIGHT_CHUNK arcs at a time."""
+    w = np.empty(G.nnz, np.float32)
+    offsets, span = G.offsets, np.uint64(high - low + 1)
+    starts = np.searchsorted(offsets, np.arange(0, G.nnz, WEIGHT_CHUNK), side="right") - 1
+    rows = np.append(np.unique(starts), G.n)
+    for r0, r1 in zip(rows[:-1].tolist(), rows[1:].tolist()):
+        a, b = int(offsets[r0]), int(offsets[r1])
+        src = entry_rows(offsets[r0 : r1 + 1] - a, b - a) + r0
+        dst = G.indices[a:b]
+        key = np.minimum(src, dst).astype(np.uint64) * np.uint64(G.n)
+        key += np.maximum(src, dst).astype(np.uint64)
+        w[a:b] = low + mix64(key ^ salt) % span
+    return w
 
 
 def relabel(G, perm, *, transparent=False):

@@ -189,6 +189,22 @@ def test_random_weights_are_symmetric_and_in_range():
     assert np.array_equal(W.weights, transform.add_random_weights(G, 1, 64, seed=3).weights)
 
 
+@given(graphs(directed=False), st.integers(1, 9))
+@settings(max_examples=60, deadline=None)
+def test_undirected_weights_hashed_in_chunks_equal_one_pass(G, chunk):
+    """Rows hashed WEIGHT_CHUNK arcs at a time (whole rows, so a chunk may hold more) give each arc
+    the hash of its unordered pair that one pass over every arc gives."""
+    whole = transform.add_random_weights(G, 1, 255, seed=4).weights
+    src, dst = G.edges()
+    key = np.minimum(src, dst).astype(np.uint64) * np.uint64(G.n)
+    key += np.maximum(src, dst).astype(np.uint64)
+    salt = np.uint64(gravel.seeds.rng(4).integers(0, 2**63))
+    assert np.array_equal(whole, 1 + transform.mix64(key ^ salt) % np.uint64(255))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(transform, "WEIGHT_CHUNK", chunk)
+        assert np.array_equal(transform.add_random_weights(G, 1, 255, seed=4).weights, whole)
+
+
 @given(graphs(weighted=True), st.randoms(use_true_random=False))
 @settings(max_examples=60, deadline=None)
 def test_relabel_matches_a_graph_built_from_renamed_arcs(G, rnd):
