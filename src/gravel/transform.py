@@ -180,13 +180,13 @@ def _pair_weights(G, low, high, salt):
     """Weights of an undirected graph's arcs, each a hash of its unordered pair and `salt`, so that
     u->v and v->u agree; rows WEIGHT_CHUNK arcs at a time."""
     w = np.empty(G.nnz, np.float32)
-    offsets, span = G.offsets, np.uint64(high - low + 1)
+    offsets, indices, span = G.offsets, G.indices, np.uint64(high - low + 1)
     starts = np.searchsorted(offsets, np.arange(0, G.nnz, WEIGHT_CHUNK), side="right") - 1
     rows = np.append(np.unique(starts), G.n)
     for r0, r1 in zip(rows[:-1].tolist(), rows[1:].tolist()):
         a, b = int(offsets[r0]), int(offsets[r1])
         src = entry_rows(offsets[r0 : r1 + 1] - a, b - a) + r0
-        dst = G.indices[a:b]
+        dst = indices[a:b]
         key = np.minimum(src, dst).astype(np.uint64) * np.uint64(G.n)
         key += np.maximum(src, dst).astype(np.uint64)
         w[a:b] = low + mix64(key ^ salt) % span
