@@ -172,7 +172,8 @@ def add_random_weights(G, low=1, high=64, *, seed=0):
 
 
 #: arcs an undirected graph's weights are hashed for at a time (rows whole): the hash's temporaries
-#: take about 60 bytes an arc, where the weights take 4 (a graph of 2 G arcs peaked at 11x its CSR)
+#: take about 60 bytes an arc, where the weights take 4 (urand:22 peaked at 12x its CSR at once:
+#: docs/tuning.md)
 WEIGHT_CHUNK = 1 << 22
 
 
