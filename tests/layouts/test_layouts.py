@@ -8,9 +8,16 @@ from hypothesis import strategies as st
 
 import gravel
 from gravel.backends.cuda.graph import DeviceGraph
-from gravel.layouts._segments import segment_edges
+from gravel.layouts._segments import block_groups, segment_edges, segment_group
 from gravel.layouts.blocked import block_width, blocked_pull, blocked_push, pull_layout, push_layout
-from gravel.layouts.staged import STAGED_MAX, STAGED_STAGE, shared_width, staged_pull
+from gravel.layouts.staged import (
+    KEPT_BYTES_PER_EDGE,
+    STAGED_MAX,
+    STAGED_STAGE,
+    build_group_edges,
+    shared_width,
+    staged_pull,
+)
 from gravel.operators import sweep_plan, sweeps
 from gravel.operators.sweep_plan import SweepPlan, hub_front, plan_sweep
 from gravel.reorder import reorder
@@ -95,7 +102,9 @@ def test_segment_edges_past_a_byte_of_blocks(width):
     check_segments(gravel.generate.kronecker(10, 8, seed=1), width)
 
 
-def check_staged(G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0, span=32):
+def check_staged(
+    G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0, span=32, group_edges=None
+):
     """The staged sweep as its kernels run it, in NumPy: each chunk's spans take x[u] from their
     block's slice and combine by pair (the end bits), each pair's value written at its span's first
     pair plus the pairs ended before it there; then each piece folds its segments of pairs into its
@@ -112,6 +121,7 @@ def check_staged(G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0, spa
         piece=piece,
         span=span,
         pairs_share=pairs_share,
+        group_edges=group_edges,
     )
     ends = np.unpackbits(L.ends.view(np.uint8), bitorder="little")
     assert (
@@ -180,6 +190,69 @@ def check_staged(G, width, tile, chunk, segment=3, piece=7, pairs_share=1.0, spa
 def test_staged_pull_sums_equal_the_plain_pull(G, width, tile, chunk, segment, more, pairs_share):
     if G.n:
         check_staged(G, width, tile, chunk, segment, segment + more, pairs_share)
+
+
+@given(
+    graphs(),
+    st.integers(1, 50),
+    st.integers(1, 9),
+    st.integers(1, 40),
+    st.sampled_from([0.0, 0.5, 1.0]),
+)
+@settings(max_examples=80, deadline=None)
+def test_staged_pull_built_by_groups_of_blocks(G, width, tile, group_edges, pairs_share):
+    """A layout built a group of blocks at a time sums as the plain pull does, and is the layout
+    built at once, array for array."""
+    if G.n:
+        L = check_staged(G, width, tile, 2, pairs_share=pairs_share, group_edges=group_edges)
+        whole = staged_pull(
+            *G.csc()[:2],
+            G.n,
+            width,
+            tile=tile,
+            chunk=2,
+            segment=3,
+            piece=7,
+            span=32,
+            pairs_share=pairs_share,
+        )
+        for name, value in vars(whole).items():
+            assert np.array_equal(getattr(L, name), value), name
+
+
+@pytest.mark.parametrize("below", [True, False])
+def test_staged_pull_by_groups_counts_every_pair_before_it_copies(below):
+    """Each edge is its own pair where the pairs of all the groups together pass the share, though
+    no group's alone does."""
+    G = gravel.generate.kronecker(10)
+    off, src, _ = G.csc()
+    pairs = staged_pull(off, src, G.n, 7, tile=100, pairs_share=1.0).pairs
+    share = (pairs + (1 if below else -1)) / G.nnz  # just above or just below the pairs
+    L = staged_pull(off, src, G.n, 7, tile=100, pairs_share=share, group_edges=G.nnz // 8)
+    assert L.copies != below and L.pairs == (pairs if below else G.nnz)
+
+
+@given(graphs(), st.integers(1, 30), st.integers(1, 40), st.data())
+@settings(max_examples=60, deadline=None)
+def test_block_groups_and_their_segments(G, width, most, data):
+    """Groups of whole blocks hold at most `most` edges unless one block alone; each group's
+    segment is that slice of NumPy's stable lexsort of (block, row)."""
+    off, src, _ = G.csc()
+    groups = block_groups(src, G.n, width, most)
+    blocks = max(1, -(-G.n // width))
+    rows = np.repeat(np.arange(G.n), np.diff(off))
+    block = src.astype(np.int64) // width
+    expect = np.lexsort((rows, block))
+    assert groups[0][:1] == (0,) and groups[-1][1] == blocks and groups[0][2] == 0
+    assert groups[-1][3] == src.size
+    for (b0, b1, e0, e1), after in zip(groups, groups[1:] + [(blocks, None, src.size, None)]):
+        assert b0 < b1 == after[0] and e1 == after[2]
+        assert e1 - e0 == np.count_nonzero((block >= b0) & (block < b1))
+        assert e1 - e0 <= most or b1 == b0 + 1
+    b0, b1, e0, e1 = data.draw(st.sampled_from(groups))
+    picked, key = segment_group(off, src, G.n, width, b0, b1)
+    assert np.array_equal(picked, expect[e0:e1])
+    assert np.array_equal(key, (block * G.n + rows)[expect[e0:e1]])
 
 
 @pytest.mark.parametrize("width,tile", [(1, 1), (7, 100), (1000, 3), (STAGED_MAX, STAGED_MAX)])
@@ -323,7 +396,9 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
     monkeypatch.setattr(
         runtime,
         "props",
-        lambda: SimpleNamespace(l2_bytes=16 * 1024, smem_optin=4 * (1000 + 32 * STAGED_STAGE)),
+        lambda: SimpleNamespace(
+            l2_bytes=16 * 1024, smem_optin=4 * (1000 + 32 * STAGED_STAGE), name="made-up card"
+        ),
     )
     monkeypatch.setattr(runtime, "free_bytes", lambda: 1 << 40)
     K = gravel.generate.kronecker(13)  # 8192 vertices: 32 KB of floats, twice the made-up L2
@@ -343,10 +418,23 @@ def test_auto_choices_follow_the_l2_and_the_hubs(monkeypatch):
         == staged
     )
     assert plan_sweep(tiny, "auto", stageable=True) == SweepPlan()
-    # a layout whose build would not fit the free device memory is not chosen
+    # a layout whose build would not fit the free device memory is not chosen; the staged one is
+    # built by groups of blocks where it fits so, each of at least its largest block's in-edges
+    largest = int(np.bincount(as_given.csc()[1] // 1000).max())
+    kept = KEPT_BYTES_PER_EDGE * as_given.nnz
     monkeypatch.setattr(runtime, "free_bytes", lambda: 48 * as_given.nnz - 1)
-    assert plan_sweep(as_given, "auto", stageable=True) == SweepPlan()
+    assert plan_sweep(as_given, "auto", stageable=True) == staged
     assert plan_sweep(as_given, "auto") == SweepPlan()
+    group = build_group_edges(as_given, 1000)
+    assert largest <= group == (48 * as_given.nnz - 1 - kept) // 48 < as_given.nnz
+    monkeypatch.setattr(runtime, "free_bytes", lambda: kept + 48 * largest - 1)
+    assert plan_sweep(as_given, "auto", stageable=True) == SweepPlan()
+    with pytest.raises(gravel.GraphTooLargeError, match="largest block"):
+        build_group_edges(as_given, 1000)
+    monkeypatch.setattr(runtime, "free_bytes", lambda: kept + 48 * largest)
+    assert build_group_edges(as_given, 1000) == largest
+    monkeypatch.setattr(runtime, "free_bytes", lambda: 48 * as_given.nnz)
+    assert build_group_edges(as_given, 1000) is None
     assert sweeps.pull_shape(as_given) == sweeps.ONE_PASS
     assert sweeps.pull_shape(hubs_first) == sweeps.pull_shape(tiny) == sweeps.STRIDING
     # under the L2's share, a sweep of 4-byte values stages from STAGE_FROM vertices and

@@ -213,6 +213,30 @@ def test_staged_merge_keeps_each_identity_apart():
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("width", [1, 7, 20000])
+def test_staged_layout_built_by_groups_on_the_device(name, G, width, monkeypatch):
+    """Where the free device memory holds the build of a few blocks at a time, the staged layout
+    and its weights are built a group of blocks at a time on the device: the same arrays as
+    NumPy's build at once."""
+    from gravel.backends.cuda import runtime
+
+    in_off, in_idx, in_w = G.csc()
+    largest = int(np.bincount(in_idx // width).max(initial=0))
+    room = staged.KEPT_BYTES_PER_EDGE * G.nnz + staged.BUILD_BYTES_PER_EDGE * max(largest, 1)
+    monkeypatch.setattr(runtime, "free_bytes", lambda: room)
+    dg = DeviceGraph(G)
+    assert staged.build_group_edges(dg, width) in (None, max(largest, 1))
+    tile = staged.STAGED_TILE_BYTES // 4
+    L = staged.staged_layout(dg, width, tile)
+    expect = staged.staged_pull(in_off, in_idx, G.n, width, tile=tile)
+    for field, value in vars(expect).items():
+        assert np.array_equal(cupy.asnumpy(getattr(L, field)), value), field
+    order = np.lexsort((np.repeat(np.arange(G.n), np.diff(in_off)), in_idx // width))
+    w = (in_w if in_w is not None else np.ones(in_idx.size, np.float32))[order]
+    assert np.array_equal(staged.staged_weights(dg, L).get()[: L.edges], w)
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+@pytest.mark.parametrize("width", [1, 7, 20000])
 @pytest.mark.parametrize("pairs_share", [0.0, 1.0])
 def test_staged_gather_reduces_each_pair(name, G, width, pairs_share, monkeypatch):
     """The gather alone: one value per (block, destination) pair, the reduce of its edges' x[u] (or

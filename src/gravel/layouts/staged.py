@@ -16,7 +16,8 @@ The geometry the kernels share reaches neighbor_reduce/staged.cu as the defines 
 from dataclasses import dataclass
 
 from ..arrays import xp
-from ._segments import cut, segment_edges, tile_runs
+from ._segments import block_counts, block_groups, segment_group
+from ._staged_parts import group_part, pair_starts, pieces
 
 #: the staged layout's local ids (sources in a block, destinations in a tile) are 16-bit
 STAGED_MAX = 2**16
@@ -182,6 +183,7 @@ def staged_pull(
     piece=STAGED_PIECE,
     span=STAGED_SPAN,
     pairs_share=None,
+    group_edges=None,
 ):
     """The staged layout of the in-edges given as a CSR over destinations (in_offsets, in_sources):
     blocks of `width` sources, tiles of `tile` destinations, pairs cut at spans of `span` edges (a
@@ -213,6 +215,11 @@ def staged_pull(
         Edges per span of the gather: a positive multiple of 32.
     pairs_share : float, optional
         Pairs per edge above which each edge is its own pair; None is STAGED_PAIRS_SHARE (0.8).
+    group_edges : int, optional
+        Build the layout a group of whole blocks at a time, each of at most this many edges (a
+        block with more is a group alone), so that the build's sort and its temporaries take that
+        many edges at once, not all of them; the groups' pairs are counted in a first pass. None
+        builds it at once. The layout is the same either way.
 
     Returns
     -------
@@ -244,27 +251,42 @@ def staged_pull(
         raise ValueError(f"merge segments ({segment}) must be 1 to `piece` ({piece}) pairs")
     if span < 32 or span % 32:
         raise ValueError(f"the gather's span must be a positive multiple of 32 edges, not {span}")
-    blocks, nnz, order, key = segment_edges(in_offsets, in_sources, n, width)
-    spans = -(-nnz // span)
+    nnz = int(in_sources.size)
+    share = STAGED_PAIRS_SHARE if pairs_share is None else pairs_share
+    groups = block_groups(in_sources, n, width, group_edges)
+    blocks, spans = groups[-1][1], -(-nnz // span)
+
+    def sorted_groups():
+        for b0, b1, e0, e1 in groups:
+            yield (b0, b1, e0, e1) + segment_group(in_offsets, in_sources, n, width, b0, b1)
+
+    copies = None
+    if len(groups) > 1:  # each edge its own pair or not: the pairs of every group counted first
+        pairs = sum(pair_starts(g[5], g[2], span).size for g in sorted_groups())
+        copies = pairs > share * nnz
     local = m.zeros(spans * span, m.uint16)  # whole spans: a lane loads its edges' ids at once
-    local[:nnz] = in_sources[order] % width
-    del order
-    pair_start = _pair_starts(
-        key, nnz, span, STAGED_PAIRS_SHARE if pairs_share is None else pairs_share
-    )
-    pair_key = key[pair_start]
-    last = m.concatenate([pair_start[1:] - 1, m.full(min(nnz, 1), nnz - 1, m.int64)])
-    # bit e of word e // 32 is edge e's; the bits of one word are distinct, so their sum is their OR
-    bits = m.bincount(
-        last >> 5,
-        weights=m.left_shift(m.ones_like(last), last & 31).astype(m.float64),
-        minlength=spans * span // 32,
-    )
-    starts = _chunk_starts(key, blocks, n, nnz, chunk * width, span)
-    tiles, runs = tile_runs(pair_key, blocks, n, tile)
-    seg_start, seg_end, piece_first, piece_tile, tile_pieces = _pieces(
+    bits = m.zeros(spans * span // 32, m.float64)
+    parts, pair_base = [], 0
+    for b0, b1, e0, e1, order, key in sorted_groups():
+        local[e0:e1] = in_sources[order] % width
+        del order
+        pair_start = pair_starts(key, e0, span)
+        if copies is None:
+            copies = pair_start.size > share * nnz
+        if copies:
+            pair_start = m.arange(e0, e1, dtype=m.int64)
+        parts.append(
+            group_part(
+                key, pair_start, bits, (b0, b1, e0, e1), pair_base, n, tile, chunk * width, span
+            )
+        )
+        pair_base += pair_start.size
+    runs = m.concatenate([p[4] for p in parts])
+    tiles = -(-n // tile)
+    seg_start, seg_end, piece_first, piece_tile, tile_pieces = pieces(
         runs, blocks, tiles, segment, piece
     )
+    starts = m.concatenate([p[2] for p in parts])
     return StagedPull(
         n=n,
         width=int(width),
@@ -273,10 +295,10 @@ def staged_pull(
         span=int(span),
         local=local,
         ends=bits.astype(m.int64).astype(m.uint32),
-        span_pair=m.searchsorted(pair_start, m.arange(spans, dtype=m.int64) * span),
+        span_pair=m.concatenate([p[1] for p in parts]),
         chunk_edges=m.concatenate([starts, m.array([nnz], m.int64)]),
-        chunk_block=(key[starts] // n).astype(m.int32),
-        target=(pair_key % n % tile).astype(m.uint16),
+        chunk_block=m.concatenate([p[3] for p in parts]),
+        target=m.concatenate([p[0] for p in parts]),
         tile=int(tile),
         tiles=tiles,
         seg_start=seg_start,
@@ -287,59 +309,59 @@ def staged_pull(
     )
 
 
-def _pair_starts(key, nnz, span, pairs_share):
-    """The first edge of each pair: where the (block, destination) key changes or a span begins;
-    every edge where that would make more than `pairs_share` pairs an edge."""
-    m = xp(key)
-    e = m.arange(1, nnz, dtype=m.int64)
-    change = (key[1:] != key[:-1]) | (e % span == 0)
-    start = m.flatnonzero(m.concatenate([m.ones(min(nnz, 1), bool), change]))
-    return m.arange(nnz, dtype=m.int64) if start.size > pairs_share * nnz else start
-
-
-def _chunk_starts(key, blocks, n, nnz, most, span):
-    """The gather's chunks: each block's edges cut into even runs of at most `most`, each cut but a
-    block's first moved on to the next span within its block, empties dropped."""
-    m = xp(key)
-    block_edges = m.searchsorted(key, m.arange(blocks + 1, dtype=m.int64) * n)
-    chunk_block, cuts, _ = cut(block_edges[:-1], block_edges[1:], most)
-    first = cuts == block_edges[chunk_block]
-    cuts = m.where(first, cuts, m.minimum(-(-cuts // span) * span, block_edges[chunk_block + 1]))
-    starts = m.unique(cuts)
-    return starts[starts < nnz]
-
-
-def _pieces(runs, blocks, tiles, segment, piece):
-    """The merge's work from each block's run of pairs into each tile (`runs`, block-major):
-    segments of at most `segment` pairs, tile-major, and pieces of a tile's segments, a new one each
-    time `piece` more pairs have begun. Returns (seg_start, seg_end, piece_first, piece_tile,
-    tile_pieces)."""
-    m = xp(runs)
-    runs = runs.reshape(blocks, tiles + 1)
-    run_start, run_end = runs[:, :-1].T.ravel(), runs[:, 1:].T.ravel()  # tile-major: t * blocks + b
-    seg_run, seg_start, seg_end = cut(run_start, run_end, segment)
-    seg_tile = seg_run // blocks
-    length = seg_end - seg_start
-    begun = m.cumsum(length) - length
-    every = m.arange(tiles, dtype=m.int64)
-    head, tail = m.searchsorted(seg_tile, every), m.searchsorted(seg_tile, every, side="right") - 1
-    nth = (begun - m.concatenate([begun, m.zeros(1, m.int64)])[head][seg_tile]) // piece
-    tile_pieces = m.where(tail >= head, m.concatenate([nth, m.zeros(1, m.int64)])[tail] + 1, 1)
-    tile_end = m.cumsum(tile_pieces)  # each tile's pieces end there
-    seg_piece = (tile_end - tile_pieces)[seg_tile] + nth
-    piece_tile = m.searchsorted(tile_end, m.arange(int(tile_end[-1]), dtype=m.int64), side="right")
-    piece_first = m.searchsorted(seg_piece, m.arange(piece_tile.size + 1, dtype=m.int64))
-    return seg_start, seg_end, piece_first, piece_tile.astype(m.int32), tile_pieces.astype(m.int32)
-
-
-#: device bytes per edge a staged layout's build needs at its peak (the blocked layout's needs less)
+#: device bytes per edge a staged layout's build needs at its peak, of the edges it sorts at once:
+#: int64 sort keys, their order and sorted copy, the sources in that order, then the pairs' first
+#: edges, keys and last edges (8 bytes each, at most one pair an edge); the blocked layout's less
 BUILD_BYTES_PER_EDGE = 48
+#: device bytes per edge of the whole graph a build by groups keeps until it ends: the sources'
+#: local ids and the pairs' targets (2 bytes each), the end bits' sums, the targets concatenated
+KEPT_BYTES_PER_EDGE = 8
+
+
+def build_group_edges(dg, width):
+    """The most in-edges the staged layout's build of width `width` may sort at once in the free
+    device memory: None where all of them fit (BUILD_BYTES_PER_EDGE an edge), else the edges of a
+    group of whole blocks that fit beside what a build by groups keeps (KEPT_BYTES_PER_EDGE an
+    edge of the graph).
+
+    Parameters
+    ----------
+    dg : gravel.backends.cuda.graph.DeviceGraph
+        The graph on the device.
+    width : int
+        Sources per block.
+
+    Returns
+    -------
+    int or None
+        The `group_edges` of :func:`staged_pull`.
+
+    Raises
+    ------
+    GraphTooLargeError
+        Not even the block with the most in-edges fits beside what the build keeps.
+    """
+    from ..backends.cuda import runtime
+
+    free = runtime.free_bytes()
+    if BUILD_BYTES_PER_EDGE * dg.nnz <= free:
+        return None
+    kept = KEPT_BYTES_PER_EDGE * dg.nnz
+    largest = dg.cached(
+        ("staged_largest_block", width), lambda: int(block_counts(dg.csc()[1], dg.n, width).max())
+    )
+    runtime.check_fits(
+        kept + BUILD_BYTES_PER_EDGE * largest,
+        f"the staged layout of {dg.nnz:,} in-edges (by groups, {largest:,} in its largest block)",
+    )
+    return max(largest, (free - kept) // BUILD_BYTES_PER_EDGE)
 
 
 def staged_weights(dg, L):
     """The in-arcs' weights (1 where the graph has none) in the edge order of `L`, the staged
     layout of the DeviceGraph `dg`, padded as its ids are: what the gather combines with x[u].
-    Built on first use (the layout's edge order sorted out once more) and kept with the graph.
+    Built on first use (the layout's edge order sorted out once more, by groups of blocks where
+    the free device memory asks: :func:`build_group_edges`) and kept with the graph.
 
     Parameters
     ----------
@@ -356,28 +378,26 @@ def staged_weights(dg, L):
     Raises
     ------
     GraphTooLargeError
-        The build's BUILD_BYTES_PER_EDGE (48) bytes an edge do not fit in free device memory.
+        From :func:`build_group_edges`.
     """
-    from ..backends.cuda import runtime
 
     def build():
-        runtime.check_fits(
-            BUILD_BYTES_PER_EDGE * dg.nnz, f"the staged weights of {dg.nnz:,} in-arcs"
-        )
         offsets, sources, weights = dg.csc()
         m = xp(offsets)
         out = m.zeros(L.local.size, m.float32)
         if weights is None:
             out[: L.edges] = 1
-        else:
-            out[: L.edges] = weights[segment_edges(offsets, sources, dg.n, L.width)[2]]
+            return out
+        for b0, b1, e0, e1 in block_groups(sources, dg.n, L.width, build_group_edges(dg, L.width)):
+            out[e0:e1] = weights[segment_group(offsets, sources, dg.n, L.width, b0, b1)[0]]
         return out
 
     return dg.cached(("staged_weights", L.width, L.local.size), build)
 
 
 def staged_layout(dg, width, tile):
-    """The staged layout of a DeviceGraph's in-edges, built on first use and kept with the graph.
+    """The staged layout of a DeviceGraph's in-edges, built on first use (by groups of blocks
+    where the free device memory asks: :func:`build_group_edges`) and kept with the graph.
 
     Parameters
     ----------
@@ -396,20 +416,14 @@ def staged_layout(dg, width, tile):
     Raises
     ------
     GraphTooLargeError
-        The build's BUILD_BYTES_PER_EDGE (48) bytes an edge do not fit in free device memory.
+        From :func:`build_group_edges`.
     ValueError
         `width` or `tile` outside 1 to STAGED_MAX (:func:`staged_pull`).
     """
-    from ..backends.cuda import runtime
 
     def build():
-        # transient: the int64 sort keys, their order and sorted copy, the sources in that order (28
-        # bytes an edge), then with the sorted keys the pairs' first edges, keys and last edges (8
-        # bytes each, at most one pair an edge)
-        runtime.check_fits(
-            BUILD_BYTES_PER_EDGE * dg.nnz, f"the staged layout of {dg.nnz:,} in-edges"
-        )
         offsets, sources, _ = dg.csc()
-        return staged_pull(offsets, sources, dg.n, width, tile=tile)
+        group = build_group_edges(dg, width)
+        return staged_pull(offsets, sources, dg.n, width, tile=tile, group_edges=group)
 
     return dg.cached(("staged_pull", width, tile), build)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..backends.cuda import runtime
 from ..layouts.blocked import block_width
-from ..layouts.staged import BUILD_BYTES_PER_EDGE, shared_width
+from ..layouts.staged import BUILD_BYTES_PER_EDGE, build_group_edges, shared_width
 
 #: "auto" blocks vertex data over this share of the L2 (docs/tuning.md)
 AUTO_L2_SHARE = 0.5
@@ -103,10 +103,11 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
             return SweepPlan()
         if getattr(graph, "placement", "device") != "device":
             return SweepPlan()  # a blocked copy of the lists would not fit where they do not
+        if stageable:
+            width = shared_width(bytes_per_vertex)
+            return SweepPlan("staged", width) if _staged_fits(graph, width) else SweepPlan()
         if BUILD_BYTES_PER_EDGE * graph.nnz > runtime.free_bytes():
             return SweepPlan()  # nor would one whose build outgrows the free device memory
-        if stageable:
-            return SweepPlan("staged", shared_width(bytes_per_vertex))
         return (
             SweepPlan() if hub_front(graph) else SweepPlan("blocked", block_width(bytes_per_vertex))
         )
@@ -118,6 +119,18 @@ def plan_sweep(graph, blocking="auto", *, bytes_per_vertex=4, stageable=False):
     width = int(blocking)
     stages = stageable and width <= shared_width(bytes_per_vertex)
     return SweepPlan("staged" if stages else "blocked", width)
+
+
+def _staged_fits(graph, width):
+    """Would the staged layout's build fit in the free device memory (by groups of blocks where
+    not at once)?"""
+    from ..errors import GraphTooLargeError
+
+    try:
+        build_group_edges(graph, width)
+    except GraphTooLargeError:
+        return False
+    return True
 
 
 def _stages_in_the_l2(graph):
