@@ -84,7 +84,13 @@ def segment_group(offsets, others, n, width, b0, b1):
     block = (mine // w - b0).astype(np.min_scalar_type(max(b1 - b0 - 1, 0)))
     del mine
     order = m.argsort(block, kind="stable")
-    key = (block[order].astype(m.int64) + b0) * n + rows[order]  # (block, row)
+    # key = block * n + row, in place: a temporary at a time (the build's peak: layouts/staged.py)
+    key = block[order].astype(m.int64)
+    del block
+    key += b0
+    key *= n
+    key += rows[order]
+    del rows
     return (order if picked is None else picked[order]), key
 
 

@@ -256,18 +256,20 @@ def staged_pull(
     groups = block_groups(in_sources, n, width, group_edges)
     blocks, spans = groups[-1][1], -(-nnz // span)
 
-    def sorted_groups():
-        for b0, b1, e0, e1 in groups:
-            yield (b0, b1, e0, e1) + segment_group(in_offsets, in_sources, n, width, b0, b1)
-
     copies = None
     if len(groups) > 1:  # each edge its own pair or not: the pairs of every group counted first
-        pairs = sum(pair_starts(g[5], g[2], span).size for g in sorted_groups())
+        pairs = 0
+        for b0, b1, e0, _ in groups:
+            key = segment_group(in_offsets, in_sources, n, width, b0, b1)[1]
+            pairs += pair_starts(key, e0, span).size
+            del key  # before the next group's sort
         copies = pairs > share * nnz
     local = m.zeros(spans * span, m.uint16)  # whole spans: a lane loads its edges' ids at once
     bits = m.zeros(spans * span // 32, m.float64)
     parts, pair_base = [], 0
-    for b0, b1, e0, e1, order, key in sorted_groups():
+    for group in groups:
+        b0, b1, e0, e1 = group
+        order, key = segment_group(in_offsets, in_sources, n, width, b0, b1)
         local[e0:e1] = in_sources[order] % width
         del order
         pair_start = pair_starts(key, e0, span)
@@ -276,11 +278,10 @@ def staged_pull(
         if copies:
             pair_start = m.arange(e0, e1, dtype=m.int64)
         parts.append(
-            group_part(
-                key, pair_start, bits, (b0, b1, e0, e1), pair_base, n, tile, chunk * width, span
-            )
+            group_part(key, pair_start, bits, group, pair_base, n, tile, chunk * width, span)
         )
         pair_base += pair_start.size
+        del key, pair_start  # before the next group's sort
     runs = m.concatenate([p[4] for p in parts])
     tiles = -(-n // tile)
     seg_start, seg_end, piece_first, piece_tile, tile_pieces = pieces(
