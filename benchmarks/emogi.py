@@ -156,8 +156,13 @@ def main():
                 + f"; bfs {bfs_ms:8.2f} ms {row['bfs_ids_gbs']:6.1f} GB/s"
                 + (
                     f"; sssp {row['sssp_ms']:8.1f} ms; cc {row['cc_ms']:7.1f} ms "
-                    f"({row['cc_ids_gbs']:.1f} GB/s, {row['cc_of_copy_engine']:.0%} of the copy "
-                    f"engine); "
+                    + (
+                        f"({row['cc_ids_gbs']:.1f} GB/s, {row['cc_of_copy_engine']:.0%} of the "
+                        "copy engine) "
+                        if row["cc_strategy"].startswith("streamed")
+                        else ""
+                    )
+                    + "; "
                     f"pr/iter {row['pr_iter_ms']:7.2f} ms"
                     + (f" (bus {row['pr_bus_iter_ms']:7.2f})" if "pr_bus_iter_ms" in row else "")
                     if every

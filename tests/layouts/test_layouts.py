@@ -11,6 +11,7 @@ from gravel.backends.cuda.graph import DeviceGraph
 from gravel.layouts._segments import block_groups, segment_edges, segment_group
 from gravel.layouts.blocked import block_width, blocked_pull, blocked_push, pull_layout, push_layout
 from gravel.layouts.staged import (
+    BUILD_BYTES_PER_EDGE,
     KEPT_BYTES_PER_EDGE,
     STAGED_MAX,
     STAGED_STAGE,
@@ -230,6 +231,33 @@ def test_staged_pull_by_groups_counts_every_pair_before_it_copies(below):
     share = (pairs + (1 if below else -1)) / G.nnz  # just above or just below the pairs
     L = staged_pull(off, src, G.n, 7, tile=100, pairs_share=share, group_edges=G.nnz // 8)
     assert L.copies != below and L.pairs == (pairs if below else G.nnz)
+
+
+@pytest.mark.parametrize("pairs_share", [None, 0.0])
+@pytest.mark.parametrize("groups", [None, 2, 4])
+def test_staged_pull_stays_within_its_build_budget(groups, pairs_share, monkeypatch):
+    """The build's peak (NumPy's allocations; CuPy's follow the same code) stays under what
+    build_group_edges budgets: BUILD_BYTES_PER_EDGE an edge sorted at once, and KEPT_BYTES_PER_EDGE
+    an edge of the graph beside a build by groups (end bits set a few pairs at a time, as on a
+    graph of billions of arcs)."""
+    import tracemalloc
+
+    from gravel.layouts import _staged_parts
+
+    monkeypatch.setattr(_staged_parts, "BIT_SLICE", 4096)
+    G = gravel.generate.uniform_random(16)
+    off, src, _ = G.csc()
+    most = None if groups is None else G.nnz // groups
+    largest = max(e1 - e0 for _, _, e0, e1 in block_groups(src, G.n, 4000, most))
+    tracemalloc.start()
+    try:
+        L = staged_pull(off, src, G.n, 4000, group_edges=most, pairs_share=pairs_share)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert L.copies == (pairs_share == 0.0)
+    kept = 0 if groups is None else KEPT_BYTES_PER_EDGE * G.nnz
+    assert peak <= kept + BUILD_BYTES_PER_EDGE * largest
 
 
 @given(graphs(), st.integers(1, 30), st.integers(1, 40), st.data())

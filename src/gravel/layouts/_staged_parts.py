@@ -8,42 +8,64 @@ Every function works with the array module of its inputs (CuPy on the device, Nu
 from ..arrays import xp
 from ._segments import cut, tile_runs
 
+#: pairs whose end bits are set at once (bounding the temporaries: 28 bytes a pair)
+BIT_SLICE = 1 << 24
+
 
 def pair_starts(key, e0, span):
     """The first edge of each pair of a group of blocks whose edges begin at edge e0, sorted by
     their (block, destination) keys: where the key changes or a span begins."""
     m = xp(key)
-    e = m.arange(e0 + 1, e0 + key.size, dtype=m.int64)
-    change = (key[1:] != key[:-1]) | (e % span == 0)
-    return m.flatnonzero(m.concatenate([m.ones(min(key.size, 1), bool), change])) + e0
+    change = m.empty(key.size, bool)
+    change[:1] = True
+    m.not_equal(key[1:], key[:-1], out=change[1:])
+    change[-e0 % span :: span] = True  # the edges e0 + k that begin a span
+    starts = m.flatnonzero(change)
+    starts += e0
+    return starts
 
 
 def group_part(key, pair_start, bits, group, pair_base, n, tile, most, span):
     """The layout's arrays for one group of blocks (b0, b1, e0, e1) whose sorted keys and first
     edges of pairs are given, its pairs numbered from `pair_base`: (the pairs' targets, the pair
     beginning each span that begins in the group, the gather's chunk starts and their blocks, where
-    each block's run into each tile begins); its pairs' end bits are added to `bits`."""
+    each block's run into each tile begins); its pairs' end bits are added to `bits`. `key` is
+    used up (where each edge is its own pair, its keys become the targets in place)."""
     m = xp(key)
     b0, b1, e0, e1 = group
-    pair_key = key[pair_start - e0]
-    last = m.concatenate([pair_start[1:] - 1, m.full(min(e1 - e0, 1), e1 - 1, m.int64)])
-    # bit e of word e // 32 is edge e's; the bits of one word are distinct, so their sum is their OR
-    word = e0 >> 5
-    words = m.bincount(
-        (last >> 5) - word,
-        weights=m.left_shift(m.ones_like(last), last & 31).astype(m.float64),
-    )
-    bits[word : word + words.size] += words
-    del last, words
-    first_span = m.arange(-(-e0 // span), -(-e1 // span), dtype=m.int64) * span
     starts = _chunk_starts(key, b0, b1, e0, e1, n, most, span)
-    return (
-        (pair_key % n % tile).astype(m.uint16),
-        m.searchsorted(pair_start, first_span) + pair_base,
-        starts,
-        (key[starts - e0] // n).astype(m.int32),
-        tile_runs(pair_key, b1 - b0, n, tile, first_block=b0)[1] + pair_base,
-    )
+    chunk_block = (key[starts - e0] // n).astype(m.int32)
+    first_span = m.arange(-(-e0 // span), -(-e1 // span), dtype=m.int64) * span
+    span_pair = m.searchsorted(pair_start, first_span) + pair_base
+    _add_end_bits(pair_start, e0, e1, bits)
+    if pair_start.size == key.size:
+        pair_key = key  # each edge its own pair
+    else:
+        pair_start -= e0  # in place, the pairs' positions in the group, and back
+        pair_key = key[pair_start]
+        pair_start += e0
+    runs = tile_runs(pair_key, b1 - b0, n, tile, first_block=b0)[1] + pair_base
+    pair_key %= n
+    pair_key %= tile
+    return pair_key.astype(m.uint16), span_pair, starts, chunk_block, runs
+
+
+def _add_end_bits(pair_start, e0, e1, bits):
+    """Set the bit of each pair's last edge in `bits` (uint32 words held as float64 sums: the bits
+    of one word are distinct, so their sum is their OR), BIT_SLICE pairs at a time."""
+    m = xp(pair_start)
+    word = e0 >> 5
+    if pair_start.size:  # the group's last pair ends with it
+        bits[(e1 - 1) >> 5] += float(1 << ((e1 - 1) & 31))
+    for s in range(0, pair_start.size - 1, BIT_SLICE):
+        last = pair_start[s + 1 : s + BIT_SLICE + 1] - 1
+        index = last >> 5
+        index -= word
+        last &= 31
+        weight = m.ldexp(1.0, last.astype(m.int32))
+        del last
+        words = m.bincount(index, weights=weight)
+        bits[word : word + words.size] += words
 
 
 def _chunk_starts(key, b0, b1, e0, e1, n, most, span):

@@ -344,12 +344,13 @@ def build_group_edges(dg, width):
     """
     from ..backends.cuda import runtime
 
+    sources = dg.csc()[1]  # made first where it is not yet: it takes device memory too
     free = runtime.free_bytes()
     if BUILD_BYTES_PER_EDGE * dg.nnz <= free:
         return None
     kept = KEPT_BYTES_PER_EDGE * dg.nnz
     largest = dg.cached(
-        ("staged_largest_block", width), lambda: int(block_counts(dg.csc()[1], dg.n, width).max())
+        ("staged_largest_block", width), lambda: int(block_counts(sources, dg.n, width).max())
     )
     runtime.check_fits(
         kept + BUILD_BYTES_PER_EDGE * largest,
