@@ -5,12 +5,11 @@ Per case: one pass over every list (an advance over all vertices with the case's
 id counted into 4,096 bins), BFS from the --sources highest-degree vertices (top-down over the bus,
 the frontier sorted each level), and on the cases that read lists in place (not the naive and
 warp-aligned baselines, which differ from "host, balanced" only in the advance) SSSP from the
-highest-degree vertex, connected components (streamed through the copy engines where the lists are
-in host memory: its GB/s of ids and their share of the copy engine's rate are printed), and PageRank
-per iteration, over the bus and streamed through the copy engines. Times are medians of CUDA-event
-runs after a warm-up. "lines" is the count of 128-byte lines the line-aligned advances fetch from
-host memory over one pass, per byte of ids (EMOGI's Fig. 10 metric from the kernel's own count: an
-upper bound, as a line two neighbouring lists share may come from the L2 the second time).
+highest-degree vertex, connected components, and PageRank per iteration, over the bus and streamed
+through the copy engines. Times are medians of CUDA-event runs after a warm-up. "lines" is the
+count of 128-byte lines the line-aligned advances fetch from host memory over one pass, per byte of
+ids (EMOGI's Fig. 10 metric from the kernel's own count: an upper bound, as a line two neighbouring
+lists share may come from the L2 the second time).
 
 Cases: "device" (the in-memory reference); "host, naive" (a thread per list, EMOGI's baseline);
 "host, aligned" (a warp per list in whole lines, EMOGI's merged + aligned); "host, balanced" (whole
@@ -67,11 +66,9 @@ def timed_ms(fn, repeat):
 def primitives(P, source, repeat):
     """SSSP, CC and PageRank per iteration (over the bus and streamed, where the lists are in host
     memory) on the placed graph P, in ms."""
-    cc = lambda: gravel.connected_components(P, device="cuda")  # noqa: E731
     out = {
         "sssp_ms": timed_ms(lambda: gravel.sssp(P, source, device="cuda"), 1),
-        "cc_ms": timed_ms(cc, repeat),
-        "cc_strategy": cc().strategy,
+        "cc_ms": timed_ms(lambda: gravel.connected_components(P, device="cuda"), repeat),
     }
     over_bus = P.to("cuda").placement in ("host", "tiered")
     for name, blocking in [("pr", "auto"), ("pr_bus", None)] if over_bus else [("pr", "auto")]:
@@ -146,8 +143,6 @@ def main():
             }
             if every:
                 row |= primitives(P, sources[-1], a.repeat)
-                row["cc_ids_gbs"] = ids / row["cc_ms"] / 1e6
-                row["cc_of_copy_engine"] = ids / (row["cc_ms"] / 1e3) / ceilings["copy_engine"]
             rows.append(row)
             print(
                 f"{spec} {label:>14}: sweep {ms:8.2f} ms {row['sweep_ids_gbs']:6.1f} GB/s of ids "
@@ -155,14 +150,7 @@ def main():
                 + (f", {over_bus:.2f} lines/B" if over_bus is not None else "")
                 + f"; bfs {bfs_ms:8.2f} ms {row['bfs_ids_gbs']:6.1f} GB/s"
                 + (
-                    f"; sssp {row['sssp_ms']:8.1f} ms; cc {row['cc_ms']:7.1f} ms "
-                    + (
-                        f"({row['cc_ids_gbs']:.1f} GB/s, {row['cc_of_copy_engine']:.0%} of the "
-                        "copy engine) "
-                        if row["cc_strategy"].startswith("streamed")
-                        else ""
-                    )
-                    + "; "
+                    f"; sssp {row['sssp_ms']:8.1f} ms; cc {row['cc_ms']:7.1f} ms; "
                     f"pr/iter {row['pr_iter_ms']:7.2f} ms"
                     + (f" (bus {row['pr_bus_iter_ms']:7.2f})" if "pr_bus_iter_ms" in row else "")
                     if every

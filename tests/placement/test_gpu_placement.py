@@ -170,29 +170,6 @@ def test_streamed_sweeps_match_the_bus_and_the_cpu(G, placement, monkeypatch):
     assert np.array_equal(got.get(), expect.get())
 
 
-@pytest.mark.parametrize(
-    "G",
-    [
-        generate.kronecker(10, 8, seed=7),
-        generate.uniform_random(10, 6, seed=8, directed=True),
-        gravel.Graph.from_edges([0, 3, 5], [1, 4, 2], n=9, directed=True),  # few arcs, isolated
-    ],
-    ids=["kron", "urand-directed", "sparse-directed"],
-)
-def test_streamed_components_match_the_cpu(G, monkeypatch):
-    """CC over lists in host memory links every arc chunk by chunk (many chunks; hubs longer than
-    one; a directed graph's out-lists streamed after its in-lists were, each with its own plan)."""
-    from gravel.operators import stream
-
-    monkeypatch.setattr(stream, "STREAM_CHUNK_BYTES", 1024)
-    P = placed(G, "host")
-    gravel.pagerank(P, blocking="streamed", device="cuda")  # the in-lists' chunks first
-    r = gravel.connected_components(P, device="cuda")
-    assert r.strategy.startswith("streamed")
-    assert np.array_equal(r.labels.get(), gravel.connected_components(G, device="cpu").labels)
-    assert verify_cc(G, r.labels.get()) == []
-
-
 def test_a_streamed_sweep_needs_lists_in_host_memory():
     from gravel.operators import plan_sweep
 

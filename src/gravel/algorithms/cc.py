@@ -84,10 +84,7 @@ def connected_components(G, *, device="auto"):
     -----
     Two sampling rounds (SAMPLE_ROUNDS, GAP's default) come first. Sampling pays because the big
     component holds almost all of the edges, which the linking after it never touches; the
-    figures are in docs/tuning.md, SAMPLE_ROUNDS. On the GPU, a graph whose lists are in host
-    memory (``G.to("cuda", placement="host")``) is not sampled: its lists are copied to the device
-    in chunks by the copy engines, each chunk's arcs linked while the next one is copied, where
-    sampling would read two ids of every list over the bus (result ``strategy`` "streamed ...").
+    figures are in docs/tuning.md, SAMPLE_ROUNDS.
 
     Examples
     --------
@@ -151,9 +148,6 @@ def _cc_cpu(G):
 # it, and cached loads made the union retry on stale roots (road graphs ended with false splits).
 # The last pass points each vertex at its root with gravel_root, which writes nothing while it
 # walks: a halving store racing with a vertex's store of its root could put back a mere ancestor.
-#: an advance's functor that unions an arc's ends
-_LINK = "(gravel_union(comp, src, dst), false)"
-
 _UNION_FIND = """
 __device__ int gravel_find(int* parent, int x) {
     volatile int* p = parent;
@@ -190,18 +184,32 @@ def _cc_cuda(G):
     out-edge of theirs), and a last compute points every vertex at its root. Hooking under the
     smaller root makes each root its component's smallest id. Sampling first pays because the big
     component holds almost all of the edges, which Afforest never touches (docs/tuning.md,
-    SAMPLE_ROUNDS). A graph whose lists are in host memory (placement "host") has every arc
-    linked instead, its lists streamed to the device by the copy engines (_link_streamed)."""
+    SAMPLE_ROUNDS)."""
     import cupy
 
-    from ..operators import compute
+    from ..frontier import Frontier
+    from ..operators import advance, compute
+    from ..operators import filter_frontier as keep_if
 
     dg = G.to("cuda")
     comp = cupy.arange(G.n, dtype=cupy.int32)
-    streamed = dg.placement == "host"
+    link = "(gravel_union(comp, src, dst), false)"
     with Timer("cuda") as t:
         if G.n:
-            (_link_streamed if streamed else _afforest)(G, dg, comp)
+            for r in range(SAMPLE_ROUNDS):
+                compute(
+                    None,
+                    "if (offsets[v + 1] - offsets[v] > r) "
+                    "gravel_union(comp, v, indices[offsets[v] + r])",
+                    params={
+                        "comp": comp,
+                        "offsets": dg.offsets,
+                        "indices": dg.indices,
+                        "r": np.int32(r),
+                    },
+                    n=G.n,
+                    preamble=_UNION_FIND,
+                )
             compute(
                 None,
                 "comp[v] = gravel_root(comp, v)",
@@ -209,69 +217,35 @@ def _cc_cuda(G):
                 n=G.n,
                 preamble=_UNION_FIND,
             )
-    strategy = "streamed ecl-cc union-find" if streamed else "afforest + ecl-cc union-find"
-    return CCResult("connected_components", "cuda", t.seconds, 1, strategy, labels=comp)
-
-
-def _afforest(G, dg, comp):
-    """Afforest's links on the device: every vertex with its first SAMPLE_ROUNDS neighbours, then
-    the edges of the vertices outside the component a sample finds most common."""
-    import cupy
-
-    from ..frontier import Frontier
-    from ..operators import advance, compute
-    from ..operators import filter_frontier as keep_if
-
-    for r in range(SAMPLE_ROUNDS):
-        compute(
-            None,
-            "if (offsets[v + 1] - offsets[v] > r) gravel_union(comp, v, indices[offsets[v] + r])",
-            params={"comp": comp, "offsets": dg.offsets, "indices": dg.indices, "r": np.int32(r)},
-            n=G.n,
-            preamble=_UNION_FIND,
-        )
-    compute(
-        None, "comp[v] = gravel_root(comp, v)", params={"comp": comp}, n=G.n, preamble=_UNION_FIND
-    )
-    sample = dg.cached("cc_sample", lambda: cupy.asarray(_sample(G.n), cupy.int32))
-    skip = _most_common_cuda(comp[sample])  # on the device: no read-back
-    # outside the big component, with edges to union (isolated vertices are left out)
-    edged = "out_off[v + 1] > out_off[v] || in_off[v + 1] > in_off[v]"
-    rest = keep_if(
-        Frontier.all(G.n),
-        f"comp[v] != skip[0] && ({edged})",
-        params={"comp": comp, "skip": skip, "out_off": dg.offsets, "in_off": dg.csc()[0]},
-    )
-    advance(dg, rest, _LINK, params={"comp": comp}, output=None, preamble=_UNION_FIND)
-    if G.directed:
-        advance(dg.reverse(), rest, _LINK, params={"comp": comp}, output=None, preamble=_UNION_FIND)
-
-
-def _link_streamed(G, dg, comp):
-    """Every arc linked, the out-lists copied from host memory to the device chunk by chunk by
-    the copy engines (each arc once: a directed graph's in-edges are others' out-edges), where
-    Afforest's sampling would read two ids of every list over the bus."""
-    from ..frontier import Frontier
-    from ..operators import LoadBalance
-    from ..operators.advance import advance_lists
-    from ..operators.codegen import Lists
-    from ..operators.stream import streamed_lists
-
-    for chunk in streamed_lists(dg, Lists(dg.offsets, dg.indices, None)):
-        for ids in (chunk.short, chunk.long):
-            if ids.size:
-                advance_lists(
-                    chunk.lists,
-                    G.n,
-                    Frontier(G.n, ids=ids, length=ids.size),
-                    _LINK,
+            sample = dg.cached("cc_sample", lambda: cupy.asarray(_sample(G.n), cupy.int32))
+            skip = _most_common_cuda(comp[sample])  # on the device: no read-back
+            # outside the big component, with edges to union (isolated vertices are left out)
+            edged = "out_off[v + 1] > out_off[v] || in_off[v + 1] > in_off[v]"
+            rest = keep_if(
+                Frontier.all(G.n),
+                f"comp[v] != skip[0] && ({edged})",
+                params={"comp": comp, "skip": skip, "out_off": dg.offsets, "in_off": dg.csc()[0]},
+            )
+            advance(dg, rest, link, params={"comp": comp}, output=None, preamble=_UNION_FIND)
+            if G.directed:
+                advance(
+                    dg.reverse(),
+                    rest,
+                    link,
                     params={"comp": comp},
                     output=None,
-                    strategy=LoadBalance.TWC,
-                    visited=None,
-                    capacity=None,
                     preamble=_UNION_FIND,
                 )
+            compute(
+                None,
+                "comp[v] = gravel_root(comp, v)",
+                params={"comp": comp},
+                n=G.n,
+                preamble=_UNION_FIND,
+            )
+    return CCResult(
+        "connected_components", "cuda", t.seconds, 1, "afforest + ecl-cc union-find", labels=comp
+    )
 
 
 def verify_cc(G, labels):

@@ -67,9 +67,8 @@ def chunk_bounds(offsets, nbytes, itemsize=4):
 
 
 def _plan(graph, lists):
-    """The chunks of the lists `lists` of `graph` (kept with it, by the lists' offsets: a directed
-    graph's in- and out-lists have their own): a list of (begin, end of the entries, short vertex
-    ids, long vertex ids, mean degree)."""
+    """The chunks of the in-lists `lists` of `graph` (kept with it): a list of (begin, end of the
+    entries, short vertex ids, long vertex ids, mean degree)."""
     import cupy
 
     def build():
@@ -87,7 +86,7 @@ def _plan(graph, lists):
             )
         return chunks
 
-    return graph.cached(("stream_chunks", STREAM_CHUNK_BYTES, lists.offsets.data.ptr), build)
+    return graph.cached(("stream_chunks", STREAM_CHUNK_BYTES), build)
 
 
 def _rebased(buffer, begin, size):
@@ -103,7 +102,7 @@ def _rebased(buffer, begin, size):
 
 
 def streamed_lists(graph, lists):
-    """Yield the :class:`Chunk` s of the host-resident lists `lists` of `graph` in order, each
+    """Yield the :class:`Chunk` s of the host-resident in-lists `lists` of `graph` in order, each
     copied into device memory before the kernels that the caller launches on the current stream
     read it.
 
@@ -116,8 +115,8 @@ def streamed_lists(graph, lists):
         A graph whose lists live in host memory (placement "host" or "tiered"); its chunk plan
         is made once and kept with it.
     lists : Lists
-        Its in- or out-lists: device offsets, and ids and weights that are mapped device views of
-        host memory.
+        Its in-lists: device offsets, and ids and weights that are mapped device views of host
+        memory.
 
     Yields
     ------
