@@ -225,7 +225,15 @@ def main():
             if a.gunrock:
                 algos = [x for x in ("bfs", "sssp", "bc", "tc") if not a.algo or x in a.algo]
                 gunrock = gunrock_cells(
-                    G, W, sources, a.gunrock, a.repeat, algos, tmp, a.gunrock_timeout
+                    G,
+                    W,
+                    sources,
+                    a.gunrock,
+                    a.repeat,
+                    algos,
+                    tmp,
+                    a.gunrock_timeout,
+                    log=lambda line: print(f"{spec}: {line}", flush=True),
                 )
             peers = {}
             if a.peers:

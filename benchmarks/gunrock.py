@@ -306,7 +306,7 @@ def gravel_call(name, G, W, source):
     }[name]
 
 
-def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None, timeout=600):
+def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None, timeout=600, log=None):
     """Gunrock's validated time for each primitive on G (W for SSSP), the median over `sources`
     (one for PageRank and TC).
 
@@ -326,6 +326,9 @@ def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None, time
         Where the .mtx files go (a temporary folder if None).
     timeout : float, default 600
         Seconds before an app's run is stopped and its cell counted as failed.
+    log : callable, optional
+        Called with a line on each cell as it ends (its time or why it failed), so that a run cut
+        short still shows the cells it had.
 
     Returns
     -------
@@ -360,6 +363,15 @@ def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None, time
                 "gunrock_s": None if problems else statistics.median(times),
                 "problems": problems,
             }
+            if log is not None:
+                log(
+                    f"Gunrock {name}: "
+                    + (
+                        f"FAILED {problems[0]}"
+                        if problems
+                        else f"{1e3 * cells[name]['gunrock_s']:.3f} ms, checked"
+                    )
+                )
         return cells
 
 

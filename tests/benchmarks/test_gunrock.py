@@ -227,8 +227,12 @@ def test_cells_run_each_app_on_the_files_written(pair, tmp_path):
     app.write_text(FAKE_BFS.format(python=sys.executable))
     app.chmod(0o755)
     sources = np.argsort(G.out_degree)[-2:].astype(int).tolist()
-    cells = gunrock.gunrock_cells(G, W, sources, tmp_path, repeat=3, algos=["bfs"])
+    lines = []
+    cells = gunrock.gunrock_cells(
+        G, W, sources, tmp_path, repeat=3, algos=["bfs"], log=lines.append
+    )
     assert cells == {"bfs": {"gunrock_s": 0.75e-3, "problems": []}}
+    assert lines == ["Gunrock bfs: 0.750 ms, checked"]
 
 
 def test_a_failing_app_gives_a_failed_cell(pair, tmp_path):
@@ -236,9 +240,11 @@ def test_a_failing_app_gives_a_failed_cell(pair, tmp_path):
     app = tmp_path / "tc"
     app.write_text("#!/bin/sh\necho 'Error: input matrix must be symmetric'\nexit 1\n")
     app.chmod(0o755)
-    cells = gunrock.gunrock_cells(G, W, [0], tmp_path, repeat=1, algos=["tc"])
+    lines = []
+    cells = gunrock.gunrock_cells(G, W, [0], tmp_path, repeat=1, algos=["tc"], log=lines.append)
     assert cells["tc"]["gunrock_s"] is None
     assert cells["tc"]["problems"][0].endswith("exited 1: Error: input matrix must be symmetric")
+    assert lines == [f"Gunrock tc: FAILED {cells['tc']['problems'][0]}"]
 
 
 def test_an_app_that_hangs_gives_a_failed_cell(pair, tmp_path):
