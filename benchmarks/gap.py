@@ -9,7 +9,7 @@ Gunrock runs to its own tolerance rather than per iteration, nor CC, which it la
 and sources, their answers checked against gravel's before they are timed (BFS, SSSP, CC, TC:
 their PageRank iterates to a tolerance and their BC takes every source), gravel CPU / peer beside
 them. One command then prints the whole table: gravel GPU, Gunrock, gravel CPU, GAP, NetworKit,
-igraph.
+igraph, a row as each primitive's cells are done (Gunrock's cells also printed as each ends).
 
 GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
 missing). Both systems read the same files, GAP's serialized graphs (.sg, and .wsg with weights
@@ -51,6 +51,8 @@ from gravel.cli import open_graph
 
 PR_ITERATIONS = 20
 GAP_DELTA = 2
+#: the primitives Gunrock's cells join (not PageRank, run to its own tolerance; Gunrock has no CC)
+GUNROCK_ALGOS = ("bfs", "sssp", "bc", "tc")
 _TRIAL = re.compile(r"Trial Time:\s+([0-9.]+)")
 
 
@@ -198,14 +200,14 @@ def main():
     if max(a.chunksize) > 0 and layer != "tbb":
         p.error(f"--chunksize needs Numba's tbb threading layer (this run has {layer})")
     if a.gunrock:
-        from gunrock import gunrock_cells  # benchmarks/gunrock.py, beside this script
+        from gunrock import gunrock_cells, mtx_files  # benchmarks/gunrock.py, beside this script
 
         print(f"Gunrock {(a.gunrock / 'COMMIT').read_text().strip()}")
     versions = {}
     if a.peers:
         import igraph
         import networkit
-        from peers import GAP_PRIMITIVES, peer_cells  # benchmarks/peers.py, beside this script
+        from peers import GAP_PRIMITIVES, peer_cells, peer_graphs  # benchmarks/peers.py
 
         versions = {"networkit": networkit.__version__, "igraph": igraph.__version__}
         print(", ".join(f"{k} {v}" for k, v in versions.items()) + " (igraph on one thread)")
@@ -221,27 +223,31 @@ def main():
             sg, wsg, G, W = graph_files(spec, a.gap, tmp, a.generator)
             sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
             files = {"sg": str(sg), "wsg": str(wsg)}
-            gunrock = {}
-            if a.gunrock:
-                algos = [x for x in ("bfs", "sssp", "bc", "tc") if not a.algo or x in a.algo]
-                gunrock = gunrock_cells(
-                    G,
-                    W,
-                    sources,
-                    a.gunrock,
-                    a.repeat,
-                    algos,
-                    tmp,
-                    a.gunrock_timeout,
-                    log=lambda line: print(f"{spec}: {line}", flush=True),
-                )
-            peers = {}
-            if a.peers:
-                algos = [x for x in GAP_PRIMITIVES if not a.algo or x in a.algo]
-                peers = peer_cells(G, W, sources, a.repeat, a.threads[-1], algos)
+            # each peer's graph made once, its cells timed with the primitive's row, so that a
+            # run cut short keeps the rows it printed
+            mtx = mtx_files(G, W, tmp) if a.gunrock else None
+            graphs = peer_graphs(G, W) if a.peers else None
             for name, gap_args, kind, call, units in cases(G, W):
                 if a.algo and name not in a.algo:
                     continue
+                gunrock = {}
+                if a.gunrock and name in GUNROCK_ALGOS:
+                    gunrock = gunrock_cells(
+                        G,
+                        W,
+                        sources,
+                        a.gunrock,
+                        a.repeat,
+                        [name],
+                        tmp,
+                        a.gunrock_timeout,
+                        files=mtx,
+                    )
+                peers = {}
+                if a.peers and name in GAP_PRIMITIVES:
+                    peers = peer_cells(
+                        G, W, sources, a.repeat, a.threads[-1], [name], graphs=graphs
+                    )
                 each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
                 deltas = a.gap_delta if name == "sssp" else [None]
                 for k, threads in enumerate(a.threads):

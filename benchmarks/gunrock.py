@@ -306,7 +306,32 @@ def gravel_call(name, G, W, source):
     }[name]
 
 
-def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None, timeout=600, log=None):
+def mtx_files(G, W, folder):
+    """The Matrix Market files Gunrock's apps read, written into `folder`: G's arcs ("pattern"),
+    W's with their weights ("real", SSSP's) and each edge of G once ("symmetric", TC's).
+
+    Parameters
+    ----------
+    G, W : Graph
+        The simple undirected graph and its weighted twin.
+    folder : str or Path
+        An existing folder.
+
+    Returns
+    -------
+    dict
+        kind -> Path.
+    """
+    return {
+        "pattern": write_mtx(Path(folder) / "g.mtx", G),
+        "real": write_mtx(Path(folder) / "w.mtx", W, weights=W.weights),
+        "symmetric": write_mtx(Path(folder) / "s.mtx", G, symmetric=True),
+    }
+
+
+def gunrock_cells(
+    G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None, timeout=600, files=None
+):
     """Gunrock's validated time for each primitive on G (W for SSSP), the median over `sources`
     (one for PageRank and TC).
 
@@ -326,9 +351,8 @@ def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None, time
         Where the .mtx files go (a temporary folder if None).
     timeout : float, default 600
         Seconds before an app's run is stopped and its cell counted as failed.
-    log : callable, optional
-        Called with a line on each cell as it ends (its time or why it failed), so that a run cut
-        short still shows the cells it had.
+    files : dict, optional
+        :func:`mtx_files` written already (for several calls on one graph); None writes them.
 
     Returns
     -------
@@ -337,11 +361,7 @@ def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None, time
         verifier's sentences (or the failed run's output's end), first source that failed}.
     """
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        files = {
-            "pattern": write_mtx(Path(tmp) / "g.mtx", G),
-            "real": write_mtx(Path(tmp) / "w.mtx", W, weights=W.weights),
-            "symmetric": write_mtx(Path(tmp) / "s.mtx", G, symmetric=True),
-        }
+        files = files or mtx_files(G, W, tmp)
         kinds = {"sssp": "real", "tc": "symmetric"}
         cells = {}
         for name in algos:
@@ -363,15 +383,6 @@ def gunrock_cells(G, W, sources, bin_dir, repeat, algos=ALGOS, folder=None, time
                 "gunrock_s": None if problems else statistics.median(times),
                 "problems": problems,
             }
-            if log is not None:
-                log(
-                    f"Gunrock {name}: "
-                    + (
-                        f"FAILED {problems[0]}"
-                        if problems
-                        else f"{1e3 * cells[name]['gunrock_s']:.3f} ms, checked"
-                    )
-                )
         return cells
 
 

@@ -243,7 +243,7 @@ def interleaved(calls, repeat):
 GAP_PRIMITIVES = ("bfs", "sssp", "cc", "tc")
 
 
-def peer_cells(G, W, sources, repeat, threads, algos=GAP_PRIMITIVES):
+def peer_cells(G, W, sources, repeat, threads, algos=GAP_PRIMITIVES, graphs=None):
     """NetworKit's and igraph's validated times for each primitive of `algos` on G (W for SSSP),
     the median over `sources` (one for CC and TC): the cells benchmarks/gap.py adds to its table.
 
@@ -259,6 +259,8 @@ def peer_cells(G, W, sources, repeat, threads, algos=GAP_PRIMITIVES):
         NetworKit's threads (igraph runs on one).
     algos : iterable of str
         Primitives among :data:`GAP_PRIMITIVES`.
+    graphs : tuple, optional
+        :func:`peer_graphs` (G, W) made already (for several calls on one graph); None makes them.
 
     Returns
     -------
@@ -269,7 +271,7 @@ def peer_cells(G, W, sources, repeat, threads, algos=GAP_PRIMITIVES):
     import networkit as nk
 
     nk.setNumberOfThreads(threads)
-    graphs = peer_graphs(G, W)
+    graphs = graphs or peer_graphs(G, W)
     on = {"networkit": graphs[:2], "igraph": graphs[2:]}
     cells = {}
     for name in algos:
