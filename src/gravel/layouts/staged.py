@@ -311,8 +311,8 @@ def staged_pull(
 
 
 #: device bytes per edge a staged layout's build needs at its peak, of the edges it sorts at once:
-#: int64 sort keys, their order and sorted copy, the sources in that order, then the pairs' first
-#: edges, keys and last edges (8 bytes each, at most one pair an edge); the blocked layout's less
+#: the sort's (the rows, the block keys, their order, the int64 keys and a temporary; every later
+#: step needs less), with room to spare (docs/tuning.md); the blocked layout's build needs less
 BUILD_BYTES_PER_EDGE = 48
 #: device bytes per edge of the whole graph a build by groups keeps until it ends: the sources'
 #: local ids and the pairs' targets (2 bytes each), the end bits' sums, the targets concatenated
