@@ -158,8 +158,7 @@ def main():
         "--gunrock-timeout",
         type=float,
         default=180.0,
-        help="seconds before a Gunrock app's run is stopped and its cell failed (default 180: each"
-        " run reads the graph's text file)",
+        help="seconds before a Gunrock app's run is stopped and its cell failed (default 180)",
     )
     p.add_argument("--peers", action="store_true", help="NetworKit and igraph beside (peers.py)")
     p.add_argument(
@@ -200,7 +199,7 @@ def main():
     if max(a.chunksize) > 0 and layer != "tbb":
         p.error(f"--chunksize needs Numba's tbb threading layer (this run has {layer})")
     if a.gunrock:
-        from gunrock import gunrock_cells, mtx_files  # benchmarks/gunrock.py, beside this script
+        from gunrock import graph_files, gunrock_cells  # benchmarks/gunrock.py, beside this script
 
         print(f"Gunrock {(a.gunrock / 'COMMIT').read_text().strip()}")
     versions = {}
@@ -225,7 +224,7 @@ def main():
             files = {"sg": str(sg), "wsg": str(wsg)}
             # each peer's graph made once, its cells timed with the primitive's row, so that a
             # run cut short keeps the rows it printed
-            mtx = mtx_files(G, W, tmp) if a.gunrock else None
+            files_gunrock = graph_files(G, W, tmp) if a.gunrock else None
             graphs = peer_graphs(G, W) if a.peers else None
             for name, gap_args, kind, call, units in cases(G, W):
                 if a.algo and name not in a.algo:
@@ -241,7 +240,7 @@ def main():
                         [name],
                         tmp,
                         a.gunrock_timeout,
-                        files=mtx,
+                        files=files_gunrock,
                     )
                 peers = {}
                 if a.peers and name in GAP_PRIMITIVES:

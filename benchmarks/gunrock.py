@@ -2,18 +2,20 @@
 same graphs and sources, each Gunrock answer checked by gravel's verifier before its time counts.
 
 Gunrock's apps are built outside this repository, for the GPU they run on, into one folder (--bin,
-default third_party/gunrock-bin) with a file COMMIT naming the Gunrock commit built. Three patches
+default third_party/gunrock-bin) with a file COMMIT naming the Gunrock commit built. Four patches
 go on Gunrock's sources before the build (scripts/build-gunrock.sh): its device code is chosen by
 ``__HIP_DEVICE_COMPILE__``, which nvcc does not define (its atomics ran as plain host code on the
 GPU; ``__CUDA_ARCH__`` now chooses it too); its merge-path (v2) advance, which BC uses, prints and
-sorts whole frontiers at every step (removed); and ``print::head``, which prints the first 40
-values of a result, prints all of them, to round-trip precision, when GUNROCK_PRINT_ALL is set, so
-that every value can be checked.
+sorts whole frontiers at every step (removed); ``print::head``, which prints the first 40 values of
+a result, prints all of them, to round-trip precision, when GUNROCK_PRINT_ALL is set, so that
+every value can be checked; and its binary CSR reader, which refused every file it read whole and
+which the apps reached only after parsing the file as Matrix Market text, now reads one, so that a
+run loads its graph in one read instead of parsing text.
 
 Each graph is gravel's (a generator spec or a file, symmetrised and simple; SSSP on it with weights
 1..255, gravel's ``add_random_weights`` seed 1), or with --gap DIR GAP's own kron and urand, as
-benchmarks/gap.py makes them. It is written as Matrix Market files: every arc, 1-based ("general",
-pattern, or real with SSSP's weights), and for TC, which asks for a symmetric file, each edge once.
+benchmarks/gap.py makes them. It is written as Gunrock's binary CSR (every arc, with SSSP's weights
+for SSSP, ones for the others).
 BFS, SSSP and BC start from the --sources highest-degree vertices, as gap.py's do. Gunrock runs
 --repeat times in one process (``-n``) and prints its last run's time (its own GPU timer, loading
 left out); gravel's cell is the median of --repeat runs after a warm-up (CUDA events). PageRank runs
@@ -65,20 +67,19 @@ _HEAD = re.compile(r"^(?P<label>[^\n\[]+)\[:(?P<k>\d+)\] = (?P<values>[^\n]*)$",
 _TOTAL = re.compile(r"^Total Graph Traingles : (\d+)", re.M)  # (sic) Gunrock's spelling
 
 
-def write_mtx(path, G, weights=None, symmetric=False):
-    """Write G as a Matrix Market coordinate file, as Gunrock's reader takes it (1-based ids).
+def write_csr(path, G, weights=None):
+    """Write G as the binary CSR that Gunrock's apps read from a file ending in ".csr"
+    (``format::csr_t::read_binary``, with scripts/gunrock.patch): the vertices twice (rows and
+    columns) and the arcs, as int32, then the int32 offsets, the int32 targets and float32 values.
 
     Parameters
     ----------
     path : str or Path
-        The file written.
+        The file written; its name must end in ".csr".
     G : Graph
-        The graph; every arc is written, sorted by source then target.
+        The graph; every arc is written, each row's targets ascending (TC intersects them).
     weights : numpy.ndarray, optional
-        One weight per arc, in G's arc order: a "real" file; otherwise a "pattern" one.
-    symmetric : bool, default False
-        Write a "symmetric" file: each edge once, as (larger id, smaller id), rows ascending, which
-        Gunrock's reader mirrors back into sorted rows. G must be undirected with no self-loops.
+        One weight per arc, in G's arc order (float32 values); 1 for every arc if None.
 
     Returns
     -------
@@ -88,59 +89,28 @@ def write_mtx(path, G, weights=None, symmetric=False):
     Raises
     ------
     ValueError
-        `symmetric` on a directed graph or one with self-loops, or weights of the wrong length.
+        A name not ending in ".csr", weights of the wrong length, or more arcs than Gunrock's
+        int32 offsets hold.
     """
-    src = np.repeat(np.arange(G.n, dtype=np.int64), np.diff(G.offsets))
-    dst = np.asarray(G.indices, np.int64)
-    if weights is not None and len(weights) != len(dst):
-        raise ValueError(f"weights: {len(weights)} values for {len(dst)} arcs")
-    if symmetric:
-        if G.directed or np.any(src == dst):
-            raise ValueError("a symmetric file needs an undirected graph without self-loops")
-        keep = src > dst
-    else:
-        keep = np.ones(len(dst), bool)
-    src, dst = src[keep], dst[keep]
-    if np.any((np.diff(src) == 0) & (np.diff(dst) < 0)):  # rows not sorted
-        order = np.lexsort((dst, src))
-        src, dst, keep = src[order], dst[order], np.flatnonzero(keep)[order]
-    columns = [src + 1, dst + 1]
-    kind = "pattern"
-    if weights is not None:
-        columns.append(np.asarray(weights, np.float64)[keep])
-        kind = "real"
-    banner = f"%%MatrixMarket matrix coordinate {kind} {'symmetric' if symmetric else 'general'}"
-    header = f"{banner}\n{G.n} {G.n} {len(src)}\n"
-    if all(np.array_equal(c, np.floor(np.abs(c))) for c in columns):
-        _write_integers(path, header, [c.astype(np.int64) for c in columns])
-    else:  # fractional weights: NumPy's formatting, slower
-        fmt = "%d %d %.17g"
-        np.savetxt(path, np.column_stack(columns), fmt=fmt, header=header[:-1], comments="")
-    return Path(path)
-
-
-def _write_integers(path, header, columns, chunk=1 << 22):
-    """Write `header`, then rows of the columns' non-negative integers, each column right-aligned
-    in its own width (C's and SciPy's readers skip the spaces): NumPy arithmetic, not formatting
-    row by row, so that graphs of a billion arcs are written in minutes."""
-    widths = [len(str(int(c.max()))) if len(c) else 1 for c in columns]
+    path = Path(path)
+    if path.suffix != ".csr":
+        raise ValueError(f"{path}: Gunrock reads a binary CSR from a file ending in .csr")
+    if G.nnz >= 2**31:
+        raise ValueError(f"{G.nnz:,} arcs: Gunrock's apps hold offsets as int32 (2^31 - 1 at most)")
+    if weights is not None and len(weights) != G.nnz:
+        raise ValueError(f"weights: {len(weights)} values for {G.nnz} arcs")
+    values = np.ones(G.nnz, np.float32) if weights is None else np.asarray(weights, np.float32)
+    indices = np.asarray(G.indices, np.int32)
+    rows = np.repeat(np.arange(G.n, dtype=np.int64), np.diff(G.offsets))
+    if np.any((np.diff(rows) == 0) & (np.diff(indices) < 0)):  # TC intersects sorted rows
+        order = np.lexsort((indices, rows))
+        indices, values = indices[order], values[order]
     with open(path, "wb") as f:
-        f.write(header.encode())
-        for start in range(0, len(columns[0]), chunk):
-            parts = [_digits(c[start : start + chunk], w) for c, w in zip(columns, widths)]
-            gap = np.full((len(parts[0]), 1), ord(" "), np.uint8)
-            line = np.hstack([x for part in parts for x in (part, gap)])
-            line[:, -1] = ord("\n")
-            f.write(line.tobytes())
-
-
-def _digits(x, width):
-    """The non-negative integers `x` as rows of `width` characters, right-aligned (uint8)."""
-    out = np.empty((len(x), width), np.uint8)
-    for k in range(width):
-        power = 10 ** (width - 1 - k)
-        out[:, k] = np.where((x < power) & (power > 1), ord(" "), x // power % 10 + ord("0"))
-    return out
+        np.array([G.n, G.n, G.nnz], np.int32).tofile(f)
+        np.asarray(G.offsets, np.int32).tofile(f)
+        indices.tofile(f)
+        values.tofile(f)
+    return path
 
 
 def parse_output(text, label, timed=True):
@@ -237,16 +207,17 @@ def _parents(G, source, depth):
     return parent
 
 
-def gunrock_args(name, mtx, source, repeat):
+def gunrock_args(name, path, source, repeat):
     """The app's arguments after its path: the file, the source where it takes one, the runs."""
     if name == "tc":  # one run, no source; -r prints the total
-        return ["-m", str(mtx), "-r"]
+        return ["-m", str(path), "-r"]
     runs = ["-n", str(repeat)]
-    return ["-m", str(mtx), *runs] + ([] if name == "pagerank" else ["-s", str(source)])
+    return ["-m", str(path), *runs] + ([] if name == "pagerank" else ["-s", str(source)])
 
 
-def run_gunrock(bin_dir, name, mtx, source, repeat, timeout=600):
-    """Run Gunrock's app for `name` on `mtx` and read its output (:func:`parse_output`).
+def run_gunrock(bin_dir, name, path, source, repeat, timeout=600):
+    """Run Gunrock's app for `name` on the graph file `path` and read its output
+    (:func:`parse_output`).
 
     Parameters
     ----------
@@ -254,8 +225,8 @@ def run_gunrock(bin_dir, name, mtx, source, repeat, timeout=600):
         The folder of Gunrock's binaries.
     name : str
         The primitive (:data:`ALGOS`).
-    mtx : Path
-        The Matrix Market file.
+    path : Path
+        The graph's binary CSR (:func:`write_csr`).
     source : int
         The source (ignored by PageRank and TC).
     repeat : int
@@ -273,7 +244,7 @@ def run_gunrock(bin_dir, name, mtx, source, repeat, timeout=600):
     RuntimeError
         The app could not be started (missing, not executable), failed or printed no result.
     """
-    cmd = [str(Path(bin_dir) / APPS[name]), *gunrock_args(name, mtx, source, repeat)]
+    cmd = [str(Path(bin_dir) / APPS[name]), *gunrock_args(name, path, source, repeat)]
     whole = name in WHOLE_RESULTS
     out = parse_output(_run(cmd, {"GUNROCK_PRINT_ALL": "1"}, timeout), LABELS[name], not whole)
     if whole:
@@ -306,9 +277,9 @@ def gravel_call(name, G, W, source):
     }[name]
 
 
-def mtx_files(G, W, folder):
-    """The Matrix Market files Gunrock's apps read, written into `folder`: G's arcs ("pattern"),
-    W's with their weights ("real", SSSP's) and each edge of G once ("symmetric", TC's).
+def graph_files(G, W, folder):
+    """The files Gunrock's apps read, written into `folder` (:func:`write_csr`): G's arcs
+    ("pattern": BFS, PageRank, BC, TC) and W's with their weights ("real": SSSP).
 
     Parameters
     ----------
@@ -323,9 +294,8 @@ def mtx_files(G, W, folder):
         kind -> Path.
     """
     return {
-        "pattern": write_mtx(Path(folder) / "g.mtx", G),
-        "real": write_mtx(Path(folder) / "w.mtx", W, weights=W.weights),
-        "symmetric": write_mtx(Path(folder) / "s.mtx", G, symmetric=True),
+        "pattern": write_csr(Path(folder) / "g.csr", G),
+        "real": write_csr(Path(folder) / "w.csr", W, weights=W.weights),
     }
 
 
@@ -348,11 +318,11 @@ def gunrock_cells(
     algos : iterable of str
         The primitives.
     folder : str, optional
-        Where the .mtx files go (a temporary folder if None).
+        Where the graph's files go (a temporary folder if None).
     timeout : float, default 600
         Seconds before an app's run is stopped and its cell counted as failed.
     files : dict, optional
-        :func:`mtx_files` written already (for several calls on one graph); None writes them.
+        :func:`graph_files` written already (for several calls on one graph); None writes them.
 
     Returns
     -------
@@ -361,16 +331,16 @@ def gunrock_cells(
         verifier's sentences (or the failed run's output's end), first source that failed}.
     """
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        files = files or mtx_files(G, W, tmp)
-        kinds = {"sssp": "real", "tc": "symmetric"}
+        files = files or graph_files(G, W, tmp)
+        kinds = {"sssp": "real"}
         cells = {}
         for name in algos:
             each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
-            mtx = files[kinds.get(name, "pattern")]
+            path = files[kinds.get(name, "pattern")]
             times, problems = [], []
             for v in each:
                 try:
-                    out = run_gunrock(bin_dir, name, mtx, v, repeat, timeout)
+                    out = run_gunrock(bin_dir, name, path, v, repeat, timeout)
                 except (RuntimeError, subprocess.TimeoutExpired) as e:  # a failed run: no cell
                     problems = [f"source {v}: {' '.join(str(e).split())[-300:]}"]
                     break

@@ -38,7 +38,7 @@
 #               scaling table (NUMBA_THREADING_LAYER=tbb, with tbb installed, for dynamic shares), or
 #               GAP_ARGS="--gunrock third_party/gunrock-bin --peers" for every peer in one table
 #               (GAP_GRAPHS="kron:22" runs one graph: a call of the device tool may not hold both
-#               with Gunrock, whose apps read the graph's text file at every run)
+#               with Gunrock and the CPU peers)
 #               (Gunrock's apps built by scripts/build-gunrock.sh and carried; .whl/ carried)
 #   --load [DIR]  runs only benchmarks/load.py on kron:22 and urand:22 (issue 55), beside GAP
 #               built from DIR where given
