@@ -6,9 +6,11 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from scipy.sparse.csgraph import dijkstra
 
 import gravel
 from gravel.cli import open_graph
@@ -82,6 +84,76 @@ def test_csr_file_refuses_a_name_gunrock_would_parse_as_text_and_too_many_arcs(t
     with pytest.raises(ValueError, match="int32"):
         gunrock.write_csr(tmp_path / "g.csr", SimpleNamespace(n=3, nnz=2**31))
     assert not (tmp_path / "g.csr").exists()
+
+
+def printed(name, values, source=0, ms=1.25, extra=""):
+    """An app's output, as its print statements write it (GUNROCK_PRINT_ALL set)."""
+    label = gunrock.LABELS[name]
+    text = f"Source : {source}\n" if name in ("bfs", "sssp") else ""
+    text += f"Single source : {source}\n" if name == "bc" else ""
+    cells = " ".join(repr(float(x)) if isinstance(x, float) else str(x) for x in values)
+    text += f"{label}[:{len(values)}] = {cells} \n{extra}GPU Elapsed Time : {ms} (ms)\n"
+    return text
+
+
+def answers(G, W, source):
+    """Each app's per-vertex result as Gunrock's conventions give it, from NetworkX and SciPy."""
+    N = G.to_networkx()
+    depth = np.full(G.n, 2**31 - 1, np.int64)
+    for v, d in nx.single_source_shortest_path_length(N, source).items():
+        depth[v] = d
+    A = W.to_scipy()
+    distance = dijkstra(A, indices=source).astype(np.float32)
+    distance[np.isinf(distance)] = np.finfo(np.float32).max
+    rank = nx.pagerank(N, alpha=0.85, tol=1e-12)
+    half = nx.betweenness_centrality_subset(N, [source], list(N), normalized=False)
+    tri = nx.triangles(N)
+    return {
+        "bfs": depth.tolist(),
+        "sssp": distance.tolist(),
+        "pagerank": [float(np.float32(rank[v])) for v in range(G.n)],
+        "bc": [float(np.float32(half[v])) for v in range(G.n)],
+        "tc": [tri[v] for v in range(G.n)],
+    }
+
+
+@pytest.mark.parametrize("name", gunrock.ALGOS)
+def test_right_answers_pass_and_a_wrong_value_fails(pair, name):
+    G, W = pair
+    source = int(np.argmax(G.out_degree))
+    values = answers(G, W, source)[name]
+    extra = f"Total Graph Traingles : {sum(values)}\n" if name == "tc" else ""
+    out = gunrock.parse_output(printed(name, values, source, 3.5, extra), gunrock.LABELS[name])
+    assert out["ms"] == 3.5
+    assert gunrock.check(name, G, W, source, out) == []
+    v = int(np.argmax(np.asarray(values) > 0) + 1) % G.n  # a reached vertex, or any
+    wrong = list(values)
+    wrong[v] = wrong[v] * 2 + 1
+    out = gunrock.parse_output(printed(name, wrong, source), gunrock.LABELS[name])
+    assert gunrock.check(name, G, W, source, out) != []
+
+
+def test_a_short_result_is_refused(pair):
+    G, W = pair
+    text = "GPU distances[:40] = 0 1 2\nGPU Elapsed Time : 0.52 (ms)\n"
+    with pytest.raises(RuntimeError, match="40 values announced, 3 printed"):
+        gunrock.parse_output(text, "GPU distances")
+    text = "GPU distances[:3] = 0 1 1\nGPU Elapsed Time : 0.52 (ms)\n"
+    out = gunrock.parse_output(text, "GPU distances")
+    assert gunrock.check("bfs", G, W, 0, out) == [f"3 values for {G.n} vertices"]
+
+
+def test_output_without_a_time_is_refused():
+    with pytest.raises(RuntimeError, match="no time"):
+        gunrock.parse_output("GPU rank[:2] = 0.5 0.5\n", "GPU rank")
+
+
+def test_tc_total_must_sum_the_counts(pair):
+    G, W = pair
+    counts = answers(G, W, 0)["tc"]
+    text = printed("tc", counts, extra=f"Total Graph Traingles : {sum(counts) + 3}\n")
+    problems = gunrock.check("tc", G, W, 0, gunrock.parse_output(text, gunrock.LABELS["tc"]))
+    assert problems == [f"total {sum(counts) + 3} is not the counts' sum {sum(counts)}"]
 
 
 @pytest.mark.gpu
