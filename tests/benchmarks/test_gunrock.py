@@ -161,8 +161,8 @@ def test_tc_total_must_sum_the_counts(pair):
 def test_gunrock_answers_pass_gravels_verifiers(pair):
     G, W = pair
     sources = np.argsort(G.out_degree)[-2:].astype(int).tolist()
-    # an app that hangs fails its cell within a minute, not the device's whole call; Gunrock's BC
-    # and TC at 01f125c give wrong answers (docs/performance.md), so only these three must pass
+    # an app that hangs fails its cell within a minute, not the device's whole call; the BC and TC
+    # cells fail at 01f125c, cause not yet found (docs/performance.md): these three must pass
     right = ("bfs", "sssp", "pagerank")
     cells = gunrock.gunrock_cells(G, W, sources, BIN, repeat=2, algos=right, timeout=60)
     problems = {name: cell["problems"] for name, cell in cells.items()}
