@@ -2,7 +2,7 @@
 same graphs and sources, each Gunrock answer checked by gravel's verifier before its time counts.
 
 Gunrock's apps are built outside this repository, for the GPU they run on, into one folder (--bin,
-default third_party/gunrock-bin) with a file COMMIT naming the Gunrock commit built. Four patches
+default third_party/gunrock-bin) with a file COMMIT naming the Gunrock commit built. Five patches
 go on Gunrock's sources before the build (scripts/build-gunrock.sh): its device code is chosen by
 ``__HIP_DEVICE_COMPILE__``, which nvcc does not define (its atomics ran as plain host code on the
 GPU; ``__CUDA_ARCH__`` now chooses it too); its merge-path (v2) advance, which BC uses, prints and
@@ -10,7 +10,9 @@ sorts whole frontiers at every step (removed); ``print::head``, which prints the
 a result, prints all of them, to round-trip precision, when GUNROCK_PRINT_ALL is set, so that
 every value can be checked; and its binary CSR reader, which refused every file it read whole and
 which the apps reached only after parsing the file as Matrix Market text, now reads one, so that a
-run loads its graph in one read instead of parsing text.
+run loads its graph in one read instead of parsing text; and TC, whose advance ran over the
+enactor's frontier, which TC never fills (no triangle counted), advances over every vertex again,
+as it did before Gunrock's d6ba041.
 
 Each graph is gravel's (a generator spec or a file, symmetrised and simple; SSSP on it with weights
 1..255, gravel's ``add_random_weights`` seed 1), or with --gap DIR GAP's own kron and urand, as

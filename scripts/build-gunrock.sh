@@ -26,7 +26,8 @@
 # benchmarks/gunrock.py writes) threw after every whole read (it tested fread's count against 0),
 # and bfs, sssp, pr and bc parsed the file as Matrix Market text before reaching it: the patch
 # checks the counts read and has those apps parse text only for a text file, so that a run loads
-# its graph in one read.
+# its graph in one read. And TC (since Gunrock's d6ba041) advanced over the enactor's frontier,
+# which it never fills, counting no triangle: the patch restores its advance over every vertex.
 #
 # The apps link the libraries Gunrock names as needed only, and these five use none of cuRAND,
 # cuSPARSE and the driver API (CUDA's runtime, linked statically, loads the driver itself): empty
