@@ -272,7 +272,8 @@ def staged_pull(
         order, key = segment_group(in_offsets, in_sources, n, width, b0, b1)
         local[e0:e1] = in_sources[order] % width
         del order
-        pair_start = pair_starts(key, e0, span)
+        # the pairs where they may be kept (each edge its own pair needs no search)
+        pair_start = None if copies else pair_starts(key, e0, span)
         if copies is None:
             copies = pair_start.size > share * nnz
         if copies:
