@@ -199,7 +199,7 @@ def main():
     if max(a.chunksize) > 0 and layer != "tbb":
         p.error(f"--chunksize needs Numba's tbb threading layer (this run has {layer})")
     if a.gunrock:
-        from gunrock import graph_files, gunrock_cells  # benchmarks/gunrock.py, beside this script
+        import gunrock  # benchmarks/gunrock.py, beside this script
 
         print(f"Gunrock {(a.gunrock / 'COMMIT').read_text().strip()}")
     versions = {}
@@ -224,14 +224,14 @@ def main():
             files = {"sg": str(sg), "wsg": str(wsg)}
             # each peer's graph made once, its cells timed with the primitive's row, so that a
             # run cut short keeps the rows it printed
-            files_gunrock = graph_files(G, W, tmp) if a.gunrock else None
+            files_gunrock = gunrock.graph_files(G, W, tmp) if a.gunrock else None
             graphs = peer_graphs(G, W) if a.peers else None
             for name, gap_args, kind, call, units in cases(G, W):
                 if a.algo and name not in a.algo:
                     continue
-                gunrock = {}
+                theirs = {}
                 if a.gunrock and name in GUNROCK_ALGOS:
-                    gunrock = gunrock_cells(
+                    theirs = gunrock.gunrock_cells(
                         G,
                         W,
                         sources,
@@ -274,8 +274,8 @@ def main():
                             )
                             row[f"gravel_{d}_s"] = t / units
                         row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
-                        if last and name in gunrock:
-                            row |= gunrock[name]
+                        if last and name in theirs:
+                            row |= theirs[name]
                         if last and name in peers:
                             row |= peers[name]
                         rows.append(row)
@@ -348,8 +348,10 @@ def _gunrock_cell(row):
         return ""
     if row["gunrock_s"] is None:
         return f"{'FAILED':>12} {'; '.join(row['problems'])}"
-    ratio = f" (GPU / Gunrock {row['gravel_cuda_s'] / row['gunrock_s']:.2f}x)"
-    return f"{1e3 * row['gunrock_s']:10.3f}ms" + (ratio if "gravel_cuda_s" in row else "")
+    cell = f"{1e3 * row['gunrock_s']:10.3f}ms"
+    if "gravel_cuda_s" in row:  # no GPU column where gravel's GPU path is not available
+        cell += f" (GPU / Gunrock {row['gravel_cuda_s'] / row['gunrock_s']:.2f}x)"
+    return cell
 
 
 if __name__ == "__main__":

@@ -386,8 +386,9 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             G, W = graph_pair(spec, a.gap, tmp)
             sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
-            cells = gunrock_cells(G, W, sources, a.bin, a.repeat, a.algo or ALGOS, tmp)
-            for name, cell in cells.items():
+            files = graph_files(G, W, tmp)
+            for name in a.algo or ALGOS:  # a row as each primitive's cells end
+                cell = gunrock_cells(G, W, sources, a.bin, a.repeat, [name], files=files)[name]
                 each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
                 ours = statistics.median(
                     statistics.median(run_times(gravel_call(name, G, W, v), a.repeat, "cuda"))

@@ -16,7 +16,7 @@ import gravel
 from gravel.cli import open_graph
 from tests.strategies import graphs
 
-from .helpers import BENCHMARKS, script
+from .helpers import BENCHMARKS, FAKE_BFS, script
 
 gunrock = script("gunrock")
 BIN = BENCHMARKS.parent / "third_party" / "gunrock-bin"
@@ -183,31 +183,6 @@ def validated(G, source, problems):
         except (OSError, subprocess.TimeoutExpired) as e:
             said = str(e)
     return f"{problems}\n{' '.join(cmd)}:\n{said}"
-
-
-FAKE_BFS = """#!{python}
-# Gunrock's bfs as benchmarks/gunrock.py calls it: -m FILE -n RUNS -s SOURCE; SciPy's BFS depths
-import os, sys
-import numpy as np, scipy.sparse
-from scipy.sparse.csgraph import breadth_first_order
-args = dict(zip(sys.argv[1::2], sys.argv[2::2]))
-with open(args["-m"], "rb") as f:  # the binary CSR, as Gunrock's read_binary reads it
-    n, _, nnz = np.fromfile(f, np.int32, 3)
-    offsets, indices = np.fromfile(f, np.int32, n + 1), np.fromfile(f, np.int32, nnz)
-A = scipy.sparse.csr_matrix((np.ones(nnz), indices, offsets), shape=(n, n))
-s = int(args["-s"])
-order, pred = breadth_first_order(A, s, directed=True)
-depth = np.full(A.shape[0], 2**31 - 1)
-depth[s] = 0
-for v in order[1:]:
-    depth[v] = depth[pred[v]] + 1
-whole = os.environ.get("GUNROCK_PRINT_ALL")
-k = len(depth) if whole else 40
-print("Source :", s)
-print(f"GPU distances[:{{k}}] =", *depth[:k], "")
-ms = 0.25 * int(args["-n"])  # one digit after a whole result, as the patched print::head leaves it
-print("GPU Elapsed Time :", f"{{ms:.0g}}" if whole else f"{{ms:g}}", "(ms)")
-"""
 
 
 def test_cells_run_each_app_on_the_files_written(pair, tmp_path):

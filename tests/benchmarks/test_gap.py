@@ -1,0 +1,43 @@
+"""benchmarks/gap.py end to end, with stand-ins for GAP's binaries and Gunrock's BFS app: its
+table's cells come from the runs it makes, each Gunrock answer checked."""
+
+import json
+import os
+import subprocess
+import sys
+
+from .helpers import BENCHMARKS, FAKE_BFS
+
+#: GAP's kernels as gap.py calls them: each prints its trials' times
+FAKE_GAP = "#!/bin/sh\necho 'Trial Time:          0.00200'\necho 'Trial Time:          0.00400'\n"
+
+
+def test_gunrock_and_gap_cells_join_gravels_row(tmp_path):
+    gap, bin_dir = tmp_path / "gap", tmp_path / "gunrock"
+    gap.mkdir()
+    bin_dir.mkdir()
+    for name in ("bfs", "sssp", "pr", "cc", "bc", "tc", "converter"):
+        (gap / name).write_text(FAKE_GAP)
+        (gap / name).chmod(0o755)
+    (bin_dir / "bfs").write_text(FAKE_BFS.format(python=sys.executable))
+    (bin_dir / "bfs").chmod(0o755)
+    (bin_dir / "COMMIT").write_text("0123abc\n")
+    out = tmp_path / "gap.json"
+    env = os.environ | {"PYTHONPATH": str(BENCHMARKS.parent / "src")}
+    run = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "gap.py"), "grid:12x9", "--gap", str(gap)]
+        + ["--gunrock", str(bin_dir), "--generator", "gravel", "--algo", "bfs"]
+        + ["--threads", "1", "--repeat", "3", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    record = json.loads(out.read_text())
+    assert record["gunrock_commit"] == "0123abc"
+    (row,) = record["rows"]
+    # GAP's median trial; the fake app's time of a second run of -n 3 (0.25 ms a run)
+    assert (row["graph"], row["primitive"], row["gap_s"]) == ("grid:12x9", "bfs", 0.003)
+    assert row["problems"] == [] and row["gunrock_s"] == 0.75e-3
+    assert row["gravel_cpu_s"] > 0
