@@ -8,8 +8,10 @@ Gunrock runs to its own tolerance rather than per iteration, nor CC, which it la
 --peers, NetworKit and igraph (benchmarks/peers.py, `pip install '.[peers]'`) on the same graphs
 and sources, their answers checked against gravel's before they are timed (BFS, SSSP, CC, TC:
 their PageRank iterates to a tolerance and their BC takes every source), gravel CPU / peer beside
-them. One command then prints the whole table: gravel GPU, Gunrock, gravel CPU, GAP, NetworKit,
-igraph, a row as each primitive's cells are done (Gunrock's cells also printed as each ends).
+them; a peer's time is the median of --peer-repeat runs after its checked one (default one: a
+peer's run takes seconds on a graph of scale 20). One command then prints the whole table:
+gravel GPU, Gunrock, gravel CPU, GAP, NetworKit, igraph, a row as each primitive's cells are done
+(Gunrock's cells also printed as each ends).
 
 GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
 missing). Both systems read the same files, GAP's serialized graphs (.sg, and .wsg with weights
@@ -162,6 +164,13 @@ def main():
     )
     p.add_argument("--peers", action="store_true", help="NetworKit and igraph beside (peers.py)")
     p.add_argument(
+        "--peer-repeat",
+        type=int,
+        default=1,
+        help="the peers' timed runs per source, after the checked one (default 1: they run 10-100x"
+        " gravel's times, which one run tells apart)",
+    )
+    p.add_argument(
         "--threads",
         type=_counts,
         default=[os.cpu_count()],
@@ -192,6 +201,8 @@ def main():
         subprocess.run(["make", f"-j{os.cpu_count()}"], cwd=a.gap, check=True)
     if min(a.threads) < 1 or max(a.threads) > numba.config.NUMBA_NUM_THREADS:
         p.error(f"--threads: from 1 to {numba.config.NUMBA_NUM_THREADS} here (NUMBA_NUM_THREADS)")
+    if a.peer_repeat < 1:
+        p.error(f"--peer-repeat: at least 1 (got {a.peer_repeat})")
     devices = ["cpu"] + (["cuda"] if cuda.available() else [])
     rows = []
     layer = _threading_layer()
@@ -245,7 +256,7 @@ def main():
                 peers = {}
                 if a.peers and name in GAP_PRIMITIVES:
                     peers = peer_cells(
-                        G, W, sources, a.repeat, a.threads[-1], [name], graphs=graphs
+                        G, W, sources, a.peer_repeat, a.threads[-1], [name], graphs=graphs
                     )
                 each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
                 deltas = a.gap_delta if name == "sssp" else [None]

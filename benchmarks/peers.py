@@ -225,11 +225,12 @@ def _igraph_triangles(igg, triples):
     return round(igg.transitivity_undirected() * triples / 3)
 
 
-def interleaved(calls, repeat):
+def interleaved(calls, repeat, warm_up=True):
     """Seconds of each call in `calls` (name -> function of no arguments), `repeat` rounds after a
-    warm-up round, the calls taking turns within each round; name -> list of seconds."""
+    warm-up round (none if not `warm_up`: the caller has just run them), the calls taking turns
+    within each round; name -> list of seconds."""
     times = {name: [] for name in calls}
-    for r in range(repeat + 1):
+    for r in range(0 if warm_up else 1, repeat + 1):
         for name, fn in calls.items():
             t = time.perf_counter()
             fn()
@@ -254,7 +255,7 @@ def peer_cells(G, W, sources, repeat, threads, algos=GAP_PRIMITIVES, graphs=None
     sources : list of int
         BFS's and SSSP's sources.
     repeat : int
-        Timed runs per source, after one warm-up run.
+        Timed runs per source, after the run whose answer is checked (the warm-up).
     threads : int
         NetworKit's threads (igraph runs on one).
     algos : iterable of str
@@ -288,7 +289,7 @@ def peer_cells(G, W, sources, repeat, threads, algos=GAP_PRIMITIVES, graphs=None
                     problems.append(f"{k}'s answer from source {v} differs from gravel's")
                     times[k] = None
                     continue
-                runs = interleaved({k: lambda f=f, k=k: f(*on[k])}, repeat)[k]
+                runs = interleaved({k: lambda f=f, k=k: f(*on[k])}, repeat, warm_up=False)[k]
                 times[k].append(statistics.median(runs))
         cells[name] = {f"{k}_s": t and statistics.median(t) for k, t in times.items()}
         cells[name]["peer_problems"] = problems

@@ -1,12 +1,17 @@
-"""benchmarks/gap.py end to end, with stand-ins for GAP's binaries and Gunrock's BFS app: its
-table's cells come from the runs it makes, each Gunrock answer checked."""
+"""benchmarks/gap.py end to end, with stand-ins for GAP's binaries and Gunrock's BFS app, and
+NetworKit and igraph: its table's cells come from the runs it makes, each peer's answer checked."""
 
 import json
 import os
 import subprocess
 import sys
 
+import pytest
+
 from .helpers import BENCHMARKS, FAKE_BFS
+
+pytest.importorskip("networkit")
+pytest.importorskip("igraph")
 
 #: GAP's kernels as gap.py calls them: each prints its trials' times
 FAKE_GAP = "#!/bin/sh\necho 'Trial Time:          0.00200'\necho 'Trial Time:          0.00400'\n"
@@ -27,7 +32,8 @@ def test_gunrock_and_gap_cells_join_gravels_row(tmp_path):
     run = subprocess.run(
         [sys.executable, str(BENCHMARKS / "gap.py"), "grid:12x9", "--gap", str(gap)]
         + ["--gunrock", str(bin_dir), "--generator", "gravel", "--algo", "bfs"]
-        + ["--threads", "1", "--repeat", "3", "--json", str(out)],
+        + ["--threads", "1", "--repeat", "3", "--peers", "--peer-repeat", "2"]
+        + ["--json", str(out)],
         capture_output=True,
         text=True,
         env=env,
@@ -41,3 +47,4 @@ def test_gunrock_and_gap_cells_join_gravels_row(tmp_path):
     assert (row["graph"], row["primitive"], row["gap_s"]) == ("grid:12x9", "bfs", 0.003)
     assert row["problems"] == [] and row["gunrock_s"] == 0.75e-3
     assert row["gravel_cpu_s"] > 0
+    assert row["peer_problems"] == [] and row["networkit_s"] > 0 and row["igraph_s"] > 0

@@ -44,3 +44,13 @@ def test_peers_pass_the_checks_and_a_changed_answer_fails(setup, name):
         else:
             wrong[int(np.argmax(G.out_degree))] += 1
         assert not check(answer, wrong if wrong.size > 1 else wrong[0])
+
+
+def test_interleaved_runs_each_call_its_rounds_and_times_all_but_the_warm_up():
+    ran = []
+    calls = {"a": lambda: ran.append("a"), "b": lambda: ran.append("b")}
+    times = peers.interleaved(calls, 3)
+    assert ran == ["a", "b"] * 4 and [len(t) for t in times.values()] == [3, 3]
+    ran.clear()
+    times = peers.interleaved(calls, 2, warm_up=False)  # the caller's run was the warm-up
+    assert ran == ["a", "b"] * 2 and [len(t) for t in times.values()] == [2, 2]
