@@ -14,17 +14,18 @@ gravel GPU, Gunrock, gravel CPU, GAP, NetworKit, igraph, a row as each primitive
 (Gunrock's cells also printed as each ends).
 
 GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
-missing). Both systems read the same files, GAP's serialized graphs (.sg, and .wsg with weights
-1..255 for SSSP; gravel.io.gapbs reads and writes them): kron:S and urand:S come from GAP's own
-generator (`converter -g S -k 16`, `-u S -k 16`; symmetric), as issue 23 measures, unless
---generator gravel; other specs and files are gravel's graphs, symmetrised, simple and written in
-GAP's form. Each GAP run loads its graph with one read, no parsing or building. Both start BFS,
-SSSP and BC from the same --sources highest-degree vertices, one timed run per source after GAP's
-and gravel's own warm-up; PageRank runs PR_ITERATIONS iterations (no stopping test) and reports per
-iteration. SSSP: GAP with -d2 (its benchmark's delta for kron and urand) or, given --gap-delta
-with a list, the fastest of those deltas (graphs of other shapes: roads, grids), gravel with its
-default delta. Times are medians of GAP's trial times and of gravel's runs (CUDA events on the GPU,
-compiling left out).
+missing), whose commit the table and the JSON name: DIR's git head, or the first line of a file
+DIR/COMMIT in a copy made without its history (`git archive`). Both systems read the same files,
+GAP's serialized graphs (.sg, and .wsg with weights 1..255 for SSSP; gravel.io.gapbs reads and
+writes them): kron:S and urand:S come from GAP's own generator (`converter -g S -k 16`, `-u S -k
+16`; symmetric), as issue 23 measures, unless --generator gravel; other specs and files are gravel's
+graphs, symmetrised, simple and written in GAP's form. Each GAP run loads its graph with one read,
+no parsing or building. Both start BFS, SSSP and BC from the same --sources highest-degree vertices,
+one timed run per source after GAP's and gravel's own warm-up; PageRank runs PR_ITERATIONS
+iterations (no stopping test) and reports per iteration. SSSP: GAP with -d2 (its benchmark's delta
+for kron and urand) or, given --gap-delta with a list, the fastest of those deltas (graphs of other
+shapes: roads, grids), gravel with its default delta. Times are medians of GAP's trial times and of
+gravel's runs (CUDA events on the GPU, compiling left out).
 
 --threads takes a list (``--threads 1,2,4,8,16``): each primitive then runs at every thread count,
 GAP's and gravel's, a scaling table from one load of each graph; the GPU column is measured once,
@@ -77,6 +78,18 @@ def graph_files(spec, gap, folder, generator):
     G = open_graph(spec)[0].simple_undirected()  # symmetrised whatever the file says
     W = gravel.transform.add_random_weights(G, 1, 255, seed=1)
     return gravel.save(G, sg), gravel.save(W, wsg), G, W
+
+
+def gap_commit(gap):
+    """The gapbs commit in the folder `gap`: the first line of gap/COMMIT where that file exists
+    (a copy without its history), else the folder's git head; None if neither tells."""
+    stamp = Path(gap) / "COMMIT"
+    if stamp.exists():
+        return stamp.read_text().split("\n", 1)[0].strip() or None
+    head = subprocess.run(
+        ["git", "-C", str(gap), "rev-parse", "HEAD"], capture_output=True, text=True
+    )
+    return head.stdout.strip() if head.returncode == 0 else None
 
 
 def gap_seconds(gap, args, trials, threads):
@@ -207,6 +220,8 @@ def main():
     rows = []
     layer = _threading_layer()
     print(f"Numba threading layer: {layer}")
+    commit = gap_commit(a.gap)
+    print(f"GAP {commit or '(commit unknown: no git head, no COMMIT file)'}")
     if max(a.chunksize) > 0 and layer != "tbb":
         p.error(f"--chunksize needs Numba's tbb threading layer (this run has {layer})")
     if a.gunrock:
@@ -297,6 +312,7 @@ def main():
             "benchmarks/gap.py",
             rows,
             gap=str(a.gap),
+            gap_commit=commit,
             gunrock_commit=a.gunrock and (a.gunrock / "COMMIT").read_text().strip(),
             peers=versions,
             threads=a.threads,

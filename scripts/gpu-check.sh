@@ -33,7 +33,8 @@
 #               (--nx fits one call of the device tool; --primitives and --programs may not:
 #               split them with primitives.py --algo/--devices, or programs.py's runs above)
 #   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
-#               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it);
+#               sbeamer/gapbs checkout: copy it to third_party/gapbs, which git ignores, and carry it;
+#               a copy without .git names its commit in a file COMMIT);
 #               GAP_ARGS adds gap.py's options, e.g. GAP_ARGS="--algo bfs --threads 1,4,16" for a
 #               scaling table (NUMBA_THREADING_LAYER=tbb, with tbb installed, for dynamic shares), or
 #               GAP_ARGS="--gunrock third_party/gunrock-bin --peers" for every peer in one table

@@ -400,14 +400,20 @@ def write_record(path, script, rows, **extra):
     _dump(path, record)
 
 
+#: the libraries whose versions a record names, where installed: gravel's own and its peers'
+LIBRARIES = ("numpy", "scipy", "numba", "cupy", "networkx", "networkit", "igraph")
+
+
 def machine():
-    """The date, host, CPU, card, driver, threads and git commit of this run.
+    """The date, host, CPU, card, driver, threads, libraries and git commit of this run.
 
     Returns
     -------
     dict
-        ``date``, ``host``, ``cpu``, ``cores``, ``gpu`` and ``driver`` (where CUDA is available),
-        ``threads`` (Numba's) and ``git`` (``GRAVEL_COMMIT``, else the short HEAD, else None).
+        ``date``, ``host``, ``cpu``, ``cores``, ``gpu``, ``driver`` and ``cuda_runtime`` (where
+        CUDA is available), ``threads`` (Numba's), ``libraries`` (name -> version of each of
+        :data:`LIBRARIES` installed; CuPy's under whichever wheel holds it) and ``git``
+        (``GRAVEL_COMMIT``, else the short HEAD, else None).
     """
     info = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
@@ -424,12 +430,28 @@ def machine():
 
         info["gpu"] = props().name
         info["driver"] = cupy.cuda.runtime.driverGetVersion()
+        info["cuda_runtime"] = cupy.cuda.runtime.runtimeGetVersion()
     import numba
 
     info["threads"] = numba.get_num_threads()
+    info["libraries"] = _versions()
     # GRAVEL_COMMIT: the commit of a tree copied without its history (an older .git beside it)
     info["git"] = os.environ.get("GRAVEL_COMMIT") or _git_head()
     return info
+
+
+def _versions():
+    """name -> version of each of LIBRARIES installed, read from the packages' metadata (nothing
+    imported); CuPy's wheels are named for their CUDA (cupy-cuda12x, cupy-cuda13x)."""
+    from importlib import metadata
+
+    found = {}
+    installed = {(d.metadata["Name"] or "").lower(): d.version for d in metadata.distributions()}
+    for name in LIBRARIES:
+        wheels = [k for k in installed if k == name or k.startswith(f"{name}-cuda")]
+        if wheels:
+            found[name] = installed[min(wheels)]
+    return found
 
 
 def _git_head():

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from .helpers import BENCHMARKS, FAKE_BFS
+from .helpers import BENCHMARKS, FAKE_BFS, script
 
 pytest.importorskip("networkit")
 pytest.importorskip("igraph")
@@ -27,6 +27,7 @@ def test_gunrock_and_gap_cells_join_gravels_row(tmp_path):
     (bin_dir / "bfs").write_text(FAKE_BFS.format(python=sys.executable))
     (bin_dir / "bfs").chmod(0o755)
     (bin_dir / "COMMIT").write_text("0123abc\n")
+    (gap / "COMMIT").write_text("b5e3e19 (sbeamer/gapbs)\n")
     out = tmp_path / "gap.json"
     env = os.environ | {"PYTHONPATH": str(BENCHMARKS.parent / "src")}
     run = subprocess.run(
@@ -41,10 +42,25 @@ def test_gunrock_and_gap_cells_join_gravels_row(tmp_path):
     )
     assert run.returncode == 0, run.stdout + run.stderr
     record = json.loads(out.read_text())
-    assert record["gunrock_commit"] == "0123abc"
+    assert (record["gunrock_commit"], record["gap_commit"]) == (
+        "0123abc",
+        "b5e3e19 (sbeamer/gapbs)",
+    )
     (row,) = record["rows"]
     # GAP's median trial; the fake app's time of a second run of -n 3 (0.25 ms a run)
     assert (row["graph"], row["primitive"], row["gap_s"]) == ("grid:12x9", "bfs", 0.003)
     assert row["problems"] == [] and row["gunrock_s"] == 0.75e-3
     assert row["gravel_cpu_s"] > 0
     assert row["peer_problems"] == [] and row["networkit_s"] > 0 and row["igraph_s"] > 0
+
+
+def test_gap_commit_is_a_checkouts_head_or_a_copys_stamp(tmp_path):
+    gap = script("gap")
+    assert gap.gap_commit(tmp_path) is None  # neither: the table says so
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "c"], check=True)
+    head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    assert gap.gap_commit(tmp_path) == head.strip()
+    (tmp_path / "COMMIT").write_text("b5e3e19\nbuilt by hand\n")  # a stamp wins
+    assert gap.gap_commit(tmp_path) == "b5e3e19"

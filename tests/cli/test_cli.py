@@ -132,6 +132,12 @@ def test_bench_writes_json(tmp_path, capsys):
     data = json.loads(out.read_text())
     rows = {r["algo"]: r for r in data["results"]}
     assert set(rows) == {"bfs", "cc"} and data["machine"]["cores"] >= 1
+    # the record names the libraries that ran, as installed (the peers' too)
+    import numpy
+    import scipy
+
+    libraries = data["machine"]["libraries"]
+    assert (libraries["numpy"], libraries["scipy"]) == (numpy.__version__, scipy.__version__)
     bfs = rows["bfs"]
     assert bfs["time_s"] > 0 and bfs["min_s"] <= bfs["time_s"] <= bfs["max_s"]
     assert bfs["scipy_s"] > 0 and rows["cc"]["speedup_vs_scipy"] > 0
