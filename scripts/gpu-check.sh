@@ -30,6 +30,10 @@
 #               and run the failed tests again in one process (RERUN_SECONDS kept for it)
 #   --kernels   runs only kernel_times.py on kron:22 and urand:22: issue 23's six GPU cells, kernel
 #               by kernel
+#   --bounds    runs only kernel_times.py on the cells whose targets are still missed (issue 54):
+#               kron:16 and urand:16, where Gunrock is as fast (BFS, SSSP, PageRank: how much of a
+#               call is launches and waits), then urand:26 and kron:26 against the floor (BFS, CC,
+#               SSSP)
 #               (--nx fits one call of the device tool; --primitives and --programs may not:
 #               split them with primitives.py --algo/--devices, or programs.py's runs above)
 #   --gap DIR   runs only benchmarks/gap.py on kron:22 and urand:22 beside GAP built from DIR (a
@@ -224,6 +228,10 @@ for r in json.load(open(f))['rows']}; print(*(n for n in CALLS if n not in done)
   --kernels)
     run kernel-times kernel_times.py kron:22 urand:22 --algo bfs --algo sssp --algo pagerank \
       --algo cc --algo bc --algo tc
+    exit 0 ;;
+  --bounds)
+    run kernel-times-small kernel_times.py kron:16 urand:16 --algo bfs --algo sssp --algo pagerank
+    run kernel-times-26 kernel_times.py urand:26 kron:26 --algo bfs --algo cc --algo sssp --repeat 3
     exit 0 ;;
   --gap)
     install_wheels  # --peers in GAP_ARGS: NetworKit and igraph
