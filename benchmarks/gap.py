@@ -25,7 +25,8 @@ one timed run per source after GAP's and gravel's own warm-up; PageRank runs PR_
 iterations (no stopping test) and reports per iteration. SSSP: GAP with -d2 (its benchmark's delta
 for kron and urand) or, given --gap-delta with a list, the fastest of those deltas (graphs of other
 shapes: roads, grids), gravel with its default delta. Times are medians of GAP's trial times and of
-gravel's runs (CUDA events on the GPU, compiling left out).
+gravel's runs (CUDA events on the GPU, compiling left out). A run stopped by SIGTERM (a time
+limit) or SIGINT writes the rows it has, marked ``"cut": true``.
 
 --threads takes a list (``--threads 1,2,4,8,16``): each primitive then runs at every thread count,
 GAP's and gravel's, a scaling table from one load of each graph; the GPU column is measured once,
@@ -46,6 +47,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from stopping import Stoppable  # benchmarks/stopping.py, beside this script
 
 import gravel
 from gravel.backends import cuda
@@ -243,69 +245,73 @@ def main():
         + (f" {'NetworKit':>10} {'cpu / NK':>8} {'igraph':>10} {'cpu / ig':>8}" if a.peers else "")
         + (f" {'Gunrock':>12}" if a.gunrock else "")
     )
-    for spec in a.graphs:
-        with tempfile.TemporaryDirectory() as tmp:
-            sg, wsg, G, W = graph_files(spec, a.gap, tmp, a.generator)
-            sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
-            files = {"sg": str(sg), "wsg": str(wsg)}
-            # each peer's graph made once, its cells timed with the primitive's row, so that a
-            # run cut short keeps the rows it printed
-            files_gunrock = gunrock.graph_files(G, W, tmp) if a.gunrock else None
-            graphs = peer_graphs(G, W) if a.peers else None
-            for name, gap_args, kind, call, units in cases(G, W):
-                if a.algo and name not in a.algo:
-                    continue
-                theirs = {}
-                if a.gunrock and name in GUNROCK_ALGOS:
-                    theirs = gunrock.gunrock_cells(
-                        G,
-                        W,
-                        sources,
-                        a.gunrock,
-                        a.repeat,
-                        [name],
-                        tmp,
-                        a.gunrock_timeout,
-                        files=files_gunrock,
-                    )
-                peers = {}
-                if a.peers and name in GAP_PRIMITIVES:
-                    peers = peer_cells(
-                        G, W, sources, a.peer_repeat, a.threads[-1], [name], graphs=graphs
-                    )
-                each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
-                deltas = a.gap_delta if name == "sssp" else [None]
-                for k, threads in enumerate(a.threads):
-                    gap_s, delta = min(
-                        (
-                            statistics.median(
-                                gap_seconds(a.gap, gap_args(files[kind], v, d), a.repeat, threads)
-                                for v in each
-                            ),
-                            d,
+    with Stoppable() as run:  # a time limit's SIGTERM keeps the rows so far
+        for spec in a.graphs:
+            with tempfile.TemporaryDirectory() as tmp:
+                sg, wsg, G, W = graph_files(spec, a.gap, tmp, a.generator)
+                sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
+                files = {"sg": str(sg), "wsg": str(wsg)}
+                # each peer's graph made once, its cells timed with the primitive's row, so that a
+                # run cut short keeps the rows it printed
+                files_gunrock = gunrock.graph_files(G, W, tmp) if a.gunrock else None
+                graphs = peer_graphs(G, W) if a.peers else None
+                for name, gap_args, kind, call, units in cases(G, W):
+                    if a.algo and name not in a.algo:
+                        continue
+                    theirs = {}
+                    if a.gunrock and name in GUNROCK_ALGOS:
+                        theirs = gunrock.gunrock_cells(
+                            G,
+                            W,
+                            sources,
+                            a.gunrock,
+                            a.repeat,
+                            [name],
+                            tmp,
+                            a.gunrock_timeout,
+                            files=files_gunrock,
                         )
-                        for d in deltas
-                    )
-                    numba.set_num_threads(threads)
-                    for j, chunk in enumerate(a.chunksize):
-                        numba.set_parallel_chunksize(chunk)
-                        last = (k, j) == (len(a.threads) - 1, len(a.chunksize) - 1)
-                        row = {"graph": spec, "primitive": name, "threads": threads}
-                        row |= {"chunksize": chunk, "gap_s": gap_s / units}
-                        if delta is not None:
-                            row["gap_delta"] = delta
-                        for d in devices if last else ["cpu"]:
-                            t = statistics.median(
-                                gravel_seconds(lambda v=v: call(d, v), a.repeat, d) for v in each
+                    peers = {}
+                    if a.peers and name in GAP_PRIMITIVES:
+                        peers = peer_cells(
+                            G, W, sources, a.peer_repeat, a.threads[-1], [name], graphs=graphs
+                        )
+                    each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
+                    deltas = a.gap_delta if name == "sssp" else [None]
+                    for k, threads in enumerate(a.threads):
+                        gap_s, delta = min(
+                            (
+                                statistics.median(
+                                    gap_seconds(
+                                        a.gap, gap_args(files[kind], v, d), a.repeat, threads
+                                    )
+                                    for v in each
+                                ),
+                                d,
                             )
-                            row[f"gravel_{d}_s"] = t / units
-                        row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
-                        if last and name in theirs:
-                            row |= theirs[name]
-                        if last and name in peers:
-                            row |= peers[name]
-                        rows.append(row)
-                        _print(row, devices)
+                            for d in deltas
+                        )
+                        numba.set_num_threads(threads)
+                        for j, chunk in enumerate(a.chunksize):
+                            numba.set_parallel_chunksize(chunk)
+                            last = (k, j) == (len(a.threads) - 1, len(a.chunksize) - 1)
+                            row = {"graph": spec, "primitive": name, "threads": threads}
+                            row |= {"chunksize": chunk, "gap_s": gap_s / units}
+                            if delta is not None:
+                                row["gap_delta"] = delta
+                            for d in devices if last else ["cpu"]:
+                                t = statistics.median(
+                                    gravel_seconds(lambda v=v: call(d, v), a.repeat, d)
+                                    for v in each
+                                )
+                                row[f"gravel_{d}_s"] = t / units
+                            row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
+                            if last and name in theirs:
+                                row |= theirs[name]
+                            if last and name in peers:
+                                row |= peers[name]
+                            rows.append(row)
+                            _print(row, devices)
     if a.json:
         write_record(
             a.json,
@@ -318,6 +324,7 @@ def main():
             threads=a.threads,
             chunksize=a.chunksize,
             threading_layer=layer,
+            cut=run.cut,
         )
 
 

@@ -24,6 +24,7 @@ left out); gravel's cell is the median of --repeat runs after a warm-up (CUDA ev
 to each side's stopping test: Gunrock's largest change below 1e-6, gravel's L1 change below n * 1e-6
 (``stopping="networkx"``), alpha 0.85 both; TC counts per vertex on both sides. A Gunrock cell that
 fails its check is printed as FAILED with the verifier's sentence, and left out of the JSON's times.
+A run stopped by SIGTERM (a time limit) or SIGINT writes the rows it has, marked ``"cut": true``.
 
     python benchmarks/gunrock.py kron:18 urand:18 --bin third_party/gunrock-bin --json out.json
 """
@@ -36,6 +37,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+from stopping import Stoppable  # benchmarks/stopping.py, beside this script
 
 import gravel
 from gravel.algorithms.betweenness import rescale, verify_betweenness
@@ -382,22 +384,23 @@ def main():
     head = f"{'graph':>10} {'primitive':>9} {'gravel GPU':>12} {'Gunrock':>12}"
     print(f"{head} {'gravel/Gunrock':>14}")
     rows = []
-    for spec in a.graphs:
-        with tempfile.TemporaryDirectory() as tmp:
-            G, W = graph_pair(spec, a.gap, tmp)
-            sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
-            files = graph_files(G, W, tmp)
-            for name in a.algo or ALGOS:  # a row as each primitive's cells end
-                cell = gunrock_cells(G, W, sources, a.bin, a.repeat, [name], files=files)[name]
-                each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
-                ours = statistics.median(
-                    statistics.median(run_times(gravel_call(name, G, W, v), a.repeat, "cuda"))
-                    for v in each
-                )
-                rows.append({"graph": spec, "primitive": name, "gravel_cuda_s": ours} | cell)
-                _print(rows[-1])
+    with Stoppable() as run:  # a time limit's SIGTERM keeps the rows so far
+        for spec in a.graphs:
+            with tempfile.TemporaryDirectory() as tmp:
+                G, W = graph_pair(spec, a.gap, tmp)
+                sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
+                files = graph_files(G, W, tmp)
+                for name in a.algo or ALGOS:  # a row as each primitive's cells end
+                    cell = gunrock_cells(G, W, sources, a.bin, a.repeat, [name], files=files)[name]
+                    each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
+                    ours = statistics.median(
+                        statistics.median(run_times(gravel_call(name, G, W, v), a.repeat, "cuda"))
+                        for v in each
+                    )
+                    rows.append({"graph": spec, "primitive": name, "gravel_cuda_s": ours} | cell)
+                    _print(rows[-1])
     if a.json:
-        write_record(a.json, "benchmarks/gunrock.py", rows, gunrock_commit=commit)
+        write_record(a.json, "benchmarks/gunrock.py", rows, gunrock_commit=commit, cut=run.cut)
 
 
 def _print(row):

@@ -34,7 +34,6 @@ the calls that build large results, NetworkX's and gravel's alike.
 
 import gc
 import multiprocessing
-import signal
 import statistics
 import sys
 import time
@@ -48,6 +47,7 @@ from gravel.cli import open_graph
 
 sys.path.insert(0, str(Path(__file__).parent))
 from nx_calls import CALLS, Inputs, difference  # noqa: E402
+from stopping import Stoppable  # noqa: E402
 
 # the graph comes from the caller: NetworkX's warning about cached conversions does not apply
 nx.config.warnings_to_ignore.add("cache")
@@ -147,18 +147,10 @@ def main():
                 except NotImplementedError:
                     pass
     rows = []
-    # SIGTERM (a time limit's) and SIGINT, even where the shell ignored it, end the run as below
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, signal.default_int_handler)
-    try:
+    with Stoppable() as run:  # a time limit's SIGTERM keeps the rows so far
         measure(a, calls, devices, incl_repeat, rows)
-    except KeyboardInterrupt:  # the rows so far, written below
-        cut = True
-        print("stopped: the rows so far are written", flush=True)
-    else:
-        cut = False
     if a.json:
-        write_record(a.json, "benchmarks/nx_backend.py", rows, networkx=nx.__version__, cut=cut)
+        write_record(a.json, "benchmarks/nx_backend.py", rows, networkx=nx.__version__, cut=run.cut)
 
 
 def measure(a, calls, devices, incl_repeat, rows):

@@ -2,6 +2,7 @@
 (benchmarks/ is not a package), and a stand-in for Gunrock's BFS app."""
 
 import importlib.util
+import sys
 from pathlib import Path
 
 BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
@@ -19,6 +20,8 @@ def script(name):
     -------
     module
     """
+    if str(BENCHMARKS) not in sys.path:  # its neighbours importable, as running it makes them
+        sys.path.append(str(BENCHMARKS))
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

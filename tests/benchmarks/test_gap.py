@@ -3,6 +3,7 @@ NetworKit and igraph: its table's cells come from the runs it makes, each peer's
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -64,3 +65,33 @@ def test_gap_commit_is_a_checkouts_head_or_a_copys_stamp(tmp_path):
     assert gap.gap_commit(tmp_path) == head.strip()
     (tmp_path / "COMMIT").write_text("b5e3e19\nbuilt by hand\n")  # a stamp wins
     assert gap.gap_commit(tmp_path) == "b5e3e19"
+
+
+def test_a_run_stopped_by_its_time_limit_writes_the_rows_it_has(tmp_path):
+    """SIGTERM while GAP's SSSP runs: the BFS row is written, the record marked cut."""
+    gap = tmp_path / "gap"
+    gap.mkdir()
+    for name in ("bfs", "sssp", "pr", "cc", "bc", "tc", "converter"):
+        (gap / name).write_text("#!/bin/sh\nexec sleep 60\n" if name == "sssp" else FAKE_GAP)
+        (gap / name).chmod(0o755)
+    out = tmp_path / "gap.json"
+    env = os.environ | {"PYTHONPATH": str(BENCHMARKS.parent / "src"), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, str(BENCHMARKS / "gap.py"), "grid:12x9", "--gap", str(gap)]
+        + ["--generator", "gravel", "--algo", "bfs", "--algo", "sssp", "--threads", "1"]
+        + ["--json", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    said = []
+    for line in proc.stdout:  # the BFS row printed: the run is in SSSP's GAP runs
+        said.append(line)
+        if " bfs " in line:
+            break
+    proc.send_signal(signal.SIGTERM)
+    said.append(proc.communicate(timeout=60)[0])
+    assert proc.returncode == 0, "".join(said)
+    record = json.loads(out.read_text())
+    assert record["cut"] is True and [r["primitive"] for r in record["rows"]] == ["bfs"]

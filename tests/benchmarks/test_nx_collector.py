@@ -7,9 +7,8 @@ import sys
 import gravel.nx._algorithm as registry
 from gravel.interop import collector_paused
 
-from .helpers import BENCHMARKS, script
+from .helpers import script
 
-sys.path.insert(0, str(BENCHMARKS))  # the script imports nx_calls beside it
 nx_collector = script("nx_collector")
 
 
