@@ -5,8 +5,10 @@ Gunrock's apps are built outside this repository, for the GPU they run on, into 
 default third_party/gunrock-bin) with a file COMMIT naming the Gunrock commit built. Five patches
 go on Gunrock's sources before the build (scripts/build-gunrock.sh): its device code is chosen by
 ``__HIP_DEVICE_COMPILE__``, which nvcc does not define (its atomics ran as plain host code on the
-GPU; ``__CUDA_ARCH__`` now chooses it too); its merge-path (v2) advance, which BC uses, prints and
-sorts whole frontiers at every step (removed); ``print::head``, which prints the first 40 values of
+GPU; ``__CUDA_ARCH__`` now chooses it too); BC advanced with the merge-path (v2) advance, which
+reads its frontier at tile-relative positions and prints whole frontiers at every step, and added
+each of its -n runs into the same centralities (it now advances block-mapped, as BFS and SSSP do
+by default, from zeroed centralities each run); ``print::head``, which prints the first 40 values of
 a result, prints all of them, to round-trip precision, when GUNROCK_PRINT_ALL is set, so that
 every value can be checked; and its binary CSR reader, which refused every file it read whole and
 which the apps reached only after parsing the file as Matrix Market text, now reads one, so that a

@@ -16,10 +16,11 @@
 # scripts/gunrock.patch goes on the copy first: its device code (atomics in util/math.hxx, the
 # frontiers' copy constructors) is chosen by __HIP_DEVICE_COMPILE__, which nvcc never defines, so
 # that nvcc's device pass took the host branch (a plain read for atomic::min: BFS and SSSP found no
-# vertex); the patch takes the device branch under __CUDA_ARCH__ too. It removes the debug block
-# of the merge-path (v2) advance that sorts and prints whole frontiers at every step (BC uses that
-# advance), and makes
-# print::head print every value, at round-trip precision, when GUNROCK_PRINT_ALL is set, so that
+# vertex); the patch takes the device branch under __CUDA_ARCH__ too. BC advances block-mapped, as
+# BFS and SSSP do by default, where it used the merge-path (v2) advance, which reads its frontier
+# at tile-relative positions (right for a frontier of one tile only) and prints whole frontiers at
+# every step; and its example zeroes the centralities before each of its -n runs, which added into
+# them. The patch makes print::head print every value, at round-trip precision, when GUNROCK_PRINT_ALL is set, so that
 # gravel's verifiers check the whole answer (an integer result leaves the stream at precision 0:
 # the time printed after it has one digit, so benchmarks/gunrock.py times such apps in a second
 # run without GUNROCK_PRINT_ALL). Its binary CSR reader (a file ending in .csr, which

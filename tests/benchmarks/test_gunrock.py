@@ -161,8 +161,8 @@ def test_tc_total_must_sum_the_counts(pair):
 def test_gunrock_answers_pass_gravels_verifiers(pair):
     G, W = pair
     sources = np.argsort(G.out_degree)[-2:].astype(int).tolist()
-    # an app that hangs fails its cell within a minute, not the device's whole call; the BC cell
-    # fails at 01f125c, cause not yet found (docs/performance.md): the others must pass
+    # an app that hangs fails its cell within a minute, not the device's whole call; BC, whose
+    # patch (block-mapped advance, zeroed runs) has not yet run on a GPU, joins once it passes
     right = ("bfs", "sssp", "pagerank", "tc")
     cells = gunrock.gunrock_cells(G, W, sources, BIN, repeat=2, algos=right, timeout=60)
     problems = {name: cell["problems"] for name, cell in cells.items()}
