@@ -324,7 +324,8 @@ def gunrock_cells(
     algos : iterable of str
         The primitives.
     folder : str, optional
-        Where the graph's files go (a temporary folder if None).
+        Where the temporary folder of the graph's files goes when `files` is None (the system's
+        temporary folder if None).
     timeout : float, default 600
         Seconds before an app's run is stopped and its cell counted as failed.
     files : dict, optional
@@ -336,30 +337,34 @@ def gunrock_cells(
         name -> {"gunrock_s": seconds, or None where a run or a check failed, "problems": the
         verifier's sentences (or the failed run's output's end), first source that failed}.
     """
-    with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        files = files or graph_files(G, W, tmp)
-        kinds = {"sssp": "real"}
-        cells = {}
-        for name in algos:
-            each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
-            path = files[kinds.get(name, "pattern")]
-            times, problems = [], []
-            for v in each:
-                try:
-                    out = run_gunrock(bin_dir, name, path, v, repeat, timeout)
-                except (RuntimeError, subprocess.TimeoutExpired) as e:  # a failed run: no cell
-                    problems = [f"source {v}: {' '.join(str(e).split())[-300:]}"]
-                    break
-                problems = check(name, G, W, v, out)
-                if problems:
-                    problems = [f"source {v}: {p}" for p in problems]
-                    break
-                times.append(out["ms"] / 1e3)
-            cells[name] = {
-                "gunrock_s": None if problems else statistics.median(times),
-                "problems": problems,
-            }
-        return cells
+    if files is None:  # written for this call only
+        with tempfile.TemporaryDirectory(dir=folder) as tmp:
+            files = graph_files(G, W, tmp)
+            return gunrock_cells(
+                G, W, sources, bin_dir, repeat, algos, timeout=timeout, files=files
+            )
+    kinds = {"sssp": "real"}
+    cells = {}
+    for name in algos:
+        each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
+        path = files[kinds.get(name, "pattern")]
+        times, problems = [], []
+        for v in each:
+            try:
+                out = run_gunrock(bin_dir, name, path, v, repeat, timeout)
+            except (RuntimeError, subprocess.TimeoutExpired) as e:  # a failed run: no cell
+                problems = [f"source {v}: {' '.join(str(e).split())[-300:]}"]
+                break
+            problems = check(name, G, W, v, out)
+            if problems:
+                problems = [f"source {v}: {p}" for p in problems]
+                break
+            times.append(out["ms"] / 1e3)
+        cells[name] = {
+            "gunrock_s": None if problems else statistics.median(times),
+            "problems": problems,
+        }
+    return cells
 
 
 def graph_pair(spec, gap, folder):
