@@ -227,14 +227,11 @@ def main():
     if max(a.chunksize) > 0 and layer != "tbb":
         p.error(f"--chunksize needs Numba's tbb threading layer (this run has {layer})")
     if a.gunrock:
-        import gunrock  # benchmarks/gunrock.py, beside this script
-
         print(f"Gunrock {(a.gunrock / 'COMMIT').read_text().strip()}")
     versions = {}
     if a.peers:
         import igraph
         import networkit
-        from peers import GAP_PRIMITIVES, peer_cells, peer_graphs  # benchmarks/peers.py
 
         versions = {"networkit": networkit.__version__, "igraph": igraph.__version__}
         print(", ".join(f"{k} {v}" for k, v in versions.items()) + " (igraph on one thread)")
@@ -247,71 +244,7 @@ def main():
     )
     with Stoppable() as run:  # a time limit's SIGTERM keeps the rows so far
         for spec in a.graphs:
-            with tempfile.TemporaryDirectory() as tmp:
-                sg, wsg, G, W = graph_files(spec, a.gap, tmp, a.generator)
-                sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
-                files = {"sg": str(sg), "wsg": str(wsg)}
-                # each peer's graph made once, its cells timed with the primitive's row, so that a
-                # run cut short keeps the rows it printed
-                files_gunrock = gunrock.graph_files(G, W, tmp) if a.gunrock else None
-                graphs = peer_graphs(G, W) if a.peers else None
-                for name, gap_args, kind, call, units in cases(G, W):
-                    if a.algo and name not in a.algo:
-                        continue
-                    theirs = {}
-                    if a.gunrock and name in GUNROCK_ALGOS:
-                        theirs = gunrock.gunrock_cells(
-                            G,
-                            W,
-                            sources,
-                            a.gunrock,
-                            a.repeat,
-                            [name],
-                            tmp,
-                            a.gunrock_timeout,
-                            files=files_gunrock,
-                        )
-                    peers = {}
-                    if a.peers and name in GAP_PRIMITIVES:
-                        peers = peer_cells(
-                            G, W, sources, a.peer_repeat, a.threads[-1], [name], graphs=graphs
-                        )
-                    each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
-                    deltas = a.gap_delta if name == "sssp" else [None]
-                    for k, threads in enumerate(a.threads):
-                        gap_s, delta = min(
-                            (
-                                statistics.median(
-                                    gap_seconds(
-                                        a.gap, gap_args(files[kind], v, d), a.repeat, threads
-                                    )
-                                    for v in each
-                                ),
-                                d,
-                            )
-                            for d in deltas
-                        )
-                        numba.set_num_threads(threads)
-                        for j, chunk in enumerate(a.chunksize):
-                            numba.set_parallel_chunksize(chunk)
-                            last = (k, j) == (len(a.threads) - 1, len(a.chunksize) - 1)
-                            row = {"graph": spec, "primitive": name, "threads": threads}
-                            row |= {"chunksize": chunk, "gap_s": gap_s / units}
-                            if delta is not None:
-                                row["gap_delta"] = delta
-                            for d in devices if last else ["cpu"]:
-                                t = statistics.median(
-                                    gravel_seconds(lambda v=v: call(d, v), a.repeat, d)
-                                    for v in each
-                                )
-                                row[f"gravel_{d}_s"] = t / units
-                            row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
-                            if last and name in theirs:
-                                row |= theirs[name]
-                            if last and name in peers:
-                                row |= peers[name]
-                            rows.append(row)
-                            _print(row, devices)
+            measure_graph(a, spec, devices, rows)
     if a.json:
         write_record(
             a.json,
@@ -326,6 +259,74 @@ def main():
             threading_layer=layer,
             cut=run.cut,
         )
+
+
+def measure_graph(a, spec, devices, rows):
+    """Every asked primitive on the graph `spec` (main's arguments `a`): GAP's, gravel's on
+    `devices` and, as asked, Gunrock's and the CPU peers' cells, a row appended to `rows` and
+    printed as each primitive's cells end (so that a run cut short keeps the rows it printed)."""
+    if a.gunrock:
+        import gunrock  # benchmarks/gunrock.py, beside this script
+    if a.peers:
+        from peers import GAP_PRIMITIVES, peer_cells, peer_graphs  # benchmarks/peers.py
+    with tempfile.TemporaryDirectory() as tmp:
+        sg, wsg, G, W = graph_files(spec, a.gap, tmp, a.generator)
+        sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
+        files = {"sg": str(sg), "wsg": str(wsg)}
+        # each peer's graph made once for all the primitives
+        files_gunrock = gunrock.graph_files(G, W, tmp) if a.gunrock else None
+        graphs = peer_graphs(G, W) if a.peers else None
+        for name, gap_args, kind, call, units in cases(G, W):
+            if a.algo and name not in a.algo:
+                continue
+            extra = {}  # the peers' cells of the row
+            if a.gunrock and name in GUNROCK_ALGOS:
+                cells = gunrock.gunrock_cells(
+                    G,
+                    W,
+                    sources,
+                    a.gunrock,
+                    a.repeat,
+                    [name],
+                    files=files_gunrock,
+                    timeout=a.gunrock_timeout,
+                )
+                extra |= cells[name]
+            if a.peers and name in GAP_PRIMITIVES:
+                extra |= peer_cells(
+                    G, W, sources, a.peer_repeat, a.threads[-1], [name], graphs=graphs
+                )[name]
+            each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
+            deltas = a.gap_delta if name == "sssp" else [None]
+            for k, threads in enumerate(a.threads):
+                gap_s, delta = min(
+                    (
+                        statistics.median(
+                            gap_seconds(a.gap, gap_args(files[kind], v, d), a.repeat, threads)
+                            for v in each
+                        ),
+                        d,
+                    )
+                    for d in deltas
+                )
+                numba.set_num_threads(threads)
+                for j, chunk in enumerate(a.chunksize):
+                    numba.set_parallel_chunksize(chunk)
+                    last = (k, j) == (len(a.threads) - 1, len(a.chunksize) - 1)
+                    row = {"graph": spec, "primitive": name, "threads": threads}
+                    row |= {"chunksize": chunk, "gap_s": gap_s / units}
+                    if delta is not None:
+                        row["gap_delta"] = delta
+                    for d in devices if last else ["cpu"]:
+                        t = statistics.median(
+                            gravel_seconds(lambda v=v: call(d, v), a.repeat, d) for v in each
+                        )
+                        row[f"gravel_{d}_s"] = t / units
+                    row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
+                    if last:  # the peers' cells join the row of the last count
+                        row |= extra
+                    rows.append(row)
+                    _print(row, devices)
 
 
 def _counts(text):

@@ -221,6 +221,12 @@ def gunrock_args(name, path, source, repeat):
     return ["-m", str(path), *runs] + ([] if name == "pagerank" else ["-s", str(source)])
 
 
+def sources_of(name, sources):
+    """The sources a primitive's cell runs from: every one for BFS, SSSP and BC, the first (any
+    one) for PageRank and TC, which take none."""
+    return sources if name in ("bfs", "sssp", "bc") else sources[:1]
+
+
 def run_gunrock(bin_dir, name, path, source, repeat, timeout=600):
     """Run Gunrock's app for `name` on the graph file `path` and read its output
     (:func:`parse_output`).
@@ -346,7 +352,7 @@ def gunrock_cells(
     kinds = {"sssp": "real"}
     cells = {}
     for name in algos:
-        each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
+        each = sources_of(name, sources)
         path = files[kinds.get(name, "pattern")]
         times, problems = [], []
         for v in each:
@@ -399,7 +405,7 @@ def main():
                 files = graph_files(G, W, tmp)
                 for name in a.algo or ALGOS:  # a row as each primitive's cells end
                     cell = gunrock_cells(G, W, sources, a.bin, a.repeat, [name], files=files)[name]
-                    each = sources if name in ("bfs", "sssp", "bc") else sources[:1]
+                    each = sources_of(name, sources)
                     ours = statistics.median(
                         statistics.median(run_times(gravel_call(name, G, W, v), a.repeat, "cuda"))
                         for v in each
