@@ -23,7 +23,13 @@ import gravel
 from gravel.bench import script_parser, write_record
 from gravel.cli import open_graph
 
-PRIMITIVES = ("bfs", "sssp", "cc")
+#: each primitive's CPU driver: the module whose kernels (its `_k`) are timed
+DRIVERS = {
+    "bfs": "gravel.algorithms.bfs",
+    "sssp": "gravel.algorithms.sssp.cpu",
+    "cc": "gravel.algorithms.cc",
+}
+PRIMITIVES = tuple(DRIVERS)
 
 
 class Timed:
@@ -98,9 +104,22 @@ def main():
     threads = (1, a.threads)
     spent = Spent()
     algos = a.algo or PRIMITIVES
-    for name in algos:
-        driver = importlib.import_module(f"gravel.algorithms.{name}")  # the module
+    drivers = [importlib.import_module(DRIVERS[name]) for name in algos]
+    kernels, before = [driver._k for driver in drivers], numba.get_num_threads()
+    for driver in drivers:
         driver._k = Timed(driver._k, spent)
+    try:
+        rows = measure(a, threads, algos, spent)
+    finally:  # the drivers' own kernels and the thread count back
+        for driver, k in zip(drivers, kernels):
+            driver._k = k
+        numba.set_num_threads(before)
+    if a.json:
+        write_record(a.json, "benchmarks/cpu_phases.py", rows, threads=list(threads))
+
+
+def measure(a, threads, algos, spent):
+    """The rows of every graph and primitive asked for, printed as they come."""
     rows = []
     for spec in a.graphs:
         for name, run in calls(spec).items():
@@ -117,8 +136,7 @@ def main():
                     {"graph": spec, "primitive": name, "kernel": kernel, "ms_1": one, "ms_n": many}
                     | ({"calls": n} if n != "" else {})
                 )
-    if a.json:
-        write_record(a.json, "benchmarks/cpu_phases.py", rows, threads=list(threads))
+    return rows
 
 
 if __name__ == "__main__":
