@@ -15,8 +15,9 @@ import numpy as np
 import gravel
 from gravel.algorithms.betweenness import cuda
 from gravel.algorithms.catalog import CATALOG
-from gravel.bench import run_times, script_parser, write_record
+from gravel.bench import run_times
 from gravel.cli import open_graph
+from gravel.records import script_parser, write_record
 
 VALUES = (math.inf, 1.0, 0.25, 1 / 16, 1 / 32, 1 / 128, 0.0)
 

@@ -21,8 +21,9 @@ import numpy as np
 
 import gravel
 from gravel.arrays import host
-from gravel.bench import bus_ceilings, machine, script_parser, write_record
+from gravel.bench import bus_ceilings
 from gravel.generate import from_spec
+from gravel.records import machine, script_parser, write_record
 
 
 def peak_rss():

@@ -15,7 +15,7 @@ import io
 import subprocess
 import sys
 
-from gravel.bench import script_parser, write_record
+from gravel.records import script_parser, write_record
 
 METRIC = "lts__t_sectors_aperture_sysmem_op_read.sum"
 STRATEGIES = ("thread_mapped", "warp_aligned", "line_balanced")

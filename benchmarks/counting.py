@@ -23,9 +23,9 @@ import numpy as np
 
 import gravel
 from gravel import distributed as gd
-from gravel.bench import script_parser, write_record
 from gravel.distributed.counting import core_program, triangles_program
 from gravel.distributed.exchange import Finished, allreduce, route, step
+from gravel.records import script_parser, write_record
 
 
 def timed(call, repeat):

@@ -20,8 +20,8 @@ import numba
 import numpy as np
 
 import gravel
-from gravel.bench import script_parser, write_record
 from gravel.cli import open_graph
+from gravel.records import script_parser, write_record
 
 #: each primitive's CPU driver: the module whose kernels (its `_k`) are timed
 DRIVERS = {

@@ -21,9 +21,9 @@ from counting import idle, slowest_part, timed
 import gravel
 from gravel import distributed as gd
 from gravel import programs
-from gravel.bench import script_parser, write_record
 from gravel.distributed.vertex_programs import vertex_program
 from gravel.programs.run import bind_params
+from gravel.records import script_parser, write_record
 
 #: the programs timed: (name, program, parameters, iterations at most)
 PROGRAMS = (

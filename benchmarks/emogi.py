@@ -28,11 +28,12 @@ import cupy
 import numpy as np
 
 import gravel
-from gravel.bench import bus_ceilings, machine, median_ms, script_parser, write_record
+from gravel.bench import bus_ceilings, median_ms
 from gravel.cli import open_graph
 from gravel.frontier import Frontier
 from gravel.operators import advance
 from gravel.placement import budget_for
+from gravel.records import machine, script_parser, write_record
 
 #: PageRank iterations per timed run
 PR_ITERATIONS = 5

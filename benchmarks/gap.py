@@ -51,8 +51,9 @@ from stopping import Stoppable  # benchmarks/stopping.py, beside this script
 
 import gravel
 from gravel.backends import cuda
-from gravel.bench import run_times, script_parser, write_record
+from gravel.bench import run_times
 from gravel.cli import open_graph
+from gravel.records import script_parser, write_record
 
 PR_ITERATIONS = 20
 GAP_DELTA = 2

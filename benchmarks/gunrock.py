@@ -47,8 +47,9 @@ from gravel.algorithms.bfs import verify_bfs
 from gravel.algorithms.pagerank import verify_pagerank
 from gravel.algorithms.sssp.verify import verify_sssp
 from gravel.algorithms.triangles import verify_triangles
-from gravel.bench import run_times, script_parser, write_record
+from gravel.bench import run_times
 from gravel.cli import open_graph
+from gravel.records import script_parser, write_record
 
 ALGOS = ("bfs", "sssp", "pagerank", "bc", "tc")
 #: Gunrock's app for each primitive

@@ -17,8 +17,9 @@ import statistics
 import numpy as np
 
 from gravel.algorithms.catalog import CATALOG
-from gravel.bench import _runner, script_parser, write_record
+from gravel.bench import _runner
 from gravel.cli import open_graph
+from gravel.records import script_parser, write_record
 from gravel.results import Timer
 from gravel.transform import add_random_weights
 

@@ -48,7 +48,7 @@ import time
 from pathlib import Path
 
 import gravel
-from gravel.bench import script_parser, write_record
+from gravel.records import script_parser, write_record
 
 TEXTS = (".mtx", ".txt", ".gr")
 BINARIES = (".gravel", ".parquet")  # mapped or read by pyarrow, not parsed: no GPU path

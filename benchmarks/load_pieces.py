@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 import gravel
-from gravel.bench import script_parser, write_record
+from gravel.records import script_parser, write_record
 
 CHILD = """
 import json, sys, time

@@ -10,8 +10,8 @@ import importlib
 import time
 
 import gravel
-from gravel.bench import script_parser, write_record
 from gravel.cli import open_graph
+from gravel.records import script_parser, write_record
 
 louvain = importlib.import_module("gravel.algorithms.louvain")
 

@@ -20,10 +20,10 @@ import numpy as np
 
 import gravel
 from gravel import distributed
-from gravel.bench import script_parser, write_record
 from gravel.distributed import timing
 from gravel.distributed.gpu import check_gpus, device_count
 from gravel.distributed.programs import DIRECTIONS
+from gravel.records import script_parser, write_record
 
 
 def validate(cluster, spec):

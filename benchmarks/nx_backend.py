@@ -42,8 +42,8 @@ from pathlib import Path
 import networkx as nx
 
 from gravel.backends import cuda
-from gravel.bench import script_parser, write_record
 from gravel.cli import open_graph
+from gravel.records import script_parser, write_record
 
 sys.path.insert(0, str(Path(__file__).parent))
 from nx_calls import CALLS, Inputs, difference  # noqa: E402

@@ -19,8 +19,8 @@ from pathlib import Path
 import networkx as nx
 
 import gravel.nx._algorithm as registry
-from gravel.bench import script_parser, write_record
 from gravel.cli import open_graph
+from gravel.records import script_parser, write_record
 
 sys.path.insert(0, str(Path(__file__).parent))
 from nx_calls import CALLS, Inputs  # noqa: E402

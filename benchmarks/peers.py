@@ -36,8 +36,8 @@ import numpy as np
 import gravel
 from gravel.algorithms.coloring import verify_coloring
 from gravel.algorithms.lpa import modularity
-from gravel.bench import script_parser, write_record
 from gravel.cli import open_graph
+from gravel.records import script_parser, write_record
 
 ALGOS = (
     "bfs",

@@ -25,7 +25,7 @@ import time
 
 import gravel
 from gravel import generate, transform
-from gravel.bench import machine, script_parser, write_record
+from gravel.records import machine, script_parser, write_record
 
 #: HITS iterations per timed run (as `gravel bench` times it)
 HITS_ITERATIONS = 20

@@ -55,10 +55,10 @@ import numpy as np
 
 import gravel
 from gravel import programs
-from gravel.bench import machine, script_parser, write_record
 from gravel.cli import open_graph
 from gravel.placement import budget_for, format_bytes, parse_bytes
 from gravel.programs import cpu, push
+from gravel.records import machine, script_parser, write_record
 from gravel.results import Timer
 from gravel.transform import add_random_weights
 

@@ -22,8 +22,8 @@ import numpy as np
 
 import gravel
 from gravel.algorithms.sssp import default_delta
-from gravel.bench import machine, script_parser, write_record
 from gravel.cli import open_graph
+from gravel.records import machine, script_parser, write_record
 
 #: multiples of the CPU's width: the GPU's narrow rule on dense random graphs sits near 24, its wide
 #: rule near 256 (docs/tuning.md, default_delta)

@@ -15,9 +15,9 @@ import cupy
 
 import gravel
 from gravel import operators as ops
-from gravel.bench import machine, script_parser, write_record
 from gravel.frontier import FrontierQueue
 from gravel.operators.steps import STEPS_BLOCKS_PER_SM
+from gravel.records import machine, script_parser, write_record
 
 CLAIM = "atomicCAS(&depth[dst], -1, step + 1) == -1"
 BARRIERS = r"""

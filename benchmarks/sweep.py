@@ -15,9 +15,10 @@ STAGED_*): change one, run this before and after on the same card, in one sessio
 import cupy
 
 from gravel import operators as ops
-from gravel.bench import machine, median_ms, script_parser, write_record
+from gravel.bench import median_ms
 from gravel.cli import open_graph
 from gravel.layouts import block_width, shared_width
+from gravel.records import machine, script_parser, write_record
 from gravel.reorder import reorder
 
 

@@ -10,8 +10,8 @@ import importlib
 import statistics
 import time
 
-from gravel.bench import script_parser, write_record
 from gravel.cli import open_graph
+from gravel.records import script_parser, write_record
 
 triangles = importlib.import_module("gravel.algorithms.triangles")
 RANKS = {"degree": True, "id": False}

@@ -58,7 +58,7 @@ SECTIONS = (
     ("Placement on the GPU", ("gravel.placement", "gravel.config")),
     ("Layouts", ("gravel.layouts",)),
     ("Several workers", ("gravel.distributed",)),
-    ("Plots and benchmarks", ("gravel.plots", "gravel.bench")),
+    ("Plots and benchmarks", ("gravel.plots", "gravel.bench", "gravel.records")),
     (
         "Foundations",
         (

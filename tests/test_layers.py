@@ -40,7 +40,18 @@ LAYERS = (
     ("algorithms", ("algorithms",)),
     (
         "top",
-        ("", "__main__", "cli", "bench", "plots", "prebuild", "prebuild_cpu", "nx", "distributed"),
+        (
+            "",
+            "__main__",
+            "cli",
+            "bench",
+            "records",
+            "plots",
+            "prebuild",
+            "prebuild_cpu",
+            "nx",
+            "distributed",
+        ),
     ),
 )
 

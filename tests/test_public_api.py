@@ -121,9 +121,10 @@ def test_runs_from_the_bench(name, device, graph_file, tmp_path):
     algo, G = CATALOG[name], gravel.load(graph_file)
     out = tmp_path / "bench.json"
     argv = ["bench", str(graph_file), "--algo", name, "--device", device, "--repeat", "1"]
-    assert main(argv + ["--json", str(out)]) == 0
+    assert main(argv + ["--verify", "--json", str(out)]) == 0
     (row,) = json.loads(out.read_text())["results"]
     assert row["algo"] == name and row["device"] == device and row["n"] == G.n
+    assert row["verified"] is True  # its answer, run as timed, passed its verifier
     assert 0 < row["min_s"] <= row["time_s"] <= row["max_s"]
     assert row["gteps"] > 0 and row["floor_ratio"] > 0
     for base in algo.baselines:

@@ -9,21 +9,14 @@ least, over the copy bandwidth measured in the same run; GPU rows also give grav
 per iteration.
 """
 
-import argparse
-import datetime
-import json
-import os
-import platform
 import statistics
-import subprocess
-import sys
 import time
 
 import numpy as np
 
 from . import algorithms
 from .algorithms.catalog import CATALOG, PAGERANK_ITERATIONS
-from .io import atomic_write
+from .dispatch import choose_device
 
 
 def copy_bandwidth(device="cpu", nbytes=1 << 29, repeat=5):
@@ -231,9 +224,13 @@ def _time_algorithm(fn, repeat):
 CPU_BASELINE_RUNS = 3
 
 
-def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baselines=True):
+def bench_graph(
+    G, name, algos, device, repeat, bandwidth, source=None, baselines=True, verify=False
+):
     """Rows of results for one graph. With `baselines`, each algorithm's baselines (CUDA ones beside
-    GPU runs only) and, for GPU runs, gravel's CPU path are timed in the same process. On
+    GPU runs only) and, for GPU runs, gravel's CPU path are timed in the same process. With
+    `verify`, each algorithm's answer is first checked by its verifier
+    (:meth:`~gravel.algorithms.catalog.Algorithm.check`), and one that fails is not timed. On
     ``device="cuda"`` the algorithms without a CUDA path are passed over.
 
     Parameters
@@ -251,6 +248,7 @@ def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baseline
     source : int, optional
         Default: the vertex of highest out-degree.
     baselines : bool, default True
+    verify : bool, default False
 
     Returns
     -------
@@ -258,7 +256,9 @@ def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baseline
         A row per algorithm: ``graph``, ``algo``, ``device``, ``n``, ``edges``, ``time_s``
         (median), ``min_s``, ``max_s``, ``iterations``, ``gteps``, ``floor_ratio``, on the GPU
         ``launches`` and ``launches_per_iteration``; with `baselines`, ``<name>_s`` and
-        ``speedup_vs_<name>`` per baseline (``cpu``: the CPU path).
+        ``speedup_vs_<name>`` per baseline (``cpu``: the CPU path); with `verify`,
+        ``verified: True``, or for an answer that failed its check only the first five keys and
+        ``problems`` (the verifier's sentences).
     """
     if source is None:
         source = int(np.argmax(G.out_degree))
@@ -266,7 +266,15 @@ def bench_graph(G, name, algos, device, repeat, bandwidth, source=None, baseline
     for algo in (CATALOG[a] for a in algos):
         if device == "cuda" and "cuda" not in algo.devices:
             continue
+        problems = algo.check(G, source, device) if verify else []
+        if problems:
+            where = choose_device(device, algo.devices, algo.name)
+            head = {"graph": name, "algo": algo.name, "device": where, "n": G.n, "edges": G.m}
+            rows.append(head | {"problems": problems})  # not timed
+            continue
         row = _measure(algo, G, name, device, repeat, bandwidth, source)
+        if verify:
+            row["verified"] = True
         if baselines:
             row |= _time_baselines(algo, G, source, row, repeat)
         rows.append(row)
@@ -354,136 +362,3 @@ def _time_baselines(algo, G, source, row, repeat):
         out["cpu_s"] = statistics.median(ctimes)
         out["speedup_vs_cpu"] = out["cpu_s"] / t
     return out
-
-
-def script_parser(doc, *, repeat):
-    """The argument parser of a benchmark script: its docstring's first paragraph as the
-    description, and the flags every script shares (--repeat, --json).
-
-    Parameters
-    ----------
-    doc : str
-        The script's docstring.
-    repeat : int
-        The default of ``--repeat``.
-
-    Returns
-    -------
-    argparse.ArgumentParser
-    """
-    p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    p.add_argument("--repeat", type=int, default=repeat, help="timed runs after a warm-up (median)")
-    p.add_argument("--json", help="write the rows, with the machine and date, to this file")
-    return p
-
-
-def write_record(path, script, rows, **extra):
-    """Write a benchmark script's `rows` to the JSON file `path`, with the machine (date, card, git
-    commit), the command line and any `extra` entries: ``{"machine": machine(), "command":
-    [script, *sys.argv[1:]], **extra, "rows": rows}``.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-    script : str
-        The script's name, first in the command line.
-    rows : list of dict
-    **extra
-        More top-level entries.
-
-    Raises
-    ------
-    OSError
-        The file cannot be written (the error names `path`); the file is then as it was.
-    """
-    record = {"machine": machine(), "command": [script, *sys.argv[1:]]} | extra | {"rows": rows}
-    _dump(path, record)
-
-
-#: the libraries whose versions a record names, where installed: gravel's own and its peers'
-LIBRARIES = ("numpy", "scipy", "numba", "cupy", "networkx", "networkit", "igraph")
-
-
-def machine():
-    """The date, host, CPU, card, driver, threads, libraries and git commit of this run.
-
-    Returns
-    -------
-    dict
-        ``date``, ``host``, ``cpu``, ``cores``, ``gpu``, ``driver`` and ``cuda_runtime`` (where
-        CUDA is available), ``threads`` (Numba's), ``libraries`` (name -> version of each of
-        :data:`LIBRARIES` installed; CuPy's under whichever wheel holds it) and ``git``
-        (``GRAVEL_COMMIT``, else the short HEAD, else None).
-    """
-    info = {
-        "date": datetime.datetime.now().isoformat(timespec="seconds"),
-        "host": platform.node(),
-        "cpu": platform.processor() or platform.machine(),
-        "cores": os.cpu_count(),
-    }
-    from .backends import cuda
-
-    if cuda.available():
-        import cupy
-
-        from .backends.cuda.runtime import props
-
-        info["gpu"] = props().name
-        info["driver"] = cupy.cuda.runtime.driverGetVersion()
-        info["cuda_runtime"] = cupy.cuda.runtime.runtimeGetVersion()
-    import numba
-
-    info["threads"] = numba.get_num_threads()
-    info["libraries"] = _versions()
-    # GRAVEL_COMMIT: the commit of a tree copied without its history (an older .git beside it)
-    info["git"] = os.environ.get("GRAVEL_COMMIT") or _git_head()
-    return info
-
-
-def _versions():
-    """name -> version of each of LIBRARIES installed, read from the packages' metadata (nothing
-    imported); CuPy's wheels are named for their CUDA (cupy-cuda12x, cupy-cuda13x)."""
-    from importlib import metadata
-
-    found = {}
-    installed = {(d.metadata["Name"] or "").lower(): d.version for d in metadata.distributions()}
-    for name in LIBRARIES:
-        wheels = [k for k in installed if k == name or k.startswith(f"{name}-cuda")]
-        if wheels:
-            found[name] = installed[min(wheels)]
-    return found
-
-
-def _git_head():
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-
-
-def write_json(path, rows, extra):
-    """Write a ``gravel bench`` record, ``{"schema": 1, "machine": machine(), **extra,
-    "results": rows}``, to the JSON file `path` (:func:`gravel.plots.bench_rows` reads it).
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-    rows : list of dict
-    extra : dict
-        More top-level entries (the bandwidths, the graphs, the command line, ...).
-
-    Raises
-    ------
-    OSError
-        The file cannot be written (the error names `path`); the file is then as it was.
-    """
-    _dump(path, {"schema": 1, "machine": machine(), **extra, "results": rows})
-
-
-def _dump(path, record):
-    """Write `record` as JSON to `path` atomically: a run stopped while it writes leaves the file
-    as it was (or absent), never empty or cut."""
-    with atomic_write(path, "w") as f:
-        json.dump(record, f, indent=1)

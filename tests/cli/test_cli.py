@@ -1,3 +1,4 @@
+import importlib
 import json
 
 import numpy as np
@@ -451,3 +452,29 @@ def test_issue_51_a_closed_pipe_ends_quietly(flags):
     # stderr holds progress notices at most: no error, no BrokenPipeError from the last flush
     assert done.returncode == 0, done.stderr
     assert not any(w in done.stderr.lower() for w in (b"error", b"traceback", b"pipe")), done.stderr
+
+
+def test_bench_verify_keeps_a_wrong_answer_out_of_the_times(tmp_path, capsys, monkeypatch):
+    """`gravel bench --verify`: an answer its verifier rejects is reported, not timed, and the
+    command fails; the other algorithms are timed as usual."""
+    bfs = importlib.import_module("gravel.algorithms.bfs")  # the module, not the function
+    right = bfs.IMPLEMENTATIONS["cpu"]
+
+    def off_by_one(G, source):
+        result = right(G, source)
+        result.depth[result.depth > 1] += 1
+        return result
+
+    monkeypatch.setitem(bfs.IMPLEMENTATIONS, "cpu", off_by_one)
+    out = tmp_path / "b.json"
+    argv = ["bench", "grid:20x20", "--algo", "bfs", "--algo", "cc", "--device", "cpu"]
+    assert main(argv + ["--repeat", "1", "--verify", "--json", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert "bfs on grid:20x20: depth differs at" in captured.err
+    assert "bfs (cpu): FAILED its check: depth differs at" in captured.out
+    rows = {r["algo"]: r for r in json.loads(out.read_text())["results"]}
+    assert "time_s" not in rows["bfs"] and rows["bfs"]["problems"]
+    assert rows["cc"]["verified"] is True and rows["cc"]["time_s"] > 0
+    from gravel.plots import bench_rows  # matplotlib not needed
+
+    assert [r["algo"] for r in bench_rows(str(out))] == ["cc"]

@@ -8,6 +8,7 @@ importing this module imports no algorithm, no SciPy and no CuPy.
 """
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -176,7 +177,7 @@ class Algorithm:
         arc_bytes = 8 if self.weighted else 4
         return 8 * (G.n + 1) + arc_bytes * G.nnz + self.vertex_bytes * G.n
 
-    def verify(self, G, result, source=None):
+    def verify(self, G, result, source=None, **keywords):
         """Problems the verifier finds in `result`.
 
         Parameters
@@ -188,6 +189,8 @@ class Algorithm:
             caller's ids) and the attributes named in `checked` go to the verifier.
         source : int, optional
             The source's id, for an algorithm that :attr:`takes_source`.
+        **keywords
+            More of the verifier's keywords (``weight=None``, say).
 
         Returns
         -------
@@ -201,8 +204,47 @@ class Algorithm:
             a: host(getattr(result, a))
             for a in self.checked
             if getattr(result, a, None) is not None
-        }
+        } | keywords
         return self.verifier(*head, *(host(getattr(result, a)) for a in self.arrays), **extra)
+
+    def check(self, G, source=None, device="auto"):
+        """Run it as a benchmark times it and return the problems its verifier finds.
+
+        The run takes :attr:`timed`'s keywords, except that where those fix the count of
+        iterations (``tol=0``) it stops at the function's own test, which the verifier's
+        tolerance expects; the verifier gets those of the keywords it takes (PageRank's
+        ``weight``).
+
+        Parameters
+        ----------
+        G : Graph
+        source : int, optional
+            The source's id, for an algorithm that :attr:`takes_source`.
+        device : {"auto", "cpu", "cuda"}, default "auto"
+
+        Returns
+        -------
+        list of str
+            The problems found, each a sentence; empty if the answer is right.
+
+        Raises
+        ------
+        GravelError
+            From the run (a power iteration that does not converge, say).
+        """
+        options = _checked_options(self.timed(G))
+        result = self.call(G, source, **options, device=device)
+        takes = inspect.signature(self.verifier).parameters
+        keywords = {k: v for k, v in options.items() if k in takes and k not in self.checked}
+        return self.verify(G, result, source, **keywords)
+
+
+def _checked_options(timed):
+    """A timed run's keywords for the run the verifier checks: a fixed count of iterations (tol 0)
+    gives way to the function's own stopping test."""
+    if timed.get("tol") == 0.0:
+        return {k: v for k, v in timed.items() if k not in ("max_iter", "tol")}
+    return dict(timed)
 
 
 def _spread_sources(G):

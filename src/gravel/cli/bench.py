@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import config
+from .. import config, records
 from ..algorithms.catalog import CATALOG
 from ..errors import GravelError, InvalidArgumentError, UnknownNameError
 from ..io import check_writable
@@ -63,7 +63,15 @@ def cmd_bench(args):
         for algo in algos:
             with working(f"timing {algo} on {name}"):
                 done = bench.bench_graph(
-                    G, name, [algo], args.device, args.repeat, bandwidth, source, args.baselines
+                    G,
+                    name,
+                    [algo],
+                    args.device,
+                    args.repeat,
+                    bandwidth,
+                    source,
+                    args.baselines,
+                    args.verify,
                 )
             rows += show_rows(done)
         for title, program, params in loaded:
@@ -99,12 +107,18 @@ def cmd_bench(args):
             "placement": config.placement,
             "device_memory": config.device_memory,
         }
-        bench.write_json(args.json, rows, extra)
+        records.write_json(args.json, rows, extra)
     if args.plot:
         from .. import plots
 
         plots.bench_bars({"results": rows}, args.plot)
         print(f"bars -> {args.plot}")
+    failed = [r for r in rows if "problems" in r]
+    if failed:
+        raise GravelError(
+            f"{len(failed)} answer(s) failed their check, not timed: "
+            + "; ".join(f"{r['algo']} on {r['graph']}: {r['problems'][0]}" for r in failed)
+        )
 
 
 #: the columns a row's line starts with, without their headings
@@ -127,6 +141,8 @@ def row_line(row):
     """
     cells = [(head, cell(row)) for head, cell in output.BENCH_COLUMNS if head not in _NAMED]
     shown = ", ".join(f"{head} {text}" for head, text in cells if text)
+    if "problems" in row:
+        shown = "FAILED its check: " + "; ".join(row["problems"])
     return f"{row['graph']}  {row['algo']} ({row['device']}): {shown}"
 
 
@@ -153,7 +169,7 @@ def _bench_on_gpus(args):
     """`gravel bench GRAPH... --gpus N`: the --algo asked of those that run distributed
     (:data:`gravel.distributed.timing.ALGOS`; default bfs, sssp, pagerank per iteration and cc) on
     N GPUs, each worker building its own part; the time and the time in exchange of each."""
-    from .. import bench, distributed
+    from .. import distributed
     from ..distributed import timing
     from ..distributed.build import Source
 
@@ -185,7 +201,7 @@ def _bench_on_gpus(args):
             dg.free()
     output.print_bench_table(rows)
     if args.json:
-        bench.write_json(args.json, rows, {"command": sys.argv, "gpus": args.gpus})
+        records.write_json(args.json, rows, {"command": sys.argv, "gpus": args.gpus})
 
 
 def _bench_graph(spec, args):

@@ -223,6 +223,13 @@ def _add_bench(sub):
     )
     s.add_argument("--undirected", action="store_true")
     s.add_argument("--relabel", action="store_true", help=RELABEL_HELP)
+    s.add_argument(
+        "--verify",
+        action="store_true",
+        help="check each algorithm's answer with its verifier (SciPy or NetworkX as reference: "
+        "slow on large graphs) before timing it; one that fails is not timed, and the command "
+        "exits with status 2",
+    )
     s.add_argument("--json", help="write the results (with machine, date, git SHA) to this file")
     s.add_argument(
         "--plot",

@@ -134,6 +134,10 @@ def _ms(key):
     return lambda r: f"{1e3 * r[key]:.2f}" if key in r else ""
 
 
+def _spread(row):
+    return f"{1e3 * row['min_s']:.1f}..{1e3 * row['max_s']:.1f}"
+
+
 def _times(key):
     return lambda r: f"{r[key]:.1f}x" if key in r else ""
 
@@ -143,8 +147,8 @@ BENCH_COLUMNS = [
     ("graph", lambda r: r["graph"]),
     ("algo", lambda r: r["algo"]),
     ("device", lambda r: r["device"]),
-    ("time (ms)", _ms("time_s")),
-    ("min..max", lambda r: f"{1e3 * r['min_s']:.1f}..{1e3 * r['max_s']:.1f}"),
+    ("time (ms)", lambda r: "FAILED its check" if "problems" in r else _ms("time_s")(r)),
+    ("min..max", lambda r: _spread(r) if "min_s" in r else ""),
     ("GTEPS", lambda r: f"{r['gteps']:.3f}" if "gteps" in r else ""),
     ("x floor", lambda r: f"{r['floor_ratio']:.1f}" if "floor_ratio" in r else ""),
     ("launches/it", lambda r: f"{r['launches_per_iteration']:.1f}" if "launches" in r else ""),
@@ -154,6 +158,7 @@ BENCH_COLUMNS = [
     ("vs cuSPARSE", _times("speedup_vs_cusparse")),
     ("CPU path (ms)", _ms("cpu_s")),
     ("vs CPU", _times("speedup_vs_cpu")),
+    ("checked", lambda r: "yes" if r.get("verified") else ""),
 ]
 
 

@@ -28,12 +28,13 @@ def bench_rows(record):
     Returns
     -------
     list of dict
-        The rows, each with a ``time_s``.
+        The rows with a ``time_s``: those of answers that failed their check (``gravel bench
+        --verify``), which hold ``problems`` and no times, are left out.
 
     Raises
     ------
     InvalidArgumentError
-        The record holds no list of rows with ``time_s`` in each.
+        The record holds no list of rows with ``time_s`` in each but the failed ones.
 
     Examples
     --------
@@ -47,10 +48,10 @@ def bench_rows(record):
     if isinstance(record, dict):
         record = record.get("results", record.get("rows"))
     if not isinstance(record, list) or not all(
-        isinstance(r, dict) and "time_s" in r for r in record
+        isinstance(r, dict) and ("time_s" in r or "problems" in r) for r in record
     ):
         raise InvalidArgumentError("a bench record holds a list of rows with 'time_s' in each")
-    return record
+    return [r for r in record if "problems" not in r]
 
 
 def bench_data(record):
