@@ -3,6 +3,7 @@ reference on random frontiers: every unvisited out-neighbour of the frontier cla
 frontier vertex with an arc to it, serially and in parallel chunks; runs of levels against
 SciPy's depths."""
 
+import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse.csgraph
@@ -217,3 +218,24 @@ def test_direction_optimizing_bfs_on_one_thread_and_more(threads):
     assert np.array_equal(r.depth[reached], expect[reached].astype(np.int32))
     assert r.stats["bottom_up_steps"] > 0
     assert verify_bfs(G, s, r.depth, r.parent) == []
+
+
+@given(G=graphs(max_n=80, max_m=500), data=st.data())
+def test_verify_bfs_rejects_a_depth_off_by_one(G, data):
+    """The verifier takes NetworkX's hop counts with any parent one level up, and rejects them
+    with one reached vertex's depth moved by one (its tree depths are pointer-jumped)."""
+    if G.n == 0:
+        return
+    s = data.draw(st.integers(0, G.n - 1))
+    hops = nx.single_source_shortest_path_length(G.to_networkx(), s)
+    depth = np.full(G.n, -1, np.int64)
+    depth[list(hops)] = list(hops.values())
+    parent = np.full(G.n, -1, np.int64)
+    src, dst = G.edges()
+    up = depth[src] == depth[dst] - 1
+    parent[dst[up]] = src[up]
+    parent[s] = s
+    assert verify_bfs(G, s, depth, parent) == []
+    v = data.draw(st.sampled_from(sorted(hops)))
+    depth[v] += data.draw(st.sampled_from((-1, 1))) if depth[v] else 1
+    assert f"depth differs at {v}" in verify_bfs(G, s, depth, parent)

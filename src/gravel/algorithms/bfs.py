@@ -429,11 +429,8 @@ def verify_bfs(G, source, depth, parent):
     if G.order is not None:  # the caller's vertex i is stored as order[i]
         source, depth, parent = _to_stored(G.order, source, depth, parent)
     problems = []
-    expect = np.full(G.n, -1, np.int64)
     order, pred = breadth_first_order(G.to_scipy(), source, directed=True, return_predecessors=True)
-    expect[source] = 0
-    for v in order[1:]:
-        expect[v] = expect[pred[v]] + 1
+    expect = _tree_depths(order, pred, G.n)
     if not np.array_equal(expect, depth):
         problems.append(f"depth differs at {int(np.flatnonzero(expect != depth)[0])}")
     reached = np.flatnonzero(depth > 0)
@@ -445,6 +442,23 @@ def verify_bfs(G, source, depth, parent):
     if parent[source] != source:
         problems.append("the source is not its own parent")
     return problems
+
+
+def _tree_depths(order, pred, n):
+    """Each vertex's depth in the search tree (`order`: the reached vertices, the root first;
+    `pred`: their parents), -1 where unreached, by pointer jumping: each round adds the hops to
+    a vertex's ancestor and moves the ancestor twice as far up, log2(depth) NumPy rounds."""
+    up, hops = np.arange(n), np.zeros(n, np.int64)
+    up[order[1:]], hops[order[1:]] = pred[order[1:]], 1
+    while True:
+        above = up[up]
+        if np.array_equal(above, up):
+            break
+        hops += hops[up]
+        up = above
+    depth = np.full(n, -1, np.int64)
+    depth[order] = hops[order]
+    return depth
 
 
 def _to_stored(order, source, depth, parent):
