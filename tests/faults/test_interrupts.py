@@ -240,7 +240,7 @@ def test_issue_51_a_stop_while_a_record_is_written_leaves_the_old_file(
 ):
     """`gravel bench --json` and the benchmark scripts write their records atomically: a stop
     halfway through the JSON leaves the file as it was, and no temporary."""
-    import gravel.bench as bench
+    from gravel import records
 
     def cut(record, f, **kw):
         f.write('{"schema": ')
@@ -248,10 +248,10 @@ def test_issue_51_a_stop_while_a_record_is_written_leaves_the_old_file(
 
     path = tmp_path / "bench.json"
     path.write_text('{"old": 1}\n')
-    monkeypatch.setattr(bench.json, "dump", cut)
+    monkeypatch.setattr(records.json, "dump", cut)
     args = ([], {}) if write == "write_json" else ("script", [])
     with pytest.raises(KeyboardInterrupt):
-        getattr(bench, write)(path, *args)
+        getattr(records, write)(path, *args)
     assert path.read_text() == '{"old": 1}\n'
     assert not temporaries(tmp_path)
 
