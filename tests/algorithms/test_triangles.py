@@ -90,3 +90,19 @@ def test_triangle_total_on_the_gpu(G):
     G = fresh(G)
     got = gravel.triangles(G, per_vertex=False, device="cuda")
     assert got.total == gravel.triangles(G, device="cpu").total
+
+
+@given(G=graphs(max_n=60, max_m=400), block=st.integers(1, 64))
+def test_verifier_counts_as_networkx_in_any_blocks(G, block):
+    """The verifier's reference (oriented sparse products, rows in blocks of `block` products)
+    gives NetworkX's per-vertex counts, and flags one count moved by one."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(triangles_module, "VERIFY_BLOCK_PRODUCTS", block)
+        expect = nx.triangles(nx_simple_undirected(G))
+        counts = np.array([expect[v] for v in range(G.n)], np.int64)
+        assert triangles_module.verify_triangles(G, counts, counts.sum() // 3) == []
+        if G.n:
+            counts[G.n // 2] += 1
+            problems = triangles_module.verify_triangles(G, counts)
+            assert problems == [f"vertex {G.n // 2}: {counts[G.n // 2]} triangles, expected "
+                                f"{expect[G.n // 2]}"]  # fmt: skip
