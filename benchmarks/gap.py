@@ -45,6 +45,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import gunrock  # benchmarks/gunrock.py, beside this script
 import numba
 import numpy as np
 from stopping import Stoppable  # benchmarks/stopping.py, beside this script
@@ -266,8 +267,6 @@ def measure_graph(a, spec, devices, rows):
     """Every asked primitive on the graph `spec` (main's arguments `a`): GAP's, gravel's on
     `devices` and, as asked, Gunrock's and the CPU peers' cells, a row appended to `rows` and
     printed as each primitive's cells end (so that a run cut short keeps the rows it printed)."""
-    if a.gunrock:
-        import gunrock  # benchmarks/gunrock.py, beside this script
     if a.peers:
         from peers import GAP_PRIMITIVES, peer_cells, peer_graphs  # benchmarks/peers.py
     with tempfile.TemporaryDirectory() as tmp:
@@ -297,7 +296,7 @@ def measure_graph(a, spec, devices, rows):
                 extra |= peer_cells(
                     G, W, sources, a.peer_repeat, a.threads[-1], [name], graphs=graphs
                 )[name]
-            each = sources if name in ("bfs", "sssp", "bc") else [sources[0]]
+            each = gunrock.sources_of(name, sources)
             deltas = a.gap_delta if name == "sssp" else [None]
             for k, threads in enumerate(a.threads):
                 gap_s, delta = min(

@@ -134,6 +134,9 @@ def _ms(key):
     return lambda r: f"{1e3 * r[key]:.2f}" if key in r else ""
 
 
+_time = _ms("time_s")
+
+
 def _spread(row):
     return f"{1e3 * row['min_s']:.1f}..{1e3 * row['max_s']:.1f}"
 
@@ -147,7 +150,7 @@ BENCH_COLUMNS = [
     ("graph", lambda r: r["graph"]),
     ("algo", lambda r: r["algo"]),
     ("device", lambda r: r["device"]),
-    ("time (ms)", lambda r: "FAILED its check" if "problems" in r else _ms("time_s")(r)),
+    ("time (ms)", lambda r: "FAILED its check" if "problems" in r else _time(r)),
     ("min..max", lambda r: _spread(r) if "min_s" in r else ""),
     ("GTEPS", lambda r: f"{r['gteps']:.3f}" if "gteps" in r else ""),
     ("x floor", lambda r: f"{r['floor_ratio']:.1f}" if "floor_ratio" in r else ""),
