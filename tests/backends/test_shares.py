@@ -439,3 +439,29 @@ def test_parallel_calls_within_a_block_share_one_thread_that_ends_with_it():
     assert seen[0] is seen[1] is not threading.main_thread()
     assert seen[2] is not seen[0] and seen[2] is not threading.main_thread()
     assert not [t for t in threading.enumerate() if t.name.startswith("gravel-parallel")]
+
+
+def test_a_stop_leaves_a_parallel_thread_block_without_waiting_for_its_call(default_sigint):
+    """Ctrl-C while a call of a parallel_thread() block runs (a kernel loading from Numba's cache
+    cannot be cut) leaves the block at once; the cut call runs on to its end, and the next call
+    starts only after it (no two kernels at once)."""
+    ran, release = [], threading.Event()
+
+    def slow():
+        release.wait(5)
+        ran.append("slow")
+
+    def after():
+        ran.append("after")
+
+    for kernel in (slow, after):
+        kernel.targetoptions = {"parallel": True}
+    threading.Timer(0.1, _thread.interrupt_main).start()
+    begin = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt), shares.parallel_thread():
+        shares.call(slow)
+    assert time.perf_counter() - begin < 1.0  # the block did not wait for `slow`
+    assert ran == []
+    threading.Timer(0.2, release.set).start()
+    shares.call(after)
+    assert ran == ["slow", "after"]

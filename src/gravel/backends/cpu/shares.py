@@ -232,6 +232,10 @@ def parallel_thread():
     own, which ends with the block (its OpenMP team with it): a run of short calls (a generator's
     blocks) then starts one thread and one team, not one of each a call.
 
+    A stop (Ctrl-C, or a SIGTERM raised as one) leaves the block at once, without waiting for
+    the thread: the call it cut short runs on to its end there, as :func:`call` leaves it, and
+    the pool's next work starts after it.
+
     Yields
     ------
     None
@@ -239,11 +243,15 @@ def parallel_thread():
     global _own
     own = ThreadPoolExecutor(1, thread_name_prefix="gravel-parallel")
     outer, _own = _own, own
+    stopped = False
     try:
         yield
+    except BaseException as e:
+        stopped = interrupted(e) is not None
+        raise
     finally:
         _own = outer
-        own.shutdown(wait=True)
+        own.shutdown(wait=not stopped, cancel_futures=stopped)
 
 
 def _parallel(kernel):
