@@ -212,6 +212,28 @@ def test_staged_merge_keeps_each_identity_apart():
 
 
 @pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
+def test_auto_sweeps_plainly_where_the_staged_weights_do_not_fit(name, G, monkeypatch):
+    """Under "auto", a staged sweep whose weights do not fit beside the layout it planned (the
+    device holding other primitives' layouts) runs plainly, to the plain sweep's answer; an
+    explicit width raises the GraphTooLargeError."""
+    from gravel.errors import GraphTooLargeError
+
+    runs = fresh_staged(monkeypatch)
+
+    def no_room(dg, L):
+        raise GraphTooLargeError("the staged weights do not fit")
+
+    monkeypatch.setattr(staged_sweep_module, "staged_weights", no_room)
+    dg = DeviceGraph(G)
+    x = cupy.asarray(np.random.default_rng().random(G.n).astype(np.float32))
+    plain = ops.neighbor_reduce(dg, None, x, "min", combine="+").get()
+    got = ops.neighbor_reduce(dg, None, x, "min", combine="+", blocking="auto").get()
+    assert runs and np.array_equal(got, plain)  # the staged sweep was tried first
+    with pytest.raises(GraphTooLargeError, match="staged weights"):
+        ops.neighbor_reduce(dg, None, x, "min", combine="+", blocking=7)
+
+
+@pytest.mark.parametrize("name,G", GRAPHS, ids=[g[0] for g in GRAPHS])
 @pytest.mark.parametrize("width", [1, 7, 20000])
 def test_staged_layout_built_by_groups_on_the_device(name, G, width, monkeypatch):
     """Where the free device memory holds the build of a few blocks at a time, the staged layout

@@ -11,7 +11,7 @@ blocked push layout, so that a block's atomics stay in its L2-sized slice.
 import numpy as np
 
 from ..backends.cuda import runtime
-from ..errors import UnknownNameError
+from ..errors import GraphTooLargeError, UnknownNameError
 from ..frontier import Frontier
 from ..layouts.blocked import push_layout
 from .advance import advance_lists
@@ -141,8 +141,10 @@ def neighbor_reduce(
         memory, whose ``edge`` is the position in that layout. With a value array and a sum, min
         or max in float32, float64 or int32, widths up to :func:`gravel.layouts.shared_width`
         stage each block's slice of x in shared memory. Layouts are built on first use and kept
-        with the graph. A push whose plan is blocked or staged runs over the blocked push
-        layout, so that a block's atomics stay in its L2-sized slice.
+        with the graph; under "auto", a sweep whose staged layouts do not fit beside what the
+        device holds runs plainly instead (an explicit width raises). A push whose plan is
+        blocked or staged runs over the blocked push layout, so that a block's atomics stay in
+        its L2-sized slice.
     arcs : int, optional
         Push only: the frontier's out-arcs where the caller knows them, sparing the push its
         read-back of their count.
@@ -156,6 +158,9 @@ def neighbor_reduce(
 
     Raises
     ------
+    GraphTooLargeError
+        A staged sweep of an explicit width whose layout does not fit in the free device
+        memory.
     UnknownNameError
         An unknown `combine` or `direction`; a parameter of a dtype with no C type.
     ValueError
@@ -239,7 +244,12 @@ def neighbor_reduce(
     stageable = x is not None and op is not None and dt in _STAGED_TYPES
     plan = plan_sweep(graph, blocking, bytes_per_vertex=dt.itemsize, stageable=stageable)
     if plan.kind == "staged":
-        staged_sweep(graph, plan.width, x.astype(dt, copy=False), red, out, combine)
+        try:
+            staged_sweep(graph, plan.width, x.astype(dt, copy=False), red, out, combine)
+        except GraphTooLargeError:  # raised by a layout's build, before any kernel ran
+            if blocking != "auto":
+                raise
+            plain_sweep(graph, red, out)  # the plan saw the ids fit, not the weights beside them
     elif plan.kind == "blocked":
         blocked_sweep(graph, plan.width, red, out)
     elif plan.kind == "streamed":
