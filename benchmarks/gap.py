@@ -1,7 +1,9 @@
 """gravel beside the GAP Benchmark Suite (Beamer, Asanovic and Patterson) on the same graph files
 and sources: BFS, SSSP, PageRank per iteration, CC, BC per source and TC, GAP's reference kernels
 and gravel's CPU path on the same --threads (default: every core) and, where a GPU is present,
-gravel's GPU path, in one table with gravel CPU / GAP (issue 23's table); with --gunrock DIR,
+gravel's GPU path and cuSPARSE's SpMV forms of PageRank and BFS (`gravel bench`'s baselines,
+each answer checked against gravel's CPU path before it is timed, gravel GPU / cuSPARSE beside),
+in one table with gravel CPU / GAP (issue 23's table); with --gunrock DIR,
 Gunrock's apps (built in DIR) on the same graphs and sources, each answer checked by gravel's
 verifiers and its time shown only where it passes (benchmarks/gunrock.py; not PageRank, which
 Gunrock runs to its own tolerance rather than per iteration, nor CC, which it lacks); with
@@ -10,7 +12,8 @@ and sources, their answers checked against gravel's before they are timed (BFS, 
 their PageRank iterates to a tolerance and their BC takes every source), gravel CPU / peer beside
 them; a peer's time is the median of --peer-repeat runs after its checked one (default one: a
 peer's run takes seconds on a graph of scale 20). One command then prints the whole table:
-gravel GPU, Gunrock, gravel CPU, GAP, NetworKit, igraph, a row as each primitive's cells are done
+gravel GPU, cuSPARSE, Gunrock, gravel CPU, GAP, NetworKit, igraph, a row as each primitive's
+cells are done
 (Gunrock's cells also printed as each ends).
 
 GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
@@ -51,12 +54,17 @@ import numpy as np
 from stopping import Stoppable  # benchmarks/stopping.py, beside this script
 
 import gravel
+from gravel.algorithms.baselines import PAGERANK_ITERATIONS
+from gravel.algorithms.catalog import CATALOG
 from gravel.backends import cuda
 from gravel.bench import run_times
 from gravel.cli import open_graph
 from gravel.records import script_parser, write_record
 
-PR_ITERATIONS = 20
+#: PageRank's iterations a run, gravel's, GAP's and cuSPARSE's (`gravel bench`'s count)
+PR_ITERATIONS = PAGERANK_ITERATIONS
+#: the L1 distance from gravel's CPU ranks a cuSPARSE PageRank (float32) may have
+CUSPARSE_PR_L1 = 1e-4
 GAP_DELTA = 2
 #: the primitives Gunrock's cells join (not PageRank, run to its own tolerance; Gunrock has no CC)
 GUNROCK_ALGOS = ("bfs", "sssp", "bc", "tc")
@@ -242,6 +250,7 @@ def main():
         + " ".join(f"{'gravel ' + d:>12}" for d in devices)
         + f" {'GAP':>10} {'cpu / GAP':>9}"
         + (f" {'NetworKit':>10} {'cpu / NK':>8} {'igraph':>10} {'cpu / ig':>8}" if a.peers else "")
+        + (f" {'cuSPARSE':>12}" if "cuda" in devices else "")
         + (f" {'Gunrock':>12}" if a.gunrock else "")
     )
     with Stoppable() as run:  # a time limit's SIGTERM keeps the rows so far
@@ -325,8 +334,60 @@ def measure_graph(a, spec, devices, rows):
                     row["cpu_over_gap"] = row["gravel_cpu_s"] / row["gap_s"]
                     if last:  # the peers' cells join the row of the last count
                         row |= extra
+                        if "cuda" in devices:
+                            row |= spmv_cells(name, G, each, a.repeat, units)
                     rows.append(row)
                     _print(row, devices)
+
+
+def spmv_cells(name, G, sources, repeat, units, device="cuda"):
+    """cuSPARSE's cells of a primitive that `gravel bench` times against SpMV (PageRank's power
+    iteration; BFS by one SpMV a level, :mod:`gravel.algorithms.baselines`): each source's answer
+    checked against gravel's CPU path before its runs are timed (on `device`), the median a unit
+    as ``cusparse_s``, None where a check failed (its sentence in ``cusparse_problems``); no cells
+    for the other primitives."""
+    base = next((b for b in CATALOG[name].baselines if b.name == "cusparse"), None)
+    if base is None:
+        return {}
+    times, problems = [], []
+    for v in sources:
+        run = base.build(G, v)
+        problem = SPMV_CHECKS[name](G, v, run())
+        if problem:
+            problems.append(f"source {v}: {problem}")
+        else:
+            times.append(statistics.median(run_times(run, repeat, device)))
+    seconds = None if problems else statistics.median(times) / units
+    return {"cusparse_s": seconds, "cusparse_problems": problems}
+
+
+def _on_host(x):
+    """A CuPy or NumPy array as a NumPy one."""
+    return x.get() if hasattr(x, "get") else np.asarray(x)
+
+
+def _check_pagerank(G, source, ranks):
+    """None where `ranks` are gravel's CPU PageRank of PR_ITERATIONS iterations within
+    CUSPARSE_PR_L1 in L1, else the distance."""
+    expect = gravel.pagerank(G, max_iter=PR_ITERATIONS, tol=0.0, device="cpu").rank
+    l1 = float(np.abs(_on_host(ranks).astype(np.float64) - expect).sum())
+    return None if l1 <= CUSPARSE_PR_L1 else f"ranks {l1:.3g} from gravel's in L1"
+
+
+def _check_bfs(G, source, visited):
+    """None where `visited` marks the vertices gravel's CPU BFS reaches from `source`, else the
+    first vertex it gets wrong."""
+    expect = gravel.bfs(G, source, device="cpu").depth >= 0
+    got = _on_host(visited).astype(bool)
+    wrong = np.flatnonzero(got != expect)
+    if wrong.size == 0:
+        return None
+    v = int(wrong[0])
+    return f"vertex {v} {'reached' if got[v] else 'not reached'}, gravel's BFS says otherwise"
+
+
+#: how spmv_cells checks each primitive's answer
+SPMV_CHECKS = {"pagerank": _check_pagerank, "bfs": _check_bfs}
 
 
 def _counts(text):
@@ -357,12 +418,14 @@ def _print(row, devices):
     print(
         f"{row['graph']:>10} {row['primitive']:>9} {row['threads']:>7} {row['chunksize']:>5} "
         f"{cells} {1e3 * row['gap_s']:8.2f}ms {row['cpu_over_gap']:8.2f}x{_peer_cells(row)}"
-        f" {_gunrock_cell(row)}"
+        f"{_cusparse_cell(row, devices)} {_gunrock_cell(row)}"
         + (f" (GAP's delta {row['gap_delta']})" if "gap_delta" in row else ""),
         flush=True,
     )
     for problem in row.get("peer_problems", []):
         print(f"{'':>10} {problem}: not timed")
+    for problem in row.get("cusparse_problems", []):
+        print(f"{'':>10} cuSPARSE {problem}: not timed")
 
 
 def _peer_cells(row):
@@ -375,6 +438,19 @@ def _peer_cells(row):
         ratio = f"{row['gravel_cpu_s'] / t:7.2f}x" if t else f"{'-':>8}"
         cells += f" {1e3 * t:8.2f}ms {ratio}" if t else f" {'FAILED':>10} {ratio}"
     return cells
+
+
+def _cusparse_cell(row, devices):
+    """cuSPARSE's time and gravel GPU over it, FAILED (its problems follow the row), or blanks
+    where the row has no such cell; nothing without a GPU."""
+    if "cuda" not in devices:
+        return ""
+    if "cusparse_s" not in row:
+        return f" {'':>12}"
+    t = row["cusparse_s"]
+    if t is None:
+        return f" {'FAILED':>12}"
+    return f" {1e3 * t:10.3f}ms ({row['gravel_cuda_s'] / t:.2f}x)"
 
 
 def _gunrock_cell(row):

@@ -95,3 +95,69 @@ def test_a_run_stopped_by_its_time_limit_writes_the_rows_it_has(tmp_path):
     assert proc.returncode == 0, "".join(said)
     record = json.loads(out.read_text())
     assert record["cut"] is True and [r["primitive"] for r in record["rows"]] == ["bfs"]
+
+
+def _stand_in_catalog(wrong):
+    """gap.py's CATALOG where PageRank and BFS have a "cusparse" baseline computed on the CPU
+    (SciPy), its answer made wrong by one vertex where `wrong`; CC has none."""
+    import types
+
+    import numpy as np
+    from scipy.sparse.csgraph import breadth_first_order
+
+    def pagerank(G, source):
+        def run():
+            at, deg = G.to_scipy().T.tocsr(), G.out_degree
+            inv = np.where(deg > 0, 1.0 / np.maximum(deg, 1), 0.0)
+            x = np.full(G.n, 1.0 / G.n)
+            for _ in range(20):
+                x = 0.85 * (at @ (x * inv) + x[deg == 0].sum() / G.n) + 0.15 / G.n
+            x[0] += 0.01 * wrong
+            return x
+
+        return run
+
+    def bfs(G, source):
+        def run():
+            visited = np.zeros(G.n, bool)
+            visited[breadth_first_order(G.to_scipy(), source, return_predecessors=False)] = True
+            visited[-1] ^= wrong
+            return visited
+
+        return run
+
+    def algo(build):
+        base = () if build is None else (types.SimpleNamespace(name="cusparse", build=build),)
+        return types.SimpleNamespace(baselines=base)
+
+    return {"pagerank": algo(pagerank), "bfs": algo(bfs), "cc": algo(None)}
+
+
+@pytest.mark.parametrize("wrong", [False, True])
+def test_cusparse_cells_are_timed_only_where_their_answers_check(monkeypatch, wrong):
+    """cuSPARSE's cells (here SciPy stand-ins, timed on the CPU): an answer equal to gravel's is
+    timed, one a vertex off is reported and not timed; a primitive without the baseline gets
+    no cell."""
+    import gravel
+
+    gap = script("gap")
+    monkeypatch.setattr(gap, "CATALOG", _stand_in_catalog(wrong))
+    G = gravel.generate.kronecker(8, 8, seed=3)
+    for name, units in (("pagerank", gap.PR_ITERATIONS), ("bfs", 1)):
+        cells = gap.spmv_cells(name, G, [int(G.out_degree.argmax())], 2, units, device="cpu")
+        assert (cells["cusparse_s"] is None) == wrong, cells
+        assert bool(cells["cusparse_problems"]) == wrong, cells
+    assert gap.spmv_cells("cc", G, [0], 2, 1, device="cpu") == {}
+
+
+@pytest.mark.gpu
+def test_cusparse_cells_on_the_gpu():
+    """gravel bench's cuSPARSE baselines of PageRank and BFS pass gap.py's checks and are timed."""
+    pytest.importorskip("cupy")
+    import gravel
+
+    gap = script("gap")
+    G = gravel.generate.kronecker(10, 8, seed=3)
+    for name, units in (("pagerank", gap.PR_ITERATIONS), ("bfs", 1)):
+        cells = gap.spmv_cells(name, G, [int(G.out_degree.argmax())], 2, units)
+        assert cells["cusparse_problems"] == [] and cells["cusparse_s"] > 0, cells
