@@ -208,12 +208,14 @@ def pagerank_per_iteration(G, iterations=PAGERANK_ITERATIONS, **options):
     return statistics.median(r.time_s for r in runs[1:]) / iterations
 
 
-def _time_algorithm(fn, repeat):
-    """The algorithm's own times (CUDA events on the GPU, wall on the CPU) after a warm-up, and the
-    gravel kernel launches of one run."""
+def _time_algorithm(fn, repeat, warm=False):
+    """The algorithm's own times (CUDA events on the GPU, wall on the CPU) after a warm-up (none
+    where a run just made as the timed ones, `warm`, was one), and the gravel kernel launches of
+    one run."""
     from .backends.cuda import runtime
 
-    fn()
+    if not warm:
+        fn()
     before = runtime.launches
     results = [fn() for _ in range(repeat)]
     return [r.time_s for r in results], results[-1], (runtime.launches - before) / repeat
@@ -272,7 +274,8 @@ def bench_graph(
             head = {"graph": name, "algo": algo.name, "device": where, "n": G.n, "edges": G.m}
             rows.append(head | {"problems": problems})  # not timed
             continue
-        row = _measure(algo, G, name, device, repeat, bandwidth, source)
+        warm = verify and algo.checks_as_timed(G)  # the checked run was the warm-up
+        row = _measure(algo, G, name, device, repeat, bandwidth, source, warm)
         if verify:
             row["verified"] = True
         if baselines:
@@ -318,9 +321,9 @@ def bench_program(G, name, title, program, params, device, repeat, baselines=Tru
     return row
 
 
-def _measure(algo, G, name, device, repeat, bandwidth, source):
+def _measure(algo, G, name, device, repeat, bandwidth, source, warm=False):
     """The row of gravel's own runs of `algo`: times, GTEPS, ratio to the floor, launches."""
-    times, res, launches = _time_algorithm(_runner(algo, G, source, device), repeat)
+    times, res, launches = _time_algorithm(_runner(algo, G, source, device), repeat, warm)
     row = _timed_row(G, name, algo.name, times, res, launches)
     sweeps = algo.sweeps(res)
     row["gteps"] = G.nnz * sweeps / row["time_s"] / 1e9

@@ -454,6 +454,31 @@ def test_issue_51_a_closed_pipe_ends_quietly(flags):
     assert not any(w in done.stderr.lower() for w in (b"error", b"traceback", b"pipe")), done.stderr
 
 
+@pytest.mark.parametrize("verify", [False, True])
+def test_bench_verify_makes_the_checked_run_the_warm_up(monkeypatch, verify):
+    """`gravel bench --verify` runs an algorithm once more than its timed runs, not twice: the
+    checked run is the warm-up, except where the timed runs fix the count of iterations
+    (PageRank's), which the checked run does not."""
+    from gravel.bench import bench_graph
+
+    calls = {}
+    for name in ("bfs", "pagerank"):
+        module = importlib.import_module(f"gravel.algorithms.{name}")
+        real = module.IMPLEMENTATIONS["cpu"]
+
+        def counted(*args, real=real, name=name):
+            calls[name] = calls.get(name, 0) + 1
+            return real(*args)
+
+        monkeypatch.setitem(module.IMPLEMENTATIONS, "cpu", counted)
+    G = gravel.generate.grid(12, 9)
+    rows = bench_graph(
+        G, "g", ["bfs", "pagerank"], "cpu", 3, lambda d: 1e10, baselines=False, verify=verify
+    )
+    assert all(r["time_s"] > 0 for r in rows)
+    assert calls == {"bfs": 4, "pagerank": 4 + verify}
+
+
 def test_bench_verify_keeps_a_wrong_answer_out_of_the_times(tmp_path, capsys, monkeypatch):
     """`gravel bench --verify`: an answer its verifier rejects is reported, not timed, and the
     command fails; the other algorithms are timed as usual."""

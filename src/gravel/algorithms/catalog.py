@@ -238,6 +238,20 @@ class Algorithm:
         keywords = {k: v for k, v in options.items() if k in takes and k not in self.checked}
         return self.verify(G, result, source, **keywords)
 
+    def checks_as_timed(self, G):
+        """Whether :meth:`check`'s run is made as the timed runs are (not where those fix the
+        count of iterations), so that it warms their kernels and layouts as a warm-up would.
+
+        Parameters
+        ----------
+        G : Graph
+
+        Returns
+        -------
+        bool
+        """
+        return _checked_options(self.timed(G)).keys() == self.timed(G).keys()
+
 
 def _checked_options(timed):
     """A timed run's keywords for the run the verifier checks: a fixed count of iterations (tol 0)
