@@ -51,11 +51,13 @@ from pathlib import Path
 import gunrock  # benchmarks/gunrock.py, beside this script
 import numba
 import numpy as np
+from peers import GAP_PRIMITIVES, peer_cells, peer_graphs, same_ranks  # benchmarks/peers.py
 from stopping import Stoppable  # benchmarks/stopping.py, beside this script
 
 import gravel
 from gravel.algorithms.baselines import PAGERANK_ITERATIONS
 from gravel.algorithms.catalog import CATALOG
+from gravel.arrays import host
 from gravel.backends import cuda
 from gravel.bench import run_times
 from gravel.cli import open_graph
@@ -63,8 +65,6 @@ from gravel.records import script_parser, write_record
 
 #: PageRank's iterations a run, gravel's, GAP's and cuSPARSE's (`gravel bench`'s count)
 PR_ITERATIONS = PAGERANK_ITERATIONS
-#: the L1 distance from gravel's CPU ranks a cuSPARSE PageRank (float32) may have
-CUSPARSE_PR_L1 = 1e-4
 GAP_DELTA = 2
 #: the primitives Gunrock's cells join (not PageRank, run to its own tolerance; Gunrock has no CC)
 GUNROCK_ALGOS = ("bfs", "sssp", "bc", "tc")
@@ -276,8 +276,6 @@ def measure_graph(a, spec, devices, rows):
     """Every asked primitive on the graph `spec` (main's arguments `a`): GAP's, gravel's on
     `devices` and, as asked, Gunrock's and the CPU peers' cells, a row appended to `rows` and
     printed as each primitive's cells end (so that a run cut short keeps the rows it printed)."""
-    if a.peers:
-        from peers import GAP_PRIMITIVES, peer_cells, peer_graphs  # benchmarks/peers.py
     with tempfile.TemporaryDirectory() as tmp:
         sg, wsg, G, W = graph_files(spec, a.gap, tmp, a.generator)
         sources = np.argsort(G.out_degree)[-a.sources :].astype(int).tolist()
@@ -344,50 +342,32 @@ def spmv_cells(name, G, sources, repeat, units, device="cuda"):
     """cuSPARSE's cells of a primitive that `gravel bench` times against SpMV (PageRank's power
     iteration; BFS by one SpMV a level, :mod:`gravel.algorithms.baselines`): each source's answer
     checked against gravel's CPU path before its runs are timed (on `device`), the median a unit
-    as ``cusparse_s``, None where a check failed (its sentence in ``cusparse_problems``); no cells
-    for the other primitives."""
+    as ``cusparse_s``, None where a check failed (named in ``cusparse_problems``); no cells for
+    the other primitives."""
     base = next((b for b in CATALOG[name].baselines if b.name == "cusparse"), None)
     if base is None:
         return {}
+    ours, same = SPMV_CHECKS[name]
     times, problems = [], []
     for v in sources:
         run = base.build(G, v)
-        problem = SPMV_CHECKS[name](G, v, run())
-        if problem:
-            problems.append(f"source {v}: {problem}")
-        else:
+        if same(ours(G, v), host(run())):
             times.append(statistics.median(run_times(run, repeat, device)))
+        else:
+            problems.append(f"source {v}: cuSPARSE's answer differs from gravel's")
     seconds = None if problems else statistics.median(times) / units
     return {"cusparse_s": seconds, "cusparse_problems": problems}
 
 
-def _on_host(x):
-    """A CuPy or NumPy array as a NumPy one."""
-    return x.get() if hasattr(x, "get") else np.asarray(x)
-
-
-def _check_pagerank(G, source, ranks):
-    """None where `ranks` are gravel's CPU PageRank of PR_ITERATIONS iterations within
-    CUSPARSE_PR_L1 in L1, else the distance."""
-    expect = gravel.pagerank(G, max_iter=PR_ITERATIONS, tol=0.0, device="cpu").rank
-    l1 = float(np.abs(_on_host(ranks).astype(np.float64) - expect).sum())
-    return None if l1 <= CUSPARSE_PR_L1 else f"ranks {l1:.3g} from gravel's in L1"
-
-
-def _check_bfs(G, source, visited):
-    """None where `visited` marks the vertices gravel's CPU BFS reaches from `source`, else the
-    first vertex it gets wrong."""
-    expect = gravel.bfs(G, source, device="cpu").depth >= 0
-    got = _on_host(visited).astype(bool)
-    wrong = np.flatnonzero(got != expect)
-    if wrong.size == 0:
-        return None
-    v = int(wrong[0])
-    return f"vertex {v} {'reached' if got[v] else 'not reached'}, gravel's BFS says otherwise"
-
-
-#: how spmv_cells checks each primitive's answer
-SPMV_CHECKS = {"pagerank": _check_pagerank, "bfs": _check_bfs}
+#: each cuSPARSE baseline's check: (gravel's answer on the CPU for (G, source), whether a
+#: cuSPARSE answer, on the host, agrees with it); BFS's baseline answers the reached vertices
+SPMV_CHECKS = {
+    "pagerank": (
+        lambda G, v: gravel.pagerank(G, max_iter=PR_ITERATIONS, tol=0.0, device="cpu").rank,
+        same_ranks,
+    ),
+    "bfs": (lambda G, v: gravel.bfs(G, v, device="cpu").depth >= 0, np.array_equal),
+}
 
 
 def _counts(text):
@@ -425,7 +405,7 @@ def _print(row, devices):
     for problem in row.get("peer_problems", []):
         print(f"{'':>10} {problem}: not timed")
     for problem in row.get("cusparse_problems", []):
-        print(f"{'':>10} cuSPARSE {problem}: not timed")
+        print(f"{'':>10} {problem}: not timed")
 
 
 def _peer_cells(row):

@@ -124,7 +124,7 @@ def cases(G, W, source):
                 lambda a: a.scores(),
             ),
             lambda igg, igw: igg.pagerank(),
-            _same_ranks,
+            same_ranks,
         ),
         "cc": (
             lambda: gravel.connected_components(G, device="cpu").labels,
@@ -150,13 +150,13 @@ def cases(G, W, source):
             lambda: gravel.eigenvector_centrality(G, tol=1e-8, device="cpu").centrality,
             lambda nkg, nkw: nk_run(nk.centrality.EigenvectorCentrality(nkg), lambda a: a.scores()),
             lambda igg, igw: igg.eigenvector_centrality(),
-            _same_ranks,
+            same_ranks,
         ),
         "hits": (
             lambda: gravel.hits(G, device="cpu").hubs,
             None,
             lambda igg, igw: igg.hub_score(),
-            _same_ranks,
+            same_ranks,
         ),
         "msf": (
             lambda: gravel.minimum_spanning_forest(W, device="cpu"),
@@ -202,7 +202,7 @@ def _same_distances(a, b):
     return np.array_equal(a, b)
 
 
-def _same_ranks(a, b):
+def same_ranks(a, b):
     """PageRank vectors within 1e-4 of each other (L1), each scaled to sum 1 (NetworKit's leaves
     out the isolated vertices' share)."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
