@@ -18,6 +18,8 @@ BOOT = (
 )
 #: how soon an interrupted command must have ended (issue 51)
 PROMPT_S = 1.0
+#: how long after the signal a command that has not ended counts as hung
+HUNG_S = 60.0
 #: the suffix of atomic_write's temporaries
 TEMPORARY = ".gravel-tmp"
 
@@ -36,7 +38,8 @@ def start(args, env=None, cwd=None, confined=False, **popen):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         bufsize=0,  # unbuffered: the mark is read alone, what follows it is left to communicate
-        env={**os.environ, **(env or {})},
+        # Python's fault handler on: a hung command's threads can be shown (`wait_or_dump`)
+        env={**os.environ, "PYTHONFAULTHANDLER": "1", **(env or {})},
         cwd=cwd,
         **popen,
     )
@@ -65,10 +68,23 @@ def interrupt(proc, delay, signum=signal.SIGINT):
         return proc.returncode, *_text(out, err), 0.0, True
     sent = time.perf_counter()
     proc.send_signal(signum)
-    proc.wait(timeout=60)
+    wait_or_dump(proc, HUNG_S)
     late = time.perf_counter() - sent
     out, err = proc.communicate()
     return proc.returncode, *_text(out, err), late, False
+
+
+def wait_or_dump(proc, timeout):
+    """Wait up to `timeout` seconds for `proc` to end; if it has not, abort it (SIGABRT: Python's
+    fault handler, on in the processes `start` starts, prints every thread's stack) and fail with
+    the end of its stderr, which tells where it hung."""
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        _, err = proc.communicate(timeout=30)
+        tail = err.decode(errors="replace")[-6000:]
+        raise AssertionError(f"not ended {timeout:.0f} s after the signal; its stderr:\n{tail}")
 
 
 def messages(err):

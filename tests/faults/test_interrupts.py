@@ -6,6 +6,7 @@ Each command's work lasts several seconds on a small graph (generating, loading,
 writing); the signals land at seeded random delays after gravel is imported (two SIGINTs and one
 SIGTERM a command, each in its own process): 18 interrupt points in all."""
 
+import os
 import random
 import signal
 import subprocess
@@ -18,7 +19,7 @@ import pytest
 
 import gravel
 
-from .helpers import PROMPT_S, interrupt, one_line, start, temporaries
+from .helpers import PROMPT_S, interrupt, one_line, start, temporaries, wait_or_dump
 
 #: signals sent to each command, each at its own random delay (seconds after the start mark)
 SIGNALS = (signal.SIGINT, signal.SIGINT, signal.SIGTERM)
@@ -284,3 +285,27 @@ def test_issue_51_a_kernel_module_cut_short_on_first_use_runs_again():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["stopped", "False", "True", "True", "True"], done.stderr
+
+
+def test_a_command_hung_after_the_signal_fails_with_where_it_hung():
+    """The helpers' own check: a process that ignores the signal fails the wait at its timeout,
+    with the stack that Python's fault handler printed, so that a hang shows where it is."""
+    code = "\n".join(
+        [
+            "import signal, time",
+            "signal.signal(signal.SIGINT, signal.SIG_IGN)",
+            "print(flush=True)",
+            "time.sleep(60)",
+        ]
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+    )
+    proc.stdout.readline()  # the handler is in place
+    proc.send_signal(signal.SIGINT)
+    with pytest.raises(AssertionError, match=r"(?s)not ended 1 s after the signal.*line 4"):
+        wait_or_dump(proc, 1.0)
+    assert proc.returncode == -signal.SIGABRT
