@@ -88,12 +88,14 @@ def test_blocked_neighbor_reduce_equals_the_plain_pull(name, G, width):
         (20000, 0.0),
     ],
 )
-def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkeypatch):
+# a dtype a case: each compiles its nine kernel instances, which spread over the suite's workers
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32], ids=lambda t: t.__name__)
+def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, dtype, monkeypatch):
     """A value array staged in shared memory, block by block (1 vertex, hub-splitting, wider than
     the graph, the card's own width by "auto"; 10**9 takes the L2 path), edges combined by pair
-    (share 1) or copied (share 0): every reduce over signed values, float32, float64 and int32,
-    alone or combined with the arc's weight (1 where the graph has none) by + and *, a fused update;
-    against NumPy."""
+    (share 1) or copied (share 0): every reduce over signed values of `dtype`, alone or combined
+    with the arc's weight (1 where the graph has none) by + and *, a fused update; against
+    NumPy."""
     runs = fresh_staged(monkeypatch, pairs_share=pairs_share)
     rng = np.random.default_rng()
     dg = DeviceGraph(G)  # layouts of its own, built with this pairs share
@@ -102,28 +104,26 @@ def test_staged_neighbor_reduce_equals_numpy(name, G, width, pairs_share, monkey
     scale = {None: 1.0, "+": 1.0, "*": float(w.max(initial=1.0))}
     dst = np.repeat(np.arange(G.n), np.diff(in_off))
     staged_path = width != 10**9
-    for dtype in (np.float32, np.float64, np.int32):
-        x = (rng.random(G.n) * 2000 - 1000).astype(dtype)
-        for reduce, npf in (("sum", np.add), ("min", np.minimum), ("max", np.maximum)):
-            for combine in (None, "+", "*"):
-                ident = nr._IDENTITY[reduce](np.dtype(dtype))
-                expect = np.full(G.n, ident, np.float64)
-                npf.at(expect, dst, combined(x[in_idx], w, combine, dtype))
-                got = ops.neighbor_reduce(
-                    dg, None, cupy.asarray(x), reduce, dtype=dtype, combine=combine, blocking=width
+    x = (rng.random(G.n) * 2000 - 1000).astype(dtype)
+    for reduce, npf in (("sum", np.add), ("min", np.minimum), ("max", np.maximum)):
+        for combine in (None, "+", "*"):
+            ident = nr._IDENTITY[reduce](np.dtype(dtype))
+            expect = np.full(G.n, ident, np.float64)
+            npf.at(expect, dst, combined(x[in_idx], w, combine, dtype))
+            got = ops.neighbor_reduce(
+                dg, None, cupy.asarray(x), reduce, dtype=dtype, combine=combine, blocking=width
+            ).get()
+            # float32 sums of 9,000 values up to 1,000 (times the weight), any order
+            atol = 5.0 * scale[combine] if dtype == np.float32 else 1e-6
+            assert got.dtype == dtype and np.allclose(got, expect, rtol=1e-5, atol=atol), (
+                reduce,
+                combine,
+            )
+            if reduce != "sum" and combine is not None:  # the plain sweep's arithmetic, exactly
+                plain = ops.neighbor_reduce(
+                    dg, None, cupy.asarray(x), reduce, dtype=dtype, combine=combine
                 ).get()
-                # float32 sums of 9,000 values up to 1,000 (times the weight), any order
-                atol = 5.0 * scale[combine] if dtype == np.float32 else 1e-6
-                assert got.dtype == dtype and np.allclose(got, expect, rtol=1e-5, atol=atol), (
-                    dtype,
-                    reduce,
-                    combine,
-                )
-                if reduce != "sum" and combine is not None:  # the plain sweep's arithmetic, exactly
-                    plain = ops.neighbor_reduce(
-                        dg, None, cupy.asarray(x), reduce, dtype=dtype, combine=combine
-                    ).get()
-                    assert np.array_equal(got, plain), (dtype, reduce, combine)
+                assert np.array_equal(got, plain), (reduce, combine)
     assert bool(runs) == staged_path
     y = cupy.full(G.n, POISON, cupy.float64)
     ops.neighbor_reduce(
