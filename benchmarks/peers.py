@@ -1,27 +1,32 @@
 """gravel's CPU path beside NetworKit and igraph on the same graphs, in one process: BFS, SSSP,
 PageRank, CC, k-core, triangle counting, label propagation, Louvain, Leiden, eigenvector
-centrality, HITS, the minimum spanning forest and greedy colouring, each validated before it is
-timed, with gravel's time over each peer's (a peer without the algorithm left blank: HITS and
-colouring are igraph's alone). NetworKit's Katz centrality is left out: it stops once its bounds
-separate the ranking, so its scores are not Katz's to any tolerance (0.024 from the exact ones,
-L1, on kron:12, where gravel's are within 1e-10).
+centrality, HITS, the minimum spanning forest, greedy colouring, exact betweenness and closeness
+centrality, strongly connected components, Jaccard similarity and a maximal independent set, each
+validated before it is timed, with gravel's time over each peer's (a peer without the algorithm
+left blank: HITS and colouring are igraph's alone, the maximal independent set NetworKit's, whose
+Luby finds one as gravel does where igraph lists them all). NetworKit's Katz centrality is left
+out: it stops once its bounds separate the ranking, so its scores are not Katz's to any tolerance
+(0.024 from the exact ones, L1, on kron:12, where gravel's are within 1e-10).
 
 The three libraries get the same graph (gravel's, symmetrised and simple; SSSP on it with weights
-1..255), the same source (the highest-degree vertex) and the same threads (--threads, default
-every core: Numba's and NetworKit's; igraph runs on one). Runs are interleaved, gravel then each
-peer, round after round, so that a machine shared with other jobs slows them alike; each cell is
-the median of --repeat rounds after one warm-up round. Each library runs its own method with its
-defaults: PageRank to its own tolerance (igraph's PRPACK solves exactly), label propagation as
-gravel's semi-synchronous rounds, NetworKit's PLP and igraph's asynchronous one, Louvain as
-gravel's (seed 1), NetworKit's PLM and igraph's multilevel, Leiden as gravel's (seed 1),
-NetworKit's ParallelLeiden and igraph's (modularity); the communities' modularity is printed beside
-them, and each colouring's number of colours. Validation: BFS depths, SSSP distances, CC's
-partition, core numbers, the triangle total and the spanning forest's weight equal gravel's;
-PageRank, eigenvector and HITS's hub scores within 1e-4 of gravel's (L1, each scaled to sum 1); a
-colouring passes gravel's verifier (proper, and greedy: a vertex of colour c has neighbours of
-every colour below c); a peer that differs is reported and not timed. gravel's eigenvector
-centrality runs to tol 1e-8 (at its default, NetworkX's 1e-6, it stops 1e-3 from the peers' on
-kron:20), HITS to its default.
+1..255; SCC on a random orientation of it, Jaccard on 2^18 random two-hop pairs: :class:`Twins`),
+the same source (the highest-degree vertex) and the same threads (--threads, default every core:
+Numba's and NetworKit's; igraph runs on one). Runs are interleaved, gravel then each peer, round
+after round, so that a machine shared with other jobs slows them alike; each cell is the median of
+--repeat rounds after one warm-up round. Each library runs its own method with its defaults:
+PageRank to its own tolerance (igraph's PRPACK solves exactly), label propagation as gravel's
+semi-synchronous rounds, NetworKit's PLP and igraph's asynchronous one, Louvain as gravel's (seed
+1), NetworKit's PLM and igraph's multilevel, Leiden as gravel's (seed 1), NetworKit's
+ParallelLeiden and igraph's (modularity); the communities' modularity is printed beside them, and
+each colouring's number of colours. Validation: BFS depths, SSSP distances, CC's and SCC's
+partitions, core numbers, the triangle total and the spanning forest's weight equal gravel's;
+betweenness, closeness and Jaccard scores within 1e-9 of the largest (closeness as NetworkX's,
+Wasserman and Faust's, which igraph's is scaled to); a peer's independent set passes gravel's
+verifier (independent and maximal); PageRank, eigenvector and HITS's hub scores within 1e-4 of
+gravel's (L1, each scaled to sum 1); a colouring passes gravel's verifier (proper, and greedy: a
+vertex of colour c has neighbours of every colour below c); a peer that differs is reported and not
+timed. gravel's eigenvector centrality runs to tol 1e-8 (at its default, NetworkX's 1e-6, it stops
+1e-3 from the peers' on kron:20), HITS to its default.
 Needs ``pip install 'gravel[peers]'``.
 
     python benchmarks/peers.py kron:20 urand:20 --algo tc --algo lpa --algo louvain
@@ -36,6 +41,7 @@ import numpy as np
 import gravel
 from gravel.algorithms.coloring import verify_coloring
 from gravel.algorithms.lpa import modularity
+from gravel.algorithms.mis import verify_mis
 from gravel.cli import open_graph
 from gravel.records import script_parser, write_record
 
@@ -53,6 +59,11 @@ ALGOS = (
     "hits",
     "msf",
     "coloring",
+    "bc",
+    "closeness",
+    "scc",
+    "jaccard",
+    "mis",
 )
 
 
@@ -77,10 +88,49 @@ def peer_graphs(G, W):
     return nkg, nkw, igg, igw
 
 
-def cases(G, W, source):
+class Twins:
+    """What SCC and Jaccard run on, made once per graph: a directed graph D, each edge of G kept in
+    one direction chosen by a hash of its ends (so D has strongly connected components of every
+    size), with NetworKit's and igraph's copies; and PAIRS two-hop vertex pairs (u, w), u next to
+    some v next to w, u != w, drawn at random (seed 1), as arrays and as the list of tuples the
+    peers take."""
+
+    PAIRS = 1 << 18
+
+    def __init__(self, G):
+        import igraph as ig
+        import networkit as nk
+
+        src = np.repeat(np.arange(G.n, dtype=np.int64), np.diff(G.offsets))
+        dst = G.indices.astype(np.int64)
+        up = src < dst
+        u, v = src[up], dst[up]
+        flip = ((u * 2654435761 + v) >> 7) & 1 == 1
+        u, v = np.where(flip, v, u), np.where(flip, u, v)
+        self.D = gravel.Graph.from_edges(u, v, n=G.n, directed=True)
+        self.nkd = nk.graph.GraphFromCoo((np.ones(u.size), (u, v)), G.n, directed=True)
+        self.igd = ig.Graph(n=G.n, edges=np.column_stack((u, v)), directed=True)
+        rng = np.random.default_rng(1)
+        arcs = rng.integers(0, src.size, self.PAIRS) if src.size else np.zeros(0, np.int64)
+        mid = dst[arcs]
+        w = dst[G.offsets[mid] + rng.integers(0, 1 << 62, arcs.size) % np.diff(G.offsets)[mid]]
+        keep = src[arcs] != w
+        self.array = np.column_stack((src[arcs][keep], w[keep]))
+        self.pairs = list(map(tuple, self.array.tolist()))
+
+    def in_order(self, scored):
+        """NetworKit's ((u, w), score) list, which sorts the pairs, as scores in PAIRS' order."""
+        order = np.lexsort((self.array[:, 1], self.array[:, 0]))
+        scores = np.empty(len(scored))
+        scores[order] = [s for _, s in scored]
+        return scores
+
+
+def cases(G, W, source, twins=None):
     """name -> (gravel's call, NetworKit's call on (nkg, nkw), igraph's on (igg, igw), check): each
     call returns its answer; check(gravel's, a peer's) is True where they agree (the partitions'
-    modularity, printed, where the methods differ)."""
+    modularity, printed, where the methods differ). SCC and Jaccard run on `twins` (a
+    :class:`Twins` of G; needed for them alone)."""
     import networkit as nk
 
     degree = G.out_degree.astype(np.float64)
@@ -97,6 +147,13 @@ def cases(G, W, source):
 
     def nk_part(algorithm):
         return nk_run(algorithm, lambda a: a.getPartition().getVector())
+
+    def closeness_as_gravels(scores):
+        # igraph's closeness counts the reached vertices r alone, (r - 1) / sum, NaN where r is 1;
+        # gravel's (NetworkX's, Wasserman and Faust's) scales it by (r - 1) / (n - 1)
+        labels = gravel.connected_components(G, device="cpu").labels
+        r = np.bincount(labels, minlength=G.n)[labels]
+        return np.nan_to_num(np.asarray(scores, np.float64)) * (r - 1) / max(G.n - 1, 1)
 
     return {
         "bfs": (
@@ -172,6 +229,44 @@ def cases(G, W, source):
             lambda igg, igw: igg.vertex_coloring_greedy(),
             lambda a, b: verify_coloring(G, np.asarray(b)) == [],  # proper and greedy
         ),
+        "bc": (  # exact: NetworKit counts each pair both ways
+            lambda: gravel.betweenness_centrality(G, normalized=False, device="cpu").centrality,
+            lambda nkg, nkw: nk_run(
+                nk.centrality.Betweenness(nkg, normalized=False), lambda a: np.array(a.scores()) / 2
+            ),
+            lambda igg, igw: igg.betweenness(directed=False),
+            _same_scores,
+        ),
+        "closeness": (
+            lambda: gravel.closeness_centrality(G, device="cpu").closeness,
+            lambda nkg, nkw: nk_run(
+                nk.centrality.Closeness(nkg, True, nk.centrality.ClosenessVariant.GENERALIZED),
+                lambda a: a.scores(),
+            ),
+            lambda igg, igw: closeness_as_gravels(igg.closeness()),
+            _same_scores,
+        ),
+        "scc": (
+            lambda: gravel.strongly_connected_components(twins.D, device="cpu").labels,
+            lambda nkg, nkw: nk_run(
+                nk.components.StronglyConnectedComponents(twins.nkd),
+                lambda a: a.getPartition().getVector(),
+            ),
+            lambda igg, igw: twins.igd.connected_components(mode="strong").membership,
+            _same_partition,
+        ),
+        "jaccard": (  # NetworKit answers in the pairs' sorted order
+            lambda: gravel.link_prediction(G, twins.array, device="cpu").score,
+            lambda nkg, nkw: nk.linkprediction.JaccardIndex(nkg).runOn(twins.pairs),
+            lambda igg, igw: igg.similarity_jaccard(pairs=twins.pairs, loops=False),
+            lambda a, b: _same_scores(a, twins.in_order(b) if isinstance(b[0], tuple) else b),
+        ),
+        "mis": (  # igraph's maximal sets are all of them, listed: not this problem
+            lambda: gravel.maximal_independent_set(G, seed=1, device="cpu").in_set,
+            lambda nkg, nkw: nk.independentset.Luby().run(nkg),
+            None,
+            lambda a, b: verify_mis(G, np.asarray(b, bool)) == [],
+        ),
         "lpa": (
             lambda: gravel.label_propagation_communities(G, device="cpu").labels,
             lambda nkg, nkw: nk_part(nk.community.PLP(nkg)),
@@ -200,6 +295,14 @@ def _same_distances(a, b):
     a = np.where((a < 0) | np.isinf(a), np.inf, a)
     b = np.where(b > 1e300, np.inf, b)
     return np.array_equal(a, b)
+
+
+def _same_scores(a, b):
+    """Scores equal to within 1e-9 of the largest (float64 sums taken in other orders)."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    return a.shape == b.shape and bool(
+        np.abs(a - b).max(initial=0) <= 1e-9 * max(np.abs(a).max(initial=0), 1)
+    )
 
 
 def same_ranks(a, b):
@@ -322,7 +425,8 @@ def main():
         nkg, nkw, igg, igw = peer_graphs(G, W)
         source = int(np.argmax(G.out_degree))
         on = {"networkit": (nkg, nkw), "igraph": (igg, igw)}
-        for name, (ours, *theirs, check) in cases(G, W, source).items():
+        twins = Twins(G) if not a.algo or {"scc", "jaccard"} & set(a.algo) else None
+        for name, (ours, *theirs, check) in cases(G, W, source, twins).items():
             if a.algo and name not in a.algo:
                 continue
             calls = {"gravel": ours} | {
@@ -350,7 +454,8 @@ def main():
             for k, ts in times.items():
                 row[f"{k}_s"] = statistics.median(ts)
             for k in others:
-                row[f"gravel_over_{k}"] = row["gravel_s"] / row[f"{k}_s"]
+                if k in calls:
+                    row[f"gravel_over_{k}"] = row["gravel_s"] / row[f"{k}_s"]
             rows.append(row)
             _print(row, peers)
     if a.json:
