@@ -19,8 +19,10 @@
 # vertex); the patch takes the device branch under __CUDA_ARCH__ too. BC advances block-mapped, as
 # BFS and SSSP do by default, where it used the merge-path (v2) advance, which reads its frontier
 # at tile-relative positions (right for a frontier of one tile only) and prints whole frontiers at
-# every step; and its example zeroes the centralities before each of its -n runs, which added into
-# them. The patch makes print::head print every value, at round-trip precision, when GUNROCK_PRINT_ALL is set, so that
+# every step; its example zeroes the centralities before each of its -n runs, which added into
+# them; and the block-mapped advance returns at an empty input, where it launched a grid of no
+# blocks (an invalid argument, which the next thrust call reported as its own): BC's backward
+# pass begins at the forward pass's last frontier, which is empty. The patch makes print::head print every value, at round-trip precision, when GUNROCK_PRINT_ALL is set, so that
 # gravel's verifiers check the whole answer (an integer result leaves the stream at precision 0:
 # the time printed after it has one digit, so benchmarks/gunrock.py times such apps in a second
 # run without GUNROCK_PRINT_ALL). Its binary CSR reader (a file ending in .csr, which
