@@ -104,28 +104,6 @@ def main():
             lambda a: base.scc.tarjan(D.offsets, D.indices, *a, n),
             lambda a: scc.tarjan(D.offsets, D.indices, *a, n, down),
         ),
-        "scc reach": (
-            lambda: (np.zeros(n, np.int32),),
-            lambda a: base.scc.reach(
-                D.offsets,
-                D.indices,
-                a[0],
-                int(np.argmax(np.diff(D.offsets))),
-                np.int32(0),
-                np.int32(1),
-                chunks(),
-            ),
-            lambda a: scc.reach(
-                D.offsets,
-                D.indices,
-                a[0],
-                int(np.argmax(np.diff(D.offsets))),
-                np.int32(0),
-                np.int32(1),
-                chunks(),
-                down,
-            ),
-        ),
         "coloring colour_round (first)": (
             lambda: (
                 np.full(n, -1, np.int32),

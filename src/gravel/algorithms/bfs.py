@@ -162,8 +162,6 @@ def bfs(G, source, *, device="auto"):
 
 
 def _bfs_cpu(G, source):
-    import numba  # a CPU run: Numba is loaded
-
     from ..backends.cpu.fill import full as filled
     from ..backends.cpu.serial import is_small
 
@@ -175,38 +173,8 @@ def _bfs_cpu(G, source):
     if small:
         return _bfs_cpu_serial(G, source, parent, depth)
     in_off, in_idx, _ = G.csc()
-    frontier = np.array([source], np.int32)
-    edges_to_check = G.nnz
-    scout = int(G.out_degree[source])
-    level, pulls = 0, 0
-    marks = [(0, 0.0)]  # (level done, seconds): stats["level_times"]
-    # one thread runs every level serially: the same order of work, without atomics
-    serial_below = SERIAL_LIMIT if numba.get_num_threads() > 1 else n + 1
     with Timer() as t:
-        while frontier.size:
-            if scout * ALPHA <= edges_to_check:
-                frontier, level, edges_to_check, scout = _k.top_down_levels(
-                    G.offsets, G.indices, frontier, parent, depth, level, edges_to_check,
-                    ALPHA, serial_below, LEVELS_ARCS, chunks(),
-                )  # fmt: skip
-                marks.append((level, t.lap()))
-                continue
-            level += 1
-            front = np.empty(_k.bitmap_words(n), np.uint64)  # cleared by queue_to_bitmap
-            nxt = np.empty_like(front)
-            _k.queue_to_bitmap(frontier, front)
-            awake, old = frontier.size, 0
-            while True:
-                old = awake
-                awake = _k.bottom_up_step(in_off, in_idx, front, nxt, parent, depth, level)
-                marks.append((level, t.lap()))
-                pulls += 1
-                front, nxt = nxt, front
-                if awake == 0 or (awake < old and awake <= n / BETA):
-                    break
-                level += 1
-            frontier = _k.bitmap_to_queue(front, chunks())
-            scout = _k.degree_sum(G.offsets, frontier)
+        level, pulls, marks = search(G.offsets, G.indices, in_off, in_idx, source, parent, depth, t)
     return BFSResult(
         "bfs",
         "cpu",
@@ -217,6 +185,50 @@ def _bfs_cpu(G, source):
         depth=depth,
         parent=parent,
     )
+
+
+def search(offsets, indices, in_offsets, in_indices, source, parent, depth, timer=None):
+    """The CPU's direction-optimizing BFS from `source` over the arcs (offsets, indices), whose
+    in-arcs are (in_offsets, in_indices): it claims each vertex whose ``parent`` is -1 that it
+    reaches, writing its parent and ``depth``; a vertex whose parent is set on entry is never
+    entered (so a search can be kept to a subgraph). ``parent[source]`` must be set. Returns (the
+    last level, the bottom-up steps, the (level, seconds) marks of `timer`'s laps)."""
+    import numba  # a CPU run: Numba is loaded
+
+    n = parent.shape[0]
+    frontier = np.array([source], np.int32)
+    edges_to_check = indices.shape[0]
+    scout = int(offsets[source + 1] - offsets[source])
+    level, pulls = int(depth[source]), 0
+    marks = [(level, 0.0)]  # (level done, seconds): stats["level_times"]
+    lap = timer.lap if timer else lambda: 0.0
+    # one thread runs every level serially: the same order of work, without atomics
+    serial_below = SERIAL_LIMIT if numba.get_num_threads() > 1 else n + 1
+    while frontier.size:
+        if scout * ALPHA <= edges_to_check:
+            frontier, level, edges_to_check, scout = _k.top_down_levels(
+                offsets, indices, frontier, parent, depth, level, edges_to_check,
+                ALPHA, serial_below, LEVELS_ARCS, chunks(),
+            )  # fmt: skip
+            marks.append((level, lap()))
+            continue
+        level += 1
+        front = np.empty(_k.bitmap_words(n), np.uint64)  # cleared by queue_to_bitmap
+        nxt = np.empty_like(front)
+        _k.queue_to_bitmap(frontier, front)
+        awake, old = frontier.size, 0
+        while True:
+            old = awake
+            awake = _k.bottom_up_step(in_offsets, in_indices, front, nxt, parent, depth, level)
+            marks.append((level, lap()))
+            pulls += 1
+            front, nxt = nxt, front
+            if awake == 0 or (awake < old and awake <= n / BETA):
+                break
+            level += 1
+        frontier = _k.bitmap_to_queue(front, chunks())
+        scout = _k.degree_sum(offsets, frontier)
+    return level, pulls, marks
 
 
 def _bfs_cpu_serial(G, source, parent, depth):

@@ -87,7 +87,7 @@ def strongly_connected_components(G, *, device="auto"):
 
     Notes
     -----
-    On the CPU O(n + m) time and eight n-entry work arrays; above SMALL_ARCS arcs the vertices
+    On the CPU O(n + m) time and ten n-entry work arrays; above SMALL_ARCS arcs the vertices
     left without in- or out-arcs are trimmed and the component of the vertex of largest in-degree
     times out-degree found by two searches in parallel, before Tarjan's serial pass over the rest
     (G's in-arcs are then built and kept with G, as ``G.csc()``). On the GPU each round costs
@@ -170,7 +170,10 @@ def _settle_in_parallel(G, comp):
     """Settle in `comp` the vertices with no unsettled in- or out-neighbour, pass after pass (each
     its own component, labelled with its id), then the component of the remaining vertex of the
     largest in-degree times out-degree (labelled with its id): the vertices it reaches forward
-    that reach it back, found by two parallel searches."""
+    that reach it back, found by two direction-optimizing searches over the unsettled vertices
+    (BFS's, :func:`gravel.algorithms.bfs.search`)."""
+    from .bfs import search
+
     in_offsets, in_indices, _ = G.csc()
     pieces = chunks()
     live = G.n
@@ -183,10 +186,17 @@ def _settle_in_parallel(G, comp):
         return
     score = np.where(comp < 0, G.out_degree.astype(np.int64) * G.in_degree, -1)
     pivot = int(np.argmax(score))
-    mark = np.where(comp < 0, 0, -1).astype(np.int32)
-    for arcs, old in (((G.offsets, G.indices), 0), ((in_offsets, in_indices), 1)):
-        shares.stoppable(_k.reach, *arcs, mark, pivot, np.int32(old), np.int32(old + 1), pieces)
-    comp[mark == 2] = pivot
+    depth = np.empty(G.n, np.int32)
+    # a search enters the vertices whose parent is -1: first the unsettled ones, forward, then
+    # those it reached, backward; any other parent (n: none of the searches') keeps it out
+    reached = comp < 0
+    for arcs in ((G.offsets, G.indices, in_offsets, in_indices),
+                 (in_offsets, in_indices, G.offsets, G.indices)):  # fmt: skip
+        parent = np.where(reached, np.int32(-1), np.int32(G.n))
+        parent[pivot], depth[pivot] = pivot, 0
+        search(*arcs, pivot, parent, depth)
+        reached = (parent >= 0) & (parent < G.n)
+    comp[reached] = pivot
 
 
 def _scc_cuda(G):

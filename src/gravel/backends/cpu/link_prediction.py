@@ -1,5 +1,7 @@
-"""Common neighbours of many pairs with Numba: each pair's two sorted lists merged, or the shorter
-one's entries binary-searched in the longer where their lengths differ a lot."""
+"""Common neighbours of many pairs with Numba: each pair's two sorted lists merged, or, where their
+lengths differ a lot, the shorter one's entries searched for in the longer by galloping (each
+search starts where the one before ended, doubling its step: a short list's entries fall in a few
+lines of a hub's)."""
 
 import numba
 import numpy as np
@@ -8,6 +10,18 @@ from .serial import by_size
 
 #: a list this many times longer than the other is searched, not merged
 SEARCH_RATIO = 4
+
+
+@numba.njit(cache=True, inline="always")
+def _gallop(indices, lo, end, x):
+    """The first position q in [lo, end) with indices[q] >= x (end if none), indices[lo:end]
+    sorted: steps of 1, 2, 4, ... from lo, then a binary search of the last step."""
+    step, hi = 1, lo
+    while hi < end and indices[hi] < x:
+        lo = hi + 1
+        hi = lo + step
+        step *= 2
+    return lo + np.searchsorted(indices[lo : min(hi, end)], x)
 
 
 @numba.njit(parallel=True, cache=True)
@@ -40,8 +54,8 @@ def pair_sums(offsets, indices, us, vs, weights):
         if (ea - pa) * SEARCH_RATIO < eb - pb:
             for p in range(pa, ea):
                 x = indices[p]
-                q = pb + np.searchsorted(indices[pb:eb], x)
-                if q < eb and indices[q] == x:
+                pb = _gallop(indices, pb, eb, x)
+                if pb < eb and indices[pb] == x:
                     c += 1
                     s += weights[x]
         else:
@@ -57,6 +71,6 @@ def pair_sums(offsets, indices, us, vs, weights):
     return counts, sums
 
 
-#: the kernel for so many pairs (its serial twin up to SMALL_ARCS: a parallel launch costs more
-#: than a batch of NetworkX's pairs takes to score serially)
+#: the kernel for pairs whose lists hold so many arcs in all (its serial twin up to SMALL_ARCS: a
+#: parallel launch costs more than a batch of NetworkX's pairs takes to score serially)
 kernels = by_size(pair_sums)

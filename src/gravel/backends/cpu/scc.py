@@ -1,6 +1,6 @@
 """Strongly connected components: Tarjan's algorithm (1972) with an explicit call stack, and the
-parallel steps run before it on big graphs (trimming and one forward-backward search, as in Hong,
-Rodia and Olukotun's and Slota, Rajamanickam and Madduri's multistep methods).
+parallel trimming run before it on big graphs (with one forward-backward search on BFS's kernels,
+as in Hong, Rodia and Olukotun's and Slota, Rajamanickam and Madduri's multistep methods).
 
 One depth-first pass numbers the vertices in visiting order (``index``) and keeps the smallest
 index reachable through the subtree and one back or cross arc to a vertex still on the component
@@ -8,14 +8,13 @@ stack (``low``); a vertex whose ``low`` equals its own index roots a component, 
 the component stack whole. The recursion of the textbook algorithm becomes two arrays (the vertex of
 each frame and its next arc), so no graph is too deep for it. Work arrays come from the caller: the
 kernel holds plain loops only, and compiles in a fraction of a second (docs/tuning.md, first run).
-It skips the vertices the parallel steps settled. Both searches run on the shares' pool
-(shares.stoppable) and return early once their stop flag is up.
+It skips the vertices the parallel steps settled. It runs on the shares' pool (shares.stoppable)
+and returns early once its stop flag is up.
 """
 
 import numba
 import numpy as np
 
-from . import atomics
 from .shares import CHECK_MASK
 
 
@@ -104,45 +103,6 @@ def _live_neighbour(offsets, indices, comp, v):
         if u != v and comp[u] < 0:
             return True
     return False
-
-
-@numba.njit(parallel=True, nogil=True, cache=True)
-def reach(offsets, indices, mark, source, old, new, pieces, stop):
-    """Give mark `new` to `source` and every vertex it reaches through vertices marked `old`
-    (int32 marks, claimed by compare-and-swap, so each joins one frontier): a level-synchronous
-    search, each level's pieces writing their claims into their own slices. Returns how many
-    (early, between levels, once `stop[0]` is set)."""
-    mark[source] = new
-    frontier = np.array([source], np.int32)
-    total = 1
-    while frontier.shape[0] and not stop[0]:
-        nf = frontier.shape[0]
-        parts = min(pieces, nf)
-        start = np.zeros(parts + 1, np.int64)
-        for k in numba.prange(parts):
-            s = 0
-            for i in range(nf * k // parts, nf * (k + 1) // parts):
-                s += offsets[frontier[i] + 1] - offsets[frontier[i]]
-            start[k + 1] = s
-        start = np.cumsum(start)
-        claims = np.empty(start[-1], np.int32)
-        found = np.zeros(parts + 1, np.int64)
-        for k in numba.prange(parts):
-            j = start[k]
-            for i in range(nf * k // parts, nf * (k + 1) // parts):
-                u = frontier[i]
-                for p in range(offsets[u], offsets[u + 1]):
-                    v = indices[p]
-                    if mark[v] == old and atomics.compare_exchange(mark, v, old, new) == old:
-                        claims[j] = v
-                        j += 1
-            found[k + 1] = j - start[k]
-        at = np.cumsum(found)
-        frontier = np.empty(at[-1], np.int32)
-        for k in numba.prange(parts):
-            frontier[at[k] : at[k + 1]] = claims[start[k] : start[k] + found[k + 1]]
-        total += at[-1]
-    return total
 
 
 @numba.njit(cache=True)
