@@ -63,3 +63,16 @@ def test_interleaved_runs_each_call_its_rounds_and_times_all_but_the_warm_up():
     ran.clear()
     times = peers.interleaved(calls, 2, warm_up=False)  # the caller's run was the warm-up
     assert ran == ["a", "b"] * 2 and [len(t) for t in times.values()] == [2, 2]
+
+
+def test_each_igraph_call_starts_with_its_graphs_caches_cleared():
+    events = []
+
+    class Graph:
+        def __init__(self, name):
+            self.name = name
+            setattr(self, "__invalidate_cache", lambda: events.append(f"clear {name}"))
+
+    call = peers._uncached(lambda igg, igw: events.append(f"run on {igg.name}, {igw.name}"))
+    call(Graph("g"), Graph("w"))
+    assert events == ["clear g", "clear w", "run on g, w"]

@@ -188,11 +188,24 @@ def _bfs_cpu(G, source):
 
 
 def search(offsets, indices, in_offsets, in_indices, source, parent, depth, timer=None):
-    """The CPU's direction-optimizing BFS from `source` over the arcs (offsets, indices), whose
-    in-arcs are (in_offsets, in_indices): it claims each vertex whose ``parent`` is -1 that it
-    reaches, writing its parent and ``depth``; a vertex whose parent is set on entry is never
-    entered (so a search can be kept to a subgraph). ``parent[source]`` must be set. Returns (the
-    last level, the bottom-up steps, the (level, seconds) marks of `timer`'s laps)."""
+    """The CPU's direction-optimizing BFS from `source`, claiming each vertex it reaches whose
+    ``parent`` is -1 (one whose parent is set on entry is never entered: a subgraph's search).
+
+    Parameters
+    ----------
+    offsets, indices, in_offsets, in_indices : numpy.ndarray
+        The out-arcs' CSR and the in-arcs' (its transpose).
+    source : int
+        Where it starts; ``parent[source]`` and ``depth[source]`` set by the caller.
+    parent, depth : numpy.ndarray of int32
+        Written for each vertex claimed: the vertex it was reached from, and its level.
+    timer : gravel.results.Timer, optional
+
+    Returns
+    -------
+    tuple
+        (the last level, the bottom-up steps, the (level, seconds) marks of `timer`'s laps).
+    """
     import numba  # a CPU run: Numba is loaded
 
     n = parent.shape[0]

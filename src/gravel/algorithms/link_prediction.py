@@ -211,8 +211,9 @@ def _sums_cpu(S, us, vs, weights):
     from ..backends.cpu import link_prediction as _k
 
     w = np.zeros(S.n) if weights is None else np.ascontiguousarray(weights, np.float64)
-    arcs = int(S.out_degree[us].sum(dtype=np.int64) + S.out_degree[vs].sum(dtype=np.int64))
-    counts, sums = _k.kernels(arcs).pair_sums(S.offsets, S.indices, us, vs, w)
+    # the work: each pair reads its shorter list at least once (a hub's pairs weigh more)
+    shorter = int(np.minimum(S.out_degree[us], S.out_degree[vs]).sum(dtype=np.int64))
+    counts, sums = _k.kernels(shorter).pair_sums(S.offsets, S.indices, us, vs, w)
     return counts, (None if weights is None else sums)
 
 

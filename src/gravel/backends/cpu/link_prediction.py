@@ -71,6 +71,6 @@ def pair_sums(offsets, indices, us, vs, weights):
     return counts, sums
 
 
-#: the kernel for pairs whose lists hold so many arcs in all (its serial twin up to SMALL_ARCS: a
-#: parallel launch costs more than a batch of NetworkX's pairs takes to score serially)
+#: the kernel for pairs whose shorter lists hold so many arcs in all (its serial twin up to
+#: SMALL_ARCS: a parallel launch costs more than a batch of NetworkX's pairs takes serially)
 kernels = by_size(pair_sums)
