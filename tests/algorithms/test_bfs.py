@@ -239,3 +239,30 @@ def test_verify_bfs_rejects_a_depth_off_by_one(G, data):
     v = data.draw(st.sampled_from(sorted(hops)))
     depth[v] += data.draw(st.sampled_from((-1, 1))) if depth[v] else 1
     assert f"depth differs at {v}" in verify_bfs(G, s, depth, parent)
+
+
+@settings(max_examples=80, deadline=None)
+@given(G=graphs(max_n=80, max_m=600), data=st.data())
+def test_search_kept_to_a_subgraph_reaches_scipys_depths_there(G, data):
+    """bfs.search enters only the vertices whose parent is -1 on entry (SCC's searches): its depths
+    are SciPy's on the subgraph those vertices induce, and nothing else is written."""
+    from gravel.algorithms.bfs import search
+
+    assume(G.n > 0)
+    inside = np.array(data.draw(st.lists(st.booleans(), min_size=G.n, max_size=G.n)))
+    source = data.draw(st.integers(0, G.n - 1))
+    inside[source] = True
+    parent = np.where(inside, np.int32(-1), np.int32(G.n))
+    depth = np.full(G.n, -1, np.int32)
+    parent[source], depth[source] = source, 0
+    in_off, in_idx, _ = G.csc()
+    search(G.offsets, G.indices, in_off, in_idx, source, parent, depth)
+    keep = np.flatnonzero(inside)
+    sub = G.to_scipy()[keep][:, keep]
+    hops = scipy.sparse.csgraph.shortest_path(
+        sub, unweighted=True, indices=int(np.searchsorted(keep, source))
+    )
+    expected = np.full(G.n, -1)
+    expected[keep] = np.where(np.isinf(hops), -1, hops)
+    assert np.array_equal(depth, expected)
+    assert np.all(parent[~inside] == G.n)

@@ -73,6 +73,8 @@ def test_each_igraph_call_starts_with_its_graphs_caches_cleared():
             self.name = name
             setattr(self, "__invalidate_cache", lambda: events.append(f"clear {name}"))
 
-    call = peers._uncached(lambda igg, igw: events.append(f"run on {igg.name}, {igw.name}"))
+    call = peers._uncached(
+        lambda igg, igw: events.append(f"run on {igg.name}, {igw.name}"), (Graph("d"),)
+    )
     call(Graph("g"), Graph("w"))
-    assert events == ["clear g", "clear w", "run on g, w"]
+    assert events == ["clear g", "clear w", "clear d", "run on g, w"]
