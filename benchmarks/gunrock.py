@@ -283,7 +283,7 @@ def gravel_call(name, G, W, source):
     """gravel's call on the GPU for the cell Gunrock's app fills."""
     return {
         "bfs": lambda: gravel.bfs(G, source, device="cuda"),
-        "sssp": lambda: gravel.sssp(W, source, device="cuda"),
+        "sssp": lambda: gravel.sssp(W, source, predecessors=False, device="cuda"),  # as Gunrock's
         "pagerank": lambda: gravel.pagerank(G, tol=TOL, stopping="networkx", device="cuda"),
         "bc": lambda: gravel.betweenness_centrality(G, sources=[source], device="cuda"),
         "tc": lambda: gravel.triangles(G, device="cuda"),

@@ -92,9 +92,11 @@ class Result:
     id_arrays: ClassVar[tuple[str, ...]] = ()
 
     def _vertex_arrays(self):
-        """Names of the per-vertex arrays and of those among them that hold vertex ids."""
+        """Names of the per-vertex arrays and of those among them that hold vertex ids (an array
+        not computed, None, left out)."""
         if self.vertex_arrays:
-            return self.vertex_arrays, self.id_arrays
+            names = tuple(name for name in self.vertex_arrays if getattr(self, name) is not None)
+            return names, tuple(name for name in self.id_arrays if name in names)
         names = tuple(
             f.name for f in fields(self) if getattr(getattr(self, f.name), "ndim", 0) == 1
         )

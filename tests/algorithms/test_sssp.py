@@ -101,6 +101,19 @@ def test_issue_17_sssp_on_awkward_weights_equals_scipy(case, data):
         assert np.array_equal(r.predecessor[path[1:]], path[:-1])
 
 
+@settings(max_examples=25, deadline=None)
+@given(weighted_multigraphs(), st.data())
+def test_sssp_without_predecessors_gives_the_same_distances(case, data):
+    G, arcs, w = case
+    s = data.draw(st.integers(0, G.n - 1))
+    r = gravel.sssp(G, s, predecessors=False, device="cpu")
+    assert r.predecessor is None
+    assert np.allclose(r.distance, scipy_dijkstra(G, arcs, w, s)[0], rtol=1e-12, atol=0)
+    assert list(r.columns()) == ["vertex", "distance"]
+    with pytest.raises(ValueError, match="predecessors=True"):
+        r.path_to(s)
+
+
 def test_issue_17_sssp_tree_has_no_cycle_on_zero_weight_cycles():
     # 1 <-> 2 <-> 3 at distance 1, every arc between them of weight 0
     src, dst = [0, 1, 2, 2, 3, 3, 1], [1, 2, 1, 3, 2, 1, 3]

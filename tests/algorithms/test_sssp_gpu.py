@@ -79,6 +79,18 @@ def test_issue_17_sssp_on_awkward_weights_equals_scipy_on_the_gpu(case, data):
 
 
 @pytest.mark.gpu
+@settings(max_examples=25, deadline=None)
+@given(weighted_multigraphs(weights=GPU_WEIGHTS), st.data())
+def test_sssp_without_predecessors_on_the_gpu_equals_scipy(case, data):
+    G, arcs, w = case
+    s = data.draw(st.integers(0, G.n - 1))
+    r = gravel.sssp(G, s, predecessors=False, device="cuda")
+    assert r.predecessor is None
+    d = host(r.distance).astype(np.float64)
+    assert np.allclose(d, scipy_dijkstra(G, arcs, w, s)[0], rtol=1e-5, atol=0)
+
+
+@pytest.mark.gpu
 def test_issue_17_sssp_tree_has_no_cycle_on_zero_weight_cycles_on_the_gpu():
     src, dst = [0, 1, 2, 2, 3, 3, 1], [1, 2, 1, 3, 2, 1, 3]
     G = gravel.Graph.from_edges(src, dst, [1, 0, 0, 0, 0, 0, 0])
@@ -91,8 +103,9 @@ def test_issue_17_sssp_tree_has_no_cycle_on_zero_weight_cycles_on_the_gpu():
 def test_issue_17_sssp_refuses_paths_beyond_float32_on_the_gpu():
     G = gravel.Graph.from_edges([0, 1], [1, 2], [3e38, 3e38])
     assert gravel.sssp(G, 0, device="cpu").distance[2] == np.float64(np.float32(3e38)) * 2
-    with pytest.raises(InvalidWeightError, match="float32"):
-        gravel.sssp(G, 0, device="cuda")
+    for predecessors in (True, False):  # without them, a bound sends it to their check
+        with pytest.raises(InvalidWeightError, match="float32"):
+            gravel.sssp(G, 0, predecessors=predecessors, device="cuda")
 
 
 @pytest.mark.gpu

@@ -144,7 +144,7 @@ def _weighted_sums(G, sources, device, m):
     rev = _reversed(G)
     total, reached = m.zeros(len(sources)), m.zeros(len(sources))
     for i, s in enumerate(sources.tolist()):
-        dist = m.asarray(sssp(rev, s, device=device).distance, dtype=m.float64)
+        dist = m.asarray(sssp(rev, s, predecessors=False, device=device).distance, dtype=m.float64)
         seen = m.isfinite(dist)
         total[i], reached[i] = dist[seen].sum(), seen.sum()
     return total, reached

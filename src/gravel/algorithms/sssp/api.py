@@ -17,7 +17,7 @@ from .delta import MAX_BUCKETS, check_delta, default_delta
 
 
 @takes_graph
-def sssp(G, source, *, delta=None, device="auto"):
+def sssp(G, source, *, delta=None, predecessors=True, device="auto"):
     """Shortest-path distances and a shortest-path tree from `source`.
 
     Parameters
@@ -36,6 +36,11 @@ def sssp(G, source, *, delta=None, device="auto"):
         24 or more: no vertex of more than 8 times the average degree, few closed wedges), raised
         to that least width where the weights span a wider range; wider buckets mean fewer phases
         but more re-relaxations.
+    predecessors : bool, default True
+        Whether to return the shortest-path tree as well, as SciPy's ``return_predecessors``.
+        On the GPU the tree is a pass over every arc after the distances are final (a quarter
+        of a call on large random graphs); the CPU records it as it relaxes, at no cost. False
+        leaves ``result.predecessor`` None.
     device : {"auto", "cpu", "cuda"}, default "auto"
         Where to run: "auto" is the GPU where one is usable, else the CPU. On the GPU, wide
         frontiers are pulled over every in-list; on large graphs whose distances stage (as
@@ -48,8 +53,9 @@ def sssp(G, source, *, delta=None, device="auto"):
     SSSPResult
         ``distance[v]`` (float64 on the CPU, float32 on the GPU; ``inf`` where unreachable) and
         ``predecessor[v]`` (int32): the vertex before v on a shortest path, -1 for the source and
-        unreachable vertices, as SciPy's ``return_predecessors`` (whose sentinel is -9999). Both
-        are indexed by caller ids; :meth:`SSSPResult.path_to` walks the tree back.
+        unreachable vertices, as SciPy's ``return_predecessors`` (whose sentinel is -9999), or None
+        where `predecessors` is False. Both are indexed by caller ids;
+        :meth:`SSSPResult.path_to` walks the tree back.
 
     Raises
     ------
@@ -73,12 +79,12 @@ def sssp(G, source, *, delta=None, device="auto"):
     Notes
     -----
     Delta-stepping does O(m + n) work per phase and one phase per non-empty bucket (far fewer on
-    graphs with wide weight ranges); on the GPU the predecessor pass is one O(n + m) BFS. Extra
-    memory on the CPU: 35 bytes a vertex (20 more while buckets are compacted), 32 bytes per arc
-    of a batch (BATCH_ARCS; 24 with whole weights), 56 per bucket (largest weight / delta buckets)
-    and, in parallel, 8 per bucket and chunk of a batch (4 chunks a thread) for its tally, and at
-    most 32 MiB more for the runs its chunks are cut into. With several shortest paths to a
-    vertex, any one may be returned.
+    graphs with wide weight ranges); on the GPU the predecessors, where asked, are one O(n + m)
+    pass. Extra memory on the CPU: 35 bytes a vertex (20 more while buckets are compacted), 32
+    bytes per arc of a batch (BATCH_ARCS; 24 with whole weights), 56 per bucket (largest weight /
+    delta buckets) and, in parallel, 8 per bucket and chunk of a batch (4 chunks a thread) for its
+    tally, and at most 32 MiB more for the runs its chunks are cut into. With several shortest
+    paths to a vertex, any one may be returned.
 
     Examples
     --------
@@ -101,9 +107,12 @@ def sssp(G, source, *, delta=None, device="auto"):
         delta = max(default_delta(G, dev), heaviest / MAX_BUCKETS)
     else:
         check_delta(delta, heaviest)
-    res = IMPLEMENTATIONS[dev](G, s, weights, float(delta))
+    res = IMPLEMENTATIONS[dev](G, s, weights, float(delta), bool(predecessors))
     res.distance = to_caller(G, res.distance)
-    res.predecessor = to_caller(G, ids_to_caller(G, res.predecessor))
+    if predecessors:
+        res.predecessor = to_caller(G, ids_to_caller(G, res.predecessor))
+    else:
+        res.predecessor = None
     res.source = int(source)
     return res
 

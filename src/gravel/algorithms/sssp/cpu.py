@@ -57,7 +57,7 @@ def distance_type(G):
     return np.float64
 
 
-def _sssp_cpu(G, source, weights, delta):
+def _sssp_cpu(G, source, weights, delta, predecessors=True):
     from ...backends.cpu.fill import full as filled
     from ...backends.cpu.serial import is_small  # Numba: loaded on a CPU run
 
@@ -95,7 +95,7 @@ def _sssp_cpu(G, source, weights, delta):
         "delta-stepping",
         {"delta": delta, "distances": np.dtype(dtype).name},
         distance=distance,
-        predecessor=pred,
+        predecessor=pred if predecessors else None,  # recorded as it relaxes: no time to save
     )
 
 

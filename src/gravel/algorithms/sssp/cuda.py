@@ -47,7 +47,7 @@ __device__ bool gravel_sssp_tight(const float* dist, int* pred, int* overflow, i
 """
 
 
-def _sssp_cuda(G, source, weights, delta):
+def _sssp_cuda(G, source, weights, delta, predecessors=True):
     """Near/far SSSP on the GPU operators (Davidson et al.; Gunrock's SSSP): relax the near pile
     with an advance whose functor does an atomic min on float distances; improved vertices below
     the split go back to the near pile, the rest to the far pile; when near empties, the split
@@ -125,7 +125,9 @@ def _sssp_cuda(G, source, weights, delta):
                 wide = 2 * len(near.last)  # wide frontiers of short lists (meshes): push on
             if not over_bus:  # room again for the frontier's next segments
                 near = FrontierQueue(n, capacity, near.last)
-        if over_bus:  # a pull would read every in-list over the bus
+        if not predecessors and not _may_overflow(dist, G.weight_stats[1]):
+            pred, overflow, how = None, False, None
+        elif over_bus:  # a pull would read every in-list over the bus
             pred, overflow, how = *_tight_bfs(dg, dist, source), "bfs"
         else:
             pred, overflow, how = _predecessors_cuda(dg, dist, source)
@@ -144,6 +146,17 @@ def _sssp_cuda(G, source, weights, delta):
         distance=dist,
         predecessor=pred,
     )
+
+
+def _may_overflow(dist, heaviest):
+    """Whether a path through a reached vertex could grow beyond float32's range, which leaves
+    its head unreached: the farthest distance plus the heaviest weight against half the range (a
+    margin no rounding crosses), one sync. Where it could, the predecessors' pass, which checks
+    every arc, decides."""
+    import cupy
+
+    farthest = float(cupy.where(cupy.isfinite(dist), dist, 0).max())  # sync
+    return farthest + float(heaviest) > float(np.finfo(np.float32).max) / 2
 
 
 def _pull_sweeps(dg, params, tag, few):

@@ -20,15 +20,16 @@ class SSSPResult(Result):
     distance : numpy.ndarray or cupy.ndarray
         Per vertex, over the caller's ids: the length of a shortest path from the source, ``inf``
         where unreachable; float64 on the CPU, a float32 CuPy array on the GPU.
-    predecessor : numpy.ndarray or cupy.ndarray
+    predecessor : numpy.ndarray or cupy.ndarray or None
         int32 per vertex, over the caller's ids: the vertex before it on a shortest path, -1 for
-        the source and unreachable vertices.
+        the source and unreachable vertices; None where :func:`sssp` was called with
+        ``predecessors=False``.
     source : int
         The source's caller id.
     stats : dict
         ``"delta"``: the bucket width used; on the CPU ``"distances"``: the type its kernels held
         the distances in (:func:`distance_type`); on the GPU ``"predecessors"``: how the tree was
-        found, and ``"pull_sweeps"``: the pull sweeps run.
+        found ("pull" or "bfs"; None where none was), and ``"pull_sweeps"``: the pull sweeps run.
     """
 
     vertex_arrays = ("distance", "predecessor")
@@ -56,6 +57,8 @@ class SSSPResult(Result):
         ------
         VertexNotFoundError
             `target` is not a vertex of the graph.
+        ValueError
+            The result holds no predecessors (:func:`sssp` with ``predecessors=False``).
 
         Examples
         --------
@@ -64,6 +67,8 @@ class SSSPResult(Result):
         >>> gravel.sssp(G, 0, device="cpu").path_to(2)
         [0, 1, 2]
         """
+        if self.predecessor is None:
+            raise ValueError("path_to needs the predecessors: call sssp with predecessors=True")
         pred = host(self.predecessor)
         if not is_integer(target):
             raise VertexNotFoundError(f"target must be an integer vertex id, not {target!r}")
