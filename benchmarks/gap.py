@@ -27,7 +27,8 @@ no parsing or building. Both start BFS, SSSP and BC from the same --sources high
 one timed run per source after GAP's and gravel's own warm-up; PageRank runs PR_ITERATIONS
 iterations (no stopping test) and reports per iteration. SSSP: GAP with -d2 (its benchmark's delta
 for kron and urand) or, given --gap-delta with a list, the fastest of those deltas (graphs of other
-shapes: roads, grids), gravel with its default delta. Times are medians of GAP's trial times and of
+shapes: roads, grids), gravel with its default delta, both distances only (``predecessors=False``:
+GAP keeps no tree). Times are medians of GAP's trial times and of
 gravel's runs (CUDA events on the GPU, compiling left out). A run stopped by SIGTERM (a time
 limit) or SIGINT writes the rows it has, marked ``"cut": true``.
 

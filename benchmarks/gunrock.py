@@ -22,10 +22,12 @@ benchmarks/gap.py makes them. It is written as Gunrock's binary CSR (every arc, 
 for SSSP, ones for the others).
 BFS, SSSP and BC start from the --sources highest-degree vertices, as gap.py's do. Gunrock runs
 --repeat times in one process (``-n``) and prints its last run's time (its own GPU timer, loading
-left out); gravel's cell is the median of --repeat runs after a warm-up (CUDA events). PageRank runs
-to each side's stopping test: Gunrock's largest change below 1e-6, gravel's L1 change below n * 1e-6
-(``stopping="networkx"``), alpha 0.85 both; TC counts per vertex on both sides. A Gunrock cell that
-fails its check is printed as FAILED with the verifier's sentence, and left out of the JSON's times.
+left out); gravel's cell is the median of --repeat runs after a warm-up (CUDA events). SSSP
+computes distances on both sides (gravel's ``predecessors=False``: Gunrock's SSSP fills no
+predecessors). PageRank runs to each side's stopping test: Gunrock's largest change below 1e-6,
+gravel's L1 change below n * 1e-6 (``stopping="networkx"``), alpha 0.85 both; TC counts per vertex
+on both sides. A Gunrock cell that fails its check is printed as FAILED with the verifier's
+sentence, and left out of the JSON's times.
 A run stopped by SIGTERM (a time limit) or SIGINT writes the rows it has, marked ``"cut": true``.
 
     python benchmarks/gunrock.py kron:18 urand:18 --bin third_party/gunrock-bin --json out.json
