@@ -67,6 +67,9 @@ LABELS = {
 ALPHA, TOL = 0.85, 1e-6  # Gunrock's pr example's, fixed in its source
 UNREACHED_DEPTH = 2**31 - 1  # Gunrock's BFS: numeric_limits<int>::max()
 UNREACHED_DISTANCE = 3.4e38  # Gunrock's SSSP: numeric_limits<float>::max() and above
+#: Gunrock's BC sums paths and dependencies in float32 (gravel's verifier expects float64's 1e-6):
+#: on kron:16 and kron:20 its values were within 3e-6 of the exact ones, a wrong one far outside
+BC_RTOL = 1e-4
 #: apps whose whole result, printed at an integer's precision (0 digits), leaves the stream there
 #: for the time printed after it (the print::head patch): their time comes from a second run that
 #: prints the default head
@@ -196,7 +199,7 @@ def check(name, G, W, source, out):
     if name == "bc":  # Gunrock halves each dependency on its undirected graphs
         sources = np.array([source])
         centrality = rescale(2 * values, G.n, sources, 1, False, G.directed)
-        return verify_betweenness(G, centrality, sources, normalized=False)
+        return verify_betweenness(G, centrality, sources, normalized=False, rtol=BC_RTOL)
     counts = values.astype(np.int64)
     problems = verify_triangles(G, counts)
     if out["total"] is not None and out["total"] != counts.sum():  # its total sums the counts
