@@ -76,18 +76,9 @@ def test_issue_17_sssp_on_awkward_weights_equals_scipy_on_the_gpu(case, data):
     assert np.allclose(d, expect, rtol=1e-5, atol=0)
     assert np.array_equal(pred < 0, scipy_pred < 0)
     assert verify_sssp(G, s, d, pred, rtol=1e-5) == []
-
-
-@pytest.mark.gpu
-@settings(max_examples=25, deadline=None)
-@given(weighted_multigraphs(weights=GPU_WEIGHTS), st.data())
-def test_sssp_without_predecessors_on_the_gpu_equals_scipy(case, data):
-    G, arcs, w = case
-    s = data.draw(st.integers(0, G.n - 1))
-    r = gravel.sssp(G, s, predecessors=False, device="cuda")
-    assert r.predecessor is None
-    d = host(r.distance).astype(np.float64)
-    assert np.allclose(d, scipy_dijkstra(G, arcs, w, s)[0], rtol=1e-5, atol=0)
+    bare = gravel.sssp(G, s, predecessors=False, device="cuda")  # distances only
+    assert bare.predecessor is None
+    assert np.allclose(host(bare.distance).astype(np.float64), expect, rtol=1e-5, atol=0)
 
 
 @pytest.mark.gpu
