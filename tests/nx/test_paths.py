@@ -341,6 +341,31 @@ def test_all_pairs_are_lazy():
         assert next(out) == next(nx_function(name)(G))
 
 
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("dijkstra_path_length", (0, 3)),
+        ("single_source_dijkstra_path_length", (0,)),
+        ("all_pairs_dijkstra_path_length", ()),
+    ],
+)
+def test_dijkstra_s_lengths_ask_gravel_for_no_tree(monkeypatch, name, args):
+    """Lengths need no predecessor pass (a quarter of an SSSP on the GPU)."""
+    from gravel.nx.algorithms.shortest_paths import trees
+
+    real, asked = trees.sssp, []
+
+    def sssp(graph, s, **kw):
+        asked.append(kw.get("predecessors", True))
+        return real(graph, s, **kw)
+
+    monkeypatch.setattr(trees, "sssp", sssp)
+    G = nx.Graph([(0, 1, {"weight": 2}), (1, 2, {"weight": 1}), (2, 3, {"weight": 4})])
+    out, expect = nx_function(name)(G, *args, backend="gravel"), nx_function(name)(G, *args)
+    assert same(dict(out), dict(expect)) if name.startswith("all") else same(out, expect)
+    assert asked and not any(asked)
+
+
 def test_results_are_built_with_the_collector_paused_and_it_is_restored(monkeypatch):
     from gravel.nx.algorithms.shortest_paths.trees import Tree
 

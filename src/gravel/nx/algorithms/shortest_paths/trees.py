@@ -31,7 +31,7 @@ EXACT_FLOAT32_SUMS = 2**24
 class Tree:
     """Vertices reached from a root: `ids` in the order NetworkX lists them, their distances
     `lengths` (Python numbers, as `ids`), and `pred`, each vertex's tree parent (-1: root or
-    unreached)."""
+    unreached), or None for lengths only."""
 
     ids: np.ndarray
     lengths: list
@@ -70,15 +70,25 @@ class Tree:
             up = known[pred[x]]
             known[x] = [labels[x], *up] if towards_root else up + [labels[x]]
 
+    def _position(self, G, target):
+        """Where `target` (a label) is in `ids`; None where the tree does not reach it."""
+        at = np.flatnonzero(self.ids == G.index[target]) if target in G else ()
+        return int(at[0]) if len(at) else None
+
+    def length_to(self, G, target):
+        """The length to `target` (a label), None where the tree does not reach it."""
+        i = self._position(G, target)
+        return None if i is None else self.lengths[i]
+
     def to(self, G, target):
         """(length, path) to `target` (a label), None where the tree does not reach it."""
-        at = np.flatnonzero(self.ids == G.index[target]) if target in G else ()
-        if not len(at):
+        i = self._position(G, target)
+        if i is None:
             return None
-        path = [int(self.ids[at[0]])]
+        path = [int(self.ids[i])]
         while self.pred[path[-1]] >= 0:
             path.append(int(self.pred[path[-1]]))
-        return self.lengths[at[0]], G.labels_of(path[::-1])
+        return self.lengths[i], G.labels_of(path[::-1])
 
 
 def unit_weights(G, weight):
@@ -139,7 +149,8 @@ def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None, o
     ordered : bool, default False
         Dijkstra's paths as NetworkX's own: its heap replayed on the host
         (backends/cpu/networkx_order.py), which keeps the same one of several tied paths and
-        lists the vertices as NetworkX settles them; else gravel.sssp on the call's device.
+        lists the vertices as NetworkX settles them; else gravel.sssp on the call's device,
+        for lengths only: the tree's `pred` is None (no predecessor pass on the GPU).
 
     Returns
     -------
@@ -164,14 +175,15 @@ def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None, o
         if method == "bellman-ford":
             r = bellman_ford(graph, s, device=device(graph))
         else:
-            r = sssp(graph, s, device=exact_sssp_device(graph))
+            r = sssp(graph, s, predecessors=False, device=exact_sssp_device(graph))
     except NegativeCycleError as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
     dist = host(r.distance).astype(np.float64)
     reached = np.isfinite(dist) if cutoff is None else dist <= cutoff
     ids = np.flatnonzero(reached)
     ids = ids[np.argsort(dist[ids], kind="stable")]
-    return Tree(ids, dist[ids].tolist(), host(r.predecessor).astype(np.int64))
+    pred = None if r.predecessor is None else host(r.predecessor).astype(np.int64)
+    return Tree(ids, dist[ids].tolist(), pred)
 
 
 def exact_sssp_device(graph):

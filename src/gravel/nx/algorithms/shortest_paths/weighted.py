@@ -94,9 +94,10 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     _id(G, source)
     if source == target:
         return 0
-    tree = _tree(G, source, weight, ordered=False)
-    no_path = nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
-    return _to(G, tree, target, no_path)[0]
+    length = _tree(G, source, weight, ordered=False).length_to(G, target)
+    if length is None:
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return length
 
 
 def _all_pairs(G, method, cutoff, weight, parts, ordered=True):
