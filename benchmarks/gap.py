@@ -7,14 +7,14 @@ in one table with gravel CPU / GAP (issue 23's table); with --gunrock DIR,
 Gunrock's apps (built in DIR) on the same graphs and sources, each answer checked by gravel's
 verifiers and its time shown only where it passes (benchmarks/gunrock.py; not PageRank, which
 Gunrock runs to its own tolerance rather than per iteration, nor CC, which it lacks); with
---peers, NetworKit and igraph (benchmarks/peers.py, `pip install '.[peers]'`) on the same graphs
-and sources, their answers checked against gravel's before they are timed (BFS, SSSP, CC, TC:
-their PageRank iterates to a tolerance and their BC takes every source), gravel CPU / peer beside
-them; a peer's time is the median of --peer-repeat runs after its checked one (default one: a
-peer's run takes seconds on a graph of scale 20). One command then prints the whole table:
-gravel GPU, cuSPARSE, Gunrock, gravel CPU, GAP, NetworKit, igraph, a row as each primitive's
-cells are done
-(Gunrock's cells also printed as each ends).
+--peers, NetworKit and igraph (benchmarks/gap_peers.py, `pip install '.[peers]'`) on the same
+graphs and sources, their answers checked against gravel's before they are timed (BFS, SSSP, CC,
+TC: their PageRank iterates to a tolerance and their BC takes every source), gravel CPU / peer
+beside them; a peer's time is the median of --peer-repeat runs after its checked one (default one:
+a peer's run takes seconds on a graph of scale 20), or the checked run's own where it took 10 s or
+more (igraph counts triangles on one thread: at scale 22 one run may take minutes). One command
+then prints the whole table: gravel GPU, cuSPARSE, Gunrock, gravel CPU, GAP, NetworKit, igraph, a
+row as each primitive's cells are done (Gunrock's cells also printed as each ends).
 
 GAP runs from a checkout of sbeamer/gapbs (--gap DIR; built with `make` there when its binaries are
 missing), whose commit the table and the JSON name: DIR's git head, or the first line of a file
@@ -52,7 +52,8 @@ from pathlib import Path
 import gunrock  # benchmarks/gunrock.py, beside this script
 import numba
 import numpy as np
-from peers import GAP_PRIMITIVES, peer_cells, peer_graphs, same_ranks  # benchmarks/peers.py
+from gap_peers import GAP_PRIMITIVES, peer_cells  # benchmarks/gap_peers.py
+from peers import peer_graphs, same_ranks  # benchmarks/peers.py
 from stopping import Stoppable  # benchmarks/stopping.py, beside this script
 
 import gravel
@@ -194,7 +195,7 @@ def main():
         type=int,
         default=1,
         help="the peers' timed runs per source, after the checked one (default 1: they run 10-100x"
-        " gravel's times, which one run tells apart)",
+        " gravel's times, which one run tells apart); none after a checked run of 10 s or more",
     )
     p.add_argument(
         "--threads",

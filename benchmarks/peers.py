@@ -359,63 +359,6 @@ def interleaved(calls, repeat, warm_up=True):
     return times
 
 
-#: the primitives a GAP table (benchmarks/gap.py --peers) shows the peers on: those each peer runs
-#: as GAP's runs them (PageRank: the peers iterate to a tolerance, not a count; BC: one source)
-GAP_PRIMITIVES = ("bfs", "sssp", "cc", "tc")
-
-
-def peer_cells(G, W, sources, repeat, threads, algos=GAP_PRIMITIVES, graphs=None):
-    """NetworKit's and igraph's validated times for each primitive of `algos` on G (W for SSSP),
-    the median over `sources` (one for CC and TC): the cells benchmarks/gap.py adds to its table.
-
-    Parameters
-    ----------
-    G, W : Graph
-        The simple undirected graph and its weighted twin.
-    sources : list of int
-        BFS's and SSSP's sources.
-    repeat : int
-        Timed runs per source, after the run whose answer is checked (the warm-up).
-    threads : int
-        NetworKit's threads (igraph runs on one).
-    algos : iterable of str
-        Primitives among :data:`GAP_PRIMITIVES`.
-    graphs : tuple, optional
-        :func:`peer_graphs` (G, W) made already (for several calls on one graph); None makes them.
-
-    Returns
-    -------
-    dict
-        name -> {"networkit_s": seconds, "igraph_s": seconds; None where the peer's answer differs
-        from gravel's, which "problems" then names}.
-    """
-    import networkit as nk
-
-    nk.setNumberOfThreads(threads)
-    graphs = graphs or peer_graphs(G, W)
-    on = {"networkit": graphs[:2], "igraph": graphs[2:]}
-    cells = {}
-    for name in algos:
-        each = sources if name in ("bfs", "sssp") else sources[:1]
-        times = {k: [] for k in on}
-        problems = []
-        for v in each:
-            ours, *theirs, check = cases(G, W, v)[name]
-            answer = ours()
-            for k, f in zip(on, theirs, strict=True):
-                if times[k] is None:
-                    continue
-                if not check(answer, f(*on[k])):
-                    problems.append(f"{k}'s answer from source {v} differs from gravel's")
-                    times[k] = None
-                    continue
-                runs = interleaved({k: lambda f=f, k=k: f(*on[k])}, repeat, warm_up=False)[k]
-                times[k].append(statistics.median(runs))
-        cells[name] = {f"{k}_s": t and statistics.median(t) for k, t in times.items()}
-        cells[name]["peer_problems"] = problems
-    return cells
-
-
 def main():
     import igraph as ig
     import networkit as nk
