@@ -130,7 +130,7 @@ def hop_tree(G, s, reverse=False, cutoff=None):
     return Tree(ids, depths.tolist(), pred)
 
 
-def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None, ordered=False):
+def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None, ordered=True):
     """The shortest-path tree of vertex id `s`, nearest first.
 
     Parameters
@@ -146,7 +146,7 @@ def shortest_tree(G, s, weight, method="dijkstra", reverse=False, cutoff=None, o
         Paths into `s` (a directed graph's arcs reversed).
     cutoff : float, optional
         Leave out vertices farther than this (Dijkstra's ``cutoff``).
-    ordered : bool, default False
+    ordered : bool, default True
         Dijkstra's paths as NetworkX's own: its heap replayed on the host
         (backends/cpu/networkx_order.py), which keeps the same one of several tied paths and
         lists the vertices as NetworkX settles them; else gravel.sssp on the call's device,
